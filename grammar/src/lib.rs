@@ -1,0 +1,4 @@
+//! Grammar stage: the pest grammar, the parser and the typed syntax tree (with spans) of the cardgame language.
+#![forbid(unsafe_code)]
+
+pub mod ast;

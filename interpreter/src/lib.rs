@@ -1,0 +1,2 @@
+//! Interpreter stage: checks, lowering, engine.
+#![forbid(unsafe_code)]

@@ -1,0 +1,3 @@
+//! Command line of cardgame.
+#![forbid(unsafe_code)]
+fn main() {}
