@@ -1,0 +1,151 @@
+//! Command-line tests: the contract of docs/cli.md (exit codes, determinism, JSON results, bad input).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn cardgame(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cardgame"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn example() -> &'static str {
+    "examples/market-race.cardgame"
+}
+
+fn scripts() -> Vec<String> {
+    let mut v = vec![];
+    for dir in ["games", "examples"] {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(dir);
+        if let Ok(rd) = std::fs::read_dir(path) {
+            for e in rd.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                if name.ends_with(".cardgame") {
+                    v.push(format!("{dir}/{name}"));
+                }
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cardgame-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).expect("temp file");
+    p
+}
+
+#[test]
+fn check_accepts_every_script() {
+    let files = scripts();
+    let mut args = vec!["check"];
+    args.extend(files.iter().map(|s| s.as_str()));
+    let o = cardgame(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}
+
+#[test]
+fn check_reports_errors_with_exit_1() {
+    let o = cardgame(&["check", "tests/errors/E102-unknown-name.cardgame"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.contains("E102"), "{out}");
+    assert!(out.contains("did you mean `round`?"), "{out}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(cardgame(&[]).status.code(), Some(2));
+    assert_eq!(cardgame(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(cardgame(&["run", example(), "--players", "9"]).status.code(), Some(2));
+    assert_eq!(cardgame(&["run", example(), "--agents", "randon"]).status.code(), Some(2));
+    assert_eq!(cardgame(&["run", example(), "--option", "nonsense=1"]).status.code(), Some(2));
+}
+
+#[test]
+fn same_seed_same_trace_and_different_seeds_differ() {
+    let a = cardgame(&["run", example(), "--players", "2", "--seed", "5"]);
+    let b = cardgame(&["run", example(), "--players", "2", "--seed", "5"]);
+    let c = cardgame(&["run", example(), "--players", "2", "--seed", "6"]);
+    assert_eq!(a.status.code(), Some(0), "{}", String::from_utf8_lossy(&a.stderr));
+    assert_eq!(stdout(&a), stdout(&b));
+    assert_ne!(stdout(&a), stdout(&c));
+}
+
+#[test]
+fn json_trace_ends_with_the_result() {
+    let o = cardgame(&["run", example(), "--players", "3", "--seed", "2", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    for line in out.lines() {
+        serde_json::from_str::<serde_json::Value>(line).unwrap_or_else(|e| panic!("not JSON: {line}: {e}"));
+    }
+    let last: serde_json::Value = serde_json::from_str(out.lines().last().expect("a line")).expect("json");
+    assert_eq!(last["type"], "result");
+    assert!(last["winners"].is_array());
+    assert!(last["reason"].is_string());
+    assert!(last["turns"].is_u64());
+    assert!(last["steps"].is_u64());
+}
+
+#[test]
+fn turn_limit_stops_a_game_with_a_clear_message() {
+    let o = cardgame(&["run", example(), "--players", "2", "--max-turns", "2"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("turn limit"), "{}", stdout(&o));
+}
+
+#[test]
+fn cards_shows_the_inventory() {
+    let o = cardgame(&["cards", example(), "--players", "2"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    insta::assert_snapshot!(stdout(&o));
+    let j = cardgame(&["cards", example(), "--players", "2", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&j.stdout).expect("json inventory");
+    assert!(v["cards"].is_array());
+    assert!(v["zones"].is_array());
+}
+
+#[test]
+fn test_command_runs_rules_tests() {
+    let o = cardgame(&["test", example()]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.lines().last().unwrap_or("").ends_with("0 failed"), "{out}");
+}
+
+#[test]
+fn bad_input_never_panics() {
+    let deep = format!("game \"D\" {{ players 2 }}\nflow {{ log \"{{{}1{}}}\" }}\n", "(".repeat(20000), ")".repeat(20000));
+    let blocks = format!("game \"D\" {{ players 2 }}\nflow {}{}\n", "{ loop ".repeat(5000), "}".repeat(5000));
+    let big = "// filler\n".repeat(1_000_000);
+    let never = "game \"Loop\" { players 2 }\nvar n: int = 0\nflow { loop { n += 1 } }\n";
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("empty.cardgame", vec![]),
+        ("junk.cardgame", (0..4096u32).map(|i| (i * 7919 % 251) as u8).collect()),
+        ("nul.cardgame", b"game \0 \x01 { players }".to_vec()),
+        ("deep.cardgame", deep.into_bytes()),
+        ("blocks.cardgame", blocks.into_bytes()),
+        ("big.cardgame", big.into_bytes()),
+        ("never.cardgame", never.as_bytes().to_vec()),
+    ];
+    for (name, bytes) in cases {
+        let p = temp_file(name, &bytes);
+        let path = p.to_string_lossy().into_owned();
+        for cmd in ["check", "run", "test", "cards"] {
+            let o = cardgame(&[cmd, &path]);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(!err.contains("panicked"), "{cmd} {name} panicked: {err}");
+            assert!(matches!(o.status.code(), Some(0..=2)), "{cmd} {name}: {:?} {err}", o.status);
+        }
+    }
+}
