@@ -1,0 +1,522 @@
+//! Engine stage: decisions: choices, branches, action menus and simultaneous choices.
+
+use super::eval::label;
+use super::exec::{At, Flow, Frame, Mach, Stop};
+use super::state::Ctx;
+use super::trace::Event;
+use super::{Decision, RuntimeError};
+use crate::program::{ActionId, BranchIr, Choose, ChooseCount, Expr, MenuMode, Program, Stmt, StmtKind, TextIr};
+use crate::value::Value;
+use cardgame_grammar::ast::{Scope, Span};
+
+type R<T> = Result<T, RuntimeError>;
+
+#[derive(Clone, Debug)]
+pub(crate) struct MenuFrame {
+    pub at: At,
+    pub decider: u8,
+    /// Actions left for `times N`.
+    pub left: Option<i64>,
+    pub taken: u32,
+    /// The options of the pending decision (before `pass`).
+    pub offered: Vec<(ActionId, Vec<Value>)>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct ChooseMany {
+    pub slot: u16,
+    pub decider: u8,
+    pub prompt: String,
+    pub span: Span,
+    pub candidates: Vec<Value>,
+    pub picked: Vec<Value>,
+    pub left: usize,
+    pub with_done: bool,
+    /// Indices into `candidates` of the pending decision's options (before `done`).
+    pub offered: Vec<usize>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct SimulFrame {
+    pub at: At,
+    pub players: Vec<u8>,
+    pub idx: usize,
+    pub answers: Vec<Value>,
+    pub offered: Vec<Value>,
+    /// Decision events, shown once everyone has chosen.
+    pub events: Vec<Event>,
+    pub running: bool,
+}
+
+impl SimulFrame {
+    pub fn new(at: At, players: Vec<u8>) -> Self {
+        SimulFrame { at, players, idx: 0, answers: Vec::new(), offered: Vec::new(), events: Vec::new(), running: false }
+    }
+}
+
+/// What makes two options the same for a player.
+#[derive(PartialEq)]
+enum OptKey {
+    Val(Value),
+    Card { kind: u16, zone: u32, face: bool, vars: Vec<Value> },
+}
+
+/// Makes labels distinct by appending " #2", " #3".
+fn distinct_labels(labels: &mut [String]) {
+    for i in 1..labels.len() {
+        let n = labels[..i].iter().filter(|l| **l == labels[i]).count();
+        if n > 0 {
+            labels[i] = format!("{} #{}", labels[i], n + 1);
+        }
+    }
+}
+
+impl<'a> Mach<'a> {
+    fn opt_key(&self, v: &Value) -> OptKey {
+        let Value::Card(c) = v else { return OptKey::Val(v.clone()) };
+        let Some(cs) = self.s.cards.get(*c as usize) else { return OptKey::Val(v.clone()) };
+        let def = self.s.zones[cs.zone as usize].def;
+        if self.p.zones.get(def.index()).is_none_or(|d| d.ordered) {
+            return OptKey::Val(v.clone());
+        }
+        // Cards with something attached are never the same as another.
+        for (zi, zd) in self.p.zones.iter().enumerate() {
+            if zd.scope == Scope::PerCard {
+                let z = self.l.zone_base[zi] + c;
+                if self.s.zones.get(z as usize).is_some_and(|z| !z.cards.is_empty()) {
+                    return OptKey::Val(v.clone());
+                }
+            }
+        }
+        let n = self.l.n_cvars;
+        let vars = self.s.cvars.get(*c as usize * n..(*c as usize + 1) * n).map(|s| s.to_vec()).unwrap_or_default();
+        OptKey::Card { kind: cs.kind, zone: cs.zone, face: cs.face_up, vars }
+    }
+
+    /// Keeps the first of equivalent options.
+    fn dedupe(&self, vals: Vec<Value>) -> Vec<Value> {
+        let mut keys: Vec<OptKey> = Vec::with_capacity(vals.len());
+        let mut out = Vec::with_capacity(vals.len());
+        for v in vals {
+            let k = self.opt_key(&v);
+            if !keys.contains(&k) {
+                keys.push(k);
+                out.push(v);
+            }
+        }
+        out
+    }
+
+    /// Who decides: `by`, else `you`, else the active player.
+    fn decider(&mut self, by: Option<&Expr>) -> R<u8> {
+        match by {
+            Some(e) => self.eval_player(e),
+            None => Ok(self.you().unwrap_or(self.s.active)),
+        }
+    }
+
+    fn prompt(&mut self, t: Option<&TextIr>, default: &str) -> R<String> {
+        match t {
+            Some(t) => self.text(t),
+            None => Ok(default.to_string()),
+        }
+    }
+
+    /// Before asking: decisions must be allowed here, and the checks run first.
+    fn before_decision(&mut self, span: Span) -> R<Option<Stop>> {
+        if let Some(why) = self.s.no_decide {
+            return Err(self.err(span, format!("{why} cannot ask for a decision")));
+        }
+        Ok(self.run_checks()?.map(Stop::Over))
+    }
+
+    fn labels(&self, vals: &[Value]) -> Vec<String> {
+        vals.iter().map(|v| label(self.p, self.l, self.s, v)).collect()
+    }
+
+    fn decision(&self, player: u8, prompt: String, mut options: Vec<String>, simultaneous: bool, span: Span) -> Decision {
+        distinct_labels(&mut options);
+        Decision { player, prompt, options, simultaneous, span }
+    }
+
+    /// The elements of a domain that pass the filter (with the binder in `var`).
+    fn domain(&mut self, var: u16, domain: &Expr, filter: Option<&Expr>) -> R<Vec<Value>> {
+        let list = self.eval_list(domain)?;
+        let mut out = Vec::with_capacity(list.len());
+        for v in list.iter() {
+            if let Some(f) = filter {
+                self.set_local(var, v.clone());
+                if !self.eval_bool(f)? {
+                    continue;
+                }
+            }
+            out.push(v.clone());
+        }
+        Ok(out)
+    }
+
+    pub fn exec_choose(&mut self, stmt: &'a Stmt, slot: u16, ch: &'a Choose, _at: At) -> R<Flow> {
+        let span = stmt.span;
+        if let Some(stop) = self.before_decision(span)? {
+            return Ok(Flow::Stop(stop));
+        }
+        let decider = self.decider(ch.by.as_ref())?;
+        let cands = self.domain(ch.var, &ch.domain, ch.filter.as_ref())?;
+        match &ch.count {
+            ChooseCount::One => {
+                let offered = self.dedupe(cands);
+                if offered.is_empty() {
+                    self.set_local(slot, Value::None);
+                    return Ok(self.fail(span));
+                }
+                let prompt = self.prompt(ch.prompt.as_ref(), "Choose one")?;
+                let labels = self.labels(&offered);
+                let d = self.decision(decider, prompt, labels, false, span);
+                self.s.frames.push(Frame::ChooseOne { slot, offered });
+                Ok(Flow::Stop(Stop::Decision(d)))
+            }
+            count => {
+                let (n, with_done, default) = match count {
+                    ChooseCount::Exactly(e) => {
+                        let n = self.eval_int(e)?.max(0) as usize;
+                        (n, false, format!("Choose {n}"))
+                    }
+                    ChooseCount::UpTo(e) => {
+                        let n = self.eval_int(e)?.max(0) as usize;
+                        (n, true, format!("Choose up to {n}"))
+                    }
+                    _ => (cands.len(), true, "Choose any".to_string()),
+                };
+                if !with_done && cands.len() < n {
+                    self.set_local(slot, Value::list(cands));
+                    return Ok(self.fail(span));
+                }
+                let prompt = self.prompt(ch.prompt.as_ref(), &default)?;
+                self.s.frames.push(Frame::ChooseMany(Box::new(ChooseMany {
+                    slot,
+                    decider,
+                    prompt,
+                    span,
+                    candidates: cands,
+                    picked: Vec::new(),
+                    left: n,
+                    with_done,
+                    offered: Vec::new(),
+                })));
+                // The frame asks at once (the checks have just run).
+                self.pose_many(false)
+            }
+        }
+    }
+
+    pub fn step_many(&mut self) -> R<Flow> {
+        self.pose_many(true)
+    }
+
+    fn pose_many(&mut self, checks: bool) -> R<Flow> {
+        let Some(Frame::ChooseMany(f)) = self.s.frames.last() else { return Ok(Flow::Next) };
+        if f.left == 0 || f.candidates.is_empty() {
+            let (slot, picked) = (f.slot, Value::list(f.picked.clone()));
+            self.s.frames.pop();
+            self.set_local(slot, picked);
+            return Ok(Flow::Next);
+        }
+        let span = f.span;
+        if checks {
+            if let Some(stop) = self.before_decision(span)? {
+                return Ok(Flow::Stop(stop));
+            }
+        }
+        let Some(Frame::ChooseMany(f)) = self.s.frames.last() else { return Ok(Flow::Next) };
+        let mut keys: Vec<OptKey> = Vec::new();
+        let mut offered = Vec::new();
+        for (i, v) in f.candidates.iter().enumerate() {
+            let k = self.opt_key(v);
+            if !keys.contains(&k) {
+                keys.push(k);
+                offered.push(i);
+            }
+        }
+        let mut labels: Vec<String> = offered.iter().map(|&i| label(self.p, self.l, self.s, &f.candidates[i])).collect();
+        if f.with_done {
+            labels.push("done".into());
+        }
+        let d = self.decision(f.decider, f.prompt.clone(), labels, false, span);
+        if let Some(Frame::ChooseMany(f)) = self.s.frames.last_mut() {
+            f.offered = offered;
+        }
+        Ok(Flow::Stop(Stop::Decision(d)))
+    }
+
+    pub fn exec_branch(&mut self, stmt: &'a Stmt, by: Option<&'a Expr>, prompt: Option<&'a TextIr>, branches: &'a [BranchIr]) -> R<Flow> {
+        let span = stmt.span;
+        if let Some(stop) = self.before_decision(span)? {
+            return Ok(Flow::Stop(stop));
+        }
+        let decider = self.decider(by)?;
+        let mut labels = Vec::new();
+        let mut blocks = Vec::new();
+        for b in branches {
+            if let Some(c) = &b.condition {
+                if !self.eval_bool(c)? {
+                    continue;
+                }
+            }
+            labels.push(self.text(&b.label)?);
+            blocks.push(b.body);
+        }
+        if blocks.is_empty() {
+            return Ok(self.fail(span));
+        }
+        let prompt = self.prompt(prompt, "Choose one")?;
+        let d = self.decision(decider, prompt, labels, false, span);
+        self.s.frames.push(Frame::Branch { blocks });
+        Ok(Flow::Stop(Stop::Decision(d)))
+    }
+
+    /// Every legal (action, arguments) of a menu for `decider`, with labels.
+    fn menu_options(&mut self, decider: u8, actions: &'a [ActionId]) -> R<(Vec<(ActionId, Vec<Value>)>, Vec<String>)> {
+        let base = self.s.ctxs.len();
+        self.s.ctxs.push(Ctx { locals: Vec::new(), you: Some(decider), this: None });
+        let mut out = Vec::new();
+        let mut labels = Vec::new();
+        let mut r = Ok(());
+        for &a in actions {
+            let mut args = Vec::new();
+            r = self.enum_action(a, &mut args, &mut out, &mut labels);
+            if r.is_err() {
+                break;
+            }
+        }
+        self.s.ctxs.truncate(base);
+        r?;
+        // Equivalent options (identical cards of an unordered zone) are offered once.
+        let mut keys: Vec<(ActionId, Vec<OptKey>)> = Vec::with_capacity(out.len());
+        let mut opts = Vec::with_capacity(out.len());
+        let mut labs = Vec::with_capacity(out.len());
+        for ((a, args), l) in out.into_iter().zip(labels) {
+            let k = (a, args.iter().map(|v| self.opt_key(v)).collect::<Vec<_>>());
+            if !keys.contains(&k) {
+                keys.push(k);
+                opts.push((a, args));
+                labs.push(l);
+            }
+        }
+        Ok((opts, labs))
+    }
+
+    fn enum_action(&mut self, a: ActionId, args: &mut Vec<Value>, out: &mut Vec<(ActionId, Vec<Value>)>, labels: &mut Vec<String>) -> R<()> {
+        let p: &'a Program = self.p;
+        let Some(def) = p.actions.get(a.index()) else { return Ok(()) };
+        let i = args.len();
+        if i == def.params.len() {
+            if let Some(c) = &def.condition {
+                if !self.eval_bool(c)? {
+                    return Ok(());
+                }
+            }
+            let text = match &def.label {
+                Some(t) => self.text(t)?,
+                None => {
+                    let mut s = def.name.clone();
+                    for v in args.iter() {
+                        s.push(' ');
+                        s.push_str(&label(self.p, self.l, self.s, v));
+                    }
+                    s
+                }
+            };
+            out.push((a, args.clone()));
+            labels.push(text);
+            return Ok(());
+        }
+        let dom = self.eval_list(&def.params[i])?;
+        for v in dom.iter() {
+            self.set_local(i as u16, v.clone());
+            args.push(v.clone());
+            let r = self.enum_action(a, args, out, labels);
+            args.pop();
+            r?;
+            // Later parameters may have overwritten nothing below i; restore ours for the next value.
+        }
+        Ok(())
+    }
+
+    pub fn step_menu(&mut self) -> R<Flow> {
+        let Some(Frame::Menu(m)) = self.s.frames.last() else { return Ok(Flow::Next) };
+        let (at, decider, left, taken) = (m.at, m.decider, m.left, m.taken);
+        let Some(Stmt { kind: StmtKind::Actions { mode, actions, .. }, span }) = self.stmt(at) else {
+            self.s.frames.pop();
+            return Ok(Flow::Next);
+        };
+        let done = match mode {
+            MenuMode::Once | MenuMode::OnceOrPass => taken > 0,
+            MenuMode::Times(_) => left.unwrap_or(0) <= 0,
+            MenuMode::UntilPass => false,
+        };
+        if done {
+            self.s.frames.pop();
+            return Ok(Flow::Next);
+        }
+        if let Some(stop) = self.before_decision(*span)? {
+            return Ok(Flow::Stop(stop));
+        }
+        let (offered, mut labels) = self.menu_options(decider, actions)?;
+        let pass = matches!(mode, MenuMode::UntilPass | MenuMode::OnceOrPass);
+        if offered.is_empty() && !pass {
+            self.s.frames.pop();
+            return Ok(Flow::Next);
+        }
+        if pass {
+            labels.push("pass".into());
+        }
+        let d = self.decision(decider, "Choose an action".into(), labels, false, *span);
+        if let Some(Frame::Menu(m)) = self.s.frames.last_mut() {
+            m.offered = offered;
+        }
+        Ok(Flow::Stop(Stop::Decision(d)))
+    }
+
+    pub fn step_simul(&mut self) -> R<Flow> {
+        let Some(Frame::Simul(f)) = self.s.frames.last() else { return Ok(Flow::Next) };
+        let at = f.at;
+        let Some(Stmt { kind: StmtKind::Simultaneously { player, var, domain, filter, prompt, body, .. }, span }) = self.stmt(at) else {
+            self.s.frames.pop();
+            return Ok(Flow::Next);
+        };
+        if f.running {
+            let Some(&q) = f.players.get(f.idx) else {
+                self.s.frames.pop();
+                return Ok(Flow::Next);
+            };
+            let answer = f.answers.get(f.idx).cloned().unwrap_or_default();
+            if let Some(Frame::Simul(f)) = self.s.frames.last_mut() {
+                f.idx += 1;
+            }
+            self.set_local(*player, Value::Player(q));
+            self.set_local(*var, answer);
+            self.push_block(*body);
+            return Ok(Flow::Next);
+        }
+        loop {
+            let Some(Frame::Simul(f)) = self.s.frames.last_mut() else { return Ok(Flow::Next) };
+            let Some(&q) = f.players.get(f.idx) else {
+                // Everyone has chosen: show the choices, then resolve in order.
+                f.running = true;
+                f.idx = 0;
+                let events = std::mem::take(&mut f.events);
+                for e in events {
+                    self.s.push_event(e);
+                }
+                return Ok(Flow::Next);
+            };
+            self.set_local(*player, Value::Player(q));
+            let saved_you = self.you();
+            self.set_you(Some(q));
+            let opts = self.domain(*var, domain, filter.as_ref());
+            self.set_you(saved_you);
+            let offered = self.dedupe(opts?);
+            if offered.is_empty() {
+                if let Some(Frame::Simul(f)) = self.s.frames.last_mut() {
+                    f.answers.push(Value::None);
+                    f.idx += 1;
+                }
+                continue;
+            }
+            if let Some(stop) = self.before_decision(*span)? {
+                return Ok(Flow::Stop(stop));
+            }
+            let prompt = self.prompt(prompt.as_ref(), "Choose one")?;
+            let labels = self.labels(&offered);
+            let d = self.decision(q, prompt, labels, true, *span);
+            if let Some(Frame::Simul(f)) = self.s.frames.last_mut() {
+                f.offered = offered;
+            }
+            return Ok(Flow::Stop(Stop::Decision(d)));
+        }
+    }
+
+    /// Whether a chosen value is a card that not everybody can see.
+    fn secret(&self, v: &Value) -> bool {
+        match v {
+            Value::Card(c) => self.s.cards.get(*c as usize).is_some_and(|cs| self.s.seen_mask(self.p, cs.zone, cs.face_up) != u64::MAX),
+            _ => false,
+        }
+    }
+
+    /// Applies option `opt` of the pending decision `d` to the frame that asked.
+    pub fn answer(&mut self, d: &Decision, opt: usize) -> R<()> {
+        let chosen = d.options.get(opt).cloned().unwrap_or_default();
+        let mut event = Event::Decision {
+            player: d.player,
+            prompt: d.prompt.clone(),
+            options: d.options.clone(),
+            chosen,
+            secret: false,
+        };
+        let mut chosen_value = Value::None;
+        match self.s.frames.last_mut() {
+            Some(Frame::ChooseOne { slot, offered }) => {
+                let (slot, v) = (*slot, offered.get(opt).cloned().unwrap_or_default());
+                self.s.frames.pop();
+                chosen_value = v.clone();
+                self.set_local(slot, v);
+            }
+            Some(Frame::ChooseMany(f)) => match f.offered.get(opt) {
+                Some(&i) if i < f.candidates.len() => {
+                    let v = f.candidates.remove(i);
+                    chosen_value = v.clone();
+                    f.picked.push(v);
+                    f.left = f.left.saturating_sub(1);
+                }
+                _ => f.left = 0,
+            },
+            Some(Frame::Branch { blocks }) => {
+                let b = blocks.get(opt).copied();
+                self.s.frames.pop();
+                if let Some(b) = b {
+                    self.push_block(b);
+                }
+            }
+            Some(Frame::Menu(m)) => match m.offered.get(opt).cloned() {
+                Some((a, args)) => {
+                    m.taken += 1;
+                    if let Some(l) = &mut m.left {
+                        *l -= 1;
+                    }
+                    let decider = m.decider;
+                    let p: &'a Program = self.p;
+                    let Some(def) = p.actions.get(a.index()) else {
+                        return Err(self.err(d.span, "unknown action".into()));
+                    };
+                    let mut locals = args;
+                    locals.resize((def.body.slots as usize).max(locals.len()), Value::None);
+                    self.push_call(Ctx { locals, you: Some(decider), this: None }, def.body.block);
+                }
+                None => {
+                    self.s.frames.pop();
+                }
+            },
+            Some(Frame::Simul(f)) => {
+                let v = f.offered.get(opt).cloned().unwrap_or_default();
+                f.answers.push(v.clone());
+                f.idx += 1;
+                let secret = self.secret(&v);
+                if let Event::Decision { secret: s, .. } = &mut event {
+                    *s = secret;
+                }
+                if let Some(Frame::Simul(f)) = self.s.frames.last_mut() {
+                    f.events.push(event);
+                }
+                return Ok(());
+            }
+            _ => return Err(self.err(d.span, "no frame is waiting for this decision".into())),
+        }
+        let secret = self.secret(&chosen_value);
+        if let Event::Decision { secret: s, .. } = &mut event {
+            *s = secret;
+        }
+        self.s.push_event(event);
+        Ok(())
+    }
+}

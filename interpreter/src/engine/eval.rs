@@ -1,0 +1,799 @@
+//! Engine stage: evaluation of expressions (they never pause), value helpers and labels.
+
+use super::exec::Mach;
+use super::state::{Ctx, Holder, Layout, State};
+use super::RuntimeError;
+use crate::program::{
+    Aggregate, BinOp, Builtin, Expr, ExprKind, Field, Program, TextIr, TextPartIr, UnOp,
+};
+use crate::value::Value;
+use cardgame_grammar::ast::{Position, Scope, Span};
+use rand::Rng;
+use std::sync::Arc;
+
+/// Nesting of function calls and property reads before a runtime error.
+const MAX_DEPTH: u32 = 100;
+/// The longest list a range may build.
+const MAX_RANGE: i64 = 1_000_000;
+
+type R<T> = Result<T, RuntimeError>;
+
+impl<'a> Mach<'a> {
+    pub fn local(&self, slot: u16) -> Value {
+        self.s
+            .ctxs
+            .last()
+            .and_then(|c| c.locals.get(slot as usize))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    pub fn set_local(&mut self, slot: u16, v: Value) {
+        if self.s.ctxs.is_empty() {
+            self.s.ctxs.push(Ctx::default());
+        }
+        if let Some(c) = self.s.ctxs.last_mut() {
+            let i = slot as usize;
+            if i >= c.locals.len() {
+                c.locals.resize(i + 1, Value::None);
+            }
+            c.locals[i] = v;
+        }
+    }
+
+    pub fn you(&self) -> Option<u8> {
+        self.s.ctxs.last().and_then(|c| c.you)
+    }
+
+    pub fn set_you(&mut self, you: Option<u8>) {
+        if let Some(c) = self.s.ctxs.last_mut() {
+            c.you = you;
+        }
+    }
+
+    pub fn this(&self) -> Option<u32> {
+        self.s.ctxs.last().and_then(|c| c.this)
+    }
+
+    pub fn eval_int(&mut self, e: &Expr) -> R<i64> {
+        match self.eval(e)? {
+            Value::Int(i) => Ok(i),
+            v => Err(self.err(e.span, format!("expected a number, found {}", self.describe(&v)))),
+        }
+    }
+
+    pub fn eval_bool(&mut self, e: &Expr) -> R<bool> {
+        match self.eval(e)? {
+            Value::Bool(b) => Ok(b),
+            v => Err(self.err(e.span, format!("expected true or false, found {}", self.describe(&v)))),
+        }
+    }
+
+    pub fn eval_player(&mut self, e: &Expr) -> R<u8> {
+        let v = self.eval(e)?;
+        self.as_player(&v, e.span)
+    }
+
+    pub fn eval_card(&mut self, e: &Expr) -> R<u32> {
+        let v = self.eval(e)?;
+        self.as_card(&v, e.span)
+    }
+
+    pub fn eval_zone(&mut self, e: &Expr) -> R<u32> {
+        match self.eval(e)? {
+            Value::Zone(z) if (z as usize) < self.s.zones.len() => Ok(z),
+            v => Err(self.err(e.span, format!("expected a zone, found {}", self.describe(&v)))),
+        }
+    }
+
+    pub fn eval_list(&mut self, e: &Expr) -> R<Arc<Vec<Value>>> {
+        let v = self.eval(e)?;
+        self.as_list(v, e.span)
+    }
+
+    pub fn as_player(&self, v: &Value, span: Span) -> R<u8> {
+        match v {
+            Value::Player(p) if *p < self.s.players => Ok(*p),
+            v => Err(self.err(span, format!("expected a player, found {}", self.describe(v)))),
+        }
+    }
+
+    pub fn as_card(&self, v: &Value, span: Span) -> R<u32> {
+        match v {
+            Value::Card(c) if (*c as usize) < self.s.cards.len() => Ok(*c),
+            v => Err(self.err(span, format!("expected a card, found {}", self.describe(v)))),
+        }
+    }
+
+    /// A list; a zone is the list of its cards, top first; `none` is the empty list.
+    pub fn as_list(&self, v: Value, span: Span) -> R<Arc<Vec<Value>>> {
+        match v {
+            Value::List(l) => Ok(l),
+            Value::Zone(z) => match self.s.zones.get(z as usize) {
+                Some(zi) => Ok(Arc::new(zi.cards.iter().rev().map(|&c| Value::Card(c)).collect())),
+                None => Err(self.err(span, "unknown zone".into())),
+            },
+            Value::None => Ok(Arc::new(Vec::new())),
+            v => Err(self.err(span, format!("expected a list, found {}", self.describe(&v)))),
+        }
+    }
+
+    /// A short description of a value for error messages.
+    pub fn describe(&self, v: &Value) -> String {
+        match v {
+            Value::None => "none".into(),
+            Value::List(_) => format!("the list [{}]", label(self.p, self.l, self.s, v)),
+            _ => format!("`{}`", label(self.p, self.l, self.s, v)),
+        }
+    }
+
+    pub fn eval(&mut self, e: &Expr) -> R<Value> {
+        Ok(match &e.kind {
+            ExprKind::Const(v) => v.clone(),
+            ExprKind::Local(s) => self.local(*s),
+            ExprKind::Global(v) => self.s.globals.get(self.l.var(*v)).cloned().unwrap_or_default(),
+            ExprKind::PlayerVar(v, pe) => {
+                let p = self.eval_player(pe)?;
+                let i = p as usize * self.l.n_pvars + self.l.var(*v);
+                self.s.pvars.get(i).cloned().unwrap_or_default()
+            }
+            ExprKind::CardVar(v, ce) => {
+                let c = self.eval_card(ce)?;
+                let i = c as usize * self.l.n_cvars + self.l.var(*v);
+                self.s.cvars.get(i).cloned().unwrap_or_default()
+            }
+            ExprKind::Option(o) => self.s.options.get(o.index()).cloned().unwrap_or_default(),
+            ExprKind::Column(c) => self.s.columns.get(c.index()).cloned().unwrap_or_default(),
+            ExprKind::Prop(pid, ce) => {
+                let c = self.eval_card(ce)?;
+                self.prop(pid.index(), c, e.span)?
+            }
+            ExprKind::TagOf(g, ce) => {
+                let c = self.eval_card(ce)?;
+                let kind = self.s.cards[c as usize].kind as usize;
+                let tags = self.p.kinds.get(kind).map(|k| k.tags.as_slice()).unwrap_or(&[]);
+                tags.iter()
+                    .find(|t| self.p.tags.get(t.index()).map(|d| d.group) == Some(*g))
+                    .map(|t| Value::Tag(t.0))
+                    .unwrap_or_default()
+            }
+            ExprKind::Field(f, x) => self.field(*f, x)?,
+            ExprKind::Zone(z, holder) => {
+                let h = match holder {
+                    Some(h) => Some(self.eval(h)?),
+                    None => None,
+                };
+                Value::Zone(self.zone_of(z.index(), h, e.span)?)
+            }
+            ExprKind::Spaces => Value::list((0..self.l.spaces.len()).map(|i| Value::Space(i as u16)).collect()),
+            ExprKind::You => Value::Player(self.you().unwrap_or(self.s.active)),
+            ExprKind::This => self.this().map(Value::Card).unwrap_or_default(),
+            ExprKind::Active => Value::Player(self.s.active),
+            ExprKind::Players => Value::Int(self.s.players as i64),
+            ExprKind::Everyone => Value::list(
+                (0..self.s.players).filter(|&p| self.s.living(p)).map(Value::Player).collect(),
+            ),
+            ExprKind::TurnNumber => Value::Int(self.s.turn as i64),
+            ExprKind::Unary(op, x) => {
+                let v = self.eval(x)?;
+                match (op, v) {
+                    (UnOp::Neg, Value::Int(i)) => Value::Int(
+                        i.checked_neg().ok_or_else(|| self.err(e.span, "arithmetic overflow".into()))?,
+                    ),
+                    (UnOp::Not, Value::Bool(b)) => Value::Bool(!b),
+                    (_, v) => return Err(self.err(e.span, format!("cannot apply {op:?} to {}", self.describe(&v)))),
+                }
+            }
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span)?,
+            ExprKind::IsTag(x, t, negated) => {
+                let v = self.eval(x)?;
+                let has = match v {
+                    Value::Card(c) => self
+                        .s
+                        .cards
+                        .get(c as usize)
+                        .and_then(|cs| self.p.kinds.get(cs.kind as usize))
+                        .is_some_and(|k| k.tags.binary_search(t).is_ok()),
+                    Value::Kind(k) => self.p.kinds.get(k as usize).is_some_and(|k| k.tags.binary_search(t).is_ok()),
+                    Value::Tag(x) => x == t.0,
+                    _ => return Ok(Value::Bool(false)),
+                };
+                Value::Bool(has != *negated)
+            }
+            ExprKind::IsKind(x, k, negated) => {
+                let v = self.eval(x)?;
+                let is = match v {
+                    Value::Card(c) => self.s.cards.get(c as usize).is_some_and(|cs| cs.kind == k.0),
+                    Value::Kind(x) => x == k.0,
+                    _ => return Ok(Value::Bool(false)),
+                };
+                Value::Bool(is != *negated)
+            }
+            ExprKind::If(c, a, b) => {
+                if self.eval_bool(c)? {
+                    self.eval(a)?
+                } else {
+                    self.eval(b)?
+                }
+            }
+            ExprKind::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for i in items {
+                    out.push(self.eval(i)?);
+                }
+                Value::list(out)
+            }
+            ExprKind::Range(a, b) => {
+                let (a, b) = (self.eval_int(a)?, self.eval_int(b)?);
+                if b < a {
+                    Value::list(Vec::new())
+                } else if b.saturating_sub(a) > MAX_RANGE {
+                    return Err(self.err(e.span, format!("the range {a}..{b} is too long")));
+                } else {
+                    Value::list((a..=b).map(Value::Int).collect())
+                }
+            }
+            ExprKind::Aggregate { op, value, slot, list, filter } => {
+                self.aggregate(*op, value.as_deref(), *slot, list, filter.as_deref(), e.span)?
+            }
+            ExprKind::Pile { position, count, zone } => {
+                let z = self.eval_zone(zone)?;
+                match count {
+                    None => {
+                        self.ensure(z, 1);
+                        let cards = &self.s.zones[z as usize].cards;
+                        let c = match position {
+                            Position::Top => cards.last(),
+                            Position::Bottom => cards.first(),
+                        };
+                        match c {
+                            Some(&c) => Value::Card(c),
+                            None => {
+                                self.s.short = true;
+                                Value::None
+                            }
+                        }
+                    }
+                    Some(n) => {
+                        let n = self.eval_int(n)?.max(0) as usize;
+                        self.ensure(z, n);
+                        let cards = &self.s.zones[z as usize].cards;
+                        if cards.len() < n {
+                            self.s.short = true;
+                        }
+                        let out: Vec<Value> = match position {
+                            Position::Top => cards.iter().rev().take(n).map(|&c| Value::Card(c)).collect(),
+                            Position::Bottom => cards.iter().take(n).map(|&c| Value::Card(c)).collect(),
+                        };
+                        Value::list(out)
+                    }
+                }
+            }
+            ExprKind::Builtin(b, args) => self.builtin(*b, args, e.span)?,
+            ExprKind::CallFn(f, args) => {
+                let Some(def) = self.p.fns.get(f.index()) else {
+                    return Err(self.err(e.span, "unknown function".into()));
+                };
+                let mut locals = Vec::with_capacity((def.slots as usize).max(args.len()));
+                for a in args {
+                    locals.push(self.eval(a)?);
+                }
+                locals.resize((def.slots as usize).max(args.len()), Value::None);
+                let (you, this) = (self.you(), self.this());
+                self.nested(e.span, Ctx { locals, you, this }, |m| m.eval(&def.body))?
+            }
+            ExprKind::Text(t) => Value::Text(self.text(t)?.into()),
+        })
+    }
+
+    /// Runs `f` in a new context, guarding against endless recursion.
+    fn nested(&mut self, span: Span, ctx: Ctx, f: impl FnOnce(&mut Self) -> R<Value>) -> R<Value> {
+        if self.s.depth >= MAX_DEPTH {
+            return Err(self.err(span, "functions or properties nested too deeply (endless recursion?)".into()));
+        }
+        self.s.depth += 1;
+        let base = self.s.ctxs.len();
+        self.s.ctxs.push(ctx);
+        let r = f(self);
+        self.s.ctxs.truncate(base);
+        self.s.depth -= 1;
+        r
+    }
+
+    pub fn text(&mut self, t: &TextIr) -> R<String> {
+        let mut out = String::new();
+        for part in &t.parts {
+            match part {
+                TextPartIr::Lit(s) => out.push_str(s),
+                TextPartIr::Expr(e) => {
+                    let v = self.eval(e)?;
+                    out.push_str(&label(self.p, self.l, self.s, &v));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// A card's property, with `this` = the card and `you` = its owner (or the active player).
+    pub fn prop(&mut self, pid: usize, c: u32, span: Span) -> R<Value> {
+        let kind = self.s.cards[c as usize].kind as usize;
+        let p = self.p;
+        let expr = match p.kinds.get(kind).and_then(|k| k.props.get(pid)).and_then(|o| o.as_ref()) {
+            Some(e) => e,
+            None => match p.props.get(pid) {
+                Some(d) => &d.default,
+                None => return Err(self.err(span, "unknown property".into())),
+            },
+        };
+        if let ExprKind::Const(v) = &expr.kind {
+            return Ok(v.clone());
+        }
+        let you = Some(self.s.card_owner(c).unwrap_or(self.s.active));
+        self.nested(span, Ctx { locals: Vec::new(), you, this: Some(c) }, |m| m.eval(expr))
+    }
+
+    fn field(&mut self, f: Field, x: &Expr) -> R<Value> {
+        let v = self.eval(x)?;
+        match f {
+            Field::X | Field::Y => match v {
+                Value::Space(s) if (s as usize) < self.l.spaces.len() => {
+                    let (sx, sy) = self.l.spaces[s as usize];
+                    Ok(Value::Int(if f == Field::X { sx } else { sy }))
+                }
+                v => Err(self.err(x.span, format!("expected a space, found {}", self.describe(&v)))),
+            },
+            _ => {
+                let c = self.as_card(&v, x.span)?;
+                let cs = &self.s.cards[c as usize];
+                Ok(match f {
+                    Field::Kind => Value::Kind(cs.kind),
+                    Field::Owner => self.s.card_owner(c).map(Value::Player).unwrap_or_default(),
+                    Field::Zone => Value::Zone(cs.zone),
+                    _ => Value::Bool(cs.face_up),
+                })
+            }
+        }
+    }
+
+    /// The zone instance of definition `z` held by `holder`.
+    pub fn zone_of(&self, z: usize, holder: Option<Value>, span: Span) -> R<u32> {
+        let Some(def) = self.p.zones.get(z) else {
+            return Err(self.err(span, "unknown zone".into()));
+        };
+        let base = self.l.zone_base.get(z).copied().unwrap_or(0);
+        let len = self.l.zone_len.get(z).copied().unwrap_or(0);
+        let idx = match (def.scope, holder) {
+            (Scope::Shared, _) => 0,
+            (Scope::PerPlayer, Some(Value::Player(p))) => p as u32,
+            (Scope::PerCard, Some(Value::Card(c))) => c,
+            (Scope::PerSpace, Some(Value::Space(s))) => s as u32,
+            (_, h) => {
+                let h = h.unwrap_or_default();
+                return Err(self.err(span, format!("no zone `{}` for {}", def.name, self.describe(&h))));
+            }
+        };
+        if idx >= len {
+            return Err(self.err(span, format!("no zone `{}` there", def.name)));
+        }
+        Ok(base + idx)
+    }
+
+    /// Makes sure a zone with a refill holds at least `n` cards if it can.
+    pub fn ensure(&mut self, z: u32, n: usize) {
+        let zi = &self.s.zones[z as usize];
+        if zi.cards.len() >= n {
+            return;
+        }
+        let Some(rdef) = self.p.zones.get(zi.def.index()).and_then(|d| d.refill) else {
+            return;
+        };
+        let Some(r) = self.refill_inst(z, rdef.index()) else {
+            return;
+        };
+        if r == z || self.s.zones[r as usize].cards.is_empty() {
+            return;
+        }
+        let mut moved = std::mem::take(&mut self.s.zones[r as usize].cards);
+        rand::seq::SliceRandom::shuffle(moved.as_mut_slice(), &mut self.s.rng);
+        let face = super::state::State::default_face(self.p, self.s.zones[z as usize].def);
+        for &c in &moved {
+            let cs = &mut self.s.cards[c as usize];
+            cs.zone = z;
+            cs.face_up = face;
+        }
+        let old = std::mem::replace(&mut self.s.zones[z as usize].cards, moved);
+        self.s.zones[z as usize].cards.extend(old);
+        if self.s.record {
+            let ev = super::trace::Event::Shuffle {
+                zone: zone_label(self.p, self.l, self.s, z),
+                from: Some(zone_label(self.p, self.l, self.s, r)),
+            };
+            self.s.events.push(ev);
+        }
+    }
+
+    /// The instance of zone definition `rdef` that refills instance `z`.
+    fn refill_inst(&self, z: u32, rdef: usize) -> Option<u32> {
+        let def = self.s.zones[z as usize].def.index();
+        let rbase = *self.l.zone_base.get(rdef)?;
+        let rlen = *self.l.zone_len.get(rdef)?;
+        let same = self.p.zones.get(rdef)?.scope == self.p.zones.get(def)?.scope;
+        let idx = if same { z - self.l.zone_base[def] } else { 0 };
+        (idx < rlen).then_some(rbase + idx)
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, span: Span) -> R<Value> {
+        match op {
+            BinOp::And => return Ok(Value::Bool(self.eval_bool(a)? && self.eval_bool(b)?)),
+            BinOp::Or => return Ok(Value::Bool(self.eval_bool(a)? || self.eval_bool(b)?)),
+            _ => {}
+        }
+        let x = self.eval(a)?;
+        let y = self.eval(b)?;
+        match op {
+            BinOp::Eq => return Ok(Value::Bool(x == y)),
+            BinOp::Ne => return Ok(Value::Bool(x != y)),
+            BinOp::In => {
+                let l = self.as_list(y, b.span)?;
+                return Ok(Value::Bool(l.contains(&x)));
+            }
+            BinOp::Concat => {
+                let (l1, l2) = (self.as_list(x, a.span)?, self.as_list(y, b.span)?);
+                let mut out = Vec::with_capacity(l1.len() + l2.len());
+                out.extend(l1.iter().cloned());
+                out.extend(l2.iter().cloned());
+                return Ok(Value::list(out));
+            }
+            _ => {}
+        }
+        let (Value::Int(i), Value::Int(j)) = (&x, &y) else {
+            return Err(self.err(
+                span,
+                format!("cannot apply {op:?} to {} and {}", self.describe(&x), self.describe(&y)),
+            ));
+        };
+        let (i, j) = (*i, *j);
+        let overflow = || "arithmetic overflow".to_string();
+        Ok(match op {
+            BinOp::Add => Value::Int(i.checked_add(j).ok_or_else(|| self.err(span, overflow()))?),
+            BinOp::Sub => Value::Int(i.checked_sub(j).ok_or_else(|| self.err(span, overflow()))?),
+            BinOp::Mul => Value::Int(i.checked_mul(j).ok_or_else(|| self.err(span, overflow()))?),
+            BinOp::Div | BinOp::Rem => {
+                if j == 0 {
+                    return Err(self.err(span, "division by zero".into()));
+                }
+                let q = i.checked_div(j).ok_or_else(|| self.err(span, overflow()))?;
+                let r = i - q * j;
+                // Round down (towards minus infinity).
+                let (q, r) = if r != 0 && ((r < 0) != (j < 0)) { (q - 1, r + j) } else { (q, r) };
+                Value::Int(if op == BinOp::Div { q } else { r })
+            }
+            BinOp::Lt => Value::Bool(i < j),
+            BinOp::Le => Value::Bool(i <= j),
+            BinOp::Gt => Value::Bool(i > j),
+            BinOp::Ge => Value::Bool(i >= j),
+            _ => return Err(self.err(span, format!("unexpected operator {op:?}"))),
+        })
+    }
+
+    fn aggregate(
+        &mut self,
+        op: Aggregate,
+        value: Option<&Expr>,
+        slot: u16,
+        list: &Expr,
+        filter: Option<&Expr>,
+        span: Span,
+    ) -> R<Value> {
+        let items = self.eval_list(list)?;
+        let saved = self.local(slot);
+        let mut count = 0i64;
+        let mut sum = 0i64;
+        let mut best: Option<i64> = None;
+        let mut kept = Vec::new();
+        let mut keyed: Vec<(Value, Value)> = Vec::new();
+        let mut all = true;
+        let mut any = false;
+        for item in items.iter() {
+            self.set_local(slot, item.clone());
+            if op != Aggregate::Any && op != Aggregate::All {
+                if let Some(f) = filter {
+                    if !self.eval_bool(f)? {
+                        continue;
+                    }
+                }
+            }
+            match op {
+                Aggregate::Count => count += 1,
+                Aggregate::Sum | Aggregate::Max | Aggregate::Min => {
+                    let v = match value {
+                        Some(v) => self.eval_int(v)?,
+                        None => match item {
+                            Value::Int(i) => *i,
+                            v => return Err(self.err(span, format!("expected a number, found {}", self.describe(v)))),
+                        },
+                    };
+                    match op {
+                        Aggregate::Sum => {
+                            sum = sum.checked_add(v).ok_or_else(|| self.err(span, "arithmetic overflow".into()))?
+                        }
+                        Aggregate::Max => best = Some(best.map_or(v, |b| b.max(v))),
+                        _ => best = Some(best.map_or(v, |b| b.min(v))),
+                    }
+                }
+                Aggregate::Any | Aggregate::All => {
+                    let holds = match filter.or(value) {
+                        Some(f) => self.eval_bool(f)?,
+                        None => true,
+                    };
+                    if holds {
+                        any = true;
+                    } else {
+                        all = false;
+                    }
+                    if (op == Aggregate::Any && any) || (op == Aggregate::All && !all) {
+                        break;
+                    }
+                }
+                Aggregate::Filter => kept.push(item.clone()),
+                Aggregate::Sort => {
+                    let k = match value {
+                        Some(v) => self.eval(v)?,
+                        None => item.clone(),
+                    };
+                    keyed.push((k, item.clone()));
+                }
+            }
+        }
+        self.set_local(slot, saved);
+        Ok(match op {
+            Aggregate::Count => Value::Int(count),
+            Aggregate::Sum => Value::Int(sum),
+            Aggregate::Max | Aggregate::Min => Value::Int(best.unwrap_or(0)),
+            Aggregate::Any => Value::Bool(any),
+            Aggregate::All => Value::Bool(all),
+            Aggregate::Filter => Value::list(kept),
+            Aggregate::Sort => {
+                keyed.sort_by(|a, b| cmp_values(&a.0, &b.0));
+                Value::list(keyed.into_iter().map(|(_, v)| v).collect())
+            }
+        })
+    }
+
+    fn builtin(&mut self, b: Builtin, args: &[Expr], span: Span) -> R<Value> {
+        let mut vals = Vec::with_capacity(args.len());
+        for a in args {
+            vals.push(self.eval(a)?);
+        }
+        let arg = |i: usize| -> (Value, Span) {
+            (vals.get(i).cloned().unwrap_or_default(), args.get(i).map_or(span, |a| a.span))
+        };
+        let int = |m: &Self, i: usize| -> R<i64> {
+            let (v, sp) = arg(i);
+            v.as_int().ok_or_else(|| m.err(sp, format!("expected a number, found {}", m.describe(&v))))
+        };
+        let list = |m: &Self, i: usize| -> R<Arc<Vec<Value>>> {
+            let (v, sp) = arg(i);
+            m.as_list(v, sp)
+        };
+        let player = |m: &Self, i: usize| -> R<u8> {
+            let (v, sp) = arg(i);
+            m.as_player(&v, sp)
+        };
+        let space = |m: &Self, i: usize| -> R<(i64, i64)> {
+            match arg(i) {
+                (Value::Space(s), _) if (s as usize) < m.l.spaces.len() => Ok(m.l.spaces[s as usize]),
+                (v, sp) => Err(m.err(sp, format!("expected a space, found {}", m.describe(&v)))),
+            }
+        };
+        let n = self.s.players;
+        Ok(match b {
+            Builtin::Size => Value::Int(list(self, 0)?.len() as i64),
+            Builtin::Max2 => Value::Int(int(self, 0)?.max(int(self, 1)?)),
+            Builtin::Min2 => Value::Int(int(self, 0)?.min(int(self, 1)?)),
+            Builtin::Abs => Value::Int(
+                int(self, 0)?.checked_abs().ok_or_else(|| self.err(span, "arithmetic overflow".into()))?,
+            ),
+            Builtin::Take => {
+                let l = list(self, 0)?;
+                let k = int(self, 1)?.max(0) as usize;
+                Value::list(l.iter().take(k).cloned().collect())
+            }
+            Builtin::First => list(self, 0)?.first().cloned().unwrap_or_default(),
+            Builtin::Last => list(self, 0)?.last().cloned().unwrap_or_default(),
+            Builtin::Cards => {
+                let k = match arg(0) {
+                    (Value::Kind(k), _) => k,
+                    (Value::Card(c), _) if (c as usize) < self.s.cards.len() => self.s.cards[c as usize].kind,
+                    (v, sp) => return Err(self.err(sp, format!("expected a card kind, found {}", self.describe(&v)))),
+                };
+                let l = list(self, 1)?;
+                Value::list(
+                    l.iter()
+                        .filter(|v| matches!(v, Value::Card(c) if self.s.cards.get(*c as usize).is_some_and(|cs| cs.kind == k)))
+                        .cloned()
+                        .collect(),
+                )
+            }
+            Builtin::Kinds => {
+                let l = list(self, 0)?;
+                let mut out: Vec<Value> = Vec::new();
+                for v in l.iter() {
+                    let k = match v {
+                        Value::Card(c) => match self.s.cards.get(*c as usize) {
+                            Some(cs) => Value::Kind(cs.kind),
+                            None => continue,
+                        },
+                        Value::Kind(k) => Value::Kind(*k),
+                        _ => continue,
+                    };
+                    if !out.contains(&k) {
+                        out.push(k);
+                    }
+                }
+                Value::list(out)
+            }
+            Builtin::Distinct => {
+                let l = list(self, 0)?;
+                let mut out: Vec<Value> = Vec::new();
+                for v in l.iter() {
+                    if !out.contains(v) {
+                        out.push(v.clone());
+                    }
+                }
+                Value::list(out)
+            }
+            Builtin::Random => {
+                let l = list(self, 0)?;
+                if l.is_empty() {
+                    Value::None
+                } else {
+                    let i = self.s.rng.gen_range(0..l.len());
+                    l[i].clone()
+                }
+            }
+            Builtin::Seat => {
+                let i = int(self, 0)?;
+                if i >= 1 && i <= n as i64 {
+                    Value::Player((i - 1) as u8)
+                } else {
+                    Value::None
+                }
+            }
+            Builtin::Left | Builtin::Right => {
+                let p = player(self, 0)?;
+                let mut found = Value::None;
+                for k in 1..=n {
+                    let q = if b == Builtin::Left { (p as u32 + k as u32) % n as u32 } else { (p as u32 + (n as u32 - k as u32 % n as u32)) % n as u32 } as u8;
+                    if self.s.living(q) {
+                        found = Value::Player(q);
+                        break;
+                    }
+                }
+                found
+            }
+            Builtin::Opponents | Builtin::From => {
+                let p = player(self, 0)?;
+                let start = if b == Builtin::From { 0 } else { 1 };
+                Value::list(
+                    (start..n)
+                        .map(|k| ((p as u32 + k as u32) % n as u32) as u8)
+                        .filter(|&q| self.s.living(q))
+                        .map(Value::Player)
+                        .collect(),
+                )
+            }
+            Builtin::Eliminated => Value::Bool(!self.s.living(player(self, 0)?)),
+            Builtin::At => {
+                let (x, y) = (int(self, 0)?, int(self, 1)?);
+                self.l.space_at(x, y).map(Value::Space).unwrap_or_default()
+            }
+            Builtin::Neighbours => {
+                let (x, y) = space(self, 0)?;
+                let mut out = Vec::new();
+                for dy in -1..=1i64 {
+                    for dx in -1..=1i64 {
+                        if (dx == 0 && dy == 0) || (dx != 0 && dy != 0 && !self.l.diagonal) {
+                            continue;
+                        }
+                        if let Some(s) = self.l.space_at(x + dx, y + dy) {
+                            out.push(Value::Space(s));
+                        }
+                    }
+                }
+                Value::list(out)
+            }
+            Builtin::Adjacent => {
+                let (a, b) = (space(self, 0)?, space(self, 1)?);
+                let (dx, dy) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
+                Value::Bool(dx + dy == 1 || (self.l.diagonal && dx == 1 && dy == 1))
+            }
+        })
+    }
+}
+
+/// An order on values for `sort`: numbers, then by variant and id; lists element-wise.
+pub(crate) fn cmp_values(a: &Value, b: &Value) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    fn rank(v: &Value) -> u8 {
+        match v {
+            Value::None => 0,
+            Value::Int(_) => 1,
+            Value::Bool(_) => 2,
+            Value::Player(_) => 3,
+            Value::Card(_) => 4,
+            Value::Kind(_) => 5,
+            Value::Tag(_) => 6,
+            Value::Space(_) => 7,
+            Value::Zone(_) => 8,
+            Value::Text(_) => 9,
+            Value::List(_) => 10,
+        }
+    }
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => x.cmp(y),
+        (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
+        (Value::Player(x), Value::Player(y)) => x.cmp(y),
+        (Value::Card(x), Value::Card(y)) => x.cmp(y),
+        (Value::Kind(x), Value::Kind(y)) | (Value::Tag(x), Value::Tag(y)) | (Value::Space(x), Value::Space(y)) => x.cmp(y),
+        (Value::Zone(x), Value::Zone(y)) => x.cmp(y),
+        (Value::Text(x), Value::Text(y)) => x.cmp(y),
+        (Value::List(x), Value::List(y)) => {
+            for (i, j) in x.iter().zip(y.iter()) {
+                let o = cmp_values(i, j);
+                if o != Ordering::Equal {
+                    return o;
+                }
+            }
+            x.len().cmp(&y.len())
+        }
+        _ => rank(a).cmp(&rank(b)),
+    }
+}
+
+/// A value as text.
+pub(crate) fn label(p: &Program, l: &Layout, s: &State, v: &Value) -> String {
+    match v {
+        Value::None => "none".into(),
+        Value::Int(i) => i.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Player(x) => s.name(*x),
+        Value::Card(c) => match s.cards.get(*c as usize) {
+            Some(cs) => kind_name(p, cs.kind),
+            None => format!("card#{c}"),
+        },
+        Value::Kind(k) => kind_name(p, *k),
+        Value::Tag(t) => p.tags.get(*t as usize).map_or_else(|| format!("tag#{t}"), |t| t.name.clone()),
+        Value::Space(sp) => match l.spaces.get(*sp as usize) {
+            Some((x, y)) => format!("({x},{y})"),
+            None => format!("space#{sp}"),
+        },
+        Value::Zone(z) => zone_label(p, l, s, *z),
+        Value::Text(t) => t.to_string(),
+        Value::List(items) => items.iter().map(|i| label(p, l, s, i)).collect::<Vec<_>>().join(", "),
+    }
+}
+
+pub(crate) fn kind_name(p: &Program, k: u16) -> String {
+    p.kinds.get(k as usize).map_or_else(|| format!("kind#{k}"), |k| k.name.clone())
+}
+
+/// "market", "P1.hand", "kept on City#12", "tile at (2,3)".
+pub(crate) fn zone_label(p: &Program, l: &Layout, s: &State, z: u32) -> String {
+    let Some(zi) = s.zones.get(z as usize) else {
+        return format!("zone#{z}");
+    };
+    let name = p.zones.get(zi.def.index()).map_or("zone", |d| d.name.as_str());
+    match zi.holder {
+        Holder::Shared => name.to_string(),
+        Holder::Player(x) => format!("{}.{}", s.name(x), name),
+        Holder::Card(c) => {
+            let k = s.cards.get(c as usize).map_or(0, |cs| cs.kind);
+            format!("{} on {}#{}", name, kind_name(p, k), c)
+        }
+        Holder::Space(sp) => match l.spaces.get(sp as usize) {
+            Some((x, y)) => format!("{name} at ({x},{y})"),
+            None => format!("{name} at space#{sp}"),
+        },
+    }
+}

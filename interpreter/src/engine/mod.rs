@@ -1,0 +1,390 @@
+//! Engine stage: runs a checked [`Program`] as a game value that pauses at every decision.
+//!
+//! A [`Game`] is plain data (an `Arc<Program>` plus the state), so it clones cheaply. It never calls
+//! an agent: it stops at a [`Decision`], and [`Game::apply`] resumes it with the chosen option.
+
+mod decide;
+mod eval;
+mod exec;
+mod state;
+mod trace;
+mod view;
+
+#[cfg(test)]
+mod tests;
+
+use crate::program::{Body, BlockId, Expr, OptionId, OptionKind, ProcId, Program};
+use crate::value::Value;
+use cardgame_grammar::ast::Span;
+use exec::{Frame, Mach, Stop};
+use state::{Ctx, Layout, State};
+use std::sync::Arc;
+
+pub use trace::{render_event, Event};
+pub use view::{DecisionView, PlayerView, VarView, View, ZoneView};
+
+/// How a game is created.
+#[derive(Clone, Debug)]
+pub struct GameConfig {
+    pub players: u8,
+    pub seed: u64,
+    pub options: Vec<(OptionId, Value)>,
+    /// Seat names; "P1".."Pn" when empty.
+    pub names: Vec<String>,
+    pub max_turns: u32,
+    /// Statements run without a decision before a runtime error.
+    pub max_steps: u64,
+}
+
+impl GameConfig {
+    pub fn new(players: u8, seed: u64) -> Self {
+        GameConfig {
+            players,
+            seed,
+            options: Vec::new(),
+            names: Vec::new(),
+            max_turns: 500,
+            max_steps: 2_000_000,
+        }
+    }
+}
+
+/// Where a game stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Status {
+    Decision(Decision),
+    Over(Outcome),
+    Error(RuntimeError),
+}
+
+/// A pending decision: who decides among which options.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Decision {
+    /// 0-based seat.
+    pub player: u8,
+    pub prompt: String,
+    /// Option labels, distinct.
+    pub options: Vec<String>,
+    pub simultaneous: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Outcome {
+    /// 0-based seats.
+    pub winners: Vec<u8>,
+    pub reason: String,
+    /// False when the turn limit stopped the game.
+    pub finished: bool,
+}
+
+/// A problem the script did not allow for; it ends the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuntimeError {
+    pub message: String,
+    pub span: Span,
+    pub line: usize,
+    /// Turn, active player and phase.
+    pub position: String,
+}
+
+impl std::fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {} ({})", self.line, self.message, self.position)
+    }
+}
+
+impl std::error::Error for RuntimeError {}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ApplyError {
+    NoDecision,
+    OutOfRange { option: usize, count: usize },
+}
+
+impl std::fmt::Display for ApplyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ApplyError::NoDecision => write!(f, "no decision is pending"),
+            ApplyError::OutOfRange { option, count } => {
+                write!(f, "option {option} is out of range (the decision has {count} options)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ApplyError {}
+
+/// One game: cheap to clone, `Send + Sync`.
+#[derive(Clone, Debug)]
+pub struct Game {
+    prog: Arc<Program>,
+    layout: Arc<Layout>,
+    st: State,
+}
+
+impl Game {
+    /// Creates the game, runs its setup and its flow up to the first decision (or the end).
+    pub fn new(program: Arc<Program>, config: GameConfig) -> Game {
+        Self::with_start(program, config, None, None)
+    }
+
+    /// For rules tests: after setup run `given` (no decisions allowed), then run `start` (a procedure
+    /// with its arguments) instead of the flow.
+    pub fn with_start(
+        program: Arc<Program>,
+        config: GameConfig,
+        given: Option<Body>,
+        start: Option<(ProcId, Vec<Expr>)>,
+    ) -> Game {
+        let mut st = State::new(&config);
+        let mut layout = Layout::new(&program);
+        let created = exec::create(&program, &mut layout, &mut st, &config);
+        let mut game = Game {
+            prog: program,
+            layout: Arc::new(layout),
+            st,
+        };
+        if let Err(e) = created {
+            game.finish(Err(e));
+            return game;
+        }
+        let p = game.prog.clone();
+        // Frames run top first: setup, then given, then the start procedure or the flow.
+        match start {
+            Some((proc, args)) => game.st.frames.push(Frame::Start(proc, Arc::new(args))),
+            None => {
+                if let Some(flow) = p.flow {
+                    game.push_body(flow);
+                }
+            }
+        }
+        if let Some(g) = given {
+            game.st.frames.push(Frame::Given(g));
+        }
+        if let Some(setup) = p.setup {
+            game.push_body(setup);
+        }
+        game.resume();
+        game
+    }
+
+    fn push_body(&mut self, body: Body) {
+        self.st.ctxs.push(Ctx::new(body.slots, None, None));
+        self.st.frames.push(Frame::Call);
+        self.st.frames.push(Frame::Block {
+            block: body.block,
+            pc: 0,
+        });
+    }
+
+    fn mach(&mut self) -> Mach<'_> {
+        Mach {
+            p: &self.prog,
+            l: &self.layout,
+            s: &mut self.st,
+        }
+    }
+
+    /// Runs to the next decision, the end or an error.
+    fn resume(&mut self) {
+        let r = self.mach().run();
+        self.finish(r);
+    }
+
+    fn finish(&mut self, r: Result<Stop, RuntimeError>) {
+        match r {
+            Ok(Stop::Decision(d)) => self.st.status = Status::Decision(d),
+            Ok(Stop::Over(o)) => self.end(o),
+            Ok(Stop::Empty) => self.end(Outcome {
+                winners: Vec::new(),
+                reason: "the game ended without a winner".into(),
+                finished: true,
+            }),
+            Err(e) => {
+                self.st.push_event(Event::Error {
+                    message: e.message.clone(),
+                    line: e.line,
+                });
+                self.st.frames.clear();
+                self.st.ctxs.truncate(1);
+                self.st.status = Status::Error(e);
+            }
+        }
+    }
+
+    fn end(&mut self, o: Outcome) {
+        self.st.push_event(Event::Over {
+            winners: o.winners.clone(),
+            reason: o.reason.clone(),
+            finished: o.finished,
+        });
+        self.st.frames.clear();
+        self.st.ctxs.truncate(1);
+        self.st.status = Status::Over(o);
+    }
+
+    pub fn status(&self) -> &Status {
+        &self.st.status
+    }
+
+    pub fn decision(&self) -> Option<&Decision> {
+        match &self.st.status {
+            Status::Decision(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// Chooses option `option` of the pending decision and runs to the next decision or the end.
+    pub fn apply(&mut self, option: usize) -> Result<(), ApplyError> {
+        let Status::Decision(d) = &self.st.status else {
+            return Err(ApplyError::NoDecision);
+        };
+        if option >= d.options.len() {
+            return Err(ApplyError::OutOfRange {
+                option,
+                count: d.options.len(),
+            });
+        }
+        let d = d.clone();
+        self.st.steps += 1;
+        self.st.exec_count = 0;
+        let r = self.mach().answer(&d, option);
+        match r {
+            Ok(()) => self.resume(),
+            Err(e) => self.finish(Err(e)),
+        }
+        if cfg!(debug_assertions) && !matches!(self.st.status, Status::Error(_)) {
+            if let Err(msg) = self.check_invariants() {
+                let position = self.mach().position();
+                self.finish(Err(RuntimeError {
+                    message: format!("engine invariant broken: {msg}"),
+                    span: d.span,
+                    line: self.prog.line_of(d.span.start),
+                    position,
+                }));
+            }
+        }
+        Ok(())
+    }
+
+    /// The events since the last call.
+    pub fn take_events(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.st.events)
+    }
+
+    /// Whether events are recorded (on by default; simulations may turn it off).
+    pub fn set_recording(&mut self, on: bool) {
+        self.st.record = on;
+        if !on {
+            self.st.events.clear();
+        }
+    }
+
+    /// What a seat may see.
+    pub fn view(&self, seat: u8) -> View {
+        view::view(&self.prog, &self.layout, &self.st, seat)
+    }
+
+    /// Evaluates an expression in a fresh frame of `slots` locals.
+    pub fn eval(&mut self, expr: &Expr, slots: u16) -> Result<Value, RuntimeError> {
+        let mut m = self.mach();
+        let base = m.s.ctxs.len();
+        m.s.ctxs.push(Ctx::new(slots, None, None));
+        m.s.depth = 0;
+        let r = m.eval(expr);
+        m.s.ctxs.truncate(base);
+        r
+    }
+
+    /// Runs statements that may not ask for a decision (a test's `do { }`); the pending decision stays.
+    pub fn run_block(&mut self, block: BlockId, slots: u16) -> Result<(), RuntimeError> {
+        if self.prog.blocks.get(block.index()).is_none() {
+            return Err(RuntimeError {
+                message: format!("no block {}", block.index()),
+                span: Span::default(),
+                line: 0,
+                position: self.mach().position(),
+            });
+        }
+        let count = self.st.exec_count;
+        self.st.exec_count = 0;
+        let r = self
+            .mach()
+            .run_nested(Body { block, slots }, None, None, "a `do` block");
+        self.st.exec_count = count;
+        match r {
+            Ok(None) => Ok(()),
+            Ok(Some(o)) => {
+                self.end(o);
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// A value as text: a card as its kind's name, a player as the seat name, a space as "(x,y)".
+    pub fn label(&self, v: &Value) -> String {
+        eval::label(&self.prog, &self.layout, &self.st, v)
+    }
+
+    /// Turns started so far.
+    pub fn turns(&self) -> u32 {
+        self.st.turn
+    }
+
+    /// Decisions applied so far.
+    pub fn steps(&self) -> u64 {
+        self.st.steps
+    }
+
+    pub fn program(&self) -> &Program {
+        &self.prog
+    }
+
+    pub fn players(&self) -> u8 {
+        self.st.players
+    }
+
+    /// The seat names.
+    pub fn names(&self) -> &[String] {
+        &self.st.names
+    }
+
+    /// Every card in exactly one zone, zones and cards agree, the card count is constant.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let n = self.st.cards.len();
+        if n != self.layout.ncards as usize {
+            return Err(format!("{} cards instead of {}", n, self.layout.ncards));
+        }
+        let mut seen = vec![false; n];
+        for (zi, z) in self.st.zones.iter().enumerate() {
+            for &c in &z.cards {
+                let Some(card) = self.st.cards.get(c as usize) else {
+                    return Err(format!("zone {zi} holds unknown card {c}"));
+                };
+                if seen[c as usize] {
+                    return Err(format!("card {c} is in two zones"));
+                }
+                seen[c as usize] = true;
+                if card.zone as usize != zi {
+                    return Err(format!("card {c} is in zone {zi} but says zone {}", card.zone));
+                }
+            }
+        }
+        if let Some(c) = seen.iter().position(|s| !s) {
+            return Err(format!("card {c} is in no zone"));
+        }
+        Ok(())
+    }
+}
+
+/// The value of an option given on the command line or in a test, checked against its definition.
+pub(crate) fn option_value_ok(p: &Program, id: OptionId, v: &Value) -> bool {
+    match (p.options.get(id.index()).map(|o| &o.kind), v) {
+        (Some(OptionKind::Bool), Value::Bool(_)) => true,
+        (Some(OptionKind::Int { min, max }), Value::Int(i)) => i >= min && i <= max,
+        (Some(OptionKind::OneOf(names)), Value::Int(i)) => *i >= 0 && (*i as usize) < names.len(),
+        _ => false,
+    }
+}

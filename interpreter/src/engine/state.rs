@@ -1,0 +1,282 @@
+//! Engine stage: the plain-data state of a game (cards, zones, variables, frames) and its fixed layout.
+
+use super::exec::Frame;
+use super::trace::Event;
+use super::{Decision, GameConfig, Status};
+use crate::program::{Program, VarId, Visibility, ZoneId};
+use crate::value::Value;
+use cardgame_grammar::ast::Scope;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// Where a zone instance hangs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Holder {
+    Shared,
+    Player(u8),
+    Card(u32),
+    Space(u16),
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct CardState {
+    pub kind: u16,
+    /// The zone instance that holds the card.
+    pub zone: u32,
+    pub face_up: bool,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct ZoneInst {
+    pub def: ZoneId,
+    pub holder: Holder,
+    /// Bottom first: the top of the zone is the end of the vector.
+    pub cards: Vec<u32>,
+}
+
+/// The local context of a running body: its slots, `you` and `this`.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Ctx {
+    pub locals: Vec<Value>,
+    pub you: Option<u8>,
+    pub this: Option<u32>,
+}
+
+impl Ctx {
+    pub fn new(slots: u16, you: Option<u8>, this: Option<u32>) -> Ctx {
+        Ctx {
+            locals: vec![Value::None; slots as usize],
+            you,
+            this,
+        }
+    }
+}
+
+/// Everything about a game that is fixed once it is created (shared between clones).
+#[derive(Debug, Default)]
+pub(crate) struct Layout {
+    pub ncards: u32,
+    /// First zone instance of every zone definition, and how many it has.
+    pub zone_base: Vec<u32>,
+    pub zone_len: Vec<u32>,
+    /// Index of every variable within its scope.
+    pub var_slot: Vec<u32>,
+    pub n_pvars: usize,
+    pub n_cvars: usize,
+    /// Spaces as (x, y), row by row.
+    pub spaces: Vec<(i64, i64)>,
+    pub width: i64,
+    pub height: i64,
+    pub diagonal: bool,
+    pub nevents: usize,
+    /// Global triggers per event.
+    pub glob_trigs: Vec<Vec<u16>>,
+    /// Per event: the zone families (declaration order) in which some card trigger listens.
+    pub families: Vec<Vec<ZoneId>>,
+    /// Per event: whether some card trigger listens in any zone.
+    pub anywhere: Vec<bool>,
+    /// `kind * nevents + event` → indices into that kind's triggers.
+    pub kind_trigs: Vec<Vec<u16>>,
+}
+
+impl Layout {
+    /// The parts that depend only on the program.
+    pub fn new(p: &Program) -> Layout {
+        let mut var_slot = Vec::with_capacity(p.vars.len());
+        let (mut ng, mut np, mut nc) = (0u32, 0u32, 0u32);
+        for v in &p.vars {
+            let c = match v.scope {
+                Scope::PerPlayer => &mut np,
+                Scope::PerCard => &mut nc,
+                _ => &mut ng,
+            };
+            var_slot.push(*c);
+            *c += 1;
+        }
+        let nevents = p.events.len().max(p.turn_start.index() + 1).max(p.turn_end.index() + 1);
+        let mut glob_trigs = vec![Vec::new(); nevents];
+        for (i, t) in p.triggers.iter().enumerate() {
+            if let Some(v) = glob_trigs.get_mut(t.event.index()) {
+                v.push(i as u16);
+            }
+        }
+        let mut families: Vec<Vec<ZoneId>> = vec![Vec::new(); nevents];
+        let mut anywhere = vec![false; nevents];
+        let mut kind_trigs = vec![Vec::new(); p.kinds.len() * nevents];
+        for (k, kd) in p.kinds.iter().enumerate() {
+            for (i, t) in kd.triggers.iter().enumerate() {
+                let e = t.event.index();
+                if e >= nevents {
+                    continue;
+                }
+                kind_trigs[k * nevents + e].push(i as u16);
+                match t.zone {
+                    Some(z) => {
+                        if !families[e].contains(&z) {
+                            families[e].push(z);
+                        }
+                    }
+                    None => anywhere[e] = true,
+                }
+            }
+        }
+        for f in &mut families {
+            f.sort();
+        }
+        Layout {
+            var_slot,
+            n_pvars: np as usize,
+            n_cvars: nc as usize,
+            nevents,
+            glob_trigs,
+            families,
+            anywhere,
+            kind_trigs,
+            ..Layout::default()
+        }
+    }
+
+    pub fn space_at(&self, x: i64, y: i64) -> Option<u16> {
+        if x < 1 || y < 1 || x > self.width || y > self.height {
+            return None;
+        }
+        u16::try_from((y - 1) * self.width + (x - 1)).ok()
+    }
+
+    pub fn var(&self, v: VarId) -> usize {
+        self.var_slot.get(v.index()).copied().unwrap_or(0) as usize
+    }
+}
+
+/// The mutable state of a game.
+#[derive(Clone, Debug)]
+pub(crate) struct State {
+    pub players: u8,
+    pub names: Vec<String>,
+    pub max_turns: u32,
+    pub max_steps: u64,
+    pub rng: ChaCha8Rng,
+    pub cards: Vec<CardState>,
+    pub zones: Vec<ZoneInst>,
+    pub options: Vec<Value>,
+    pub columns: Vec<Value>,
+    pub globals: Vec<Value>,
+    pub pvars: Vec<Value>,
+    pub cvars: Vec<Value>,
+    pub eliminated: Vec<bool>,
+    pub active: u8,
+    pub turn: u32,
+    pub frames: Vec<Frame>,
+    pub ctxs: Vec<Ctx>,
+    pub events: Vec<Event>,
+    pub record: bool,
+    pub status: Status,
+    /// Decisions applied.
+    pub steps: u64,
+    /// Frame steps since the last decision.
+    pub exec_count: u64,
+    /// Set when `top N of Z` found fewer than N cards.
+    pub short: bool,
+    /// Nesting of function and property evaluation.
+    pub depth: u32,
+    /// Why decisions are not allowed right now (a check, given or do block).
+    pub no_decide: Option<&'static str>,
+}
+
+impl State {
+    pub fn new(config: &GameConfig) -> State {
+        let n = config.players;
+        let names = (0..n)
+            .map(|i| {
+                config
+                    .names
+                    .get(i as usize)
+                    .cloned()
+                    .unwrap_or_else(|| format!("P{}", i + 1))
+            })
+            .collect();
+        State {
+            players: n,
+            names,
+            max_turns: config.max_turns,
+            max_steps: config.max_steps,
+            rng: ChaCha8Rng::seed_from_u64(config.seed),
+            cards: Vec::new(),
+            zones: Vec::new(),
+            options: Vec::new(),
+            columns: Vec::new(),
+            globals: Vec::new(),
+            pvars: Vec::new(),
+            cvars: Vec::new(),
+            eliminated: vec![false; n as usize],
+            active: 0,
+            turn: 0,
+            frames: Vec::new(),
+            ctxs: vec![Ctx::default()],
+            events: Vec::new(),
+            record: true,
+            status: Status::Decision(Decision::default()),
+            steps: 0,
+            exec_count: 0,
+            short: false,
+            depth: 0,
+            no_decide: None,
+        }
+    }
+
+    pub fn push_event(&mut self, e: Event) {
+        if self.record {
+            self.events.push(e);
+        }
+    }
+
+    pub fn name(&self, p: u8) -> String {
+        self.names
+            .get(p as usize)
+            .cloned()
+            .unwrap_or_else(|| format!("P{}", p as u32 + 1))
+    }
+
+    pub fn living(&self, p: u8) -> bool {
+        (p as usize) < self.eliminated.len() && !self.eliminated[p as usize]
+    }
+
+    /// The player who owns a zone instance (following cards attached to cards).
+    pub fn zone_owner(&self, mut z: u32) -> Option<u8> {
+        for _ in 0..64 {
+            match self.zones.get(z as usize)?.holder {
+                Holder::Player(p) => return Some(p),
+                Holder::Card(c) => z = self.cards.get(c as usize)?.zone,
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    pub fn card_owner(&self, c: u32) -> Option<u8> {
+        self.zone_owner(self.cards.get(c as usize)?.zone)
+    }
+
+    /// Seats that can see a card lying in zone `z` with the given face, as a bit mask.
+    pub fn seen_mask(&self, p: &Program, z: u32, face_up: bool) -> u64 {
+        let Some(zi) = self.zones.get(z as usize) else {
+            return 0;
+        };
+        let vis = p.zones.get(zi.def.index()).map(|d| d.visibility);
+        if face_up || vis == Some(Visibility::Public) {
+            return u64::MAX;
+        }
+        if vis == Some(Visibility::Owner) {
+            if let Some(o) = self.zone_owner(z) {
+                if o < 64 {
+                    return 1 << o;
+                }
+            }
+        }
+        0
+    }
+
+    pub fn default_face(p: &Program, def: ZoneId) -> bool {
+        p.zones.get(def.index()).map(|d| d.visibility) == Some(Visibility::Public)
+    }
+}

@@ -1,0 +1,119 @@
+//! Engine stage: trace events and their one-line text rendering (omniscient or from one seat).
+
+use super::Game;
+
+/// Something that happened, in order. Seats are 0-based.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Event {
+    Turn {
+        turn: u32,
+        player: u8,
+        name: String,
+    },
+    Phase {
+        name: String,
+    },
+    Decision {
+        player: u8,
+        prompt: String,
+        options: Vec<String>,
+        chosen: String,
+        /// The chosen option is a card that not every seat may see.
+        #[serde(skip)]
+        secret: bool,
+    },
+    Move {
+        card: u32,
+        kind: String,
+        from: String,
+        to: String,
+        face_up: bool,
+        /// Seats (bit mask) that may see the card before or after the move.
+        #[serde(skip)]
+        seen: u64,
+    },
+    Shuffle {
+        zone: String,
+        /// The zone whose cards were shuffled in beneath (a refill).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        from: Option<String>,
+    },
+    Reveal {
+        card: u32,
+        kind: String,
+        zone: String,
+        face_up: bool,
+    },
+    Log {
+        text: String,
+    },
+    Fail {
+        line: usize,
+    },
+    Eliminated {
+        player: u8,
+        name: String,
+    },
+    Over {
+        winners: Vec<u8>,
+        reason: String,
+        finished: bool,
+    },
+    Error {
+        message: String,
+        line: usize,
+    },
+}
+
+/// One line of text for an event; `viewer` None is omniscient, else what that seat may see.
+pub fn render_event(game: &Game, event: &Event, viewer: Option<u8>) -> Option<String> {
+    let name = |p: u8| {
+        game.names()
+            .get(p as usize)
+            .cloned()
+            .unwrap_or_else(|| format!("P{}", p as u32 + 1))
+    };
+    Some(match event {
+        Event::Turn { turn, player, .. } => format!("turn {turn}: {}", name(*player)),
+        Event::Phase { name } => format!("phase {name}"),
+        Event::Decision { player, chosen, secret, .. } => {
+            if *secret && viewer.is_some_and(|v| v != *player) {
+                format!("{} chooses a card", name(*player))
+            } else {
+                format!("{} chooses \"{chosen}\"", name(*player))
+            }
+        }
+        Event::Move { kind, from, to, seen, .. } => {
+            let visible = viewer.is_none_or(|v| v < 64 && seen & (1u64 << v) != 0);
+            if visible {
+                format!("{kind}: {from} -> {to}")
+            } else {
+                format!("a card: {from} -> {to}")
+            }
+        }
+        Event::Shuffle { zone, from } => match from {
+            Some(f) => format!("{zone} shuffled from {f}"),
+            None => format!("{zone} shuffled"),
+        },
+        Event::Reveal { kind, zone, face_up, .. } => {
+            if *face_up {
+                format!("{kind} revealed in {zone}")
+            } else {
+                format!("{kind} hidden in {zone}")
+            }
+        }
+        Event::Log { text } => format!("log: {text}"),
+        Event::Fail { line } => format!("failed at line {line}"),
+        Event::Eliminated { player, .. } => format!("{} is eliminated", name(*player)),
+        Event::Over { winners, reason, .. } => {
+            if winners.is_empty() {
+                format!("game over: nobody wins ({reason})")
+            } else {
+                let w: Vec<String> = winners.iter().map(|&p| name(p)).collect();
+                format!("game over: {} {} ({reason})", w.join(", "), if w.len() == 1 { "wins" } else { "win" })
+            }
+        }
+        Event::Error { message, line } => format!("error: line {line}: {message}"),
+    })
+}

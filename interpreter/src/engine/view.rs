@@ -1,0 +1,118 @@
+//! Engine stage: what one seat may see of a game (serialisable for agents and front ends).
+
+use super::eval::{kind_name, label, zone_label};
+use super::state::{Layout, State};
+use super::Status;
+use crate::program::Program;
+use crate::value::Value;
+use cardgame_grammar::ast::Scope;
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct View {
+    pub seat: u8,
+    pub active: u8,
+    pub turn: u32,
+    pub zones: Vec<ZoneView>,
+    pub globals: Vec<VarView>,
+    pub players: Vec<PlayerView>,
+    /// The pending decision, if it is this seat's.
+    pub decision: Option<DecisionView>,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ZoneView {
+    pub name: String,
+    pub count: usize,
+    /// Top first; `null` for a card this seat may not see.
+    pub cards: Vec<Option<String>>,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct VarView {
+    pub name: String,
+    pub value: serde_json::Value,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PlayerView {
+    pub seat: u8,
+    pub name: String,
+    pub eliminated: bool,
+    pub vars: Vec<VarView>,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct DecisionView {
+    pub prompt: String,
+    pub options: Vec<String>,
+    pub simultaneous: bool,
+}
+
+fn json(p: &Program, l: &Layout, s: &State, v: &Value) -> serde_json::Value {
+    match v {
+        Value::None => serde_json::Value::Null,
+        Value::Int(i) => (*i).into(),
+        Value::Bool(b) => (*b).into(),
+        Value::List(items) => items.iter().map(|i| json(p, l, s, i)).collect(),
+        // A card variable names the card's kind: it is not secret information by itself.
+        _ => label(p, l, s, v).into(),
+    }
+}
+
+pub(crate) fn view(p: &Program, l: &Layout, s: &State, seat: u8) -> View {
+    let zones = s
+        .zones
+        .iter()
+        .enumerate()
+        .map(|(zi, z)| ZoneView {
+            name: zone_label(p, l, s, zi as u32),
+            count: z.cards.len(),
+            cards: z
+                .cards
+                .iter()
+                .rev()
+                .map(|&c| {
+                    let cs = &s.cards[c as usize];
+                    let mask = s.seen_mask(p, zi as u32, cs.face_up);
+                    (seat < 64 && mask & (1u64 << seat) != 0).then(|| kind_name(p, cs.kind))
+                })
+                .collect(),
+        })
+        .collect();
+    let mut globals = Vec::new();
+    let mut pvars = Vec::new();
+    for (vi, v) in p.vars.iter().enumerate() {
+        let slot = l.var_slot[vi] as usize;
+        match v.scope {
+            Scope::PerPlayer => pvars.push((v.name.clone(), slot)),
+            Scope::PerCard => {}
+            _ => globals.push(VarView {
+                name: v.name.clone(),
+                value: json(p, l, s, s.globals.get(slot).unwrap_or(&Value::None)),
+            }),
+        }
+    }
+    let players = (0..s.players)
+        .map(|q| PlayerView {
+            seat: q,
+            name: s.name(q),
+            eliminated: !s.living(q),
+            vars: pvars
+                .iter()
+                .map(|(name, slot)| VarView {
+                    name: name.clone(),
+                    value: json(p, l, s, s.pvars.get(q as usize * l.n_pvars + slot).unwrap_or(&Value::None)),
+                })
+                .collect(),
+        })
+        .collect();
+    let decision = match &s.status {
+        Status::Decision(d) if d.player == seat => Some(DecisionView {
+            prompt: d.prompt.clone(),
+            options: d.options.clone(),
+            simultaneous: d.simultaneous,
+        }),
+        _ => None,
+    };
+    View { seat, active: s.active, turn: s.turn, zones, globals, players, decision }
+}
