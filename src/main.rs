@@ -1,3 +1,349 @@
-//! Command line of cardgame.
+//! Command line: `cardgame check | run | cards | test` (docs/cli.md is the contract).
 #![forbid(unsafe_code)]
-fn main() {}
+
+use cardgame_interpreter::agents::{make_agent, Agent};
+use cardgame_interpreter::check::{check_source, Checked};
+use cardgame_interpreter::engine::{render_event, Game, GameConfig, Status};
+use cardgame_interpreter::program::{OptionId, OptionKind, Program};
+use cardgame_interpreter::report;
+use cardgame_interpreter::testing::run_tests;
+use cardgame_interpreter::value::Value;
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// Write, check, play, test and simulate card games written as text scripts.
+#[derive(Parser)]
+#[command(name = "cardgame", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum Format {
+    Text,
+    Json,
+}
+
+#[derive(clap::Args)]
+struct GameArgs {
+    /// Number of players (default: the smallest the script supports).
+    #[arg(long)]
+    players: Option<u8>,
+    /// Set an option of the script: `--option rares=false` (repeatable).
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    options: Vec<String>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check scripts and print every error and warning.
+    Check {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Play one game with bots and print its trace.
+    Run {
+        file: PathBuf,
+        #[command(flatten)]
+        game: GameArgs,
+        /// Seed of the game's random generator.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Agents by seat, comma separated (`random,first`); the last one fills the remaining seats.
+        #[arg(long, default_value = "random")]
+        agents: String,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Stop the game after this many turns.
+        #[arg(long, default_value_t = 500)]
+        max_turns: u32,
+    },
+    /// Show the component inventory after setup.
+    Cards {
+        file: PathBuf,
+        #[command(flatten)]
+        game: GameArgs,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Run the rules tests written in scripts.
+    Test {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+}
+
+/// Exit codes of the contract.
+const SCRIPT_ERROR: u8 = 1;
+const USAGE: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(USAGE) } else { ExitCode::SUCCESS };
+        }
+    };
+    let code = match cli.command {
+        Command::Check { files } => cmd_check(&files),
+        Command::Run { file, game, seed, agents, format, max_turns } => cmd_run(&file, &game, seed, &agents, format, max_turns),
+        Command::Cards { file, game, format } => cmd_cards(&file, &game, format),
+        Command::Test { files } => cmd_test(&files),
+    };
+    ExitCode::from(code)
+}
+
+fn read(path: &Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    String::from_utf8(bytes).map_err(|e| format!("{}: not UTF-8 text (invalid byte at offset {})", path.display(), e.utf8_error().valid_up_to()))
+}
+
+fn display_name(path: &Path) -> String {
+    path.display().to_string()
+}
+
+/// Read and check a script; print its diagnostics on failure.
+fn load(path: &Path) -> Result<(Arc<Program>, String), u8> {
+    let source = read(path).map_err(|e| {
+        eprintln!("error: {e}");
+        SCRIPT_ERROR
+    })?;
+    let Checked { program, diagnostics } = check_source(&source);
+    match program {
+        Some(p) => Ok((Arc::new(p), source)),
+        None => {
+            eprint!("{}", report::render(&diagnostics, &display_name(path), &source, 100));
+            eprintln!("{}: {}", path.display(), report::summary(&diagnostics));
+            Err(SCRIPT_ERROR)
+        }
+    }
+}
+
+fn cmd_check(files: &[PathBuf]) -> u8 {
+    let mut code = 0;
+    for f in files {
+        let source = match read(f) {
+            Ok(s) => s,
+            Err(e) => {
+                println!("error: {e}");
+                code = SCRIPT_ERROR;
+                continue;
+            }
+        };
+        let checked = check_source(&source);
+        print!("{}", report::render(&checked.diagnostics, &display_name(f), &source, 100));
+        println!("{}: {}", f.display(), report::summary(&checked.diagnostics));
+        if checked.program.is_none() {
+            code = SCRIPT_ERROR;
+        }
+    }
+    code
+}
+
+/// Turn `--players` and `--option` into a game configuration, or a usage error.
+fn config(program: &Program, args: &GameArgs, seed: u64) -> Result<GameConfig, String> {
+    let players = args.players.unwrap_or(program.min_players);
+    if players < program.min_players || players > program.max_players {
+        return Err(format!(
+            "\"{}\" is for {} to {} players, not {players}",
+            program.name, program.min_players, program.max_players
+        ));
+    }
+    let mut cfg = GameConfig::new(players, seed);
+    for o in &args.options {
+        let Some((key, value)) = o.split_once('=') else {
+            return Err(format!("--option takes KEY=VALUE, not `{o}`"));
+        };
+        let (key, value) = (key.trim(), value.trim());
+        let Some(i) = program.options.iter().position(|d| d.name == key) else {
+            let names: Vec<&str> = program.options.iter().map(|d| d.name.as_str()).collect();
+            return Err(match cardgame_interpreter::diag::did_you_mean(key, names.iter().copied()) {
+                Some(h) => format!("the script has no option `{key}`: {h}"),
+                None if names.is_empty() => format!("the script has no option `{key}` (it has no options)"),
+                None => format!("the script has no option `{key}`; its options are: {}", names.join(", ")),
+            });
+        };
+        let def = &program.options[i];
+        let v = match &def.kind {
+            OptionKind::Bool => match value {
+                "true" => Value::Bool(true),
+                "false" => Value::Bool(false),
+                _ => return Err(format!("option `{key}` is true or false, not `{value}`")),
+            },
+            OptionKind::Int { min, max } => match value.parse::<i64>() {
+                Ok(n) if n >= *min && n <= *max => Value::Int(n),
+                _ => return Err(format!("option `{key}` is a number from {min} to {max}, not `{value}`")),
+            },
+            OptionKind::OneOf(vals) => match vals.iter().position(|v| v == value) {
+                Some(n) => Value::Int(n as i64),
+                None => return Err(format!("option `{key}` is one of {}, not `{value}`", vals.join(", "))),
+            },
+        };
+        cfg.options.push((OptionId(i as u16), v));
+    }
+    Ok(cfg)
+}
+
+fn cmd_run(file: &Path, args: &GameArgs, seed: u64, agents: &str, format: Format, max_turns: u32) -> u8 {
+    let (program, _source) = match load(file) {
+        Ok(p) => p,
+        Err(c) => return c,
+    };
+    let mut cfg = match config(&program, args, seed) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return USAGE;
+        }
+    };
+    cfg.max_turns = max_turns;
+    let players = cfg.players;
+    let specs: Vec<&str> = agents.split(',').collect();
+    let mut seats: Vec<Box<dyn Agent>> = Vec::new();
+    for seat in 0..players {
+        let spec = specs.get(seat as usize).or(specs.last()).copied().unwrap_or("random");
+        match make_agent(spec, seed, seat) {
+            Ok(a) => seats.push(a),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return USAGE;
+            }
+        }
+    }
+    let mut game = Game::new(program.clone(), cfg);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    loop {
+        for e in game.take_events() {
+            let line = match format {
+                Format::Text => render_event(&game, &e, None),
+                Format::Json => serde_json::to_string(&e).ok(),
+            };
+            if let Some(line) = line {
+                if writeln!(out, "{line}").is_err() {
+                    return 0;
+                }
+            }
+        }
+        let choice = match game.status() {
+            Status::Decision(d) => {
+                let d = d.clone();
+                let agent = &mut seats[d.player as usize % seats.len()];
+                agent.choose(&game, &d).min(d.options.len().saturating_sub(1))
+            }
+            _ => break,
+        };
+        if game.apply(choice).is_err() {
+            break;
+        }
+    }
+    let names: Vec<String> = (0..players).map(|p| game.label(&Value::Player(p))).collect();
+    let (code, result) = match game.status() {
+        Status::Over(o) => (
+            0,
+            serde_json::json!({
+                "type": "result",
+                "winners": o.winners.iter().map(|w| *w as u64 + 1).collect::<Vec<_>>(),
+                "winner_names": o.winners.iter().map(|w| names[*w as usize].clone()).collect::<Vec<_>>(),
+                "reason": o.reason,
+                "finished": o.finished,
+                "turns": game.turns(),
+                "steps": game.steps(),
+            }),
+        ),
+        Status::Error(e) => (
+            SCRIPT_ERROR,
+            serde_json::json!({
+                "type": "result",
+                "winners": [],
+                "reason": format!("runtime error: {e}"),
+                "finished": false,
+                "error": { "message": e.message, "line": e.line, "position": e.position },
+                "turns": game.turns(),
+                "steps": game.steps(),
+            }),
+        ),
+        Status::Decision(_) => (SCRIPT_ERROR, serde_json::json!({"type": "result", "winners": [], "reason": "stopped"})),
+    };
+    let _ = match format {
+        Format::Json => writeln!(out, "{result}"),
+        Format::Text => {
+            let winners: Vec<String> = result["winner_names"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+                .unwrap_or_default();
+            let who = if winners.is_empty() { "no winner".to_string() } else { format!("winners: {}", winners.join(", ")) };
+            writeln!(
+                out,
+                "result: {who} ({}) after {} turns and {} decisions",
+                result["reason"].as_str().unwrap_or(""),
+                game.turns(),
+                game.steps()
+            )
+        }
+    };
+    if code != 0 {
+        if let Status::Error(e) = game.status() {
+            eprintln!("error: {}: {e}", file.display());
+        }
+    }
+    code
+}
+
+fn cmd_cards(file: &Path, args: &GameArgs, format: Format) -> u8 {
+    let (program, _) = match load(file) {
+        Ok(p) => p,
+        Err(c) => return c,
+    };
+    let cfg = match config(&program, args, 1) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return USAGE;
+        }
+    };
+    let game = Game::new(program.clone(), cfg);
+    if let Status::Error(e) = game.status() {
+        eprintln!("error: {}: {e}", file.display());
+        return SCRIPT_ERROR;
+    }
+    let inv = game.inventory();
+    match format {
+        Format::Json => println!("{}", serde_json::to_string_pretty(&inv).unwrap_or_default()),
+        Format::Text => print!("{}", inv.to_text()),
+    }
+    0
+}
+
+fn cmd_test(files: &[PathBuf]) -> u8 {
+    let (mut passed, mut failed) = (0usize, 0usize);
+    for f in files {
+        let (program, source) = match load(f) {
+            Ok(p) => p,
+            Err(_) => {
+                println!("FAIL {}: the script has errors", f.display());
+                failed += 1;
+                continue;
+            }
+        };
+        for t in run_tests(&program, &source) {
+            match &t.failure {
+                None => {
+                    passed += 1;
+                    println!("ok   {}: {}", f.display(), t.name);
+                }
+                Some(why) => {
+                    failed += 1;
+                    println!("FAIL {}: {}\n     {why}", f.display(), t.name);
+                }
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    u8::from(failed > 0)
+}

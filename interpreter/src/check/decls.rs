@@ -1,0 +1,721 @@
+//! Checks stage: declarations — the header, tables, tags, properties, variables, zones, cards and the
+//! signatures of functions, procedures, actions and events.
+
+use super::scope::{BodyKind, Ctx};
+use super::{Compiler, Sym};
+use crate::diag::Diagnostic;
+use crate::program::*;
+use crate::value::Value;
+use cardgame_grammar::ast::{self, Scope, Span};
+
+pub(crate) fn lower_type(t: &ast::TypeExpr) -> Ty {
+    match t {
+        ast::TypeExpr::Int(_) => Ty::Int,
+        ast::TypeExpr::Bool(_) => Ty::Bool,
+        ast::TypeExpr::Player(_) => Ty::Player,
+        ast::TypeExpr::Card(_) => Ty::Card,
+        ast::TypeExpr::Kind(_) => Ty::Kind,
+        ast::TypeExpr::Tag(_) => Ty::Tag,
+        ast::TypeExpr::Space(_) => Ty::Space,
+        ast::TypeExpr::Zone(_) => Ty::Zone,
+        ast::TypeExpr::List(inner, _) => Ty::List(Box::new(lower_type(inner))),
+    }
+}
+
+fn placeholder() -> Expr {
+    Expr {
+        kind: ExprKind::Const(Value::None),
+        span: Span::default(),
+    }
+}
+
+fn empty_body() -> Body {
+    Body {
+        block: BlockId(0),
+        slots: 0,
+    }
+}
+
+impl Compiler<'_> {
+    /// Pass 1: give every top-level name its id, so bodies can refer to anything in any order.
+    pub(crate) fn declare_all(&mut self, script: &ast::Script) {
+        // Block 0 is an empty block, used by placeholders.
+        self.push_block(vec![]);
+        let mut game_seen: Option<Span> = None;
+        for item in &script.items {
+            match item {
+                ast::Item::Game(g) => {
+                    if let Some(first) = game_seen {
+                        self.error(
+                            Diagnostic::error("E101", g.span, "a script has one `game` header")
+                                .label("second header")
+                                .related(first, "first header"),
+                        );
+                        continue;
+                    }
+                    game_seen = Some(g.span);
+                    self.p.name = g.name.plain().unwrap_or_default();
+                    match &g.players {
+                        Some(r) => {
+                            if r.min < 1 || r.max > 16 || r.min > r.max {
+                                self.error(
+                                    Diagnostic::error("E301", r.span, "player counts must be between 1 and 16, smallest first")
+                                        .label("invalid player counts"),
+                                );
+                            } else {
+                                self.p.min_players = r.min as u8;
+                                self.p.max_players = r.max as u8;
+                            }
+                        }
+                        None => self.error(
+                            Diagnostic::error("E301", g.span, "the game header does not say how many players it is for")
+                                .label("no `players`")
+                                .help("add `players 2..4` (or `players 2`) inside the header"),
+                        ),
+                    }
+                    for o in &g.options {
+                        self.declare_option(o);
+                    }
+                }
+                ast::Item::Table(t) => {
+                    for col in &t.columns {
+                        let id = ColumnId(self.p.columns.len() as u16);
+                        if self.declare(col, Sym::Column(id)) {
+                            self.p.columns.push(ColumnDef {
+                                name: col.name.clone(),
+                                rows: vec![],
+                            });
+                        }
+                    }
+                }
+                ast::Item::Tags(t) => {
+                    let gid = GroupId(self.p.groups.len() as u16);
+                    if !self.declare(&t.group, Sym::Group(gid)) {
+                        continue;
+                    }
+                    let mut tags = vec![];
+                    for tag in &t.tags {
+                        let tid = TagId(self.p.tags.len() as u16);
+                        if self.declare(tag, Sym::Tag(tid)) {
+                            self.p.tags.push(TagDef {
+                                name: tag.name.clone(),
+                                group: gid,
+                            });
+                            tags.push(tid);
+                        }
+                    }
+                    self.p.groups.push(GroupDef {
+                        name: t.group.name.clone(),
+                        tags,
+                    });
+                }
+                ast::Item::Property(pd) => {
+                    let id = PropId(self.p.props.len() as u16);
+                    if self.declare(&pd.name, Sym::Prop(id)) {
+                        self.p.props.push(PropDef {
+                            name: pd.name.name.clone(),
+                            ty: match pd.ty {
+                                ast::PropertyType::Int => PropType::Int,
+                                ast::PropertyType::Kinds => PropType::Kinds,
+                            },
+                            default: placeholder(),
+                        });
+                    }
+                }
+                ast::Item::Var(v) => {
+                    let id = VarId(self.p.vars.len() as u16);
+                    if self.declare(&v.name, Sym::Var(id)) {
+                        if v.scope == Scope::PerSpace {
+                            self.error(
+                                Diagnostic::error("E306", v.span, "variables are global, per player or per card")
+                                    .label("`per space` variable")
+                                    .help("keep what lies on a space in a zone `per space`"),
+                            );
+                        }
+                        self.p.vars.push(VarDef {
+                            name: v.name.name.clone(),
+                            scope: v.scope,
+                            ty: lower_type(&v.ty),
+                            init: placeholder(),
+                            min: None,
+                            max: None,
+                        });
+                    }
+                }
+                ast::Item::Zone(z) => {
+                    let id = ZoneId(self.p.zones.len() as u16);
+                    if self.declare(&z.name, Sym::Zone(id)) {
+                        let mut def = ZoneDef {
+                            name: z.name.name.clone(),
+                            scope: z.scope,
+                            ordered: true,
+                            visibility: Visibility::Public,
+                            refill: None,
+                            max: None,
+                        };
+                        for a in &z.attrs {
+                            match a {
+                                ast::ZoneAttr::Pile(_) => def.ordered = true,
+                                ast::ZoneAttr::Set(_) => def.ordered = false,
+                                ast::ZoneAttr::Public(_) => def.visibility = Visibility::Public,
+                                ast::ZoneAttr::Owner(_) => def.visibility = Visibility::Owner,
+                                ast::ZoneAttr::Hidden(_) => def.visibility = Visibility::Hidden,
+                                _ => {}
+                            }
+                        }
+                        self.p.zones.push(def);
+                    }
+                }
+                ast::Item::Spaces(s) => {
+                    if self.declare(&s.name, Sym::Spaces) {
+                        self.p.spaces = Some(SpacesDef {
+                            name: s.name.name.clone(),
+                            width: placeholder(),
+                            height: placeholder(),
+                            diagonal: s.diagonal,
+                        });
+                    }
+                }
+                ast::Item::Event(e) => {
+                    let id = EventId(self.p.events.len() as u16);
+                    if self.declare(&e.name, Sym::Event(id)) {
+                        self.p.events.push(EventDef {
+                            name: e.name.name.clone(),
+                            params: e.params.iter().map(|p| lower_type(&p.ty)).collect(),
+                        });
+                    }
+                }
+                ast::Item::Abilities(a) => {
+                    for n in &a.names {
+                        let id = AbilityId(self.p.abilities.len() as u16);
+                        if self.declare(n, Sym::Ability(id)) {
+                            self.p.abilities.push(n.name.clone());
+                        }
+                    }
+                }
+                ast::Item::Card(cd) => {
+                    let name = match cd.name.plain() {
+                        Some(n) => n,
+                        None => {
+                            self.error(
+                                Diagnostic::error("E302", cd.name.span, "a card name cannot contain `{...}`")
+                                    .label("interpolated name"),
+                            );
+                            continue;
+                        }
+                    };
+                    if let Some(old) = self.kinds.get(&name) {
+                        let old_span = self.p.kinds[old.index()].span;
+                        self.error(
+                            Diagnostic::error("E101", cd.name.span, format!("the card \"{name}\" is defined twice"))
+                                .label("second definition")
+                                .related(old_span, "first definition")
+                                .help("give the copies with `copies N` in one definition"),
+                        );
+                        continue;
+                    }
+                    let id = KindId(self.p.kinds.len() as u16);
+                    self.kinds.insert(name.clone(), id);
+                    self.p.kinds.push(KindDef {
+                        name,
+                        tags: vec![],
+                        copies: placeholder(),
+                        props: vec![],
+                        text: String::new(),
+                        abilities: vec![],
+                        triggers: vec![],
+                        span: cd.name.span,
+                    });
+                }
+                ast::Item::Fn(f) => {
+                    let id = FnId(self.p.fns.len() as u16);
+                    if self.declare(&f.name, Sym::Fn(id)) {
+                        self.p.fns.push(FnDef {
+                            name: f.name.name.clone(),
+                            params: f.params.iter().map(|p| lower_type(&p.ty)).collect(),
+                            ret: lower_type(&f.ret),
+                            body: placeholder(),
+                            slots: 0,
+                        });
+                    }
+                }
+                ast::Item::Proc(pr) => {
+                    let id = ProcId(self.p.procs.len() as u16);
+                    if self.declare(&pr.name, Sym::Proc(id)) {
+                        self.p.procs.push(ProcDef {
+                            name: pr.name.name.clone(),
+                            params: pr.params.iter().map(|p| lower_type(&p.ty)).collect(),
+                            body: empty_body(),
+                        });
+                    }
+                }
+                ast::Item::Action(a) => {
+                    let id = ActionId(self.p.actions.len() as u16);
+                    if self.declare(&a.name, Sym::Action(id)) {
+                        self.p.actions.push(ActionDef {
+                            name: a.name.name.clone(),
+                            params: vec![],
+                            label: None,
+                            condition: None,
+                            body: empty_body(),
+                        });
+                    }
+                }
+                ast::Item::Flow(b) => {
+                    if self.p.flow.is_some() {
+                        self.error(Diagnostic::error("E101", b.span, "a script has one `flow`").label("second flow"));
+                    }
+                    self.p.flow = Some(empty_body());
+                }
+                ast::Item::Setup(b) => {
+                    if self.p.setup.is_some() {
+                        self.error(Diagnostic::error("E101", b.span, "a script has one `setup`").label("second setup"));
+                    }
+                    self.p.setup = Some(empty_body());
+                }
+                ast::Item::Trigger(_) | ast::Item::Check(_) | ast::Item::Test(_) => {}
+            }
+        }
+        if game_seen.is_none() && !self.partial {
+            self.error(
+                Diagnostic::error("E301", Span::new(0, 0), "the script has no `game` header")
+                    .label("start of the script")
+                    .help("begin with `game \"Name\" { players 2..4 }`"),
+            );
+        }
+        if self.p.flow.is_none() && !self.partial {
+            self.error(
+                Diagnostic::error("E304", Span::new(0, 0), "the script has no `flow`: nothing says how a game is played")
+                    .label("start of the script")
+                    .help("add `flow { ... }` with the rounds and turns of the game"),
+            );
+        }
+    }
+
+    fn declare_option(&mut self, o: &ast::OptionDecl) {
+        let id = OptionId(self.p.options.len() as u16);
+        if !self.declare(&o.name, Sym::Option(id)) {
+            return;
+        }
+        let (kind, default) = match &o.kind {
+            ast::OptionKind::Bool => {
+                let v = self.const_value(&o.default);
+                if !matches!(v, Some(Value::Bool(_))) {
+                    self.error(
+                        Diagnostic::error("E303", o.default.span, "the default of a `bool` option is `true` or `false`")
+                            .label("not a truth value"),
+                    );
+                }
+                (OptionKind::Bool, v.unwrap_or(Value::Bool(false)))
+            }
+            ast::OptionKind::Int { min, max } => {
+                let v = self.const_value(&o.default);
+                match v {
+                    Some(Value::Int(i)) if i >= *min && i <= *max => {}
+                    _ => self.error(
+                        Diagnostic::error("E303", o.default.span, format!("the default must be a number from {min} to {max}"))
+                            .label("out of range"),
+                    ),
+                }
+                (OptionKind::Int { min: *min, max: *max }, v.unwrap_or(Value::Int(*min)))
+            }
+            ast::OptionKind::OneOf(values) => {
+                let names: Vec<String> = values.iter().map(|v| v.name.clone()).collect();
+                for (i, v) in values.iter().enumerate() {
+                    self.declare_value(v, Sym::OptionValue(id, i as i64));
+                    self.used.insert(v.name.clone());
+                }
+                let default = match &o.default.kind {
+                    ast::ExprKind::Name(n) => names.iter().position(|x| *x == n.name),
+                    _ => None,
+                };
+                if default.is_none() {
+                    let help = crate::diag::did_you_mean(
+                        self.text_of(o.default.span),
+                        names.iter().map(|s| s.as_str()),
+                    );
+                    self.error(
+                        Diagnostic::error("E303", o.default.span, format!("the default must be one of: {}", names.join(", ")))
+                            .label("not one of the values")
+                            .maybe_help(help),
+                    );
+                }
+                (OptionKind::OneOf(names), Value::Int(default.unwrap_or(0) as i64))
+            }
+        };
+        self.p.options.push(OptionDef {
+            name: o.name.name.clone(),
+            kind,
+            default,
+            description: o.description.as_ref().and_then(|t| t.plain()).unwrap_or_default(),
+        });
+    }
+
+    /// Pass 2: lower every body and value.
+    pub(crate) fn lower_all(&mut self, script: &ast::Script) {
+        let mut col_base = 0usize;
+        for item in &script.items {
+            match item {
+                ast::Item::Game(_) | ast::Item::Tags(_) | ast::Item::Abilities(_) => {}
+                ast::Item::Table(t) => {
+                    self.lower_table(t, col_base);
+                    col_base += t.columns.len();
+                }
+                ast::Item::Property(pd) => {
+                    let Some((Sym::Prop(id), _)) = self.syms.get(&pd.name.name).copied() else { continue };
+                    let (ty, default) = match pd.ty {
+                        ast::PropertyType::Int => (Ty::Int, Value::Int(0)),
+                        ast::PropertyType::Kinds => (Ty::List(Box::new(Ty::Kind)), Value::list(vec![])),
+                    };
+                    let e = match &pd.default {
+                        Some(d) => self.pure_expr(d, &ty),
+                        None => Expr { kind: ExprKind::Const(default), span: pd.span },
+                    };
+                    self.p.props[id.index()].default = e;
+                }
+                ast::Item::Var(v) => {
+                    let Some((Sym::Var(id), _)) = self.syms.get(&v.name.name).copied() else { continue };
+                    let ty = lower_type(&v.ty);
+                    let init = self.pure_expr(&v.init, &ty);
+                    let min = v.min.as_ref().map(|m| self.pure_expr(m, &Ty::Int));
+                    let max = v.max.as_ref().map(|m| self.pure_expr(m, &Ty::Int));
+                    if (min.is_some() || max.is_some()) && ty != Ty::Int {
+                        self.error(
+                            Diagnostic::error("E201", v.span, "only `int` variables can have `min` or `max`")
+                                .label(format!("a {ty} variable")),
+                        );
+                    }
+                    let def = &mut self.p.vars[id.index()];
+                    def.init = init;
+                    def.min = min;
+                    def.max = max;
+                }
+                ast::Item::Zone(z) => self.lower_zone(z),
+                ast::Item::Spaces(s) => {
+                    let w = self.pure_expr(&s.width, &Ty::Int);
+                    let h = self.pure_expr(&s.height, &Ty::Int);
+                    if let Some(sp) = &mut self.p.spaces {
+                        sp.width = w;
+                        sp.height = h;
+                    }
+                }
+                ast::Item::Event(_) => {}
+                ast::Item::Card(cd) => self.lower_card(cd),
+                ast::Item::Fn(f) => {
+                    let Some((Sym::Fn(id), _)) = self.syms.get(&f.name.name).copied() else { continue };
+                    let mut cx = Ctx::new(BodyKind::Pure);
+                    for p in &f.params {
+                        cx.bind(&p.name.name, lower_type(&p.ty));
+                    }
+                    let ret = lower_type(&f.ret);
+                    let body = self.expr_expect(&mut cx, &f.body, &ret);
+                    let def = &mut self.p.fns[id.index()];
+                    def.body = body;
+                    def.slots = cx.max;
+                }
+                ast::Item::Proc(pr) => {
+                    let Some((Sym::Proc(id), _)) = self.syms.get(&pr.name.name).copied() else { continue };
+                    let mut cx = Ctx::new(BodyKind::Statements);
+                    for p in &pr.params {
+                        cx.bind(&p.name.name, lower_type(&p.ty));
+                    }
+                    let block = self.block(&mut cx, &pr.body);
+                    self.p.procs[id.index()].body = Body { block, slots: cx.max };
+                }
+                ast::Item::Action(a) => self.lower_action(a),
+                ast::Item::Trigger(t) => {
+                    if let Some(def) = self.lower_trigger(t, false) {
+                        self.p.triggers.push(def);
+                    }
+                }
+                ast::Item::Setup(b) => {
+                    let body = self.body(b, BodyKind::Statements);
+                    self.p.setup = Some(body);
+                }
+                ast::Item::Flow(b) => {
+                    let body = self.body(b, BodyKind::Statements);
+                    self.p.flow = Some(body);
+                }
+                ast::Item::Check(b) => {
+                    let body = self.body(b, BodyKind::Check);
+                    self.p.checks.push(body);
+                }
+                ast::Item::Test(t) => self.lower_test(t),
+            }
+        }
+    }
+
+    pub(crate) fn body(&mut self, b: &ast::Block, kind: BodyKind) -> Body {
+        let mut cx = Ctx::new(kind);
+        let block = self.block(&mut cx, b);
+        Body { block, slots: cx.max }
+    }
+
+    /// An expression outside any body (defaults, copies, sizes): no locals.
+    pub(crate) fn pure_expr(&mut self, e: &ast::Expr, ty: &Ty) -> Expr {
+        let mut cx = Ctx::new(BodyKind::Pure);
+        self.expr_expect(&mut cx, e, ty)
+    }
+
+    fn lower_table(&mut self, t: &ast::TableDecl, base: usize) {
+        let ncols = t.columns.len();
+        let mut seen: Vec<i64> = vec![];
+        for row in &t.rows {
+            if seen.contains(&row.players) {
+                self.error(Diagnostic::error("E302", row.span, format!("two rows for {} players", row.players)).label("second row"));
+                continue;
+            }
+            seen.push(row.players);
+            if row.values.len() != ncols {
+                self.error(
+                    Diagnostic::error(
+                        "E302",
+                        row.span,
+                        format!(
+                            "this row has {} value{} but the table has {} columns",
+                            row.values.len(),
+                            if row.values.len() == 1 { "" } else { "s" },
+                            ncols
+                        ),
+                    )
+                    .label("wrong number of values")
+                    .help(format!(
+                        "the columns are: {}",
+                        t.columns.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
+                    )),
+                );
+                continue;
+            }
+            for (i, v) in row.values.iter().enumerate() {
+                let e = self.pure_expr(v, &Ty::Int);
+                if let Some(col) = self.p.columns.get_mut(base + i) {
+                    col.rows.push((row.players.clamp(0, 255) as u8, e));
+                }
+            }
+        }
+        for n in self.p.min_players..=self.p.max_players {
+            if !seen.contains(&(n as i64)) {
+                self.error(
+                    Diagnostic::error("E302", t.span, format!("the table has no row for {n} players"))
+                        .label("incomplete table")
+                        .help(format!("the game is for {} to {} players: give a row for each", self.p.min_players, self.p.max_players)),
+                );
+            }
+        }
+    }
+
+    fn lower_zone(&mut self, z: &ast::ZoneDecl) {
+        let Some((Sym::Zone(id), _)) = self.syms.get(&z.name.name).copied() else { return };
+        for a in &z.attrs {
+            match a {
+                ast::ZoneAttr::RefillFrom(r) => match self.lookup(&r.name) {
+                    Some(Sym::Zone(rid)) => {
+                        let rs = self.p.zones[rid.index()].scope;
+                        if rs != z.scope && rs != Scope::Shared {
+                            self.error(
+                                Diagnostic::error("E305", r.span, format!("`{}` cannot refill `{}`: they are not kept the same way", r.name, z.name.name))
+                                    .label("a zone of another scope")
+                                    .help("a zone refills from a zone of the same owner, or from a shared one"),
+                            );
+                        } else if rid == id {
+                            self.error(Diagnostic::error("E305", r.span, "a zone cannot refill from itself").label("itself"));
+                        } else {
+                            self.p.zones[id.index()].refill = Some(rid);
+                        }
+                    }
+                    _ => {
+                        let help = self.suggest(&r.name, |s| matches!(s, Sym::Zone(_)), &[]);
+                        self.error(
+                            Diagnostic::error("E102", r.span, format!("no zone is named `{}`", r.name))
+                                .label("unknown zone")
+                                .maybe_help(help),
+                        );
+                    }
+                },
+                ast::ZoneAttr::Max(e) => {
+                    let e = self.pure_expr(e, &Ty::Int);
+                    self.p.zones[id.index()].max = Some(e);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn lower_card(&mut self, cd: &ast::CardDecl) {
+        let Some(name) = cd.name.plain() else { return };
+        let Some(&kid) = self.kinds.get(&name) else { return };
+        if self.p.kinds[kid.index()].span != cd.name.span {
+            return; // a duplicate definition, already reported
+        }
+        let mut tags = vec![];
+        let mut copies = None;
+        let mut text = String::new();
+        let mut props: Vec<Option<Expr>> = vec![None; self.p.props.len()];
+        let mut abilities: Vec<Option<Body>> = vec![None; self.p.abilities.len()];
+        let mut triggers = vec![];
+        for item in &cd.items {
+            match item {
+                ast::CardItem::Is(names, _) => {
+                    for n in names {
+                        match self.lookup(&n.name) {
+                            Some(Sym::Tag(t)) => tags.push(t),
+                            _ => {
+                                let help = self.suggest(&n.name, |s| matches!(s, Sym::Tag(_)), &[]);
+                                self.error(
+                                    Diagnostic::error("E104", n.span, format!("no tag is named `{}`", n.name))
+                                        .label("unknown tag")
+                                        .maybe_help(help.or(Some("declare it in a `tags` group".into()))),
+                                );
+                            }
+                        }
+                    }
+                }
+                ast::CardItem::Copies(e, _) => copies = Some(self.pure_expr(e, &Ty::Int)),
+                ast::CardItem::Text(t, _) => text = t.plain().unwrap_or_default(),
+                ast::CardItem::Property(n, e, span) => match self.lookup(&n.name) {
+                    Some(Sym::Prop(pid)) => {
+                        if props[pid.index()].is_some() {
+                            self.error(Diagnostic::error("E101", *span, format!("`{}` is given twice on this card", n.name)).label("second value"));
+                        }
+                        let ty = match self.p.props[pid.index()].ty {
+                            PropType::Int => Ty::Int,
+                            PropType::Kinds => Ty::List(Box::new(Ty::Kind)),
+                        };
+                        let mut cx = Ctx::new(BodyKind::Pure);
+                        let e = self.expr_expect(&mut cx, e, &ty);
+                        props[pid.index()] = Some(e);
+                    }
+                    _ => {
+                        let help = self.suggest(&n.name, |s| matches!(s, Sym::Prop(_)), &["is", "copies", "text", "ability", "on"]);
+                        self.error(
+                            Diagnostic::error("E105", n.span, format!("`{}` is not a property", n.name))
+                                .label("unknown property")
+                                .maybe_help(help.or(Some("declare it with `property NAME: int = 0`".into()))),
+                        );
+                    }
+                },
+                ast::CardItem::Ability(n, b, _) => match self.lookup(&n.name) {
+                    Some(Sym::Ability(aid)) => {
+                        let body = self.body(b, BodyKind::Statements);
+                        abilities[aid.index()] = Some(body);
+                    }
+                    _ => {
+                        let help = self.suggest(&n.name, |s| matches!(s, Sym::Ability(_)), &[]);
+                        self.error(
+                            Diagnostic::error("E107", n.span, format!("no ability is named `{}`", n.name))
+                                .label("unknown ability")
+                                .maybe_help(help.or(Some("declare ability names with `abilities play, ...`".into()))),
+                        );
+                    }
+                },
+                ast::CardItem::Trigger(t) => {
+                    if let Some(def) = self.lower_trigger(t, true) {
+                        triggers.push(def);
+                    }
+                }
+            }
+        }
+        tags.sort();
+        tags.dedup();
+        let k = &mut self.p.kinds[kid.index()];
+        k.tags = tags;
+        k.copies = copies.unwrap_or(Expr {
+            kind: ExprKind::Const(Value::Int(1)),
+            span: cd.span,
+        });
+        k.text = text;
+        k.props = props;
+        k.abilities = abilities;
+        k.triggers = triggers;
+    }
+
+    fn lower_action(&mut self, a: &ast::ActionDecl) {
+        let Some((Sym::Action(id), _)) = self.syms.get(&a.name.name).copied() else { return };
+        let mut cx = Ctx::new(BodyKind::Statements);
+        let mut params = vec![];
+        for prm in &a.params {
+            let (dom, ty) = self.expr(&mut cx, &prm.domain);
+            let elem = self.list_elem(&ty, prm.domain.span);
+            cx.bind(&prm.name.name, elem);
+            params.push(dom);
+        }
+        let label = a.label.as_ref().map(|t| self.text(&mut cx, t));
+        let condition = a.condition.as_ref().map(|c| self.expr_expect(&mut cx, c, &Ty::Bool));
+        let block = self.block(&mut cx, &a.body);
+        let def = &mut self.p.actions[id.index()];
+        def.params = params;
+        def.label = label;
+        def.condition = condition;
+        def.body = Body { block, slots: cx.max };
+    }
+
+    fn lower_trigger(&mut self, t: &ast::TriggerDecl, on_card: bool) -> Option<TriggerDef> {
+        let event = match self.lookup(&t.event.name) {
+            Some(Sym::Event(e)) => e,
+            _ => {
+                let help = self.suggest(&t.event.name, |s| matches!(s, Sym::Event(_)), &[]);
+                self.error(
+                    Diagnostic::error("E108", t.event.span, format!("no event is named `{}`", t.event.name))
+                        .label("unknown event")
+                        .maybe_help(help.or(Some("declare it with `event NAME(...)`".into()))),
+                );
+                return None;
+            }
+        };
+        let params = self.p.events[event.index()].params.clone();
+        if params.len() != t.bindings.len() {
+            self.error(
+                Diagnostic::error(
+                    "E111",
+                    t.event.span,
+                    format!("the event `{}` has {} values but {} names are given", t.event.name, params.len(), t.bindings.len()),
+                )
+                .label("wrong number of names"),
+            );
+            return None;
+        }
+        let mut cx = Ctx::new(BodyKind::Statements);
+        for (b, ty) in t.bindings.iter().zip(params) {
+            cx.bind(&b.name, ty);
+        }
+        let zone = match (&t.zone, on_card) {
+            (Some(z), true) => match self.lookup(&z.name) {
+                Some(Sym::Zone(zid)) => Some(zid),
+                _ => {
+                    let help = self.suggest(&z.name, |s| matches!(s, Sym::Zone(_)), &[]);
+                    self.error(
+                        Diagnostic::error("E102", z.span, format!("no zone is named `{}`", z.name))
+                            .label("unknown zone")
+                            .maybe_help(help),
+                    );
+                    None
+                }
+            },
+            (Some(z), false) => {
+                self.error(
+                    Diagnostic::error("E204", z.span, "only a trigger printed on a card can say `in ZONE`")
+                        .label("global trigger"),
+                );
+                None
+            }
+            (None, true) => {
+                self.error(
+                    Diagnostic::error("E204", t.span, "a card's trigger must say in which zone the card has to lie")
+                        .label("no `in ZONE`")
+                        .help("for example `on crafted(c, p) in owned { ... }`"),
+                );
+                None
+            }
+            (None, false) => None,
+        };
+        let condition = t.condition.as_ref().map(|c| self.expr_expect(&mut cx, c, &Ty::Bool));
+        let block = self.block(&mut cx, &t.body);
+        Some(TriggerDef {
+            event,
+            condition,
+            zone,
+            body: Body { block, slots: cx.max },
+            span: t.span,
+        })
+    }
+}

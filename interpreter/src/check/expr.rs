@@ -1,0 +1,667 @@
+//! Checks stage: resolving names in expressions, checking their types and lowering them.
+
+use super::scope::Ctx;
+use super::{Compiler, Sym, BUILTIN_FNS, BUILTIN_NAMES};
+use crate::diag::{article, Diagnostic};
+use crate::program::*;
+use crate::value::Value;
+use cardgame_grammar::ast::{self, Scope, Span};
+
+fn mk(kind: ExprKind, span: Span) -> Expr {
+    Expr { kind, span }
+}
+
+fn bad(span: Span) -> (Expr, Ty) {
+    (mk(ExprKind::Const(Value::None), span), Ty::Any)
+}
+
+/// Whether a value of type `got` may stand where `want` is expected.
+pub(crate) fn fits(got: &Ty, want: &Ty) -> bool {
+    match (got, want) {
+        (Ty::Any, _) | (_, Ty::Any) => true,
+        (Ty::List(a), Ty::List(b)) => fits(a, b),
+        (Ty::Zone, Ty::List(b)) => fits(&Ty::Card, b),
+        (a, b) => a == b,
+    }
+}
+
+impl Compiler<'_> {
+    /// The element type of something used as a list (a zone is the list of its cards).
+    pub(crate) fn list_elem(&mut self, ty: &Ty, span: Span) -> Ty {
+        match ty {
+            Ty::List(t) => (**t).clone(),
+            Ty::Zone => Ty::Card,
+            Ty::Any => Ty::Any,
+            other => {
+                self.error(
+                    Diagnostic::error(
+                        "E201",
+                        span,
+                        format!("expected a list or a zone, found {} {other}", article(&other.to_string())),
+                    )
+                    .label(format!("{} {other}", article(&other.to_string()))),
+                );
+                Ty::Any
+            }
+        }
+    }
+
+    pub(crate) fn type_error(&mut self, span: Span, want: &Ty, got: &Ty) {
+        let help = match (want, got) {
+            (Ty::Card, Ty::List(_)) | (Ty::Card, Ty::Zone) => Some("to take one card of a list use `first(L)` or `top of Z`".to_string()),
+            (Ty::Int, Ty::List(_)) | (Ty::Int, Ty::Zone) => Some("to count the cards use `count(L)`".to_string()),
+            (Ty::Kind, Ty::Text) => Some("a card kind is written as the card's exact name in quotes".to_string()),
+            _ => None,
+        };
+        self.error(
+            Diagnostic::error(
+                "E201",
+                span,
+                format!("expected {} {want}, found {} {got}", article(&want.to_string()), article(&got.to_string())),
+            )
+            .label(format!("this is {} {got}", article(&got.to_string())))
+                .maybe_help(help),
+        );
+    }
+
+    /// Lower an expression that must have type `want`; text naming a card becomes that kind.
+    pub(crate) fn expr_expect(&mut self, cx: &mut Ctx, e: &ast::Expr, want: &Ty) -> Expr {
+        if let ast::ExprKind::Text(t) = &e.kind {
+            if *want == Ty::Kind {
+                return self.kind_literal(t, e.span);
+            }
+        }
+        if let (ast::ExprKind::List(items), Ty::List(inner)) = (&e.kind, want) {
+            if **inner == Ty::Kind {
+                let items = items.iter().map(|i| self.expr_expect(cx, i, &Ty::Kind)).collect();
+                return mk(ExprKind::List(items), e.span);
+            }
+        }
+        let (ex, ty) = self.expr(cx, e);
+        if !fits(&ty, want) {
+            self.type_error(e.span, want, &ty);
+        }
+        ex
+    }
+
+    fn kind_literal(&mut self, t: &ast::Text, span: Span) -> Expr {
+        match t.plain() {
+            Some(name) => match self.kind_by_name(&name, span) {
+                Some(k) => mk(ExprKind::Const(Value::Kind(k.0)), span),
+                None => bad(span).0,
+            },
+            None => {
+                self.error(Diagnostic::error("E201", span, "a card name cannot contain `{...}`").label("interpolated text"));
+                bad(span).0
+            }
+        }
+    }
+
+    pub(crate) fn text(&mut self, cx: &mut Ctx, t: &ast::Text) -> TextIr {
+        let parts = t
+            .parts
+            .iter()
+            .map(|p| match p {
+                ast::TextPart::Lit(s) => TextPartIr::Lit(s.clone()),
+                ast::TextPart::Expr(e) => TextPartIr::Expr(self.expr(cx, e).0),
+            })
+            .collect();
+        TextIr { parts }
+    }
+
+    pub(crate) fn expr(&mut self, cx: &mut Ctx, e: &ast::Expr) -> (Expr, Ty) {
+        let span = e.span;
+        match &e.kind {
+            ast::ExprKind::Int(i) => (mk(ExprKind::Const(Value::Int(*i)), span), Ty::Int),
+            ast::ExprKind::Bool(b) => (mk(ExprKind::Const(Value::Bool(*b)), span), Ty::Bool),
+            ast::ExprKind::None => (mk(ExprKind::Const(Value::None), span), Ty::Any),
+            ast::ExprKind::Text(t) => {
+                let ir = self.text(cx, t);
+                (mk(ExprKind::Text(ir), span), Ty::Text)
+            }
+            ast::ExprKind::List(items) => {
+                let mut elem = Ty::Any;
+                let mut out = vec![];
+                for it in items {
+                    let (x, t) = self.expr(cx, it);
+                    if elem == Ty::Any {
+                        elem = t;
+                    } else if !fits(&t, &elem) {
+                        self.type_error(it.span, &elem, &t);
+                    }
+                    out.push(x);
+                }
+                (mk(ExprKind::List(out), span), Ty::List(Box::new(elem)))
+            }
+            ast::ExprKind::Range(a, b) => {
+                let a = self.expr_expect(cx, a, &Ty::Int);
+                let b = self.expr_expect(cx, b, &Ty::Int);
+                (mk(ExprKind::Range(Box::new(a), Box::new(b)), span), Ty::List(Box::new(Ty::Int)))
+            }
+            ast::ExprKind::Name(id) => self.name(cx, id),
+            ast::ExprKind::Field(base, f) => self.field(cx, base, f, span),
+            ast::ExprKind::Call(name, args) => self.call(cx, name, args, span),
+            ast::ExprKind::Unary(op, x) => match op {
+                ast::UnOp::Neg => {
+                    let x = self.expr_expect(cx, x, &Ty::Int);
+                    if let ExprKind::Const(Value::Int(i)) = x.kind {
+                        return (mk(ExprKind::Const(Value::Int(i.saturating_neg())), span), Ty::Int);
+                    }
+                    (mk(ExprKind::Unary(UnOp::Neg, Box::new(x)), span), Ty::Int)
+                }
+                ast::UnOp::Not => {
+                    let x = self.expr_expect(cx, x, &Ty::Bool);
+                    (mk(ExprKind::Unary(UnOp::Not, Box::new(x)), span), Ty::Bool)
+                }
+            },
+            ast::ExprKind::Binary(op, a, b) => self.binary(cx, *op, a, b, span),
+            ast::ExprKind::Is { expr, negated, target } => {
+                let x = self.expr_expect(cx, expr, &Ty::Card);
+                match &target.kind {
+                    ast::ExprKind::Text(t) => {
+                        let k = self.kind_literal(t, target.span);
+                        match k.kind {
+                            ExprKind::Const(Value::Kind(k)) => {
+                                (mk(ExprKind::IsKind(Box::new(x), KindId(k), *negated), span), Ty::Bool)
+                            }
+                            _ => bad(span),
+                        }
+                    }
+                    ast::ExprKind::Name(n) => match self.lookup(&n.name) {
+                        Some(Sym::Tag(t)) => (mk(ExprKind::IsTag(Box::new(x), t, *negated), span), Ty::Bool),
+                        _ => {
+                            let help = self.suggest(&n.name, |s| matches!(s, Sym::Tag(_)), &[]);
+                            let help = help.or_else(|| {
+                                crate::diag::did_you_mean(&n.name, self.kinds.keys().map(|s| s.as_str()))
+                                    .map(|h| format!("{h} (a card name is written in quotes)"))
+                            });
+                            self.error(
+                                Diagnostic::error("E104", n.span, format!("no tag is named `{}`", n.name))
+                                    .label("unknown tag")
+                                    .maybe_help(help),
+                            );
+                            bad(span)
+                        }
+                    },
+                    _ => {
+                        self.error(
+                            Diagnostic::error("E201", target.span, "after `is` comes a tag or a card name in quotes")
+                                .label("not a tag or a card name"),
+                        );
+                        bad(span)
+                    }
+                }
+            }
+            ast::ExprKind::If(c, a, b) => {
+                let c = self.expr_expect(cx, c, &Ty::Bool);
+                let (a, ta) = self.expr(cx, a);
+                let (b, tb) = self.expr(cx, b);
+                if !fits(&tb, &ta) {
+                    self.type_error(b.span, &ta, &tb);
+                }
+                let ty = if ta == Ty::Any { tb } else { ta };
+                (mk(ExprKind::If(Box::new(c), Box::new(a), Box::new(b)), span), ty)
+            }
+            ast::ExprKind::Aggregate { op, value, var, list, filter } => {
+                let (l, lt) = self.expr(cx, list);
+                let elem = self.list_elem(&lt, list.span);
+                cx.push();
+                let slot = cx.bind(&var.name, elem.clone());
+                let filter = filter.as_ref().map(|f| Box::new(self.expr_expect(cx, f, &Ty::Bool)));
+                let (op, ty, value) = match op {
+                    ast::Aggregate::Count => (Aggregate::Count, Ty::Int, None),
+                    ast::Aggregate::Any => (Aggregate::Any, Ty::Bool, None),
+                    ast::Aggregate::All => (Aggregate::All, Ty::Bool, None),
+                    ast::Aggregate::Filter => (Aggregate::Filter, Ty::List(Box::new(elem.clone())), None),
+                    ast::Aggregate::Sum | ast::Aggregate::Max | ast::Aggregate::Min | ast::Aggregate::Sort => {
+                        let v = match value {
+                            Some(v) => self.expr_expect(cx, v, &Ty::Int),
+                            None => {
+                                self.error(Diagnostic::error("E201", span, "this needs a value to compute").label("no value"));
+                                bad(span).0
+                            }
+                        };
+                        let (op, ty) = match op {
+                            ast::Aggregate::Sum => (Aggregate::Sum, Ty::Int),
+                            ast::Aggregate::Max => (Aggregate::Max, Ty::Int),
+                            ast::Aggregate::Min => (Aggregate::Min, Ty::Int),
+                            _ => (Aggregate::Sort, Ty::List(Box::new(elem.clone()))),
+                        };
+                        (op, ty, Some(Box::new(v)))
+                    }
+                };
+                cx.pop();
+                (
+                    mk(ExprKind::Aggregate { op, value, slot, list: Box::new(l), filter }, span),
+                    ty,
+                )
+            }
+            ast::ExprKind::Pile { position, count, zone } => {
+                let z = self.expr_expect(cx, zone, &Ty::Zone);
+                let count = count.as_ref().map(|c| Box::new(self.expr_expect(cx, c, &Ty::Int)));
+                let ty = if count.is_some() { Ty::List(Box::new(Ty::Card)) } else { Ty::Card };
+                (mk(ExprKind::Pile { position: *position, count, zone: Box::new(z) }, span), ty)
+            }
+        }
+    }
+
+    fn name(&mut self, cx: &mut Ctx, id: &ast::Ident) -> (Expr, Ty) {
+        let span = id.span;
+        if let Some((slot, ty)) = cx.get(&id.name) {
+            return (mk(ExprKind::Local(slot), span), ty);
+        }
+        if let Some(i) = cx.names.iter().position(|n| *n == id.name) {
+            return (mk(ExprKind::Const(Value::Player(i as u8)), span), Ty::Player);
+        }
+        match id.name.as_str() {
+            "you" => return (mk(ExprKind::You, span), Ty::Player),
+            "this" => return (mk(ExprKind::This, span), Ty::Card),
+            "active" => return (mk(ExprKind::Active, span), Ty::Player),
+            "players" => return (mk(ExprKind::Players, span), Ty::Int),
+            "everyone" => return (mk(ExprKind::Everyone, span), Ty::List(Box::new(Ty::Player))),
+            "turn_number" => return (mk(ExprKind::TurnNumber, span), Ty::Int),
+            _ => {}
+        }
+        match self.lookup(&id.name) {
+            Some(Sym::Var(v)) => {
+                let def = &self.p.vars[v.index()];
+                if def.scope != Scope::Shared {
+                    let what = if def.scope == Scope::PerPlayer { "player" } else { "card" };
+                    self.error(
+                        Diagnostic::error("E106", span, format!("`{}` is kept per {what}", id.name))
+                            .label(format!("which {what}'s?"))
+                            .help(format!("write it after a {what}, as in `{}.{}`", if what == "player" { "you" } else { "this" }, id.name)),
+                    );
+                    return bad(span);
+                }
+                (mk(ExprKind::Global(v), span), def.ty.clone())
+            }
+            Some(Sym::Option(o)) => {
+                let ty = match self.p.options[o.index()].kind {
+                    OptionKind::Bool => Ty::Bool,
+                    _ => Ty::Int,
+                };
+                (mk(ExprKind::Option(o), span), ty)
+            }
+            Some(Sym::OptionValue(_, i)) => (mk(ExprKind::Const(Value::Int(i)), span), Ty::Int),
+            Some(Sym::Column(c)) => (mk(ExprKind::Column(c), span), Ty::Int),
+            Some(Sym::Tag(t)) => (mk(ExprKind::Const(Value::Tag(t.0)), span), Ty::Tag),
+            Some(Sym::Spaces) => (mk(ExprKind::Spaces, span), Ty::List(Box::new(Ty::Space))),
+            Some(Sym::Zone(z)) => {
+                let scope = self.p.zones[z.index()].scope;
+                if scope != Scope::Shared {
+                    let (what, ex) = match scope {
+                        Scope::PerPlayer => ("player", "you"),
+                        Scope::PerCard => ("card", "this"),
+                        _ => ("space", "s"),
+                    };
+                    self.error(
+                        Diagnostic::error("E106", span, format!("there is one `{}` zone per {what}", id.name))
+                            .label(format!("which {what}'s?"))
+                            .help(format!("write `{ex}.{}`", id.name)),
+                    );
+                    return bad(span);
+                }
+                (mk(ExprKind::Zone(z, None), span), Ty::Zone)
+            }
+            Some(other) => {
+                self.error(
+                    Diagnostic::error("E201", span, format!("`{}` is a {}, not a value", id.name, other.what()))
+                        .label(format!("a {}", other.what())),
+                );
+                bad(span)
+            }
+            None => {
+                let locals = cx.local_names();
+                let mut extra: Vec<&str> = BUILTIN_NAMES.to_vec();
+                extra.extend(locals.iter().map(|s| s.as_str()));
+                extra.extend(cx.names.iter().map(|s| s.as_str()));
+                let help = self.suggest(
+                    &id.name,
+                    |s| matches!(s, Sym::Var(_) | Sym::Option(_) | Sym::OptionValue(..) | Sym::Column(_) | Sym::Tag(_) | Sym::Zone(_) | Sym::Spaces),
+                    &extra,
+                );
+                self.error(
+                    Diagnostic::error("E102", span, format!("unknown name `{}`", id.name))
+                        .label("not declared")
+                        .maybe_help(help),
+                );
+                bad(span)
+            }
+        }
+    }
+
+    fn field(&mut self, cx: &mut Ctx, base: &ast::Expr, f: &ast::Ident, span: Span) -> (Expr, Ty) {
+        let (b, bt) = self.expr(cx, base);
+        let bx = Box::new(b);
+        let name = f.name.as_str();
+        let sym = self.syms.get(name).map(|(s, _)| *s);
+        match bt {
+            Ty::Player => {
+                match sym {
+                    Some(Sym::Var(v)) if self.p.vars[v.index()].scope == Scope::PerPlayer => {
+                        self.used.insert(name.into());
+                        return (mk(ExprKind::PlayerVar(v, bx), span), self.p.vars[v.index()].ty.clone());
+                    }
+                    Some(Sym::Zone(z)) if self.p.zones[z.index()].scope == Scope::PerPlayer => {
+                        self.used.insert(name.into());
+                        return (mk(ExprKind::Zone(z, Some(bx)), span), Ty::Zone);
+                    }
+                    _ => {}
+                }
+                let help = self.suggest(
+                    name,
+                    |s| match s {
+                        Sym::Var(v) => self.p.vars[v.index()].scope == Scope::PerPlayer,
+                        Sym::Zone(z) => self.p.zones[z.index()].scope == Scope::PerPlayer,
+                        _ => false,
+                    },
+                    &[],
+                );
+                self.field_error(f, "player", help)
+            }
+            Ty::Card => {
+                let builtin = match name {
+                    "kind" => Some((Field::Kind, Ty::Kind)),
+                    "owner" => Some((Field::Owner, Ty::Player)),
+                    "zone" => Some((Field::Zone, Ty::Zone)),
+                    "face_up" => Some((Field::FaceUp, Ty::Bool)),
+                    _ => None,
+                };
+                if let Some((fl, ty)) = builtin {
+                    return (mk(ExprKind::Field(fl, bx), span), ty);
+                }
+                match sym {
+                    Some(Sym::Var(v)) if self.p.vars[v.index()].scope == Scope::PerCard => {
+                        self.used.insert(name.into());
+                        return (mk(ExprKind::CardVar(v, bx), span), self.p.vars[v.index()].ty.clone());
+                    }
+                    Some(Sym::Prop(p)) => {
+                        let ty = match self.p.props[p.index()].ty {
+                            PropType::Int => Ty::Int,
+                            PropType::Kinds => Ty::List(Box::new(Ty::Kind)),
+                        };
+                        return (mk(ExprKind::Prop(p, bx), span), ty);
+                    }
+                    Some(Sym::Group(g)) => return (mk(ExprKind::TagOf(g, bx), span), Ty::Tag),
+                    Some(Sym::Zone(z)) if self.p.zones[z.index()].scope == Scope::PerCard => {
+                        self.used.insert(name.into());
+                        return (mk(ExprKind::Zone(z, Some(bx)), span), Ty::Zone);
+                    }
+                    _ => {}
+                }
+                let help = self.suggest(
+                    name,
+                    |s| match s {
+                        Sym::Var(v) => self.p.vars[v.index()].scope == Scope::PerCard,
+                        Sym::Zone(z) => self.p.zones[z.index()].scope == Scope::PerCard,
+                        Sym::Prop(_) | Sym::Group(_) => true,
+                        _ => false,
+                    },
+                    &["kind", "owner", "zone", "face_up"],
+                );
+                self.field_error(f, "card", help)
+            }
+            Ty::Space => {
+                match name {
+                    "x" => return (mk(ExprKind::Field(Field::X, bx), span), Ty::Int),
+                    "y" => return (mk(ExprKind::Field(Field::Y, bx), span), Ty::Int),
+                    _ => {}
+                }
+                if let Some(Sym::Zone(z)) = sym {
+                    if self.p.zones[z.index()].scope == Scope::PerSpace {
+                        self.used.insert(name.into());
+                        return (mk(ExprKind::Zone(z, Some(bx)), span), Ty::Zone);
+                    }
+                }
+                let help = self.suggest(
+                    name,
+                    |s| matches!(s, Sym::Zone(z) if self.p.zones[z.index()].scope == Scope::PerSpace),
+                    &["x", "y"],
+                );
+                self.field_error(f, "space", help)
+            }
+            Ty::Any => bad(span),
+            other => {
+                self.error(
+                    Diagnostic::error("E106", f.span, format!("a {other} has no field `{name}`"))
+                        .label("unknown field")
+                        .help("fields belong to players, cards and spaces"),
+                );
+                bad(span)
+            }
+        }
+    }
+
+    fn field_error(&mut self, f: &ast::Ident, what: &str, help: Option<String>) -> (Expr, Ty) {
+        self.error(
+            Diagnostic::error("E106", f.span, format!("a {what} has no field `{}`", f.name))
+                .label("unknown field")
+                .maybe_help(help),
+        );
+        bad(f.span)
+    }
+
+    fn binary(&mut self, cx: &mut Ctx, op: ast::BinOp, a: &ast::Expr, b: &ast::Expr, span: Span) -> (Expr, Ty) {
+        use ast::BinOp as B;
+        let bin = |op: BinOp, x: Expr, y: Expr| mk(ExprKind::Binary(op, Box::new(x), Box::new(y)), span);
+        match op {
+            B::Add => {
+                let (x, tx) = self.expr(cx, a);
+                if matches!(tx, Ty::List(_) | Ty::Zone) {
+                    let elem = self.list_elem(&tx, a.span);
+                    let want = Ty::List(Box::new(elem.clone()));
+                    let y = self.expr_expect(cx, b, &want);
+                    return (bin(BinOp::Concat, x, y), want);
+                }
+                if !fits(&tx, &Ty::Int) {
+                    self.type_error(a.span, &Ty::Int, &tx);
+                }
+                let y = self.expr_expect(cx, b, &Ty::Int);
+                (bin(BinOp::Add, x, y), Ty::Int)
+            }
+            B::Sub | B::Mul | B::Div | B::Rem | B::Lt | B::Le | B::Gt | B::Ge => {
+                let x = self.expr_expect(cx, a, &Ty::Int);
+                let y = self.expr_expect(cx, b, &Ty::Int);
+                let (o, ty) = match op {
+                    B::Sub => (BinOp::Sub, Ty::Int),
+                    B::Mul => (BinOp::Mul, Ty::Int),
+                    B::Div => (BinOp::Div, Ty::Int),
+                    B::Rem => (BinOp::Rem, Ty::Int),
+                    B::Lt => (BinOp::Lt, Ty::Bool),
+                    B::Le => (BinOp::Le, Ty::Bool),
+                    B::Gt => (BinOp::Gt, Ty::Bool),
+                    _ => (BinOp::Ge, Ty::Bool),
+                };
+                (bin(o, x, y), ty)
+            }
+            B::And | B::Or => {
+                let x = self.expr_expect(cx, a, &Ty::Bool);
+                let y = self.expr_expect(cx, b, &Ty::Bool);
+                (bin(if op == B::And { BinOp::And } else { BinOp::Or }, x, y), Ty::Bool)
+            }
+            B::Eq | B::Ne => {
+                let o = if op == B::Eq { BinOp::Eq } else { BinOp::Ne };
+                // A card name in quotes compares with a kind.
+                let a_text = matches!(a.kind, ast::ExprKind::Text(_));
+                let (x, tx, y) = if a_text {
+                    let (y, ty) = self.expr(cx, b);
+                    let x = self.expr_expect(cx, a, &ty);
+                    (x, ty, y)
+                } else {
+                    let (x, tx) = self.expr(cx, a);
+                    let y = self.expr_expect(cx, b, &tx);
+                    (x, tx, y)
+                };
+                if tx == Ty::Card && matches!(b.kind, ast::ExprKind::Text(_)) {
+                    self.error(
+                        Diagnostic::error("E201", b.span, "a card is compared with a card; its kind with a card name")
+                            .label("a card name")
+                            .help("write `c is \"Name\"` or `c.kind == \"Name\"`"),
+                    );
+                }
+                (bin(o, x, y), Ty::Bool)
+            }
+            B::In => {
+                let (y, ty) = self.expr(cx, b);
+                let elem = self.list_elem(&ty, b.span);
+                let x = self.expr_expect(cx, a, &elem);
+                (bin(BinOp::In, x, y), Ty::Bool)
+            }
+        }
+    }
+
+    fn call(&mut self, cx: &mut Ctx, name: &ast::Ident, args: &[ast::Expr], span: Span) -> (Expr, Ty) {
+        let n = name.name.as_str();
+        let arity = |c: &mut Self, want: usize| -> bool {
+            if args.len() != want {
+                c.error(
+                    Diagnostic::error("E111", name.span, format!("`{n}` takes {want} value(s), {} given", args.len()))
+                        .label("wrong number of values"),
+                );
+                false
+            } else {
+                true
+            }
+        };
+        let b = |bi: Builtin, xs: Vec<Expr>, ty: Ty| (mk(ExprKind::Builtin(bi, xs), span), ty);
+        if BUILTIN_FNS.contains(&n) {
+            match n {
+                "count" => {
+                    if !arity(self, 1) {
+                        return bad(span);
+                    }
+                    let (l, lt) = self.expr(cx, &args[0]);
+                    self.list_elem(&lt, args[0].span);
+                    return b(Builtin::Size, vec![l], Ty::Int);
+                }
+                "max" | "min" => {
+                    if !arity(self, 2) {
+                        return bad(span);
+                    }
+                    let x = self.expr_expect(cx, &args[0], &Ty::Int);
+                    let y = self.expr_expect(cx, &args[1], &Ty::Int);
+                    return b(if n == "max" { Builtin::Max2 } else { Builtin::Min2 }, vec![x, y], Ty::Int);
+                }
+                "abs" => {
+                    if !arity(self, 1) {
+                        return bad(span);
+                    }
+                    let x = self.expr_expect(cx, &args[0], &Ty::Int);
+                    return b(Builtin::Abs, vec![x], Ty::Int);
+                }
+                "take" => {
+                    if !arity(self, 2) {
+                        return bad(span);
+                    }
+                    let (l, lt) = self.expr(cx, &args[0]);
+                    let elem = self.list_elem(&lt, args[0].span);
+                    let k = self.expr_expect(cx, &args[1], &Ty::Int);
+                    return b(Builtin::Take, vec![l, k], Ty::List(Box::new(elem)));
+                }
+                "first" | "last" | "random" | "distinct" => {
+                    if !arity(self, 1) {
+                        return bad(span);
+                    }
+                    let (l, lt) = self.expr(cx, &args[0]);
+                    let elem = self.list_elem(&lt, args[0].span);
+                    let (bi, ty) = match n {
+                        "first" => (Builtin::First, elem),
+                        "last" => (Builtin::Last, elem),
+                        "random" => (Builtin::Random, elem),
+                        _ => (Builtin::Distinct, Ty::List(Box::new(elem))),
+                    };
+                    return b(bi, vec![l], ty);
+                }
+                "cards" => {
+                    if !arity(self, 2) {
+                        return bad(span);
+                    }
+                    let k = self.expr_expect(cx, &args[0], &Ty::Kind);
+                    let l = self.expr_expect(cx, &args[1], &Ty::List(Box::new(Ty::Card)));
+                    return b(Builtin::Cards, vec![k, l], Ty::List(Box::new(Ty::Card)));
+                }
+                "kinds" => {
+                    if !arity(self, 1) {
+                        return bad(span);
+                    }
+                    let l = self.expr_expect(cx, &args[0], &Ty::List(Box::new(Ty::Card)));
+                    return b(Builtin::Kinds, vec![l], Ty::List(Box::new(Ty::Kind)));
+                }
+                "seat" => {
+                    if !arity(self, 1) {
+                        return bad(span);
+                    }
+                    let x = self.expr_expect(cx, &args[0], &Ty::Int);
+                    return b(Builtin::Seat, vec![x], Ty::Player);
+                }
+                "left" | "right" | "opponents" | "from" | "eliminated" => {
+                    if !arity(self, 1) {
+                        return bad(span);
+                    }
+                    let x = self.expr_expect(cx, &args[0], &Ty::Player);
+                    let players = Ty::List(Box::new(Ty::Player));
+                    let (bi, ty) = match n {
+                        "left" => (Builtin::Left, Ty::Player),
+                        "right" => (Builtin::Right, Ty::Player),
+                        "opponents" => (Builtin::Opponents, players),
+                        "from" => (Builtin::From, players),
+                        _ => (Builtin::Eliminated, Ty::Bool),
+                    };
+                    return b(bi, vec![x], ty);
+                }
+                "at" => {
+                    if !arity(self, 2) {
+                        return bad(span);
+                    }
+                    let x = self.expr_expect(cx, &args[0], &Ty::Int);
+                    let y = self.expr_expect(cx, &args[1], &Ty::Int);
+                    return b(Builtin::At, vec![x, y], Ty::Space);
+                }
+                "neighbours" => {
+                    if !arity(self, 1) {
+                        return bad(span);
+                    }
+                    let x = self.expr_expect(cx, &args[0], &Ty::Space);
+                    return b(Builtin::Neighbours, vec![x], Ty::List(Box::new(Ty::Space)));
+                }
+                _ => {
+                    if !arity(self, 2) {
+                        return bad(span);
+                    }
+                    let x = self.expr_expect(cx, &args[0], &Ty::Space);
+                    let y = self.expr_expect(cx, &args[1], &Ty::Space);
+                    return b(Builtin::Adjacent, vec![x, y], Ty::Bool);
+                }
+            }
+        }
+        match self.lookup(n) {
+            Some(Sym::Fn(f)) => {
+                let params = self.p.fns[f.index()].params.clone();
+                let ret = self.p.fns[f.index()].ret.clone();
+                if !arity(self, params.len()) {
+                    return bad(span);
+                }
+                let xs = args.iter().zip(&params).map(|(a, t)| self.expr_expect(cx, a, t)).collect();
+                (mk(ExprKind::CallFn(f, xs), span), ret)
+            }
+            Some(Sym::Proc(_)) => {
+                self.error(
+                    Diagnostic::error("E201", name.span, format!("`{n}` is a procedure: it is a statement, not a value"))
+                        .label("procedure")
+                        .help("use a `fn` for a value computed from the position"),
+                );
+                bad(span)
+            }
+            _ => {
+                let help = self.suggest(n, |s| matches!(s, Sym::Fn(_)), BUILTIN_FNS);
+                self.error(
+                    Diagnostic::error("E110", name.span, format!("no function is named `{n}`"))
+                        .label("unknown function")
+                        .maybe_help(help),
+                );
+                bad(span)
+            }
+        }
+    }
+}

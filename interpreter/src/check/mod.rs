@@ -1,0 +1,388 @@
+//! Checks stage: resolves every name of a parsed script once, checks types, and lowers it to a [`Program`].
+//!
+//! Every problem becomes a [`Diagnostic`] with a code and a span; all of them are collected, none stops the
+//! pass. The first pass declares every top-level name (so order does not matter); the second lowers bodies.
+
+mod decls;
+mod expr;
+mod scope;
+mod stmt;
+mod tests_decl;
+
+use crate::diag::{did_you_mean, Diagnostic};
+use crate::program::*;
+use crate::value::Value;
+use cardgame_grammar::ast::{self, Span};
+use std::collections::HashMap;
+
+pub use scope::Ctx;
+
+/// The result of checking a script: a program when there is no error, and every diagnostic.
+pub struct Checked {
+    pub program: Option<Program>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Parse and check a script's source text.
+pub fn check_source(source: &str) -> Checked {
+    let (script, syntax) = cardgame_grammar::parse(source);
+    let mut diagnostics: Vec<Diagnostic> = syntax
+        .iter()
+        .map(|e| {
+            Diagnostic::error("E001", e.span(), e.message.clone())
+                .label(e.label.clone())
+                .maybe_help(e.help.clone())
+        })
+        .collect();
+    let mut checked = compile_partial(source, &script, !syntax.is_empty());
+    diagnostics.append(&mut checked.diagnostics);
+    diagnostics.sort_by_key(|d| (d.span.start, d.severity));
+    let has_error = diagnostics.iter().any(|d| d.is_error());
+    Checked {
+        program: if has_error { None } else { checked.program },
+        diagnostics,
+    }
+}
+
+/// What a top-level name stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sym {
+    Option(OptionId),
+    OptionValue(OptionId, i64),
+    Column(ColumnId),
+    Group(GroupId),
+    Tag(TagId),
+    Prop(PropId),
+    Var(VarId),
+    Zone(ZoneId),
+    Spaces,
+    Event(EventId),
+    Ability(AbilityId),
+    Fn(FnId),
+    Proc(ProcId),
+    Action(ActionId),
+}
+
+impl Sym {
+    fn what(self) -> &'static str {
+        match self {
+            Sym::Option(_) => "option",
+            Sym::OptionValue(..) => "option value",
+            Sym::Column(_) => "table column",
+            Sym::Group(_) => "tag group",
+            Sym::Tag(_) => "tag",
+            Sym::Prop(_) => "property",
+            Sym::Var(_) => "variable",
+            Sym::Zone(_) => "zone",
+            Sym::Spaces => "board of spaces",
+            Sym::Event(_) => "event",
+            Sym::Ability(_) => "ability",
+            Sym::Fn(_) => "function",
+            Sym::Proc(_) => "procedure",
+            Sym::Action(_) => "action",
+        }
+    }
+}
+
+pub(crate) struct Compiler<'s> {
+    pub(crate) source: &'s str,
+    pub(crate) p: Program,
+    pub(crate) diags: Vec<Diagnostic>,
+    /// Every top-level name, with where it was declared.
+    pub(crate) syms: HashMap<String, (Sym, Span)>,
+    pub(crate) kinds: HashMap<String, KindId>,
+    /// Names read or called somewhere, for the unused-definition warnings.
+    pub(crate) used: std::collections::HashSet<String>,
+    pub(crate) performed: std::collections::HashSet<AbilityId>,
+    /// Names offered by a "did you mean": not reported as unused (the misspelling is the error).
+    pub(crate) suggested: std::cell::RefCell<std::collections::HashSet<String>>,
+    /// The script had syntax errors: its tree is partial, so "missing" errors would only mislead.
+    pub(crate) partial: bool,
+}
+
+pub(crate) const BUILTIN_NAMES: &[&str] = &[
+    "you",
+    "this",
+    "active",
+    "players",
+    "everyone",
+    "turn_number",
+];
+
+pub(crate) const BUILTIN_FNS: &[&str] = &[
+    "count",
+    "max",
+    "min",
+    "abs",
+    "take",
+    "first",
+    "last",
+    "cards",
+    "kinds",
+    "distinct",
+    "random",
+    "seat",
+    "left",
+    "right",
+    "opponents",
+    "from",
+    "eliminated",
+    "at",
+    "neighbours",
+    "adjacent",
+];
+
+/// Check and lower a parsed script.
+pub fn compile(source: &str, script: &ast::Script) -> Checked {
+    compile_partial(source, script, false)
+}
+
+/// Check a script whose tree may be partial (it had syntax errors): errors about missing parts are left out.
+pub fn compile_partial(source: &str, script: &ast::Script, partial: bool) -> Checked {
+    let mut c = Compiler::new(source);
+    c.partial = partial;
+    c.declare_all(script);
+    c.lower_all(script);
+    c.warn_unused(script);
+    let has_error = c.diags.iter().any(|d| d.is_error());
+    Checked {
+        program: if has_error { None } else { Some(c.p) },
+        diagnostics: c.diags,
+    }
+}
+
+impl<'s> Compiler<'s> {
+    fn new(source: &'s str) -> Self {
+        let mut line_starts = vec![0];
+        for (i, b) in source.bytes().enumerate() {
+            if b == b'\n' {
+                line_starts.push(i + 1);
+            }
+        }
+        let mut p = Program {
+            name: String::new(),
+            min_players: 1,
+            max_players: 1,
+            options: vec![],
+            columns: vec![],
+            groups: vec![],
+            tags: vec![],
+            props: vec![],
+            kinds: vec![],
+            abilities: vec![],
+            vars: vec![],
+            zones: vec![],
+            spaces: None,
+            events: vec![],
+            fns: vec![],
+            procs: vec![],
+            actions: vec![],
+            triggers: vec![],
+            setup: None,
+            flow: None,
+            checks: vec![],
+            tests: vec![],
+            blocks: vec![],
+            line_starts,
+            turn_start: EventId(0),
+            turn_end: EventId(1),
+            box_zone: ZoneId(0),
+        };
+        p.events.push(EventDef {
+            name: "turn_start".into(),
+            params: vec![Ty::Player],
+        });
+        p.events.push(EventDef {
+            name: "turn_end".into(),
+            params: vec![Ty::Player],
+        });
+        p.zones.push(ZoneDef {
+            name: "box".into(),
+            scope: ast::Scope::Shared,
+            ordered: true,
+            visibility: Visibility::Hidden,
+            refill: None,
+            max: None,
+        });
+        let mut syms = HashMap::new();
+        syms.insert("turn_start".to_string(), (Sym::Event(EventId(0)), Span::default()));
+        syms.insert("turn_end".to_string(), (Sym::Event(EventId(1)), Span::default()));
+        syms.insert("box".to_string(), (Sym::Zone(ZoneId(0)), Span::default()));
+        let mut used = std::collections::HashSet::new();
+        used.insert("turn_start".to_string());
+        used.insert("turn_end".to_string());
+        used.insert("box".to_string());
+        Compiler {
+            source,
+            p,
+            diags: vec![],
+            syms,
+            kinds: HashMap::new(),
+            used,
+            performed: Default::default(),
+            suggested: Default::default(),
+            partial: false,
+        }
+    }
+
+    pub(crate) fn error(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    /// Declare a top-level name; a second declaration of the same name is an error.
+    pub(crate) fn declare(&mut self, id: &ast::Ident, sym: Sym) -> bool {
+        if BUILTIN_FNS.contains(&id.name.as_str()) {
+            self.error(
+                Diagnostic::error("E101", id.span, format!("`{}` is a built-in function and cannot be declared", id.name))
+                    .label("built-in name")
+                    .help("choose another name"),
+            );
+            return false;
+        }
+        self.declare_value(id, sym)
+    }
+
+    /// Declare a name that is only ever read as a value (an option's value may be called `random`).
+    pub(crate) fn declare_value(&mut self, id: &ast::Ident, sym: Sym) -> bool {
+        if BUILTIN_NAMES.contains(&id.name.as_str()) {
+            self.error(
+                Diagnostic::error(
+                    "E101",
+                    id.span,
+                    format!("`{}` is a built-in name and cannot be declared", id.name),
+                )
+                .label("built-in name")
+                .help("choose another name"),
+            );
+            return false;
+        }
+        if let Some((old, old_span)) = self.syms.get(&id.name) {
+            let d = Diagnostic::error(
+                "E101",
+                id.span,
+                format!("`{}` is already declared as a {}", id.name, old.what()),
+            )
+            .label("declared again here")
+            .help("every name of a script names one thing: rename one of them");
+            let d = if old_span.is_empty() {
+                d
+            } else {
+                d.related(*old_span, "first declared here")
+            };
+            self.error(d);
+            return false;
+        }
+        self.syms.insert(id.name.clone(), (sym, id.span));
+        true
+    }
+
+    pub(crate) fn lookup(&mut self, name: &str) -> Option<Sym> {
+        let s = self.syms.get(name).map(|(s, _)| *s);
+        if s.is_some() {
+            self.used.insert(name.to_string());
+        }
+        s
+    }
+
+    /// Candidates for a "did you mean" among names of some kinds.
+    pub(crate) fn suggest(&self, name: &str, filter: impl Fn(Sym) -> bool, extra: &[&str]) -> Option<String> {
+        let cands: Vec<&str> = self
+            .syms
+            .iter()
+            .filter(|(_, (s, _))| filter(*s))
+            .map(|(n, _)| n.as_str())
+            .chain(extra.iter().copied())
+            .collect();
+        let best = crate::diag::closest(name, cands.iter().copied());
+        if let Some(b) = best {
+            self.suggested.borrow_mut().insert(b.to_string());
+        }
+        if let Some(b) = best {
+            return Some(format!("did you mean `{b}`?"));
+        }
+        let mut known: Vec<&str> = self
+            .syms
+            .iter()
+            .filter(|(_, (s, span))| filter(*s) && !span.is_empty())
+            .map(|(n, _)| n.as_str())
+            .collect();
+        known.sort();
+        match known.len() {
+            0 => None,
+            1..=8 => Some(format!("the script declares: {}", known.join(", "))),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn kind_by_name(&mut self, name: &str, span: Span) -> Option<KindId> {
+        if let Some(k) = self.kinds.get(name) {
+            return Some(*k);
+        }
+        let help = did_you_mean(name, self.kinds.keys().map(|s| s.as_str()))
+            .unwrap_or_else(|| "card names are written exactly as in their `card \"...\"` definition".into());
+        self.error(
+            Diagnostic::error("E103", span, format!("no card is named \"{name}\""))
+                .label("unknown card")
+                .help(help),
+        );
+        None
+    }
+
+    pub(crate) fn push_block(&mut self, stmts: Vec<Stmt>) -> BlockId {
+        self.p.blocks.push(Block { stmts });
+        BlockId((self.p.blocks.len() - 1) as u16)
+    }
+
+    fn warn_unused(&mut self, script: &ast::Script) {
+        let _ = script;
+        if self.partial {
+            return;
+        }
+        let mut unused: Vec<(Span, String, &'static str)> = self
+            .syms
+            .iter()
+            .filter(|(n, (s, span))| {
+                !span.is_empty()
+                    && !self.used.contains(*n)
+                    && !self.suggested.borrow().contains(*n)
+                    && matches!(
+                        s,
+                        Sym::Var(_) | Sym::Zone(_) | Sym::Event(_) | Sym::Fn(_) | Sym::Proc(_) | Sym::Action(_) | Sym::Option(_)
+                    )
+            })
+            .map(|(n, (s, span))| (*span, n.clone(), s.what()))
+            .collect();
+        for (name, (s, span)) in &self.syms {
+            if let Sym::Ability(a) = s {
+                if !self.performed.contains(a) && !span.is_empty() {
+                    unused.push((*span, name.clone(), "ability"));
+                }
+            }
+        }
+        unused.sort_by(|a, b| (a.0.start, &a.1).cmp(&(b.0.start, &b.1)));
+        for (span, name, what) in unused {
+            self.diags.push(
+                Diagnostic::warning("W001", span, format!("the {what} `{name}` is never used"))
+                    .label("unused")
+                    .help("remove it, or use it where the rules need it (a misspelled use elsewhere is an error of its own)"),
+            );
+        }
+    }
+
+    /// Evaluate a constant expression at check time (option defaults, test option values).
+    pub(crate) fn const_value(&self, e: &ast::Expr) -> Option<Value> {
+        match &e.kind {
+            ast::ExprKind::Int(i) => Some(Value::Int(*i)),
+            ast::ExprKind::Bool(b) => Some(Value::Bool(*b)),
+            ast::ExprKind::Unary(ast::UnOp::Neg, inner) => match &inner.kind {
+                ast::ExprKind::Int(i) => Some(Value::Int(-*i)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    pub(crate) fn text_of(&self, span: Span) -> &str {
+        self.source.get(span.start..span.end).unwrap_or("")
+    }
+}

@@ -1,0 +1,382 @@
+//! Checks stage: checking and lowering statements and blocks.
+
+use super::expr::fits;
+use super::scope::{BodyKind, Ctx};
+use super::{Compiler, Sym};
+use crate::diag::Diagnostic;
+use crate::program::*;
+use cardgame_grammar::ast::{self, Position, Scope, Span};
+
+impl Compiler<'_> {
+    pub(crate) fn block(&mut self, cx: &mut Ctx, b: &ast::Block) -> BlockId {
+        cx.push();
+        let mut out = Vec::with_capacity(b.stmts.len());
+        for s in &b.stmts {
+            if let Some(st) = self.stmt(cx, s) {
+                out.push(st);
+            }
+        }
+        cx.pop();
+        self.push_block(out)
+    }
+
+    fn no_decision(&mut self, cx: &Ctx, span: Span, what: &str) -> bool {
+        if cx.kind == BodyKind::Check {
+            self.error(
+                Diagnostic::error("E203", span, format!("a `check` block cannot {what}"))
+                    .label("a decision inside a check")
+                    .help("checks run whenever the engine pauses; they only test the position and end the game"),
+            );
+            return false;
+        }
+        true
+    }
+
+    fn target(&mut self, cx: &mut Ctx, e: &ast::Expr) -> Option<(Target, Ty)> {
+        match &e.kind {
+            ast::ExprKind::Name(id) => {
+                if let Some((slot, ty)) = cx.get(&id.name) {
+                    return Some((Target::Local(slot), ty));
+                }
+                match self.lookup(&id.name) {
+                    Some(Sym::Var(v)) if self.p.vars[v.index()].scope == Scope::Shared => {
+                        Some((Target::Global(v), self.p.vars[v.index()].ty.clone()))
+                    }
+                    _ => {
+                        let (_, _) = self.expr(cx, e);
+                        if self.diags.last().is_none_or(|d| d.span != e.span) {
+                            self.error(
+                                Diagnostic::error("E202", e.span, format!("`{}` cannot be changed", id.name))
+                                    .label("not a variable")
+                                    .help("only variables declared with `var` and local names can be written"),
+                            );
+                        }
+                        None
+                    }
+                }
+            }
+            ast::ExprKind::Field(_, _) => {
+                let (x, ty) = self.expr(cx, e);
+                match x.kind {
+                    ExprKind::PlayerVar(v, b) => Some((Target::Player(v, *b), ty)),
+                    ExprKind::CardVar(v, b) => Some((Target::Card(v, *b), ty)),
+                    ExprKind::Const(_) => None, // an error was already reported
+                    _ => {
+                        self.error(
+                            Diagnostic::error("E202", e.span, "this cannot be changed")
+                                .label("not a variable")
+                                .help("properties, zones and built-in fields are read-only; declare a `var` to keep a changing value"),
+                        );
+                        None
+                    }
+                }
+            }
+            _ => {
+                self.error(Diagnostic::error("E202", e.span, "only a variable can be changed").label("not a variable"));
+                None
+            }
+        }
+    }
+
+    fn cards_expr(&mut self, cx: &mut Ctx, e: &ast::Expr) -> Expr {
+        let (x, ty) = self.expr(cx, e);
+        if !(fits(&ty, &Ty::Card) || fits(&ty, &Ty::List(Box::new(Ty::Card)))) {
+            self.error(
+                Diagnostic::error("E201", e.span, format!("expected a card, a list of cards or a zone, found a {ty}"))
+                    .label(format!("a {ty}")),
+            );
+        }
+        x
+    }
+
+    fn opt_player(&mut self, cx: &mut Ctx, e: &Option<ast::Expr>) -> Option<Expr> {
+        e.as_ref().map(|e| self.expr_expect(cx, e, &Ty::Player))
+    }
+
+    fn stmt(&mut self, cx: &mut Ctx, s: &ast::Stmt) -> Option<Stmt> {
+        use ast::StmtKind as S;
+        let span = s.span;
+        let kind = match &s.kind {
+            S::Let(id, e) => {
+                let (x, ty) = self.expr(cx, e);
+                let slot = cx.bind(&id.name, ty);
+                StmtKind::Let(slot, x)
+            }
+            S::LetChoose(id, ch) => {
+                self.no_decision(cx, span, "ask for a choice");
+                let (choose, ty) = self.choose(cx, ch);
+                let slot = cx.bind(&id.name, ty);
+                StmtKind::Choose(slot, choose)
+            }
+            S::Assign(t, op, e) => {
+                let (target, ty) = self.target(cx, t)?;
+                let op = match op {
+                    ast::AssignOp::Set => AssignOp::Set,
+                    ast::AssignOp::Add => AssignOp::Add,
+                    ast::AssignOp::Sub => AssignOp::Sub,
+                };
+                if op != AssignOp::Set && !fits(&ty, &Ty::Int) {
+                    self.error(
+                        Diagnostic::error("E201", span, format!("`+=` and `-=` change numbers; this is a {ty}")).label("not a number"),
+                    );
+                }
+                let x = self.expr_expect(cx, e, &ty);
+                StmtKind::Assign(target, op, x)
+            }
+            S::Move { what, to, position, face } => {
+                let what = self.cards_expr(cx, what);
+                let to = self.expr_expect(cx, to, &Ty::Zone);
+                StmtKind::Move {
+                    what,
+                    to,
+                    position: position.unwrap_or(Position::Top),
+                    face: *face,
+                }
+            }
+            S::Shuffle(z) => StmtKind::Shuffle(self.expr_expect(cx, z, &Ty::Zone)),
+            S::Pay(amount, from) => {
+                let amount = self.expr_expect(cx, amount, &Ty::Int);
+                let (t, ty) = self.target(cx, from)?;
+                if !fits(&ty, &Ty::Int) {
+                    self.type_error(from.span, &Ty::Int, &ty);
+                }
+                StmtKind::Pay(amount, t)
+            }
+            S::Reveal(e) => StmtKind::Reveal(self.cards_expr(cx, e), true),
+            S::Hide(e) => StmtKind::Reveal(self.cards_expr(cx, e), false),
+            S::If { branches, otherwise } => {
+                let bs = branches
+                    .iter()
+                    .map(|(c, b)| {
+                        let c = self.expr_expect(cx, c, &Ty::Bool);
+                        (c, self.block(cx, b))
+                    })
+                    .collect();
+                let o = otherwise.as_ref().map(|b| self.block(cx, b));
+                StmtKind::If(bs, o)
+            }
+            S::For { var, list, filter, body } => {
+                let (l, lt) = self.expr(cx, list);
+                let elem = self.list_elem(&lt, list.span);
+                cx.push();
+                let slot = cx.bind(&var.name, elem);
+                let filter = filter.as_ref().map(|f| self.expr_expect(cx, f, &Ty::Bool));
+                cx.loops += 1;
+                let body = self.block(cx, body);
+                cx.loops -= 1;
+                cx.pop();
+                StmtKind::For { slot, list: l, filter, body }
+            }
+            S::While(c, b) => {
+                let c = self.expr_expect(cx, c, &Ty::Bool);
+                cx.loops += 1;
+                let b = self.block(cx, b);
+                cx.loops -= 1;
+                StmtKind::While(c, b)
+            }
+            S::Repeat(n, b) => {
+                let n = self.expr_expect(cx, n, &Ty::Int);
+                cx.loops += 1;
+                let b = self.block(cx, b);
+                cx.loops -= 1;
+                StmtKind::Repeat(n, b)
+            }
+            S::Loop(b) => {
+                cx.loops += 1;
+                let b = self.block(cx, b);
+                cx.loops -= 1;
+                StmtKind::Loop(b)
+            }
+            S::Break => {
+                if cx.loops == 0 {
+                    self.error(
+                        Diagnostic::error("E205", span, "`break` outside a loop")
+                            .label("no loop to leave")
+                            .help("use `stop` to leave a procedure or an ability"),
+                    );
+                }
+                StmtKind::Break
+            }
+            S::Require(c) => StmtKind::Require(self.expr_expect(cx, c, &Ty::Bool)),
+            S::Strict(b) => StmtKind::Strict(self.block(cx, b)),
+            S::Stop => StmtKind::Stop,
+            S::Perform { ability, card, as_card, by } => {
+                let ab = match self.lookup(&ability.name) {
+                    Some(Sym::Ability(a)) => a,
+                    _ => {
+                        let help = self.suggest(&ability.name, |s| matches!(s, Sym::Ability(_)), &[]);
+                        self.error(
+                            Diagnostic::error("E107", ability.span, format!("no ability is named `{}`", ability.name))
+                                .label("unknown ability")
+                                .maybe_help(help),
+                        );
+                        return None;
+                    }
+                };
+                self.performed.insert(ab);
+                let card = self.expr_expect(cx, card, &Ty::Card);
+                let as_card = as_card.as_ref().map(|c| self.expr_expect(cx, c, &Ty::Card));
+                let by = self.opt_player(cx, by);
+                StmtKind::Perform { ability: ab, card, as_card, by }
+            }
+            S::Emit(ev, args) => {
+                let id = match self.lookup(&ev.name) {
+                    Some(Sym::Event(e)) => e,
+                    _ => {
+                        let help = self.suggest(&ev.name, |s| matches!(s, Sym::Event(_)), &[]);
+                        self.error(
+                            Diagnostic::error("E108", ev.span, format!("no event is named `{}`", ev.name))
+                                .label("unknown event")
+                                .maybe_help(help),
+                        );
+                        return None;
+                    }
+                };
+                let params = self.p.events[id.index()].params.clone();
+                if params.len() != args.len() {
+                    self.error(
+                        Diagnostic::error("E111", ev.span, format!("`{}` takes {} value(s), {} given", ev.name, params.len(), args.len()))
+                            .label("wrong number of values"),
+                    );
+                    return None;
+                }
+                let xs = args.iter().zip(&params).map(|(a, t)| self.expr_expect(cx, a, t)).collect();
+                StmtKind::Emit(id, xs)
+            }
+            S::Call(name, args) => match self.lookup(&name.name) {
+                Some(Sym::Proc(p)) => {
+                    let params = self.p.procs[p.index()].params.clone();
+                    if params.len() != args.len() {
+                        self.error(
+                            Diagnostic::error("E111", name.span, format!("`{}` takes {} value(s), {} given", name.name, params.len(), args.len()))
+                                .label("wrong number of values"),
+                        );
+                        return None;
+                    }
+                    let xs = args.iter().zip(&params).map(|(a, t)| self.expr_expect(cx, a, t)).collect();
+                    StmtKind::Call(p, xs)
+                }
+                Some(Sym::Fn(_)) => {
+                    self.error(
+                        Diagnostic::error("E201", name.span, format!("`{}` is a function: its value must be used", name.name))
+                            .label("value not used"),
+                    );
+                    return None;
+                }
+                _ => {
+                    let help = self.suggest(&name.name, |s| matches!(s, Sym::Proc(_)), &[]);
+                    self.error(
+                        Diagnostic::error("E110", name.span, format!("no procedure is named `{}`", name.name))
+                            .label("unknown procedure")
+                            .maybe_help(help),
+                    );
+                    return None;
+                }
+            },
+            S::Turn(p, b) => {
+                let p = self.expr_expect(cx, p, &Ty::Player);
+                StmtKind::Turn(p, self.block(cx, b))
+            }
+            S::Phase(n, b) => StmtKind::Phase(n.name.clone(), self.block(cx, b)),
+            S::EndTurn => StmtKind::EndTurn,
+            S::EndPhase => StmtKind::EndPhase,
+            S::Actions { by, mode, actions } => {
+                self.no_decision(cx, span, "offer actions");
+                let by = self.expr_expect(cx, by, &Ty::Player);
+                let mode = match mode {
+                    ast::MenuMode::UntilPass => MenuMode::UntilPass,
+                    ast::MenuMode::Once => MenuMode::Once,
+                    ast::MenuMode::OnceOrPass => MenuMode::OnceOrPass,
+                    ast::MenuMode::Times(n) => MenuMode::Times(self.expr_expect(cx, n, &Ty::Int)),
+                };
+                let mut ids = vec![];
+                for a in actions {
+                    match self.lookup(&a.name) {
+                        Some(Sym::Action(id)) => ids.push(id),
+                        _ => {
+                            let help = self.suggest(&a.name, |s| matches!(s, Sym::Action(_)), &[]);
+                            self.error(
+                                Diagnostic::error("E109", a.span, format!("no action is named `{}`", a.name))
+                                    .label("unknown action")
+                                    .maybe_help(help),
+                            );
+                        }
+                    }
+                }
+                StmtKind::Actions { by, mode, actions: ids }
+            }
+            S::ChooseBranch { by, prompt, branches } => {
+                self.no_decision(cx, span, "ask for a choice");
+                let by = self.opt_player(cx, by);
+                let prompt = prompt.as_ref().map(|t| self.text(cx, t));
+                let bs = branches
+                    .iter()
+                    .map(|br| BranchIr {
+                        label: self.text(cx, &br.label),
+                        condition: br.condition.as_ref().map(|c| self.expr_expect(cx, c, &Ty::Bool)),
+                        body: self.block(cx, &br.body),
+                    })
+                    .collect();
+                StmtKind::ChooseBranch { by, prompt, branches: bs }
+            }
+            S::Simultaneously { player, players, var, domain, filter, prompt, body } => {
+                self.no_decision(cx, span, "ask for a choice");
+                let players = self.expr_expect(cx, players, &Ty::List(Box::new(Ty::Player)));
+                cx.push();
+                let pslot = cx.bind(&player.name, Ty::Player);
+                let (d, dt) = self.expr(cx, domain);
+                let elem = self.list_elem(&dt, domain.span);
+                let vslot = cx.bind(&var.name, elem);
+                let filter = filter.as_ref().map(|f| self.expr_expect(cx, f, &Ty::Bool));
+                let prompt = prompt.as_ref().map(|t| self.text(cx, t));
+                let body = self.block(cx, body);
+                cx.pop();
+                StmtKind::Simultaneously {
+                    player: pslot,
+                    players,
+                    var: vslot,
+                    domain: d,
+                    filter,
+                    prompt,
+                    body,
+                }
+            }
+            S::Eliminate(p) => StmtKind::Eliminate(self.expr_expect(cx, p, &Ty::Player)),
+            S::Win(who, reason) => {
+                let (x, ty) = self.expr(cx, who);
+                if !(fits(&ty, &Ty::Player) || fits(&ty, &Ty::List(Box::new(Ty::Player)))) {
+                    self.error(
+                        Diagnostic::error("E201", who.span, format!("the winners are a player or a list of players, not a {ty}"))
+                            .label(format!("a {ty}")),
+                    );
+                }
+                StmtKind::Win(x, self.text(cx, reason))
+            }
+            S::Log(t) => StmtKind::Log(self.text(cx, t)),
+        };
+        Some(Stmt { kind, span })
+    }
+
+    /// A `choose` expression; returns it with the type of its result.
+    pub(crate) fn choose(&mut self, cx: &mut Ctx, ch: &ast::Choose) -> (Choose, Ty) {
+        let (d, dt) = self.expr(cx, &ch.domain);
+        let elem = self.list_elem(&dt, ch.domain.span);
+        let count = match &ch.count {
+            ast::ChooseCount::One => ChooseCount::One,
+            ast::ChooseCount::Exactly(n) => ChooseCount::Exactly(self.expr_expect(cx, n, &Ty::Int)),
+            ast::ChooseCount::UpTo(n) => ChooseCount::UpTo(self.expr_expect(cx, n, &Ty::Int)),
+            ast::ChooseCount::Any => ChooseCount::Any,
+        };
+        let by = self.opt_player(cx, &ch.by);
+        let prompt = ch.prompt.as_ref().map(|t| self.text(cx, t));
+        cx.push();
+        let var = cx.bind(&ch.var.name, elem.clone());
+        let filter = ch.filter.as_ref().map(|f| self.expr_expect(cx, f, &Ty::Bool));
+        cx.pop();
+        let ty = match ch.count {
+            ast::ChooseCount::One => elem,
+            _ => Ty::List(Box::new(elem)),
+        };
+        (Choose { count, var, domain: d, filter, by, prompt }, ty)
+    }
+}

@@ -1,0 +1,577 @@
+//! Lowering stage output: the index-based executable form of a checked script (ids, not names).
+//!
+//! The checker resolves every name once and produces a [`Program`]; the engine runs it without any
+//! string look-up. Every expression and statement keeps its source span for runtime diagnostics.
+
+use crate::value::Value;
+use cardgame_grammar::ast::{Face, Position, Scope, Span};
+
+macro_rules! id_type {
+    ($($name:ident),*) => {$(
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub u16);
+        impl $name {
+            pub fn index(self) -> usize { self.0 as usize }
+        }
+    )*};
+}
+
+id_type!(
+    KindId, TagId, GroupId, PropId, VarId, ZoneId, EventId, FnId, ProcId, ActionId, AbilityId,
+    OptionId, ColumnId, BlockId
+);
+
+/// A local variable slot in the current frame (parameters first, then every binder of the body).
+pub type Slot = u16;
+
+/// The static type of a value, as the checker sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    Int,
+    Bool,
+    Text,
+    Player,
+    Card,
+    Kind,
+    Tag,
+    Space,
+    Zone,
+    List(Box<Ty>),
+    /// The type of `none` and `[]`: fits any type.
+    Any,
+}
+
+impl std::fmt::Display for Ty {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ty::Int => write!(f, "int"),
+            Ty::Bool => write!(f, "bool"),
+            Ty::Text => write!(f, "text"),
+            Ty::Player => write!(f, "player"),
+            Ty::Card => write!(f, "card"),
+            Ty::Kind => write!(f, "kind"),
+            Ty::Tag => write!(f, "tag"),
+            Ty::Space => write!(f, "space"),
+            Ty::Zone => write!(f, "zone"),
+            Ty::List(t) => write!(f, "list of {t}"),
+            Ty::Any => write!(f, "any"),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub name: String,
+    pub min_players: u8,
+    pub max_players: u8,
+    pub options: Vec<OptionDef>,
+    /// Table columns: constants that depend on the player count.
+    pub columns: Vec<ColumnDef>,
+    pub groups: Vec<GroupDef>,
+    pub tags: Vec<TagDef>,
+    pub props: Vec<PropDef>,
+    pub kinds: Vec<KindDef>,
+    pub abilities: Vec<String>,
+    pub vars: Vec<VarDef>,
+    pub zones: Vec<ZoneDef>,
+    pub spaces: Option<SpacesDef>,
+    pub events: Vec<EventDef>,
+    pub fns: Vec<FnDef>,
+    pub procs: Vec<ProcDef>,
+    pub actions: Vec<ActionDef>,
+    /// Global triggers, in the order written.
+    pub triggers: Vec<TriggerDef>,
+    pub setup: Option<Body>,
+    pub flow: Option<Body>,
+    pub checks: Vec<Body>,
+    pub tests: Vec<TestDef>,
+    pub blocks: Vec<Block>,
+    /// Byte offsets where each source line starts, to turn spans into line numbers.
+    pub line_starts: Vec<usize>,
+    /// The built-in events.
+    pub turn_start: EventId,
+    pub turn_end: EventId,
+    /// The built-in shared zone that holds every card before setup.
+    pub box_zone: ZoneId,
+}
+
+impl Program {
+    /// 1-based line of a byte offset.
+    pub fn line_of(&self, offset: usize) -> usize {
+        match self.line_starts.binary_search(&offset) {
+            Ok(i) => i + 1,
+            Err(i) => i,
+        }
+    }
+    pub fn block(&self, id: BlockId) -> &Block {
+        &self.blocks[id.index()]
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct OptionDef {
+    pub name: String,
+    pub kind: OptionKind,
+    pub default: Value,
+    pub description: String,
+}
+
+#[derive(Clone, Debug)]
+pub enum OptionKind {
+    Bool,
+    Int { min: i64, max: i64 },
+    /// The value is `Value::Int(index)` into the list of names.
+    OneOf(Vec<String>),
+}
+
+#[derive(Clone, Debug)]
+pub struct ColumnDef {
+    pub name: String,
+    /// (player count, value) for every row.
+    pub rows: Vec<(u8, Expr)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct GroupDef {
+    pub name: String,
+    pub tags: Vec<TagId>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TagDef {
+    pub name: String,
+    pub group: GroupId,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PropType {
+    Int,
+    Kinds,
+}
+
+#[derive(Clone, Debug)]
+pub struct PropDef {
+    pub name: String,
+    pub ty: PropType,
+    pub default: Expr,
+}
+
+/// A card definition.
+#[derive(Clone, Debug)]
+pub struct KindDef {
+    pub name: String,
+    /// Sorted, no duplicates.
+    pub tags: Vec<TagId>,
+    pub copies: Expr,
+    /// One entry per property of the program: the card's own value, or `None` for the default.
+    pub props: Vec<Option<Expr>>,
+    pub text: String,
+    /// One entry per ability of the program.
+    pub abilities: Vec<Option<Body>>,
+    /// Triggers printed on the card.
+    pub triggers: Vec<TriggerDef>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct VarDef {
+    pub name: String,
+    pub scope: Scope,
+    pub ty: Ty,
+    pub init: Expr,
+    pub min: Option<Expr>,
+    pub max: Option<Expr>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    Public,
+    Owner,
+    Hidden,
+}
+
+#[derive(Clone, Debug)]
+pub struct ZoneDef {
+    pub name: String,
+    pub scope: Scope,
+    pub ordered: bool,
+    pub visibility: Visibility,
+    /// Same scope as this zone (or shared): the zone whose cards are shuffled beneath this one.
+    pub refill: Option<ZoneId>,
+    pub max: Option<Expr>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SpacesDef {
+    pub name: String,
+    pub width: Expr,
+    pub height: Expr,
+    pub diagonal: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct EventDef {
+    pub name: String,
+    pub params: Vec<Ty>,
+}
+
+/// A body that runs in its own frame: the number of local slots it needs.
+#[derive(Clone, Copy, Debug)]
+pub struct Body {
+    pub block: BlockId,
+    pub slots: u16,
+}
+
+#[derive(Clone, Debug)]
+pub struct FnDef {
+    pub name: String,
+    pub params: Vec<Ty>,
+    pub ret: Ty,
+    pub body: Expr,
+    pub slots: u16,
+}
+
+#[derive(Clone, Debug)]
+pub struct ProcDef {
+    pub name: String,
+    /// Parameters occupy slots 0..params.len().
+    pub params: Vec<Ty>,
+    pub body: Body,
+}
+
+#[derive(Clone, Debug)]
+pub struct ActionDef {
+    pub name: String,
+    /// Parameter i is in slot i; its domain may read earlier parameters and `you`.
+    pub params: Vec<Expr>,
+    pub label: Option<TextIr>,
+    pub condition: Option<Expr>,
+    pub body: Body,
+}
+
+#[derive(Clone, Debug)]
+pub struct TriggerDef {
+    pub event: EventId,
+    /// Event arguments are bound to slots 0..n.
+    pub condition: Option<Expr>,
+    /// For card triggers: the zone family in which the card must lie.
+    pub zone: Option<ZoneId>,
+    pub body: Body,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct TestDef {
+    pub name: String,
+    pub players: u8,
+    pub seed: u64,
+    /// Option values set by the test.
+    pub options: Vec<(OptionId, Value)>,
+    /// Test names for seats 1, 2, ...
+    pub names: Vec<String>,
+    pub given: Option<Body>,
+    pub start: Option<(ProcId, Vec<Expr>)>,
+    pub steps: Vec<TestStep>,
+    /// Slots used by the expressions and blocks of the test.
+    pub slots: u16,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct TestStep {
+    pub kind: TestStepKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum TestStepKind {
+    Choose(String),
+    Expect(Expr),
+    OptionsHas(String),
+    OptionsLacks(String),
+    Decider(Expr),
+    Winners(Expr),
+    Over,
+    Log(String),
+    Do(BlockId),
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssignOp {
+    Set,
+    Add,
+    Sub,
+}
+
+/// Something a statement can write.
+#[derive(Clone, Debug)]
+pub enum Target {
+    Local(Slot),
+    Global(VarId),
+    Player(VarId, Expr),
+    Card(VarId, Expr),
+}
+
+#[derive(Clone, Debug)]
+pub enum MenuMode {
+    UntilPass,
+    Once,
+    OnceOrPass,
+    Times(Expr),
+}
+
+#[derive(Clone, Debug)]
+pub enum ChooseCount {
+    One,
+    Exactly(Expr),
+    UpTo(Expr),
+    Any,
+}
+
+#[derive(Clone, Debug)]
+pub struct Choose {
+    pub count: ChooseCount,
+    /// The binder used by the filter while options are listed.
+    pub var: Slot,
+    pub domain: Expr,
+    pub filter: Option<Expr>,
+    /// Who decides; `None` means `you` if set, else the active player.
+    pub by: Option<Expr>,
+    pub prompt: Option<TextIr>,
+}
+
+#[derive(Clone, Debug)]
+pub struct BranchIr {
+    pub label: TextIr,
+    pub condition: Option<Expr>,
+    pub body: BlockId,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    Let(Slot, Expr),
+    /// `let x = choose ...`: the result (one value, or a list for counted forms) goes to the slot.
+    Choose(Slot, Choose),
+    Assign(Target, AssignOp, Expr),
+    Move {
+        what: Expr,
+        to: Expr,
+        position: Position,
+        face: Option<Face>,
+    },
+    Shuffle(Expr),
+    Pay(Expr, Target),
+    /// `reveal` (true) or `hide` (false)
+    Reveal(Expr, bool),
+    If(Vec<(Expr, BlockId)>, Option<BlockId>),
+    For {
+        slot: Slot,
+        list: Expr,
+        filter: Option<Expr>,
+        body: BlockId,
+    },
+    While(Expr, BlockId),
+    Repeat(Expr, BlockId),
+    Loop(BlockId),
+    Break,
+    Require(Expr),
+    Strict(BlockId),
+    Stop,
+    Perform {
+        ability: AbilityId,
+        card: Expr,
+        as_card: Option<Expr>,
+        by: Option<Expr>,
+    },
+    Emit(EventId, Vec<Expr>),
+    Call(ProcId, Vec<Expr>),
+    Turn(Expr, BlockId),
+    Phase(String, BlockId),
+    EndTurn,
+    EndPhase,
+    Actions {
+        by: Expr,
+        mode: MenuMode,
+        actions: Vec<ActionId>,
+    },
+    ChooseBranch {
+        by: Option<Expr>,
+        prompt: Option<TextIr>,
+        branches: Vec<BranchIr>,
+    },
+    Simultaneously {
+        player: Slot,
+        players: Expr,
+        var: Slot,
+        domain: Expr,
+        filter: Option<Expr>,
+        prompt: Option<TextIr>,
+        body: BlockId,
+    },
+    Eliminate(Expr),
+    Win(Expr, TextIr),
+    Log(TextIr),
+}
+
+/// Text with interpolated expressions.
+#[derive(Clone, Debug)]
+pub struct TextIr {
+    pub parts: Vec<TextPartIr>,
+}
+
+#[derive(Clone, Debug)]
+pub enum TextPartIr {
+    Lit(String),
+    Expr(Expr),
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+/// Operators, already specialised by the checker to their operand types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    /// List concatenation.
+    Concat,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    /// Membership in a list.
+    In,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aggregate {
+    Count,
+    Sum,
+    Max,
+    Min,
+    Any,
+    All,
+    Filter,
+    Sort,
+}
+
+/// Built-in fields of cards and spaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// The card's kind.
+    Kind,
+    /// The owner of the card's zone (a player, or none).
+    Owner,
+    /// The zone the card is in.
+    Zone,
+    FaceUp,
+    X,
+    Y,
+}
+
+/// Built-in functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    /// `count(L)`: the length of a list.
+    Size,
+    Max2,
+    Min2,
+    Abs,
+    Take,
+    First,
+    Last,
+    /// `cards(K, L)`: the cards of kind K in L.
+    Cards,
+    /// `kinds(L)`: the distinct kinds of the cards in L, in order of first appearance.
+    Kinds,
+    Distinct,
+    Random,
+    Seat,
+    Left,
+    Right,
+    Opponents,
+    From,
+    Eliminated,
+    At,
+    Neighbours,
+    Adjacent,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Const(Value),
+    Local(Slot),
+    Global(VarId),
+    PlayerVar(VarId, Box<Expr>),
+    CardVar(VarId, Box<Expr>),
+    Option(OptionId),
+    Column(ColumnId),
+    /// A card property, evaluated with `this` = the card and `you` = its owner (or the active player).
+    Prop(PropId, Box<Expr>),
+    /// The card's tag in a group, or none.
+    TagOf(GroupId, Box<Expr>),
+    Field(Field, Box<Expr>),
+    /// A zone: shared (no owner) or of the player/card/space given.
+    Zone(ZoneId, Option<Box<Expr>>),
+    /// The list of all spaces of the board.
+    Spaces,
+    You,
+    This,
+    Active,
+    /// The number of players the game started with.
+    Players,
+    /// The living players in seat order from seat 1.
+    Everyone,
+    TurnNumber,
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    IsTag(Box<Expr>, TagId, bool),
+    IsKind(Box<Expr>, KindId, bool),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    List(Vec<Expr>),
+    Range(Box<Expr>, Box<Expr>),
+    Aggregate {
+        op: Aggregate,
+        value: Option<Box<Expr>>,
+        slot: Slot,
+        list: Box<Expr>,
+        filter: Option<Box<Expr>>,
+    },
+    Pile {
+        position: Position,
+        count: Option<Box<Expr>>,
+        zone: Box<Expr>,
+    },
+    Builtin(Builtin, Vec<Expr>),
+    /// A user function; its parameters are evaluated into a fresh frame of `slots` locals.
+    CallFn(FnId, Vec<Expr>),
+    Text(TextIr),
+}
