@@ -128,7 +128,10 @@ pub struct OptionDecl {
 pub enum OptionKind {
     Bool,
     /// `int A..B`
-    Int { min: i64, max: i64 },
+    Int {
+        min: i64,
+        max: i64,
+    },
     /// `one of a, b, c`
     OneOf(Vec<Ident>),
 }

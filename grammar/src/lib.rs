@@ -2,3 +2,6 @@
 #![forbid(unsafe_code)]
 
 pub mod ast;
+mod parser;
+
+pub use parser::{parse, SyntaxError, MAX_NESTING, MAX_TREE_DEPTH, TOP_LEVEL_KEYWORDS};
