@@ -21,7 +21,7 @@ use state::{Ctx, Layout, State};
 use std::sync::Arc;
 
 pub use trace::{render_event, Event};
-pub use view::{DecisionView, PlayerView, VarView, View, ZoneView};
+pub use view::{CardEntry, DecisionView, Inventory, PlayerView, VarView, View, ZoneCount, ZoneView};
 
 /// How a game is created.
 #[derive(Clone, Debug)]
@@ -198,7 +198,7 @@ impl Game {
             Ok(Stop::Over(o)) => self.end(o),
             Ok(Stop::Empty) => self.end(Outcome {
                 winners: Vec::new(),
-                reason: "the game ended without a winner".into(),
+                reason: "the flow ended".into(),
                 finished: true,
             }),
             Err(e) => {
@@ -279,6 +279,15 @@ impl Game {
         if !on {
             self.st.events.clear();
         }
+    }
+
+    /// The component inventory: every card definition with its copies, tags and properties, and how
+    /// many cards lie in each zone now.
+    pub fn inventory(&self) -> Inventory {
+        let mut g = self.clone();
+        g.st.record = false;
+        let Game { prog, layout, st } = &mut g;
+        view::inventory(&mut Mach { p: prog, l: layout, s: st })
     }
 
     /// What a seat may see.
@@ -388,3 +397,4 @@ pub(crate) fn option_value_ok(p: &Program, id: OptionId, v: &Value) -> bool {
         _ => false,
     }
 }
+#[cfg(test)] mod scratch_test;

@@ -116,3 +116,99 @@ pub(crate) fn view(p: &Program, l: &Layout, s: &State, seat: u8) -> View {
     };
     View { seat, active: s.active, turn: s.turn, zones, globals, players, decision }
 }
+
+/// The component inventory of a game (`cardgame cards`).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Inventory {
+    pub game: String,
+    pub players: u8,
+    pub total: usize,
+    pub cards: Vec<CardEntry>,
+    /// Zones holding cards, with how many.
+    pub zones: Vec<ZoneCount>,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct CardEntry {
+    pub name: String,
+    pub copies: usize,
+    pub tags: Vec<String>,
+    /// Property values (of the first copy; `null` when it cannot be computed).
+    pub properties: Vec<(String, serde_json::Value)>,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ZoneCount {
+    pub name: String,
+    pub count: usize,
+}
+
+pub(crate) fn inventory(m: &mut super::exec::Mach<'_>) -> Inventory {
+    let p = m.p;
+    let mut cards = Vec::new();
+    for (k, kd) in p.kinds.iter().enumerate() {
+        let first = m.s.cards.iter().position(|c| c.kind as usize == k);
+        let copies = m.s.cards.iter().filter(|c| c.kind as usize == k).count();
+        let mut properties = Vec::new();
+        for (pi, pd) in p.props.iter().enumerate() {
+            let v = match first {
+                Some(c) => m.prop(pi, c as u32, kd.span).ok(),
+                None => match kd.props.get(pi).and_then(|e| e.as_ref()).unwrap_or(&pd.default).kind {
+                    crate::program::ExprKind::Const(ref v) => Some(v.clone()),
+                    _ => None,
+                },
+            };
+            let v = v.map_or(serde_json::Value::Null, |v| json(p, m.l, m.s, &v));
+            properties.push((pd.name.clone(), v));
+        }
+        cards.push(CardEntry {
+            name: kd.name.clone(),
+            copies,
+            tags: kd.tags.iter().filter_map(|t| p.tags.get(t.index()).map(|t| t.name.clone())).collect(),
+            properties,
+            text: kd.text.clone(),
+        });
+    }
+    let zones = m
+        .s
+        .zones
+        .iter()
+        .enumerate()
+        .filter(|(_, z)| !z.cards.is_empty())
+        .map(|(zi, z)| ZoneCount { name: zone_label(p, m.l, m.s, zi as u32), count: z.cards.len() })
+        .collect();
+    Inventory { game: p.name.clone(), players: m.s.players, total: m.s.cards.len(), cards, zones }
+}
+
+impl Inventory {
+    /// The inventory as text, one card definition and one zone per line.
+    pub fn to_text(&self) -> String {
+        let mut out = format!("{}, {} players: {} cards\n\ncards:\n", self.game, self.players, self.total);
+        let width = self.cards.iter().map(|c| c.name.len()).max().unwrap_or(0);
+        for c in &self.cards {
+            out.push_str(&format!("  {:width$}  x{:<3}", c.name, c.copies));
+            if !c.tags.is_empty() {
+                out.push_str(&format!("  {}", c.tags.join(", ")));
+            }
+            let props: Vec<String> = c
+                .properties
+                .iter()
+                .map(|(n, v)| match v {
+                    serde_json::Value::String(s) => format!("{n} {s}"),
+                    v => format!("{n} {v}"),
+                })
+                .collect();
+            if !props.is_empty() {
+                out.push_str(&format!("  ({})", props.join(", ")));
+            }
+            out.push('\n');
+        }
+        out.push_str("\nzones after setup:\n");
+        let width = self.zones.iter().map(|z| z.name.len()).max().unwrap_or(0);
+        for z in &self.zones {
+            out.push_str(&format!("  {:width$}  {}\n", z.name, z.count));
+        }
+        out
+    }
+}
