@@ -233,7 +233,8 @@ fn cmd_run(file: &Path, args: &GameArgs, seed: u64, agents: &str, format: Format
         let choice = match game.status() {
             Status::Decision(d) => {
                 let d = d.clone();
-                let agent = &mut seats[d.player as usize % seats.len()];
+                let n = seats.len();
+                let agent = &mut seats[d.player as usize % n];
                 agent.choose(&game, &d).min(d.options.len().saturating_sub(1))
             }
             _ => break,

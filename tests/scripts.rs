@@ -60,7 +60,7 @@ pub fn trace(program: &Arc<Program>, players: u8, seed: u64, limit: usize) -> St
 
 #[test]
 fn scripts_check_clean_and_their_rules_tests_pass() {
-    insta::glob!("../{games,examples}/*.cardgame", |path| {
+    insta::glob!(env!("CARGO_MANIFEST_DIR"), "{games,examples}/*.cardgame", |path| {
         let (program, source) = load(path);
         let failures: Vec<String> = run_tests(&program, &source)
             .into_iter()
@@ -72,7 +72,7 @@ fn scripts_check_clean_and_their_rules_tests_pass() {
 
 #[test]
 fn seeded_traces() {
-    insta::glob!("../{games,examples}/*.cardgame", |path| {
+    insta::glob!(env!("CARGO_MANIFEST_DIR"), "{games,examples}/*.cardgame", |path| {
         let (program, _) = load(path);
         let t = trace(&program, program.min_players.max(2).min(program.max_players), 7, 300);
         insta::assert_snapshot!(t);
@@ -83,7 +83,7 @@ fn seeded_traces() {
 /// step, every game ending by the rules (no runtime error).
 #[test]
 fn random_games_keep_the_invariants() {
-    insta::glob!("../{games,examples}/*.cardgame", |path| {
+    insta::glob!(env!("CARGO_MANIFEST_DIR"), "{games,examples}/*.cardgame", |path| {
         let (program, _) = load(path);
         for players in program.min_players..=program.max_players {
             for seed in 0..8u64 {

@@ -1,2 +1,11 @@
-//! Interpreter stage: checks, lowering, engine.
+//! Interpreter stage: static checks, lowering to an executable form, the game engine, agents and traces.
 #![forbid(unsafe_code)]
+
+pub mod agents;
+pub mod check;
+pub mod diag;
+pub mod engine;
+pub mod program;
+pub mod report;
+pub mod testing;
+pub mod value;
