@@ -5,11 +5,16 @@ use super::exec::{At, Flow, Frame, Mach, Stop};
 use super::state::Ctx;
 use super::trace::Event;
 use super::{Decision, RuntimeError};
-use crate::program::{ActionId, BranchIr, Choose, ChooseCount, Expr, MenuMode, Program, Stmt, StmtKind, TextIr};
+use crate::program::{
+    ActionId, BranchIr, Choose, ChooseCount, Expr, MenuMode, Program, Stmt, StmtKind, TextIr,
+};
 use crate::value::Value;
 use cardgame_grammar::ast::{Scope, Span};
 
 type R<T> = Result<T, RuntimeError>;
+
+/// An action with its arguments, as offered in a menu.
+pub(crate) type MenuOption = (ActionId, Vec<Value>);
 
 #[derive(Clone, Debug)]
 pub(crate) struct MenuFrame {
@@ -19,7 +24,7 @@ pub(crate) struct MenuFrame {
     pub left: Option<i64>,
     pub taken: u32,
     /// The options of the pending decision (before `pass`).
-    pub offered: Vec<(ActionId, Vec<Value>)>,
+    pub offered: Vec<MenuOption>,
 }
 
 #[derive(Clone, Debug)]
@@ -50,7 +55,15 @@ pub(crate) struct SimulFrame {
 
 impl SimulFrame {
     pub fn new(at: At, players: Vec<u8>) -> Self {
-        SimulFrame { at, players, idx: 0, answers: Vec::new(), offered: Vec::new(), events: Vec::new(), running: false }
+        SimulFrame {
+            at,
+            players,
+            idx: 0,
+            answers: Vec::new(),
+            offered: Vec::new(),
+            events: Vec::new(),
+            running: false,
+        }
     }
 }
 
@@ -58,7 +71,12 @@ impl SimulFrame {
 #[derive(PartialEq)]
 enum OptKey {
     Val(Value),
-    Card { kind: u16, zone: u32, face: bool, vars: Vec<Value> },
+    Card {
+        kind: u16,
+        zone: u32,
+        face: bool,
+        vars: Vec<Value>,
+    },
 }
 
 /// Makes labels distinct by appending " #2", " #3".
@@ -73,8 +91,12 @@ fn distinct_labels(labels: &mut [String]) {
 
 impl<'a> Mach<'a> {
     fn opt_key(&self, v: &Value) -> OptKey {
-        let Value::Card(c) = v else { return OptKey::Val(v.clone()) };
-        let Some(cs) = self.s.cards.get(*c as usize) else { return OptKey::Val(v.clone()) };
+        let Value::Card(c) = v else {
+            return OptKey::Val(v.clone());
+        };
+        let Some(cs) = self.s.cards.get(*c as usize) else {
+            return OptKey::Val(v.clone());
+        };
         let def = self.s.zones[cs.zone as usize].def;
         if self.p.zones.get(def.index()).is_none_or(|d| d.ordered) {
             return OptKey::Val(v.clone());
@@ -83,14 +105,29 @@ impl<'a> Mach<'a> {
         for (zi, zd) in self.p.zones.iter().enumerate() {
             if zd.scope == Scope::PerCard {
                 let z = self.l.zone_base[zi] + c;
-                if self.s.zones.get(z as usize).is_some_and(|z| !z.cards.is_empty()) {
+                if self
+                    .s
+                    .zones
+                    .get(z as usize)
+                    .is_some_and(|z| !z.cards.is_empty())
+                {
                     return OptKey::Val(v.clone());
                 }
             }
         }
         let n = self.l.n_cvars;
-        let vars = self.s.cvars.get(*c as usize * n..(*c as usize + 1) * n).map(|s| s.to_vec()).unwrap_or_default();
-        OptKey::Card { kind: cs.kind, zone: cs.zone, face: cs.face_up, vars }
+        let vars = self
+            .s
+            .cvars
+            .get(*c as usize * n..(*c as usize + 1) * n)
+            .map(|s| s.to_vec())
+            .unwrap_or_default();
+        OptKey::Card {
+            kind: cs.kind,
+            zone: cs.zone,
+            face: cs.face_up,
+            vars,
+        }
     }
 
     /// Keeps the first of equivalent options.
@@ -131,12 +168,27 @@ impl<'a> Mach<'a> {
     }
 
     fn labels(&self, vals: &[Value]) -> Vec<String> {
-        vals.iter().map(|v| label(self.p, self.l, self.s, v)).collect()
+        vals.iter()
+            .map(|v| label(self.p, self.l, self.s, v))
+            .collect()
     }
 
-    fn decision(&self, player: u8, prompt: String, mut options: Vec<String>, simultaneous: bool, span: Span) -> Decision {
+    fn decision(
+        &self,
+        player: u8,
+        prompt: String,
+        mut options: Vec<String>,
+        simultaneous: bool,
+        span: Span,
+    ) -> Decision {
         distinct_labels(&mut options);
-        Decision { player, prompt, options, simultaneous, span }
+        Decision {
+            player,
+            prompt,
+            options,
+            simultaneous,
+            span,
+        }
     }
 
     /// The elements of a domain that pass the filter (with the binder in `var`).
@@ -214,7 +266,9 @@ impl<'a> Mach<'a> {
     }
 
     fn pose_many(&mut self, checks: bool) -> R<Flow> {
-        let Some(Frame::ChooseMany(f)) = self.s.frames.last() else { return Ok(Flow::Next) };
+        let Some(Frame::ChooseMany(f)) = self.s.frames.last() else {
+            return Ok(Flow::Next);
+        };
         if f.left == 0 || f.candidates.is_empty() {
             let (slot, picked) = (f.slot, Value::list(f.picked.clone()));
             self.s.frames.pop();
@@ -227,7 +281,9 @@ impl<'a> Mach<'a> {
                 return Ok(Flow::Stop(stop));
             }
         }
-        let Some(Frame::ChooseMany(f)) = self.s.frames.last() else { return Ok(Flow::Next) };
+        let Some(Frame::ChooseMany(f)) = self.s.frames.last() else {
+            return Ok(Flow::Next);
+        };
         let mut keys: Vec<OptKey> = Vec::new();
         let mut offered = Vec::new();
         for (i, v) in f.candidates.iter().enumerate() {
@@ -237,7 +293,10 @@ impl<'a> Mach<'a> {
                 offered.push(i);
             }
         }
-        let mut labels: Vec<String> = offered.iter().map(|&i| label(self.p, self.l, self.s, &f.candidates[i])).collect();
+        let mut labels: Vec<String> = offered
+            .iter()
+            .map(|&i| label(self.p, self.l, self.s, &f.candidates[i]))
+            .collect();
         if f.with_done {
             labels.push("done".into());
         }
@@ -248,7 +307,13 @@ impl<'a> Mach<'a> {
         Ok(Flow::Stop(Stop::Decision(d)))
     }
 
-    pub fn exec_branch(&mut self, stmt: &'a Stmt, by: Option<&'a Expr>, prompt: Option<&'a TextIr>, branches: &'a [BranchIr]) -> R<Flow> {
+    pub fn exec_branch(
+        &mut self,
+        stmt: &'a Stmt,
+        by: Option<&'a Expr>,
+        prompt: Option<&'a TextIr>,
+        branches: &'a [BranchIr],
+    ) -> R<Flow> {
         let span = stmt.span;
         if let Some(stop) = self.before_decision(span)? {
             return Ok(Flow::Stop(stop));
@@ -275,9 +340,17 @@ impl<'a> Mach<'a> {
     }
 
     /// Every legal (action, arguments) of a menu for `decider`, with labels.
-    fn menu_options(&mut self, decider: u8, actions: &'a [ActionId]) -> R<(Vec<(ActionId, Vec<Value>)>, Vec<String>)> {
+    fn menu_options(
+        &mut self,
+        decider: u8,
+        actions: &'a [ActionId],
+    ) -> R<(Vec<MenuOption>, Vec<String>)> {
         let base = self.s.ctxs.len();
-        self.s.ctxs.push(Ctx { locals: Vec::new(), you: Some(decider), this: None });
+        self.s.ctxs.push(Ctx {
+            locals: Vec::new(),
+            you: Some(decider),
+            this: None,
+        });
         let mut out = Vec::new();
         let mut labels = Vec::new();
         let mut r = Ok(());
@@ -305,9 +378,17 @@ impl<'a> Mach<'a> {
         Ok((opts, labs))
     }
 
-    fn enum_action(&mut self, a: ActionId, args: &mut Vec<Value>, out: &mut Vec<(ActionId, Vec<Value>)>, labels: &mut Vec<String>) -> R<()> {
+    fn enum_action(
+        &mut self,
+        a: ActionId,
+        args: &mut Vec<Value>,
+        out: &mut Vec<MenuOption>,
+        labels: &mut Vec<String>,
+    ) -> R<()> {
         let p: &'a Program = self.p;
-        let Some(def) = p.actions.get(a.index()) else { return Ok(()) };
+        let Some(def) = p.actions.get(a.index()) else {
+            return Ok(());
+        };
         let i = args.len();
         if i == def.params.len() {
             if let Some(c) = &def.condition {
@@ -343,9 +424,15 @@ impl<'a> Mach<'a> {
     }
 
     pub fn step_menu(&mut self) -> R<Flow> {
-        let Some(Frame::Menu(m)) = self.s.frames.last() else { return Ok(Flow::Next) };
+        let Some(Frame::Menu(m)) = self.s.frames.last() else {
+            return Ok(Flow::Next);
+        };
         let (at, decider, left, taken) = (m.at, m.decider, m.left, m.taken);
-        let Some(Stmt { kind: StmtKind::Actions { mode, actions, .. }, span }) = self.stmt(at) else {
+        let Some(Stmt {
+            kind: StmtKind::Actions { mode, actions, .. },
+            span,
+        }) = self.stmt(at)
+        else {
             self.s.frames.pop();
             return Ok(Flow::Next);
         };
@@ -378,9 +465,24 @@ impl<'a> Mach<'a> {
     }
 
     pub fn step_simul(&mut self) -> R<Flow> {
-        let Some(Frame::Simul(f)) = self.s.frames.last() else { return Ok(Flow::Next) };
+        let Some(Frame::Simul(f)) = self.s.frames.last() else {
+            return Ok(Flow::Next);
+        };
         let at = f.at;
-        let Some(Stmt { kind: StmtKind::Simultaneously { player, var, domain, filter, prompt, body, .. }, span }) = self.stmt(at) else {
+        let Some(Stmt {
+            kind:
+                StmtKind::Simultaneously {
+                    player,
+                    var,
+                    domain,
+                    filter,
+                    prompt,
+                    body,
+                    ..
+                },
+            span,
+        }) = self.stmt(at)
+        else {
             self.s.frames.pop();
             return Ok(Flow::Next);
         };
@@ -399,7 +501,9 @@ impl<'a> Mach<'a> {
             return Ok(Flow::Next);
         }
         loop {
-            let Some(Frame::Simul(f)) = self.s.frames.last_mut() else { return Ok(Flow::Next) };
+            let Some(Frame::Simul(f)) = self.s.frames.last_mut() else {
+                return Ok(Flow::Next);
+            };
             let Some(&q) = f.players.get(f.idx) else {
                 // Everyone has chosen: show the choices, then resolve in order.
                 f.running = true;
@@ -439,7 +543,11 @@ impl<'a> Mach<'a> {
     /// Whether a chosen value is a card that not everybody can see.
     fn secret(&self, v: &Value) -> bool {
         match v {
-            Value::Card(c) => self.s.cards.get(*c as usize).is_some_and(|cs| self.s.seen_mask(self.p, cs.zone, cs.face_up) != u64::MAX),
+            Value::Card(c) => self
+                .s
+                .cards
+                .get(*c as usize)
+                .is_some_and(|cs| self.s.seen_mask(self.p, cs.zone, cs.face_up) != u64::MAX),
             _ => false,
         }
     }
@@ -491,7 +599,14 @@ impl<'a> Mach<'a> {
                     };
                     let mut locals = args;
                     locals.resize((def.body.slots as usize).max(locals.len()), Value::None);
-                    self.push_call(Ctx { locals, you: Some(decider), this: None }, def.body.block);
+                    self.push_call(
+                        Ctx {
+                            locals,
+                            you: Some(decider),
+                            this: None,
+                        },
+                        def.body.block,
+                    );
                 }
                 None => {
                     self.s.frames.pop();

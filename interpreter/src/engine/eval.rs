@@ -58,14 +58,20 @@ impl<'a> Mach<'a> {
     pub fn eval_int(&mut self, e: &Expr) -> R<i64> {
         match self.eval(e)? {
             Value::Int(i) => Ok(i),
-            v => Err(self.err(e.span, format!("expected a number, found {}", self.describe(&v)))),
+            v => Err(self.err(
+                e.span,
+                format!("expected a number, found {}", self.describe(&v)),
+            )),
         }
     }
 
     pub fn eval_bool(&mut self, e: &Expr) -> R<bool> {
         match self.eval(e)? {
             Value::Bool(b) => Ok(b),
-            v => Err(self.err(e.span, format!("expected true or false, found {}", self.describe(&v)))),
+            v => Err(self.err(
+                e.span,
+                format!("expected true or false, found {}", self.describe(&v)),
+            )),
         }
     }
 
@@ -82,7 +88,10 @@ impl<'a> Mach<'a> {
     pub fn eval_zone(&mut self, e: &Expr) -> R<u32> {
         match self.eval(e)? {
             Value::Zone(z) if (z as usize) < self.s.zones.len() => Ok(z),
-            v => Err(self.err(e.span, format!("expected a zone, found {}", self.describe(&v)))),
+            v => Err(self.err(
+                e.span,
+                format!("expected a zone, found {}", self.describe(&v)),
+            )),
         }
     }
 
@@ -94,7 +103,10 @@ impl<'a> Mach<'a> {
     pub fn as_player(&self, v: &Value, span: Span) -> R<u8> {
         match v {
             Value::Player(p) if *p < self.s.players => Ok(*p),
-            v => Err(self.err(span, format!("expected a player, found {}", self.describe(v)))),
+            v => Err(self.err(
+                span,
+                format!("expected a player, found {}", self.describe(v)),
+            )),
         }
     }
 
@@ -110,11 +122,16 @@ impl<'a> Mach<'a> {
         match v {
             Value::List(l) => Ok(l),
             Value::Zone(z) => match self.s.zones.get(z as usize) {
-                Some(zi) => Ok(Arc::new(zi.cards.iter().rev().map(|&c| Value::Card(c)).collect())),
+                Some(zi) => Ok(Arc::new(
+                    zi.cards.iter().rev().map(|&c| Value::Card(c)).collect(),
+                )),
                 None => Err(self.err(span, "unknown zone".into())),
             },
             Value::None => Ok(Arc::new(Vec::new())),
-            v => Err(self.err(span, format!("expected a list, found {}", self.describe(&v)))),
+            v => Err(self.err(
+                span,
+                format!("expected a list, found {}", self.describe(&v)),
+            )),
         }
     }
 
@@ -131,7 +148,12 @@ impl<'a> Mach<'a> {
         Ok(match &e.kind {
             ExprKind::Const(v) => v.clone(),
             ExprKind::Local(s) => self.local(*s),
-            ExprKind::Global(v) => self.s.globals.get(self.l.var(*v)).cloned().unwrap_or_default(),
+            ExprKind::Global(v) => self
+                .s
+                .globals
+                .get(self.l.var(*v))
+                .cloned()
+                .unwrap_or_default(),
             ExprKind::PlayerVar(v, pe) => {
                 let p = self.eval_player(pe)?;
                 let i = p as usize * self.l.n_pvars + self.l.var(*v);
@@ -151,7 +173,12 @@ impl<'a> Mach<'a> {
             ExprKind::TagOf(g, ce) => {
                 let c = self.eval_card(ce)?;
                 let kind = self.s.cards[c as usize].kind as usize;
-                let tags = self.p.kinds.get(kind).map(|k| k.tags.as_slice()).unwrap_or(&[]);
+                let tags = self
+                    .p
+                    .kinds
+                    .get(kind)
+                    .map(|k| k.tags.as_slice())
+                    .unwrap_or(&[]);
                 tags.iter()
                     .find(|t| self.p.tags.get(t.index()).map(|d| d.group) == Some(*g))
                     .map(|t| Value::Tag(t.0))
@@ -165,23 +192,36 @@ impl<'a> Mach<'a> {
                 };
                 Value::Zone(self.zone_of(z.index(), h, e.span)?)
             }
-            ExprKind::Spaces => Value::list((0..self.l.spaces.len()).map(|i| Value::Space(i as u16)).collect()),
+            ExprKind::Spaces => Value::list(
+                (0..self.l.spaces.len())
+                    .map(|i| Value::Space(i as u16))
+                    .collect(),
+            ),
             ExprKind::You => Value::Player(self.you().unwrap_or(self.s.active)),
             ExprKind::This => self.this().map(Value::Card).unwrap_or_default(),
             ExprKind::Active => Value::Player(self.s.active),
             ExprKind::Players => Value::Int(self.s.players as i64),
             ExprKind::Everyone => Value::list(
-                (0..self.s.players).filter(|&p| self.s.living(p)).map(Value::Player).collect(),
+                (0..self.s.players)
+                    .filter(|&p| self.s.living(p))
+                    .map(Value::Player)
+                    .collect(),
             ),
             ExprKind::TurnNumber => Value::Int(self.s.turn as i64),
             ExprKind::Unary(op, x) => {
                 let v = self.eval(x)?;
                 match (op, v) {
                     (UnOp::Neg, Value::Int(i)) => Value::Int(
-                        i.checked_neg().ok_or_else(|| self.err(e.span, "arithmetic overflow".into()))?,
+                        i.checked_neg()
+                            .ok_or_else(|| self.err(e.span, "arithmetic overflow".into()))?,
                     ),
                     (UnOp::Not, Value::Bool(b)) => Value::Bool(!b),
-                    (_, v) => return Err(self.err(e.span, format!("cannot apply {op:?} to {}", self.describe(&v)))),
+                    (_, v) => {
+                        return Err(self.err(
+                            e.span,
+                            format!("cannot apply {op:?} to {}", self.describe(&v)),
+                        ))
+                    }
                 }
             }
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span)?,
@@ -194,7 +234,11 @@ impl<'a> Mach<'a> {
                         .get(c as usize)
                         .and_then(|cs| self.p.kinds.get(cs.kind as usize))
                         .is_some_and(|k| k.tags.binary_search(t).is_ok()),
-                    Value::Kind(k) => self.p.kinds.get(k as usize).is_some_and(|k| k.tags.binary_search(t).is_ok()),
+                    Value::Kind(k) => self
+                        .p
+                        .kinds
+                        .get(k as usize)
+                        .is_some_and(|k| k.tags.binary_search(t).is_ok()),
                     Value::Tag(x) => x == t.0,
                     _ => return Ok(Value::Bool(false)),
                 };
@@ -203,7 +247,11 @@ impl<'a> Mach<'a> {
             ExprKind::IsKind(x, k, negated) => {
                 let v = self.eval(x)?;
                 let is = match v {
-                    Value::Card(c) => self.s.cards.get(c as usize).is_some_and(|cs| cs.kind == k.0),
+                    Value::Card(c) => self
+                        .s
+                        .cards
+                        .get(c as usize)
+                        .is_some_and(|cs| cs.kind == k.0),
                     Value::Kind(x) => x == k.0,
                     _ => return Ok(Value::Bool(false)),
                 };
@@ -233,10 +281,25 @@ impl<'a> Mach<'a> {
                     Value::list((a..=b).map(Value::Int).collect())
                 }
             }
-            ExprKind::Aggregate { op, value, slot, list, filter } => {
-                self.aggregate(*op, value.as_deref(), *slot, list, filter.as_deref(), e.span)?
-            }
-            ExprKind::Pile { position, count, zone } => {
+            ExprKind::Aggregate {
+                op,
+                value,
+                slot,
+                list,
+                filter,
+            } => self.aggregate(
+                *op,
+                value.as_deref(),
+                *slot,
+                list,
+                filter.as_deref(),
+                e.span,
+            )?,
+            ExprKind::Pile {
+                position,
+                count,
+                zone,
+            } => {
                 let z = self.eval_zone(zone)?;
                 match count {
                     None => {
@@ -262,8 +325,15 @@ impl<'a> Mach<'a> {
                             self.s.short = true;
                         }
                         let out: Vec<Value> = match position {
-                            Position::Top => cards.iter().rev().take(n).map(|&c| Value::Card(c)).collect(),
-                            Position::Bottom => cards.iter().take(n).map(|&c| Value::Card(c)).collect(),
+                            Position::Top => cards
+                                .iter()
+                                .rev()
+                                .take(n)
+                                .map(|&c| Value::Card(c))
+                                .collect(),
+                            Position::Bottom => {
+                                cards.iter().take(n).map(|&c| Value::Card(c)).collect()
+                            }
                         };
                         Value::list(out)
                     }
@@ -289,7 +359,10 @@ impl<'a> Mach<'a> {
     /// Runs `f` in a new context, guarding against endless recursion.
     fn nested(&mut self, span: Span, ctx: Ctx, f: impl FnOnce(&mut Self) -> R<Value>) -> R<Value> {
         if self.s.depth >= MAX_DEPTH {
-            return Err(self.err(span, "functions or properties nested too deeply (endless recursion?)".into()));
+            return Err(self.err(
+                span,
+                "functions or properties nested too deeply (endless recursion?)".into(),
+            ));
         }
         self.s.depth += 1;
         let base = self.s.ctxs.len();
@@ -318,7 +391,12 @@ impl<'a> Mach<'a> {
     pub fn prop(&mut self, pid: usize, c: u32, span: Span) -> R<Value> {
         let kind = self.s.cards[c as usize].kind as usize;
         let p = self.p;
-        let expr = match p.kinds.get(kind).and_then(|k| k.props.get(pid)).and_then(|o| o.as_ref()) {
+        let expr = match p
+            .kinds
+            .get(kind)
+            .and_then(|k| k.props.get(pid))
+            .and_then(|o| o.as_ref())
+        {
             Some(e) => e,
             None => match p.props.get(pid) {
                 Some(d) => &d.default,
@@ -329,7 +407,15 @@ impl<'a> Mach<'a> {
             return Ok(v.clone());
         }
         let you = Some(self.s.card_owner(c).unwrap_or(self.s.active));
-        self.nested(span, Ctx { locals: Vec::new(), you, this: Some(c) }, |m| m.eval(expr))
+        self.nested(
+            span,
+            Ctx {
+                locals: Vec::new(),
+                you,
+                this: Some(c),
+            },
+            |m| m.eval(expr),
+        )
     }
 
     fn field(&mut self, f: Field, x: &Expr) -> R<Value> {
@@ -340,7 +426,10 @@ impl<'a> Mach<'a> {
                     let (sx, sy) = self.l.spaces[s as usize];
                     Ok(Value::Int(if f == Field::X { sx } else { sy }))
                 }
-                v => Err(self.err(x.span, format!("expected a space, found {}", self.describe(&v)))),
+                v => Err(self.err(
+                    x.span,
+                    format!("expected a space, found {}", self.describe(&v)),
+                )),
             },
             _ => {
                 let c = self.as_card(&v, x.span)?;
@@ -369,7 +458,10 @@ impl<'a> Mach<'a> {
             (Scope::PerSpace, Some(Value::Space(s))) => s as u32,
             (_, h) => {
                 let h = h.unwrap_or_default();
-                return Err(self.err(span, format!("no zone `{}` for {}", def.name, self.describe(&h))));
+                return Err(self.err(
+                    span,
+                    format!("no zone `{}` for {}", def.name, self.describe(&h)),
+                ));
             }
         };
         if idx >= len {
@@ -449,7 +541,11 @@ impl<'a> Mach<'a> {
         let (Value::Int(i), Value::Int(j)) = (&x, &y) else {
             return Err(self.err(
                 span,
-                format!("cannot apply {op:?} to {} and {}", self.describe(&x), self.describe(&y)),
+                format!(
+                    "cannot apply {op:?} to {} and {}",
+                    self.describe(&x),
+                    self.describe(&y)
+                ),
             ));
         };
         let (i, j) = (*i, *j);
@@ -465,7 +561,11 @@ impl<'a> Mach<'a> {
                 let q = i.checked_div(j).ok_or_else(|| self.err(span, overflow()))?;
                 let r = i - q * j;
                 // Round down (towards minus infinity).
-                let (q, r) = if r != 0 && ((r < 0) != (j < 0)) { (q - 1, r + j) } else { (q, r) };
+                let (q, r) = if r != 0 && ((r < 0) != (j < 0)) {
+                    (q - 1, r + j)
+                } else {
+                    (q, r)
+                };
                 Value::Int(if op == BinOp::Div { q } else { r })
             }
             BinOp::Lt => Value::Bool(i < j),
@@ -510,12 +610,19 @@ impl<'a> Mach<'a> {
                         Some(v) => self.eval_int(v)?,
                         None => match item {
                             Value::Int(i) => *i,
-                            v => return Err(self.err(span, format!("expected a number, found {}", self.describe(v)))),
+                            v => {
+                                return Err(self.err(
+                                    span,
+                                    format!("expected a number, found {}", self.describe(v)),
+                                ))
+                            }
                         },
                     };
                     match op {
                         Aggregate::Sum => {
-                            sum = sum.checked_add(v).ok_or_else(|| self.err(span, "arithmetic overflow".into()))?
+                            sum = sum
+                                .checked_add(v)
+                                .ok_or_else(|| self.err(span, "arithmetic overflow".into()))?
                         }
                         Aggregate::Max => best = Some(best.map_or(v, |b| b.max(v))),
                         _ => best = Some(best.map_or(v, |b| b.min(v))),
@@ -566,11 +673,15 @@ impl<'a> Mach<'a> {
             vals.push(self.eval(a)?);
         }
         let arg = |i: usize| -> (Value, Span) {
-            (vals.get(i).cloned().unwrap_or_default(), args.get(i).map_or(span, |a| a.span))
+            (
+                vals.get(i).cloned().unwrap_or_default(),
+                args.get(i).map_or(span, |a| a.span),
+            )
         };
         let int = |m: &Self, i: usize| -> R<i64> {
             let (v, sp) = arg(i);
-            v.as_int().ok_or_else(|| m.err(sp, format!("expected a number, found {}", m.describe(&v))))
+            v.as_int()
+                .ok_or_else(|| m.err(sp, format!("expected a number, found {}", m.describe(&v))))
         };
         let list = |m: &Self, i: usize| -> R<Arc<Vec<Value>>> {
             let (v, sp) = arg(i);
@@ -582,7 +693,9 @@ impl<'a> Mach<'a> {
         };
         let space = |m: &Self, i: usize| -> R<(i64, i64)> {
             match arg(i) {
-                (Value::Space(s), _) if (s as usize) < m.l.spaces.len() => Ok(m.l.spaces[s as usize]),
+                (Value::Space(s), _) if (s as usize) < m.l.spaces.len() => {
+                    Ok(m.l.spaces[s as usize])
+                }
                 (v, sp) => Err(m.err(sp, format!("expected a space, found {}", m.describe(&v)))),
             }
         };
@@ -592,7 +705,9 @@ impl<'a> Mach<'a> {
             Builtin::Max2 => Value::Int(int(self, 0)?.max(int(self, 1)?)),
             Builtin::Min2 => Value::Int(int(self, 0)?.min(int(self, 1)?)),
             Builtin::Abs => Value::Int(
-                int(self, 0)?.checked_abs().ok_or_else(|| self.err(span, "arithmetic overflow".into()))?,
+                int(self, 0)?
+                    .checked_abs()
+                    .ok_or_else(|| self.err(span, "arithmetic overflow".into()))?,
             ),
             Builtin::Take => {
                 let l = list(self, 0)?;
@@ -604,8 +719,15 @@ impl<'a> Mach<'a> {
             Builtin::Cards => {
                 let k = match arg(0) {
                     (Value::Kind(k), _) => k,
-                    (Value::Card(c), _) if (c as usize) < self.s.cards.len() => self.s.cards[c as usize].kind,
-                    (v, sp) => return Err(self.err(sp, format!("expected a card kind, found {}", self.describe(&v)))),
+                    (Value::Card(c), _) if (c as usize) < self.s.cards.len() => {
+                        self.s.cards[c as usize].kind
+                    }
+                    (v, sp) => {
+                        return Err(self.err(
+                            sp,
+                            format!("expected a card kind, found {}", self.describe(&v)),
+                        ))
+                    }
                 };
                 let l = list(self, 1)?;
                 Value::list(
@@ -664,7 +786,11 @@ impl<'a> Mach<'a> {
                 let p = player(self, 0)?;
                 let mut found = Value::None;
                 for k in 1..=n {
-                    let q = if b == Builtin::Left { (p as u32 + k as u32) % n as u32 } else { (p as u32 + (n as u32 - k as u32 % n as u32)) % n as u32 } as u8;
+                    let q = if b == Builtin::Left {
+                        (p as u32 + k as u32) % n as u32
+                    } else {
+                        (p as u32 + (n as u32 - k as u32 % n as u32)) % n as u32
+                    } as u8;
                     if self.s.living(q) {
                         found = Value::Player(q);
                         break;
@@ -735,7 +861,9 @@ pub(crate) fn cmp_values(a: &Value, b: &Value) -> std::cmp::Ordering {
         (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
         (Value::Player(x), Value::Player(y)) => x.cmp(y),
         (Value::Card(x), Value::Card(y)) => x.cmp(y),
-        (Value::Kind(x), Value::Kind(y)) | (Value::Tag(x), Value::Tag(y)) | (Value::Space(x), Value::Space(y)) => x.cmp(y),
+        (Value::Kind(x), Value::Kind(y))
+        | (Value::Tag(x), Value::Tag(y))
+        | (Value::Space(x), Value::Space(y)) => x.cmp(y),
         (Value::Zone(x), Value::Zone(y)) => x.cmp(y),
         (Value::Text(x), Value::Text(y)) => x.cmp(y),
         (Value::List(x), Value::List(y)) => {
@@ -763,19 +891,28 @@ pub(crate) fn label(p: &Program, l: &Layout, s: &State, v: &Value) -> String {
             None => format!("card#{c}"),
         },
         Value::Kind(k) => kind_name(p, *k),
-        Value::Tag(t) => p.tags.get(*t as usize).map_or_else(|| format!("tag#{t}"), |t| t.name.clone()),
+        Value::Tag(t) => p
+            .tags
+            .get(*t as usize)
+            .map_or_else(|| format!("tag#{t}"), |t| t.name.clone()),
         Value::Space(sp) => match l.spaces.get(*sp as usize) {
             Some((x, y)) => format!("({x},{y})"),
             None => format!("space#{sp}"),
         },
         Value::Zone(z) => zone_label(p, l, s, *z),
         Value::Text(t) => t.to_string(),
-        Value::List(items) => items.iter().map(|i| label(p, l, s, i)).collect::<Vec<_>>().join(", "),
+        Value::List(items) => items
+            .iter()
+            .map(|i| label(p, l, s, i))
+            .collect::<Vec<_>>()
+            .join(", "),
     }
 }
 
 pub(crate) fn kind_name(p: &Program, k: u16) -> String {
-    p.kinds.get(k as usize).map_or_else(|| format!("kind#{k}"), |k| k.name.clone())
+    p.kinds
+        .get(k as usize)
+        .map_or_else(|| format!("kind#{k}"), |k| k.name.clone())
 }
 
 /// "market", "P1.hand", "kept on City#12", "tile at (2,3)".
@@ -783,7 +920,10 @@ pub(crate) fn zone_label(p: &Program, l: &Layout, s: &State, z: u32) -> String {
     let Some(zi) = s.zones.get(z as usize) else {
         return format!("zone#{z}");
     };
-    let name = p.zones.get(zi.def.index()).map_or("zone", |d| d.name.as_str());
+    let name = p
+        .zones
+        .get(zi.def.index())
+        .map_or("zone", |d| d.name.as_str());
     match zi.holder {
         Holder::Shared => name.to_string(),
         Holder::Player(x) => format!("{}.{}", s.name(x), name),

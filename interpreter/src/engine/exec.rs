@@ -75,19 +75,49 @@ pub(crate) struct Invocation {
 pub(crate) enum Frame {
     /// A body with its own context (the top of `State::ctxs`).
     Call,
-    Block { block: BlockId, pc: u32 },
-    For { at: At, list: Arc<Vec<Value>>, idx: u32 },
-    While { at: At },
-    Repeat { left: i64, body: BlockId },
-    Loop { body: BlockId },
+    Block {
+        block: BlockId,
+        pc: u32,
+    },
+    For {
+        at: At,
+        list: Arc<Vec<Value>>,
+        idx: u32,
+    },
+    While {
+        at: At,
+    },
+    Repeat {
+        left: i64,
+        body: BlockId,
+    },
+    Loop {
+        body: BlockId,
+    },
     Strict,
-    Turn { player: u8, prev: u8, stage: TurnStage, body: BlockId },
-    Phase { at: At },
-    Emit { args: Arc<Vec<Value>>, list: Arc<Vec<Invocation>>, idx: u32 },
+    Turn {
+        player: u8,
+        prev: u8,
+        stage: TurnStage,
+        body: BlockId,
+    },
+    Phase {
+        at: At,
+    },
+    Emit {
+        args: Arc<Vec<Value>>,
+        list: Arc<Vec<Invocation>>,
+        idx: u32,
+    },
     Menu(Box<MenuFrame>),
-    ChooseOne { slot: u16, offered: Vec<Value> },
+    ChooseOne {
+        slot: u16,
+        offered: Vec<Value>,
+    },
     ChooseMany(Box<ChooseMany>),
-    Branch { blocks: Vec<BlockId> },
+    Branch {
+        blocks: Vec<BlockId>,
+    },
     Simul(Box<SimulFrame>),
     /// A test's `given` body: run on a stack of its own, no decisions.
     Given(Body),
@@ -97,7 +127,10 @@ pub(crate) enum Frame {
 
 impl Frame {
     fn is_loop(&self) -> bool {
-        matches!(self, Frame::For { .. } | Frame::While { .. } | Frame::Repeat { .. } | Frame::Loop { .. })
+        matches!(
+            self,
+            Frame::For { .. } | Frame::While { .. } | Frame::Repeat { .. } | Frame::Loop { .. }
+        )
     }
 }
 
@@ -125,7 +158,10 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
     }
     for col in &p.columns {
         let Some((_, e)) = col.rows.iter().find(|(n, _)| *n == config.players) else {
-            return Err(err(format!("the table has no row for {} players (column `{}`)", config.players, col.name)));
+            return Err(err(format!(
+                "the table has no row for {} players (column `{}`)",
+                config.players, col.name
+            )));
         };
         let v = Mach { p, l, s }.eval(e)?;
         s.columns.push(v);
@@ -172,7 +208,11 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
                 Scope::PerCard => Holder::Card(i),
                 Scope::PerSpace => Holder::Space(i as u16),
             };
-            s.zones.push(ZoneInst { def: ZoneId(zi as u16), holder, cards: Vec::new() });
+            s.zones.push(ZoneInst {
+                def: ZoneId(zi as u16),
+                holder,
+                cards: Vec::new(),
+            });
         }
     }
     let Some(&box_inst) = l.zone_base.get(p.box_zone.index()) else {
@@ -182,7 +222,11 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
     for (k, &n) in copies.iter().enumerate() {
         for _ in 0..n {
             let id = s.cards.len() as u32;
-            s.cards.push(CardState { kind: k as u16, zone: box_inst, face_up: face });
+            s.cards.push(CardState {
+                kind: k as u16,
+                zone: box_inst,
+                face_up: face,
+            });
             s.zones[box_inst as usize].cards.push(id);
         }
     }
@@ -220,12 +264,21 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
 impl<'a> Mach<'a> {
     /// A runtime error at `span`, with the position.
     pub fn err(&self, span: Span, message: String) -> RuntimeError {
-        RuntimeError { message, span, line: self.p.line_of(span.start), position: self.position() }
+        RuntimeError {
+            message,
+            span,
+            line: self.p.line_of(span.start),
+            position: self.position(),
+        }
     }
 
     /// "turn 3, P2 active, phase main".
     pub fn position(&self) -> String {
-        let mut out = format!("turn {}, {} active", self.s.turn, self.s.name(self.s.active));
+        let mut out = format!(
+            "turn {}, {} active",
+            self.s.turn,
+            self.s.name(self.s.active)
+        );
         let phase = self.s.frames.iter().rev().find_map(|f| match f {
             Frame::Phase { at } => match self.stmt(*at).map(|s| &s.kind) {
                 Some(StmtKind::Phase(name, _)) => Some(name.as_str()),
@@ -288,7 +341,10 @@ impl<'a> Mach<'a> {
             }
             if self.s.frames.len() > MAX_FRAMES {
                 let span = self.current_span();
-                return Err(self.err(span, "procedures nested too deeply (endless recursion?)".into()));
+                return Err(self.err(
+                    span,
+                    "procedures nested too deeply (endless recursion?)".into(),
+                ));
             }
             let Some(top) = self.s.frames.last_mut() else {
                 return Ok(Stop::Empty);
@@ -296,7 +352,11 @@ impl<'a> Mach<'a> {
             let flow = match top {
                 Frame::Block { block, pc } => {
                     let (b, i) = (*block, *pc);
-                    match p.blocks.get(b.index()).and_then(|bl| bl.stmts.get(i as usize)) {
+                    match p
+                        .blocks
+                        .get(b.index())
+                        .and_then(|bl| bl.stmts.get(i as usize))
+                    {
                         Some(stmt) => {
                             *pc += 1;
                             self.exec(stmt, At { block: b, idx: i })?
@@ -314,7 +374,11 @@ impl<'a> Mach<'a> {
                 Frame::For { .. } => self.step_for()?,
                 Frame::While { at } => {
                     let at = *at;
-                    if let Some(Stmt { kind: StmtKind::While(c, body), .. }) = self.stmt(at) {
+                    if let Some(Stmt {
+                        kind: StmtKind::While(c, body),
+                        ..
+                    }) = self.stmt(at)
+                    {
                         if self.eval_bool(c)? {
                             self.push_block(*body);
                         } else {
@@ -369,7 +433,14 @@ impl<'a> Mach<'a> {
                         locals.push(self.eval(a)?);
                     }
                     locals.resize((def.body.slots as usize).max(locals.len()), Value::None);
-                    self.push_call(Ctx { locals, you: None, this: None }, def.body.block);
+                    self.push_call(
+                        Ctx {
+                            locals,
+                            you: None,
+                            this: None,
+                        },
+                        def.body.block,
+                    );
                     Flow::Next
                 }
             };
@@ -383,7 +454,10 @@ impl<'a> Mach<'a> {
     fn current_span(&self) -> Span {
         for f in self.s.frames.iter().rev() {
             if let Frame::Block { block, pc } = f {
-                if let Some(s) = self.stmt(At { block: *block, idx: pc.saturating_sub(1) }) {
+                if let Some(s) = self.stmt(At {
+                    block: *block,
+                    idx: pc.saturating_sub(1),
+                }) {
                     return s.span;
                 }
             }
@@ -392,7 +466,13 @@ impl<'a> Mach<'a> {
     }
 
     /// Runs a body on a stack of its own where no decision may be asked for.
-    pub fn run_nested(&mut self, body: Body, you: Option<u8>, this: Option<u32>, why: &'static str) -> R<Option<Outcome>> {
+    pub fn run_nested(
+        &mut self,
+        body: Body,
+        you: Option<u8>,
+        this: Option<u32>,
+        why: &'static str,
+    ) -> R<Option<Outcome>> {
         let frames = std::mem::take(&mut self.s.frames);
         let base = self.s.ctxs.len();
         let prev = self.s.no_decide.replace(why);
@@ -423,7 +503,12 @@ impl<'a> Mach<'a> {
     pub fn fail(&mut self, span: Span) -> Flow {
         let line = self.p.line_of(span.start);
         self.s.push_event(Event::Fail { line });
-        if let Some(i) = self.s.frames.iter().rposition(|f| matches!(f, Frame::Strict)) {
+        if let Some(i) = self
+            .s
+            .frames
+            .iter()
+            .rposition(|f| matches!(f, Frame::Strict))
+        {
             self.unwind_to(i);
         }
         Flow::Next
@@ -440,7 +525,13 @@ impl<'a> Mach<'a> {
                 return Ok(Flow::Next);
             };
             *idx += 1;
-            let Some(Stmt { kind: StmtKind::For { slot, filter, body, .. }, .. }) = self.stmt(at) else {
+            let Some(Stmt {
+                kind: StmtKind::For {
+                    slot, filter, body, ..
+                },
+                ..
+            }) = self.stmt(at)
+            else {
                 self.pop_frame();
                 return Ok(Flow::Next);
             };
@@ -456,7 +547,13 @@ impl<'a> Mach<'a> {
     }
 
     fn step_turn(&mut self) -> R<Flow> {
-        let Some(Frame::Turn { player, stage, body, .. }) = self.s.frames.last_mut() else {
+        let Some(Frame::Turn {
+            player,
+            stage,
+            body,
+            ..
+        }) = self.s.frames.last_mut()
+        else {
             return Ok(Flow::Next);
         };
         let (player, body) = (*player, *body);
@@ -489,21 +586,35 @@ impl<'a> Mach<'a> {
         let active = self.s.active;
         if let Some(g) = l.glob_trigs.get(e) {
             for &t in g {
-                list.push(Invocation { trig: TrigRef::Global(t), card: None, zone: u32::MAX, you: active });
+                list.push(Invocation {
+                    trig: TrigRef::Global(t),
+                    card: None,
+                    zone: u32::MAX,
+                    you: active,
+                });
             }
         }
         let families = l.families.get(e).map(|f| f.as_slice()).unwrap_or(&[]);
         let n = self.s.players;
         let add_zone = |s: &State, list: &mut Vec<Invocation>, fam: ZoneId, z: u32| {
-            let Some(zi) = s.zones.get(z as usize) else { return };
+            let Some(zi) = s.zones.get(z as usize) else {
+                return;
+            };
             let you = s.zone_owner(z).unwrap_or(active);
             for &c in zi.cards.iter().rev() {
                 let kind = s.cards[c as usize].kind;
-                let Some(ts) = l.kind_trigs.get(kind as usize * l.nevents + e) else { continue };
+                let Some(ts) = l.kind_trigs.get(kind as usize * l.nevents + e) else {
+                    continue;
+                };
                 for &t in ts {
                     let trig = &p.kinds[kind as usize].triggers[t as usize];
                     if trig.zone == Some(fam) {
-                        list.push(Invocation { trig: TrigRef::Card(kind, t), card: Some(c), zone: z, you });
+                        list.push(Invocation {
+                            trig: TrigRef::Card(kind, t),
+                            card: Some(c),
+                            zone: z,
+                            you,
+                        });
                     }
                 }
             }
@@ -527,17 +638,31 @@ impl<'a> Mach<'a> {
         }
         if l.anywhere.get(e).copied().unwrap_or(false) {
             for (c, cs) in self.s.cards.iter().enumerate() {
-                let Some(ts) = l.kind_trigs.get(cs.kind as usize * l.nevents + e) else { continue };
+                let Some(ts) = l.kind_trigs.get(cs.kind as usize * l.nevents + e) else {
+                    continue;
+                };
                 for &t in ts {
-                    if p.kinds[cs.kind as usize].triggers[t as usize].zone.is_none() {
+                    if p.kinds[cs.kind as usize].triggers[t as usize]
+                        .zone
+                        .is_none()
+                    {
                         let you = self.s.zone_owner(cs.zone).unwrap_or(active);
-                        list.push(Invocation { trig: TrigRef::Card(cs.kind, t), card: Some(c as u32), zone: cs.zone, you });
+                        list.push(Invocation {
+                            trig: TrigRef::Card(cs.kind, t),
+                            card: Some(c as u32),
+                            zone: cs.zone,
+                            you,
+                        });
                     }
                 }
             }
         }
         if !list.is_empty() {
-            self.s.frames.push(Frame::Emit { args: Arc::new(args), list: Arc::new(list), idx: 0 });
+            self.s.frames.push(Frame::Emit {
+                args: Arc::new(args),
+                list: Arc::new(list),
+                idx: 0,
+            });
         }
     }
 
@@ -559,7 +684,9 @@ impl<'a> Mach<'a> {
         };
         *idx += 1;
         let args = args.clone();
-        let Some(trig) = self.trigger(inv.trig) else { return Ok(Flow::Next) };
+        let Some(trig) = self.trigger(inv.trig) else {
+            return Ok(Flow::Next);
+        };
         if let Some(c) = inv.card {
             if self.s.cards.get(c as usize).map(|cs| cs.zone) != Some(inv.zone) {
                 return Ok(Flow::Next);
@@ -568,7 +695,11 @@ impl<'a> Mach<'a> {
         let mut locals: Vec<Value> = args.to_vec();
         locals.resize((trig.body.slots as usize).max(locals.len()), Value::None);
         let base = self.s.ctxs.len();
-        self.s.ctxs.push(Ctx { locals, you: Some(inv.you), this: inv.card });
+        self.s.ctxs.push(Ctx {
+            locals,
+            you: Some(inv.you),
+            this: inv.card,
+        });
         if let Some(c) = &trig.condition {
             let holds = self.eval_bool(c);
             if !holds.as_ref().is_ok_and(|h| *h) {
@@ -603,7 +734,12 @@ impl<'a> Mach<'a> {
                 };
                 self.write_place(&place, new, span)?;
             }
-            StmtKind::Move { what, to, position, face } => return self.exec_move(what, to, *position, *face, span),
+            StmtKind::Move {
+                what,
+                to,
+                position,
+                face,
+            } => return self.exec_move(what, to, *position, *face, span),
             StmtKind::Shuffle(e) => {
                 let z = self.eval_zone(e)?;
                 let cards = &mut self.s.zones[z as usize].cards;
@@ -622,7 +758,9 @@ impl<'a> Mach<'a> {
                         self.write_place(&place, Value::Int(have - amount), span)?;
                     }
                     Value::Int(_) | Value::None => return Ok(self.fail(span)),
-                    v => return Err(self.err(span, format!("cannot pay from {}", self.describe(&v)))),
+                    v => {
+                        return Err(self.err(span, format!("cannot pay from {}", self.describe(&v))))
+                    }
                 }
             }
             StmtKind::Reveal(e, up) => {
@@ -687,21 +825,39 @@ impl<'a> Mach<'a> {
                 self.push_block(*b);
             }
             StmtKind::Stop => {
-                let i = self.s.frames.iter().rposition(|f| matches!(f, Frame::Call)).unwrap_or(0);
+                let i = self
+                    .s
+                    .frames
+                    .iter()
+                    .rposition(|f| matches!(f, Frame::Call))
+                    .unwrap_or(0);
                 self.unwind_to(i);
             }
-            StmtKind::Perform { ability, card, as_card, by } => {
+            StmtKind::Perform {
+                ability,
+                card,
+                as_card,
+                by,
+            } => {
                 let v = self.eval(card)?;
                 let Value::Card(c) = v else {
                     if v.is_none() {
                         return Ok(self.fail(span));
                     }
-                    return Err(self.err(card.span, format!("expected a card, found {}", self.describe(&v))));
+                    return Err(self.err(
+                        card.span,
+                        format!("expected a card, found {}", self.describe(&v)),
+                    ));
                 };
                 let c = self.as_card(&Value::Card(c), card.span)?;
                 let kind = self.s.cards[c as usize].kind as usize;
                 let p: &'a Program = self.p;
-                let Some(body) = p.kinds.get(kind).and_then(|k| k.abilities.get(ability.index())).and_then(|b| b.as_ref()) else {
+                let Some(body) = p
+                    .kinds
+                    .get(kind)
+                    .and_then(|k| k.abilities.get(ability.index()))
+                    .and_then(|b| b.as_ref())
+                else {
                     return Ok(self.fail(span));
                 };
                 let this = match as_card {
@@ -747,11 +903,20 @@ impl<'a> Mach<'a> {
                     })));
                 }
                 let prev = self.s.active;
-                self.s.frames.push(Frame::Turn { player, prev, stage: TurnStage::Body, body: *body });
+                self.s.frames.push(Frame::Turn {
+                    player,
+                    prev,
+                    stage: TurnStage::Body,
+                    body: *body,
+                });
                 self.s.active = player;
                 self.s.turn += 1;
                 let name = self.s.name(player);
-                self.s.push_event(Event::Turn { turn: self.s.turn, player, name });
+                self.s.push_event(Event::Turn {
+                    turn: self.s.turn,
+                    player,
+                    name,
+                });
                 let ev = self.p.turn_start;
                 self.emit(ev, vec![Value::Player(player)]);
             }
@@ -763,7 +928,12 @@ impl<'a> Mach<'a> {
                 self.push_block(*body);
             }
             StmtKind::EndTurn => {
-                let Some(i) = self.s.frames.iter().rposition(|f| matches!(f, Frame::Turn { .. })) else {
+                let Some(i) = self
+                    .s
+                    .frames
+                    .iter()
+                    .rposition(|f| matches!(f, Frame::Turn { .. }))
+                else {
                     return Err(self.err(span, "`end turn` outside a turn".into()));
                 };
                 self.unwind_to(i + 1);
@@ -774,7 +944,12 @@ impl<'a> Mach<'a> {
                 }
             }
             StmtKind::EndPhase => {
-                let Some(i) = self.s.frames.iter().rposition(|f| matches!(f, Frame::Phase { .. })) else {
+                let Some(i) = self
+                    .s
+                    .frames
+                    .iter()
+                    .rposition(|f| matches!(f, Frame::Phase { .. }))
+                else {
                     return Err(self.err(span, "`end phase` outside a phase".into()));
                 };
                 self.unwind_to(i);
@@ -785,9 +960,19 @@ impl<'a> Mach<'a> {
                     crate::program::MenuMode::Times(n) => Some(self.eval_int(n)?),
                     _ => None,
                 };
-                self.s.frames.push(Frame::Menu(Box::new(MenuFrame { at, decider, left, taken: 0, offered: Vec::new() })));
+                self.s.frames.push(Frame::Menu(Box::new(MenuFrame {
+                    at,
+                    decider,
+                    left,
+                    taken: 0,
+                    offered: Vec::new(),
+                })));
             }
-            StmtKind::ChooseBranch { by, prompt, branches } => return self.exec_branch(stmt, by.as_ref(), prompt.as_ref(), branches),
+            StmtKind::ChooseBranch {
+                by,
+                prompt,
+                branches,
+            } => return self.exec_branch(stmt, by.as_ref(), prompt.as_ref(), branches),
             StmtKind::Simultaneously { players, .. } => {
                 let v = self.eval(players)?;
                 let list = match v {
@@ -798,7 +983,9 @@ impl<'a> Mach<'a> {
                 for v in &list {
                     ps.push(self.as_player(v, players.span)?);
                 }
-                self.s.frames.push(Frame::Simul(Box::new(SimulFrame::new(at, ps))));
+                self.s
+                    .frames
+                    .push(Frame::Simul(Box::new(SimulFrame::new(at, ps))));
             }
             StmtKind::Eliminate(e) => {
                 let v = self.eval(e)?;
@@ -819,7 +1006,11 @@ impl<'a> Mach<'a> {
                     }
                 }
                 let reason = self.text(reason)?;
-                return Ok(Flow::Stop(Stop::Over(Outcome { winners, reason, finished: true })));
+                return Ok(Flow::Stop(Stop::Over(Outcome {
+                    winners,
+                    reason,
+                    finished: true,
+                })));
             }
             StmtKind::Log(t) => {
                 let text = self.text(t)?;
@@ -857,7 +1048,14 @@ impl<'a> Mach<'a> {
         }
     }
 
-    fn exec_move(&mut self, what: &Expr, to: &Expr, position: Position, face: Option<Face>, span: Span) -> R<Flow> {
+    fn exec_move(
+        &mut self,
+        what: &Expr,
+        to: &Expr,
+        position: Position,
+        face: Option<Face>,
+        span: Span,
+    ) -> R<Flow> {
         self.s.short = false;
         let v = self.eval(what)?;
         let mut failed = self.s.short;
@@ -877,7 +1075,13 @@ impl<'a> Mach<'a> {
     }
 
     /// Moves one card; false when the target zone is full.
-    pub fn move_card(&mut self, c: u32, target: u32, position: Position, face: Option<Face>) -> R<bool> {
+    pub fn move_card(
+        &mut self,
+        c: u32,
+        target: u32,
+        position: Position,
+        face: Option<Face>,
+    ) -> R<bool> {
         let p: &'a Program = self.p;
         let from = self.s.cards[c as usize].zone;
         let def = self.s.zones[target as usize].def;
@@ -889,7 +1093,11 @@ impl<'a> Mach<'a> {
                     _ => None,
                 };
                 let base = self.s.ctxs.len();
-                self.s.ctxs.push(Ctx { locals: Vec::new(), you: you.or(Some(self.s.active)), this });
+                self.s.ctxs.push(Ctx {
+                    locals: Vec::new(),
+                    you: you.or(Some(self.s.active)),
+                    this,
+                });
                 let m = self.eval_int(max);
                 self.s.ctxs.truncate(base);
                 if self.s.zones[target as usize].cards.len() as i64 >= m? {
@@ -978,7 +1186,11 @@ impl<'a> Mach<'a> {
         if let (Some(def), Value::Int(mut x)) = (p.vars.get(var), &v) {
             if def.min.is_some() || def.max.is_some() {
                 let base = self.s.ctxs.len();
-                self.s.ctxs.push(Ctx { locals: Vec::new(), you, this });
+                self.s.ctxs.push(Ctx {
+                    locals: Vec::new(),
+                    you,
+                    this,
+                });
                 let lo = def.min.as_ref().map(|e| self.eval_int(e)).transpose();
                 let hi = def.max.as_ref().map(|e| self.eval_int(e)).transpose();
                 self.s.ctxs.truncate(base);
@@ -1010,8 +1222,13 @@ impl<'a> Mach<'a> {
     fn combine(&self, op: AssignOp, cur: Value, v: Value, span: Span) -> R<Value> {
         match (cur, v) {
             (Value::Int(a), Value::Int(b)) => {
-                let r = if op == AssignOp::Sub { a.checked_sub(b) } else { a.checked_add(b) };
-                r.map(Value::Int).ok_or_else(|| self.err(span, "arithmetic overflow".into()))
+                let r = if op == AssignOp::Sub {
+                    a.checked_sub(b)
+                } else {
+                    a.checked_add(b)
+                };
+                r.map(Value::Int)
+                    .ok_or_else(|| self.err(span, "arithmetic overflow".into()))
             }
             (Value::List(a), b) => {
                 let mut out = a.to_vec();
@@ -1028,7 +1245,14 @@ impl<'a> Mach<'a> {
                 Ok(Value::list(out))
             }
             (Value::None, b) if op == AssignOp::Add => Ok(b),
-            (a, b) => Err(self.err(span, format!("cannot combine {} and {}", self.describe(&a), self.describe(&b)))),
+            (a, b) => Err(self.err(
+                span,
+                format!(
+                    "cannot combine {} and {}",
+                    self.describe(&a),
+                    self.describe(&b)
+                ),
+            )),
         }
     }
 }

@@ -13,7 +13,7 @@ mod view;
 #[cfg(test)]
 mod tests;
 
-use crate::program::{Body, BlockId, Expr, OptionId, OptionKind, ProcId, Program};
+use crate::program::{BlockId, Body, Expr, OptionId, OptionKind, ProcId, Program};
 use crate::value::Value;
 use cardgame_grammar::ast::Span;
 use exec::{Frame, Mach, Stop};
@@ -21,7 +21,9 @@ use state::{Ctx, Layout, State};
 use std::sync::Arc;
 
 pub use trace::{render_event, Event};
-pub use view::{CardEntry, DecisionView, Inventory, PlayerView, VarView, View, ZoneCount, ZoneView};
+pub use view::{
+    CardEntry, DecisionView, Inventory, PlayerView, VarView, View, ZoneCount, ZoneView,
+};
 
 /// How a game is created.
 #[derive(Clone, Debug)]
@@ -90,7 +92,11 @@ pub struct RuntimeError {
 
 impl std::fmt::Display for RuntimeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}: {} ({})", self.line, self.message, self.position)
+        write!(
+            f,
+            "line {}: {} ({})",
+            self.line, self.message, self.position
+        )
     }
 }
 
@@ -107,7 +113,10 @@ impl std::fmt::Display for ApplyError {
         match self {
             ApplyError::NoDecision => write!(f, "no decision is pending"),
             ApplyError::OutOfRange { option, count } => {
-                write!(f, "option {option} is out of range (the decision has {count} options)")
+                write!(
+                    f,
+                    "option {option} is out of range (the decision has {count} options)"
+                )
             }
         }
     }
@@ -287,7 +296,11 @@ impl Game {
         let mut g = self.clone();
         g.st.record = false;
         let Game { prog, layout, st } = &mut g;
-        view::inventory(&mut Mach { p: prog, l: layout, s: st })
+        view::inventory(&mut Mach {
+            p: prog,
+            l: layout,
+            s: st,
+        })
     }
 
     /// What a seat may see.
@@ -377,7 +390,10 @@ impl Game {
                 }
                 seen[c as usize] = true;
                 if card.zone as usize != zi {
-                    return Err(format!("card {c} is in zone {zi} but says zone {}", card.zone));
+                    return Err(format!(
+                        "card {c} is in zone {zi} but says zone {}",
+                        card.zone
+                    ));
                 }
             }
         }
@@ -397,4 +413,3 @@ pub(crate) fn option_value_ok(p: &Program, id: OptionId, v: &Value) -> bool {
         _ => false,
     }
 }
-#[cfg(test)] mod scratch_test;

@@ -93,7 +93,11 @@ impl Layout {
             var_slot.push(*c);
             *c += 1;
         }
-        let nevents = p.events.len().max(p.turn_start.index() + 1).max(p.turn_end.index() + 1);
+        let nevents = p
+            .events
+            .len()
+            .max(p.turn_start.index() + 1)
+            .max(p.turn_end.index() + 1);
         let mut glob_trigs = vec![Vec::new(); nevents];
         for (i, t) in p.triggers.iter().enumerate() {
             if let Some(v) = glob_trigs.get_mut(t.event.index()) {

@@ -1,0 +1,4 @@
+//! Engine stage: unit tests on small programs built by hand (no parser or checker involved).
+
+mod build;
+mod games;

@@ -77,14 +77,25 @@ pub fn render_event(game: &Game, event: &Event, viewer: Option<u8>) -> Option<St
     Some(match event {
         Event::Turn { turn, player, .. } => format!("turn {turn}: {}", name(*player)),
         Event::Phase { name } => format!("phase {name}"),
-        Event::Decision { player, chosen, secret, .. } => {
+        Event::Decision {
+            player,
+            chosen,
+            secret,
+            ..
+        } => {
             if *secret && viewer.is_some_and(|v| v != *player) {
                 format!("{} chooses a card", name(*player))
             } else {
                 format!("{} chooses \"{chosen}\"", name(*player))
             }
         }
-        Event::Move { kind, from, to, seen, .. } => {
+        Event::Move {
+            kind,
+            from,
+            to,
+            seen,
+            ..
+        } => {
             let visible = viewer.is_none_or(|v| v < 64 && seen & (1u64 << v) != 0);
             if visible {
                 format!("{kind}: {from} -> {to}")
@@ -96,7 +107,12 @@ pub fn render_event(game: &Game, event: &Event, viewer: Option<u8>) -> Option<St
             Some(f) => format!("{zone} shuffled from {f}"),
             None => format!("{zone} shuffled"),
         },
-        Event::Reveal { kind, zone, face_up, .. } => {
+        Event::Reveal {
+            kind,
+            zone,
+            face_up,
+            ..
+        } => {
             if *face_up {
                 format!("{kind} revealed in {zone}")
             } else {
@@ -106,12 +122,18 @@ pub fn render_event(game: &Game, event: &Event, viewer: Option<u8>) -> Option<St
         Event::Log { text } => format!("log: {text}"),
         Event::Fail { line } => format!("failed at line {line}"),
         Event::Eliminated { player, .. } => format!("{} is eliminated", name(*player)),
-        Event::Over { winners, reason, .. } => {
+        Event::Over {
+            winners, reason, ..
+        } => {
             if winners.is_empty() {
                 format!("game over: nobody wins ({reason})")
             } else {
                 let w: Vec<String> = winners.iter().map(|&p| name(p)).collect();
-                format!("game over: {} {} ({reason})", w.join(", "), if w.len() == 1 { "wins" } else { "win" })
+                format!(
+                    "game over: {} {} ({reason})",
+                    w.join(", "),
+                    if w.len() == 1 { "wins" } else { "win" }
+                )
             }
         }
         Event::Error { message, line } => format!("error: line {line}: {message}"),

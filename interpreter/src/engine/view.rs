@@ -101,7 +101,14 @@ pub(crate) fn view(p: &Program, l: &Layout, s: &State, seat: u8) -> View {
                 .iter()
                 .map(|(name, slot)| VarView {
                     name: name.clone(),
-                    value: json(p, l, s, s.pvars.get(q as usize * l.n_pvars + slot).unwrap_or(&Value::None)),
+                    value: json(
+                        p,
+                        l,
+                        s,
+                        s.pvars
+                            .get(q as usize * l.n_pvars + slot)
+                            .unwrap_or(&Value::None),
+                    ),
                 })
                 .collect(),
         })
@@ -114,7 +121,15 @@ pub(crate) fn view(p: &Program, l: &Layout, s: &State, seat: u8) -> View {
         }),
         _ => None,
     };
-    View { seat, active: s.active, turn: s.turn, zones, globals, players, decision }
+    View {
+        seat,
+        active: s.active,
+        turn: s.turn,
+        zones,
+        globals,
+        players,
+        decision,
+    }
 }
 
 /// The component inventory of a game (`cardgame cards`).
@@ -154,7 +169,13 @@ pub(crate) fn inventory(m: &mut super::exec::Mach<'_>) -> Inventory {
         for (pi, pd) in p.props.iter().enumerate() {
             let v = match first {
                 Some(c) => m.prop(pi, c as u32, kd.span).ok(),
-                None => match kd.props.get(pi).and_then(|e| e.as_ref()).unwrap_or(&pd.default).kind {
+                None => match kd
+                    .props
+                    .get(pi)
+                    .and_then(|e| e.as_ref())
+                    .unwrap_or(&pd.default)
+                    .kind
+                {
                     crate::program::ExprKind::Const(ref v) => Some(v.clone()),
                     _ => None,
                 },
@@ -165,26 +186,41 @@ pub(crate) fn inventory(m: &mut super::exec::Mach<'_>) -> Inventory {
         cards.push(CardEntry {
             name: kd.name.clone(),
             copies,
-            tags: kd.tags.iter().filter_map(|t| p.tags.get(t.index()).map(|t| t.name.clone())).collect(),
+            tags: kd
+                .tags
+                .iter()
+                .filter_map(|t| p.tags.get(t.index()).map(|t| t.name.clone()))
+                .collect(),
             properties,
             text: kd.text.clone(),
         });
     }
-    let zones = m
-        .s
-        .zones
-        .iter()
-        .enumerate()
-        .filter(|(_, z)| !z.cards.is_empty())
-        .map(|(zi, z)| ZoneCount { name: zone_label(p, m.l, m.s, zi as u32), count: z.cards.len() })
-        .collect();
-    Inventory { game: p.name.clone(), players: m.s.players, total: m.s.cards.len(), cards, zones }
+    let zones =
+        m.s.zones
+            .iter()
+            .enumerate()
+            .filter(|(_, z)| !z.cards.is_empty())
+            .map(|(zi, z)| ZoneCount {
+                name: zone_label(p, m.l, m.s, zi as u32),
+                count: z.cards.len(),
+            })
+            .collect();
+    Inventory {
+        game: p.name.clone(),
+        players: m.s.players,
+        total: m.s.cards.len(),
+        cards,
+        zones,
+    }
 }
 
 impl Inventory {
     /// The inventory as text, one card definition and one zone per line.
     pub fn to_text(&self) -> String {
-        let mut out = format!("{}, {} players: {} cards\n\ncards:\n", self.game, self.players, self.total);
+        let mut out = format!(
+            "{}, {} players: {} cards\n\ncards:\n",
+            self.game, self.players, self.total
+        );
         let width = self.cards.iter().map(|c| c.name.len()).max().unwrap_or(0);
         for c in &self.cards {
             out.push_str(&format!("  {:width$}  x{:<3}", c.name, c.copies));
