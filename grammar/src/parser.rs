@@ -31,7 +31,7 @@ type P<'i> = Pair<'i, Rule>;
 pub const MAX_NESTING: usize = 256;
 
 /// The deepest syntax tree the parser builds (operator chains count one level per operator).
-pub const MAX_TREE_DEPTH: usize = 1000;
+pub const MAX_TREE_DEPTH: usize = 512;
 
 /// The most rule calls pest may make for one item: a bound on pathological backtracking.
 const CALL_LIMIT: usize = 20_000_000;
@@ -202,13 +202,30 @@ pub fn parse(source: &str) -> (ast::Script, Vec<SyntaxError>) {
                 if end <= pos {
                     break;
                 }
-                pos = skip_trivia(source, end);
+                let next = skip_trivia(source, end);
+                if next < source.len()
+                    && !word_at(source, next).is_some_and(|w| TOP_LEVEL_KEYWORDS.contains(&w))
+                {
+                    // Something that starts no item follows: parse again to find where this
+                    // item really went wrong (`pile, hiden`, `1 +`, a missing `)`).
+                    if let Err(e) = CardgameParser::parse(Rule::item_checked, rest) {
+                        let err_pos = error_position(&e) + pos;
+                        if err_pos > next {
+                            errors.push(describe_error(source, pos, err_pos, &e.variant));
+                            match recovery_point(source, pos, err_pos) {
+                                Some(p) => {
+                                    pos = p;
+                                    continue;
+                                }
+                                None => break,
+                            }
+                        }
+                    }
+                }
+                pos = next;
             }
             Err(e) => {
-                let err_pos = match e.location {
-                    InputLocation::Pos(p) => p,
-                    InputLocation::Span((s, _)) => s,
-                } + pos;
+                let err_pos = error_position(&e) + pos;
                 errors.push(describe_error(source, pos, err_pos, &e.variant));
                 match recovery_point(source, pos, err_pos) {
                     Some(next) => pos = next,
@@ -218,6 +235,13 @@ pub fn parse(source: &str) -> (ast::Script, Vec<SyntaxError>) {
         }
     }
     (script, errors)
+}
+
+fn error_position(e: &pest::error::Error<Rule>) -> usize {
+    match e.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    }
 }
 
 fn internal_error(pos: usize) -> SyntaxError {
@@ -308,6 +332,39 @@ fn check_nesting(src: &str) -> Option<SyntaxError> {
         i += 1;
     }
     None
+}
+
+/// The innermost bracket opened at or after `from` and never closed (strings and comments skipped).
+fn unclosed_bracket(src: &str, from: usize) -> Option<(usize, char)> {
+    let b = src.as_bytes();
+    let mut stack: Vec<(usize, u8)> = Vec::new();
+    let mut i = from;
+    let mut in_text = false;
+    while let Some(&c) = b.get(i) {
+        if in_text {
+            match c {
+                b'\\' => i += 1,
+                b'"' | b'\n' => in_text = false,
+                _ => {}
+            }
+        } else {
+            match c {
+                b'/' if b.get(i + 1) == Some(&b'/') => {
+                    while b.get(i + 1).is_some_and(|&c| c != b'\n') {
+                        i += 1;
+                    }
+                }
+                b'"' => in_text = true,
+                b'(' | b'[' | b'{' => stack.push((i, c)),
+                b')' | b']' | b'}' => {
+                    stack.pop();
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    stack.last().map(|&(at, c)| (at, char::from(c)))
 }
 
 /// The byte column of `pos` on its line.
@@ -460,11 +517,20 @@ fn want(r: Rule) -> Want {
         | R::cmp_tail
         | R::add_op
         | R::mul_op
-        | R::range_op
         | R::is_tail
         | R::in_tail
         | R::k_and
         | R::k_or => Operator,
+        R::lbrace => Phrase("`{`"),
+        R::rbrace => Phrase("`}`"),
+        R::lparen => Phrase("`(`"),
+        R::rparen => Phrase("`)`"),
+        R::lbracket => Phrase("`[`"),
+        R::rbracket => Phrase("`]`"),
+        R::comma => Phrase("`,`"),
+        R::colon => Phrase("`:`"),
+        R::equals => Phrase("`=`"),
+        R::dot => Phrase("`.`"),
         R::ident => Phrase("a name"),
         R::field_name => Phrase("a field name"),
         R::field_access => Phrase("`.`"),
@@ -474,7 +540,8 @@ fn want(r: Rule) -> Want {
         R::text_lit | R::text_interp => Phrase("the rest of the text (and its closing `\"`)"),
         R::text_escape => Phrase("an escape (`\\\"`, `\\\\` or `\\n`)"),
         R::block => Phrase("a block (`{ ... }`)"),
-        R::assign_op => Phrase("`=`, `+=` or `-=`"),
+        R::assign_op => Phrase("`=`, `+=`, `-=`"),
+        R::range_op => Phrase("`..`"),
         R::where_clause => Phrase("`where`"),
         R::by_clause => Phrase("`by`"),
         R::prompt_clause => Phrase("`prompt`"),
@@ -483,9 +550,9 @@ fn want(r: Rule) -> Want {
         R::action_if => Phrase("`if`"),
         R::trigger_zone => Phrase("`in`"),
         R::else_if | R::else_block => Phrase("`else`"),
-        R::move_position => Phrase("`top` or `bottom`"),
-        R::move_face => Phrase("`face up` or `face down`"),
-        R::menu_mode => Phrase("`until pass`, `once`, `once or pass` or `times N`"),
+        R::move_position => Phrase("`top`, `bottom`"),
+        R::move_face => Phrase("`face`"),
+        R::menu_mode => Phrase("a menu mode (`until pass`, `once`, `once or pass`, `times N`)"),
         R::option_kind => Phrase("`bool`, `int A..B` or `one of a, b`"),
         R::type_expr | R::type_list => Phrase("a type (`int`, `bool`, `player`, `card`, ...)"),
         R::property_type => Phrase("`int` or `kinds`"),
@@ -730,6 +797,11 @@ fn describe_error(
     let mut item = false;
     let mut keywords: Vec<&'static str> = Vec::new();
     for r in positives {
+        let mut add = |p: &str| {
+            if !phrases.iter().any(|q| q == p) {
+                phrases.push(p.to_string());
+            }
+        };
         match want(*r) {
             Want::Item => item = true,
             Want::Statement => statement = true,
@@ -740,12 +812,43 @@ fn describe_error(
                 if let Some(k) = keyword_name(*r) {
                     keywords.push(k.trim_matches('`'));
                 }
-                if !phrases.iter().any(|q| q == p) {
-                    phrases.push(p.to_string());
+                if *r == Rule::assign_op {
+                    for op in ["`=`", "`+=`", "`-=`"] {
+                        add(op);
+                    }
+                } else {
+                    add(p);
                 }
             }
             Want::Ignore => {}
         }
+    }
+    // The first words of many statements (or items) at once: a statement (an item) is expected.
+    if keywords
+        .iter()
+        .filter(|k| STATEMENT_KEYWORDS.contains(k))
+        .count()
+        >= 5
+    {
+        statement = true;
+    }
+    if keywords
+        .iter()
+        .filter(|k| TOP_LEVEL_KEYWORDS.contains(k))
+        .count()
+        >= 5
+    {
+        item = true;
+    }
+    if statement || item {
+        // What could still continue the previous statement is noise next to "a statement".
+        phrases.retain(|p| p == "`}`");
+        expression = false;
+        operator = false;
+    }
+    if operator {
+        // `(`, `.`, `in`, `is` and `..` continue an expression: they are operators too.
+        phrases.retain(|p| !["`(`", "`.`", "`in`", "`is`", "`..`"].contains(&p.as_str()));
     }
     if expression {
         // A text or a name is an expression too.
@@ -753,7 +856,6 @@ fn describe_error(
         phrases.insert(0, "an expression".to_string());
     }
     if statement {
-        phrases.retain(|p| p != "a name");
         phrases.insert(0, "a statement".to_string());
     }
     if test_step {
@@ -772,6 +874,30 @@ fn describe_error(
     };
 
     let mut help = None;
+    let in_text = positives
+        .iter()
+        .any(|r| matches!(r, Rule::text_lit | Rule::text_interp | Rule::text_escape));
+    if in_text && src.get(err_pos..).is_some_and(|r| r.starts_with('\\')) {
+        let escape: String = src.get(err_pos..).unwrap_or("").chars().take(2).collect();
+        return SyntaxError::new(
+            SyntaxError::UNEXPECTED,
+            format!("unknown escape `{escape}` in a text"),
+            Span::new(err_pos, err_pos + escape.len()),
+            "unknown escape",
+            Some("the escapes are `\\\"`, `\\\\` and `\\n`".to_string()),
+        );
+    }
+    if in_text && (found == "the end of the line" || found == "the end of the file") {
+        return SyntaxError::new(
+            SyntaxError::UNEXPECTED,
+            format!("this text is not closed: expected `\"` before {found}"),
+            span,
+            "expected `\"` here",
+            Some(
+                "a text ends on the line where it starts; write `\\n` for a line break".to_string(),
+            ),
+        );
+    }
     if let Some(w) = word_at(src, err_pos) {
         let mut candidates: Vec<&str> = keywords.clone();
         if statement {
@@ -790,24 +916,25 @@ fn describe_error(
                 .map(|s| s.is_empty() || s.ends_with(['\n', '{', '}']))
                 .unwrap_or(false);
             if line_start {
-                if let Some(k) = did_you_mean(w, STATEMENT_KEYWORDS) {
+                let mut candidates = STATEMENT_KEYWORDS.to_vec();
+                candidates.push("else");
+                if let Some(k) = did_you_mean(w, &candidates) {
                     help = Some(format!("did you mean `{k}`?"));
                 }
             }
         }
+        if help.is_none() && found == "`==`" {
+            help = Some(
+                "a comparison is not a statement: write `x = E` to change a value, or `require C`"
+                    .to_string(),
+            );
+        }
     }
     if help.is_none() && found == "the end of the file" {
-        help = Some("is a closing `}`, `)` or `]` missing?".to_string());
-    }
-    if help.is_none()
-        && keywords.is_empty()
-        && phrases
-            .iter()
-            .any(|p| p.starts_with("the rest of the text"))
-    {
-        help = Some(
-            "a text ends on the line where it starts; write `\\n` for a line break".to_string(),
-        );
+        if let Some((at, bracket)) = unclosed_bracket(src, item_pos) {
+            let line = src.get(..at).map_or(0, |s| s.matches('\n').count()) + 1;
+            help = Some(format!("the `{bracket}` on line {line} is never closed"));
+        }
     }
     SyntaxError::new(
         SyntaxError::UNEXPECTED,
@@ -830,8 +957,23 @@ struct Kids<'i> {
     q: VecDeque<P<'i>>,
 }
 
+/// Keywords and punctuation: tokens that carry no value of their own.
 fn is_keyword_token(r: Rule) -> bool {
-    !matches!(r, Rule::k_true | Rule::k_false | Rule::k_none) && keyword_name(r).is_some()
+    match r {
+        Rule::k_true | Rule::k_false | Rule::k_none => false,
+        Rule::lbrace
+        | Rule::rbrace
+        | Rule::lparen
+        | Rule::rparen
+        | Rule::lbracket
+        | Rule::rbracket
+        | Rule::comma
+        | Rule::colon
+        | Rule::equals
+        | Rule::dot
+        | Rule::range_op => true,
+        _ => keyword_name(r).is_some(),
+    }
 }
 
 fn kids<'i>(p: &P<'i>) -> Kids<'i> {
@@ -1906,6 +2048,9 @@ impl Builder {
                 let primary = inner.next().ok_or(Bug)?;
                 let fields: Vec<P<'_>> = inner.collect();
                 let start = span.start;
+                if self.deep(d + fields.len(), span) {
+                    return Ok(self.mk(ExprKind::None, span));
+                }
                 let mut e = self.expr(primary, d + fields.len())?;
                 for f in fields {
                     let name = self.ident(&kids(&f).next()?);
@@ -1979,6 +2124,9 @@ impl Builder {
         let mut it = operands.into_iter();
         let (_, first) = it.next().ok_or(Bug)?;
         let start = self.sp(&first).start;
+        if self.deep(d + n, self.sp(&first)) {
+            return Ok(self.mk(ExprKind::None, self.sp(&first)));
+        }
         // The first operand sits below every operator of the chain.
         let mut acc = self.expr(first, d + n)?;
         for (i, (op, operand)) in it.enumerate() {
@@ -2001,6 +2149,9 @@ impl Builder {
         end: usize,
         d: usize,
     ) -> R<Expr> {
+        if self.deep(d + starts.len(), self.sp(&operand)) {
+            return Ok(self.mk(ExprKind::None, self.sp(&operand)));
+        }
         let mut e = self.expr(operand, d + starts.len())?;
         for s in starts.into_iter().rev() {
             e = self.mk(ExprKind::Unary(op, Box::new(e)), Span::new(s, end));
