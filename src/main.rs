@@ -3,7 +3,7 @@
 
 use cardgame_interpreter::agents::{make_agent, Agent};
 use cardgame_interpreter::check::{check_source, Checked};
-use cardgame_interpreter::engine::{render_event, Game, GameConfig, Status};
+use cardgame_interpreter::engine::{render_event, Event, Game, GameConfig, Status};
 use cardgame_interpreter::program::{OptionId, OptionKind, Program};
 use cardgame_interpreter::report;
 use cardgame_interpreter::testing::run_tests;
@@ -61,6 +61,9 @@ enum Command {
         /// Stop the game after this many turns.
         #[arg(long, default_value_t = 500)]
         max_turns: u32,
+        /// Show the trace as this seat (1-based) may see it: hidden cards stay hidden.
+        #[arg(long, value_name = "SEAT")]
+        view: Option<u8>,
     },
     /// Show the component inventory after setup.
     Cards {
@@ -86,12 +89,24 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(USAGE) } else { ExitCode::SUCCESS };
+            return if e.use_stderr() {
+                ExitCode::from(USAGE)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
     let code = match cli.command {
         Command::Check { files } => cmd_check(&files),
-        Command::Run { file, game, seed, agents, format, max_turns } => cmd_run(&file, &game, seed, &agents, format, max_turns),
+        Command::Run {
+            file,
+            game,
+            seed,
+            agents,
+            format,
+            max_turns,
+            view,
+        } => cmd_run(&file, &game, seed, &agents, format, max_turns, view),
         Command::Cards { file, game, format } => cmd_cards(&file, &game, format),
         Command::Test { files } => cmd_test(&files),
     };
@@ -100,7 +115,13 @@ fn main() -> ExitCode {
 
 fn read(path: &Path) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    String::from_utf8(bytes).map_err(|e| format!("{}: not UTF-8 text (invalid byte at offset {})", path.display(), e.utf8_error().valid_up_to()))
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{}: not UTF-8 text (invalid byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
 }
 
 fn display_name(path: &Path) -> String {
@@ -113,11 +134,17 @@ fn load(path: &Path) -> Result<(Arc<Program>, String), u8> {
         eprintln!("error: {e}");
         SCRIPT_ERROR
     })?;
-    let Checked { program, diagnostics } = check_source(&source);
+    let Checked {
+        program,
+        diagnostics,
+    } = check_source(&source);
     match program {
         Some(p) => Ok((Arc::new(p), source)),
         None => {
-            eprint!("{}", report::render(&diagnostics, &display_name(path), &source, 100));
+            eprint!(
+                "{}",
+                report::render(&diagnostics, &display_name(path), &source, 100)
+            );
             eprintln!("{}: {}", path.display(), report::summary(&diagnostics));
             Err(SCRIPT_ERROR)
         }
@@ -136,7 +163,10 @@ fn cmd_check(files: &[PathBuf]) -> u8 {
             }
         };
         let checked = check_source(&source);
-        print!("{}", report::render(&checked.diagnostics, &display_name(f), &source, 100));
+        print!(
+            "{}",
+            report::render(&checked.diagnostics, &display_name(f), &source, 100)
+        );
         println!("{}: {}", f.display(), report::summary(&checked.diagnostics));
         if checked.program.is_none() {
             code = SCRIPT_ERROR;
@@ -162,11 +192,18 @@ fn config(program: &Program, args: &GameArgs, seed: u64) -> Result<GameConfig, S
         let (key, value) = (key.trim(), value.trim());
         let Some(i) = program.options.iter().position(|d| d.name == key) else {
             let names: Vec<&str> = program.options.iter().map(|d| d.name.as_str()).collect();
-            return Err(match cardgame_interpreter::diag::did_you_mean(key, names.iter().copied()) {
-                Some(h) => format!("the script has no option `{key}`: {h}"),
-                None if names.is_empty() => format!("the script has no option `{key}` (it has no options)"),
-                None => format!("the script has no option `{key}`; its options are: {}", names.join(", ")),
-            });
+            return Err(
+                match cardgame_interpreter::diag::did_you_mean(key, names.iter().copied()) {
+                    Some(h) => format!("the script has no option `{key}`: {h}"),
+                    None if names.is_empty() => {
+                        format!("the script has no option `{key}` (it has no options)")
+                    }
+                    None => format!(
+                        "the script has no option `{key}`; its options are: {}",
+                        names.join(", ")
+                    ),
+                },
+            );
         };
         let def = &program.options[i];
         let v = match &def.kind {
@@ -177,11 +214,20 @@ fn config(program: &Program, args: &GameArgs, seed: u64) -> Result<GameConfig, S
             },
             OptionKind::Int { min, max } => match value.parse::<i64>() {
                 Ok(n) if n >= *min && n <= *max => Value::Int(n),
-                _ => return Err(format!("option `{key}` is a number from {min} to {max}, not `{value}`")),
+                _ => {
+                    return Err(format!(
+                        "option `{key}` is a number from {min} to {max}, not `{value}`"
+                    ))
+                }
             },
             OptionKind::OneOf(vals) => match vals.iter().position(|v| v == value) {
                 Some(n) => Value::Int(n as i64),
-                None => return Err(format!("option `{key}` is one of {}, not `{value}`", vals.join(", "))),
+                None => {
+                    return Err(format!(
+                        "option `{key}` is one of {}, not `{value}`",
+                        vals.join(", ")
+                    ))
+                }
             },
         };
         cfg.options.push((OptionId(i as u16), v));
@@ -189,7 +235,35 @@ fn config(program: &Program, args: &GameArgs, seed: u64) -> Result<GameConfig, S
     Ok(cfg)
 }
 
-fn cmd_run(file: &Path, args: &GameArgs, seed: u64, agents: &str, format: Format, max_turns: u32) -> u8 {
+/// An event as JSON, with what `viewer` may not see left out.
+fn event_json(e: &Event, viewer: Option<u8>) -> serde_json::Value {
+    let mut v = serde_json::to_value(e).unwrap_or(serde_json::Value::Null);
+    let Some(seat) = viewer else { return v };
+    match e {
+        Event::Move { seen, .. } if seat >= 64 || seen & (1u64 << seat) == 0 => {
+            v["kind"] = serde_json::Value::Null;
+            v["card"] = serde_json::Value::Null;
+        }
+        Event::Decision { player, secret, .. } if *player != seat => {
+            v["options"] = serde_json::Value::Null;
+            if *secret {
+                v["chosen"] = serde_json::Value::Null;
+            }
+        }
+        _ => {}
+    }
+    v
+}
+
+fn cmd_run(
+    file: &Path,
+    args: &GameArgs,
+    seed: u64,
+    agents: &str,
+    format: Format,
+    max_turns: u32,
+    view: Option<u8>,
+) -> u8 {
     let (program, _source) = match load(file) {
         Ok(p) => p,
         Err(c) => return c,
@@ -203,10 +277,22 @@ fn cmd_run(file: &Path, args: &GameArgs, seed: u64, agents: &str, format: Format
     };
     cfg.max_turns = max_turns;
     let players = cfg.players;
+    let viewer = match view {
+        None => None,
+        Some(v) if v >= 1 && v <= players => Some(v - 1),
+        Some(v) => {
+            eprintln!("error: --view takes a seat from 1 to {players}, not {v}");
+            return USAGE;
+        }
+    };
     let specs: Vec<&str> = agents.split(',').collect();
     let mut seats: Vec<Box<dyn Agent>> = Vec::new();
     for seat in 0..players {
-        let spec = specs.get(seat as usize).or(specs.last()).copied().unwrap_or("random");
+        let spec = specs
+            .get(seat as usize)
+            .or(specs.last())
+            .copied()
+            .unwrap_or("random");
         match make_agent(spec, seed, seat) {
             Ok(a) => seats.push(a),
             Err(e) => {
@@ -221,8 +307,8 @@ fn cmd_run(file: &Path, args: &GameArgs, seed: u64, agents: &str, format: Format
     loop {
         for e in game.take_events() {
             let line = match format {
-                Format::Text => render_event(&game, &e, None),
-                Format::Json => serde_json::to_string(&e).ok(),
+                Format::Text => render_event(&game, &e, viewer),
+                Format::Json => Some(event_json(&e, viewer).to_string()),
             };
             if let Some(line) = line {
                 if writeln!(out, "{line}").is_err() {
@@ -235,7 +321,9 @@ fn cmd_run(file: &Path, args: &GameArgs, seed: u64, agents: &str, format: Format
                 let d = d.clone();
                 let n = seats.len();
                 let agent = &mut seats[d.player as usize % n];
-                agent.choose(&game, &d).min(d.options.len().saturating_sub(1))
+                agent
+                    .choose(&game, &d)
+                    .min(d.options.len().saturating_sub(1))
             }
             _ => break,
         };
@@ -243,7 +331,9 @@ fn cmd_run(file: &Path, args: &GameArgs, seed: u64, agents: &str, format: Format
             break;
         }
     }
-    let names: Vec<String> = (0..players).map(|p| game.label(&Value::Player(p))).collect();
+    let names: Vec<String> = (0..players)
+        .map(|p| game.label(&Value::Player(p)))
+        .collect();
     let (code, result) = match game.status() {
         Status::Over(o) => (
             0,
@@ -269,16 +359,27 @@ fn cmd_run(file: &Path, args: &GameArgs, seed: u64, agents: &str, format: Format
                 "steps": game.steps(),
             }),
         ),
-        Status::Decision(_) => (SCRIPT_ERROR, serde_json::json!({"type": "result", "winners": [], "reason": "stopped"})),
+        Status::Decision(_) => (
+            SCRIPT_ERROR,
+            serde_json::json!({"type": "result", "winners": [], "reason": "stopped"}),
+        ),
     };
     let _ = match format {
         Format::Json => writeln!(out, "{result}"),
         Format::Text => {
             let winners: Vec<String> = result["winner_names"]
                 .as_array()
-                .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(String::from))
+                        .collect()
+                })
                 .unwrap_or_default();
-            let who = if winners.is_empty() { "no winner".to_string() } else { format!("winners: {}", winners.join(", ")) };
+            let who = if winners.is_empty() {
+                "no winner".to_string()
+            } else {
+                format!("winners: {}", winners.join(", "))
+            };
             writeln!(
                 out,
                 "result: {who} ({}) after {} turns and {} decisions",
