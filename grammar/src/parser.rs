@@ -180,7 +180,12 @@ pub fn parse(source: &str) -> (ast::Script, Vec<SyntaxError>) {
         return (script, errors);
     }
     pest::set_call_limit(NonZeroUsize::new(CALL_LIMIT));
-    let mut pos = skip_trivia(source, 0);
+    let bom = if source.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    };
+    let mut pos = skip_trivia(source, bom);
     while pos < source.len() {
         let Some(rest) = source.get(pos..) else {
             break;
@@ -192,7 +197,7 @@ pub fn parse(source: &str) -> (ast::Script, Vec<SyntaxError>) {
                     break;
                 };
                 let end = pos + item.as_span().end();
-                let mut b = Builder::new(pos);
+                let mut b = Builder::new(rest, pos);
                 let built = b.item(item);
                 errors.append(&mut b.errors);
                 match built {
@@ -256,12 +261,9 @@ fn internal_error(pos: usize) -> SyntaxError {
 
 // ───────────────────────────── scanning ─────────────────────────────
 
-/// Skips whitespace, `//` comments and a byte-order mark from `pos`.
+/// Skips whitespace and `//` comments from `pos`.
 fn skip_trivia(src: &str, mut pos: usize) -> usize {
     let b = src.as_bytes();
-    if pos == 0 && src.starts_with('\u{feff}') {
-        pos = '\u{feff}'.len_utf8();
-    }
     while let Some(&c) = b.get(pos) {
         match c {
             b' ' | b'\t' | b'\r' | b'\n' => pos += 1,
@@ -1010,25 +1012,40 @@ fn has_child(p: &P<'_>, r: Rule) -> bool {
     p.clone().into_inner().any(|c| c.as_rule() == r)
 }
 
-struct Builder {
+struct Builder<'s> {
+    /// The parsed text (the source from the start of the item).
+    src: &'s str,
     /// Where the parsed text starts in the whole source.
     off: usize,
     errors: Vec<SyntaxError>,
     too_deep: bool,
 }
 
-impl Builder {
-    fn new(off: usize) -> Self {
+impl<'s> Builder<'s> {
+    fn new(src: &'s str, off: usize) -> Self {
         Builder {
+            src,
             off,
             errors: Vec::new(),
             too_deep: false,
         }
     }
 
+    /// The span of a pair in the whole source, without the whitespace and comments that pest
+    /// leaves at the end of a rule when an optional part after them is absent.
     fn sp(&self, p: &P<'_>) -> Span {
-        let s = p.as_span();
-        Span::new(s.start() + self.off, s.end() + self.off)
+        let start = p.as_span().start();
+        let mut cur = p.clone();
+        let end = loop {
+            let end = cur.as_span().end();
+            match cur.clone().into_inner().last() {
+                Some(last) if skip_trivia(self.src, last.as_span().end()) >= end => {
+                    cur = last;
+                }
+                _ => break end,
+            }
+        };
+        Span::new(start + self.off, end + self.off)
     }
 
     fn ident(&self, p: &P<'_>) -> Ident {
