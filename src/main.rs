@@ -6,6 +6,7 @@ use cardgame_interpreter::check::{check_source, Checked};
 use cardgame_interpreter::engine::{render_event, Event, Game, GameConfig, Status};
 use cardgame_interpreter::program::{OptionId, OptionKind, Program};
 use cardgame_interpreter::report;
+use cardgame_interpreter::sim::{simulate, SimConfig};
 use cardgame_interpreter::testing::run_tests;
 use cardgame_interpreter::value::Value;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -73,6 +74,32 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// Simulate many games and print aggregated statistics.
+    Sim {
+        file: PathBuf,
+        #[command(flatten)]
+        game: GameArgs,
+        /// Number of games.
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        /// Base seed: game i is seeded from it and i.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (default: the number of cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Agents by seat, comma separated; they are rotated round the seats game by game.
+        #[arg(long, default_value = "random")]
+        agents: String,
+        /// Keep every agent in its seat instead of rotating.
+        #[arg(long)]
+        no_rotate: bool,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Stop each game after this many turns.
+        #[arg(long, default_value_t = 500)]
+        max_turns: u32,
+    },
     /// Run the rules tests written in scripts.
     Test {
         #[arg(required = true)]
@@ -109,6 +136,27 @@ fn main() -> ExitCode {
         } => cmd_run(&file, &game, seed, &agents, format, max_turns, view),
         Command::Cards { file, game, format } => cmd_cards(&file, &game, format),
         Command::Test { files } => cmd_test(&files),
+        Command::Sim {
+            file,
+            game,
+            games,
+            seed,
+            jobs,
+            agents,
+            no_rotate,
+            format,
+            max_turns,
+        } => {
+            let sim = SimArgs {
+                games,
+                seed,
+                jobs,
+                agents,
+                rotate: !no_rotate,
+                max_turns,
+            };
+            cmd_sim(&file, &game, &sim, format)
+        }
     };
     ExitCode::from(code)
 }
@@ -448,4 +496,84 @@ fn cmd_test(files: &[PathBuf]) -> u8 {
     }
     println!("{passed} passed, {failed} failed");
     u8::from(failed > 0)
+}
+
+struct SimArgs {
+    games: u64,
+    seed: u64,
+    jobs: Option<usize>,
+    agents: String,
+    rotate: bool,
+    max_turns: u32,
+}
+
+fn cmd_sim(file: &Path, args: &GameArgs, sim: &SimArgs, format: Format) -> u8 {
+    use std::io::IsTerminal;
+    let (program, _) = match load(file) {
+        Ok(p) => p,
+        Err(c) => return c,
+    };
+    let cfg = match config(&program, args, sim.seed) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return USAGE;
+        }
+    };
+    let jobs = sim
+        .jobs
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
+        .max(1);
+    let sc = SimConfig {
+        games: sim.games,
+        players: cfg.players,
+        seed: sim.seed,
+        jobs,
+        agents: sim
+            .agents
+            .split(',')
+            .map(|a| a.trim().to_string())
+            .collect(),
+        rotate: sim.rotate,
+        options: cfg.options.clone(),
+        max_turns: sim.max_turns,
+    };
+    let bar = if std::io::stderr().is_terminal() {
+        let b = indicatif::ProgressBar::new(sim.games);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} games, {per_sec}, eta {eta}",
+        ) {
+            b.set_style(style);
+        }
+        Some(b)
+    } else {
+        None
+    };
+    let tick = || {
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    };
+    let report = match simulate(&program, &sc, &tick) {
+        Ok(r) => r,
+        Err(e) => {
+            if let Some(b) = &bar {
+                b.finish_and_clear();
+            }
+            eprintln!("error: {e}");
+            return USAGE;
+        }
+    };
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    match format {
+        Format::Json => println!("{}", serde_json::to_string(&report).unwrap_or_default()),
+        Format::Text => print!("{}", report.to_text()),
+    }
+    u8::from(report.error_count > 0)
 }

@@ -7,5 +7,6 @@ pub mod diag;
 pub mod engine;
 pub mod program;
 pub mod report;
+pub mod sim;
 pub mod testing;
 pub mod value;

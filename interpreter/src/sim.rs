@@ -1,0 +1,460 @@
+//! Simulation stage: many seeded games in parallel, aggregated into statistics a designer can read.
+//!
+//! Game `i` is seeded from the base seed and `i` alone, and each game runs on one thread from start to
+//! end, so the report is the same whatever the number of threads.
+
+use crate::agents::make_agent;
+use crate::engine::{Game, GameConfig, Status};
+use crate::program::{OptionId, Program};
+use crate::value::Value;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// What to simulate.
+#[derive(Clone, Debug)]
+pub struct SimConfig {
+    pub games: u64,
+    pub players: u8,
+    pub seed: u64,
+    pub jobs: usize,
+    /// Agent names by seat; the last fills the remaining seats.
+    pub agents: Vec<String>,
+    /// Rotate the agents round the seats game by game, so each sits in each seat equally often.
+    pub rotate: bool,
+    pub options: Vec<(OptionId, Value)>,
+    pub max_turns: u32,
+}
+
+/// The seed of game `index`: a mix of the base seed and the index (SplitMix64).
+pub fn game_seed(base: u64, index: u64) -> u64 {
+    let mut z = base
+        ^ index
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(0x632B_E59B_D9B4_E019);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The outcome of one simulated game.
+#[derive(Clone, Debug)]
+struct Record {
+    seed: u64,
+    /// Agent name per seat.
+    seating: Vec<String>,
+    winners: Vec<u8>,
+    reason: String,
+    finished: bool,
+    error: Option<String>,
+    turns: u32,
+    decisions: u64,
+    /// Per seat: how many cards of each kind it holds at the end.
+    holdings: Vec<Vec<u32>>,
+}
+
+/// A rate with its 95% confidence interval (Wilson score).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Rate {
+    pub wins: u64,
+    pub games: u64,
+    pub rate: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Rate {
+    pub fn new(wins: u64, games: u64) -> Rate {
+        if games == 0 {
+            return Rate {
+                wins,
+                games,
+                rate: 0.0,
+                low: 0.0,
+                high: 0.0,
+            };
+        }
+        let n = games as f64;
+        let p = wins as f64 / n;
+        let z = 1.959_964;
+        let denom = 1.0 + z * z / n;
+        let centre = (p + z * z / (2.0 * n)) / denom;
+        let half = z * ((p * (1.0 - p) / n) + z * z / (4.0 * n * n)).sqrt() / denom;
+        Rate {
+            wins,
+            games,
+            rate: p,
+            low: (centre - half).max(0.0),
+            high: (centre + half).min(1.0),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Spread {
+    pub mean: f64,
+    pub median: f64,
+    pub p90: f64,
+}
+
+impl Spread {
+    fn of(mut v: Vec<f64>) -> Spread {
+        if v.is_empty() {
+            return Spread {
+                mean: 0.0,
+                median: 0.0,
+                p90: 0.0,
+            };
+        }
+        v.sort_by(|a, b| a.total_cmp(b));
+        let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+        Spread {
+            mean: v.iter().sum::<f64>() / v.len() as f64,
+            median: at(0.5),
+            p90: at(0.9),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SimError {
+    pub game: u64,
+    pub seed: u64,
+    pub message: String,
+}
+
+/// Per card kind: how many copies players held at the end, and how the players who held it did.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct CardFigures {
+    pub name: String,
+    /// Mean copies held by a player at the end of a game, beyond what it held after setup.
+    pub acquired_per_game: f64,
+    /// Players (over all games) who held at least one copy at the end.
+    pub holders: u64,
+    /// The win rate of those players.
+    pub holder_wins: Rate,
+}
+
+/// The aggregated report of a simulation.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SimReport {
+    pub game: String,
+    pub players: u8,
+    pub games: u64,
+    pub seed: u64,
+    pub jobs: usize,
+    pub finished: u64,
+    pub unfinished: u64,
+    pub errors: Vec<SimError>,
+    pub error_count: u64,
+    pub wins_by_seat: Vec<Rate>,
+    pub wins_by_agent: BTreeMap<String, Rate>,
+    /// Games with more than one winner.
+    pub ties: u64,
+    /// Finished games that nobody won.
+    pub no_winner: u64,
+    pub turns: Spread,
+    pub decisions: Spread,
+    pub end_reasons: BTreeMap<String, u64>,
+    pub cards: Vec<CardFigures>,
+    pub seconds: f64,
+    pub games_per_second: f64,
+}
+
+fn play_one(program: &Arc<Program>, cfg: &SimConfig, index: u64) -> Record {
+    let seed = game_seed(cfg.seed, index);
+    let n = cfg.players as usize;
+    let shift = if cfg.rotate {
+        (index % n as u64) as usize
+    } else {
+        0
+    };
+    let seating: Vec<String> = (0..n)
+        .map(|seat| {
+            let slot = (seat + n - shift) % n;
+            cfg.agents
+                .get(slot)
+                .or(cfg.agents.last())
+                .cloned()
+                .unwrap_or_else(|| "random".into())
+        })
+        .collect();
+    let mut config = GameConfig::new(cfg.players, seed);
+    config.options = cfg.options.clone();
+    config.max_turns = cfg.max_turns;
+    let mut game = Game::new(program.clone(), config);
+    game.set_recording(false);
+    let start = game.holdings();
+    let mut agents = Vec::with_capacity(n);
+    for (seat, name) in seating.iter().enumerate() {
+        match make_agent(name, seed, seat as u8) {
+            Ok(a) => agents.push(a),
+            Err(e) => {
+                return Record {
+                    seed,
+                    seating,
+                    winners: vec![],
+                    reason: String::new(),
+                    finished: false,
+                    error: Some(e),
+                    turns: 0,
+                    decisions: 0,
+                    holdings: vec![],
+                }
+            }
+        }
+    }
+    loop {
+        let choice = match game.status() {
+            Status::Decision(d) => {
+                let d = d.clone();
+                agents[d.player as usize % n]
+                    .choose(&game, &d)
+                    .min(d.options.len().saturating_sub(1))
+            }
+            _ => break,
+        };
+        if game.apply(choice).is_err() {
+            break;
+        }
+    }
+    let end = game.holdings();
+    let holdings = end
+        .iter()
+        .zip(start.iter().chain(std::iter::repeat(&Vec::new())))
+        .map(|(e, s)| {
+            e.iter()
+                .enumerate()
+                .map(|(k, c)| c.saturating_sub(s.get(k).copied().unwrap_or(0)))
+                .collect()
+        })
+        .collect();
+    let (winners, reason, finished, error) = match game.status() {
+        Status::Over(o) => (o.winners.clone(), o.reason.clone(), o.finished, None),
+        Status::Error(e) => (vec![], String::new(), false, Some(e.to_string())),
+        Status::Decision(_) => (
+            vec![],
+            String::new(),
+            false,
+            Some("stopped at a decision".into()),
+        ),
+    };
+    Record {
+        seed,
+        seating,
+        winners,
+        reason,
+        finished,
+        error,
+        turns: game.turns(),
+        decisions: game.steps(),
+        holdings,
+    }
+}
+
+/// Run the simulation. `tick` is called once per finished game (for a progress bar).
+pub fn simulate(
+    program: &Arc<Program>,
+    cfg: &SimConfig,
+    tick: &(dyn Fn() + Sync),
+) -> Result<SimReport, String> {
+    for (seat, a) in cfg.agents.iter().enumerate() {
+        make_agent(a, 0, seat as u8)?;
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.jobs.max(1))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let started = Instant::now();
+    let records: Vec<Record> = pool.install(|| {
+        (0..cfg.games)
+            .into_par_iter()
+            .map(|i| {
+                let r = play_one(program, cfg, i);
+                tick();
+                r
+            })
+            .collect()
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    Ok(aggregate(program, cfg, &records, seconds))
+}
+
+fn aggregate(program: &Program, cfg: &SimConfig, records: &[Record], seconds: f64) -> SimReport {
+    let n = cfg.players as usize;
+    let mut seat_wins = vec![0u64; n];
+    let mut agent_wins: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    let mut end_reasons: BTreeMap<String, u64> = BTreeMap::new();
+    let (mut finished, mut unfinished, mut ties, mut no_winner) = (0, 0, 0, 0);
+    let mut errors = vec![];
+    let mut error_count = 0;
+    let mut turns = vec![];
+    let mut decisions = vec![];
+    let nk = program.kinds.len();
+    let mut acquired = vec![0u64; nk];
+    let mut holders = vec![0u64; nk];
+    let mut holder_wins = vec![0u64; nk];
+    for (i, r) in records.iter().enumerate() {
+        if let Some(e) = &r.error {
+            error_count += 1;
+            if errors.len() < 20 {
+                errors.push(SimError {
+                    game: i as u64,
+                    seed: r.seed,
+                    message: e.clone(),
+                });
+            }
+            continue;
+        }
+        if r.finished {
+            finished += 1;
+        } else {
+            unfinished += 1;
+        }
+        *end_reasons.entry(r.reason.clone()).or_default() += 1;
+        turns.push(f64::from(r.turns));
+        decisions.push(r.decisions as f64);
+        if r.winners.len() > 1 {
+            ties += 1;
+        }
+        if r.winners.is_empty() && r.finished {
+            no_winner += 1;
+        }
+        for (seat, agent) in r.seating.iter().enumerate() {
+            let won = r.winners.contains(&(seat as u8));
+            let e = agent_wins.entry(agent.clone()).or_default();
+            e.1 += 1;
+            if won {
+                e.0 += 1;
+                seat_wins[seat] += 1;
+            }
+            if let Some(h) = r.holdings.get(seat) {
+                for (k, c) in h.iter().enumerate().take(nk) {
+                    acquired[k] += u64::from(*c);
+                    if *c > 0 {
+                        holders[k] += 1;
+                        if won {
+                            holder_wins[k] += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let played = records.len() as u64 - error_count;
+    let cards = program
+        .kinds
+        .iter()
+        .enumerate()
+        .map(|(k, kd)| CardFigures {
+            name: kd.name.clone(),
+            acquired_per_game: if played == 0 {
+                0.0
+            } else {
+                acquired[k] as f64 / (played as f64 * n as f64)
+            },
+            holders: holders[k],
+            holder_wins: Rate::new(holder_wins[k], holders[k]),
+        })
+        .collect();
+    SimReport {
+        game: program.name.clone(),
+        players: cfg.players,
+        games: records.len() as u64,
+        seed: cfg.seed,
+        jobs: cfg.jobs,
+        finished,
+        unfinished,
+        errors,
+        error_count,
+        wins_by_seat: seat_wins.iter().map(|w| Rate::new(*w, played)).collect(),
+        wins_by_agent: agent_wins
+            .into_iter()
+            .map(|(a, (w, g))| (a, Rate::new(w, g)))
+            .collect(),
+        ties,
+        no_winner,
+        turns: Spread::of(turns),
+        decisions: Spread::of(decisions),
+        end_reasons,
+        cards,
+        seconds,
+        games_per_second: if seconds > 0.0 {
+            records.len() as f64 / seconds
+        } else {
+            0.0
+        },
+    }
+}
+
+impl SimReport {
+    /// The report as text for a terminal.
+    pub fn to_text(&self) -> String {
+        let pct = |r: &Rate| {
+            format!(
+                "{:5.1}% [{:.1}-{:.1}]",
+                r.rate * 100.0,
+                r.low * 100.0,
+                r.high * 100.0
+            )
+        };
+        let mut s = String::new();
+        s.push_str(&format!(
+            "{}: {} games with {} players (seed {}, {} jobs)\n",
+            self.game, self.games, self.players, self.seed, self.jobs
+        ));
+        s.push_str(&format!(
+            "finished {}, stopped at the turn limit {}, engine errors {}\n",
+            self.finished, self.unfinished, self.error_count
+        ));
+        for e in &self.errors {
+            s.push_str(&format!(
+                "  error in game {} (seed {}): {}\n",
+                e.game, e.seed, e.message
+            ));
+        }
+        s.push_str("wins by seat (95% interval):\n");
+        for (i, r) in self.wins_by_seat.iter().enumerate() {
+            s.push_str(&format!("  seat {}  {}\n", i + 1, pct(r)));
+        }
+        s.push_str("wins by agent:\n");
+        for (a, r) in &self.wins_by_agent {
+            s.push_str(&format!("  {a:<10} {}\n", pct(r)));
+        }
+        s.push_str(&format!(
+            "ties {}, no winner {}\n",
+            self.ties, self.no_winner
+        ));
+        s.push_str(&format!(
+            "length in turns: mean {:.1}, median {}, 90th percentile {}\n",
+            self.turns.mean, self.turns.median, self.turns.p90
+        ));
+        s.push_str(&format!(
+            "length in decisions: mean {:.1}, median {}, 90th percentile {}\n",
+            self.decisions.mean, self.decisions.median, self.decisions.p90
+        ));
+        s.push_str("end reasons:\n");
+        for (r, c) in &self.end_reasons {
+            s.push_str(&format!("  {c:>6}  {r}\n"));
+        }
+        s.push_str("cards (copies gained per player per game; win rate of players who held one at the end):\n");
+        let mut cards: Vec<&CardFigures> = self.cards.iter().filter(|c| c.holders > 0).collect();
+        cards.sort_by(|a, b| b.holder_wins.rate.total_cmp(&a.holder_wins.rate));
+        for c in cards {
+            s.push_str(&format!(
+                "  {:<28} {:6.2}   {}  ({} holders)\n",
+                c.name,
+                c.acquired_per_game,
+                pct(&c.holder_wins),
+                c.holders
+            ));
+        }
+        s.push_str(&format!(
+            "{:.1} games per second ({:.2} s)\n",
+            self.games_per_second, self.seconds
+        ));
+        s
+    }
+}
