@@ -1,6 +1,8 @@
 //! Command line: `cardgame check | run | cards | test` (docs/cli.md is the contract).
 #![forbid(unsafe_code)]
 
+mod play;
+
 use cardgame_interpreter::agents::{make_agent, Agent};
 use cardgame_interpreter::check::{check_source, Checked};
 use cardgame_interpreter::engine::{render_event, Event, Game, GameConfig, Status};
@@ -100,6 +102,22 @@ enum Command {
         #[arg(long, default_value_t = 500)]
         max_turns: u32,
     },
+    /// Play a game at the terminal against bots.
+    Play {
+        file: PathBuf,
+        #[command(flatten)]
+        game: GameArgs,
+        /// Your seat, from 1.
+        #[arg(long, default_value_t = 1)]
+        seat: u8,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Agents for the other seats, comma separated in seat order (yours is skipped).
+        #[arg(long, default_value = "random")]
+        agents: String,
+        #[arg(long, default_value_t = 500)]
+        max_turns: u32,
+    },
     /// Run the rules tests written in scripts.
     Test {
         #[arg(required = true)]
@@ -136,6 +154,14 @@ fn main() -> ExitCode {
         } => cmd_run(&file, &game, seed, &agents, format, max_turns, view),
         Command::Cards { file, game, format } => cmd_cards(&file, &game, format),
         Command::Test { files } => cmd_test(&files),
+        Command::Play {
+            file,
+            game,
+            seat,
+            seed,
+            agents,
+            max_turns,
+        } => cmd_play(&file, &game, seat, seed, &agents, max_turns),
         Command::Sim {
             file,
             game,
@@ -576,4 +602,58 @@ fn cmd_sim(file: &Path, args: &GameArgs, sim: &SimArgs, format: Format) -> u8 {
         Format::Text => print!("{}", report.to_text()),
     }
     u8::from(report.error_count > 0)
+}
+
+fn cmd_play(file: &Path, args: &GameArgs, seat: u8, seed: u64, agents: &str, max_turns: u32) -> u8 {
+    let (program, _) = match load(file) {
+        Ok(p) => p,
+        Err(c) => return c,
+    };
+    let mut cfg = match config(&program, args, seed) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return USAGE;
+        }
+    };
+    cfg.max_turns = max_turns;
+    let players = cfg.players;
+    if seat < 1 || seat > players {
+        eprintln!("error: --seat takes a seat from 1 to {players}, not {seat}");
+        return USAGE;
+    }
+    let me = seat - 1;
+    let specs: Vec<&str> = agents.split(',').collect();
+    let mut bots: Vec<Option<Box<dyn Agent>>> = Vec::new();
+    let mut k = 0;
+    for s in 0..players {
+        if s == me {
+            bots.push(None);
+            continue;
+        }
+        let spec = specs.get(k).or(specs.last()).copied().unwrap_or("random");
+        k += 1;
+        match make_agent(spec, seed, s) {
+            Ok(a) => bots.push(Some(a)),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return USAGE;
+            }
+        }
+    }
+    let mut game = Game::new(program, cfg);
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let _ = writeln!(
+        out,
+        "You are {} in \"{}\".",
+        game.label(&Value::Player(me)),
+        game.program().name
+    );
+    match play::play(&mut game, me, &mut bots, &mut input, &mut out) {
+        Ok(()) => 0,
+        Err(_) => 0,
+    }
 }

@@ -66,9 +66,24 @@ fn check_reports_errors_with_exit_1() {
 fn usage_errors_exit_2() {
     assert_eq!(cardgame(&[]).status.code(), Some(2));
     assert_eq!(cardgame(&["frobnicate"]).status.code(), Some(2));
-    assert_eq!(cardgame(&["run", example(), "--players", "9"]).status.code(), Some(2));
-    assert_eq!(cardgame(&["run", example(), "--agents", "randon"]).status.code(), Some(2));
-    assert_eq!(cardgame(&["run", example(), "--option", "nonsense=1"]).status.code(), Some(2));
+    assert_eq!(
+        cardgame(&["run", example(), "--players", "9"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        cardgame(&["run", example(), "--agents", "randon"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        cardgame(&["run", example(), "--option", "nonsense=1"])
+            .status
+            .code(),
+        Some(2)
+    );
 }
 
 #[test]
@@ -76,20 +91,36 @@ fn same_seed_same_trace_and_different_seeds_differ() {
     let a = cardgame(&["run", example(), "--players", "2", "--seed", "5"]);
     let b = cardgame(&["run", example(), "--players", "2", "--seed", "5"]);
     let c = cardgame(&["run", example(), "--players", "2", "--seed", "6"]);
-    assert_eq!(a.status.code(), Some(0), "{}", String::from_utf8_lossy(&a.stderr));
+    assert_eq!(
+        a.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&a.stderr)
+    );
     assert_eq!(stdout(&a), stdout(&b));
     assert_ne!(stdout(&a), stdout(&c));
 }
 
 #[test]
 fn json_trace_ends_with_the_result() {
-    let o = cardgame(&["run", example(), "--players", "3", "--seed", "2", "--format", "json"]);
+    let o = cardgame(&[
+        "run",
+        example(),
+        "--players",
+        "3",
+        "--seed",
+        "2",
+        "--format",
+        "json",
+    ]);
     assert_eq!(o.status.code(), Some(0));
     let out = stdout(&o);
     for line in out.lines() {
-        serde_json::from_str::<serde_json::Value>(line).unwrap_or_else(|e| panic!("not JSON: {line}: {e}"));
+        serde_json::from_str::<serde_json::Value>(line)
+            .unwrap_or_else(|e| panic!("not JSON: {line}: {e}"));
     }
-    let last: serde_json::Value = serde_json::from_str(out.lines().last().expect("a line")).expect("json");
+    let last: serde_json::Value =
+        serde_json::from_str(out.lines().last().expect("a line")).expect("json");
     assert_eq!(last["type"], "result");
     assert!(last["winners"].is_array());
     assert!(last["reason"].is_string());
@@ -107,7 +138,12 @@ fn turn_limit_stops_a_game_with_a_clear_message() {
 #[test]
 fn cards_shows_the_inventory() {
     let o = cardgame(&["cards", example(), "--players", "2"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     insta::assert_snapshot!(stdout(&o));
     let j = cardgame(&["cards", example(), "--players", "2", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_slice(&j.stdout).expect("json inventory");
@@ -120,18 +156,32 @@ fn test_command_runs_rules_tests() {
     let o = cardgame(&["test", example()]);
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{out}");
-    assert!(out.lines().last().unwrap_or("").ends_with("0 failed"), "{out}");
+    assert!(
+        out.lines().last().unwrap_or("").ends_with("0 failed"),
+        "{out}"
+    );
 }
 
 #[test]
 fn bad_input_never_panics() {
-    let deep = format!("game \"D\" {{ players 2 }}\nflow {{ log \"{{{}1{}}}\" }}\n", "(".repeat(20000), ")".repeat(20000));
-    let blocks = format!("game \"D\" {{ players 2 }}\nflow {}{}\n", "{ loop ".repeat(5000), "}".repeat(5000));
+    let deep = format!(
+        "game \"D\" {{ players 2 }}\nflow {{ log \"{{{}1{}}}\" }}\n",
+        "(".repeat(20000),
+        ")".repeat(20000)
+    );
+    let blocks = format!(
+        "game \"D\" {{ players 2 }}\nflow {}{}\n",
+        "{ loop ".repeat(5000),
+        "}".repeat(5000)
+    );
     let big = "// filler\n".repeat(1_000_000);
     let never = "game \"Loop\" { players 2 }\nvar n: int = 0\nflow { loop { n += 1 } }\n";
     let cases: Vec<(&str, Vec<u8>)> = vec![
         ("empty.cardgame", vec![]),
-        ("junk.cardgame", (0..4096u32).map(|i| (i * 7919 % 251) as u8).collect()),
+        (
+            "junk.cardgame",
+            (0..4096u32).map(|i| (i * 7919 % 251) as u8).collect(),
+        ),
         ("nul.cardgame", b"game \0 \x01 { players }".to_vec()),
         ("deep.cardgame", deep.into_bytes()),
         ("blocks.cardgame", blocks.into_bytes()),
@@ -145,7 +195,43 @@ fn bad_input_never_panics() {
             let o = cardgame(&[cmd, &path]);
             let err = String::from_utf8_lossy(&o.stderr);
             assert!(!err.contains("panicked"), "{cmd} {name} panicked: {err}");
-            assert!(matches!(o.status.code(), Some(0..=2)), "{cmd} {name}: {:?} {err}", o.status);
+            assert!(
+                matches!(o.status.code(), Some(0..=2)),
+                "{cmd} {name}: {:?} {err}",
+                o.status
+            );
         }
     }
+}
+
+#[test]
+fn play_is_driven_through_standard_input() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cardgame"))
+        .args(["play", "examples/duel.cardgame", "--seed", "3"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    {
+        let stdin = child.stdin.as_mut().expect("stdin");
+        let mut answers = String::from("9\nxyz\n");
+        answers.push_str(&"1\n".repeat(400));
+        stdin.write_all(answers.as_bytes()).expect("write answers");
+    }
+    let o = child.wait_with_output().expect("finished");
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(out.contains("You are P1"), "{out}");
+    assert!(out.contains("1. "), "{out}");
+    assert!(out.contains("9 is not an option"), "{out}");
+    assert!(out.contains("`xyz` is not an option"), "{out}");
+    assert!(
+        out.contains("game over") || out.contains("no more input"),
+        "{out}"
+    );
+    // The person's seat sees its own hand but never the opponent's.
+    assert!(out.contains("P1.hand (5):"), "{out}");
+    assert!(out.contains("P2.hand (5): 5 hidden"), "{out}");
 }
