@@ -554,13 +554,16 @@ impl<'a> Mach<'a> {
 
     /// Applies option `opt` of the pending decision `d` to the frame that asked.
     pub fn answer(&mut self, d: &Decision, opt: usize) -> R<()> {
-        let chosen = d.options.get(opt).cloned().unwrap_or_default();
-        let mut event = Event::Decision {
-            player: d.player,
-            prompt: d.prompt.clone(),
-            options: d.options.clone(),
-            chosen,
-            secret: false,
+        let mut event = if self.s.record {
+            Some(Event::Decision {
+                player: d.player,
+                prompt: d.prompt.clone(),
+                options: d.options.clone(),
+                chosen: d.options.get(opt).cloned().unwrap_or_default(),
+                secret: false,
+            })
+        } else {
+            None
         };
         let mut chosen_value = Value::None;
         match self.s.frames.last_mut() {
@@ -617,21 +620,22 @@ impl<'a> Mach<'a> {
                 f.answers.push(v.clone());
                 f.idx += 1;
                 let secret = self.secret(&v);
-                if let Event::Decision { secret: s, .. } = &mut event {
+                if let Some(Event::Decision { secret: s, .. }) = &mut event {
                     *s = secret;
                 }
-                if let Some(Frame::Simul(f)) = self.s.frames.last_mut() {
-                    f.events.push(event);
+                if let (Some(Frame::Simul(f)), Some(e)) = (self.s.frames.last_mut(), event) {
+                    f.events.push(e);
                 }
                 return Ok(());
             }
             _ => return Err(self.err(d.span, "no frame is waiting for this decision".into())),
         }
-        let secret = self.secret(&chosen_value);
-        if let Event::Decision { secret: s, .. } = &mut event {
-            *s = secret;
+        if let Some(mut e) = event {
+            if let Event::Decision { secret: s, .. } = &mut e {
+                *s = self.secret(&chosen_value);
+            }
+            self.s.push_event(e);
         }
-        self.s.push_event(event);
         Ok(())
     }
 }

@@ -11,8 +11,8 @@ use cardgame_grammar::ast::{Position, Scope, Span};
 use rand::Rng;
 use std::sync::Arc;
 
-/// Nesting of function calls and property reads before a runtime error.
-const MAX_DEPTH: u32 = 100;
+/// Nesting of expression evaluation (through functions and properties too) before a runtime error.
+const MAX_DEPTH: u32 = 800;
 /// The longest list a range may build.
 const MAX_RANGE: i64 = 1_000_000;
 
@@ -145,6 +145,25 @@ impl<'a> Mach<'a> {
     }
 
     pub fn eval(&mut self, e: &Expr) -> R<Value> {
+        if let ExprKind::Const(v) = &e.kind {
+            return Ok(v.clone());
+        }
+        if self.s.depth >= MAX_DEPTH {
+            return Err(self.err(
+                e.span,
+                "expressions, functions or properties nested too deeply (endless recursion?)"
+                    .into(),
+            ));
+        }
+        self.s.depth += 1;
+        let r = self.eval_inner(e);
+        self.s.depth -= 1;
+        r
+    }
+
+    /// Simple forms inline; every form that recurses has a method of its own (`#[inline(never)]`),
+    /// so that the recursive path keeps small stack frames even without optimisation.
+    fn eval_inner(&mut self, e: &Expr) -> R<Value> {
         Ok(match &e.kind {
             ExprKind::Const(v) => v.clone(),
             ExprKind::Local(s) => self.local(*s),
@@ -154,6 +173,58 @@ impl<'a> Mach<'a> {
                 .get(self.l.var(*v))
                 .cloned()
                 .unwrap_or_default(),
+            ExprKind::Option(o) => self.s.options.get(o.index()).cloned().unwrap_or_default(),
+            ExprKind::Column(c) => self.s.columns.get(c.index()).cloned().unwrap_or_default(),
+            ExprKind::You => Value::Player(self.you().unwrap_or(self.s.active)),
+            ExprKind::This => self.this().map(Value::Card).unwrap_or_default(),
+            ExprKind::Active => Value::Player(self.s.active),
+            ExprKind::Players => Value::Int(self.s.players as i64),
+            ExprKind::TurnNumber => Value::Int(self.s.turn as i64),
+            ExprKind::Binary(op, a, b) => return self.binary(*op, a, b, e.span),
+            ExprKind::Aggregate {
+                op,
+                value,
+                slot,
+                list,
+                filter,
+            } => {
+                return self.aggregate(
+                    *op,
+                    value.as_deref(),
+                    *slot,
+                    list,
+                    filter.as_deref(),
+                    e.span,
+                )
+            }
+            ExprKind::Builtin(b, args) => return self.builtin(*b, args, e.span),
+            ExprKind::Field(f, x) => return self.field(*f, x),
+            ExprKind::CallFn(..) => return self.call_fn(e),
+            _ => return self.eval_other(e),
+        })
+    }
+
+    #[inline(never)]
+    fn call_fn(&mut self, e: &Expr) -> R<Value> {
+        let ExprKind::CallFn(f, args) = &e.kind else {
+            return Ok(Value::None);
+        };
+        let p = self.p;
+        let Some(def) = p.fns.get(f.index()) else {
+            return Err(self.err(e.span, "unknown function".into()));
+        };
+        let mut locals = Vec::with_capacity((def.slots as usize).max(args.len()));
+        for a in args {
+            locals.push(self.eval(a)?);
+        }
+        locals.resize((def.slots as usize).max(args.len()), Value::None);
+        let (you, this) = (self.you(), self.this());
+        self.nested(Ctx { locals, you, this }, |m| m.eval(&def.body))
+    }
+
+    #[inline(never)]
+    fn eval_other(&mut self, e: &Expr) -> R<Value> {
+        Ok(match &e.kind {
             ExprKind::PlayerVar(v, pe) => {
                 let p = self.eval_player(pe)?;
                 let i = p as usize * self.l.n_pvars + self.l.var(*v);
@@ -164,8 +235,6 @@ impl<'a> Mach<'a> {
                 let i = c as usize * self.l.n_cvars + self.l.var(*v);
                 self.s.cvars.get(i).cloned().unwrap_or_default()
             }
-            ExprKind::Option(o) => self.s.options.get(o.index()).cloned().unwrap_or_default(),
-            ExprKind::Column(c) => self.s.columns.get(c.index()).cloned().unwrap_or_default(),
             ExprKind::Prop(pid, ce) => {
                 let c = self.eval_card(ce)?;
                 self.prop(pid.index(), c, e.span)?
@@ -184,7 +253,6 @@ impl<'a> Mach<'a> {
                     .map(|t| Value::Tag(t.0))
                     .unwrap_or_default()
             }
-            ExprKind::Field(f, x) => self.field(*f, x)?,
             ExprKind::Zone(z, holder) => {
                 let h = match holder {
                     Some(h) => Some(self.eval(h)?),
@@ -197,17 +265,12 @@ impl<'a> Mach<'a> {
                     .map(|i| Value::Space(i as u16))
                     .collect(),
             ),
-            ExprKind::You => Value::Player(self.you().unwrap_or(self.s.active)),
-            ExprKind::This => self.this().map(Value::Card).unwrap_or_default(),
-            ExprKind::Active => Value::Player(self.s.active),
-            ExprKind::Players => Value::Int(self.s.players as i64),
             ExprKind::Everyone => Value::list(
                 (0..self.s.players)
                     .filter(|&p| self.s.living(p))
                     .map(Value::Player)
                     .collect(),
             ),
-            ExprKind::TurnNumber => Value::Int(self.s.turn as i64),
             ExprKind::Unary(op, x) => {
                 let v = self.eval(x)?;
                 match (op, v) {
@@ -224,7 +287,6 @@ impl<'a> Mach<'a> {
                     }
                 }
             }
-            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span)?,
             ExprKind::IsTag(x, t, negated) => {
                 let v = self.eval(x)?;
                 let has = match v {
@@ -281,95 +343,77 @@ impl<'a> Mach<'a> {
                     Value::list((a..=b).map(Value::Int).collect())
                 }
             }
-            ExprKind::Aggregate {
-                op,
-                value,
-                slot,
-                list,
-                filter,
-            } => self.aggregate(
-                *op,
-                value.as_deref(),
-                *slot,
-                list,
-                filter.as_deref(),
-                e.span,
-            )?,
             ExprKind::Pile {
                 position,
                 count,
                 zone,
-            } => {
-                let z = self.eval_zone(zone)?;
-                match count {
-                    None => {
-                        self.ensure(z, 1);
-                        let cards = &self.s.zones[z as usize].cards;
-                        let c = match position {
-                            Position::Top => cards.last(),
-                            Position::Bottom => cards.first(),
-                        };
-                        match c {
-                            Some(&c) => Value::Card(c),
-                            None => {
-                                self.s.short = true;
-                                Value::None
-                            }
-                        }
-                    }
-                    Some(n) => {
-                        let n = self.eval_int(n)?.max(0) as usize;
-                        self.ensure(z, n);
-                        let cards = &self.s.zones[z as usize].cards;
-                        if cards.len() < n {
-                            self.s.short = true;
-                        }
-                        let out: Vec<Value> = match position {
-                            Position::Top => cards
-                                .iter()
-                                .rev()
-                                .take(n)
-                                .map(|&c| Value::Card(c))
-                                .collect(),
-                            Position::Bottom => {
-                                cards.iter().take(n).map(|&c| Value::Card(c)).collect()
-                            }
-                        };
-                        Value::list(out)
-                    }
-                }
-            }
-            ExprKind::Builtin(b, args) => self.builtin(*b, args, e.span)?,
-            ExprKind::CallFn(f, args) => {
-                let Some(def) = self.p.fns.get(f.index()) else {
-                    return Err(self.err(e.span, "unknown function".into()));
-                };
-                let mut locals = Vec::with_capacity((def.slots as usize).max(args.len()));
-                for a in args {
-                    locals.push(self.eval(a)?);
-                }
-                locals.resize((def.slots as usize).max(args.len()), Value::None);
-                let (you, this) = (self.you(), self.this());
-                self.nested(e.span, Ctx { locals, you, this }, |m| m.eval(&def.body))?
-            }
+            } => self.pile(*position, count.as_deref(), zone)?,
             ExprKind::Text(t) => Value::Text(self.text(t)?.into()),
+            ExprKind::Const(_)
+            | ExprKind::Local(_)
+            | ExprKind::Global(_)
+            | ExprKind::Option(_)
+            | ExprKind::Column(_)
+            | ExprKind::You
+            | ExprKind::This
+            | ExprKind::Active
+            | ExprKind::Players
+            | ExprKind::TurnNumber
+            | ExprKind::Binary(..)
+            | ExprKind::Aggregate { .. }
+            | ExprKind::Builtin(..)
+            | ExprKind::Field(..)
+            | ExprKind::CallFn(..) => return Err(self.err(e.span, "unexpected expression".into())),
         })
     }
 
-    /// Runs `f` in a new context, guarding against endless recursion.
-    fn nested(&mut self, span: Span, ctx: Ctx, f: impl FnOnce(&mut Self) -> R<Value>) -> R<Value> {
-        if self.s.depth >= MAX_DEPTH {
-            return Err(self.err(
-                span,
-                "functions or properties nested too deeply (endless recursion?)".into(),
-            ));
-        }
-        self.s.depth += 1;
+    /// `top [N] of Z` / `bottom [N] of Z`, refilling the pile if needed.
+    #[inline(never)]
+    fn pile(&mut self, position: Position, count: Option<&Expr>, zone: &Expr) -> R<Value> {
+        let z = self.eval_zone(zone)?;
+        Ok(match count {
+            None => {
+                self.ensure(z, 1);
+                let cards = &self.s.zones[z as usize].cards;
+                let c = match position {
+                    Position::Top => cards.last(),
+                    Position::Bottom => cards.first(),
+                };
+                match c {
+                    Some(&c) => Value::Card(c),
+                    None => {
+                        self.s.short = true;
+                        Value::None
+                    }
+                }
+            }
+            Some(n) => {
+                let n = self.eval_int(n)?.max(0) as usize;
+                self.ensure(z, n);
+                let cards = &self.s.zones[z as usize].cards;
+                if cards.len() < n {
+                    self.s.short = true;
+                }
+                let out: Vec<Value> = match position {
+                    Position::Top => cards
+                        .iter()
+                        .rev()
+                        .take(n)
+                        .map(|&c| Value::Card(c))
+                        .collect(),
+                    Position::Bottom => cards.iter().take(n).map(|&c| Value::Card(c)).collect(),
+                };
+                Value::list(out)
+            }
+        })
+    }
+
+    /// Runs `f` in a new context.
+    fn nested(&mut self, ctx: Ctx, f: impl FnOnce(&mut Self) -> R<Value>) -> R<Value> {
         let base = self.s.ctxs.len();
         self.s.ctxs.push(ctx);
         let r = f(self);
         self.s.ctxs.truncate(base);
-        self.s.depth -= 1;
         r
     }
 
@@ -408,7 +452,6 @@ impl<'a> Mach<'a> {
         }
         let you = Some(self.s.card_owner(c).unwrap_or(self.s.active));
         self.nested(
-            span,
             Ctx {
                 locals: Vec::new(),
                 you,
@@ -418,6 +461,7 @@ impl<'a> Mach<'a> {
         )
     }
 
+    #[inline(never)]
     fn field(&mut self, f: Field, x: &Expr) -> R<Value> {
         let v = self.eval(x)?;
         match f {
@@ -514,6 +558,7 @@ impl<'a> Mach<'a> {
         (idx < rlen).then_some(rbase + idx)
     }
 
+    #[inline(never)]
     fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, span: Span) -> R<Value> {
         match op {
             BinOp::And => return Ok(Value::Bool(self.eval_bool(a)? && self.eval_bool(b)?)),
@@ -576,6 +621,7 @@ impl<'a> Mach<'a> {
         })
     }
 
+    #[inline(never)]
     fn aggregate(
         &mut self,
         op: Aggregate,
@@ -667,6 +713,7 @@ impl<'a> Mach<'a> {
         })
     }
 
+    #[inline(never)]
     fn builtin(&mut self, b: Builtin, args: &[Expr], span: Span) -> R<Value> {
         let mut vals = Vec::with_capacity(args.len());
         for a in args {
@@ -785,11 +832,13 @@ impl<'a> Mach<'a> {
             Builtin::Left | Builtin::Right => {
                 let p = player(self, 0)?;
                 let mut found = Value::None;
+                let (p, n) = (p as u32, n as u32);
                 for k in 1..=n {
+                    // Clockwise is seat + 1; k <= n keeps `p + n - k` from going below zero.
                     let q = if b == Builtin::Left {
-                        (p as u32 + k as u32) % n as u32
+                        (p + k) % n
                     } else {
-                        (p as u32 + (n as u32 - k as u32 % n as u32)) % n as u32
+                        (p + n - k) % n
                     } as u8;
                     if self.s.living(q) {
                         found = Value::Player(q);

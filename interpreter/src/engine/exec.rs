@@ -6,7 +6,8 @@ use super::state::{CardState, Ctx, Holder, Layout, State, ZoneInst};
 use super::trace::Event;
 use super::{Decision, GameConfig, Outcome, RuntimeError};
 use crate::program::{
-    AssignOp, BlockId, Body, Expr, ProcId, Program, Stmt, StmtKind, Target, TriggerDef, ZoneId,
+    AssignOp, BlockId, Body, Expr, ProcId, Program, Stmt, StmtKind, Target, TriggerDef, VarId,
+    ZoneId,
 };
 use crate::value::Value;
 use cardgame_grammar::ast::{Face, Position, Scope, Span};
@@ -623,8 +624,9 @@ impl<'a> Mach<'a> {
             let seat = ((active as u32 + k as u32) % n as u32) as u8;
             for &fam in families {
                 if p.zones.get(fam.index()).map(|d| d.scope) == Some(Scope::PerPlayer) {
-                    let z = l.zone_base[fam.index()] + seat as u32;
-                    add_zone(self.s, &mut list, fam, z);
+                    if let Some(base) = l.zone_base.get(fam.index()) {
+                        add_zone(self.s, &mut list, fam, base + seat as u32);
+                    }
                 }
             }
         }
@@ -1162,11 +1164,11 @@ impl<'a> Mach<'a> {
             Place::Local(s) => self.local(s),
             Place::Global(_, i) => self.s.globals.get(i).cloned().unwrap_or_default(),
             Place::Player(v, p) => {
-                let i = p as usize * self.l.n_pvars + self.l.var_slot[v] as usize;
+                let i = p as usize * self.l.n_pvars + self.l.var(VarId(v as u16));
                 self.s.pvars.get(i).cloned().unwrap_or_default()
             }
             Place::Card(v, c) => {
-                let i = c as usize * self.l.n_cvars + self.l.var_slot[v] as usize;
+                let i = c as usize * self.l.n_cvars + self.l.var(VarId(v as u16));
                 self.s.cvars.get(i).cloned().unwrap_or_default()
             }
         }

@@ -7,6 +7,8 @@ mod decide;
 mod eval;
 mod exec;
 mod state;
+mod sample;
+mod stats;
 mod trace;
 mod view;
 

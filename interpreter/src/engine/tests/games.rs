@@ -782,3 +782,49 @@ fn view_hides_what_a_seat_may_not_see() {
     assert_eq!(discard.cards.iter().filter(|c| c.is_some()).count(), 1);
     serde_json::to_string(&v).expect("serialises");
 }
+
+#[test]
+fn endless_recursion_is_an_error_even_on_a_small_stack() {
+    let mut b = B::new();
+    let call = e(ExprKind::CallFn(
+        crate::program::FnId(0),
+        vec![bin(BinOp::Add, local(0), int(1))],
+    ));
+    b.p.fns.push(crate::program::FnDef {
+        name: "f".into(),
+        params: vec![Ty::Int],
+        ret: Ty::Int,
+        body: call.clone(),
+        slots: 1,
+    });
+    let pbody = b.body(
+        vec![s(StmtKind::Call(crate::program::ProcId(0), vec![]))],
+        0,
+    );
+    b.proc_("p", vec![], pbody);
+    let start = e(ExprKind::CallFn(crate::program::FnId(0), vec![int(0)]));
+    b.flow(vec![sl(2, StmtKind::Let(0, start))], 1);
+    let p = b.build();
+    let mut deep = B::new();
+    deep.p = (*p).clone();
+    deep.flow(
+        vec![s(StmtKind::Call(crate::program::ProcId(0), vec![]))],
+        0,
+    );
+    let procs = deep.build();
+    let t = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            let g = Game::new(p, GameConfig::new(2, 1));
+            let Status::Error(e) = g.status() else {
+                panic!("{:?}", g.status())
+            };
+            assert!(e.message.contains("nested too deeply"), "{e}");
+            let g = Game::new(procs, GameConfig::new(2, 1));
+            let Status::Error(e) = g.status() else {
+                panic!("{:?}", g.status())
+            };
+            assert!(e.message.contains("nested too deeply"), "{e}");
+        });
+    t.expect("thread").join().expect("no stack overflow");
+}
