@@ -15,16 +15,25 @@ fn load(path: &Path) -> (Arc<Program>, String) {
     let errors: Vec<String> = checked
         .diagnostics
         .iter()
-        .map(|d| format!("{} {} at {}..{}", d.code, d.message, d.span.start, d.span.end))
+        .map(|d| {
+            format!(
+                "{} {} at {}..{}",
+                d.code, d.message, d.span.start, d.span.end
+            )
+        })
         .collect();
-    let program = checked.program.unwrap_or_else(|| panic!("{}: {errors:#?}", path.display()));
+    let program = checked
+        .program
+        .unwrap_or_else(|| panic!("{}: {errors:#?}", path.display()));
     (Arc::new(program), source)
 }
 
 /// A seeded game with random players; the trace, at most `limit` lines, and the result.
 pub fn trace(program: &Arc<Program>, players: u8, seed: u64, limit: usize) -> String {
     let mut game = Game::new(program.clone(), GameConfig::new(players, seed));
-    let mut agents: Vec<_> = (0..players).map(|s| make_agent("random", seed, s).expect("agent")).collect();
+    let mut agents: Vec<_> = (0..players)
+        .map(|s| make_agent("random", seed, s).expect("agent"))
+        .collect();
     let mut lines = Vec::new();
     let mut omitted = 0usize;
     loop {
@@ -50,7 +59,10 @@ pub fn trace(program: &Arc<Program>, players: u8, seed: u64, limit: usize) -> St
     match game.status() {
         Status::Over(o) => lines.push(format!(
             "RESULT winners {:?} ({}) after {} turns, {} decisions",
-            o.winners, o.reason, game.turns(), game.steps()
+            o.winners,
+            o.reason,
+            game.turns(),
+            game.steps()
         )),
         Status::Error(e) => lines.push(format!("RESULT runtime error: {e}")),
         Status::Decision(_) => {}
@@ -60,49 +72,118 @@ pub fn trace(program: &Arc<Program>, players: u8, seed: u64, limit: usize) -> St
 
 #[test]
 fn scripts_check_clean_and_their_rules_tests_pass() {
-    insta::glob!(env!("CARGO_MANIFEST_DIR"), "{games,examples}/*.cardgame", |path| {
-        let (program, source) = load(path);
-        let failures: Vec<String> = run_tests(&program, &source)
-            .into_iter()
-            .filter_map(|t| t.failure.map(|f| format!("{}: {f}", t.name)))
-            .collect();
-        assert!(failures.is_empty(), "{}:\n{}", path.display(), failures.join("\n"));
-    });
+    insta::glob!(
+        env!("CARGO_MANIFEST_DIR"),
+        "{games,examples}/*.cardgame",
+        |path| {
+            let (program, source) = load(path);
+            let failures: Vec<String> = run_tests(&program, &source)
+                .into_iter()
+                .filter_map(|t| t.failure.map(|f| format!("{}: {f}", t.name)))
+                .collect();
+            assert!(
+                failures.is_empty(),
+                "{}:\n{}",
+                path.display(),
+                failures.join("\n")
+            );
+        }
+    );
 }
 
 #[test]
 fn seeded_traces() {
-    insta::glob!(env!("CARGO_MANIFEST_DIR"), "{games,examples}/*.cardgame", |path| {
-        let (program, _) = load(path);
-        let t = trace(&program, program.min_players.max(2).min(program.max_players), 7, 300);
-        insta::assert_snapshot!(t);
-    });
+    insta::glob!(
+        env!("CARGO_MANIFEST_DIR"),
+        "{games,examples}/*.cardgame",
+        |path| {
+            let (program, _) = load(path);
+            let t = trace(
+                &program,
+                program.min_players.max(2).min(program.max_players),
+                7,
+                300,
+            );
+            insta::assert_snapshot!(t);
+        }
+    );
 }
 
 /// Property check: many seeded random games of every script, the engine's invariants checked at every
 /// step, every game ending by the rules (no runtime error).
 #[test]
 fn random_games_keep_the_invariants() {
-    insta::glob!(env!("CARGO_MANIFEST_DIR"), "{games,examples}/*.cardgame", |path| {
-        let (program, _) = load(path);
-        for players in program.min_players..=program.max_players {
-            for seed in 0..8u64 {
-                let mut game = Game::new(program.clone(), GameConfig::new(players, seed));
-                let mut agents: Vec<_> = (0..players).map(|s| make_agent("random", seed, s).expect("agent")).collect();
-                loop {
-                    if let Err(e) = game.check_invariants() {
-                        panic!("{} with {players} players, seed {seed}: {e}", path.display());
+    insta::glob!(
+        env!("CARGO_MANIFEST_DIR"),
+        "{games,examples}/*.cardgame",
+        |path| {
+            let (program, _) = load(path);
+            for players in program.min_players..=program.max_players {
+                for seed in 0..8u64 {
+                    let mut game = Game::new(program.clone(), GameConfig::new(players, seed));
+                    let mut agents: Vec<_> = (0..players)
+                        .map(|s| make_agent("random", seed, s).expect("agent"))
+                        .collect();
+                    loop {
+                        if let Err(e) = game.check_invariants() {
+                            panic!(
+                                "{} with {players} players, seed {seed}: {e}",
+                                path.display()
+                            );
+                        }
+                        let d = match game.status() {
+                            Status::Decision(d) => d.clone(),
+                            Status::Over(_) => break,
+                            Status::Error(e) => panic!(
+                                "{} with {players} players, seed {seed}: {e}",
+                                path.display()
+                            ),
+                        };
+                        let i = agents[d.player as usize].choose(&game, &d);
+                        assert!(i < d.options.len());
+                        game.apply(i).expect("legal option");
                     }
-                    let d = match game.status() {
-                        Status::Decision(d) => d.clone(),
-                        Status::Over(_) => break,
-                        Status::Error(e) => panic!("{} with {players} players, seed {seed}: {e}", path.display()),
-                    };
-                    let i = agents[d.player as usize].choose(&game, &d);
-                    assert!(i < d.options.len());
-                    game.apply(i).expect("legal option");
                 }
             }
         }
-    });
+    );
+}
+
+/// Every agent only ever picks a legal option, in every script.
+#[test]
+fn agents_pick_only_legal_options() {
+    insta::glob!(
+        env!("CARGO_MANIFEST_DIR"),
+        "{games,examples}/*.cardgame",
+        |path| {
+            let (program, _) = load(path);
+            let players = program.min_players.max(2).min(program.max_players);
+            for spec in ["first", "greedy", "mcts:8"] {
+                let mut game = Game::new(program.clone(), GameConfig::new(players, 5));
+                let mut agents: Vec<_> = (0..players)
+                    .map(|s| make_agent(spec, 5, s).expect("agent"))
+                    .collect();
+                let mut decisions = 0;
+                while let Status::Decision(d) = game.status() {
+                    let d = d.clone();
+                    let i = agents[d.player as usize].choose(&game, &d);
+                    assert!(
+                        i < d.options.len(),
+                        "{spec} chose {i} of {}",
+                        d.options.len()
+                    );
+                    game.apply(i).expect("legal option");
+                    decisions += 1;
+                    if decisions > 300 {
+                        break;
+                    }
+                }
+                assert!(
+                    !matches!(game.status(), Status::Error(_)),
+                    "{spec}: {:?}",
+                    game.status()
+                );
+            }
+        }
+    );
 }

@@ -1,7 +1,12 @@
-//! Agents stage: players that choose among the legal options of a decision (`random`, `first`).
+//! Agents stage: players that choose among the legal options of a decision (`random`, `first`,
+//! `greedy`, `mcts[:ITERATIONS]`).
 //!
 //! An agent is given only the decision (who decides, the prompt and the option labels) and the game it
 //! may look at through `Game::view` for its own seat; it never changes the game.
+
+mod search;
+
+pub use search::{evaluate, GreedyAgent, MctsAgent};
 
 use crate::engine::{Decision, Game};
 use rand::{Rng, SeedableRng};
@@ -49,7 +54,7 @@ impl Agent for FirstAgent {
 }
 
 /// The agent names `--agents` accepts.
-pub const AGENT_NAMES: &[&str] = &["random", "first"];
+pub const AGENT_NAMES: &[&str] = &["random", "first", "greedy", "mcts"];
 
 /// Make an agent from its command-line name; `seed` and `seat` make each random agent's choices its own.
 pub fn make_agent(spec: &str, seed: u64, seat: u8) -> Result<Box<dyn Agent>, String> {
@@ -60,9 +65,22 @@ pub fn make_agent(spec: &str, seed: u64, seat: u8) -> Result<Box<dyn Agent>, Str
     match spec.trim() {
         "random" => Ok(Box::new(RandomAgent::new(seat_seed))),
         "first" => Ok(Box::new(FirstAgent)),
-        other => Err(match crate::diag::did_you_mean(other, AGENT_NAMES.iter().copied()) {
-            Some(h) => format!("unknown agent `{other}`: {h}"),
-            None => format!("unknown agent `{other}`; the agents are: {}", AGENT_NAMES.join(", ")),
-        }),
+        "greedy" => Ok(Box::new(GreedyAgent::new(seat_seed))),
+        "mcts" => Ok(Box::new(MctsAgent::new(seat_seed, 200))),
+        other if other.starts_with("mcts:") => match other[5..].parse::<u32>() {
+            Ok(n) if n >= 1 => Ok(Box::new(MctsAgent::new(seat_seed, n))),
+            _ => Err(format!(
+                "`{other}`: mcts takes a number of iterations from 1, as in `mcts:200`"
+            )),
+        },
+        other => Err(
+            match crate::diag::did_you_mean(other, AGENT_NAMES.iter().copied()) {
+                Some(h) => format!("unknown agent `{other}`: {h}"),
+                None => format!(
+                    "unknown agent `{other}`; the agents are: {}",
+                    AGENT_NAMES.join(", ")
+                ),
+            },
+        ),
     }
 }

@@ -1,0 +1,154 @@
+//! Engine stage: possible worlds for agents — the game redealt so that only what one seat may see is kept.
+
+use super::Game;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+impl Game {
+    /// A copy of the game consistent with everything `seat` may see: every card the seat may not see
+    /// (outside the box) is dealt again at random among the places of such cards, and the game's
+    /// generator is reseeded, so future shuffles are unknown too. Two games that differ only in cards the
+    /// seat cannot see give the same possible worlds for the same `seed`.
+    pub fn determinize(&self, seat: u8, seed: u64) -> Game {
+        let mut g = self.clone();
+        let box_zone = g.prog.box_zone.index() as u32;
+        let mut places: Vec<(usize, usize)> = Vec::new();
+        let mut cards: Vec<u32> = Vec::new();
+        for (zi, z) in g.st.zones.iter().enumerate() {
+            if zi as u32 == box_zone {
+                continue;
+            }
+            for (i, &c) in z.cards.iter().enumerate() {
+                let face_up = g.st.cards.get(c as usize).is_some_and(|cs| cs.face_up);
+                let mask = g.st.seen_mask(&g.prog, zi as u32, face_up);
+                if seat >= 64 || mask & (1u64 << seat) == 0 {
+                    places.push((zi, i));
+                    cards.push(c);
+                }
+            }
+        }
+        // A canonical order (by kind) first, so the deal depends on what is unseen, not on where it lies.
+        cards.sort_by_key(|&c| (g.st.cards.get(c as usize).map_or(0, |cs| cs.kind), c));
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        cards.shuffle(&mut rng);
+        for ((zi, i), c) in places.into_iter().zip(cards) {
+            if let Some(slot) = g.st.zones.get_mut(zi).and_then(|z| z.cards.get_mut(i)) {
+                *slot = c;
+            }
+            if let Some(cs) = g.st.cards.get_mut(c as usize) {
+                cs.zone = zi as u32;
+            }
+        }
+        g.st.rng = ChaCha8Rng::seed_from_u64(seed.rotate_left(32) ^ 0xD1B5_4A32_D192_ED03);
+        g
+    }
+
+    /// The value of the script's `score` function for a seat, if the script declares
+    /// `fn score(p: player): int`.
+    pub fn script_score(&self, seat: u8) -> Option<i64> {
+        let f = self.prog.fns.iter().position(|f| {
+            f.name == "score" && f.params.len() == 1 && f.params[0] == crate::program::Ty::Player
+        })?;
+        let def = &self.prog.fns[f];
+        let call = crate::program::Expr {
+            kind: crate::program::ExprKind::CallFn(
+                crate::program::FnId(f as u16),
+                vec![crate::program::Expr {
+                    kind: crate::program::ExprKind::Const(crate::value::Value::Player(seat)),
+                    span: Default::default(),
+                }],
+            ),
+            span: Default::default(),
+        };
+        let mut g = self.clone();
+        g.set_recording(false);
+        match g.eval(&call, def.slots) {
+            Ok(crate::value::Value::Int(i)) => Some(i),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::agents::{make_agent, Agent};
+    use crate::check::check_source;
+    use crate::engine::{Game, GameConfig, Status};
+    use std::sync::Arc;
+
+    fn game() -> Game {
+        let src = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../examples/duel.cardgame"
+        ))
+        .expect("example");
+        let program = Arc::new(check_source(&src).program.expect("the example checks"));
+        Game::new(program, GameConfig::new(2, 11))
+    }
+
+    /// Swap two cards the seat cannot see: the other player's hand and deck.
+    fn swap_hidden(g: &Game, seat: u8) -> Game {
+        let mut h = g.clone();
+        let other = 1 - seat;
+        let zone_of = |name: &str| {
+            h.st.zones
+                .iter()
+                .position(|z| {
+                    matches!(z.holder, super::super::state::Holder::Player(p) if p == other)
+                        && h.prog.zones[z.def.index()].name == name
+                })
+                .expect("zone")
+        };
+        let (hand, deck) = (zone_of("hand"), zone_of("deck"));
+        let pos = h.st.zones[deck]
+            .cards
+            .iter()
+            .position(|&d| {
+                h.st.zones[hand]
+                    .cards
+                    .iter()
+                    .all(|&c| h.st.cards[c as usize].kind != h.st.cards[d as usize].kind)
+            })
+            .expect("a deck card of a kind not in the hand");
+        let a = h.st.zones[hand].cards[0];
+        let b = h.st.zones[deck].cards[pos];
+        h.st.zones[hand].cards[0] = b;
+        h.st.zones[deck].cards[pos] = a;
+        h.st.cards[a as usize].zone = deck as u32;
+        h.st.cards[b as usize].zone = hand as u32;
+        h
+    }
+
+    #[test]
+    fn search_agents_never_read_hidden_cards() {
+        let g = game();
+        let d = match g.status() {
+            Status::Decision(d) => d.clone(),
+            other => panic!("expected a decision, got {other:?}"),
+        };
+        assert!(d.options.len() > 1, "the test needs a real choice");
+        let seat = d.player;
+        let h = swap_hidden(&g, seat);
+        // The hidden cards really differ...
+        assert_ne!(format!("{:?}", g.st.zones), format!("{:?}", h.st.zones));
+        // ...yet the seat's view is the same, and so are its possible worlds and its choices.
+        assert_eq!(format!("{:?}", g.view(seat)), format!("{:?}", h.view(seat)));
+        for s in 0..5 {
+            let (a, b) = (g.determinize(seat, s), h.determinize(seat, s));
+            assert_eq!(
+                format!("{:?}", a.view(1 - seat)),
+                format!("{:?}", b.view(1 - seat))
+            );
+        }
+        for spec in ["mcts:60", "greedy"] {
+            let mut x = make_agent(spec, 3, seat).expect("agent");
+            let mut y = make_agent(spec, 3, seat).expect("agent");
+            assert_eq!(
+                x.choose(&g, &d),
+                y.choose(&h, &d),
+                "{spec} looked at hidden cards"
+            );
+        }
+    }
+}
