@@ -9,7 +9,7 @@ use crate::program::{
     ActionId, BranchIr, Choose, ChooseCount, Expr, MenuMode, Program, Stmt, StmtKind, TextIr,
 };
 use crate::value::Value;
-use cardgame_grammar::ast::{Scope, Span};
+use cardgame_grammar::ast::Span;
 
 type R<T> = Result<T, RuntimeError>;
 
@@ -67,18 +67,6 @@ impl SimulFrame {
     }
 }
 
-/// What makes two options the same for a player.
-#[derive(PartialEq)]
-enum OptKey {
-    Val(Value),
-    Card {
-        kind: u16,
-        zone: u32,
-        face: bool,
-        vars: Vec<Value>,
-    },
-}
-
 /// Makes labels distinct by appending " #2", " #3".
 fn distinct_labels(labels: &mut [String]) {
     for i in 1..labels.len() {
@@ -90,54 +78,45 @@ fn distinct_labels(labels: &mut [String]) {
 }
 
 impl<'a> Mach<'a> {
-    fn opt_key(&self, v: &Value) -> OptKey {
-        let Value::Card(c) = v else {
-            return OptKey::Val(v.clone());
-        };
-        let Some(cs) = self.s.cards.get(*c as usize) else {
-            return OptKey::Val(v.clone());
-        };
-        let def = self.s.zones[cs.zone as usize].def;
-        if self.p.zones.get(def.index()).is_none_or(|d| d.ordered) {
-            return OptKey::Val(v.clone());
+    /// Two options are the same for a player: equal values, or identical cards (same kind, same
+    /// unordered zone, same face, same card variables, nothing attached).
+    fn equivalent(&self, a: &Value, b: &Value) -> bool {
+        if a == b {
+            return true;
         }
-        // Cards with something attached are never the same as another.
-        for (zi, zd) in self.p.zones.iter().enumerate() {
-            if zd.scope == Scope::PerCard {
-                let z = self.l.zone_base[zi] + c;
-                if self
-                    .s
-                    .zones
-                    .get(z as usize)
-                    .is_some_and(|z| !z.cards.is_empty())
-                {
-                    return OptKey::Val(v.clone());
-                }
-            }
+        let (Value::Card(x), Value::Card(y)) = (a, b) else {
+            return false;
+        };
+        let (Some(cx), Some(cy)) = (self.s.cards.get(*x as usize), self.s.cards.get(*y as usize))
+        else {
+            return false;
+        };
+        if cx.kind != cy.kind || cx.zone != cy.zone || cx.face_up != cy.face_up {
+            return false;
+        }
+        let def = self.s.zones[cx.zone as usize].def;
+        if self.p.zones.get(def.index()).is_none_or(|d| d.ordered) {
+            return false;
         }
         let n = self.l.n_cvars;
-        let vars = self
-            .s
-            .cvars
-            .get(*c as usize * n..(*c as usize + 1) * n)
-            .map(|s| s.to_vec())
-            .unwrap_or_default();
-        OptKey::Card {
-            kind: cs.kind,
-            zone: cs.zone,
-            face: cs.face_up,
-            vars,
+        let (x, y) = (*x as usize, *y as usize);
+        if n > 0 && self.s.cvars.get(x * n..(x + 1) * n) != self.s.cvars.get(y * n..(y + 1) * n) {
+            return false;
         }
+        let attached = |c: usize| {
+            self.l.card_zones.iter().any(|&z| {
+                let zi = self.l.zone_base[z] as usize + c;
+                self.s.zones.get(zi).is_some_and(|z| !z.cards.is_empty())
+            })
+        };
+        !attached(x) && !attached(y)
     }
 
     /// Keeps the first of equivalent options.
     fn dedupe(&self, vals: Vec<Value>) -> Vec<Value> {
-        let mut keys: Vec<OptKey> = Vec::with_capacity(vals.len());
-        let mut out = Vec::with_capacity(vals.len());
+        let mut out: Vec<Value> = Vec::with_capacity(vals.len());
         for v in vals {
-            let k = self.opt_key(&v);
-            if !keys.contains(&k) {
-                keys.push(k);
+            if !out.iter().any(|o| self.equivalent(o, &v)) {
                 out.push(v);
             }
         }
@@ -284,12 +263,12 @@ impl<'a> Mach<'a> {
         let Some(Frame::ChooseMany(f)) = self.s.frames.last() else {
             return Ok(Flow::Next);
         };
-        let mut keys: Vec<OptKey> = Vec::new();
-        let mut offered = Vec::new();
+        let mut offered: Vec<usize> = Vec::new();
         for (i, v) in f.candidates.iter().enumerate() {
-            let k = self.opt_key(v);
-            if !keys.contains(&k) {
-                keys.push(k);
+            if !offered
+                .iter()
+                .any(|&o| self.equivalent(&f.candidates[o], v))
+            {
                 offered.push(i);
             }
         }
@@ -339,18 +318,16 @@ impl<'a> Mach<'a> {
         Ok(Flow::Stop(Stop::Decision(d)))
     }
 
-    /// Every legal (action, arguments) of a menu for `decider`, with labels.
+    /// Every legal (action, arguments) of a menu for `decider`, with labels. Equivalent options
+    /// (identical cards of an unordered zone) are offered once: the first whose condition holds.
     fn menu_options(
         &mut self,
         decider: u8,
         actions: &'a [ActionId],
     ) -> R<(Vec<MenuOption>, Vec<String>)> {
         let base = self.s.ctxs.len();
-        self.s.ctxs.push(Ctx {
-            locals: Vec::new(),
-            you: Some(decider),
-            this: None,
-        });
+        let locals = self.s.take_locals(0);
+        self.s.push_ctx(locals, Some(decider), None);
         let mut out = Vec::new();
         let mut labels = Vec::new();
         let mut r = Ok(());
@@ -361,21 +338,9 @@ impl<'a> Mach<'a> {
                 break;
             }
         }
-        self.s.ctxs.truncate(base);
+        self.s.truncate_ctxs(base);
         r?;
-        // Equivalent options (identical cards of an unordered zone) are offered once.
-        let mut keys: Vec<(ActionId, Vec<OptKey>)> = Vec::with_capacity(out.len());
-        let mut opts = Vec::with_capacity(out.len());
-        let mut labs = Vec::with_capacity(out.len());
-        for ((a, args), l) in out.into_iter().zip(labels) {
-            let k = (a, args.iter().map(|v| self.opt_key(v)).collect::<Vec<_>>());
-            if !keys.contains(&k) {
-                keys.push(k);
-                opts.push((a, args));
-                labs.push(l);
-            }
-        }
-        Ok((opts, labs))
+        Ok((out, labels))
     }
 
     fn enum_action(
@@ -391,6 +356,16 @@ impl<'a> Mach<'a> {
         };
         let i = args.len();
         if i == def.params.len() {
+            let dup = out.iter().any(|(b, bargs)| {
+                *b == a
+                    && bargs
+                        .iter()
+                        .zip(args.iter())
+                        .all(|(x, y)| self.equivalent(x, y))
+            });
+            if dup {
+                return Ok(());
+            }
             if let Some(c) = &def.condition {
                 if !self.eval_bool(c)? {
                     return Ok(());
@@ -418,7 +393,6 @@ impl<'a> Mach<'a> {
             let r = self.enum_action(a, args, out, labels);
             args.pop();
             r?;
-            // Later parameters may have overwritten nothing below i; restore ours for the next value.
         }
         Ok(())
     }
@@ -600,7 +574,8 @@ impl<'a> Mach<'a> {
                     let Some(def) = p.actions.get(a.index()) else {
                         return Err(self.err(d.span, "unknown action".into()));
                     };
-                    let mut locals = args;
+                    let mut locals = self.s.take_locals(0);
+                    locals.extend(args);
                     locals.resize((def.body.slots as usize).max(locals.len()), Value::None);
                     self.push_call(
                         Ctx {

@@ -213,7 +213,7 @@ impl<'a> Mach<'a> {
         let Some(def) = p.fns.get(f.index()) else {
             return Err(self.err(e.span, "unknown function".into()));
         };
-        let mut locals = Vec::with_capacity((def.slots as usize).max(args.len()));
+        let mut locals = self.s.take_locals(0);
         for a in args {
             locals.push(self.eval(a)?);
         }
@@ -413,7 +413,7 @@ impl<'a> Mach<'a> {
         let base = self.s.ctxs.len();
         self.s.ctxs.push(ctx);
         let r = f(self);
-        self.s.ctxs.truncate(base);
+        self.s.truncate_ctxs(base);
         r
     }
 
@@ -571,6 +571,14 @@ impl<'a> Mach<'a> {
             BinOp::Eq => return Ok(Value::Bool(x == y)),
             BinOp::Ne => return Ok(Value::Bool(x != y)),
             BinOp::In => {
+                if let (Value::Card(c), Value::Zone(z)) = (&x, &y) {
+                    return Ok(Value::Bool(
+                        self.s
+                            .cards
+                            .get(*c as usize)
+                            .is_some_and(|cs| cs.zone == *z),
+                    ));
+                }
                 let l = self.as_list(y, b.span)?;
                 return Ok(Value::Bool(l.contains(&x)));
             }
@@ -631,7 +639,16 @@ impl<'a> Mach<'a> {
         filter: Option<&Expr>,
         span: Span,
     ) -> R<Value> {
-        let items = self.eval_list(list)?;
+        // A zone is read in place, top first (a refill beneath it during the loop does not disturb
+        // the cards above); anything else becomes a list.
+        let (items, zone) = match self.eval(list)? {
+            Value::Zone(z) if (z as usize) < self.s.zones.len() => (
+                Arc::new(Vec::new()),
+                Some((z, self.s.zones[z as usize].cards.len())),
+            ),
+            v => (self.as_list(v, list.span)?, None),
+        };
+        let len = zone.map_or(items.len(), |(_, n)| n);
         let saved = self.local(slot);
         let mut count = 0i64;
         let mut sum = 0i64;
@@ -640,7 +657,18 @@ impl<'a> Mach<'a> {
         let mut keyed: Vec<(Value, Value)> = Vec::new();
         let mut all = true;
         let mut any = false;
-        for item in items.iter() {
+        for i in 0..len {
+            let item = match zone {
+                Some((z, _)) => {
+                    let cards = &self.s.zones[z as usize].cards;
+                    match cards.len().checked_sub(i + 1).and_then(|j| cards.get(j)) {
+                        Some(&c) => Value::Card(c),
+                        None => break,
+                    }
+                }
+                None => items[i].clone(),
+            };
+            let item = &item;
             self.set_local(slot, item.clone());
             if op != Aggregate::Any && op != Aggregate::All {
                 if let Some(f) = filter {
@@ -748,7 +776,12 @@ impl<'a> Mach<'a> {
         };
         let n = self.s.players;
         Ok(match b {
-            Builtin::Size => Value::Int(list(self, 0)?.len() as i64),
+            Builtin::Size => match arg(0) {
+                (Value::Zone(z), _) if (z as usize) < self.s.zones.len() => {
+                    Value::Int(self.s.zones[z as usize].cards.len() as i64)
+                }
+                _ => Value::Int(list(self, 0)?.len() as i64),
+            },
             Builtin::Max2 => Value::Int(int(self, 0)?.max(int(self, 1)?)),
             Builtin::Min2 => Value::Int(int(self, 0)?.min(int(self, 1)?)),
             Builtin::Abs => Value::Int(

@@ -311,9 +311,7 @@ impl<'a> Mach<'a> {
 
     pub fn pop_frame(&mut self) {
         match self.s.frames.pop() {
-            Some(Frame::Call) => {
-                self.s.ctxs.pop();
-            }
+            Some(Frame::Call) => self.s.pop_ctx(),
             Some(Frame::Turn { prev, .. }) => self.s.active = prev,
             _ => {}
         }
@@ -480,7 +478,7 @@ impl<'a> Mach<'a> {
         self.push_call(Ctx::new(body.slots, you, this), body.block);
         let r = self.run();
         self.s.frames = frames;
-        self.s.ctxs.truncate(base);
+        self.s.truncate_ctxs(base);
         self.s.no_decide = prev;
         match r? {
             Stop::Empty => Ok(None),
@@ -694,18 +692,15 @@ impl<'a> Mach<'a> {
                 return Ok(Flow::Next);
             }
         }
-        let mut locals: Vec<Value> = args.to_vec();
+        let mut locals = self.s.take_locals(0);
+        locals.extend(args.iter().cloned());
         locals.resize((trig.body.slots as usize).max(locals.len()), Value::None);
         let base = self.s.ctxs.len();
-        self.s.ctxs.push(Ctx {
-            locals,
-            you: Some(inv.you),
-            this: inv.card,
-        });
+        self.s.push_ctx(locals, Some(inv.you), inv.card);
         if let Some(c) = &trig.condition {
             let holds = self.eval_bool(c);
             if !holds.as_ref().is_ok_and(|h| *h) {
-                self.s.ctxs.truncate(base);
+                self.s.truncate_ctxs(base);
                 holds?;
                 return Ok(Flow::Next);
             }
@@ -870,7 +865,15 @@ impl<'a> Mach<'a> {
                     Some(e) => self.eval_player(e)?,
                     None => self.s.card_owner(c).unwrap_or(self.s.active),
                 };
-                self.push_call(Ctx::new(body.slots, Some(you), Some(this)), body.block);
+                let locals = self.s.take_locals(body.slots as usize);
+                self.push_call(
+                    Ctx {
+                        locals,
+                        you: Some(you),
+                        this: Some(this),
+                    },
+                    body.block,
+                );
             }
             StmtKind::Emit(ev, args) => {
                 let mut vals = Vec::with_capacity(args.len());
@@ -884,7 +887,7 @@ impl<'a> Mach<'a> {
                 let Some(def) = p.procs.get(proc.index()) else {
                     return Err(self.err(span, "unknown procedure".into()));
                 };
-                let mut locals = Vec::with_capacity(def.body.slots as usize);
+                let mut locals = self.s.take_locals(0);
                 for a in args {
                     locals.push(self.eval(a)?);
                 }
@@ -1101,7 +1104,7 @@ impl<'a> Mach<'a> {
                     this,
                 });
                 let m = self.eval_int(max);
-                self.s.ctxs.truncate(base);
+                self.s.truncate_ctxs(base);
                 if self.s.zones[target as usize].cards.len() as i64 >= m? {
                     return Ok(false);
                 }
@@ -1195,7 +1198,7 @@ impl<'a> Mach<'a> {
                 });
                 let lo = def.min.as_ref().map(|e| self.eval_int(e)).transpose();
                 let hi = def.max.as_ref().map(|e| self.eval_int(e)).transpose();
-                self.s.ctxs.truncate(base);
+                self.s.truncate_ctxs(base);
                 if let Some(hi) = hi? {
                     x = x.min(hi);
                 }

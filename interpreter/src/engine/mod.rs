@@ -6,8 +6,8 @@
 mod decide;
 mod eval;
 mod exec;
-mod state;
 mod sample;
+mod state;
 mod stats;
 mod trace;
 mod view;
@@ -218,7 +218,7 @@ impl Game {
                     line: e.line,
                 });
                 self.st.frames.clear();
-                self.st.ctxs.truncate(1);
+                self.st.truncate_ctxs(1);
                 self.st.status = Status::Error(e);
             }
         }
@@ -231,7 +231,7 @@ impl Game {
             finished: o.finished,
         });
         self.st.frames.clear();
-        self.st.ctxs.truncate(1);
+        self.st.truncate_ctxs(1);
         self.st.status = Status::Over(o);
     }
 
@@ -317,7 +317,7 @@ impl Game {
         m.s.ctxs.push(Ctx::new(slots, None, None));
         m.s.depth = 0;
         let r = m.eval(expr);
-        m.s.ctxs.truncate(base);
+        m.s.truncate_ctxs(base);
         r
     }
 

@@ -77,6 +77,8 @@ pub(crate) struct Layout {
     pub anywhere: Vec<bool>,
     /// `kind * nevents + event` → indices into that kind's triggers.
     pub kind_trigs: Vec<Vec<u16>>,
+    /// Zone definitions attached to cards (`per card`).
+    pub card_zones: Vec<usize>,
 }
 
 impl Layout {
@@ -127,6 +129,9 @@ impl Layout {
         for f in &mut families {
             f.sort();
         }
+        let card_zones = (0..p.zones.len())
+            .filter(|&z| p.zones[z].scope == Scope::PerCard)
+            .collect();
         Layout {
             var_slot,
             n_pvars: np as usize,
@@ -136,6 +141,7 @@ impl Layout {
             families,
             anywhere,
             kind_trigs,
+            card_zones,
             ..Layout::default()
         }
     }
@@ -185,6 +191,8 @@ pub(crate) struct State {
     pub depth: u32,
     /// Why decisions are not allowed right now (a check, given or do block).
     pub no_decide: Option<&'static str>,
+    /// Emptied local vectors kept for reuse (fewer allocations per call).
+    pub spare: Vec<Vec<Value>>,
 }
 
 impl State {
@@ -225,6 +233,34 @@ impl State {
             short: false,
             depth: 0,
             no_decide: None,
+            spare: Vec::new(),
+        }
+    }
+
+    /// An empty vector for locals, with `n` slots of `none`.
+    pub fn take_locals(&mut self, n: usize) -> Vec<Value> {
+        let mut v = self.spare.pop().unwrap_or_default();
+        v.resize(n, Value::None);
+        v
+    }
+
+    pub fn push_ctx(&mut self, locals: Vec<Value>, you: Option<u8>, this: Option<u32>) {
+        self.ctxs.push(Ctx { locals, you, this });
+    }
+
+    pub fn pop_ctx(&mut self) {
+        if let Some(c) = self.ctxs.pop() {
+            let mut v = c.locals;
+            if v.capacity() > 0 && self.spare.len() < 64 {
+                v.clear();
+                self.spare.push(v);
+            }
+        }
+    }
+
+    pub fn truncate_ctxs(&mut self, base: usize) {
+        while self.ctxs.len() > base {
+            self.pop_ctx();
         }
     }
 
