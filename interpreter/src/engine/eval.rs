@@ -15,6 +15,8 @@ use std::sync::Arc;
 const MAX_DEPTH: u32 = 800;
 /// The longest list a range may build.
 const MAX_RANGE: i64 = 1_000_000;
+/// The longest list or text an expression may build (a value doubling in a loop stops here).
+pub(crate) const MAX_LIST: usize = 1_000_000;
 
 type R<T> = Result<T, RuntimeError>;
 
@@ -425,6 +427,9 @@ impl<'a> Mach<'a> {
                 TextPartIr::Expr(e) => {
                     let v = self.eval(e)?;
                     out.push_str(&label(self.p, self.l, self.s, &v));
+                    if out.len() > MAX_LIST {
+                        return Err(self.err(e.span, "this text grew too long".into()));
+                    }
                 }
             }
         }
@@ -584,6 +589,9 @@ impl<'a> Mach<'a> {
             }
             BinOp::Concat => {
                 let (l1, l2) = (self.as_list(x, a.span)?, self.as_list(y, b.span)?);
+                if l1.len() + l2.len() > MAX_LIST {
+                    return Err(self.err(span, "this list grew too long".into()));
+                }
                 let mut out = Vec::with_capacity(l1.len() + l2.len());
                 out.extend(l1.iter().cloned());
                 out.extend(l2.iter().cloned());

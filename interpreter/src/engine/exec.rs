@@ -13,6 +13,11 @@ use crate::value::Value;
 use cardgame_grammar::ast::{Face, Position, Scope, Span};
 use std::sync::Arc;
 
+/// Why decisions are refused inside checks.
+const CHECK: &str = "a `check` block";
+/// Nested runs (given, do, checks) inside each other before a runtime error.
+const MAX_NESTED: usize = 8;
+
 /// Frames on the stack before a runtime error (endless recursion of procedures).
 const MAX_FRAMES: usize = 20_000;
 
@@ -472,11 +477,16 @@ impl<'a> Mach<'a> {
         this: Option<u32>,
         why: &'static str,
     ) -> R<Option<Outcome>> {
+        if self.s.nested >= MAX_NESTED {
+            return Err(self.err(Span::default(), format!("{why} nested too deeply")));
+        }
         let frames = std::mem::take(&mut self.s.frames);
         let base = self.s.ctxs.len();
+        self.s.nested += 1;
         let prev = self.s.no_decide.replace(why);
         self.push_call(Ctx::new(body.slots, you, this), body.block);
         let r = self.run();
+        self.s.nested -= 1;
         self.s.frames = frames;
         self.s.truncate_ctxs(base);
         self.s.no_decide = prev;
@@ -490,8 +500,12 @@ impl<'a> Mach<'a> {
     /// Runs every `check` block; a `win` ends the game.
     pub fn run_checks(&mut self) -> R<Option<Outcome>> {
         let p: &'a Program = self.p;
+        // Checks do not run again inside a check (a `turn` there would start them over).
+        if self.s.no_decide == Some(CHECK) {
+            return Ok(None);
+        }
         for c in &p.checks {
-            if let Some(o) = self.run_nested(*c, None, None, "a `check` block")? {
+            if let Some(o) = self.run_nested(*c, None, None, CHECK)? {
                 return Ok(Some(o));
             }
         }
@@ -1246,6 +1260,9 @@ impl<'a> Mach<'a> {
                     out.retain(|x| !items.contains(x));
                 } else {
                     out.extend(items);
+                    if out.len() > super::eval::MAX_LIST {
+                        return Err(self.err(span, "this list grew too long".into()));
+                    }
                 }
                 Ok(Value::list(out))
             }

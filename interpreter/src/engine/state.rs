@@ -191,6 +191,8 @@ pub(crate) struct State {
     pub depth: u32,
     /// Why decisions are not allowed right now (a check, given or do block).
     pub no_decide: Option<&'static str>,
+    /// Runs nested inside others (checks, given, do).
+    pub nested: usize,
     /// Emptied local vectors kept for reuse (fewer allocations per call).
     pub spare: Vec<Vec<Value>>,
 }
@@ -234,6 +236,7 @@ impl State {
             depth: 0,
             no_decide: None,
             spare: Vec::new(),
+            nested: 0,
         }
     }
 

@@ -828,3 +828,50 @@ fn endless_recursion_is_an_error_even_on_a_small_stack() {
         });
     t.expect("thread").join().expect("no stack overflow");
 }
+
+#[test]
+fn doubling_a_list_stops_with_an_error() {
+    let mut b = B::new();
+    let body = b.block(vec![s(StmtKind::Let(
+        0,
+        bin(BinOp::Concat, local(0), local(0)),
+    ))]);
+    b.flow(
+        vec![
+            s(StmtKind::Let(0, e(ExprKind::List(vec![int(1)])))),
+            s(StmtKind::Loop(body)),
+        ],
+        1,
+    );
+    let g = game(&b.build(), 2, 1);
+    let Status::Error(e) = g.status() else {
+        panic!("{:?}", g.status())
+    };
+    assert!(e.message.contains("too long"), "{e}");
+}
+
+#[test]
+fn a_turn_inside_a_check_does_not_start_the_checks_over() {
+    let mut b = B::new();
+    let turn = b.block(vec![log(lit("check turn"))]);
+    let check = b.body(vec![s(StmtKind::Turn(seat(2), turn))], 0);
+    b.p.checks.push(check);
+    let branch = b.block(vec![]);
+    b.flow(
+        vec![s(StmtKind::ChooseBranch {
+            by: None,
+            prompt: None,
+            branches: vec![crate::program::BranchIr {
+                label: lit("go"),
+                condition: None,
+                body: branch,
+            }],
+        })],
+        0,
+    );
+    let mut g = game(&b.build(), 2, 1);
+    assert_eq!(options(&g), vec!["go"]);
+    assert_eq!(logs(&g.take_events()), vec!["check turn"]);
+    g.apply(0).expect("apply");
+    assert_eq!(over(&g).reason, "the flow ended");
+}
