@@ -534,12 +534,13 @@ impl<'a> Mach<'a> {
                 prompt: d.prompt.clone(),
                 options: d.options.clone(),
                 chosen: d.options.get(opt).cloned().unwrap_or_default(),
-                secret: false,
+                hidden: None,
             })
         } else {
             None
         };
         let mut chosen_value = Value::None;
+        let mut hidden: Option<&'static str> = None;
         match self.s.frames.last_mut() {
             Some(Frame::ChooseOne { slot, offered }) => {
                 let (slot, v) = (*slot, offered.get(opt).cloned().unwrap_or_default());
@@ -574,6 +575,9 @@ impl<'a> Mach<'a> {
                     let Some(def) = p.actions.get(a.index()) else {
                         return Err(self.err(d.span, "unknown action".into()));
                     };
+                    if args.iter().any(|v| self.secret(v)) {
+                        hidden = Some("an action");
+                    }
                     let mut locals = self.s.take_locals(0);
                     locals.extend(args);
                     locals.resize((def.body.slots as usize).max(locals.len()), Value::None);
@@ -595,8 +599,8 @@ impl<'a> Mach<'a> {
                 f.answers.push(v.clone());
                 f.idx += 1;
                 let secret = self.secret(&v);
-                if let Some(Event::Decision { secret: s, .. }) = &mut event {
-                    *s = secret;
+                if let Some(Event::Decision { hidden: h, .. }) = &mut event {
+                    *h = secret.then(|| "a card".to_string());
                 }
                 if let (Some(Frame::Simul(f)), Some(e)) = (self.s.frames.last_mut(), event) {
                     f.events.push(e);
@@ -606,8 +610,11 @@ impl<'a> Mach<'a> {
             _ => return Err(self.err(d.span, "no frame is waiting for this decision".into())),
         }
         if let Some(mut e) = event {
-            if let Event::Decision { secret: s, .. } = &mut e {
-                *s = self.secret(&chosen_value);
+            if self.secret(&chosen_value) {
+                hidden = Some("a card");
+            }
+            if let Event::Decision { hidden: h, .. } = &mut e {
+                *h = hidden.map(str::to_string);
             }
             self.s.push_event(e);
         }

@@ -285,11 +285,9 @@ impl<'a> Mach<'a> {
             self.s.turn,
             self.s.name(self.s.active)
         );
-        let phase = self.s.frames.iter().rev().find_map(|f| match f {
-            Frame::Phase { at } => match self.stmt(*at).map(|s| &s.kind) {
-                Some(StmtKind::Phase(name, _)) => Some(name.as_str()),
-                _ => None,
-            },
+        let at = self.innermost_phase().or(self.s.outer_phase);
+        let phase = at.and_then(|at| match self.stmt(at).map(|s| &s.kind) {
+            Some(StmtKind::Phase(name, _)) => Some(name.as_str()),
             _ => None,
         });
         if let Some(ph) = phase {
@@ -297,6 +295,13 @@ impl<'a> Mach<'a> {
             out.push_str(ph);
         }
         out
+    }
+
+    fn innermost_phase(&self) -> Option<At> {
+        self.s.frames.iter().rev().find_map(|f| match f {
+            Frame::Phase { at } => Some(*at),
+            _ => None,
+        })
     }
 
     pub fn stmt(&self, at: At) -> Option<&'a Stmt> {
@@ -480,6 +485,8 @@ impl<'a> Mach<'a> {
         if self.s.nested >= MAX_NESTED {
             return Err(self.err(Span::default(), format!("{why} nested too deeply")));
         }
+        let outer = self.s.outer_phase;
+        self.s.outer_phase = self.innermost_phase().or(outer);
         let frames = std::mem::take(&mut self.s.frames);
         let base = self.s.ctxs.len();
         self.s.nested += 1;
@@ -487,6 +494,7 @@ impl<'a> Mach<'a> {
         self.push_call(Ctx::new(body.slots, you, this), body.block);
         let r = self.run();
         self.s.nested -= 1;
+        self.s.outer_phase = outer;
         self.s.frames = frames;
         self.s.truncate_ctxs(base);
         self.s.no_decide = prev;

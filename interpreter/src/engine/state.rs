@@ -191,6 +191,8 @@ pub(crate) struct State {
     pub depth: u32,
     /// Why decisions are not allowed right now (a check, given or do block).
     pub no_decide: Option<&'static str>,
+    /// The innermost phase of the stack a nested run (a check) interrupted, for error positions.
+    pub outer_phase: Option<super::exec::At>,
     /// Runs nested inside others (checks, given, do).
     pub nested: usize,
     /// Emptied local vectors kept for reuse (fewer allocations per call).
@@ -237,6 +239,7 @@ impl State {
             no_decide: None,
             spare: Vec::new(),
             nested: 0,
+            outer_phase: None,
         }
     }
 

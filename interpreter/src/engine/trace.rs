@@ -19,9 +19,10 @@ pub enum Event {
         prompt: String,
         options: Vec<String>,
         chosen: String,
-        /// The chosen option is a card that not every seat may see.
+        /// What the other seats see instead of `chosen` when it names a card they may not see
+        /// ("a card", "an action").
         #[serde(skip)]
-        secret: bool,
+        hidden: Option<String>,
     },
     Move {
         card: u32,
@@ -80,15 +81,14 @@ pub fn render_event(game: &Game, event: &Event, viewer: Option<u8>) -> Option<St
         Event::Decision {
             player,
             chosen,
-            secret,
+            hidden,
             ..
-        } => {
-            if *secret && viewer.is_some_and(|v| v != *player) {
-                format!("{} chooses a card", name(*player))
-            } else {
-                format!("{} chooses \"{chosen}\"", name(*player))
+        } => match hidden {
+            Some(h) if viewer.is_some_and(|v| v != *player) => {
+                format!("{} chooses {h}", name(*player))
             }
-        }
+            _ => format!("{} chooses \"{chosen}\"", name(*player)),
+        },
         Event::Move {
             kind,
             from,

@@ -875,3 +875,45 @@ fn a_turn_inside_a_check_does_not_start_the_checks_over() {
     g.apply(0).expect("apply");
     assert_eq!(over(&g).reason, "the flow ended");
 }
+
+#[test]
+fn other_seats_do_not_see_secret_cards_in_chosen_actions() {
+    let mut b = B::new();
+    let hand = b.zone("hand", ZoneScope::PerPlayer, false, Visibility::Owner);
+    let stash = b.zone("stash", ZoneScope::PerPlayer, false, Visibility::Hidden);
+    b.kind("A", 1);
+    b.setup(vec![mv(zone(b.p.box_zone), pzone(hand, seat(1)))], 0);
+    let body = b.body(vec![mv(local(0), pzone(stash, e(ExprKind::You)))], 1);
+    let act = b.action(
+        "stash",
+        vec![pzone(hand, e(ExprKind::You))],
+        Some(text(&["Stash ", ""], vec![local(0)])),
+        None,
+        body,
+    );
+    b.flow(
+        vec![s(StmtKind::Actions {
+            by: seat(1),
+            mode: MenuMode::Once,
+            actions: vec![act],
+        })],
+        0,
+    );
+    let mut g = game(&b.build(), 2, 1);
+    g.take_events();
+    choose(&mut g, "Stash A");
+    let ev = g.take_events();
+    let lines = |v: Option<u8>| {
+        ev.iter()
+            .filter_map(|e| render_event(&g, e, v))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        lines(Some(0))[..2],
+        ["P1 chooses \"Stash A\"", "A: P1.hand -> P1.stash"]
+    );
+    assert_eq!(
+        lines(Some(1))[..2],
+        ["P1 chooses an action", "a card: P1.hand -> P1.stash"]
+    );
+}
