@@ -318,10 +318,10 @@ fn event_json(e: &Event, viewer: Option<u8>) -> serde_json::Value {
             v["kind"] = serde_json::Value::Null;
             v["card"] = serde_json::Value::Null;
         }
-        Event::Decision { player, secret, .. } if *player != seat => {
+        Event::Decision { player, hidden, .. } if *player != seat => {
             v["options"] = serde_json::Value::Null;
-            if *secret {
-                v["chosen"] = serde_json::Value::Null;
+            if let Some(h) = hidden {
+                v["chosen"] = serde_json::Value::String(h.clone());
             }
         }
         _ => {}

@@ -36,3 +36,18 @@ impl Game {
         None
     }
 }
+
+impl Game {
+    /// An estimate of the bytes a game's state occupies (what a clone copies).
+    pub fn state_size(&self) -> usize {
+        use std::mem::size_of;
+        let s = &self.st;
+        size_of::<Game>()
+            + s.cards.len() * size_of::<super::state::CardState>()
+            + s.zones
+                .iter()
+                .map(|z| size_of::<super::state::ZoneInst>() + z.cards.len() * 4)
+                .sum::<usize>()
+            + s.frames.len() * size_of::<super::exec::Frame>()
+    }
+}
