@@ -182,6 +182,18 @@ impl<'a> Mach<'a> {
             ExprKind::Active => Value::Player(self.s.active),
             ExprKind::Players => Value::Int(self.s.players as i64),
             ExprKind::TurnNumber => Value::Int(self.s.turn as i64),
+            ExprKind::IsKind(x, k, negated) => {
+                let is = match self.eval(x)? {
+                    Value::Card(c) => self
+                        .s
+                        .cards
+                        .get(c as usize)
+                        .is_some_and(|cs| cs.kind == k.0),
+                    Value::Kind(x) => x == k.0,
+                    _ => return Ok(Value::Bool(false)),
+                };
+                Value::Bool(is != *negated)
+            }
             ExprKind::Binary(op, a, b) => return self.binary(*op, a, b, e.span),
             ExprKind::Aggregate {
                 op,
@@ -308,19 +320,6 @@ impl<'a> Mach<'a> {
                 };
                 Value::Bool(has != *negated)
             }
-            ExprKind::IsKind(x, k, negated) => {
-                let v = self.eval(x)?;
-                let is = match v {
-                    Value::Card(c) => self
-                        .s
-                        .cards
-                        .get(c as usize)
-                        .is_some_and(|cs| cs.kind == k.0),
-                    Value::Kind(x) => x == k.0,
-                    _ => return Ok(Value::Bool(false)),
-                };
-                Value::Bool(is != *negated)
-            }
             ExprKind::If(c, a, b) => {
                 if self.eval_bool(c)? {
                     self.eval(a)?
@@ -361,6 +360,7 @@ impl<'a> Mach<'a> {
             | ExprKind::Active
             | ExprKind::Players
             | ExprKind::TurnNumber
+            | ExprKind::IsKind(..)
             | ExprKind::Binary(..)
             | ExprKind::Aggregate { .. }
             | ExprKind::Builtin(..)
@@ -650,13 +650,16 @@ impl<'a> Mach<'a> {
         // A zone is read in place, top first (a refill beneath it during the loop does not disturb
         // the cards above); anything else becomes a list.
         let (items, zone) = match self.eval(list)? {
-            Value::Zone(z) if (z as usize) < self.s.zones.len() => (
-                Arc::new(Vec::new()),
-                Some((z, self.s.zones[z as usize].cards.len())),
-            ),
-            v => (self.as_list(v, list.span)?, None),
+            Value::Zone(z) if (z as usize) < self.s.zones.len() => {
+                (None, Some((z, self.s.zones[z as usize].cards.len())))
+            }
+            v => (Some(self.as_list(v, list.span)?), None),
         };
-        let len = zone.map_or(items.len(), |(_, n)| n);
+        let len = match (&items, zone) {
+            (Some(l), _) => l.len(),
+            (None, Some((_, n))) => n,
+            _ => 0,
+        };
         let saved = self.local(slot);
         let mut count = 0i64;
         let mut sum = 0i64;
@@ -674,7 +677,10 @@ impl<'a> Mach<'a> {
                         None => break,
                     }
                 }
-                None => items[i].clone(),
+                None => match items.as_ref().and_then(|l| l.get(i)) {
+                    Some(v) => v.clone(),
+                    None => break,
+                },
             };
             let item = &item;
             self.set_local(slot, item.clone());

@@ -487,7 +487,8 @@ impl<'a> Mach<'a> {
         }
         let outer = self.s.outer_phase;
         self.s.outer_phase = self.innermost_phase().or(outer);
-        let frames = std::mem::take(&mut self.s.frames);
+        let spare = std::mem::take(&mut self.s.spare_frames);
+        let frames = std::mem::replace(&mut self.s.frames, spare);
         let base = self.s.ctxs.len();
         self.s.nested += 1;
         let prev = self.s.no_decide.replace(why);
@@ -495,7 +496,9 @@ impl<'a> Mach<'a> {
         let r = self.run();
         self.s.nested -= 1;
         self.s.outer_phase = outer;
-        self.s.frames = frames;
+        let mut used = std::mem::replace(&mut self.s.frames, frames);
+        used.clear();
+        self.s.spare_frames = used;
         self.s.truncate_ctxs(base);
         self.s.no_decide = prev;
         match r? {

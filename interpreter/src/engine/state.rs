@@ -193,6 +193,8 @@ pub(crate) struct State {
     pub no_decide: Option<&'static str>,
     /// The innermost phase of the stack a nested run (a check) interrupted, for error positions.
     pub outer_phase: Option<super::exec::At>,
+    /// An emptied frame stack kept for the next nested run.
+    pub spare_frames: Vec<Frame>,
     /// Runs nested inside others (checks, given, do).
     pub nested: usize,
     /// Emptied local vectors kept for reuse (fewer allocations per call).
@@ -239,6 +241,7 @@ impl State {
             no_decide: None,
             spare: Vec::new(),
             nested: 0,
+            spare_frames: Vec::new(),
             outer_phase: None,
         }
     }
