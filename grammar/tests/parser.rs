@@ -707,6 +707,14 @@ fn assignment_and_calls() {
         other => panic!("{other:?}"),
     }
     assert!(matches!(stmt("cleanup()"), StmtKind::Call(_, a) if a.is_empty()));
+    // A target may start with a call.
+    match stmt("first(cards(\"Gate\", p.inplay)).faces_left = false") {
+        StmtKind::Assign(t, AssignOp::Set, v) => {
+            assert_eq!(show(&t), "first(cards(\"Gate\", p.inplay)).faces_left");
+            assert_eq!(show(&v), "false");
+        }
+        other => panic!("{other:?}"),
+    }
     // Statements need no separator, even across lines.
     let s = stmts("let c = top of p.deck\n p.coins += n\n draw(p, 1) x = 1");
     assert_eq!(s.len(), 4);
