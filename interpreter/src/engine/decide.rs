@@ -1,7 +1,7 @@
 //! Engine stage: decisions: choices, branches, action menus and simultaneous choices.
 
-use super::eval::label;
 use super::exec::{At, Flow, Frame, Mach, Stop};
+use super::label::label;
 use super::state::Ctx;
 use super::trace::Event;
 use super::{Decision, RuntimeError};

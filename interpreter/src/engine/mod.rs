@@ -3,12 +3,16 @@
 //! A [`Game`] is plain data (an `Arc<Program>` plus the state), so it clones cheaply. It never calls
 //! an agent: it stops at a [`Decision`], and [`Game::apply`] resumes it with the chosen option.
 
+mod builtins;
+mod create;
 mod decide;
 mod eval;
 mod exec;
+mod label;
 mod sample;
 mod state;
 mod stats;
+mod stmt;
 mod trace;
 mod view;
 
@@ -150,7 +154,7 @@ impl Game {
     ) -> Game {
         let mut st = State::new(&config);
         let mut layout = Layout::new(&program);
-        let created = exec::create(&program, &mut layout, &mut st, &config);
+        let created = create::create(&program, &mut layout, &mut st, &config);
         let mut game = Game {
             prog: program,
             layout: Arc::new(layout),
@@ -177,6 +181,7 @@ impl Game {
             game.push_body(setup);
         }
         game.resume();
+        game.debug_check();
         game
     }
 
@@ -265,18 +270,23 @@ impl Game {
             Ok(()) => self.resume(),
             Err(e) => self.finish(Err(e)),
         }
+        self.debug_check();
+        Ok(())
+    }
+
+    /// In debug builds, a broken invariant becomes a runtime error.
+    fn debug_check(&mut self) {
         if cfg!(debug_assertions) && !matches!(self.st.status, Status::Error(_)) {
             if let Err(msg) = self.check_invariants() {
                 let position = self.mach().position();
                 self.finish(Err(RuntimeError {
                     message: format!("engine invariant broken: {msg}"),
-                    span: d.span,
-                    line: self.prog.line_of(d.span.start),
+                    span: Span::default(),
+                    line: 0,
                     position,
                 }));
             }
         }
-        Ok(())
     }
 
     /// The events since the last call.
@@ -349,7 +359,7 @@ impl Game {
 
     /// A value as text: a card as its kind's name, a player as the seat name, a space as "(x,y)".
     pub fn label(&self, v: &Value) -> String {
-        eval::label(&self.prog, &self.layout, &self.st, v)
+        label::label(&self.prog, &self.layout, &self.st, v)
     }
 
     /// Turns started so far.

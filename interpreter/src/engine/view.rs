@@ -1,6 +1,6 @@
 //! Engine stage: what one seat may see of a game (serialisable for agents and front ends).
 
-use super::eval::{kind_name, label, zone_label};
+use super::label::{kind_name, label, zone_label};
 use super::state::{Layout, State};
 use super::Status;
 use crate::program::Program;

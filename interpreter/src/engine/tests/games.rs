@@ -7,11 +7,11 @@ use crate::value::Value;
 use cardgame_grammar::ast::{Face, Span};
 use std::sync::Arc;
 
-fn game(p: &Arc<Program>, players: u8, seed: u64) -> Game {
+pub(super) fn game(p: &Arc<Program>, players: u8, seed: u64) -> Game {
     Game::new(p.clone(), GameConfig::new(players, seed))
 }
 
-fn logs(events: &[Event]) -> Vec<String> {
+pub(super) fn logs(events: &[Event]) -> Vec<String> {
     events
         .iter()
         .filter_map(|e| match e {
@@ -21,11 +21,11 @@ fn logs(events: &[Event]) -> Vec<String> {
         .collect()
 }
 
-fn options(g: &Game) -> Vec<String> {
+pub(super) fn options(g: &Game) -> Vec<String> {
     g.decision().map(|d| d.options.clone()).unwrap_or_default()
 }
 
-fn choose(g: &mut Game, label: &str) {
+pub(super) fn choose(g: &mut Game, label: &str) {
     let i = options(g)
         .iter()
         .position(|o| o == label)
@@ -33,20 +33,20 @@ fn choose(g: &mut Game, label: &str) {
     g.apply(i).expect("apply");
 }
 
-fn val(g: &mut Game, x: Expr) -> Value {
+pub(super) fn val(g: &mut Game, x: Expr) -> Value {
     g.eval(&x, 4).expect("eval")
 }
 
 use crate::program::Expr;
 
-fn over(g: &Game) -> Outcome {
+pub(super) fn over(g: &Game) -> Outcome {
     match g.status() {
         Status::Over(o) => o.clone(),
         s => panic!("not over: {s:?}"),
     }
 }
 
-fn choose_stmt(slot: u16, count: ChooseCount, var: u16, domain: Expr) -> StmtKind {
+pub(super) fn choose_stmt(slot: u16, count: ChooseCount, var: u16, domain: Expr) -> StmtKind {
     StmtKind::Choose(
         slot,
         Choose {
@@ -625,295 +625,4 @@ fn min_and_max_clamp_writes() {
     let ev = g.take_events();
     assert_eq!(logs(&ev), vec!["a 0", "b 10", "c 6"]);
     assert!(ev.contains(&Event::Fail { line: 8 }));
-}
-
-/// A small game with shuffles, random draws and choices, for determinism and invariants.
-fn random_game() -> Arc<Program> {
-    let mut b = B::new();
-    let deck = b.zone("deck", ZoneScope::PerPlayer, true, Visibility::Hidden);
-    let discard = b.zone("discard", ZoneScope::PerPlayer, true, Visibility::Public);
-    b.p.zones[deck.index()].refill = Some(discard);
-    for k in ["A", "B", "C", "D", "E"] {
-        b.kind(k, 4);
-    }
-    let each = b.block(vec![
-        mv(take(zone(b.p.box_zone), 10), pzone(deck, local(0))),
-        s(StmtKind::Shuffle(pzone(deck, local(0)))),
-    ]);
-    b.setup(
-        vec![s(StmtKind::For {
-            slot: 0,
-            list: e(ExprKind::Everyone),
-            filter: None,
-            body: each,
-        })],
-        1,
-    );
-    let reshuffle = b.block(vec![s(StmtKind::Shuffle(pzone(deck, local(0))))]);
-    let turn = b.block(vec![
-        s(choose_stmt(
-            1,
-            ChooseCount::One,
-            2,
-            top(Some(3), pzone(deck, local(0))),
-        )),
-        mv(local(1), pzone(discard, local(0))),
-        s(StmtKind::If(
-            vec![(
-                bin(
-                    BinOp::Eq,
-                    e(ExprKind::Builtin(
-                        Builtin::Random,
-                        vec![e(ExprKind::List(vec![int(1), int(2), int(3)]))],
-                    )),
-                    int(1),
-                ),
-                reshuffle,
-            )],
-            None,
-        )),
-    ]);
-    let each_turn = b.block(vec![s(StmtKind::Turn(local(0), turn))]);
-    let round = b.block(vec![s(StmtKind::For {
-        slot: 0,
-        list: e(ExprKind::Everyone),
-        filter: None,
-        body: each_turn,
-    })]);
-    b.flow(vec![s(StmtKind::Loop(round))], 3);
-    b.build()
-}
-
-/// Plays with a fixed pseudo-random policy; returns the events.
-fn play(g: &mut Game, mut k: u64, limit: usize) -> Vec<Event> {
-    let mut out = g.take_events();
-    for _ in 0..limit {
-        let Some(d) = g.decision() else { break };
-        k = k
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let i = (k >> 33) as usize % d.options.len();
-        g.apply(i).expect("apply");
-        g.check_invariants().expect("invariants");
-        out.extend(g.take_events());
-    }
-    out
-}
-
-#[test]
-fn same_seed_same_game_and_clones_continue_alike() {
-    let p = random_game();
-    let mut cfg = GameConfig::new(3, 42);
-    cfg.max_turns = 60;
-    let mut a = Game::new(p.clone(), cfg.clone());
-    let mut b = Game::new(p.clone(), cfg.clone());
-    let ea = play(&mut a, 7, 1000);
-    let eb = play(&mut b, 7, 1000);
-    assert_eq!(ea, eb);
-    assert_eq!(a.status(), b.status());
-    assert!(!over(&a).finished);
-
-    let mut other = Game::new(
-        p.clone(),
-        GameConfig {
-            seed: 43,
-            ..cfg.clone()
-        },
-    );
-    assert_ne!(play(&mut other, 7, 1000), ea);
-
-    let mut c = Game::new(p.clone(), cfg);
-    play(&mut c, 9, 20);
-    let mut d = c.clone();
-    assert_eq!(play(&mut c, 11, 1000), play(&mut d, 11, 1000));
-    assert_eq!(c.status(), d.status());
-}
-
-#[test]
-fn invariants_catch_a_broken_state() {
-    let p = random_game();
-    let mut g = game(&p, 2, 5);
-    g.check_invariants().expect("fresh game");
-    g.st.cards[0].zone = 3;
-    assert!(g.check_invariants().is_err());
-}
-
-#[test]
-fn apply_rejects_bad_options() {
-    let p = random_game();
-    let mut g = game(&p, 2, 5);
-    let n = options(&g).len();
-    assert_eq!(
-        g.apply(n),
-        Err(crate::engine::ApplyError::OutOfRange {
-            option: n,
-            count: n
-        })
-    );
-    let mut b = B::new();
-    b.flow(vec![], 0);
-    let mut done = game(&b.build(), 2, 1);
-    assert_eq!(done.apply(0), Err(crate::engine::ApplyError::NoDecision));
-}
-
-#[test]
-fn games_are_send_and_sync() {
-    fn check<T: Send + Sync + Clone>() {}
-    check::<Game>();
-}
-
-#[test]
-fn view_hides_what_a_seat_may_not_see() {
-    let p = random_game();
-    let mut g = game(&p, 2, 5);
-    let v = g.view(0);
-    let deck = v.zones.iter().find(|z| z.name == "P1.deck").expect("deck");
-    assert_eq!(deck.count, 10);
-    assert!(deck.cards.iter().all(|c| c.is_none()));
-    assert!(v.decision.is_some());
-    assert!(g.view(1).decision.is_none());
-    g.apply(0).expect("apply");
-    let v = g.view(1);
-    let discard = v
-        .zones
-        .iter()
-        .find(|z| z.name == "P1.discard")
-        .expect("discard");
-    assert_eq!(discard.cards.iter().filter(|c| c.is_some()).count(), 1);
-    serde_json::to_string(&v).expect("serialises");
-}
-
-#[test]
-fn endless_recursion_is_an_error_even_on_a_small_stack() {
-    let mut b = B::new();
-    let call = e(ExprKind::CallFn(
-        crate::program::FnId(0),
-        vec![bin(BinOp::Add, local(0), int(1))],
-    ));
-    b.p.fns.push(crate::program::FnDef {
-        name: "f".into(),
-        params: vec![Ty::Int],
-        ret: Ty::Int,
-        body: call.clone(),
-        slots: 1,
-    });
-    let pbody = b.body(
-        vec![s(StmtKind::Call(crate::program::ProcId(0), vec![]))],
-        0,
-    );
-    b.proc_("p", vec![], pbody);
-    let start = e(ExprKind::CallFn(crate::program::FnId(0), vec![int(0)]));
-    b.flow(vec![sl(2, StmtKind::Let(0, start))], 1);
-    let p = b.build();
-    let mut deep = B::new();
-    deep.p = (*p).clone();
-    deep.flow(
-        vec![s(StmtKind::Call(crate::program::ProcId(0), vec![]))],
-        0,
-    );
-    let procs = deep.build();
-    let t = std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(move || {
-            let g = Game::new(p, GameConfig::new(2, 1));
-            let Status::Error(e) = g.status() else {
-                panic!("{:?}", g.status())
-            };
-            assert!(e.message.contains("nested too deeply"), "{e}");
-            let g = Game::new(procs, GameConfig::new(2, 1));
-            let Status::Error(e) = g.status() else {
-                panic!("{:?}", g.status())
-            };
-            assert!(e.message.contains("nested too deeply"), "{e}");
-        });
-    t.expect("thread").join().expect("no stack overflow");
-}
-
-#[test]
-fn doubling_a_list_stops_with_an_error() {
-    let mut b = B::new();
-    let body = b.block(vec![s(StmtKind::Let(
-        0,
-        bin(BinOp::Concat, local(0), local(0)),
-    ))]);
-    b.flow(
-        vec![
-            s(StmtKind::Let(0, e(ExprKind::List(vec![int(1)])))),
-            s(StmtKind::Loop(body)),
-        ],
-        1,
-    );
-    let g = game(&b.build(), 2, 1);
-    let Status::Error(e) = g.status() else {
-        panic!("{:?}", g.status())
-    };
-    assert!(e.message.contains("too long"), "{e}");
-}
-
-#[test]
-fn a_turn_inside_a_check_does_not_start_the_checks_over() {
-    let mut b = B::new();
-    let turn = b.block(vec![log(lit("check turn"))]);
-    let check = b.body(vec![s(StmtKind::Turn(seat(2), turn))], 0);
-    b.p.checks.push(check);
-    let branch = b.block(vec![]);
-    b.flow(
-        vec![s(StmtKind::ChooseBranch {
-            by: None,
-            prompt: None,
-            branches: vec![crate::program::BranchIr {
-                label: lit("go"),
-                condition: None,
-                body: branch,
-            }],
-        })],
-        0,
-    );
-    let mut g = game(&b.build(), 2, 1);
-    assert_eq!(options(&g), vec!["go"]);
-    assert_eq!(logs(&g.take_events()), vec!["check turn"]);
-    g.apply(0).expect("apply");
-    assert_eq!(over(&g).reason, "the flow ended");
-}
-
-#[test]
-fn other_seats_do_not_see_secret_cards_in_chosen_actions() {
-    let mut b = B::new();
-    let hand = b.zone("hand", ZoneScope::PerPlayer, false, Visibility::Owner);
-    let stash = b.zone("stash", ZoneScope::PerPlayer, false, Visibility::Hidden);
-    b.kind("A", 1);
-    b.setup(vec![mv(zone(b.p.box_zone), pzone(hand, seat(1)))], 0);
-    let body = b.body(vec![mv(local(0), pzone(stash, e(ExprKind::You)))], 1);
-    let act = b.action(
-        "stash",
-        vec![pzone(hand, e(ExprKind::You))],
-        Some(text(&["Stash ", ""], vec![local(0)])),
-        None,
-        body,
-    );
-    b.flow(
-        vec![s(StmtKind::Actions {
-            by: seat(1),
-            mode: MenuMode::Once,
-            actions: vec![act],
-        })],
-        0,
-    );
-    let mut g = game(&b.build(), 2, 1);
-    g.take_events();
-    choose(&mut g, "Stash A");
-    let ev = g.take_events();
-    let lines = |v: Option<u8>| {
-        ev.iter()
-            .filter_map(|e| render_event(&g, e, v))
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(
-        lines(Some(0))[..2],
-        ["P1 chooses \"Stash A\"", "A: P1.hand -> P1.stash"]
-    );
-    assert_eq!(
-        lines(Some(1))[..2],
-        ["P1 chooses an action", "a card: P1.hand -> P1.stash"]
-    );
 }

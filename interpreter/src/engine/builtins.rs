@@ -1,0 +1,350 @@
+//! Engine stage: aggregates (`count`, `sum`, `sort`, ...) and built-in functions.
+
+use super::exec::Mach;
+use super::RuntimeError;
+use crate::program::{Aggregate, Builtin, Expr};
+use crate::value::Value;
+use cardgame_grammar::ast::Span;
+use rand::Rng;
+use std::sync::Arc;
+
+type R<T> = Result<T, RuntimeError>;
+
+impl<'a> Mach<'a> {
+    #[inline(never)]
+    pub(super) fn aggregate(
+        &mut self,
+        op: Aggregate,
+        value: Option<&Expr>,
+        slot: u16,
+        list: &Expr,
+        filter: Option<&Expr>,
+        span: Span,
+    ) -> R<Value> {
+        // A zone is read in place, top first (a refill beneath it during the loop does not disturb
+        // the cards above); anything else becomes a list.
+        let (items, zone) = match self.eval(list)? {
+            Value::Zone(z) if (z as usize) < self.s.zones.len() => {
+                (None, Some((z, self.s.zones[z as usize].cards.len())))
+            }
+            v => (Some(self.as_list(v, list.span)?), None),
+        };
+        let len = match (&items, zone) {
+            (Some(l), _) => l.len(),
+            (None, Some((_, n))) => n,
+            _ => 0,
+        };
+        let saved = self.local(slot);
+        let mut count = 0i64;
+        let mut sum = 0i64;
+        let mut best: Option<i64> = None;
+        let mut kept = Vec::new();
+        let mut keyed: Vec<(Value, Value)> = Vec::new();
+        let mut all = true;
+        let mut any = false;
+        for i in 0..len {
+            let item = match zone {
+                Some((z, _)) => {
+                    let cards = &self.s.zones[z as usize].cards;
+                    match cards.len().checked_sub(i + 1).and_then(|j| cards.get(j)) {
+                        Some(&c) => Value::Card(c),
+                        None => break,
+                    }
+                }
+                None => match items.as_ref().and_then(|l| l.get(i)) {
+                    Some(v) => v.clone(),
+                    None => break,
+                },
+            };
+            let item = &item;
+            self.set_local(slot, item.clone());
+            if op != Aggregate::Any && op != Aggregate::All {
+                if let Some(f) = filter {
+                    if !self.eval_bool(f)? {
+                        continue;
+                    }
+                }
+            }
+            match op {
+                Aggregate::Count => count += 1,
+                Aggregate::Sum | Aggregate::Max | Aggregate::Min => {
+                    let v = match value {
+                        Some(v) => self.eval_int(v)?,
+                        None => match item {
+                            Value::Int(i) => *i,
+                            v => {
+                                return Err(self.err(
+                                    span,
+                                    format!("expected a number, found {}", self.describe(v)),
+                                ))
+                            }
+                        },
+                    };
+                    match op {
+                        Aggregate::Sum => {
+                            sum = sum
+                                .checked_add(v)
+                                .ok_or_else(|| self.err(span, "arithmetic overflow".into()))?
+                        }
+                        Aggregate::Max => best = Some(best.map_or(v, |b| b.max(v))),
+                        _ => best = Some(best.map_or(v, |b| b.min(v))),
+                    }
+                }
+                Aggregate::Any | Aggregate::All => {
+                    let holds = match filter.or(value) {
+                        Some(f) => self.eval_bool(f)?,
+                        None => true,
+                    };
+                    if holds {
+                        any = true;
+                    } else {
+                        all = false;
+                    }
+                    if (op == Aggregate::Any && any) || (op == Aggregate::All && !all) {
+                        break;
+                    }
+                }
+                Aggregate::Filter => kept.push(item.clone()),
+                Aggregate::Sort => {
+                    let k = match value {
+                        Some(v) => self.eval(v)?,
+                        None => item.clone(),
+                    };
+                    keyed.push((k, item.clone()));
+                }
+            }
+        }
+        self.set_local(slot, saved);
+        Ok(match op {
+            Aggregate::Count => Value::Int(count),
+            Aggregate::Sum => Value::Int(sum),
+            Aggregate::Max | Aggregate::Min => Value::Int(best.unwrap_or(0)),
+            Aggregate::Any => Value::Bool(any),
+            Aggregate::All => Value::Bool(all),
+            Aggregate::Filter => Value::list(kept),
+            Aggregate::Sort => {
+                keyed.sort_by(|a, b| cmp_values(&a.0, &b.0));
+                Value::list(keyed.into_iter().map(|(_, v)| v).collect())
+            }
+        })
+    }
+
+    #[inline(never)]
+    pub(super) fn builtin(&mut self, b: Builtin, args: &[Expr], span: Span) -> R<Value> {
+        let mut vals = Vec::with_capacity(args.len());
+        for a in args {
+            vals.push(self.eval(a)?);
+        }
+        let arg = |i: usize| -> (Value, Span) {
+            (
+                vals.get(i).cloned().unwrap_or_default(),
+                args.get(i).map_or(span, |a| a.span),
+            )
+        };
+        let int = |m: &Self, i: usize| -> R<i64> {
+            let (v, sp) = arg(i);
+            v.as_int()
+                .ok_or_else(|| m.err(sp, format!("expected a number, found {}", m.describe(&v))))
+        };
+        let list = |m: &Self, i: usize| -> R<Arc<Vec<Value>>> {
+            let (v, sp) = arg(i);
+            m.as_list(v, sp)
+        };
+        let player = |m: &Self, i: usize| -> R<u8> {
+            let (v, sp) = arg(i);
+            m.as_player(&v, sp)
+        };
+        let space = |m: &Self, i: usize| -> R<(i64, i64)> {
+            match arg(i) {
+                (Value::Space(s), _) if (s as usize) < m.l.spaces.len() => {
+                    Ok(m.l.spaces[s as usize])
+                }
+                (v, sp) => Err(m.err(sp, format!("expected a space, found {}", m.describe(&v)))),
+            }
+        };
+        let n = self.s.players;
+        Ok(match b {
+            Builtin::Size => match arg(0) {
+                (Value::Zone(z), _) if (z as usize) < self.s.zones.len() => {
+                    Value::Int(self.s.zones[z as usize].cards.len() as i64)
+                }
+                _ => Value::Int(list(self, 0)?.len() as i64),
+            },
+            Builtin::Max2 => Value::Int(int(self, 0)?.max(int(self, 1)?)),
+            Builtin::Min2 => Value::Int(int(self, 0)?.min(int(self, 1)?)),
+            Builtin::Abs => Value::Int(
+                int(self, 0)?
+                    .checked_abs()
+                    .ok_or_else(|| self.err(span, "arithmetic overflow".into()))?,
+            ),
+            Builtin::Take => {
+                let l = list(self, 0)?;
+                let k = int(self, 1)?.max(0) as usize;
+                Value::list(l.iter().take(k).cloned().collect())
+            }
+            Builtin::First => list(self, 0)?.first().cloned().unwrap_or_default(),
+            Builtin::Last => list(self, 0)?.last().cloned().unwrap_or_default(),
+            Builtin::Cards => {
+                let k = match arg(0) {
+                    (Value::Kind(k), _) => k,
+                    (Value::Card(c), _) if (c as usize) < self.s.cards.len() => {
+                        self.s.cards[c as usize].kind
+                    }
+                    (v, sp) => {
+                        return Err(self.err(
+                            sp,
+                            format!("expected a card kind, found {}", self.describe(&v)),
+                        ))
+                    }
+                };
+                let l = list(self, 1)?;
+                Value::list(
+                    l.iter()
+                        .filter(|v| matches!(v, Value::Card(c) if self.s.cards.get(*c as usize).is_some_and(|cs| cs.kind == k)))
+                        .cloned()
+                        .collect(),
+                )
+            }
+            Builtin::Kinds => {
+                let l = list(self, 0)?;
+                let mut out: Vec<Value> = Vec::new();
+                for v in l.iter() {
+                    let k = match v {
+                        Value::Card(c) => match self.s.cards.get(*c as usize) {
+                            Some(cs) => Value::Kind(cs.kind),
+                            None => continue,
+                        },
+                        Value::Kind(k) => Value::Kind(*k),
+                        _ => continue,
+                    };
+                    if !out.contains(&k) {
+                        out.push(k);
+                    }
+                }
+                Value::list(out)
+            }
+            Builtin::Distinct => {
+                let l = list(self, 0)?;
+                let mut out: Vec<Value> = Vec::new();
+                for v in l.iter() {
+                    if !out.contains(v) {
+                        out.push(v.clone());
+                    }
+                }
+                Value::list(out)
+            }
+            Builtin::Random => {
+                let l = list(self, 0)?;
+                if l.is_empty() {
+                    Value::None
+                } else {
+                    let i = self.s.rng.gen_range(0..l.len());
+                    l[i].clone()
+                }
+            }
+            Builtin::Seat => {
+                let i = int(self, 0)?;
+                if i >= 1 && i <= n as i64 {
+                    Value::Player((i - 1) as u8)
+                } else {
+                    Value::None
+                }
+            }
+            Builtin::Left | Builtin::Right => {
+                let p = player(self, 0)?;
+                let mut found = Value::None;
+                let (p, n) = (p as u32, n as u32);
+                for k in 1..=n {
+                    // Clockwise is seat + 1; k <= n keeps `p + n - k` from going below zero.
+                    let q = if b == Builtin::Left {
+                        (p + k) % n
+                    } else {
+                        (p + n - k) % n
+                    } as u8;
+                    if self.s.living(q) {
+                        found = Value::Player(q);
+                        break;
+                    }
+                }
+                found
+            }
+            Builtin::Opponents | Builtin::From => {
+                let p = player(self, 0)?;
+                let start = if b == Builtin::From { 0 } else { 1 };
+                Value::list(
+                    (start..n)
+                        .map(|k| ((p as u32 + k as u32) % n as u32) as u8)
+                        .filter(|&q| self.s.living(q))
+                        .map(Value::Player)
+                        .collect(),
+                )
+            }
+            Builtin::Eliminated => Value::Bool(!self.s.living(player(self, 0)?)),
+            Builtin::At => {
+                let (x, y) = (int(self, 0)?, int(self, 1)?);
+                self.l.space_at(x, y).map(Value::Space).unwrap_or_default()
+            }
+            Builtin::Neighbours => {
+                let (x, y) = space(self, 0)?;
+                let mut out = Vec::new();
+                for dy in -1..=1i64 {
+                    for dx in -1..=1i64 {
+                        if (dx == 0 && dy == 0) || (dx != 0 && dy != 0 && !self.l.diagonal) {
+                            continue;
+                        }
+                        if let Some(s) = self.l.space_at(x + dx, y + dy) {
+                            out.push(Value::Space(s));
+                        }
+                    }
+                }
+                Value::list(out)
+            }
+            Builtin::Adjacent => {
+                let (a, b) = (space(self, 0)?, space(self, 1)?);
+                let (dx, dy) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
+                Value::Bool(dx + dy == 1 || (self.l.diagonal && dx == 1 && dy == 1))
+            }
+        })
+    }
+}
+
+/// An order on values for `sort`: numbers, then by variant and id; lists element-wise.
+pub(crate) fn cmp_values(a: &Value, b: &Value) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    fn rank(v: &Value) -> u8 {
+        match v {
+            Value::None => 0,
+            Value::Int(_) => 1,
+            Value::Bool(_) => 2,
+            Value::Player(_) => 3,
+            Value::Card(_) => 4,
+            Value::Kind(_) => 5,
+            Value::Tag(_) => 6,
+            Value::Space(_) => 7,
+            Value::Zone(_) => 8,
+            Value::Text(_) => 9,
+            Value::List(_) => 10,
+        }
+    }
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => x.cmp(y),
+        (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
+        (Value::Player(x), Value::Player(y)) => x.cmp(y),
+        (Value::Card(x), Value::Card(y)) => x.cmp(y),
+        (Value::Kind(x), Value::Kind(y))
+        | (Value::Tag(x), Value::Tag(y))
+        | (Value::Space(x), Value::Space(y)) => x.cmp(y),
+        (Value::Zone(x), Value::Zone(y)) => x.cmp(y),
+        (Value::Text(x), Value::Text(y)) => x.cmp(y),
+        (Value::List(x), Value::List(y)) => {
+            for (i, j) in x.iter().zip(y.iter()) {
+                let o = cmp_values(i, j);
+                if o != Ordering::Equal {
+                    return o;
+                }
+            }
+            x.len().cmp(&y.len())
+        }
+        _ => rank(a).cmp(&rank(b)),
+    }
+}

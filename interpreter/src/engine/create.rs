@@ -1,0 +1,137 @@
+//! Engine stage: game creation (options, table columns, cards, spaces, zones and variables).
+
+use super::exec::Mach;
+use super::state::{CardState, Ctx, Holder, Layout, State, ZoneInst};
+use super::{GameConfig, RuntimeError};
+use crate::program::{Program, ZoneId};
+use crate::value::Value;
+use cardgame_grammar::ast::{Scope, Span};
+
+type R<T> = Result<T, RuntimeError>;
+
+/// Creates cards, zones, spaces and variables.
+pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameConfig) -> R<()> {
+    let err = |message: String| RuntimeError {
+        message,
+        span: Span::default(),
+        line: 0,
+        position: "game creation".into(),
+    };
+    if config.players == 0 || config.players < p.min_players || config.players > p.max_players {
+        return Err(err(format!(
+            "{} is for {}..{} players, not {}",
+            p.name, p.min_players, p.max_players, config.players
+        )));
+    }
+    s.options = p.options.iter().map(|o| o.default.clone()).collect();
+    for (id, v) in &config.options {
+        if !super::option_value_ok(p, *id, v) {
+            let name = p.options.get(id.index()).map_or("?", |o| o.name.as_str());
+            return Err(err(format!("the value {v:?} does not fit option `{name}`")));
+        }
+        s.options[id.index()] = v.clone();
+    }
+    for col in &p.columns {
+        let Some((_, e)) = col.rows.iter().find(|(n, _)| *n == config.players) else {
+            return Err(err(format!(
+                "the table has no row for {} players (column `{}`)",
+                config.players, col.name
+            )));
+        };
+        let v = Mach { p, l, s }.eval(e)?;
+        s.columns.push(v);
+    }
+    let mut copies = Vec::with_capacity(p.kinds.len());
+    for k in &p.kinds {
+        let n = Mach { p, l, s }.eval_int(&k.copies)?;
+        copies.push(n.clamp(0, 100_000) as u32);
+    }
+    let total: u64 = copies.iter().map(|&c| c as u64).sum();
+    if total > 1_000_000 {
+        return Err(err(format!("{total} cards are too many")));
+    }
+    if let Some(sp) = &p.spaces {
+        let w = Mach { p, l, s }.eval_int(&sp.width)?;
+        let h = Mach { p, l, s }.eval_int(&sp.height)?;
+        if !(0..=1000).contains(&w) || !(0..=1000).contains(&h) || w * h > 60_000 {
+            return Err(err(format!("a board of {w} by {h} spaces is not possible")));
+        }
+        l.width = w;
+        l.height = h;
+        l.diagonal = sp.diagonal;
+        for y in 1..=h {
+            for x in 1..=w {
+                l.spaces.push((x, y));
+            }
+        }
+    }
+    l.ncards = total as u32;
+    let nspaces = l.spaces.len() as u32;
+    for (zi, def) in p.zones.iter().enumerate() {
+        let n = match def.scope {
+            Scope::Shared => 1,
+            Scope::PerPlayer => config.players as u32,
+            Scope::PerCard => l.ncards,
+            Scope::PerSpace => nspaces,
+        };
+        l.zone_base.push(s.zones.len() as u32);
+        l.zone_len.push(n);
+        for i in 0..n {
+            let holder = match def.scope {
+                Scope::Shared => Holder::Shared,
+                Scope::PerPlayer => Holder::Player(i as u8),
+                Scope::PerCard => Holder::Card(i),
+                Scope::PerSpace => Holder::Space(i as u16),
+            };
+            s.zones.push(ZoneInst {
+                def: ZoneId(zi as u16),
+                holder,
+                cards: Vec::new(),
+            });
+        }
+    }
+    let Some(&box_inst) = l.zone_base.get(p.box_zone.index()) else {
+        return Err(err("the program has no box zone".into()));
+    };
+    let face = State::default_face(p, p.box_zone);
+    for (k, &n) in copies.iter().enumerate() {
+        for _ in 0..n {
+            let id = s.cards.len() as u32;
+            s.cards.push(CardState {
+                kind: k as u16,
+                zone: box_inst,
+                face_up: face,
+            });
+            s.zones[box_inst as usize].cards.push(id);
+        }
+    }
+    s.globals = vec![Value::None; p.vars.len() - l.n_pvars - l.n_cvars];
+    s.pvars = vec![Value::None; l.n_pvars * config.players as usize];
+    s.cvars = vec![Value::None; l.n_cvars * l.ncards as usize];
+    for (vi, v) in p.vars.iter().enumerate() {
+        let slot = l.var_slot[vi] as usize;
+        match v.scope {
+            Scope::PerPlayer => {
+                for pl in 0..config.players {
+                    s.ctxs.push(Ctx::new(0, Some(pl), None));
+                    let r = Mach { p, l, s }.eval(&v.init);
+                    s.ctxs.pop();
+                    s.pvars[pl as usize * l.n_pvars + slot] = r?;
+                }
+            }
+            Scope::PerCard => {
+                for c in 0..l.ncards {
+                    s.ctxs.push(Ctx::new(0, None, Some(c)));
+                    let r = Mach { p, l, s }.eval(&v.init);
+                    s.ctxs.pop();
+                    s.cvars[c as usize * l.n_cvars + slot] = r?;
+                }
+            }
+            _ => {
+                let r = Mach { p, l, s }.eval(&v.init)?;
+                s.globals[slot] = r;
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,64 @@
+//! Engine stage: values as text (labels of options, interpolated texts, the trace).
+
+use super::state::{Holder, Layout, State};
+use crate::program::Program;
+use crate::value::Value;
+
+/// A value as text.
+pub(crate) fn label(p: &Program, l: &Layout, s: &State, v: &Value) -> String {
+    match v {
+        Value::None => "none".into(),
+        Value::Int(i) => i.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Player(x) => s.name(*x),
+        Value::Card(c) => match s.cards.get(*c as usize) {
+            Some(cs) => kind_name(p, cs.kind),
+            None => format!("card#{c}"),
+        },
+        Value::Kind(k) => kind_name(p, *k),
+        Value::Tag(t) => p
+            .tags
+            .get(*t as usize)
+            .map_or_else(|| format!("tag#{t}"), |t| t.name.clone()),
+        Value::Space(sp) => match l.spaces.get(*sp as usize) {
+            Some((x, y)) => format!("({x},{y})"),
+            None => format!("space#{sp}"),
+        },
+        Value::Zone(z) => zone_label(p, l, s, *z),
+        Value::Text(t) => t.to_string(),
+        Value::List(items) => items
+            .iter()
+            .map(|i| label(p, l, s, i))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+pub(crate) fn kind_name(p: &Program, k: u16) -> String {
+    p.kinds
+        .get(k as usize)
+        .map_or_else(|| format!("kind#{k}"), |k| k.name.clone())
+}
+
+/// "market", "P1.hand", "kept on City#12", "tile at (2,3)".
+pub(crate) fn zone_label(p: &Program, l: &Layout, s: &State, z: u32) -> String {
+    let Some(zi) = s.zones.get(z as usize) else {
+        return format!("zone#{z}");
+    };
+    let name = p
+        .zones
+        .get(zi.def.index())
+        .map_or("zone", |d| d.name.as_str());
+    match zi.holder {
+        Holder::Shared => name.to_string(),
+        Holder::Player(x) => format!("{}.{}", s.name(x), name),
+        Holder::Card(c) => {
+            let k = s.cards.get(c as usize).map_or(0, |cs| cs.kind);
+            format!("{} on {}#{}", name, kind_name(p, k), c)
+        }
+        Holder::Space(sp) => match l.spaces.get(sp as usize) {
+            Some((x, y)) => format!("{name} at ({x},{y})"),
+            None => format!("{name} at space#{sp}"),
+        },
+    }
+}

@@ -1,0 +1,569 @@
+//! Engine stage: the execution of statements (moves, variables, loops, turns, failure).
+
+use super::decide::{MenuFrame, SimulFrame};
+use super::exec::{At, Flow, Frame, Mach, Stop, TurnStage};
+use super::label::{kind_name, zone_label};
+use super::state::{Ctx, Holder, State};
+use super::trace::Event;
+use super::{Outcome, RuntimeError};
+use crate::program::{AssignOp, Expr, Program, Stmt, StmtKind, Target, VarId};
+use crate::value::Value;
+use cardgame_grammar::ast::{Face, Position, Span};
+
+type R<T> = Result<T, RuntimeError>;
+
+impl<'a> Mach<'a> {
+    /// Executes one statement.
+    pub(super) fn exec(&mut self, stmt: &'a Stmt, at: At) -> R<Flow> {
+        let span = stmt.span;
+        match &stmt.kind {
+            StmtKind::Let(slot, e) => {
+                let v = self.eval(e)?;
+                self.set_local(*slot, v);
+            }
+            StmtKind::Choose(slot, ch) => return self.exec_choose(stmt, *slot, ch, at),
+            StmtKind::Assign(t, op, e) => {
+                let v = self.eval(e)?;
+                let place = self.place(t)?;
+                let new = match op {
+                    AssignOp::Set => v,
+                    _ => {
+                        let cur = self.read_place(&place);
+                        self.combine(*op, cur, v, span)?
+                    }
+                };
+                self.write_place(&place, new, span)?;
+            }
+            StmtKind::Move {
+                what,
+                to,
+                position,
+                face,
+            } => return self.exec_move(what, to, *position, *face, span),
+            StmtKind::Shuffle(e) => {
+                let z = self.eval_zone(e)?;
+                let cards = &mut self.s.zones[z as usize].cards;
+                rand::seq::SliceRandom::shuffle(cards.as_mut_slice(), &mut self.s.rng);
+                if self.s.record {
+                    let zone = zone_label(self.p, self.l, self.s, z);
+                    self.s.events.push(Event::Shuffle { zone, from: None });
+                }
+            }
+            StmtKind::Pay(e, t) => {
+                let amount = self.eval_int(e)?;
+                let place = self.place(t)?;
+                let cur = self.read_place(&place);
+                match cur {
+                    Value::Int(have) if have >= amount => {
+                        self.write_place(&place, Value::Int(have - amount), span)?;
+                    }
+                    Value::Int(_) | Value::None => return Ok(self.fail(span)),
+                    v => {
+                        return Err(self.err(span, format!("cannot pay from {}", self.describe(&v))))
+                    }
+                }
+            }
+            StmtKind::Reveal(e, up) => {
+                let v = self.eval(e)?;
+                for c in self.cards_of(v, e.span)?.into_iter().flatten() {
+                    self.s.cards[c as usize].face_up = *up;
+                    if self.s.record {
+                        let cs = &self.s.cards[c as usize];
+                        let ev = Event::Reveal {
+                            card: c,
+                            kind: kind_name(self.p, cs.kind),
+                            zone: zone_label(self.p, self.l, self.s, cs.zone),
+                            face_up: *up,
+                        };
+                        self.s.events.push(ev);
+                    }
+                }
+            }
+            StmtKind::If(branches, other) => {
+                for (c, b) in branches {
+                    if self.eval_bool(c)? {
+                        self.push_block(*b);
+                        return Ok(Flow::Next);
+                    }
+                }
+                if let Some(b) = other {
+                    self.push_block(*b);
+                }
+            }
+            StmtKind::For { list, .. } => {
+                let list = self.eval_list(list)?;
+                self.s.frames.push(Frame::For { at, list, idx: 0 });
+            }
+            StmtKind::While(..) => self.s.frames.push(Frame::While { at }),
+            StmtKind::Repeat(n, body) => {
+                let left = self.eval_int(n)?;
+                self.s.frames.push(Frame::Repeat { left, body: *body });
+            }
+            StmtKind::Loop(body) => self.s.frames.push(Frame::Loop { body: *body }),
+            StmtKind::Break => {
+                let mut i = self.s.frames.len();
+                loop {
+                    if i == 0 {
+                        return Err(self.err(span, "`break` outside a loop".into()));
+                    }
+                    i -= 1;
+                    match &self.s.frames[i] {
+                        f if f.is_loop() => break,
+                        Frame::Call => return Err(self.err(span, "`break` outside a loop".into())),
+                        _ => {}
+                    }
+                }
+                self.unwind_to(i);
+            }
+            StmtKind::Require(c) => {
+                if !self.eval_bool(c)? {
+                    return Ok(self.fail(span));
+                }
+            }
+            StmtKind::Strict(b) => {
+                self.s.frames.push(Frame::Strict);
+                self.push_block(*b);
+            }
+            StmtKind::Stop => {
+                let i = self
+                    .s
+                    .frames
+                    .iter()
+                    .rposition(|f| matches!(f, Frame::Call))
+                    .unwrap_or(0);
+                self.unwind_to(i);
+            }
+            StmtKind::Perform {
+                ability,
+                card,
+                as_card,
+                by,
+            } => {
+                let v = self.eval(card)?;
+                let Value::Card(c) = v else {
+                    if v.is_none() {
+                        return Ok(self.fail(span));
+                    }
+                    return Err(self.err(
+                        card.span,
+                        format!("expected a card, found {}", self.describe(&v)),
+                    ));
+                };
+                let c = self.as_card(&Value::Card(c), card.span)?;
+                let kind = self.s.cards[c as usize].kind as usize;
+                let p: &'a Program = self.p;
+                let Some(body) = p
+                    .kinds
+                    .get(kind)
+                    .and_then(|k| k.abilities.get(ability.index()))
+                    .and_then(|b| b.as_ref())
+                else {
+                    return Ok(self.fail(span));
+                };
+                let this = match as_card {
+                    Some(e) => self.eval_card(e)?,
+                    None => c,
+                };
+                let you = match by {
+                    Some(e) => self.eval_player(e)?,
+                    None => self.s.card_owner(c).unwrap_or(self.s.active),
+                };
+                let locals = self.s.take_locals(body.slots as usize);
+                self.push_call(
+                    Ctx {
+                        locals,
+                        you: Some(you),
+                        this: Some(this),
+                    },
+                    body.block,
+                );
+            }
+            StmtKind::Emit(ev, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(self.eval(a)?);
+                }
+                self.emit(*ev, vals);
+            }
+            StmtKind::Call(proc, args) => {
+                let p: &'a Program = self.p;
+                let Some(def) = p.procs.get(proc.index()) else {
+                    return Err(self.err(span, "unknown procedure".into()));
+                };
+                let mut locals = self.s.take_locals(0);
+                for a in args {
+                    locals.push(self.eval(a)?);
+                }
+                locals.resize((def.body.slots as usize).max(locals.len()), Value::None);
+                let (you, this) = (self.you(), self.this());
+                self.push_call(Ctx { locals, you, this }, def.body.block);
+            }
+            StmtKind::Turn(e, body) => {
+                let player = self.eval_player(e)?;
+                if !self.s.living(player) {
+                    return Ok(Flow::Next);
+                }
+                if self.s.turn >= self.s.max_turns {
+                    return Ok(Flow::Stop(Stop::Over(Outcome {
+                        winners: Vec::new(),
+                        reason: format!("turn limit of {} turns reached", self.s.max_turns),
+                        finished: false,
+                    })));
+                }
+                let prev = self.s.active;
+                self.s.frames.push(Frame::Turn {
+                    player,
+                    prev,
+                    stage: TurnStage::Body,
+                    body: *body,
+                });
+                self.s.active = player;
+                self.s.turn += 1;
+                let name = self.s.name(player);
+                self.s.push_event(Event::Turn {
+                    turn: self.s.turn,
+                    player,
+                    name,
+                });
+                let ev = self.p.turn_start;
+                self.emit(ev, vec![Value::Player(player)]);
+            }
+            StmtKind::Phase(name, body) => {
+                self.s.frames.push(Frame::Phase { at });
+                if self.s.record {
+                    self.s.events.push(Event::Phase { name: name.clone() });
+                }
+                self.push_block(*body);
+            }
+            StmtKind::EndTurn => {
+                let Some(i) = self
+                    .s
+                    .frames
+                    .iter()
+                    .rposition(|f| matches!(f, Frame::Turn { .. }))
+                else {
+                    return Err(self.err(span, "`end turn` outside a turn".into()));
+                };
+                self.unwind_to(i + 1);
+                if let Some(Frame::Turn { stage, .. }) = self.s.frames.last_mut() {
+                    if *stage == TurnStage::Body {
+                        *stage = TurnStage::End;
+                    }
+                }
+            }
+            StmtKind::EndPhase => {
+                let Some(i) = self
+                    .s
+                    .frames
+                    .iter()
+                    .rposition(|f| matches!(f, Frame::Phase { .. }))
+                else {
+                    return Err(self.err(span, "`end phase` outside a phase".into()));
+                };
+                self.unwind_to(i);
+            }
+            StmtKind::Actions { by, mode, .. } => {
+                let decider = self.eval_player(by)?;
+                let left = match mode {
+                    crate::program::MenuMode::Times(n) => Some(self.eval_int(n)?),
+                    _ => None,
+                };
+                self.s.frames.push(Frame::Menu(Box::new(MenuFrame {
+                    at,
+                    decider,
+                    left,
+                    taken: 0,
+                    offered: Vec::new(),
+                })));
+            }
+            StmtKind::ChooseBranch {
+                by,
+                prompt,
+                branches,
+            } => return self.exec_branch(stmt, by.as_ref(), prompt.as_ref(), branches),
+            StmtKind::Simultaneously { players, .. } => {
+                let v = self.eval(players)?;
+                let list = match v {
+                    Value::Player(_) => vec![v],
+                    v => self.as_list(v, players.span)?.to_vec(),
+                };
+                let mut ps = Vec::with_capacity(list.len());
+                for v in &list {
+                    ps.push(self.as_player(v, players.span)?);
+                }
+                self.s
+                    .frames
+                    .push(Frame::Simul(Box::new(SimulFrame::new(at, ps))));
+            }
+            StmtKind::Eliminate(e) => {
+                let v = self.eval(e)?;
+                for p in self.players_of(v, e.span)? {
+                    if self.s.living(p) {
+                        self.s.eliminated[p as usize] = true;
+                        let name = self.s.name(p);
+                        self.s.push_event(Event::Eliminated { player: p, name });
+                    }
+                }
+            }
+            StmtKind::Win(e, reason) => {
+                let v = self.eval(e)?;
+                let mut winners = Vec::new();
+                for p in self.players_of(v, e.span)? {
+                    if !winners.contains(&p) {
+                        winners.push(p);
+                    }
+                }
+                let reason = self.text(reason)?;
+                return Ok(Flow::Stop(Stop::Over(Outcome {
+                    winners,
+                    reason,
+                    finished: true,
+                })));
+            }
+            StmtKind::Log(t) => {
+                let text = self.text(t)?;
+                self.s.push_event(Event::Log { text });
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    fn players_of(&self, v: Value, span: Span) -> R<Vec<u8>> {
+        match v {
+            Value::Player(p) => Ok(vec![self.as_player(&Value::Player(p), span)?]),
+            v => {
+                let l = self.as_list(v, span)?;
+                l.iter().map(|x| self.as_player(x, span)).collect()
+            }
+        }
+    }
+
+    /// The cards named by a value: a card, a list of cards or a zone; `None` entries for `none`.
+    fn cards_of(&self, v: Value, span: Span) -> R<Vec<Option<u32>>> {
+        match v {
+            Value::None => Ok(vec![None]),
+            Value::Card(c) => Ok(vec![Some(self.as_card(&Value::Card(c), span)?)]),
+            Value::Zone(_) | Value::List(_) => {
+                let l = self.as_list(v, span)?;
+                l.iter()
+                    .map(|x| match x {
+                        Value::None => Ok(None),
+                        x => self.as_card(x, span).map(Some),
+                    })
+                    .collect()
+            }
+            v => Err(self.err(span, format!("expected cards, found {}", self.describe(&v)))),
+        }
+    }
+
+    fn exec_move(
+        &mut self,
+        what: &Expr,
+        to: &Expr,
+        position: Position,
+        face: Option<Face>,
+        span: Span,
+    ) -> R<Flow> {
+        self.s.short = false;
+        let v = self.eval(what)?;
+        let mut failed = self.s.short;
+        let target = self.eval_zone(to)?;
+        let cards = self.cards_of(v, what.span)?;
+        for c in cards {
+            match c {
+                Some(c) => {
+                    if !self.move_card(c, target, position, face)? {
+                        failed = true;
+                    }
+                }
+                None => failed = true,
+            }
+        }
+        Ok(if failed { self.fail(span) } else { Flow::Next })
+    }
+
+    /// Moves one card; false when the target zone is full.
+    pub fn move_card(
+        &mut self,
+        c: u32,
+        target: u32,
+        position: Position,
+        face: Option<Face>,
+    ) -> R<bool> {
+        let p: &'a Program = self.p;
+        let from = self.s.cards[c as usize].zone;
+        let def = self.s.zones[target as usize].def;
+        if from != target {
+            if let Some(max) = p.zones.get(def.index()).and_then(|d| d.max.as_ref()) {
+                let you = self.s.zone_owner(target);
+                let this = match self.s.zones[target as usize].holder {
+                    Holder::Card(h) => Some(h),
+                    _ => None,
+                };
+                let base = self.s.ctxs.len();
+                self.s.ctxs.push(Ctx {
+                    locals: Vec::new(),
+                    you: you.or(Some(self.s.active)),
+                    this,
+                });
+                let m = self.eval_int(max);
+                self.s.truncate_ctxs(base);
+                if self.s.zones[target as usize].cards.len() as i64 >= m? {
+                    return Ok(false);
+                }
+            }
+        }
+        let old_face = self.s.cards[c as usize].face_up;
+        let cards = &mut self.s.zones[from as usize].cards;
+        if let Some(i) = cards.iter().rposition(|&x| x == c) {
+            cards.remove(i);
+        }
+        let up = match face {
+            Some(Face::Up) => true,
+            Some(Face::Down) => false,
+            None => State::default_face(p, def),
+        };
+        let cards = &mut self.s.zones[target as usize].cards;
+        match position {
+            Position::Top => cards.push(c),
+            Position::Bottom => cards.insert(0, c),
+        }
+        let cs = &mut self.s.cards[c as usize];
+        cs.zone = target;
+        cs.face_up = up;
+        if self.s.record {
+            let seen = self.s.seen_mask(p, from, old_face) | self.s.seen_mask(p, target, up);
+            let ev = Event::Move {
+                card: c,
+                kind: kind_name(p, self.s.cards[c as usize].kind),
+                from: zone_label(p, self.l, self.s, from),
+                to: zone_label(p, self.l, self.s, target),
+                face_up: up,
+                seen,
+            };
+            self.s.events.push(ev);
+        }
+        Ok(true)
+    }
+}
+
+/// A variable place, resolved.
+pub(crate) enum Place {
+    Local(u16),
+    Global(usize, usize),
+    Player(usize, u8),
+    Card(usize, u32),
+}
+
+impl<'a> Mach<'a> {
+    fn place(&mut self, t: &Target) -> R<Place> {
+        Ok(match t {
+            Target::Local(s) => Place::Local(*s),
+            Target::Global(v) => Place::Global(v.index(), self.l.var(*v)),
+            Target::Player(v, e) => Place::Player(v.index(), self.eval_player(e)?),
+            Target::Card(v, e) => Place::Card(v.index(), self.eval_card(e)?),
+        })
+    }
+
+    fn read_place(&self, pl: &Place) -> Value {
+        match *pl {
+            Place::Local(s) => self.local(s),
+            Place::Global(_, i) => self.s.globals.get(i).cloned().unwrap_or_default(),
+            Place::Player(v, p) => {
+                let i = p as usize * self.l.n_pvars + self.l.var(VarId(v as u16));
+                self.s.pvars.get(i).cloned().unwrap_or_default()
+            }
+            Place::Card(v, c) => {
+                let i = c as usize * self.l.n_cvars + self.l.var(VarId(v as u16));
+                self.s.cvars.get(i).cloned().unwrap_or_default()
+            }
+        }
+    }
+
+    fn write_place(&mut self, pl: &Place, mut v: Value, span: Span) -> R<()> {
+        let p: &'a Program = self.p;
+        let (var, you, this) = match *pl {
+            Place::Local(s) => {
+                self.set_local(s, v);
+                return Ok(());
+            }
+            Place::Global(var, _) => (var, self.you(), self.this()),
+            Place::Player(var, pl) => (var, Some(pl), self.this()),
+            Place::Card(var, c) => (var, self.you(), Some(c)),
+        };
+        if let (Some(def), Value::Int(mut x)) = (p.vars.get(var), &v) {
+            if def.min.is_some() || def.max.is_some() {
+                let base = self.s.ctxs.len();
+                self.s.ctxs.push(Ctx {
+                    locals: Vec::new(),
+                    you,
+                    this,
+                });
+                let lo = def.min.as_ref().map(|e| self.eval_int(e)).transpose();
+                let hi = def.max.as_ref().map(|e| self.eval_int(e)).transpose();
+                self.s.truncate_ctxs(base);
+                if let Some(hi) = hi? {
+                    x = x.min(hi);
+                }
+                if let Some(lo) = lo? {
+                    x = x.max(lo);
+                }
+                v = Value::Int(x);
+            }
+        }
+        let slot = self.l.var_slot.get(var).copied().unwrap_or(0) as usize;
+        let cell = match *pl {
+            Place::Global(..) => self.s.globals.get_mut(slot),
+            Place::Player(_, pl) => self.s.pvars.get_mut(pl as usize * self.l.n_pvars + slot),
+            Place::Card(_, c) => self.s.cvars.get_mut(c as usize * self.l.n_cvars + slot),
+            Place::Local(_) => None,
+        };
+        match cell {
+            Some(cell) => {
+                *cell = v;
+                Ok(())
+            }
+            None => Err(self.err(span, "unknown variable".into())),
+        }
+    }
+
+    fn combine(&self, op: AssignOp, cur: Value, v: Value, span: Span) -> R<Value> {
+        match (cur, v) {
+            (Value::Int(a), Value::Int(b)) => {
+                let r = if op == AssignOp::Sub {
+                    a.checked_sub(b)
+                } else {
+                    a.checked_add(b)
+                };
+                r.map(Value::Int)
+                    .ok_or_else(|| self.err(span, "arithmetic overflow".into()))
+            }
+            (Value::List(a), b) => {
+                let mut out = a.to_vec();
+                let items: Vec<Value> = match b {
+                    Value::List(l) => l.to_vec(),
+                    Value::Zone(_) => self.as_list(b, span)?.to_vec(),
+                    x => vec![x],
+                };
+                if op == AssignOp::Sub {
+                    out.retain(|x| !items.contains(x));
+                } else {
+                    out.extend(items);
+                    if out.len() > super::eval::MAX_LIST {
+                        return Err(self.err(span, "this list grew too long".into()));
+                    }
+                }
+                Ok(Value::list(out))
+            }
+            (Value::None, b) if op == AssignOp::Add => Ok(b),
+            (a, b) => Err(self.err(
+                span,
+                format!(
+                    "cannot combine {} and {}",
+                    self.describe(&a),
+                    self.describe(&b)
+                ),
+            )),
+        }
+    }
+}
