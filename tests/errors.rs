@@ -8,18 +8,31 @@ fn every_error_code_has_a_rendered_snapshot() {
     insta::glob!("errors/*.cardgame", |path| {
         let source = std::fs::read_to_string(path).expect("readable test script");
         let checked = check_source(&source);
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("script");
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("script");
         let code = name.split('-').next().unwrap_or("");
         assert!(
             checked.diagnostics.iter().any(|d| d.code == code),
             "{name}: expected a {code} diagnostic, got {:?}",
-            checked.diagnostics.iter().map(|d| (d.code, d.message.clone())).collect::<Vec<_>>()
+            checked
+                .diagnostics
+                .iter()
+                .map(|d| (d.code, d.message.clone()))
+                .collect::<Vec<_>>()
         );
         if code.starts_with('E') {
-            assert!(checked.program.is_none(), "{name}: a script with errors must not produce a program");
+            assert!(
+                checked.program.is_none(),
+                "{name}: a script with errors must not produce a program"
+            );
         }
         let rendered = report::render(&checked.diagnostics, name, &source, 100);
-        insta::assert_snapshot!(format!("{rendered}{}", report::summary(&checked.diagnostics)));
+        insta::assert_snapshot!(format!(
+            "{rendered}{}",
+            report::summary(&checked.diagnostics)
+        ));
     });
 }
 

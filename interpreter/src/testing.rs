@@ -43,7 +43,7 @@ fn run_one(program: &Arc<Program>, t: &TestDef, source: &str) -> Result<(), Stri
     config.names = t.names.clone();
     let mut game = Game::with_start(program.clone(), config, t.given, t.start.clone());
     let mut log: Vec<String> = Vec::new();
-    let mut collect = |game: &mut Game, log: &mut Vec<String>| {
+    let collect = |game: &mut Game, log: &mut Vec<String>| {
         for e in game.take_events() {
             if let Some(line) = render_event(game, &e, None) {
                 log.push(line);

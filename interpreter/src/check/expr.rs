@@ -306,8 +306,12 @@ impl Compiler<'_> {
             }
             Some(other) => {
                 self.error(
-                    Diagnostic::error("E201", span, format!("`{}` is a {}, not a value", id.name, other.what()))
-                        .label(format!("a {}", other.what())),
+                    Diagnostic::error(
+                        "E201",
+                        span,
+                        format!("`{}` is {} {}, not a value", id.name, crate::diag::article(other.what()), other.what()),
+                    )
+                    .label(other.what()),
                 );
                 bad(span)
             }

@@ -260,7 +260,12 @@ impl<'s> Compiler<'s> {
             let d = Diagnostic::error(
                 "E101",
                 id.span,
-                format!("`{}` is already declared as a {}", id.name, old.what()),
+                format!(
+                    "`{}` is already declared as {} {}",
+                    id.name,
+                    crate::diag::article(old.what()),
+                    old.what()
+                ),
             )
             .label("declared again here")
             .help("every name of a script names one thing: rename one of them");
