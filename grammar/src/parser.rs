@@ -187,10 +187,8 @@ pub fn parse(source: &str) -> (ast::Script, Vec<SyntaxError>) {
     };
     let mut pos = skip_trivia(source, bom);
     while pos < source.len() {
-        let Some(rest) = source.get(pos..) else {
-            break;
-        };
-        match CardgameParser::parse(Rule::item_entry, rest) {
+        let (rest, parsed) = parse_item(source, pos, Rule::item_entry);
+        match parsed {
             Ok(mut pairs) => {
                 let Some(item) = pairs.next().and_then(|entry| entry.into_inner().next()) else {
                     errors.push(internal_error(pos));
@@ -213,7 +211,7 @@ pub fn parse(source: &str) -> (ast::Script, Vec<SyntaxError>) {
                 {
                     // Something that starts no item follows: parse again to find where this
                     // item really went wrong (`pile, hiden`, `1 +`, a missing `)`).
-                    if let Err(e) = CardgameParser::parse(Rule::item_checked, rest) {
+                    if let (_, Err(e)) = parse_item(source, pos, Rule::item_checked) {
                         let err_pos = error_position(&e) + pos;
                         if err_pos > next {
                             errors.push(describe_error(source, pos, err_pos, &e.variant));
@@ -240,6 +238,48 @@ pub fn parse(source: &str) -> (ast::Script, Vec<SyntaxError>) {
         }
     }
     (script, errors)
+}
+
+type Parsed<'i> = Result<pest::iterators::Pairs<'i, Rule>, pest::error::Error<Rule>>;
+
+/// Parses one item from `pos` with `rule`; returns the text parsed (positions are relative to it).
+///
+/// pest spends time proportional to the length of its input on every error, so the item is
+/// first parsed in a window that ends at the next line that probably starts another item (a word
+/// indented no more than this item). Only when the parse runs into the end of the window is the
+/// rest of the source parsed.
+fn parse_item(source: &str, pos: usize, rule: Rule) -> (&str, Parsed<'_>) {
+    let rest = source.get(pos..).unwrap_or("");
+    let window_end = next_item_line(source, pos).unwrap_or(source.len());
+    if window_end < source.len() {
+        if let Some(window) = source.get(pos..window_end) {
+            let parsed = CardgameParser::parse(rule, window);
+            let cut = match &parsed {
+                Ok(_) => false,
+                Err(e) => error_position(e) >= window.len(),
+            };
+            if !cut {
+                return (window, parsed);
+            }
+        }
+    }
+    (rest, CardgameParser::parse(rule, rest))
+}
+
+/// The start of the first line after `pos` that begins with a word, indented no more than the
+/// line of `pos`: where the next item probably starts.
+fn next_item_line(src: &str, pos: usize) -> Option<usize> {
+    let indent = column(src, pos);
+    let mut line_start = src.get(pos..)?.find('\n').map(|n| pos + n + 1);
+    while let Some(start) = line_start {
+        let rest = src.get(start..)?;
+        let first = start + (rest.len() - rest.trim_start_matches([' ', '\t']).len());
+        if first - start <= indent && word_at(src, first).is_some() {
+            return Some(start);
+        }
+        line_start = rest.find('\n').map(|n| start + n + 1);
+    }
+    None
 }
 
 fn error_position(e: &pest::error::Error<Rule>) -> usize {
