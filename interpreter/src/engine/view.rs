@@ -1,7 +1,7 @@
 //! Engine stage: what one seat may see of a game (serialisable for agents and front ends).
 
 use super::label::{kind_name, label, zone_label};
-use super::state::{Layout, State};
+use super::state::{Holder, Layout, State};
 use super::Status;
 use crate::program::Program;
 use crate::value::Value;
@@ -60,10 +60,12 @@ fn json(p: &Program, l: &Layout, s: &State, v: &Value) -> serde_json::Value {
 }
 
 pub(crate) fn view(p: &Program, l: &Layout, s: &State, seat: u8) -> View {
+    // Zones attached to cards are listed only when they hold something.
     let zones = s
         .zones
         .iter()
         .enumerate()
+        .filter(|(_, z)| !(matches!(z.holder, Holder::Card(_)) && z.cards.is_empty()))
         .map(|(zi, z)| ZoneView {
             name: zone_label(p, l, s, zi as u32),
             count: z.cards.len(),
