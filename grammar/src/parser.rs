@@ -2490,3 +2490,24 @@ mod tests {
         assert_eq!(recovery_point("card \"A\" { bad", 0, 11), None);
     }
 }
+
+#[cfg(test)]
+mod grammar_docs {
+    #[test]
+    fn every_grammar_rule_has_a_doc_comment() {
+        let grammar = include_str!("cardgame.pest");
+        let mut previous = "";
+        for line in grammar.lines() {
+            let is_rule = line.split_once(" = ").is_some_and(|(name, _)| {
+                !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            });
+            if is_rule {
+                assert!(
+                    previous.starts_with("///"),
+                    "no `///` doc comment on: {line}"
+                );
+            }
+            previous = line;
+        }
+    }
+}

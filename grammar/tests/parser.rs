@@ -1558,3 +1558,25 @@ test "t" { players 2 choose "pass" expect count(c in P1.hand where c is "Village
         let _ = errors_of(&mutated);
     }
 }
+
+#[test]
+fn unindented_items_parse_like_indented_ones() {
+    let src = "card \"A\" {\nis X\non e(c) in hand { stop }\ncost 1\n}\nproc p() {\nmove a to b\nlet x = 1\n}\n";
+    let script = parse_ok(src);
+    assert_eq!(script.items.len(), 2);
+    match &script.items[0] {
+        Item::Card(c) => assert_eq!(c.items.len(), 3),
+        other => panic!("{other:?}"),
+    }
+    // Broken ones are reported once each.
+    let bad = "card \"A\" {\nis X\non e() { stop }\ncost 1 +\n}\n".repeat(3);
+    assert_eq!(errors_of(&bad).len(), 3);
+}
+
+#[test]
+fn every_bad_item_of_a_long_file_is_reported() {
+    let src = "crad \"A\" { }\ncard \"B\" { cost 1 + }\nzone z\n".repeat(500);
+    let (script, errors) = parse(&src);
+    assert_eq!(errors.len(), 1000);
+    assert_eq!(script.items.len(), 500);
+}
