@@ -970,6 +970,18 @@ fn describe_error(
             );
         }
     }
+    if help.is_none()
+        && positives
+            .iter()
+            .any(|r| matches!(r, Rule::prompt_clause | Rule::k_prompt))
+        && previous_word(src, err_pos).is_some_and(|(_, w)| w == "choose")
+    {
+        help = Some(
+            "a choice of elements is a value: write `let x = choose x in L`; `choose { ... }` \
+             chooses between branches"
+                .to_string(),
+        );
+    }
     if help.is_none() && found == "the end of the file" {
         if let Some((at, bracket)) = unclosed_bracket(src, item_pos) {
             let line = src.get(..at).map_or(0, |s| s.matches('\n').count()) + 1;

@@ -1251,6 +1251,15 @@ fn error_messages_use_plain_words() {
     let e = errors_of("setup { if x { } esle { } }");
     assert_eq!(e[0].help.as_deref(), Some("did you mean `else`?"));
 
+    let e = errors_of("setup { choose c in p.hand }");
+    assert!(
+        e[0].help
+            .as_deref()
+            .unwrap()
+            .contains("let x = choose x in L"),
+        "{e:?}"
+    );
+
     let e = errors_of("proc p() { log \"bad \\q\" }");
     assert_eq!(e[0].message, "unknown escape `\\q` in a text");
 }
