@@ -72,7 +72,7 @@ impl Game {
 
 #[cfg(test)]
 mod tests {
-    use crate::agents::{make_agent, Agent};
+    use crate::agents::make_agent;
     use crate::check::check_source;
     use crate::engine::{Game, GameConfig, Status};
     use std::sync::Arc;
