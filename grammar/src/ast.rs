@@ -413,6 +413,8 @@ pub enum StmtKind {
     Pay(Expr, Expr),
     Reveal(Expr),
     Hide(Expr),
+    /// `show CARDS to PLAYER`
+    Show(Expr, Expr),
     If {
         branches: Vec<(Expr, Block)>,
         otherwise: Option<Block>,

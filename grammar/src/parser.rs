@@ -66,6 +66,7 @@ const STATEMENT_KEYWORDS: &[&str] = &[
     "pay",
     "reveal",
     "hide",
+    "show",
     "if",
     "for",
     "while",
@@ -656,7 +657,7 @@ keyword_phrases! {
     k_action => "action", k_on => "on", k_setup => "setup", k_flow => "flow",
     k_check => "check", k_test => "test", k_let => "let", k_move => "move", k_to => "to",
     k_top => "top", k_bottom => "bottom", k_face => "face", k_up => "up", k_down => "down",
-    k_shuffle => "shuffle", k_pay => "pay", k_reveal => "reveal", k_hide => "hide",
+    k_shuffle => "shuffle", k_pay => "pay", k_reveal => "reveal", k_hide => "hide", k_show => "show",
     k_if => "if", k_then => "then", k_else => "else", k_for => "for", k_in => "in",
     k_where => "where", k_while => "while", k_repeat => "repeat", k_loop => "loop",
     k_break => "break", k_require => "require", k_strict => "strict", k_stop => "stop",
@@ -1759,6 +1760,10 @@ impl<'s> Builder<'s> {
             }
             Rule::stmt_reveal => StmtKind::Reveal(self.expr(k.next()?, d)?),
             Rule::stmt_hide => StmtKind::Hide(self.expr(k.next()?, d)?),
+            Rule::stmt_show => {
+                let cards = self.expr(k.next()?, d)?;
+                StmtKind::Show(cards, self.expr(k.next()?, d)?)
+            }
             Rule::stmt_if => {
                 let cond = self.expr(k.next()?, d)?;
                 let block = self.block(k.next()?, d)?;
@@ -2386,7 +2391,7 @@ mod tests {
     fn every_reserved_word_has_its_keyword_rule() {
         let rules: Vec<String> = Rule::all_rules().iter().map(|r| format!("{r:?}")).collect();
         let reserved = reserved();
-        assert_eq!(reserved.len(), 75);
+        assert_eq!(reserved.len(), 76);
         for k in &reserved {
             assert!(rules.contains(k), "{k}");
         }

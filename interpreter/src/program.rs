@@ -375,6 +375,8 @@ pub enum StmtKind {
     Pay(Expr, Target),
     /// `reveal` (true) or `hide` (false)
     Reveal(Expr, bool),
+    /// `show CARDS to PLAYER`: the player may see the cards until they next move.
+    Show(Expr, Expr),
     If(Vec<(Expr, BlockId)>, Option<BlockId>),
     For {
         slot: Slot,

@@ -144,6 +144,10 @@ impl Compiler<'_> {
             }
             S::Reveal(e) => StmtKind::Reveal(self.cards_expr(cx, e), true),
             S::Hide(e) => StmtKind::Reveal(self.cards_expr(cx, e), false),
+            S::Show(e, p) => {
+                let cards = self.cards_expr(cx, e);
+                StmtKind::Show(cards, self.expr_expect(cx, p, &Ty::Player))
+            }
             S::If { branches, otherwise } => {
                 let bs = branches
                     .iter()

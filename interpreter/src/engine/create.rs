@@ -101,6 +101,7 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
                 kind: k as u16,
                 zone: box_inst,
                 face_up: face,
+                known: 0,
             });
             s.zones[box_inst as usize].cards.push(id);
         }

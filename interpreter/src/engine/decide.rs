@@ -1,7 +1,7 @@
 //! Engine stage: decisions: choices, branches, action menus and simultaneous choices.
 
 use super::exec::{At, Flow, Frame, Mach, Stop};
-use super::label::label;
+use super::label::{label, zone_label};
 use super::state::Ctx;
 use super::trace::Event;
 use super::{Decision, RuntimeError};
@@ -67,12 +67,18 @@ impl SimulFrame {
     }
 }
 
-/// Makes labels distinct by appending " #2", " #3".
+/// Makes labels distinct by appending " #2", " #3" (counted among the labels as first written).
 fn distinct_labels(labels: &mut [String]) {
+    let original: Vec<String> = labels.to_vec();
     for i in 1..labels.len() {
-        let n = labels[..i].iter().filter(|l| **l == labels[i]).count();
+        let n = original[..i].iter().filter(|l| **l == original[i]).count();
         if n > 0 {
-            labels[i] = format!("{} #{}", labels[i], n + 1);
+            let mut k = n + 1;
+            // A label that already ends in " #k" must not collide with a generated one.
+            while original.iter().chain(labels[..i].iter()).any(|l| *l == format!("{} #{k}", original[i])) {
+                k += 1;
+            }
+            labels[i] = format!("{} #{k}", original[i]);
         }
     }
 }
@@ -80,13 +86,17 @@ fn distinct_labels(labels: &mut [String]) {
 impl<'a> Mach<'a> {
     /// Two options are the same for a player: equal values, or identical cards (same kind, same
     /// unordered zone, same face, same card variables, nothing attached).
-    fn equivalent(&self, a: &Value, b: &Value) -> bool {
+    fn equivalent(&self, a: &Value, b: &Value, decider: u8) -> bool {
         if a == b {
             return true;
         }
         let (Value::Card(x), Value::Card(y)) = (a, b) else {
             return false;
         };
+        // Cards the decider may not see are never merged: that would tell it what they are.
+        if self.hidden_from(*x, decider) || self.hidden_from(*y, decider) {
+            return false;
+        }
         let (Some(cx), Some(cy)) = (self.s.cards.get(*x as usize), self.s.cards.get(*y as usize))
         else {
             return false;
@@ -112,11 +122,30 @@ impl<'a> Mach<'a> {
         !attached(x) && !attached(y)
     }
 
+    /// Whether a card lies where `seat` may not see it.
+    fn hidden_from(&self, card: u32, seat: u8) -> bool {
+        match self.s.cards.get(card as usize) {
+            Some(_) => seat >= 64 || self.s.card_seen_mask(self.p, card) & (1u64 << seat) == 0,
+            None => false,
+        }
+    }
+
+    /// An option as the decider may see it: a card it may not see is "a card from ZONE".
+    fn label_for(&self, v: &Value, decider: u8) -> String {
+        if let Value::Card(c) = v {
+            if self.hidden_from(*c, decider) {
+                let zone = self.s.cards.get(*c as usize).map_or(0, |cs| cs.zone);
+                return format!("a card from {}", zone_label(self.p, self.l, self.s, zone));
+            }
+        }
+        label(self.p, self.l, self.s, v)
+    }
+
     /// Keeps the first of equivalent options.
-    fn dedupe(&self, vals: Vec<Value>) -> Vec<Value> {
+    fn dedupe(&self, vals: Vec<Value>, decider: u8) -> Vec<Value> {
         let mut out: Vec<Value> = Vec::with_capacity(vals.len());
         for v in vals {
-            if !out.iter().any(|o| self.equivalent(o, &v)) {
+            if !out.iter().any(|o| self.equivalent(o, &v, decider)) {
                 out.push(v);
             }
         }
@@ -146,10 +175,8 @@ impl<'a> Mach<'a> {
         Ok(self.run_checks()?.map(Stop::Over))
     }
 
-    fn labels(&self, vals: &[Value]) -> Vec<String> {
-        vals.iter()
-            .map(|v| label(self.p, self.l, self.s, v))
-            .collect()
+    fn labels(&self, vals: &[Value], decider: u8) -> Vec<String> {
+        vals.iter().map(|v| self.label_for(v, decider)).collect()
     }
 
     fn decision(
@@ -195,13 +222,13 @@ impl<'a> Mach<'a> {
         let cands = self.domain(ch.var, &ch.domain, ch.filter.as_ref())?;
         match &ch.count {
             ChooseCount::One => {
-                let offered = self.dedupe(cands);
+                let offered = self.dedupe(cands, decider);
                 if offered.is_empty() {
                     self.set_local(slot, Value::None);
                     return Ok(self.fail(span));
                 }
                 let prompt = self.prompt(ch.prompt.as_ref(), "Choose one")?;
-                let labels = self.labels(&offered);
+                let labels = self.labels(&offered, decider);
                 let d = self.decision(decider, prompt, labels, false, span);
                 self.s.frames.push(Frame::ChooseOne { slot, offered });
                 Ok(Flow::Stop(Stop::Decision(d)))
@@ -267,14 +294,14 @@ impl<'a> Mach<'a> {
         for (i, v) in f.candidates.iter().enumerate() {
             if !offered
                 .iter()
-                .any(|&o| self.equivalent(&f.candidates[o], v))
+                .any(|&o| self.equivalent(&f.candidates[o], v, f.decider))
             {
                 offered.push(i);
             }
         }
         let mut labels: Vec<String> = offered
             .iter()
-            .map(|&i| label(self.p, self.l, self.s, &f.candidates[i]))
+            .map(|&i| self.label_for(&f.candidates[i], f.decider))
             .collect();
         if f.with_done {
             labels.push("done".into());
@@ -355,13 +382,14 @@ impl<'a> Mach<'a> {
             return Ok(());
         };
         let i = args.len();
+        let decider = self.you().unwrap_or(self.s.active);
         if i == def.params.len() {
             let dup = out.iter().any(|(b, bargs)| {
                 *b == a
                     && bargs
                         .iter()
                         .zip(args.iter())
-                        .all(|(x, y)| self.equivalent(x, y))
+                        .all(|(x, y)| self.equivalent(x, y, decider))
             });
             if dup {
                 return Ok(());
@@ -377,7 +405,7 @@ impl<'a> Mach<'a> {
                     let mut s = def.name.clone();
                     for v in args.iter() {
                         s.push(' ');
-                        s.push_str(&label(self.p, self.l, self.s, v));
+                        s.push_str(&self.label_for(v, decider));
                     }
                     s
                 }
@@ -493,7 +521,7 @@ impl<'a> Mach<'a> {
             self.set_you(Some(q));
             let opts = self.domain(*var, domain, filter.as_ref());
             self.set_you(saved_you);
-            let offered = self.dedupe(opts?);
+            let offered = self.dedupe(opts?, q);
             if offered.is_empty() {
                 if let Some(Frame::Simul(f)) = self.s.frames.last_mut() {
                     f.answers.push(Value::None);
@@ -505,7 +533,7 @@ impl<'a> Mach<'a> {
                 return Ok(Flow::Stop(stop));
             }
             let prompt = self.prompt(prompt.as_ref(), "Choose one")?;
-            let labels = self.labels(&offered);
+            let labels = self.labels(&offered, q);
             let d = self.decision(q, prompt, labels, true, *span);
             if let Some(Frame::Simul(f)) = self.s.frames.last_mut() {
                 f.offered = offered;
@@ -521,7 +549,7 @@ impl<'a> Mach<'a> {
                 .s
                 .cards
                 .get(*c as usize)
-                .is_some_and(|cs| self.s.seen_mask(self.p, cs.zone, cs.face_up) != u64::MAX),
+                .is_some_and(|_| self.s.card_seen_mask(self.p, *c) != u64::MAX),
             _ => false,
         }
     }

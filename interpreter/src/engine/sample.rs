@@ -20,8 +20,7 @@ impl Game {
                 continue;
             }
             for (i, &c) in z.cards.iter().enumerate() {
-                let face_up = g.st.cards.get(c as usize).is_some_and(|cs| cs.face_up);
-                let mask = g.st.seen_mask(&g.prog, zi as u32, face_up);
+                let mask = g.st.card_seen_mask(&g.prog, c);
                 if seat >= 64 || mask & (1u64 << seat) == 0 {
                     places.push((zi, i));
                     cards.push(c);
@@ -150,5 +149,44 @@ mod tests {
                 "{spec} looked at hidden cards"
             );
         }
+    }
+
+    /// A choice among cards the decider may not see is a blind pick; `show` lets it see them.
+    #[test]
+    fn hidden_cards_are_offered_blind_until_shown() {
+        let src = r#"
+game "Peek" {
+  players 2
+  option peek: bool = false "show the hand first"
+}
+tags kind: Gem
+card "Ruby" { is Gem copies 2 }
+card "Opal" { is Gem copies 1 }
+zone hand per player: set, owner
+zone loot per player: set
+flow {
+  move box to seat(2).hand
+  if peek { show seat(2).hand to seat(1) }
+  let c = choose c in seat(2).hand by seat(1)
+  move c to seat(1).loot
+  win [seat(1)] "done"
+}
+"#;
+        let program = Arc::new(check_source(src).program.expect("checks"));
+        let blind = Game::new(program.clone(), GameConfig::new(2, 1));
+        let d = blind.decision().expect("a decision");
+        assert_eq!(
+            d.options,
+            vec![
+                "a card from P2.hand",
+                "a card from P2.hand #2",
+                "a card from P2.hand #3"
+            ]
+        );
+        let mut config = GameConfig::new(2, 1);
+        config.options = vec![(crate::program::OptionId(0), crate::value::Value::Bool(true))];
+        let peeking = Game::new(program.clone(), config);
+        let d = peeking.decision().expect("a decision");
+        assert_eq!(d.options, vec!["Ruby", "Opal"]);
     }
 }

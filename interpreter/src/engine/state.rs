@@ -24,6 +24,8 @@ pub(crate) struct CardState {
     /// The zone instance that holds the card.
     pub zone: u32,
     pub face_up: bool,
+    /// Seats (bit mask) that were shown the card (`show`) since it last moved.
+    pub known: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -307,6 +309,15 @@ impl State {
     }
 
     /// Seats that can see a card lying in zone `z` with the given face, as a bit mask.
+    /// Seats (bit mask) that may see a card where it lies: its zone's visibility, its face, and whom it
+    /// was shown to.
+    pub fn card_seen_mask(&self, p: &Program, card: u32) -> u64 {
+        match self.cards.get(card as usize) {
+            Some(cs) => self.seen_mask(p, cs.zone, cs.face_up) | cs.known,
+            None => 0,
+        }
+    }
+
     pub fn seen_mask(&self, p: &Program, z: u32, face_up: bool) -> u64 {
         let Some(zi) = self.zones.get(z as usize) else {
             return 0;

@@ -63,6 +63,17 @@ impl<'a> Mach<'a> {
                     }
                 }
             }
+            StmtKind::Show(e, who) => {
+                let v = self.eval(e)?;
+                let seat = self.eval_player(who)?;
+                for c in self.cards_of(v, e.span)?.into_iter().flatten() {
+                    if let Some(cs) = self.s.cards.get_mut(c as usize) {
+                        if seat < 64 {
+                            cs.known |= 1u64 << seat;
+                        }
+                    }
+                }
+            }
             StmtKind::Reveal(e, up) => {
                 let v = self.eval(e)?;
                 for c in self.cards_of(v, e.span)?.into_iter().flatten() {
@@ -429,10 +440,12 @@ impl<'a> Mach<'a> {
             Position::Bottom => cards.insert(0, c),
         }
         let cs = &mut self.s.cards[c as usize];
+        let known = cs.known;
         cs.zone = target;
         cs.face_up = up;
+        cs.known = 0;
         if self.s.record {
-            let seen = self.s.seen_mask(p, from, old_face) | self.s.seen_mask(p, target, up);
+            let seen = self.s.seen_mask(p, from, old_face) | self.s.seen_mask(p, target, up) | known;
             let ev = Event::Move {
                 card: c,
                 kind: kind_name(p, self.s.cards[c as usize].kind),

@@ -75,7 +75,7 @@ pub(crate) fn view(p: &Program, l: &Layout, s: &State, seat: u8) -> View {
                 .rev()
                 .map(|&c| {
                     let cs = &s.cards[c as usize];
-                    let mask = s.seen_mask(p, zi as u32, cs.face_up);
+                    let mask = s.seen_mask(p, zi as u32, cs.face_up) | cs.known;
                     (seat < 64 && mask & (1u64 << seat) != 0).then(|| kind_name(p, cs.kind))
                 })
                 .collect(),
