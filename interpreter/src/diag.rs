@@ -65,7 +65,10 @@ impl Diagnostic {
 }
 
 /// The closest candidate to a misspelled name, for a "did you mean" help.
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
     closest(name, candidates).map(|c| format!("did you mean `{c}`?"))
 }
 
@@ -98,7 +101,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for i in 1..=a.len() {
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[(i - 1) * w + j] + 1).min(d[i * w + j - 1] + 1).min(d[(i - 1) * w + j - 1] + cost);
+            let mut v = (d[(i - 1) * w + j] + 1)
+                .min(d[i * w + j - 1] + 1)
+                .min(d[(i - 1) * w + j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
                 v = v.min(d[(i - 2) * w + j - 2] + 1);
             }
@@ -127,6 +132,9 @@ mod tests {
             Some("did you mean `Farming Village`?".into())
         );
         assert_eq!(did_you_mean("xyz", ["City", "Duke"]), None);
-        assert_eq!(did_you_mean("paly", ["play", "defense"]), Some("did you mean `play`?".into()));
+        assert_eq!(
+            did_you_mean("paly", ["play", "defense"]),
+            Some("did you mean `play`?".into())
+        );
     }
 }

@@ -119,7 +119,10 @@ pub struct OptionDef {
 #[derive(Clone, Debug)]
 pub enum OptionKind {
     Bool,
-    Int { min: i64, max: i64 },
+    Int {
+        min: i64,
+        max: i64,
+    },
     /// The value is `Value::Int(index)` into the list of names.
     OneOf(Vec<String>),
 }

@@ -34,7 +34,10 @@ impl miette::Diagnostic for Report<'_> {
         })
     }
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.d.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.d
+            .help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn SourceCode> {
         Some(self.source)
@@ -46,7 +49,10 @@ impl miette::Diagnostic for Report<'_> {
             let end = s.end.clamp(start, len);
             (start, end - start)
         };
-        let mut labels = vec![LabeledSpan::new_primary_with_span(Some(self.d.label.clone()), clamp(self.d.span))];
+        let mut labels = vec![LabeledSpan::new_primary_with_span(
+            Some(self.d.label.clone()),
+            clamp(self.d.span),
+        )];
         for (span, text) in &self.d.related {
             labels.push(LabeledSpan::new_with_span(Some(text.clone()), clamp(*span)));
         }
@@ -57,12 +63,16 @@ impl miette::Diagnostic for Report<'_> {
 /// Render diagnostics as text, without colour, at the given width.
 pub fn render(diags: &[Diagnostic], file_name: &str, source: &str, width: usize) -> String {
     let named = NamedSource::new(file_name, source.to_string());
-    let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(width);
+    let handler =
+        GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(width);
     let mut out = String::new();
     for d in diags {
         let r = Report { d, source: &named };
         if handler.render_report(&mut out, &r).is_err() {
-            out.push_str(&format!("{}: {} ({}..{})\n", d.code, d.message, d.span.start, d.span.end));
+            out.push_str(&format!(
+                "{}: {} ({}..{})\n",
+                d.code, d.message, d.span.start, d.span.end
+            ));
         }
         out.push('\n');
     }

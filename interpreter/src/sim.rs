@@ -206,16 +206,11 @@ fn play_one(program: &Arc<Program>, cfg: &SimConfig, index: u64) -> Record {
             }
         }
     }
-    loop {
-        let choice = match game.status() {
-            Status::Decision(d) => {
-                let d = d.clone();
-                agents[d.player as usize % n]
-                    .choose(&game, &d)
-                    .min(d.options.len().saturating_sub(1))
-            }
-            _ => break,
-        };
+    while let Status::Decision(d) = game.status() {
+        let d = d.clone();
+        let choice = agents[d.player as usize % n]
+            .choose(&game, &d)
+            .min(d.options.len().saturating_sub(1));
         if game.apply(choice).is_err() {
             break;
         }

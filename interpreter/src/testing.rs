@@ -66,7 +66,11 @@ fn run_one(program: &Arc<Program>, t: &TestDef, source: &str) -> Result<(), Stri
                     return Err(at(format!(
                         "\"{label}\" is not an option of {}'s decision; the options are: {}",
                         game.label(&Value::Player(d.player)),
-                        d.options.iter().map(|o| format!("\"{o}\"")).collect::<Vec<_>>().join(", ")
+                        d.options
+                            .iter()
+                            .map(|o| format!("\"{o}\""))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     )));
                 };
                 log.clear();
@@ -91,7 +95,11 @@ fn run_one(program: &Arc<Program>, t: &TestDef, source: &str) -> Result<(), Stri
                 if has != want {
                     return Err(at(format!(
                         "the options are: {}",
-                        d.options.iter().map(|o| format!("\"{o}\"")).collect::<Vec<_>>().join(", ")
+                        d.options
+                            .iter()
+                            .map(|o| format!("\"{o}\""))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     )));
                 }
             }
@@ -106,14 +114,25 @@ fn run_one(program: &Arc<Program>, t: &TestDef, source: &str) -> Result<(), Stri
                             game.label(&want)
                         )))
                     }
-                    None => return Err(at(format!("no decision is pending ({})", describe(&game)))),
+                    None => {
+                        return Err(at(format!("no decision is pending ({})", describe(&game))))
+                    }
                 }
             }
             TestStepKind::Winners(e) => {
                 let want = game.eval(e, t.slots).map_err(|e| at(format!("{e}")))?;
                 let mut want: Vec<u8> = match want {
                     Value::Player(p) => vec![p],
-                    Value::List(l) => l.iter().filter_map(|v| if let Value::Player(p) = v { Some(*p) } else { None }).collect(),
+                    Value::List(l) => l
+                        .iter()
+                        .filter_map(|v| {
+                            if let Value::Player(p) = v {
+                                Some(*p)
+                            } else {
+                                None
+                            }
+                        })
+                        .collect(),
                     _ => vec![],
                 };
                 want.sort();
@@ -122,8 +141,17 @@ fn run_one(program: &Arc<Program>, t: &TestDef, source: &str) -> Result<(), Stri
                         let mut got = o.winners.clone();
                         got.sort();
                         if got != want {
-                            let names = |ws: &[u8]| ws.iter().map(|w| game.label(&Value::Player(*w))).collect::<Vec<_>>().join(", ");
-                            return Err(at(format!("the winners are [{}] ({})", names(&got), o.reason)));
+                            let names = |ws: &[u8]| {
+                                ws.iter()
+                                    .map(|w| game.label(&Value::Player(*w)))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            };
+                            return Err(at(format!(
+                                "the winners are [{}] ({})",
+                                names(&got),
+                                o.reason
+                            )));
                         }
                     }
                     _ => return Err(at(format!("the game is not over ({})", describe(&game)))),
@@ -136,7 +164,14 @@ fn run_one(program: &Arc<Program>, t: &TestDef, source: &str) -> Result<(), Stri
             }
             TestStepKind::Log(text) => {
                 if !log.iter().any(|l| l.contains(text.as_str())) {
-                    let tail: Vec<&String> = log.iter().rev().take(8).collect::<Vec<_>>().into_iter().rev().collect();
+                    let tail: Vec<&String> = log
+                        .iter()
+                        .rev()
+                        .take(8)
+                        .collect::<Vec<_>>()
+                        .into_iter()
+                        .rev()
+                        .collect();
                     return Err(at(format!(
                         "no trace line since the last choice holds \"{text}\"; the last lines are:\n      {}",
                         tail.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n      ")
@@ -144,7 +179,8 @@ fn run_one(program: &Arc<Program>, t: &TestDef, source: &str) -> Result<(), Stri
                 }
             }
             TestStepKind::Do(block) => {
-                game.run_block(*block, t.slots).map_err(|e| at(format!("{e}")))?;
+                game.run_block(*block, t.slots)
+                    .map_err(|e| at(format!("{e}")))?;
                 collect(&mut game, &mut log);
             }
         }
@@ -157,7 +193,11 @@ fn describe(game: &Game) -> String {
         Status::Decision(d) => format!(
             "{} is choosing among {}",
             game.label(&Value::Player(d.player)),
-            d.options.iter().map(|o| format!("\"{o}\"")).collect::<Vec<_>>().join(", ")
+            d.options
+                .iter()
+                .map(|o| format!("\"{o}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         Status::Over(o) => format!("the game is over: {}", o.reason),
         Status::Error(e) => format!("error: {e}"),

@@ -59,8 +59,12 @@ impl Compiler<'_> {
                         Some(r) => {
                             if r.min < 1 || r.max > 16 || r.min > r.max {
                                 self.error(
-                                    Diagnostic::error("E301", r.span, "player counts must be between 1 and 16, smallest first")
-                                        .label("invalid player counts"),
+                                    Diagnostic::error(
+                                        "E301",
+                                        r.span,
+                                        "player counts must be between 1 and 16, smallest first",
+                                    )
+                                    .label("invalid player counts"),
                                 );
                             } else {
                                 self.p.min_players = r.min as u8;
@@ -68,9 +72,13 @@ impl Compiler<'_> {
                             }
                         }
                         None => self.error(
-                            Diagnostic::error("E301", g.span, "the game header does not say how many players it is for")
-                                .label("no `players`")
-                                .help("add `players 2..4` (or `players 2`) inside the header"),
+                            Diagnostic::error(
+                                "E301",
+                                g.span,
+                                "the game header does not say how many players it is for",
+                            )
+                            .label("no `players`")
+                            .help("add `players 2..4` (or `players 2`) inside the header"),
                         ),
                     }
                     for o in &g.options {
@@ -127,9 +135,13 @@ impl Compiler<'_> {
                     if self.declare(&v.name, Sym::Var(id)) {
                         if v.scope == Scope::PerSpace {
                             self.error(
-                                Diagnostic::error("E306", v.span, "variables are global, per player or per card")
-                                    .label("`per space` variable")
-                                    .help("keep what lies on a space in a zone `per space`"),
+                                Diagnostic::error(
+                                    "E306",
+                                    v.span,
+                                    "variables are global, per player or per card",
+                                )
+                                .label("`per space` variable")
+                                .help("keep what lies on a space in a zone `per space`"),
                             );
                         }
                         self.p.vars.push(VarDef {
@@ -198,8 +210,12 @@ impl Compiler<'_> {
                         Some(n) => n,
                         None => {
                             self.error(
-                                Diagnostic::error("E302", cd.name.span, "a card name cannot contain `{...}`")
-                                    .label("interpolated name"),
+                                Diagnostic::error(
+                                    "E302",
+                                    cd.name.span,
+                                    "a card name cannot contain `{...}`",
+                                )
+                                .label("interpolated name"),
                             );
                             continue;
                         }
@@ -207,10 +223,14 @@ impl Compiler<'_> {
                     if let Some(old) = self.kinds.get(&name) {
                         let old_span = self.p.kinds[old.index()].span;
                         self.error(
-                            Diagnostic::error("E101", cd.name.span, format!("the card \"{name}\" is defined twice"))
-                                .label("second definition")
-                                .related(old_span, "first definition")
-                                .help("give the copies with `copies N` in one definition"),
+                            Diagnostic::error(
+                                "E101",
+                                cd.name.span,
+                                format!("the card \"{name}\" is defined twice"),
+                            )
+                            .label("second definition")
+                            .related(old_span, "first definition")
+                            .help("give the copies with `copies N` in one definition"),
                         );
                         continue;
                     }
@@ -263,13 +283,19 @@ impl Compiler<'_> {
                 }
                 ast::Item::Flow(b) => {
                     if self.p.flow.is_some() {
-                        self.error(Diagnostic::error("E101", b.span, "a script has one `flow`").label("second flow"));
+                        self.error(
+                            Diagnostic::error("E101", b.span, "a script has one `flow`")
+                                .label("second flow"),
+                        );
                     }
                     self.p.flow = Some(empty_body());
                 }
                 ast::Item::Setup(b) => {
                     if self.p.setup.is_some() {
-                        self.error(Diagnostic::error("E101", b.span, "a script has one `setup`").label("second setup"));
+                        self.error(
+                            Diagnostic::error("E101", b.span, "a script has one `setup`")
+                                .label("second setup"),
+                        );
                     }
                     self.p.setup = Some(empty_body());
                 }
@@ -285,9 +311,13 @@ impl Compiler<'_> {
         }
         if self.p.flow.is_none() && !self.partial {
             self.error(
-                Diagnostic::error("E304", Span::new(0, 0), "the script has no `flow`: nothing says how a game is played")
-                    .label("start of the script")
-                    .help("add `flow { ... }` with the rounds and turns of the game"),
+                Diagnostic::error(
+                    "E304",
+                    Span::new(0, 0),
+                    "the script has no `flow`: nothing says how a game is played",
+                )
+                .label("start of the script")
+                .help("add `flow { ... }` with the rounds and turns of the game"),
             );
         }
     }
@@ -302,8 +332,12 @@ impl Compiler<'_> {
                 let v = self.const_value(&o.default);
                 if !matches!(v, Some(Value::Bool(_))) {
                     self.error(
-                        Diagnostic::error("E303", o.default.span, "the default of a `bool` option is `true` or `false`")
-                            .label("not a truth value"),
+                        Diagnostic::error(
+                            "E303",
+                            o.default.span,
+                            "the default of a `bool` option is `true` or `false`",
+                        )
+                        .label("not a truth value"),
                     );
                 }
                 (OptionKind::Bool, v.unwrap_or(Value::Bool(false)))
@@ -313,11 +347,21 @@ impl Compiler<'_> {
                 match v {
                     Some(Value::Int(i)) if i >= *min && i <= *max => {}
                     _ => self.error(
-                        Diagnostic::error("E303", o.default.span, format!("the default must be a number from {min} to {max}"))
-                            .label("out of range"),
+                        Diagnostic::error(
+                            "E303",
+                            o.default.span,
+                            format!("the default must be a number from {min} to {max}"),
+                        )
+                        .label("out of range"),
                     ),
                 }
-                (OptionKind::Int { min: *min, max: *max }, v.unwrap_or(Value::Int(*min)))
+                (
+                    OptionKind::Int {
+                        min: *min,
+                        max: *max,
+                    },
+                    v.unwrap_or(Value::Int(*min)),
+                )
             }
             ast::OptionKind::OneOf(values) => {
                 let names: Vec<String> = values.iter().map(|v| v.name.clone()).collect();
@@ -335,19 +379,30 @@ impl Compiler<'_> {
                         names.iter().map(|s| s.as_str()),
                     );
                     self.error(
-                        Diagnostic::error("E303", o.default.span, format!("the default must be one of: {}", names.join(", ")))
-                            .label("not one of the values")
-                            .maybe_help(help),
+                        Diagnostic::error(
+                            "E303",
+                            o.default.span,
+                            format!("the default must be one of: {}", names.join(", ")),
+                        )
+                        .label("not one of the values")
+                        .maybe_help(help),
                     );
                 }
-                (OptionKind::OneOf(names), Value::Int(default.unwrap_or(0) as i64))
+                (
+                    OptionKind::OneOf(names),
+                    Value::Int(default.unwrap_or(0) as i64),
+                )
             }
         };
         self.p.options.push(OptionDef {
             name: o.name.name.clone(),
             kind,
             default,
-            description: o.description.as_ref().and_then(|t| t.plain()).unwrap_or_default(),
+            description: o
+                .description
+                .as_ref()
+                .and_then(|t| t.plain())
+                .unwrap_or_default(),
         });
     }
 
@@ -362,27 +417,40 @@ impl Compiler<'_> {
                     col_base += t.columns.len();
                 }
                 ast::Item::Property(pd) => {
-                    let Some((Sym::Prop(id), _)) = self.syms.get(&pd.name.name).copied() else { continue };
+                    let Some((Sym::Prop(id), _)) = self.syms.get(&pd.name.name).copied() else {
+                        continue;
+                    };
                     let (ty, default) = match pd.ty {
                         ast::PropertyType::Int => (Ty::Int, Value::Int(0)),
-                        ast::PropertyType::Kinds => (Ty::List(Box::new(Ty::Kind)), Value::list(vec![])),
+                        ast::PropertyType::Kinds => {
+                            (Ty::List(Box::new(Ty::Kind)), Value::list(vec![]))
+                        }
                     };
                     let e = match &pd.default {
                         Some(d) => self.pure_expr(d, &ty),
-                        None => Expr { kind: ExprKind::Const(default), span: pd.span },
+                        None => Expr {
+                            kind: ExprKind::Const(default),
+                            span: pd.span,
+                        },
                     };
                     self.p.props[id.index()].default = e;
                 }
                 ast::Item::Var(v) => {
-                    let Some((Sym::Var(id), _)) = self.syms.get(&v.name.name).copied() else { continue };
+                    let Some((Sym::Var(id), _)) = self.syms.get(&v.name.name).copied() else {
+                        continue;
+                    };
                     let ty = lower_type(&v.ty);
                     let init = self.pure_expr(&v.init, &ty);
                     let min = v.min.as_ref().map(|m| self.pure_expr(m, &Ty::Int));
                     let max = v.max.as_ref().map(|m| self.pure_expr(m, &Ty::Int));
                     if (min.is_some() || max.is_some()) && ty != Ty::Int {
                         self.error(
-                            Diagnostic::error("E201", v.span, "only `int` variables can have `min` or `max`")
-                                .label(format!("a {ty} variable")),
+                            Diagnostic::error(
+                                "E201",
+                                v.span,
+                                "only `int` variables can have `min` or `max`",
+                            )
+                            .label(format!("a {ty} variable")),
                         );
                     }
                     let def = &mut self.p.vars[id.index()];
@@ -402,7 +470,9 @@ impl Compiler<'_> {
                 ast::Item::Event(_) => {}
                 ast::Item::Card(cd) => self.lower_card(cd),
                 ast::Item::Fn(f) => {
-                    let Some((Sym::Fn(id), _)) = self.syms.get(&f.name.name).copied() else { continue };
+                    let Some((Sym::Fn(id), _)) = self.syms.get(&f.name.name).copied() else {
+                        continue;
+                    };
                     let mut cx = Ctx::new(BodyKind::Pure);
                     for p in &f.params {
                         cx.bind(&p.name.name, lower_type(&p.ty));
@@ -414,13 +484,18 @@ impl Compiler<'_> {
                     def.slots = cx.max;
                 }
                 ast::Item::Proc(pr) => {
-                    let Some((Sym::Proc(id), _)) = self.syms.get(&pr.name.name).copied() else { continue };
+                    let Some((Sym::Proc(id), _)) = self.syms.get(&pr.name.name).copied() else {
+                        continue;
+                    };
                     let mut cx = Ctx::new(BodyKind::Statements);
                     for p in &pr.params {
                         cx.bind(&p.name.name, lower_type(&p.ty));
                     }
                     let block = self.block(&mut cx, &pr.body);
-                    self.p.procs[id.index()].body = Body { block, slots: cx.max };
+                    self.p.procs[id.index()].body = Body {
+                        block,
+                        slots: cx.max,
+                    };
                 }
                 ast::Item::Action(a) => self.lower_action(a),
                 ast::Item::Trigger(t) => {
@@ -448,7 +523,10 @@ impl Compiler<'_> {
     pub(crate) fn body(&mut self, b: &ast::Block, kind: BodyKind) -> Body {
         let mut cx = Ctx::new(kind);
         let block = self.block(&mut cx, b);
-        Body { block, slots: cx.max }
+        Body {
+            block,
+            slots: cx.max,
+        }
     }
 
     /// An expression outside any body (defaults, copies, sizes): no locals.
@@ -462,7 +540,14 @@ impl Compiler<'_> {
         let mut seen: Vec<i64> = vec![];
         for row in &t.rows {
             if seen.contains(&row.players) {
-                self.error(Diagnostic::error("E302", row.span, format!("two rows for {} players", row.players)).label("second row"));
+                self.error(
+                    Diagnostic::error(
+                        "E302",
+                        row.span,
+                        format!("two rows for {} players", row.players),
+                    )
+                    .label("second row"),
+                );
                 continue;
             }
             seen.push(row.players);
@@ -481,7 +566,11 @@ impl Compiler<'_> {
                     .label("wrong number of values")
                     .help(format!(
                         "the columns are: {}",
-                        t.columns.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
+                        t.columns
+                            .iter()
+                            .map(|c| c.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     )),
                 );
                 continue;
@@ -496,16 +585,25 @@ impl Compiler<'_> {
         for n in self.p.min_players..=self.p.max_players {
             if !seen.contains(&(n as i64)) {
                 self.error(
-                    Diagnostic::error("E302", t.span, format!("the table has no row for {n} players"))
-                        .label("incomplete table")
-                        .help(format!("the game is for {} to {} players: give a row for each", self.p.min_players, self.p.max_players)),
+                    Diagnostic::error(
+                        "E302",
+                        t.span,
+                        format!("the table has no row for {n} players"),
+                    )
+                    .label("incomplete table")
+                    .help(format!(
+                        "the game is for {} to {} players: give a row for each",
+                        self.p.min_players, self.p.max_players
+                    )),
                 );
             }
         }
     }
 
     fn lower_zone(&mut self, z: &ast::ZoneDecl) {
-        let Some((Sym::Zone(id), _)) = self.syms.get(&z.name.name).copied() else { return };
+        let Some((Sym::Zone(id), _)) = self.syms.get(&z.name.name).copied() else {
+            return;
+        };
         for a in &z.attrs {
             match a {
                 ast::ZoneAttr::RefillFrom(r) => match self.lookup(&r.name) {
@@ -518,7 +616,14 @@ impl Compiler<'_> {
                                     .help("a zone refills from a zone of the same owner, or from a shared one"),
                             );
                         } else if rid == id {
-                            self.error(Diagnostic::error("E305", r.span, "a zone cannot refill from itself").label("itself"));
+                            self.error(
+                                Diagnostic::error(
+                                    "E305",
+                                    r.span,
+                                    "a zone cannot refill from itself",
+                                )
+                                .label("itself"),
+                            );
                         } else {
                             self.p.zones[id.index()].refill = Some(rid);
                         }
@@ -526,9 +631,13 @@ impl Compiler<'_> {
                     _ => {
                         let help = self.suggest(&r.name, |s| matches!(s, Sym::Zone(_)), &[]);
                         self.error(
-                            Diagnostic::error("E102", r.span, format!("no zone is named `{}`", r.name))
-                                .label("unknown zone")
-                                .maybe_help(help),
+                            Diagnostic::error(
+                                "E102",
+                                r.span,
+                                format!("no zone is named `{}`", r.name),
+                            )
+                            .label("unknown zone")
+                            .maybe_help(help),
                         );
                     }
                 },
@@ -543,7 +652,9 @@ impl Compiler<'_> {
 
     fn lower_card(&mut self, cd: &ast::CardDecl) {
         let Some(name) = cd.name.plain() else { return };
-        let Some(&kid) = self.kinds.get(&name) else { return };
+        let Some(&kid) = self.kinds.get(&name) else {
+            return;
+        };
         if self.p.kinds[kid.index()].span != cd.name.span {
             return; // a duplicate definition, already reported
         }
@@ -562,9 +673,15 @@ impl Compiler<'_> {
                             _ => {
                                 let help = self.suggest(&n.name, |s| matches!(s, Sym::Tag(_)), &[]);
                                 self.error(
-                                    Diagnostic::error("E104", n.span, format!("no tag is named `{}`", n.name))
-                                        .label("unknown tag")
-                                        .maybe_help(help.or(Some("declare it in a `tags` group".into()))),
+                                    Diagnostic::error(
+                                        "E104",
+                                        n.span,
+                                        format!("no tag is named `{}`", n.name),
+                                    )
+                                    .label("unknown tag")
+                                    .maybe_help(
+                                        help.or(Some("declare it in a `tags` group".into())),
+                                    ),
                                 );
                             }
                         }
@@ -575,7 +692,14 @@ impl Compiler<'_> {
                 ast::CardItem::Property(n, e, span) => match self.lookup(&n.name) {
                     Some(Sym::Prop(pid)) => {
                         if props[pid.index()].is_some() {
-                            self.error(Diagnostic::error("E101", *span, format!("`{}` is given twice on this card", n.name)).label("second value"));
+                            self.error(
+                                Diagnostic::error(
+                                    "E101",
+                                    *span,
+                                    format!("`{}` is given twice on this card", n.name),
+                                )
+                                .label("second value"),
+                            );
                         }
                         let ty = match self.p.props[pid.index()].ty {
                             PropType::Int => Ty::Int,
@@ -586,11 +710,21 @@ impl Compiler<'_> {
                         props[pid.index()] = Some(e);
                     }
                     _ => {
-                        let help = self.suggest(&n.name, |s| matches!(s, Sym::Prop(_)), &["is", "copies", "text", "ability", "on"]);
+                        let help = self.suggest(
+                            &n.name,
+                            |s| matches!(s, Sym::Prop(_)),
+                            &["is", "copies", "text", "ability", "on"],
+                        );
                         self.error(
-                            Diagnostic::error("E105", n.span, format!("`{}` is not a property", n.name))
-                                .label("unknown property")
-                                .maybe_help(help.or(Some("declare it with `property NAME: int = 0`".into()))),
+                            Diagnostic::error(
+                                "E105",
+                                n.span,
+                                format!("`{}` is not a property", n.name),
+                            )
+                            .label("unknown property")
+                            .maybe_help(
+                                help.or(Some("declare it with `property NAME: int = 0`".into())),
+                            ),
                         );
                     }
                 },
@@ -602,9 +736,15 @@ impl Compiler<'_> {
                     _ => {
                         let help = self.suggest(&n.name, |s| matches!(s, Sym::Ability(_)), &[]);
                         self.error(
-                            Diagnostic::error("E107", n.span, format!("no ability is named `{}`", n.name))
-                                .label("unknown ability")
-                                .maybe_help(help.or(Some("declare ability names with `abilities play, ...`".into()))),
+                            Diagnostic::error(
+                                "E107",
+                                n.span,
+                                format!("no ability is named `{}`", n.name),
+                            )
+                            .label("unknown ability")
+                            .maybe_help(help.or(Some(
+                                "declare ability names with `abilities play, ...`".into(),
+                            ))),
                         );
                     }
                 },
@@ -630,7 +770,9 @@ impl Compiler<'_> {
     }
 
     fn lower_action(&mut self, a: &ast::ActionDecl) {
-        let Some((Sym::Action(id), _)) = self.syms.get(&a.name.name).copied() else { return };
+        let Some((Sym::Action(id), _)) = self.syms.get(&a.name.name).copied() else {
+            return;
+        };
         let mut cx = Ctx::new(BodyKind::Statements);
         let mut params = vec![];
         for prm in &a.params {
@@ -640,13 +782,19 @@ impl Compiler<'_> {
             params.push(dom);
         }
         let label = a.label.as_ref().map(|t| self.text(&mut cx, t));
-        let condition = a.condition.as_ref().map(|c| self.expr_expect(&mut cx, c, &Ty::Bool));
+        let condition = a
+            .condition
+            .as_ref()
+            .map(|c| self.expr_expect(&mut cx, c, &Ty::Bool));
         let block = self.block(&mut cx, &a.body);
         let def = &mut self.p.actions[id.index()];
         def.params = params;
         def.label = label;
         def.condition = condition;
-        def.body = Body { block, slots: cx.max };
+        def.body = Body {
+            block,
+            slots: cx.max,
+        };
     }
 
     fn lower_trigger(&mut self, t: &ast::TriggerDecl, on_card: bool) -> Option<TriggerDef> {
@@ -655,9 +803,13 @@ impl Compiler<'_> {
             _ => {
                 let help = self.suggest(&t.event.name, |s| matches!(s, Sym::Event(_)), &[]);
                 self.error(
-                    Diagnostic::error("E108", t.event.span, format!("no event is named `{}`", t.event.name))
-                        .label("unknown event")
-                        .maybe_help(help.or(Some("declare it with `event NAME(...)`".into()))),
+                    Diagnostic::error(
+                        "E108",
+                        t.event.span,
+                        format!("no event is named `{}`", t.event.name),
+                    )
+                    .label("unknown event")
+                    .maybe_help(help.or(Some("declare it with `event NAME(...)`".into()))),
                 );
                 return None;
             }
@@ -668,7 +820,12 @@ impl Compiler<'_> {
                 Diagnostic::error(
                     "E111",
                     t.event.span,
-                    format!("the event `{}` has {} values but {} names are given", t.event.name, params.len(), t.bindings.len()),
+                    format!(
+                        "the event `{}` has {} values but {} names are given",
+                        t.event.name,
+                        params.len(),
+                        t.bindings.len()
+                    ),
                 )
                 .label("wrong number of names"),
             );
@@ -693,28 +850,42 @@ impl Compiler<'_> {
             },
             (Some(z), false) => {
                 self.error(
-                    Diagnostic::error("E204", z.span, "only a trigger printed on a card can say `in ZONE`")
-                        .label("global trigger"),
+                    Diagnostic::error(
+                        "E204",
+                        z.span,
+                        "only a trigger printed on a card can say `in ZONE`",
+                    )
+                    .label("global trigger"),
                 );
                 None
             }
             (None, true) => {
                 self.error(
-                    Diagnostic::error("E204", t.span, "a card's trigger must say in which zone the card has to lie")
-                        .label("no `in ZONE`")
-                        .help("for example `on crafted(c, p) in owned { ... }`"),
+                    Diagnostic::error(
+                        "E204",
+                        t.span,
+                        "a card's trigger must say in which zone the card has to lie",
+                    )
+                    .label("no `in ZONE`")
+                    .help("for example `on crafted(c, p) in owned { ... }`"),
                 );
                 None
             }
             (None, false) => None,
         };
-        let condition = t.condition.as_ref().map(|c| self.expr_expect(&mut cx, c, &Ty::Bool));
+        let condition = t
+            .condition
+            .as_ref()
+            .map(|c| self.expr_expect(&mut cx, c, &Ty::Bool));
         let block = self.block(&mut cx, &t.body);
         Some(TriggerDef {
             event,
             condition,
             zone,
-            body: Body { block, slots: cx.max },
+            body: Body {
+                block,
+                slots: cx.max,
+            },
             span: t.span,
         })
     }

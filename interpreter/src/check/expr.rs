@@ -37,7 +37,10 @@ impl Compiler<'_> {
                     Diagnostic::error(
                         "E201",
                         span,
-                        format!("expected a list or a zone, found {} {other}", article(&other.to_string())),
+                        format!(
+                            "expected a list or a zone, found {} {other}",
+                            article(&other.to_string())
+                        ),
                     )
                     .label(format!("{} {other}", article(&other.to_string()))),
                 );
@@ -48,19 +51,29 @@ impl Compiler<'_> {
 
     pub(crate) fn type_error(&mut self, span: Span, want: &Ty, got: &Ty) {
         let help = match (want, got) {
-            (Ty::Card, Ty::List(_)) | (Ty::Card, Ty::Zone) => Some("to take one card of a list use `first(L)` or `top of Z`".to_string()),
-            (Ty::Int, Ty::List(_)) | (Ty::Int, Ty::Zone) => Some("to count the cards use `count(L)`".to_string()),
-            (Ty::Kind, Ty::Text) => Some("a card kind is written as the card's exact name in quotes".to_string()),
+            (Ty::Card, Ty::List(_)) | (Ty::Card, Ty::Zone) => {
+                Some("to take one card of a list use `first(L)` or `top of Z`".to_string())
+            }
+            (Ty::Int, Ty::List(_)) | (Ty::Int, Ty::Zone) => {
+                Some("to count the cards use `count(L)`".to_string())
+            }
+            (Ty::Kind, Ty::Text) => {
+                Some("a card kind is written as the card's exact name in quotes".to_string())
+            }
             _ => None,
         };
         self.error(
             Diagnostic::error(
                 "E201",
                 span,
-                format!("expected {} {want}, found {} {got}", article(&want.to_string()), article(&got.to_string())),
+                format!(
+                    "expected {} {want}, found {} {got}",
+                    article(&want.to_string()),
+                    article(&got.to_string())
+                ),
             )
             .label(format!("this is {} {got}", article(&got.to_string())))
-                .maybe_help(help),
+            .maybe_help(help),
         );
     }
 
@@ -73,7 +86,10 @@ impl Compiler<'_> {
         }
         if let (ast::ExprKind::List(items), Ty::List(inner)) = (&e.kind, want) {
             if **inner == Ty::Kind {
-                let items = items.iter().map(|i| self.expr_expect(cx, i, &Ty::Kind)).collect();
+                let items = items
+                    .iter()
+                    .map(|i| self.expr_expect(cx, i, &Ty::Kind))
+                    .collect();
                 return mk(ExprKind::List(items), e.span);
             }
         }
@@ -91,7 +107,10 @@ impl Compiler<'_> {
                 None => bad(span).0,
             },
             None => {
-                self.error(Diagnostic::error("E201", span, "a card name cannot contain `{...}`").label("interpolated text"));
+                self.error(
+                    Diagnostic::error("E201", span, "a card name cannot contain `{...}`")
+                        .label("interpolated text"),
+                );
                 bad(span).0
             }
         }
@@ -136,7 +155,10 @@ impl Compiler<'_> {
             ast::ExprKind::Range(a, b) => {
                 let a = self.expr_expect(cx, a, &Ty::Int);
                 let b = self.expr_expect(cx, b, &Ty::Int);
-                (mk(ExprKind::Range(Box::new(a), Box::new(b)), span), Ty::List(Box::new(Ty::Int)))
+                (
+                    mk(ExprKind::Range(Box::new(a), Box::new(b)), span),
+                    Ty::List(Box::new(Ty::Int)),
+                )
             }
             ast::ExprKind::Name(id) => self.name(cx, id),
             ast::ExprKind::Field(base, f) => self.field(cx, base, f, span),
@@ -145,7 +167,10 @@ impl Compiler<'_> {
                 ast::UnOp::Neg => {
                     let x = self.expr_expect(cx, x, &Ty::Int);
                     if let ExprKind::Const(Value::Int(i)) = x.kind {
-                        return (mk(ExprKind::Const(Value::Int(i.saturating_neg())), span), Ty::Int);
+                        return (
+                            mk(ExprKind::Const(Value::Int(i.saturating_neg())), span),
+                            Ty::Int,
+                        );
                     }
                     (mk(ExprKind::Unary(UnOp::Neg, Box::new(x)), span), Ty::Int)
                 }
@@ -155,38 +180,57 @@ impl Compiler<'_> {
                 }
             },
             ast::ExprKind::Binary(op, a, b) => self.binary(cx, *op, a, b, span),
-            ast::ExprKind::Is { expr, negated, target } => {
+            ast::ExprKind::Is {
+                expr,
+                negated,
+                target,
+            } => {
                 let x = self.expr_expect(cx, expr, &Ty::Card);
                 match &target.kind {
                     ast::ExprKind::Text(t) => {
                         let k = self.kind_literal(t, target.span);
                         match k.kind {
-                            ExprKind::Const(Value::Kind(k)) => {
-                                (mk(ExprKind::IsKind(Box::new(x), KindId(k), *negated), span), Ty::Bool)
-                            }
+                            ExprKind::Const(Value::Kind(k)) => (
+                                mk(ExprKind::IsKind(Box::new(x), KindId(k), *negated), span),
+                                Ty::Bool,
+                            ),
                             _ => bad(span),
                         }
                     }
                     ast::ExprKind::Name(n) => match self.lookup(&n.name) {
-                        Some(Sym::Tag(t)) => (mk(ExprKind::IsTag(Box::new(x), t, *negated), span), Ty::Bool),
+                        Some(Sym::Tag(t)) => (
+                            mk(ExprKind::IsTag(Box::new(x), t, *negated), span),
+                            Ty::Bool,
+                        ),
                         _ => {
                             let help = self.suggest(&n.name, |s| matches!(s, Sym::Tag(_)), &[]);
                             let help = help.or_else(|| {
-                                crate::diag::did_you_mean(&n.name, self.kinds.keys().map(|s| s.as_str()))
-                                    .map(|h| format!("{h} (a card name is written in quotes)"))
+                                crate::diag::did_you_mean(
+                                    &n.name,
+                                    self.kinds.keys().map(|s| s.as_str()),
+                                )
+                                .map(|h| format!("{h} (a card name is written in quotes)"))
                             });
                             self.error(
-                                Diagnostic::error("E104", n.span, format!("no tag is named `{}`", n.name))
-                                    .label("unknown tag")
-                                    .maybe_help(help),
+                                Diagnostic::error(
+                                    "E104",
+                                    n.span,
+                                    format!("no tag is named `{}`", n.name),
+                                )
+                                .label("unknown tag")
+                                .maybe_help(help),
                             );
                             bad(span)
                         }
                     },
                     _ => {
                         self.error(
-                            Diagnostic::error("E201", target.span, "after `is` comes a tag or a card name in quotes")
-                                .label("not a tag or a card name"),
+                            Diagnostic::error(
+                                "E201",
+                                target.span,
+                                "after `is` comes a tag or a card name in quotes",
+                            )
+                            .label("not a tag or a card name"),
                         );
                         bad(span)
                     }
@@ -200,24 +244,47 @@ impl Compiler<'_> {
                     self.type_error(b.span, &ta, &tb);
                 }
                 let ty = if ta == Ty::Any { tb } else { ta };
-                (mk(ExprKind::If(Box::new(c), Box::new(a), Box::new(b)), span), ty)
+                (
+                    mk(ExprKind::If(Box::new(c), Box::new(a), Box::new(b)), span),
+                    ty,
+                )
             }
-            ast::ExprKind::Aggregate { op, value, var, list, filter } => {
+            ast::ExprKind::Aggregate {
+                op,
+                value,
+                var,
+                list,
+                filter,
+            } => {
                 let (l, lt) = self.expr(cx, list);
                 let elem = self.list_elem(&lt, list.span);
                 cx.push();
                 let slot = cx.bind(&var.name, elem.clone());
-                let filter = filter.as_ref().map(|f| Box::new(self.expr_expect(cx, f, &Ty::Bool)));
+                let filter = filter
+                    .as_ref()
+                    .map(|f| Box::new(self.expr_expect(cx, f, &Ty::Bool)));
                 let (op, ty, value) = match op {
                     ast::Aggregate::Count => (Aggregate::Count, Ty::Int, None),
                     ast::Aggregate::Any => (Aggregate::Any, Ty::Bool, None),
                     ast::Aggregate::All => (Aggregate::All, Ty::Bool, None),
-                    ast::Aggregate::Filter => (Aggregate::Filter, Ty::List(Box::new(elem.clone())), None),
-                    ast::Aggregate::Sum | ast::Aggregate::Max | ast::Aggregate::Min | ast::Aggregate::Sort => {
+                    ast::Aggregate::Filter => {
+                        (Aggregate::Filter, Ty::List(Box::new(elem.clone())), None)
+                    }
+                    ast::Aggregate::Sum
+                    | ast::Aggregate::Max
+                    | ast::Aggregate::Min
+                    | ast::Aggregate::Sort => {
                         let v = match value {
                             Some(v) => self.expr_expect(cx, v, &Ty::Int),
                             None => {
-                                self.error(Diagnostic::error("E201", span, "this needs a value to compute").label("no value"));
+                                self.error(
+                                    Diagnostic::error(
+                                        "E201",
+                                        span,
+                                        "this needs a value to compute",
+                                    )
+                                    .label("no value"),
+                                );
                                 bad(span).0
                             }
                         };
@@ -232,15 +299,44 @@ impl Compiler<'_> {
                 };
                 cx.pop();
                 (
-                    mk(ExprKind::Aggregate { op, value, slot, list: Box::new(l), filter }, span),
+                    mk(
+                        ExprKind::Aggregate {
+                            op,
+                            value,
+                            slot,
+                            list: Box::new(l),
+                            filter,
+                        },
+                        span,
+                    ),
                     ty,
                 )
             }
-            ast::ExprKind::Pile { position, count, zone } => {
+            ast::ExprKind::Pile {
+                position,
+                count,
+                zone,
+            } => {
                 let z = self.expr_expect(cx, zone, &Ty::Zone);
-                let count = count.as_ref().map(|c| Box::new(self.expr_expect(cx, c, &Ty::Int)));
-                let ty = if count.is_some() { Ty::List(Box::new(Ty::Card)) } else { Ty::Card };
-                (mk(ExprKind::Pile { position: *position, count, zone: Box::new(z) }, span), ty)
+                let count = count
+                    .as_ref()
+                    .map(|c| Box::new(self.expr_expect(cx, c, &Ty::Int)));
+                let ty = if count.is_some() {
+                    Ty::List(Box::new(Ty::Card))
+                } else {
+                    Ty::Card
+                };
+                (
+                    mk(
+                        ExprKind::Pile {
+                            position: *position,
+                            count,
+                            zone: Box::new(z),
+                        },
+                        span,
+                    ),
+                    ty,
+                )
             }
         }
     }
@@ -251,7 +347,10 @@ impl Compiler<'_> {
             return (mk(ExprKind::Local(slot), span), ty);
         }
         if let Some(i) = cx.names.iter().position(|n| *n == id.name) {
-            return (mk(ExprKind::Const(Value::Player(i as u8)), span), Ty::Player);
+            return (
+                mk(ExprKind::Const(Value::Player(i as u8)), span),
+                Ty::Player,
+            );
         }
         match id.name.as_str() {
             "you" => return (mk(ExprKind::You, span), Ty::Player),
@@ -266,11 +365,23 @@ impl Compiler<'_> {
             Some(Sym::Var(v)) => {
                 let def = &self.p.vars[v.index()];
                 if def.scope != Scope::Shared {
-                    let what = if def.scope == Scope::PerPlayer { "player" } else { "card" };
+                    let what = if def.scope == Scope::PerPlayer {
+                        "player"
+                    } else {
+                        "card"
+                    };
                     self.error(
-                        Diagnostic::error("E106", span, format!("`{}` is kept per {what}", id.name))
-                            .label(format!("which {what}'s?"))
-                            .help(format!("write it after a {what}, as in `{}.{}`", if what == "player" { "you" } else { "this" }, id.name)),
+                        Diagnostic::error(
+                            "E106",
+                            span,
+                            format!("`{}` is kept per {what}", id.name),
+                        )
+                        .label(format!("which {what}'s?"))
+                        .help(format!(
+                            "write it after a {what}, as in `{}.{}`",
+                            if what == "player" { "you" } else { "this" },
+                            id.name
+                        )),
                     );
                     return bad(span);
                 }
@@ -296,9 +407,13 @@ impl Compiler<'_> {
                         _ => ("space", "s"),
                     };
                     self.error(
-                        Diagnostic::error("E106", span, format!("there is one `{}` zone per {what}", id.name))
-                            .label(format!("which {what}'s?"))
-                            .help(format!("write `{ex}.{}`", id.name)),
+                        Diagnostic::error(
+                            "E106",
+                            span,
+                            format!("there is one `{}` zone per {what}", id.name),
+                        )
+                        .label(format!("which {what}'s?"))
+                        .help(format!("write `{ex}.{}`", id.name)),
                     );
                     return bad(span);
                 }
@@ -309,7 +424,12 @@ impl Compiler<'_> {
                     Diagnostic::error(
                         "E201",
                         span,
-                        format!("`{}` is {} {}, not a value", id.name, crate::diag::article(other.what()), other.what()),
+                        format!(
+                            "`{}` is {} {}, not a value",
+                            id.name,
+                            crate::diag::article(other.what()),
+                            other.what()
+                        ),
                     )
                     .label(other.what()),
                 );
@@ -322,7 +442,18 @@ impl Compiler<'_> {
                 extra.extend(cx.names.iter().map(|s| s.as_str()));
                 let help = self.suggest(
                     &id.name,
-                    |s| matches!(s, Sym::Var(_) | Sym::Option(_) | Sym::OptionValue(..) | Sym::Column(_) | Sym::Tag(_) | Sym::Zone(_) | Sym::Spaces),
+                    |s| {
+                        matches!(
+                            s,
+                            Sym::Var(_)
+                                | Sym::Option(_)
+                                | Sym::OptionValue(..)
+                                | Sym::Column(_)
+                                | Sym::Tag(_)
+                                | Sym::Zone(_)
+                                | Sym::Spaces
+                        )
+                    },
                     &extra,
                 );
                 self.error(
@@ -345,7 +476,10 @@ impl Compiler<'_> {
                 match sym {
                     Some(Sym::Var(v)) if self.p.vars[v.index()].scope == Scope::PerPlayer => {
                         self.used.insert(name.into());
-                        return (mk(ExprKind::PlayerVar(v, bx), span), self.p.vars[v.index()].ty.clone());
+                        return (
+                            mk(ExprKind::PlayerVar(v, bx), span),
+                            self.p.vars[v.index()].ty.clone(),
+                        );
                     }
                     Some(Sym::Zone(z)) if self.p.zones[z.index()].scope == Scope::PerPlayer => {
                         self.used.insert(name.into());
@@ -378,7 +512,10 @@ impl Compiler<'_> {
                 match sym {
                     Some(Sym::Var(v)) if self.p.vars[v.index()].scope == Scope::PerCard => {
                         self.used.insert(name.into());
-                        return (mk(ExprKind::CardVar(v, bx), span), self.p.vars[v.index()].ty.clone());
+                        return (
+                            mk(ExprKind::CardVar(v, bx), span),
+                            self.p.vars[v.index()].ty.clone(),
+                        );
                     }
                     Some(Sym::Prop(p)) => {
                         let ty = match self.p.props[p.index()].ty {
@@ -439,16 +576,28 @@ impl Compiler<'_> {
 
     fn field_error(&mut self, f: &ast::Ident, what: &str, help: Option<String>) -> (Expr, Ty) {
         self.error(
-            Diagnostic::error("E106", f.span, format!("a {what} has no field `{}`", f.name))
-                .label("unknown field")
-                .maybe_help(help),
+            Diagnostic::error(
+                "E106",
+                f.span,
+                format!("a {what} has no field `{}`", f.name),
+            )
+            .label("unknown field")
+            .maybe_help(help),
         );
         bad(f.span)
     }
 
-    fn binary(&mut self, cx: &mut Ctx, op: ast::BinOp, a: &ast::Expr, b: &ast::Expr, span: Span) -> (Expr, Ty) {
+    fn binary(
+        &mut self,
+        cx: &mut Ctx,
+        op: ast::BinOp,
+        a: &ast::Expr,
+        b: &ast::Expr,
+        span: Span,
+    ) -> (Expr, Ty) {
         use ast::BinOp as B;
-        let bin = |op: BinOp, x: Expr, y: Expr| mk(ExprKind::Binary(op, Box::new(x), Box::new(y)), span);
+        let bin =
+            |op: BinOp, x: Expr, y: Expr| mk(ExprKind::Binary(op, Box::new(x), Box::new(y)), span);
         match op {
             B::Add => {
                 let (x, tx) = self.expr(cx, a);
@@ -482,7 +631,10 @@ impl Compiler<'_> {
             B::And | B::Or => {
                 let x = self.expr_expect(cx, a, &Ty::Bool);
                 let y = self.expr_expect(cx, b, &Ty::Bool);
-                (bin(if op == B::And { BinOp::And } else { BinOp::Or }, x, y), Ty::Bool)
+                (
+                    bin(if op == B::And { BinOp::And } else { BinOp::Or }, x, y),
+                    Ty::Bool,
+                )
             }
             B::Eq | B::Ne => {
                 let o = if op == B::Eq { BinOp::Eq } else { BinOp::Ne };
@@ -499,9 +651,13 @@ impl Compiler<'_> {
                 };
                 if tx == Ty::Card && matches!(b.kind, ast::ExprKind::Text(_)) {
                     self.error(
-                        Diagnostic::error("E201", b.span, "a card is compared with a card; its kind with a card name")
-                            .label("a card name")
-                            .help("write `c is \"Name\"` or `c.kind == \"Name\"`"),
+                        Diagnostic::error(
+                            "E201",
+                            b.span,
+                            "a card is compared with a card; its kind with a card name",
+                        )
+                        .label("a card name")
+                        .help("write `c is \"Name\"` or `c.kind == \"Name\"`"),
                     );
                 }
                 (bin(o, x, y), Ty::Bool)
@@ -515,13 +671,23 @@ impl Compiler<'_> {
         }
     }
 
-    fn call(&mut self, cx: &mut Ctx, name: &ast::Ident, args: &[ast::Expr], span: Span) -> (Expr, Ty) {
+    fn call(
+        &mut self,
+        cx: &mut Ctx,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> (Expr, Ty) {
         let n = name.name.as_str();
         let arity = |c: &mut Self, want: usize| -> bool {
             if args.len() != want {
                 c.error(
-                    Diagnostic::error("E111", name.span, format!("`{n}` takes {want} value(s), {} given", args.len()))
-                        .label("wrong number of values"),
+                    Diagnostic::error(
+                        "E111",
+                        name.span,
+                        format!("`{n}` takes {want} value(s), {} given", args.len()),
+                    )
+                    .label("wrong number of values"),
                 );
                 false
             } else {
@@ -545,7 +711,15 @@ impl Compiler<'_> {
                     }
                     let x = self.expr_expect(cx, &args[0], &Ty::Int);
                     let y = self.expr_expect(cx, &args[1], &Ty::Int);
-                    return b(if n == "max" { Builtin::Max2 } else { Builtin::Min2 }, vec![x, y], Ty::Int);
+                    return b(
+                        if n == "max" {
+                            Builtin::Max2
+                        } else {
+                            Builtin::Min2
+                        },
+                        vec![x, y],
+                        Ty::Int,
+                    );
                 }
                 "abs" => {
                     if !arity(self, 1) {
@@ -646,14 +820,22 @@ impl Compiler<'_> {
                 if !arity(self, params.len()) {
                     return bad(span);
                 }
-                let xs = args.iter().zip(&params).map(|(a, t)| self.expr_expect(cx, a, t)).collect();
+                let xs = args
+                    .iter()
+                    .zip(&params)
+                    .map(|(a, t)| self.expr_expect(cx, a, t))
+                    .collect();
                 (mk(ExprKind::CallFn(f, xs), span), ret)
             }
             Some(Sym::Proc(_)) => {
                 self.error(
-                    Diagnostic::error("E201", name.span, format!("`{n}` is a procedure: it is a statement, not a value"))
-                        .label("procedure")
-                        .help("use a `fn` for a value computed from the position"),
+                    Diagnostic::error(
+                        "E201",
+                        name.span,
+                        format!("`{n}` is a procedure: it is a statement, not a value"),
+                    )
+                    .label("procedure")
+                    .help("use a `fn` for a value computed from the position"),
                 );
                 bad(span)
             }

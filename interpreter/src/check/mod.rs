@@ -205,8 +205,14 @@ impl<'s> Compiler<'s> {
             max: None,
         });
         let mut syms = HashMap::new();
-        syms.insert("turn_start".to_string(), (Sym::Event(EventId(0)), Span::default()));
-        syms.insert("turn_end".to_string(), (Sym::Event(EventId(1)), Span::default()));
+        syms.insert(
+            "turn_start".to_string(),
+            (Sym::Event(EventId(0)), Span::default()),
+        );
+        syms.insert(
+            "turn_end".to_string(),
+            (Sym::Event(EventId(1)), Span::default()),
+        );
         syms.insert("box".to_string(), (Sym::Zone(ZoneId(0)), Span::default()));
         let mut used = std::collections::HashSet::new();
         used.insert("turn_start".to_string());
@@ -233,9 +239,16 @@ impl<'s> Compiler<'s> {
     pub(crate) fn declare(&mut self, id: &ast::Ident, sym: Sym) -> bool {
         if BUILTIN_FNS.contains(&id.name.as_str()) {
             self.error(
-                Diagnostic::error("E101", id.span, format!("`{}` is a built-in function and cannot be declared", id.name))
-                    .label("built-in name")
-                    .help("choose another name"),
+                Diagnostic::error(
+                    "E101",
+                    id.span,
+                    format!(
+                        "`{}` is a built-in function and cannot be declared",
+                        id.name
+                    ),
+                )
+                .label("built-in name")
+                .help("choose another name"),
             );
             return false;
         }
@@ -290,7 +303,12 @@ impl<'s> Compiler<'s> {
     }
 
     /// Candidates for a "did you mean" among names of some kinds.
-    pub(crate) fn suggest(&self, name: &str, filter: impl Fn(Sym) -> bool, extra: &[&str]) -> Option<String> {
+    pub(crate) fn suggest(
+        &self,
+        name: &str,
+        filter: impl Fn(Sym) -> bool,
+        extra: &[&str],
+    ) -> Option<String> {
         let cands: Vec<&str> = self
             .syms
             .iter()
@@ -323,8 +341,9 @@ impl<'s> Compiler<'s> {
         if let Some(k) = self.kinds.get(name) {
             return Some(*k);
         }
-        let help = did_you_mean(name, self.kinds.keys().map(|s| s.as_str()))
-            .unwrap_or_else(|| "card names are written exactly as in their `card \"...\"` definition".into());
+        let help = did_you_mean(name, self.kinds.keys().map(|s| s.as_str())).unwrap_or_else(|| {
+            "card names are written exactly as in their `card \"...\"` definition".into()
+        });
         self.error(
             Diagnostic::error("E103", span, format!("no card is named \"{name}\""))
                 .label("unknown card")
@@ -352,7 +371,13 @@ impl<'s> Compiler<'s> {
                     && !self.suggested.borrow().contains(*n)
                     && matches!(
                         s,
-                        Sym::Var(_) | Sym::Zone(_) | Sym::Event(_) | Sym::Fn(_) | Sym::Proc(_) | Sym::Action(_) | Sym::Option(_)
+                        Sym::Var(_)
+                            | Sym::Zone(_)
+                            | Sym::Event(_)
+                            | Sym::Fn(_)
+                            | Sym::Proc(_)
+                            | Sym::Action(_)
+                            | Sym::Option(_)
                     )
             })
             .map(|(n, (s, span))| (*span, n.clone(), s.what()))

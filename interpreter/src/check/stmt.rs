@@ -72,7 +72,10 @@ impl Compiler<'_> {
                 }
             }
             _ => {
-                self.error(Diagnostic::error("E202", e.span, "only a variable can be changed").label("not a variable"));
+                self.error(
+                    Diagnostic::error("E202", e.span, "only a variable can be changed")
+                        .label("not a variable"),
+                );
                 None
             }
         }
@@ -82,8 +85,12 @@ impl Compiler<'_> {
         let (x, ty) = self.expr(cx, e);
         if !(fits(&ty, &Ty::Card) || fits(&ty, &Ty::List(Box::new(Ty::Card)))) {
             self.error(
-                Diagnostic::error("E201", e.span, format!("expected a card, a list of cards or a zone, found a {ty}"))
-                    .label(format!("a {ty}")),
+                Diagnostic::error(
+                    "E201",
+                    e.span,
+                    format!("expected a card, a list of cards or a zone, found a {ty}"),
+                )
+                .label(format!("a {ty}")),
             );
         }
         x
@@ -117,13 +124,23 @@ impl Compiler<'_> {
                 };
                 if op != AssignOp::Set && !fits(&ty, &Ty::Int) {
                     self.error(
-                        Diagnostic::error("E201", span, format!("`+=` and `-=` change numbers; this is a {ty}")).label("not a number"),
+                        Diagnostic::error(
+                            "E201",
+                            span,
+                            format!("`+=` and `-=` change numbers; this is a {ty}"),
+                        )
+                        .label("not a number"),
                     );
                 }
                 let x = self.expr_expect(cx, e, &ty);
                 StmtKind::Assign(target, op, x)
             }
-            S::Move { what, to, position, face } => {
+            S::Move {
+                what,
+                to,
+                position,
+                face,
+            } => {
                 let what = self.cards_expr(cx, what);
                 let to = self.expr_expect(cx, to, &Ty::Zone);
                 StmtKind::Move {
@@ -148,7 +165,10 @@ impl Compiler<'_> {
                 let cards = self.cards_expr(cx, e);
                 StmtKind::Show(cards, self.expr_expect(cx, p, &Ty::Player))
             }
-            S::If { branches, otherwise } => {
+            S::If {
+                branches,
+                otherwise,
+            } => {
                 let bs = branches
                     .iter()
                     .map(|(c, b)| {
@@ -159,7 +179,12 @@ impl Compiler<'_> {
                 let o = otherwise.as_ref().map(|b| self.block(cx, b));
                 StmtKind::If(bs, o)
             }
-            S::For { var, list, filter, body } => {
+            S::For {
+                var,
+                list,
+                filter,
+                body,
+            } => {
                 let (l, lt) = self.expr(cx, list);
                 let elem = self.list_elem(&lt, list.span);
                 cx.push();
@@ -169,7 +194,12 @@ impl Compiler<'_> {
                 let body = self.block(cx, body);
                 cx.loops -= 1;
                 cx.pop();
-                StmtKind::For { slot, list: l, filter, body }
+                StmtKind::For {
+                    slot,
+                    list: l,
+                    filter,
+                    body,
+                }
             }
             S::While(c, b) => {
                 let c = self.expr_expect(cx, c, &Ty::Bool);
@@ -204,15 +234,25 @@ impl Compiler<'_> {
             S::Require(c) => StmtKind::Require(self.expr_expect(cx, c, &Ty::Bool)),
             S::Strict(b) => StmtKind::Strict(self.block(cx, b)),
             S::Stop => StmtKind::Stop,
-            S::Perform { ability, card, as_card, by } => {
+            S::Perform {
+                ability,
+                card,
+                as_card,
+                by,
+            } => {
                 let ab = match self.lookup(&ability.name) {
                     Some(Sym::Ability(a)) => a,
                     _ => {
-                        let help = self.suggest(&ability.name, |s| matches!(s, Sym::Ability(_)), &[]);
+                        let help =
+                            self.suggest(&ability.name, |s| matches!(s, Sym::Ability(_)), &[]);
                         self.error(
-                            Diagnostic::error("E107", ability.span, format!("no ability is named `{}`", ability.name))
-                                .label("unknown ability")
-                                .maybe_help(help),
+                            Diagnostic::error(
+                                "E107",
+                                ability.span,
+                                format!("no ability is named `{}`", ability.name),
+                            )
+                            .label("unknown ability")
+                            .maybe_help(help),
                         );
                         return None;
                     }
@@ -221,7 +261,12 @@ impl Compiler<'_> {
                 let card = self.expr_expect(cx, card, &Ty::Card);
                 let as_card = as_card.as_ref().map(|c| self.expr_expect(cx, c, &Ty::Card));
                 let by = self.opt_player(cx, by);
-                StmtKind::Perform { ability: ab, card, as_card, by }
+                StmtKind::Perform {
+                    ability: ab,
+                    card,
+                    as_card,
+                    by,
+                }
             }
             S::Emit(ev, args) => {
                 let id = match self.lookup(&ev.name) {
@@ -229,9 +274,13 @@ impl Compiler<'_> {
                     _ => {
                         let help = self.suggest(&ev.name, |s| matches!(s, Sym::Event(_)), &[]);
                         self.error(
-                            Diagnostic::error("E108", ev.span, format!("no event is named `{}`", ev.name))
-                                .label("unknown event")
-                                .maybe_help(help),
+                            Diagnostic::error(
+                                "E108",
+                                ev.span,
+                                format!("no event is named `{}`", ev.name),
+                            )
+                            .label("unknown event")
+                            .maybe_help(help),
                         );
                         return None;
                     }
@@ -239,12 +288,25 @@ impl Compiler<'_> {
                 let params = self.p.events[id.index()].params.clone();
                 if params.len() != args.len() {
                     self.error(
-                        Diagnostic::error("E111", ev.span, format!("`{}` takes {} value(s), {} given", ev.name, params.len(), args.len()))
-                            .label("wrong number of values"),
+                        Diagnostic::error(
+                            "E111",
+                            ev.span,
+                            format!(
+                                "`{}` takes {} value(s), {} given",
+                                ev.name,
+                                params.len(),
+                                args.len()
+                            ),
+                        )
+                        .label("wrong number of values"),
                     );
                     return None;
                 }
-                let xs = args.iter().zip(&params).map(|(a, t)| self.expr_expect(cx, a, t)).collect();
+                let xs = args
+                    .iter()
+                    .zip(&params)
+                    .map(|(a, t)| self.expr_expect(cx, a, t))
+                    .collect();
                 StmtKind::Emit(id, xs)
             }
             S::Call(name, args) => match self.lookup(&name.name) {
@@ -252,27 +314,48 @@ impl Compiler<'_> {
                     let params = self.p.procs[p.index()].params.clone();
                     if params.len() != args.len() {
                         self.error(
-                            Diagnostic::error("E111", name.span, format!("`{}` takes {} value(s), {} given", name.name, params.len(), args.len()))
-                                .label("wrong number of values"),
+                            Diagnostic::error(
+                                "E111",
+                                name.span,
+                                format!(
+                                    "`{}` takes {} value(s), {} given",
+                                    name.name,
+                                    params.len(),
+                                    args.len()
+                                ),
+                            )
+                            .label("wrong number of values"),
                         );
                         return None;
                     }
-                    let xs = args.iter().zip(&params).map(|(a, t)| self.expr_expect(cx, a, t)).collect();
+                    let xs = args
+                        .iter()
+                        .zip(&params)
+                        .map(|(a, t)| self.expr_expect(cx, a, t))
+                        .collect();
                     StmtKind::Call(p, xs)
                 }
                 Some(Sym::Fn(_)) => {
                     self.error(
-                        Diagnostic::error("E201", name.span, format!("`{}` is a function: its value must be used", name.name))
-                            .label("value not used"),
+                        Diagnostic::error(
+                            "E201",
+                            name.span,
+                            format!("`{}` is a function: its value must be used", name.name),
+                        )
+                        .label("value not used"),
                     );
                     return None;
                 }
                 _ => {
                     let help = self.suggest(&name.name, |s| matches!(s, Sym::Proc(_)), &[]);
                     self.error(
-                        Diagnostic::error("E110", name.span, format!("no procedure is named `{}`", name.name))
-                            .label("unknown procedure")
-                            .maybe_help(help),
+                        Diagnostic::error(
+                            "E110",
+                            name.span,
+                            format!("no procedure is named `{}`", name.name),
+                        )
+                        .label("unknown procedure")
+                        .maybe_help(help),
                     );
                     return None;
                 }
@@ -300,16 +383,28 @@ impl Compiler<'_> {
                         _ => {
                             let help = self.suggest(&a.name, |s| matches!(s, Sym::Action(_)), &[]);
                             self.error(
-                                Diagnostic::error("E109", a.span, format!("no action is named `{}`", a.name))
-                                    .label("unknown action")
-                                    .maybe_help(help),
+                                Diagnostic::error(
+                                    "E109",
+                                    a.span,
+                                    format!("no action is named `{}`", a.name),
+                                )
+                                .label("unknown action")
+                                .maybe_help(help),
                             );
                         }
                     }
                 }
-                StmtKind::Actions { by, mode, actions: ids }
+                StmtKind::Actions {
+                    by,
+                    mode,
+                    actions: ids,
+                }
             }
-            S::ChooseBranch { by, prompt, branches } => {
+            S::ChooseBranch {
+                by,
+                prompt,
+                branches,
+            } => {
                 self.no_decision(cx, span, "ask for a choice");
                 let by = self.opt_player(cx, by);
                 let prompt = prompt.as_ref().map(|t| self.text(cx, t));
@@ -317,13 +412,28 @@ impl Compiler<'_> {
                     .iter()
                     .map(|br| BranchIr {
                         label: self.text(cx, &br.label),
-                        condition: br.condition.as_ref().map(|c| self.expr_expect(cx, c, &Ty::Bool)),
+                        condition: br
+                            .condition
+                            .as_ref()
+                            .map(|c| self.expr_expect(cx, c, &Ty::Bool)),
                         body: self.block(cx, &br.body),
                     })
                     .collect();
-                StmtKind::ChooseBranch { by, prompt, branches: bs }
+                StmtKind::ChooseBranch {
+                    by,
+                    prompt,
+                    branches: bs,
+                }
             }
-            S::Simultaneously { player, players, var, domain, filter, prompt, body } => {
+            S::Simultaneously {
+                player,
+                players,
+                var,
+                domain,
+                filter,
+                prompt,
+                body,
+            } => {
                 self.no_decision(cx, span, "ask for a choice");
                 let players = self.expr_expect(cx, players, &Ty::List(Box::new(Ty::Player)));
                 cx.push();
@@ -350,8 +460,12 @@ impl Compiler<'_> {
                 let (x, ty) = self.expr(cx, who);
                 if !(fits(&ty, &Ty::Player) || fits(&ty, &Ty::List(Box::new(Ty::Player)))) {
                     self.error(
-                        Diagnostic::error("E201", who.span, format!("the winners are a player or a list of players, not a {ty}"))
-                            .label(format!("a {ty}")),
+                        Diagnostic::error(
+                            "E201",
+                            who.span,
+                            format!("the winners are a player or a list of players, not a {ty}"),
+                        )
+                        .label(format!("a {ty}")),
                     );
                 }
                 StmtKind::Win(x, self.text(cx, reason))
@@ -375,12 +489,25 @@ impl Compiler<'_> {
         let prompt = ch.prompt.as_ref().map(|t| self.text(cx, t));
         cx.push();
         let var = cx.bind(&ch.var.name, elem.clone());
-        let filter = ch.filter.as_ref().map(|f| self.expr_expect(cx, f, &Ty::Bool));
+        let filter = ch
+            .filter
+            .as_ref()
+            .map(|f| self.expr_expect(cx, f, &Ty::Bool));
         cx.pop();
         let ty = match ch.count {
             ast::ChooseCount::One => elem,
             _ => Ty::List(Box::new(elem)),
         };
-        (Choose { count, var, domain: d, filter, by, prompt }, ty)
+        (
+            Choose {
+                count,
+                var,
+                domain: d,
+                filter,
+                by,
+                prompt,
+            },
+            ty,
+        )
     }
 }

@@ -14,19 +14,34 @@ impl Compiler<'_> {
             Some((n, span)) => {
                 if n < self.p.min_players as i64 || n > self.p.max_players as i64 {
                     self.error(
-                        Diagnostic::error("E401", span, format!("the game is for {} to {} players", self.p.min_players, self.p.max_players))
-                            .label("unsupported player count"),
+                        Diagnostic::error(
+                            "E401",
+                            span,
+                            format!(
+                                "the game is for {} to {} players",
+                                self.p.min_players, self.p.max_players
+                            ),
+                        )
+                        .label("unsupported player count"),
                     );
                 }
                 n.clamp(1, 16) as u8
             }
-            None => self.p.min_players.max(if t.names.is_empty() { 0 } else { t.names.len() as u8 }),
+            None => self.p.min_players.max(if t.names.is_empty() {
+                0
+            } else {
+                t.names.len() as u8
+            }),
         };
         if !t.names.is_empty() && t.names.len() != players as usize {
             self.error(
-                Diagnostic::error("E401", t.span, format!("{} names are given for {players} players", t.names.len()))
-                    .label("names and players disagree")
-                    .help("give one name per seat, in seat order"),
+                Diagnostic::error(
+                    "E401",
+                    t.span,
+                    format!("{} names are given for {players} players", t.names.len()),
+                )
+                .label("names and players disagree")
+                .help("give one name per seat, in seat order"),
             );
         }
         let mut options = vec![];
@@ -35,28 +50,40 @@ impl Compiler<'_> {
                 Some(Sym::Option(o)) => {
                     let okind = self.p.options[o.index()].kind.clone();
                     let v = match (&okind, &e.kind) {
-                        (OptionKind::OneOf(vals), ast::ExprKind::Name(v)) => {
-                            vals.iter().position(|x| *x == v.name).map(|i| Value::Int(i as i64))
+                        (OptionKind::OneOf(vals), ast::ExprKind::Name(v)) => vals
+                            .iter()
+                            .position(|x| *x == v.name)
+                            .map(|i| Value::Int(i as i64)),
+                        (OptionKind::Bool, _) => {
+                            self.const_value(e).filter(|v| matches!(v, Value::Bool(_)))
                         }
-                        (OptionKind::Bool, _) => self.const_value(e).filter(|v| matches!(v, Value::Bool(_))),
-                        (OptionKind::Int { min, max }, _) => {
-                            self.const_value(e).filter(|v| matches!(v, Value::Int(i) if i >= min && i <= max))
-                        }
+                        (OptionKind::Int { min, max }, _) => self
+                            .const_value(e)
+                            .filter(|v| matches!(v, Value::Int(i) if i >= min && i <= max)),
                         _ => None,
                     };
                     match v {
                         Some(v) => options.push((o, v)),
                         None => self.error(
-                            Diagnostic::error("E303", e.span, format!("not a value of the option `{}`", n.name)).label("invalid value"),
+                            Diagnostic::error(
+                                "E303",
+                                e.span,
+                                format!("not a value of the option `{}`", n.name),
+                            )
+                            .label("invalid value"),
                         ),
                     }
                 }
                 _ => {
                     let help = self.suggest(&n.name, |s| matches!(s, Sym::Option(_)), &[]);
                     self.error(
-                        Diagnostic::error("E102", n.span, format!("no option is named `{}`", n.name))
-                            .label("unknown option")
-                            .maybe_help(help),
+                        Diagnostic::error(
+                            "E102",
+                            n.span,
+                            format!("no option is named `{}`", n.name),
+                        )
+                        .label("unknown option")
+                        .maybe_help(help),
                     );
                 }
             }
@@ -64,46 +91,77 @@ impl Compiler<'_> {
         let mut cx = Ctx::new(BodyKind::Statements);
         cx.names = t.names.iter().map(|n| n.name.clone()).collect();
         let given = t.given.as_ref().map(|b| self.block(&mut cx, b));
-        let start = t.start.as_ref().and_then(|(n, args, span)| match self.lookup(&n.name) {
-            Some(Sym::Proc(p)) => {
-                let params = self.p.procs[p.index()].params.clone();
-                if params.len() != args.len() {
-                    self.error(
-                        Diagnostic::error("E111", *span, format!("`{}` takes {} value(s), {} given", n.name, params.len(), args.len()))
+        let start = t
+            .start
+            .as_ref()
+            .and_then(|(n, args, span)| match self.lookup(&n.name) {
+                Some(Sym::Proc(p)) => {
+                    let params = self.p.procs[p.index()].params.clone();
+                    if params.len() != args.len() {
+                        self.error(
+                            Diagnostic::error(
+                                "E111",
+                                *span,
+                                format!(
+                                    "`{}` takes {} value(s), {} given",
+                                    n.name,
+                                    params.len(),
+                                    args.len()
+                                ),
+                            )
                             .label("wrong number of values"),
-                    );
-                    return None;
+                        );
+                        return None;
+                    }
+                    let xs = args
+                        .iter()
+                        .zip(&params)
+                        .map(|(a, ty)| self.expr_expect(&mut cx, a, ty))
+                        .collect();
+                    Some((p, xs))
                 }
-                let xs = args.iter().zip(&params).map(|(a, ty)| self.expr_expect(&mut cx, a, ty)).collect();
-                Some((p, xs))
-            }
-            _ => {
-                let help = self.suggest(&n.name, |s| matches!(s, Sym::Proc(_)), &[]);
-                self.error(
-                    Diagnostic::error("E110", n.span, format!("no procedure is named `{}`", n.name))
+                _ => {
+                    let help = self.suggest(&n.name, |s| matches!(s, Sym::Proc(_)), &[]);
+                    self.error(
+                        Diagnostic::error(
+                            "E110",
+                            n.span,
+                            format!("no procedure is named `{}`", n.name),
+                        )
                         .label("unknown procedure")
                         .maybe_help(help),
-                );
-                None
-            }
-        });
+                    );
+                    None
+                }
+            });
         let mut steps = vec![];
         for s in &t.steps {
             let label = |c: &mut Self, txt: &ast::Text| -> String {
                 txt.plain().unwrap_or_else(|| {
-                    c.error(Diagnostic::error("E201", txt.span, "a label in a test is plain text").label("interpolated"));
+                    c.error(
+                        Diagnostic::error("E201", txt.span, "a label in a test is plain text")
+                            .label("interpolated"),
+                    );
                     String::new()
                 })
             };
             let kind = match &s.kind {
                 ast::TestStepKind::Choose(txt) => TestStepKind::Choose(label(self, txt)),
-                ast::TestStepKind::Expect(e) => TestStepKind::Expect(self.expr_expect(&mut cx, e, &Ty::Bool)),
+                ast::TestStepKind::Expect(e) => {
+                    TestStepKind::Expect(self.expr_expect(&mut cx, e, &Ty::Bool))
+                }
                 ast::TestStepKind::OptionsHas(txt) => TestStepKind::OptionsHas(label(self, txt)),
-                ast::TestStepKind::OptionsLacks(txt) => TestStepKind::OptionsLacks(label(self, txt)),
-                ast::TestStepKind::Decider(e) => TestStepKind::Decider(self.expr_expect(&mut cx, e, &Ty::Player)),
+                ast::TestStepKind::OptionsLacks(txt) => {
+                    TestStepKind::OptionsLacks(label(self, txt))
+                }
+                ast::TestStepKind::Decider(e) => {
+                    TestStepKind::Decider(self.expr_expect(&mut cx, e, &Ty::Player))
+                }
                 ast::TestStepKind::Winners(e) => {
                     let (x, ty) = self.expr(&mut cx, e);
-                    if !(super::expr::fits(&ty, &Ty::Player) || super::expr::fits(&ty, &Ty::List(Box::new(Ty::Player)))) {
+                    if !(super::expr::fits(&ty, &Ty::Player)
+                        || super::expr::fits(&ty, &Ty::List(Box::new(Ty::Player))))
+                    {
                         self.type_error(e.span, &Ty::List(Box::new(Ty::Player)), &ty);
                     }
                     TestStepKind::Winners(x)

@@ -75,7 +75,11 @@ fn distinct_labels(labels: &mut [String]) {
         if n > 0 {
             let mut k = n + 1;
             // A label that already ends in " #k" must not collide with a generated one.
-            while original.iter().chain(labels[..i].iter()).any(|l| *l == format!("{} #{k}", original[i])) {
+            while original
+                .iter()
+                .chain(labels[..i].iter())
+                .any(|l| *l == format!("{} #{k}", original[i]))
+            {
                 k += 1;
             }
             labels[i] = format!("{} #{k}", original[i]);

@@ -445,7 +445,8 @@ impl<'a> Mach<'a> {
         cs.face_up = up;
         cs.known = 0;
         if self.s.record {
-            let seen = self.s.seen_mask(p, from, old_face) | self.s.seen_mask(p, target, up) | known;
+            let seen =
+                self.s.seen_mask(p, from, old_face) | self.s.seen_mask(p, target, up) | known;
             let ev = Event::Move {
                 card: c,
                 kind: kind_name(p, self.s.cards[c as usize].kind),
