@@ -235,3 +235,28 @@ fn play_is_driven_through_standard_input() {
     assert!(out.contains("P1.hand (5):"), "{out}");
     assert!(out.contains("P2.hand (5): 5 hidden"), "{out}");
 }
+
+#[test]
+fn command_outputs_are_snapshotted() {
+    let check = cardgame(&["check", "tests/errors/E103-unknown-card.cardgame"]);
+    insta::assert_snapshot!("check_output", stdout(&check));
+    let test = cardgame(&["test", "examples/duel.cardgame"]);
+    insta::assert_snapshot!("test_output", stdout(&test));
+    let run = cardgame(&[
+        "run",
+        "examples/secret-bids.cardgame",
+        "--players",
+        "3",
+        "--seed",
+        "4",
+        "--view",
+        "2",
+    ]);
+    let out = stdout(&run);
+    let head: Vec<&str> = out.lines().take(60).collect();
+    let last = out.lines().last().unwrap_or("");
+    insta::assert_snapshot!(
+        "run_output_seat_2",
+        format!("{}\n...\n{last}", head.join("\n"))
+    );
+}

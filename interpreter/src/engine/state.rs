@@ -3,7 +3,7 @@
 use super::exec::Frame;
 use super::trace::Event;
 use super::{Decision, GameConfig, Status};
-use crate::program::{Program, VarId, Visibility, ZoneId};
+use crate::program::{ExprKind, Program, VarId, Visibility, ZoneId};
 use crate::value::Value;
 use cardgame_grammar::ast::Scope;
 use rand::SeedableRng;
@@ -81,6 +81,10 @@ pub(crate) struct Layout {
     pub kind_trigs: Vec<Vec<u16>>,
     /// Zone definitions attached to cards (`per card`).
     pub card_zones: Vec<usize>,
+    /// Number of card properties of the program.
+    pub nprops: usize,
+    /// `kind * nprops + property` → the value when it is a constant for that kind.
+    pub prop_const: Vec<Option<Value>>,
 }
 
 impl Layout {
@@ -134,6 +138,20 @@ impl Layout {
         let card_zones = (0..p.zones.len())
             .filter(|&z| p.zones[z].scope == Scope::PerCard)
             .collect();
+        let nprops = p.props.len();
+        let mut prop_const = Vec::with_capacity(p.kinds.len() * nprops);
+        for k in &p.kinds {
+            for (pid, d) in p.props.iter().enumerate() {
+                let e = match k.props.get(pid) {
+                    Some(Some(e)) => e,
+                    _ => &d.default,
+                };
+                prop_const.push(match &e.kind {
+                    ExprKind::Const(v) => Some(v.clone()),
+                    _ => None,
+                });
+            }
+        }
         Layout {
             var_slot,
             n_pvars: np as usize,
@@ -144,6 +162,8 @@ impl Layout {
             anywhere,
             kind_trigs,
             card_zones,
+            nprops,
+            prop_const,
             ..Layout::default()
         }
     }
@@ -323,7 +343,9 @@ impl State {
             return 0;
         };
         let vis = p.zones.get(zi.def.index()).map(|d| d.visibility);
-        if face_up || vis == Some(Visibility::Public) {
+        // A face-up card is seen by everyone. A face-down card lying in a public zone (a card played
+        // face down on the table) shows nobody its face; in an owner zone its owner may look at it.
+        if face_up {
             return u64::MAX;
         }
         if vis == Some(Visibility::Owner) {
