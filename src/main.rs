@@ -62,7 +62,7 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         /// Stop the game after this many turns.
-        #[arg(long, default_value_t = 500)]
+        #[arg(long, default_value_t = 2000)]
         max_turns: u32,
         /// Show the trace as this seat (1-based) may see it: hidden cards stay hidden.
         #[arg(long, value_name = "SEAT")]
@@ -99,7 +99,7 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         /// Stop each game after this many turns.
-        #[arg(long, default_value_t = 500)]
+        #[arg(long, default_value_t = 2000)]
         max_turns: u32,
     },
     /// Play a game at the terminal against bots.
@@ -115,7 +115,7 @@ enum Command {
         /// Agents for the other seats, comma separated in seat order (yours is skipped).
         #[arg(long, default_value = "random")]
         agents: String,
-        #[arg(long, default_value_t = 500)]
+        #[arg(long, default_value_t = 2000)]
         max_turns: u32,
     },
     /// Run the rules tests written in scripts.

@@ -35,6 +35,12 @@ fn options(
 }
 
 fn thousand_games(path: &str, players: u8, opts: &[(&str, &str)]) -> String {
+    games_ending(path, players, opts, 0)
+}
+
+/// A thousand games; at most `stalls` of them may reach the (generous) turn limit, for a game whose
+/// rulebook allows positions that never end.
+fn games_ending(path: &str, players: u8, opts: &[(&str, &str)], stalls: u64) -> String {
     let p = program(path);
     let cfg = SimConfig {
         games: 1000,
@@ -46,7 +52,7 @@ fn thousand_games(path: &str, players: u8, opts: &[(&str, &str)]) -> String {
         agents: vec!["random".into()],
         rotate: true,
         options: options(&p, opts),
-        max_turns: 2000,
+        max_turns: 10_000,
     };
     let r = simulate(&p, &cfg, &|| ()).expect("simulation");
     assert_eq!(

@@ -51,7 +51,7 @@ impl GameConfig {
             seed,
             options: Vec::new(),
             names: Vec::new(),
-            max_turns: 500,
+            max_turns: 2000,
             max_steps: 2_000_000,
         }
     }
@@ -262,7 +262,12 @@ impl Game {
                 count: d.options.len(),
             });
         }
-        let d = d.clone();
+        // The status is replaced below in every case (`resume` or `finish`): take the decision.
+        let Status::Decision(d) =
+            std::mem::replace(&mut self.st.status, Status::Decision(Decision::default()))
+        else {
+            return Err(ApplyError::NoDecision);
+        };
         self.st.steps += 1;
         self.st.exec_count = 0;
         let r = self.mach().answer(&d, option);
