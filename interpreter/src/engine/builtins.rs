@@ -2,7 +2,7 @@
 
 use super::exec::Mach;
 use super::RuntimeError;
-use crate::program::{Aggregate, Builtin, Expr};
+use crate::program::{Aggregate, Builtin, Expr, ExprKind};
 use crate::value::Value;
 use cardgame_grammar::ast::Span;
 use rand::Rng;
@@ -34,6 +34,22 @@ impl<'a> Mach<'a> {
             (None, Some((_, n))) => n,
             _ => 0,
         };
+        // `sum(c.prop for c in Z)` (and max, min) over a zone: constant properties are read from the
+        // layout's table without binding the card (the general path below for any other card).
+        let const_prop = match (op, value.map(|v| &v.kind), filter, zone) {
+            (
+                Aggregate::Sum | Aggregate::Max | Aggregate::Min,
+                Some(ExprKind::Prop(pid, ce)),
+                None,
+                Some(_),
+            ) if matches!(ce.kind, ExprKind::Local(s) if s == slot)
+                    // The general path evaluates the property two levels deeper.
+                    && self.s.depth + 1 < super::eval::MAX_DEPTH =>
+            {
+                Some(pid.index())
+            }
+            _ => None,
+        };
         let saved = self.local(slot);
         let mut count = 0i64;
         let mut sum = 0i64;
@@ -56,6 +72,21 @@ impl<'a> Mach<'a> {
                     None => break,
                 },
             };
+            if let (Some(pid), Value::Card(c)) = (const_prop, &item) {
+                let kind = self.s.cards.get(*c as usize).map(|cs| cs.kind as usize);
+                if let Some(Value::Int(v)) = kind.and_then(|k| self.const_prop(k, pid)) {
+                    match op {
+                        Aggregate::Sum => {
+                            sum = sum
+                                .checked_add(v)
+                                .ok_or_else(|| self.err(span, "arithmetic overflow".into()))?
+                        }
+                        Aggregate::Max => best = Some(best.map_or(v, |b| b.max(v))),
+                        _ => best = Some(best.map_or(v, |b| b.min(v))),
+                    }
+                    continue;
+                }
+            }
             let item = &item;
             self.set_local(slot, item.clone());
             if op != Aggregate::Any && op != Aggregate::All {
@@ -131,9 +162,20 @@ impl<'a> Mach<'a> {
 
     #[inline(never)]
     pub(super) fn builtin(&mut self, b: Builtin, args: &[Expr], span: Span) -> R<Value> {
-        let mut vals = Vec::with_capacity(args.len());
-        for a in args {
-            vals.push(self.eval(a)?);
+        let mut vals = Vec::new();
+        if let (Builtin::Size, [a]) = (b, args) {
+            // `count(Z)` of a zone: no list to build.
+            match self.eval(a)? {
+                Value::Zone(z) if (z as usize) < self.s.zones.len() => {
+                    return Ok(Value::Int(self.s.zones[z as usize].cards.len() as i64))
+                }
+                v => vals.push(v),
+            }
+        } else {
+            vals.reserve_exact(args.len());
+            for a in args {
+                vals.push(self.eval(a)?);
+            }
         }
         let arg = |i: usize| -> (Value, Span) {
             (

@@ -69,6 +69,10 @@ impl SimulFrame {
 
 /// Makes labels distinct by appending " #2", " #3" (counted among the labels as first written).
 fn distinct_labels(labels: &mut [String]) {
+    // Usually all labels differ already: nothing to rename.
+    if !(1..labels.len()).any(|i| labels[..i].contains(&labels[i])) {
+        return;
+    }
     let original: Vec<String> = labels.to_vec();
     for i in 1..labels.len() {
         let n = original[..i].iter().filter(|l| **l == original[i]).count();

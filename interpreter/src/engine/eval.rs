@@ -1,7 +1,7 @@
 //! Engine stage: evaluation of expressions (they never pause), value helpers and labels.
 
 use super::exec::Mach;
-use super::label::{label, zone_label};
+use super::label::{label, label_into, zone_label};
 use super::state::Ctx;
 use super::RuntimeError;
 use crate::program::{BinOp, Expr, ExprKind, Field, TextIr, TextPartIr, UnOp};
@@ -10,7 +10,7 @@ use cardgame_grammar::ast::{Position, Scope, Span};
 use std::sync::Arc;
 
 /// Nesting of expression evaluation (through functions and properties too) before a runtime error.
-const MAX_DEPTH: u32 = 800;
+pub(crate) const MAX_DEPTH: u32 = 800;
 /// The longest list a range may build.
 const MAX_RANGE: i64 = 1_000_000;
 /// The longest list or text an expression may build (a value doubling in a loop stops here).
@@ -19,6 +19,7 @@ pub(crate) const MAX_LIST: usize = 1_000_000;
 type R<T> = Result<T, RuntimeError>;
 
 impl<'a> Mach<'a> {
+    #[inline]
     pub fn local(&self, slot: u16) -> Value {
         self.s
             .ctxs
@@ -28,6 +29,7 @@ impl<'a> Mach<'a> {
             .unwrap_or_default()
     }
 
+    #[inline]
     pub fn set_local(&mut self, slot: u16, v: Value) {
         if self.s.ctxs.is_empty() {
             self.s.ctxs.push(Ctx::default());
@@ -212,6 +214,14 @@ impl<'a> Mach<'a> {
             ExprKind::Builtin(b, args) => return self.builtin(*b, args, e.span),
             ExprKind::Field(f, x) => return self.field(*f, x),
             ExprKind::CallFn(..) => return self.call_fn(e),
+            ExprKind::Prop(pid, ce) => {
+                if let ExprKind::Local(slot) = ce.kind {
+                    if let Some(v) = self.const_prop_of_local(pid.index(), slot) {
+                        return Ok(v);
+                    }
+                }
+                return self.eval_other(e);
+            }
             _ => return self.eval_other(e),
         })
     }
@@ -424,7 +434,7 @@ impl<'a> Mach<'a> {
                 TextPartIr::Lit(s) => out.push_str(s),
                 TextPartIr::Expr(e) => {
                     let v = self.eval(e)?;
-                    out.push_str(&label(self.p, self.l, self.s, &v));
+                    label_into(self.p, self.l, self.s, &v, &mut out);
                     if out.len() > MAX_LIST {
                         return Err(self.err(e.span, "this text grew too long".into()));
                     }
@@ -434,9 +444,36 @@ impl<'a> Mach<'a> {
         Ok(out)
     }
 
+    /// `c.prop` where `c` is a local holding a valid card whose kind has a constant value for the
+    /// property: the value without evaluating anything (`None`: take the general path).
+    #[inline]
+    fn const_prop_of_local(&self, pid: usize, slot: u16) -> Option<Value> {
+        // The general path would evaluate the local one level deeper: keep its depth limit.
+        if self.s.depth >= MAX_DEPTH {
+            return None;
+        }
+        let Some(Value::Card(c)) = self.s.ctxs.last()?.locals.get(slot as usize) else {
+            return None;
+        };
+        let kind = self.s.cards.get(*c as usize)?.kind as usize;
+        self.const_prop(kind, pid)
+    }
+
+    /// The value of property `pid` of cards of `kind`, when it is a constant.
+    #[inline]
+    pub(crate) fn const_prop(&self, kind: usize, pid: usize) -> Option<Value> {
+        if pid >= self.l.nprops {
+            return None;
+        }
+        self.l.prop_const.get(kind * self.l.nprops + pid)?.clone()
+    }
+
     /// A card's property, with `this` = the card and `you` = its owner (or the active player).
     pub fn prop(&mut self, pid: usize, c: u32, span: Span) -> R<Value> {
         let kind = self.s.cards[c as usize].kind as usize;
+        if let Some(v) = self.const_prop(kind, pid) {
+            return Ok(v);
+        }
         let p = self.p;
         let expr = match p
             .kinds

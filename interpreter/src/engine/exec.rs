@@ -361,7 +361,8 @@ impl<'a> Mach<'a> {
         let base = self.s.ctxs.len();
         self.s.nested += 1;
         let prev = self.s.no_decide.replace(why);
-        self.push_call(Ctx::new(body.slots, you, this), body.block);
+        let locals = self.s.take_locals(body.slots as usize);
+        self.push_call(Ctx { locals, you, this }, body.block);
         let r = self.run();
         self.s.nested -= 1;
         self.s.outer_phase = outer;

@@ -34,6 +34,34 @@ pub(crate) fn label(p: &Program, l: &Layout, s: &State, v: &Value) -> String {
     }
 }
 
+/// A value as text, appended to `out` (the same text as [`label`], fewer allocations).
+pub(crate) fn label_into(p: &Program, l: &Layout, s: &State, v: &Value, out: &mut String) {
+    use std::fmt::Write;
+    match v {
+        Value::Int(i) => {
+            let _ = write!(out, "{i}");
+        }
+        Value::Player(x) => match s.names.get(*x as usize) {
+            Some(n) => out.push_str(n),
+            None => out.push_str(&s.name(*x)),
+        },
+        Value::Card(c) => match s
+            .cards
+            .get(*c as usize)
+            .and_then(|cs| p.kinds.get(cs.kind as usize))
+        {
+            Some(k) => out.push_str(&k.name),
+            None => out.push_str(&label(p, l, s, v)),
+        },
+        Value::Kind(k) => match p.kinds.get(*k as usize) {
+            Some(k) => out.push_str(&k.name),
+            None => out.push_str(&label(p, l, s, v)),
+        },
+        Value::Text(t) => out.push_str(t),
+        _ => out.push_str(&label(p, l, s, v)),
+    }
+}
+
 pub(crate) fn kind_name(p: &Program, k: u16) -> String {
     p.kinds
         .get(k as usize)
