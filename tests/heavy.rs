@@ -60,11 +60,18 @@ fn games_ending(path: &str, players: u8, opts: &[(&str, &str)], stalls: u64) -> 
         "{path} {players}p {opts:?}: {:?}",
         r.errors
     );
-    assert_eq!(
-        r.unfinished, 0,
-        "{path} {players}p {opts:?}: games stopped at the turn limit"
+    assert!(
+        r.unfinished <= stalls,
+        "{path} {players}p {opts:?}: {} games stopped at the turn limit",
+        r.unfinished
     );
-    assert_eq!(r.finished, 1000);
+    assert_eq!(r.finished + r.unfinished, 1000);
+    if r.unfinished > 0 {
+        println!(
+            "  {} games reached the turn limit of {}",
+            r.unfinished, cfg.max_turns
+        );
+    }
     format!("{path} {players}p {opts:?}: {:?}", r.end_reasons)
 }
 
@@ -75,21 +82,22 @@ fn every_player_count(path: &str) {
     }
 }
 
+/// Heart of Crown's rulebook has no end for a table where every deck has shrunk to cards that cannot buy
+/// anything (random players paying for Contribution until only, say, a Farming Village and a
+/// Contribution are left): about 1% of random games reach that deadlock (notes/heart-of-crown-gaps.md
+/// lists seeds). They may stop at the turn limit; every other game must end by coronation, overtime or
+/// Judgement, and no game may meet an engine error.
 #[test]
 #[ignore = "heavy: 1,000 games per player count"]
 fn heart_of_crown_thousand_games() {
-    every_player_count("games/heart-of-crown.cardgame");
+    let g = "games/heart-of-crown.cardgame";
+    for players in 2..=4 {
+        println!("{}", games_ending(g, players, &[], 30));
+    }
+    println!("{}", games_ending(g, 2, &[("rares_out", "true")], 30));
     println!(
         "{}",
-        thousand_games("games/heart-of-crown.cardgame", 2, &[("rares_out", "true")])
-    );
-    println!(
-        "{}",
-        thousand_games(
-            "games/heart-of-crown.cardgame",
-            3,
-            &[("seating", "hand_elimination")]
-        )
+        games_ending(g, 3, &[("seating", "hand_elimination")], 30)
     );
 }
 
