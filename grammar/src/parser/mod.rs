@@ -1,0 +1,254 @@
+//! Grammar stage: the parser, from the text of a `.cardgame` script to its typed syntax tree.
+//!
+//! [`parse`] never panics and never stops at the first mistake. It parses the script one item at
+//! a time; when an item is wrong it records a [`SyntaxError`] in plain words, skips to the next
+//! line that starts with a top-level keyword and goes on, so that every mistake of a file is
+//! reported at once. Every node of the tree carries the exact byte span of its source text
+//! (interpolated expressions inside texts included).
+//!
+//! Nesting is bounded before and during parsing ([`MAX_NESTING`] levels of brackets, and a
+//! bound on the depth of the tree built), so that a deeply nested input gives an error instead
+//! of overflowing the stack of the parser or of the stages after it.
+
+mod builder;
+mod error;
+mod exprs;
+mod items;
+mod scan;
+mod stmts;
+#[cfg(test)]
+mod tests;
+
+use std::num::NonZeroUsize;
+
+use pest::error::InputLocation;
+use pest::iterators::Pair;
+use pest::Parser as _;
+use pest_derive::Parser;
+
+use crate::ast::{self, *};
+
+use self::builder::{Bug, Builder};
+use self::error::describe_error;
+pub use self::error::SyntaxError;
+use self::scan::{check_nesting, column, recovery_point, skip_trivia, word_at};
+
+#[derive(Parser)]
+#[grammar = "cardgame.pest"]
+struct CardgameParser;
+
+type P<'i> = Pair<'i, Rule>;
+
+/// The deepest nesting of brackets (`(`, `[`, `{`, text interpolations) a script may use.
+pub const MAX_NESTING: usize = 256;
+
+/// The deepest syntax tree the parser builds (operator chains count one level per operator).
+pub const MAX_TREE_DEPTH: usize = 512;
+
+/// The most rule calls pest may make for one item: a bound on pathological backtracking.
+const CALL_LIMIT: usize = 20_000_000;
+
+/// The words that start a top-level item; recovery after a bad item skips to one of them.
+pub const TOP_LEVEL_KEYWORDS: &[&str] = &[
+    "game",
+    "table",
+    "tags",
+    "property",
+    "var",
+    "zone",
+    "spaces",
+    "event",
+    "abilities",
+    "card",
+    "fn",
+    "proc",
+    "action",
+    "on",
+    "setup",
+    "flow",
+    "check",
+    "test",
+];
+
+/// The words that start a statement (for "did you mean" help).
+const STATEMENT_KEYWORDS: &[&str] = &[
+    "let",
+    "move",
+    "shuffle",
+    "pay",
+    "reveal",
+    "hide",
+    "show",
+    "if",
+    "for",
+    "while",
+    "repeat",
+    "loop",
+    "break",
+    "require",
+    "strict",
+    "stop",
+    "perform",
+    "emit",
+    "turn",
+    "phase",
+    "end",
+    "actions",
+    "choose",
+    "simultaneously",
+    "eliminate",
+    "win",
+    "log",
+];
+
+/// Parses a whole script. Returns the items that could be parsed and every syntax error.
+///
+/// An empty script (or one with only comments) is a valid empty [`Script`]. The function never
+/// panics: whatever the input, the errors say what is wrong.
+pub fn parse(source: &str) -> (ast::Script, Vec<SyntaxError>) {
+    let mut script = Script::default();
+    let mut errors = Vec::new();
+    if let Some(e) = check_nesting(source) {
+        errors.push(e);
+        return (script, errors);
+    }
+    pest::set_call_limit(NonZeroUsize::new(CALL_LIMIT));
+    let bom = if source.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    };
+    let mut pos = skip_trivia(source, bom);
+    while pos < source.len() {
+        let (rest, parsed) = parse_item(source, pos, Rule::item_entry);
+        match parsed {
+            Ok(mut pairs) => {
+                let Some(item) = pairs.next().and_then(|entry| entry.into_inner().next()) else {
+                    errors.push(internal_error(pos));
+                    break;
+                };
+                let end = pos + item.as_span().end();
+                let mut b = Builder::new(rest, pos);
+                let built = b.item(item);
+                errors.append(&mut b.errors);
+                match built {
+                    Ok(i) => script.items.push(i),
+                    Err(Bug) => errors.push(internal_error(pos)),
+                }
+                if end <= pos {
+                    break;
+                }
+                let next = skip_trivia(source, end);
+                if next < source.len()
+                    && !word_at(source, next).is_some_and(|w| TOP_LEVEL_KEYWORDS.contains(&w))
+                {
+                    // Something that starts no item follows: parse again to find where this
+                    // item really went wrong (`pile, hiden`, `1 +`, a missing `)`).
+                    if let (_, Err(e)) = parse_item(source, pos, Rule::item_checked) {
+                        let err_pos = error_position(&e) + pos;
+                        if err_pos > next {
+                            errors.push(describe_error(source, pos, err_pos, &e.variant));
+                            match recovery_point(source, pos, err_pos) {
+                                Some(p) => {
+                                    pos = p;
+                                    continue;
+                                }
+                                None => break,
+                            }
+                        }
+                    }
+                }
+                pos = next;
+            }
+            Err(e) => {
+                let err_pos = error_position(&e) + pos;
+                errors.push(describe_error(source, pos, err_pos, &e.variant));
+                match recovery_point(source, pos, err_pos) {
+                    Some(next) => pos = next,
+                    None => break,
+                }
+            }
+        }
+    }
+    (script, errors)
+}
+
+type Parsed<'i> = Result<pest::iterators::Pairs<'i, Rule>, pest::error::Error<Rule>>;
+
+/// Parses one item from `pos` with `rule`; returns the text parsed (positions are relative to it).
+///
+/// pest spends time proportional to the length of its input on every error, so the item is
+/// first parsed in a window that ends at the next line that probably starts another item (a word
+/// indented no more than this item). Only when the parse runs into the end of the window is the
+/// rest of the source parsed.
+fn parse_item(source: &str, pos: usize, rule: Rule) -> (&str, Parsed<'_>) {
+    let rest = source.get(pos..).unwrap_or("");
+    let window_end = next_item_line(source, pos).unwrap_or(source.len());
+    if window_end < source.len() {
+        if let Some(window) = source.get(pos..window_end) {
+            let parsed = CardgameParser::parse(rule, window);
+            let cut = match &parsed {
+                Ok(_) => false,
+                Err(e) => error_position(e) >= window.len(),
+            };
+            if !cut {
+                return (window, parsed);
+            }
+        }
+    }
+    (rest, CardgameParser::parse(rule, rest))
+}
+
+/// The start of the first line after `pos` that begins with a word, indented no more than the
+/// line of `pos`: where the next item probably starts.
+fn next_item_line(src: &str, pos: usize) -> Option<usize> {
+    let indent = column(src, pos);
+    let mut line_start = src.get(pos..)?.find('\n').map(|n| pos + n + 1);
+    while let Some(start) = line_start {
+        let rest = src.get(start..)?;
+        let first = start + (rest.len() - rest.trim_start_matches([' ', '\t']).len());
+        if first - start <= indent && word_at(src, first).is_some() {
+            return Some(start);
+        }
+        line_start = rest.find('\n').map(|n| start + n + 1);
+    }
+    None
+}
+
+fn error_position(e: &pest::error::Error<Rule>) -> usize {
+    match e.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    }
+}
+
+fn internal_error(pos: usize) -> SyntaxError {
+    SyntaxError::new(
+        SyntaxError::INTERNAL,
+        "the parser could not understand this item (this is a bug of the parser)",
+        Span::new(pos, pos),
+        "here",
+        Some("please report this script to the cardgame authors".to_string()),
+    )
+}
+
+#[cfg(test)]
+mod grammar_docs {
+    #[test]
+    fn every_grammar_rule_has_a_doc_comment() {
+        let grammar = include_str!("../cardgame.pest");
+        let mut previous = "";
+        for line in grammar.lines() {
+            let is_rule = line.split_once(" = ").is_some_and(|(name, _)| {
+                !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            });
+            if is_rule {
+                assert!(
+                    previous.starts_with("///"),
+                    "no `///` doc comment on: {line}"
+                );
+            }
+            previous = line;
+        }
+    }
+}
