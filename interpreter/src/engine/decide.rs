@@ -101,15 +101,16 @@ impl<'a> Mach<'a> {
         let (Value::Card(x), Value::Card(y)) = (a, b) else {
             return false;
         };
-        // Cards the decider may not see are never merged: that would tell it what they are.
-        if self.hidden_from(*x, decider) || self.hidden_from(*y, decider) {
-            return false;
-        }
         let (Some(cx), Some(cy)) = (self.s.cards.get(*x as usize), self.s.cards.get(*y as usize))
         else {
             return false;
         };
+        // Every test below must hold: the cheapest first.
         if cx.kind != cy.kind || cx.zone != cy.zone || cx.face_up != cy.face_up {
+            return false;
+        }
+        // Cards the decider may not see are never merged: that would tell it what they are.
+        if self.hidden_from(*x, decider) || self.hidden_from(*y, decider) {
             return false;
         }
         let def = self.s.zones[cx.zone as usize].def;
@@ -207,18 +208,25 @@ impl<'a> Mach<'a> {
 
     /// The elements of a domain that pass the filter (with the binder in `var`).
     fn domain(&mut self, var: u16, domain: &Expr, filter: Option<&Expr>) -> R<Vec<Value>> {
-        let list = self.eval_list(domain)?;
+        let list = self.eval_items(domain)?;
         let mut out = Vec::with_capacity(list.len());
+        let mut r = Ok(());
         for v in list.iter() {
             if let Some(f) = filter {
                 self.set_local(var, v.clone());
-                if !self.eval_bool(f)? {
-                    continue;
+                match self.eval_bool(f) {
+                    Ok(true) => {}
+                    Ok(false) => continue,
+                    Err(e) => {
+                        r = Err(e);
+                        break;
+                    }
                 }
             }
             out.push(v.clone());
         }
-        Ok(out)
+        self.s.give_back(list);
+        r.map(|()| out)
     }
 
     pub fn exec_choose(&mut self, stmt: &'a Stmt, slot: u16, ch: &'a Choose, _at: At) -> R<Flow> {
@@ -422,15 +430,19 @@ impl<'a> Mach<'a> {
             labels.push(text);
             return Ok(());
         }
-        let dom = self.eval_list(&def.params[i])?;
+        let dom = self.eval_items(&def.params[i])?;
+        let mut r = Ok(());
         for v in dom.iter() {
             self.set_local(i as u16, v.clone());
             args.push(v.clone());
-            let r = self.enum_action(a, args, out, labels);
+            r = self.enum_action(a, args, out, labels);
             args.pop();
-            r?;
+            if r.is_err() {
+                break;
+            }
         }
-        Ok(())
+        self.s.give_back(dom);
+        r
     }
 
     pub fn step_menu(&mut self) -> R<Flow> {
@@ -600,36 +612,39 @@ impl<'a> Mach<'a> {
                     self.push_block(b);
                 }
             }
-            Some(Frame::Menu(m)) => match m.offered.get(opt).cloned() {
-                Some((a, args)) => {
-                    m.taken += 1;
-                    if let Some(l) = &mut m.left {
-                        *l -= 1;
+            // The options are listed again before the next decision of this menu: take this one.
+            Some(Frame::Menu(m)) => {
+                match (opt < m.offered.len()).then(|| m.offered.swap_remove(opt)) {
+                    Some((a, args)) => {
+                        m.taken += 1;
+                        if let Some(l) = &mut m.left {
+                            *l -= 1;
+                        }
+                        let decider = m.decider;
+                        let p: &'a Program = self.p;
+                        let Some(def) = p.actions.get(a.index()) else {
+                            return Err(self.err(d.span, "unknown action".into()));
+                        };
+                        if args.iter().any(|v| self.secret(v)) {
+                            hidden = Some("an action");
+                        }
+                        let mut locals = self.s.take_locals(0);
+                        locals.extend(args);
+                        locals.resize((def.body.slots as usize).max(locals.len()), Value::None);
+                        self.push_call(
+                            Ctx {
+                                locals,
+                                you: Some(decider),
+                                this: None,
+                            },
+                            def.body.block,
+                        );
                     }
-                    let decider = m.decider;
-                    let p: &'a Program = self.p;
-                    let Some(def) = p.actions.get(a.index()) else {
-                        return Err(self.err(d.span, "unknown action".into()));
-                    };
-                    if args.iter().any(|v| self.secret(v)) {
-                        hidden = Some("an action");
+                    None => {
+                        self.s.frames.pop();
                     }
-                    let mut locals = self.s.take_locals(0);
-                    locals.extend(args);
-                    locals.resize((def.body.slots as usize).max(locals.len()), Value::None);
-                    self.push_call(
-                        Ctx {
-                            locals,
-                            you: Some(decider),
-                            this: None,
-                        },
-                        def.body.block,
-                    );
                 }
-                None => {
-                    self.s.frames.pop();
-                }
-            },
+            }
             Some(Frame::Simul(f)) => {
                 let v = f.offered.get(opt).cloned().unwrap_or_default();
                 f.answers.push(v.clone());

@@ -4,7 +4,7 @@ use super::exec::Mach;
 use super::label::{label, label_into, zone_label};
 use super::state::Ctx;
 use super::RuntimeError;
-use crate::program::{BinOp, Expr, ExprKind, Field, TextIr, TextPartIr, UnOp};
+use crate::program::{BinOp, Expr, ExprKind, Field, TextIr, TextPartIr, UnOp, VarId};
 use crate::value::Value;
 use cardgame_grammar::ast::{Position, Scope, Span};
 use std::sync::Arc;
@@ -102,6 +102,25 @@ impl<'a> Mach<'a> {
         self.as_list(v, e.span)
     }
 
+    /// The items of a list expression (a zone: its cards, top first) in a vector from the spare
+    /// pool; hand it back with `State::give_back`.
+    pub fn eval_items(&mut self, e: &Expr) -> R<Vec<Value>> {
+        match self.eval(e)? {
+            Value::Zone(z) if (z as usize) < self.s.zones.len() => {
+                let mut out = self.s.take_locals(0);
+                let cards = &self.s.zones[z as usize].cards;
+                out.extend(cards.iter().rev().map(|&c| Value::Card(c)));
+                Ok(out)
+            }
+            v => {
+                let l = self.as_list(v, e.span)?;
+                let mut out = self.s.take_locals(0);
+                out.extend(l.iter().cloned());
+                Ok(out)
+            }
+        }
+    }
+
     pub fn as_player(&self, v: &Value, span: Span) -> R<u8> {
         match v {
             Value::Player(p) if *p < self.s.players => Ok(*p),
@@ -146,10 +165,34 @@ impl<'a> Mach<'a> {
         }
     }
 
+    #[inline]
     pub fn eval(&mut self, e: &Expr) -> R<Value> {
         if let ExprKind::Const(v) = &e.kind {
             return Ok(v.clone());
         }
+        if let Some(v) = self.leaf(e) {
+            return Ok(v);
+        }
+        self.eval_deep(e)
+    }
+
+    /// The value of an expression that reads one thing and can neither fail nor nest (`None`:
+    /// any other expression, or no nesting left, where evaluating it is an error).
+    #[inline]
+    fn leaf(&self, e: &Expr) -> Option<Value> {
+        if self.s.depth >= MAX_DEPTH {
+            return None;
+        }
+        Some(match &e.kind {
+            ExprKind::Local(s) => self.local(*s),
+            ExprKind::You => Value::Player(self.you().unwrap_or(self.s.active)),
+            ExprKind::Active => Value::Player(self.s.active),
+            _ => return None,
+        })
+    }
+
+    #[inline(never)]
+    fn eval_deep(&mut self, e: &Expr) -> R<Value> {
         if self.s.depth >= MAX_DEPTH {
             return Err(self.err(
                 e.span,
@@ -214,6 +257,11 @@ impl<'a> Mach<'a> {
             ExprKind::Builtin(b, args) => return self.builtin(*b, args, e.span),
             ExprKind::Field(f, x) => return self.field(*f, x),
             ExprKind::CallFn(..) => return self.call_fn(e),
+            ExprKind::PlayerVar(v, pe) => return self.player_var(*v, pe),
+            ExprKind::Zone(z, Some(h)) => {
+                let h = self.eval(h)?;
+                return Ok(Value::Zone(self.zone_of(z.index(), Some(h), e.span)?));
+            }
             ExprKind::Prop(pid, ce) => {
                 if let ExprKind::Local(slot) = ce.kind {
                     if let Some(v) = self.const_prop_of_local(pid.index(), slot) {
@@ -242,6 +290,13 @@ impl<'a> Mach<'a> {
         locals.resize((def.slots as usize).max(args.len()), Value::None);
         let (you, this) = (self.you(), self.this());
         self.nested(Ctx { locals, you, this }, |m| m.eval(&def.body))
+    }
+
+    #[inline(never)]
+    fn player_var(&mut self, v: VarId, pe: &Expr) -> R<Value> {
+        let p = self.eval_player(pe)?;
+        let i = p as usize * self.l.n_pvars + self.l.var(v);
+        Ok(self.s.pvars.get(i).cloned().unwrap_or_default())
     }
 
     #[inline(never)]
@@ -607,6 +662,25 @@ impl<'a> Mach<'a> {
         }
         let x = self.eval(a)?;
         let y = self.eval(b)?;
+        if let (Value::Int(i), Value::Int(j)) = (&x, &y) {
+            // Numbers: the common cases at once (overflow and division below).
+            let (i, j) = (*i, *j);
+            let r = match op {
+                BinOp::Eq => Some(Value::Bool(i == j)),
+                BinOp::Ne => Some(Value::Bool(i != j)),
+                BinOp::Lt => Some(Value::Bool(i < j)),
+                BinOp::Le => Some(Value::Bool(i <= j)),
+                BinOp::Gt => Some(Value::Bool(i > j)),
+                BinOp::Ge => Some(Value::Bool(i >= j)),
+                BinOp::Add => i.checked_add(j).map(Value::Int),
+                BinOp::Sub => i.checked_sub(j).map(Value::Int),
+                BinOp::Mul => i.checked_mul(j).map(Value::Int),
+                _ => None,
+            };
+            if let Some(r) = r {
+                return Ok(r);
+            }
+        }
         match op {
             BinOp::Eq => return Ok(Value::Bool(x == y)),
             BinOp::Ne => return Ok(Value::Bool(x != y)),

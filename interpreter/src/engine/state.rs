@@ -175,6 +175,7 @@ impl Layout {
         u16::try_from((y - 1) * self.width + (x - 1)).ok()
     }
 
+    #[inline]
     pub fn var(&self, v: VarId) -> usize {
         self.var_slot.get(v.index()).copied().unwrap_or(0) as usize
     }
@@ -273,6 +274,14 @@ impl State {
         let mut v = self.spare.pop().unwrap_or_default();
         v.resize(n, Value::None);
         v
+    }
+
+    /// Returns a vector taken with `take_locals` to the spare pool.
+    pub fn give_back(&mut self, mut v: Vec<Value>) {
+        if v.capacity() > 0 && self.spare.len() < 64 {
+            v.clear();
+            self.spare.push(v);
+        }
     }
 
     pub fn push_ctx(&mut self, locals: Vec<Value>, you: Option<u8>, this: Option<u32>) {

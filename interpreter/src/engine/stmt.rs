@@ -379,6 +379,14 @@ impl<'a> Mach<'a> {
         let v = self.eval(what)?;
         let mut failed = self.s.short;
         let target = self.eval_zone(to)?;
+        if let Value::Card(c) = v {
+            // One card: no list to build.
+            let c = self.as_card(&Value::Card(c), what.span)?;
+            if !self.move_card(c, target, position, face)? {
+                failed = true;
+            }
+            return Ok(if failed { self.fail(span) } else { Flow::Next });
+        }
         let cards = self.cards_of(v, what.span)?;
         for c in cards {
             match c {
