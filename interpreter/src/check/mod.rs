@@ -109,6 +109,14 @@ pub(crate) const BUILTIN_NAMES: &[&str] = &[
     "turn_number",
 ];
 
+/// Functions the agents read: `fn heuristic(p: player): int` and `fn score(p: player): int`.
+pub(crate) const AGENT_HOOKS: &[&str] = &["heuristic", "score"];
+
+/// A function read by the agents rather than by the script: never reported as unused.
+fn is_agent_hook(s: Sym, name: &str) -> bool {
+    matches!(s, Sym::Fn(_)) && AGENT_HOOKS.contains(&name)
+}
+
 pub(crate) const BUILTIN_FNS: &[&str] = &[
     "count",
     "max",
@@ -368,6 +376,7 @@ impl<'s> Compiler<'s> {
             .filter(|(n, (s, span))| {
                 !span.is_empty()
                     && !self.used.contains(*n)
+                    && !is_agent_hook(*s, n)
                     && !self.suggested.borrow().contains(*n)
                     && matches!(
                         s,

@@ -43,12 +43,18 @@ impl Game {
         g
     }
 
-    /// The value of the script's `score` function for a seat, if the script declares
-    /// `fn score(p: player): int`.
+    /// How well a seat is doing by the script's own measure: its `fn heuristic(p: player): int` if it
+    /// declares one (a hint for bots), else its `fn score(p: player): int`.
     pub fn script_score(&self, seat: u8) -> Option<i64> {
-        let f = self.prog.fns.iter().position(|f| {
-            f.name == "score" && f.params.len() == 1 && f.params[0] == crate::program::Ty::Player
-        })?;
+        let find = |name: &str| {
+            self.prog.fns.iter().position(|f| {
+                f.name == name
+                    && f.params.len() == 1
+                    && f.params[0] == crate::program::Ty::Player
+                    && f.ret == crate::program::Ty::Int
+            })
+        };
+        let f = find("heuristic").or_else(|| find("score"))?;
         let def = &self.prog.fns[f];
         let call = crate::program::Expr {
             kind: crate::program::ExprKind::CallFn(
