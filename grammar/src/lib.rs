@@ -4,4 +4,6 @@
 pub mod ast;
 mod parser;
 
-pub use parser::{parse, SyntaxError, MAX_NESTING, MAX_TREE_DEPTH, TOP_LEVEL_KEYWORDS};
+pub use parser::{
+    edit_distance, parse, SyntaxError, MAX_NESTING, MAX_TREE_DEPTH, TOP_LEVEL_KEYWORDS,
+};

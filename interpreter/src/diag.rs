@@ -78,39 +78,12 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     let limit = (name.chars().count() / 3).clamp(1, 3);
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
-        let d = edit_distance(&lower, &c.to_lowercase());
+        let d = cardgame_grammar::edit_distance(&lower, &c.to_lowercase());
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, c));
         }
     }
     best.map(|(_, c)| c)
-}
-
-/// Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let w = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * w];
-    for i in 0..=a.len() {
-        d[i * w] = i;
-    }
-    for (j, cell) in d.iter_mut().enumerate().take(w) {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[(i - 1) * w + j] + 1)
-                .min(d[i * w + j - 1] + 1)
-                .min(d[(i - 1) * w + j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[(i - 2) * w + j - 2] + 1);
-            }
-            d[i * w + j] = v;
-        }
-    }
-    d[a.len() * w + b.len()]
 }
 
 /// "a card", "an int".

@@ -351,8 +351,9 @@ fn found_token(src: &str, pos: usize) -> (String, usize) {
     (format!("`{c}`"), c.len_utf8())
 }
 
-/// Levenshtein distance with adjacent transpositions counted as one edit.
-pub(super) fn edit_distance(a: &str, b: &str) -> usize {
+/// Levenshtein distance with adjacent transpositions counted as one edit (shared with the checker's
+/// "did you mean").
+pub fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     let w = b.len() + 1;

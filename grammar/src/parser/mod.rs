@@ -30,7 +30,7 @@ use crate::ast::{self, *};
 
 use self::builder::{Bug, Builder};
 use self::error::describe_error;
-pub use self::error::SyntaxError;
+pub use self::error::{edit_distance, SyntaxError};
 use self::scan::{check_nesting, column, recovery_point, skip_trivia, word_at};
 
 #[derive(Parser)]
