@@ -53,6 +53,8 @@ struct Record {
     decisions: u64,
     /// Per seat: how many cards of each kind it holds at the end.
     holdings: Vec<Vec<u32>>,
+    /// Per seat: how many abilities of each kind of card it performed.
+    performed: Vec<Vec<u32>>,
 }
 
 /// A rate with its 95% confidence interval (Wilson score).
@@ -131,10 +133,12 @@ pub struct CardFigures {
     pub name: String,
     /// Mean copies held by a player at the end of a game, beyond what it held after setup.
     pub acquired_per_game: f64,
-    /// Players (over all games) who held at least one copy at the end.
+    /// Players (over all games) who gained at least one copy: held more at the end than after setup.
     pub holders: u64,
     /// The win rate of those players.
     pub holder_wins: Rate,
+    /// Mean times per player and game an ability of this card was performed (`perform`: played).
+    pub performed_per_game: f64,
 }
 
 /// The aggregated report of a simulation.
@@ -202,6 +206,7 @@ fn play_one(program: &Arc<Program>, cfg: &SimConfig, index: u64) -> Record {
                     turns: 0,
                     decisions: 0,
                     holdings: vec![],
+                    performed: vec![],
                 }
             }
         }
@@ -246,6 +251,7 @@ fn play_one(program: &Arc<Program>, cfg: &SimConfig, index: u64) -> Record {
         turns: game.turns(),
         decisions: game.steps(),
         holdings,
+        performed: game.performed(),
     }
 }
 
@@ -291,6 +297,7 @@ fn aggregate(program: &Program, cfg: &SimConfig, records: &[Record], seconds: f6
     let mut acquired = vec![0u64; nk];
     let mut holders = vec![0u64; nk];
     let mut holder_wins = vec![0u64; nk];
+    let mut performed = vec![0u64; nk];
     for (i, r) in records.iter().enumerate() {
         if let Some(e) = &r.error {
             error_count += 1;
@@ -325,6 +332,11 @@ fn aggregate(program: &Program, cfg: &SimConfig, records: &[Record], seconds: f6
                 e.0 += 1;
                 seat_wins[seat] += 1;
             }
+            if let Some(pf) = r.performed.get(seat) {
+                for (k, c) in pf.iter().enumerate().take(nk) {
+                    performed[k] += u64::from(*c);
+                }
+            }
             if let Some(h) = r.holdings.get(seat) {
                 for (k, c) in h.iter().enumerate().take(nk) {
                     acquired[k] += u64::from(*c);
@@ -352,6 +364,11 @@ fn aggregate(program: &Program, cfg: &SimConfig, records: &[Record], seconds: f6
             },
             holders: holders[k],
             holder_wins: Rate::new(holder_wins[k], holders[k]),
+            performed_per_game: if played == 0 {
+                0.0
+            } else {
+                performed[k] as f64 / (played as f64 * n as f64)
+            },
         })
         .collect();
     SimReport {
@@ -434,14 +451,25 @@ impl SimReport {
         for (r, c) in &self.end_reasons {
             s.push_str(&format!("  {c:>6}  {r}\n"));
         }
-        s.push_str("cards (copies gained per player per game; win rate of players who held one at the end):\n");
-        let mut cards: Vec<&CardFigures> = self.cards.iter().filter(|c| c.holders > 0).collect();
+        s.push_str(
+            "cards: copies gained and abilities performed per player and game; win rate of the players who gained one\n",
+        );
+        let mut cards: Vec<&CardFigures> = self
+            .cards
+            .iter()
+            .filter(|c| c.holders > 0 || c.performed_per_game > 0.0)
+            .collect();
         cards.sort_by(|a, b| b.holder_wins.rate.total_cmp(&a.holder_wins.rate));
+        s.push_str(&format!(
+            "  {:<28} {:>7} {:>9}   win rate of holders\n",
+            "card", "gained", "performed"
+        ));
         for c in cards {
             s.push_str(&format!(
-                "  {:<28} {:6.2}   {}  ({} holders)\n",
+                "  {:<28} {:7.2} {:9.2}   {}  ({} holders)\n",
                 c.name,
                 c.acquired_per_game,
+                c.performed_per_game,
                 pct(&c.holder_wins),
                 c.holders
             ));

@@ -195,6 +195,8 @@ pub(crate) struct State {
     pub columns: Vec<Value>,
     pub globals: Vec<Value>,
     pub pvars: Vec<Value>,
+    /// Abilities performed, `[seat * kinds + kind]` (filled on first use), for simulation figures.
+    pub performed: Vec<u32>,
     pub cvars: Vec<Value>,
     pub eliminated: Vec<bool>,
     pub active: u8,
@@ -248,6 +250,7 @@ impl State {
             columns: Vec::new(),
             globals: Vec::new(),
             pvars: Vec::new(),
+            performed: Vec::new(),
             cvars: Vec::new(),
             eliminated: vec![false; n as usize],
             active: 0,

@@ -22,6 +22,19 @@ impl Game {
         out
     }
 
+    /// Per seat: how many times an ability of each kind of card was performed for it (`perform`),
+    /// counting the performing card (the copier, for `perform A of C as T`). Indexed `[seat][kind]`.
+    pub fn performed(&self) -> Vec<Vec<u32>> {
+        let nk = self.prog.kinds.len();
+        (0..self.st.players as usize)
+            .map(|p| {
+                (0..nk)
+                    .map(|k| self.st.performed.get(p * nk + k).copied().unwrap_or(0))
+                    .collect()
+            })
+            .collect()
+    }
+
     /// The seat holding a zone instance, following attachments to their host card (bounded, so a
     /// malformed chain cannot loop).
     fn holder_seat(&self, zone: u32) -> Option<u8> {

@@ -179,6 +179,18 @@ impl<'a> Mach<'a> {
                     Some(e) => self.eval_player(e)?,
                     None => self.s.card_owner(c).unwrap_or(self.s.active),
                 };
+                let nk = p.kinds.len();
+                if self.s.performed.is_empty() {
+                    self.s.performed = vec![0; self.s.players as usize * nk];
+                }
+                let performer = self
+                    .s
+                    .cards
+                    .get(this as usize)
+                    .map_or(kind, |cs| cs.kind as usize);
+                if let Some(n) = self.s.performed.get_mut(you as usize * nk + performer) {
+                    *n += 1;
+                }
                 let locals = self.s.take_locals(body.slots as usize);
                 self.push_call(
                     Ctx {
