@@ -286,53 +286,13 @@ impl Compiler<'_> {
                     }
                 };
                 let params = self.p.events[id.index()].params.clone();
-                if params.len() != args.len() {
-                    self.error(
-                        Diagnostic::error(
-                            "E111",
-                            ev.span,
-                            format!(
-                                "`{}` takes {} value(s), {} given",
-                                ev.name,
-                                params.len(),
-                                args.len()
-                            ),
-                        )
-                        .label("wrong number of values"),
-                    );
-                    return None;
-                }
-                let xs = args
-                    .iter()
-                    .zip(&params)
-                    .map(|(a, t)| self.expr_expect(cx, a, t))
-                    .collect();
+                let xs = self.arguments(cx, ev, ev.span, &params, args)?;
                 StmtKind::Emit(id, xs)
             }
             S::Call(name, args) => match self.lookup(&name.name) {
                 Some(Sym::Proc(p)) => {
                     let params = self.p.procs[p.index()].params.clone();
-                    if params.len() != args.len() {
-                        self.error(
-                            Diagnostic::error(
-                                "E111",
-                                name.span,
-                                format!(
-                                    "`{}` takes {} value(s), {} given",
-                                    name.name,
-                                    params.len(),
-                                    args.len()
-                                ),
-                            )
-                            .label("wrong number of values"),
-                        );
-                        return None;
-                    }
-                    let xs = args
-                        .iter()
-                        .zip(&params)
-                        .map(|(a, t)| self.expr_expect(cx, a, t))
-                        .collect();
+                    let xs = self.arguments(cx, name, name.span, &params, args)?;
                     StmtKind::Call(p, xs)
                 }
                 Some(Sym::Fn(_)) => {
@@ -473,6 +433,39 @@ impl Compiler<'_> {
             S::Log(t) => StmtKind::Log(self.text(cx, t)),
         };
         Some(Stmt { kind, span })
+    }
+
+    /// The values of a call, an emit or a test's `start`: one per parameter, each of its type.
+    pub(crate) fn arguments(
+        &mut self,
+        cx: &mut Ctx,
+        name: &ast::Ident,
+        span: Span,
+        params: &[Ty],
+        args: &[ast::Expr],
+    ) -> Option<Vec<Expr>> {
+        if params.len() != args.len() {
+            self.error(
+                Diagnostic::error(
+                    "E111",
+                    span,
+                    format!(
+                        "`{}` takes {} value(s), {} given",
+                        name.name,
+                        params.len(),
+                        args.len()
+                    ),
+                )
+                .label("wrong number of values"),
+            );
+            return None;
+        }
+        Some(
+            args.iter()
+                .zip(params)
+                .map(|(a, t)| self.expr_expect(cx, a, t))
+                .collect(),
+        )
     }
 
     /// A `choose` expression; returns it with the type of its result.

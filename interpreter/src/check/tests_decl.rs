@@ -97,27 +97,7 @@ impl Compiler<'_> {
             .and_then(|(n, args, span)| match self.lookup(&n.name) {
                 Some(Sym::Proc(p)) => {
                     let params = self.p.procs[p.index()].params.clone();
-                    if params.len() != args.len() {
-                        self.error(
-                            Diagnostic::error(
-                                "E111",
-                                *span,
-                                format!(
-                                    "`{}` takes {} value(s), {} given",
-                                    n.name,
-                                    params.len(),
-                                    args.len()
-                                ),
-                            )
-                            .label("wrong number of values"),
-                        );
-                        return None;
-                    }
-                    let xs = args
-                        .iter()
-                        .zip(&params)
-                        .map(|(a, ty)| self.expr_expect(&mut cx, a, ty))
-                        .collect();
+                    let xs = self.arguments(&mut cx, n, *span, &params, args)?;
                     Some((p, xs))
                 }
                 _ => {
