@@ -225,6 +225,19 @@ fn load(path: &Path) -> Result<(Arc<Program>, String), u8> {
     }
 }
 
+/// Load a script and turn the command line into a game configuration: a script error is exit 1, a usage
+/// error exit 2.
+fn prepare(file: &Path, args: &GameArgs, seed: u64) -> Result<(Arc<Program>, GameConfig), u8> {
+    let (program, _) = load(file)?;
+    match config(&program, args, seed) {
+        Ok(c) => Ok((program, c)),
+        Err(e) => {
+            eprintln!("error: {e}");
+            Err(USAGE)
+        }
+    }
+}
+
 fn cmd_check(files: &[PathBuf]) -> u8 {
     let mut code = 0;
     for f in files {
@@ -338,16 +351,9 @@ fn cmd_run(
     max_turns: u32,
     view: Option<u8>,
 ) -> u8 {
-    let (program, _source) = match load(file) {
-        Ok(p) => p,
+    let (program, mut cfg) = match prepare(file, args, seed) {
+        Ok(x) => x,
         Err(c) => return c,
-    };
-    let mut cfg = match config(&program, args, seed) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return USAGE;
-        }
     };
     cfg.max_turns = max_turns;
     let players = cfg.players;
@@ -472,16 +478,9 @@ fn cmd_run(
 }
 
 fn cmd_cards(file: &Path, args: &GameArgs, format: Format) -> u8 {
-    let (program, _) = match load(file) {
-        Ok(p) => p,
+    let (program, cfg) = match prepare(file, args, 1) {
+        Ok(x) => x,
         Err(c) => return c,
-    };
-    let cfg = match config(&program, args, 1) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return USAGE;
-        }
     };
     let game = Game::new(program.clone(), cfg);
     if let Status::Error(e) = game.status() {
@@ -535,16 +534,9 @@ struct SimArgs {
 
 fn cmd_sim(file: &Path, args: &GameArgs, sim: &SimArgs, format: Format) -> u8 {
     use std::io::IsTerminal;
-    let (program, _) = match load(file) {
-        Ok(p) => p,
+    let (program, cfg) = match prepare(file, args, sim.seed) {
+        Ok(x) => x,
         Err(c) => return c,
-    };
-    let cfg = match config(&program, args, sim.seed) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return USAGE;
-        }
     };
     let jobs = sim
         .jobs
@@ -605,16 +597,9 @@ fn cmd_sim(file: &Path, args: &GameArgs, sim: &SimArgs, format: Format) -> u8 {
 }
 
 fn cmd_play(file: &Path, args: &GameArgs, seat: u8, seed: u64, agents: &str, max_turns: u32) -> u8 {
-    let (program, _) = match load(file) {
-        Ok(p) => p,
+    let (program, mut cfg) = match prepare(file, args, seed) {
+        Ok(x) => x,
         Err(c) => return c,
-    };
-    let mut cfg = match config(&program, args, seed) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return USAGE;
-        }
     };
     cfg.max_turns = max_turns;
     let players = cfg.players;

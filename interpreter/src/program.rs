@@ -152,6 +152,16 @@ pub enum PropType {
     Kinds,
 }
 
+impl PropType {
+    /// The type of a value of this property.
+    pub fn ty(self) -> Ty {
+        match self {
+            PropType::Int => Ty::Int,
+            PropType::Kinds => Ty::List(Box::new(Ty::Kind)),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct PropDef {
     pub name: String,

@@ -701,10 +701,7 @@ impl Compiler<'_> {
                                 .label("second value"),
                             );
                         }
-                        let ty = match self.p.props[pid.index()].ty {
-                            PropType::Int => Ty::Int,
-                            PropType::Kinds => Ty::List(Box::new(Ty::Kind)),
-                        };
+                        let ty = self.p.props[pid.index()].ty.ty();
                         let mut cx = Ctx::new(BodyKind::Pure);
                         let e = self.expr_expect(&mut cx, e, &ty);
                         props[pid.index()] = Some(e);

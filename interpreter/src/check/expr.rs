@@ -518,10 +518,7 @@ impl Compiler<'_> {
                         );
                     }
                     Some(Sym::Prop(p)) => {
-                        let ty = match self.p.props[p.index()].ty {
-                            PropType::Int => Ty::Int,
-                            PropType::Kinds => Ty::List(Box::new(Ty::Kind)),
-                        };
+                        let ty = self.p.props[p.index()].ty.ty();
                         return (mk(ExprKind::Prop(p, bx), span), ty);
                     }
                     Some(Sym::Group(g)) => return (mk(ExprKind::TagOf(g, bx), span), Ty::Tag),
