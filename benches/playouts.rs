@@ -305,6 +305,14 @@ fn main() {
         }
     }
     scripts.sort();
+    // `cargo bench -- WORD` measures only the scripts whose path contains WORD.
+    let filter: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    if !filter.is_empty() {
+        scripts.retain(|s| filter.iter().any(|f| s.contains(f.as_str())));
+    }
     println!(
         "random playouts on one core ({:.0} s each)",
         budget().as_secs_f64()
