@@ -29,8 +29,8 @@ fn interpreted(path: &str, players: u8) -> (f64, f64, usize) {
     while start.elapsed() < budget() {
         let mut config = GameConfig::new(players, games);
         config.max_turns = 1000;
+        config.record = false;
         let mut game = Game::new(program.clone(), config);
-        game.set_recording(false);
         let mut agents: Vec<_> = (0..players)
             .map(|s| make_agent("random", games, s).expect("agent"))
             .collect();

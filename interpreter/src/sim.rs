@@ -188,8 +188,8 @@ fn play_one(program: &Arc<Program>, cfg: &SimConfig, index: u64) -> Record {
     let mut config = GameConfig::new(cfg.players, seed);
     config.options = cfg.options.clone();
     config.max_turns = cfg.max_turns;
+    config.record = false;
     let mut game = Game::new(program.clone(), config);
-    game.set_recording(false);
     let start = game.holdings();
     let mut agents = Vec::with_capacity(n);
     for (seat, name) in seating.iter().enumerate() {

@@ -11,12 +11,8 @@ type R<T> = Result<T, RuntimeError>;
 
 /// Creates cards, zones, spaces and variables.
 pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameConfig) -> R<()> {
-    let err = |message: String| RuntimeError {
-        message,
-        span: Span::default(),
-        line: 0,
-        position: "game creation".into(),
-    };
+    let err =
+        |message: String| RuntimeError::new(message, Span::default(), 0, "game creation".into());
     if config.players == 0 || config.players < p.min_players || config.players > p.max_players {
         return Err(err(format!(
             "{} is for {}..{} players, not {}",

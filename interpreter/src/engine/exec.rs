@@ -139,12 +139,7 @@ impl Frame {
 impl<'a> Mach<'a> {
     /// A runtime error at `span`, with the position.
     pub fn err(&self, span: Span, message: String) -> RuntimeError {
-        RuntimeError {
-            message,
-            span,
-            line: self.p.line_of(span.start),
-            position: self.position(),
-        }
+        RuntimeError::new(message, span, self.p.line_of(span.start), self.position())
     }
 
     /// "turn 3, P2 active, phase main".

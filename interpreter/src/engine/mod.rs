@@ -42,6 +42,9 @@ pub struct GameConfig {
     pub max_turns: u32,
     /// Statements run without a decision before a runtime error.
     pub max_steps: u64,
+    /// Whether events are recorded from the start (setup included); simulations and bots turn it
+    /// off, which also spares building the texts of the events.
+    pub record: bool,
 }
 
 impl GameConfig {
@@ -53,6 +56,7 @@ impl GameConfig {
             names: Vec::new(),
             max_turns: 2000,
             max_steps: 2_000_000,
+            record: true,
         }
     }
 }
@@ -86,14 +90,37 @@ pub struct Outcome {
     pub finished: bool,
 }
 
-/// A problem the script did not allow for; it ends the game.
+/// A problem the script did not allow for; it ends the game. Boxed, so that the results the engine
+/// passes around on its hot paths stay small; its fields are read through `Deref`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RuntimeError {
+pub struct RuntimeError(Box<RuntimeErrorInfo>);
+
+/// What a [`RuntimeError`] says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuntimeErrorInfo {
     pub message: String,
     pub span: Span,
     pub line: usize,
     /// Turn, active player and phase.
     pub position: String,
+}
+
+impl RuntimeError {
+    pub fn new(message: String, span: Span, line: usize, position: String) -> Self {
+        RuntimeError(Box::new(RuntimeErrorInfo {
+            message,
+            span,
+            line,
+            position,
+        }))
+    }
+}
+
+impl std::ops::Deref for RuntimeError {
+    type Target = RuntimeErrorInfo;
+    fn deref(&self) -> &RuntimeErrorInfo {
+        &self.0
+    }
 }
 
 impl std::fmt::Display for RuntimeError {
@@ -284,12 +311,12 @@ impl Game {
         if cfg!(debug_assertions) && !matches!(self.st.status, Status::Error(_)) {
             if let Err(msg) = self.check_invariants() {
                 let position = self.mach().position();
-                self.finish(Err(RuntimeError {
-                    message: format!("engine invariant broken: {msg}"),
-                    span: Span::default(),
-                    line: 0,
+                self.finish(Err(RuntimeError::new(
+                    format!("engine invariant broken: {msg}"),
+                    Span::default(),
+                    0,
                     position,
-                }));
+                )));
             }
         }
     }
@@ -339,12 +366,12 @@ impl Game {
     /// Runs statements that may not ask for a decision (a test's `do { }`); the pending decision stays.
     pub fn run_block(&mut self, block: BlockId, slots: u16) -> Result<(), RuntimeError> {
         if self.prog.blocks.get(block.index()).is_none() {
-            return Err(RuntimeError {
-                message: format!("no block {}", block.index()),
-                span: Span::default(),
-                line: 0,
-                position: self.mach().position(),
-            });
+            return Err(RuntimeError::new(
+                format!("no block {}", block.index()),
+                Span::default(),
+                0,
+                self.mach().position(),
+            ));
         }
         let count = self.st.exec_count;
         self.st.exec_count = 0;

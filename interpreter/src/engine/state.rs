@@ -258,7 +258,7 @@ impl State {
             frames: Vec::new(),
             ctxs: vec![Ctx::default()],
             events: Vec::new(),
-            record: true,
+            record: config.record,
             status: Status::Decision(Decision::default()),
             steps: 0,
             exec_count: 0,
