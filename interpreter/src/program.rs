@@ -93,6 +93,8 @@ pub struct Program {
     pub turn_end: EventId,
     /// The built-in shared zone that holds every card before setup.
     pub box_zone: ZoneId,
+    /// One flag per function: whether it is pure (see `purity`); empty until lowering ends.
+    pub pure_fns: Vec<bool>,
 }
 
 impl Program {

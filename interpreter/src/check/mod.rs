@@ -153,6 +153,9 @@ pub fn compile_partial(source: &str, script: &ast::Script, partial: bool) -> Che
     c.lower_all(script);
     c.warn_unused(script);
     let has_error = c.diags.iter().any(|d| d.is_error());
+    if !has_error {
+        c.p.pure_fns = crate::purity::pure_fns(&c.p);
+    }
     Checked {
         program: if has_error { None } else { Some(c.p) },
         diagnostics: c.diags,
@@ -195,6 +198,7 @@ impl<'s> Compiler<'s> {
             turn_start: EventId(0),
             turn_end: EventId(1),
             box_zone: ZoneId(0),
+            pure_fns: vec![],
         };
         p.events.push(EventDef {
             name: "turn_start".into(),

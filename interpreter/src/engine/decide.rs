@@ -211,6 +211,8 @@ impl<'a> Mach<'a> {
         let list = self.eval_items(domain)?;
         let mut out = Vec::with_capacity(list.len());
         let mut r = Ok(());
+        // Filtering changes nothing: pure function calls may be remembered meanwhile.
+        self.s.remember();
         for v in list.iter() {
             if let Some(f) = filter {
                 self.set_local(var, v.clone());
@@ -225,6 +227,7 @@ impl<'a> Mach<'a> {
             }
             out.push(v.clone());
         }
+        self.s.forget();
         self.s.give_back(list);
         r.map(|()| out)
     }
@@ -374,6 +377,8 @@ impl<'a> Mach<'a> {
         let mut out = Vec::new();
         let mut labels = Vec::new();
         let mut r = Ok(());
+        // Listing options changes nothing: pure function calls may be remembered meanwhile.
+        self.s.remember();
         for &a in actions {
             let mut args = Vec::new();
             r = self.enum_action(a, &mut args, &mut out, &mut labels);
@@ -381,6 +386,7 @@ impl<'a> Mach<'a> {
                 break;
             }
         }
+        self.s.forget();
         self.s.truncate_ctxs(base);
         r?;
         Ok((out, labels))

@@ -2,7 +2,7 @@
 
 use super::exec::Mach;
 use super::label::{label, label_into, zone_label};
-use super::state::Ctx;
+use super::state::{Ctx, MemoEntry};
 use super::RuntimeError;
 use crate::program::{BinOp, Expr, ExprKind, Field, TextIr, TextPartIr, UnOp, VarId};
 use crate::value::Value;
@@ -15,6 +15,8 @@ pub(crate) const MAX_DEPTH: u32 = 800;
 const MAX_RANGE: i64 = 1_000_000;
 /// The longest list or text an expression may build (a value doubling in a loop stops here).
 pub(crate) const MAX_LIST: usize = 1_000_000;
+/// The most function calls remembered while listing the options of one decision.
+const MAX_MEMO: usize = 512;
 
 type R<T> = Result<T, RuntimeError>;
 
@@ -287,9 +289,33 @@ impl<'a> Mach<'a> {
         for a in args {
             locals.push(self.eval(a)?);
         }
-        locals.resize((def.slots as usize).max(args.len()), Value::None);
         let (you, this) = (self.you(), self.this());
-        self.nested(Ctx { locals, you, this }, |m| m.eval(&def.body))
+        let remember = self.s.memo_on && p.pure_fns.get(f.index()) == Some(&true);
+        if remember {
+            let found = self
+                .s
+                .memo
+                .iter()
+                .find(|m| m.func == f.0 && m.you == you && m.this == this && m.args == locals);
+            if let Some(m) = found {
+                let v = m.value.clone();
+                self.s.give_back(locals);
+                return Ok(v);
+            }
+        }
+        let key = if remember { locals.clone() } else { Vec::new() };
+        locals.resize((def.slots as usize).max(args.len()), Value::None);
+        let value = self.nested(Ctx { locals, you, this }, |m| m.eval(&def.body))?;
+        if remember && self.s.memo.len() < MAX_MEMO {
+            self.s.memo.push(MemoEntry {
+                func: f.0,
+                you,
+                this,
+                args: key,
+                value: value.clone(),
+            });
+        }
+        Ok(value)
     }
 
     #[inline(never)]
@@ -624,6 +650,8 @@ impl<'a> Mach<'a> {
         if r == z || self.s.zones[r as usize].cards.is_empty() {
             return;
         }
+        // The state changes under a listing of options: what was remembered may be stale.
+        self.s.memo.clear();
         let mut moved = std::mem::take(&mut self.s.zones[r as usize].cards);
         rand::seq::SliceRandom::shuffle(moved.as_mut_slice(), &mut self.s.rng);
         let face = super::state::State::default_face(self.p, self.s.zones[z as usize].def);

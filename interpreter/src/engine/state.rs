@@ -224,6 +224,21 @@ pub(crate) struct State {
     pub nested: usize,
     /// Emptied local vectors kept for reuse (fewer allocations per call).
     pub spare: Vec<Vec<Value>>,
+    /// Whether pure function calls are remembered now: only while no statement runs, as when the
+    /// options of a menu or a choice are listed with the state unchanged.
+    pub memo_on: bool,
+    /// The remembered calls (empty when `memo_on` is off).
+    pub memo: Vec<MemoEntry>,
+}
+
+/// A remembered call of a pure function: function, `you`, `this`, arguments and value.
+#[derive(Clone, Debug)]
+pub struct MemoEntry {
+    pub func: u16,
+    pub you: Option<u8>,
+    pub this: Option<u32>,
+    pub args: Vec<Value>,
+    pub value: Value,
 }
 
 impl State {
@@ -264,6 +279,8 @@ impl State {
             exec_count: 0,
             short: false,
             depth: 0,
+            memo_on: false,
+            memo: Vec::new(),
             no_decide: None,
             spare: Vec::new(),
             nested: 0,
@@ -285,6 +302,16 @@ impl State {
             v.clear();
             self.spare.push(v);
         }
+    }
+
+    /// Starts remembering pure function calls (the state must not change until `forget`).
+    pub fn remember(&mut self) {
+        self.memo_on = true;
+    }
+
+    pub fn forget(&mut self) {
+        self.memo_on = false;
+        self.memo.clear();
     }
 
     pub fn push_ctx(&mut self, locals: Vec<Value>, you: Option<u8>, this: Option<u32>) {

@@ -138,6 +138,7 @@ impl B {
             turn_start: EventId(0),
             turn_end: EventId(1),
             box_zone: ZoneId(0),
+            pure_fns: vec![],
         };
         p.events.push(EventDef {
             name: "turn_start".into(),
