@@ -35,8 +35,7 @@ fn interpreted(path: &str, players: u8) -> (f64, f64, usize) {
             .map(|s| make_agent("random", games, s).expect("agent"))
             .collect();
         while let Status::Decision(d) = game.status() {
-            let d = d.clone();
-            let i = agents[d.player as usize].choose(&game, &d);
+            let i = agents[d.player as usize].choose(&game, d);
             if game.apply(i).is_err() {
                 break;
             }

@@ -212,9 +212,8 @@ fn play_one(program: &Arc<Program>, cfg: &SimConfig, index: u64) -> Record {
         }
     }
     while let Status::Decision(d) = game.status() {
-        let d = d.clone();
         let choice = agents[d.player as usize % n]
-            .choose(&game, &d)
+            .choose(&game, d)
             .min(d.options.len().saturating_sub(1));
         if game.apply(choice).is_err() {
             break;
