@@ -1,15 +1,29 @@
 //! Agents stage: `greedy` (one step of look-ahead) and `mcts` (Monte Carlo tree search over possible
-//! worlds). Both see only their own seat's view: before every look-ahead they redeal the cards they
-//! cannot see (`Game::determinize`), so hidden cards never steer them.
+//! worlds). Both see only their own seat's view: every look-ahead starts from a possible world
+//! (`Game::determinize`), so hidden cards never steer them.
+//!
+//! Both know nothing of any game: they only apply options and read the script's own measure of a
+//! position (`fn heuristic(p: player): int`, else `fn score(p: player): int`, through
+//! `Game::script_score`). Shared pieces:
+//! - *forced moves*: a decision with a single option is taken at once, without search, and a
+//!   look-ahead runs on through such decisions before it judges a position;
+//! - *no idle loops*: an agent never takes the same option twice from the same position (as its seat
+//!   sees it) in one turn, so an option that leads back where it started (an offer declined, say) cannot
+//!   keep a turn going for ever.
 
 use super::Agent;
 use crate::engine::{Decision, Game, Status};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::HashMap;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+
+/// The most forced decisions a look-ahead takes in a row before it judges the position anyway.
+const FORCED_LIMIT: u32 = 200;
 
 /// How good a position is for `seat`: a win is worth most, a loss least; otherwise the script's own
-/// `score` (its lead over the best other seat), or 0 when the script declares none.
+/// `heuristic` (or `score`) as a lead over the best other seat, or 0 when the script declares none.
 pub fn evaluate(game: &Game, seat: u8) -> f64 {
     match game.status() {
         Status::Over(o) => {
@@ -22,24 +36,102 @@ pub fn evaluate(game: &Game, seat: u8) -> f64 {
             }
         }
         Status::Error(_) => -2_000_000.0,
-        Status::Decision(_) => {
-            let Some(mine) = game.script_score(seat) else {
-                return 0.0;
-            };
-            let best_other = (0..game.players())
-                .filter(|&p| p != seat)
-                .filter_map(|p| game.script_score(p))
-                .max()
-                .unwrap_or(0);
-            (mine - best_other) as f64
+        Status::Decision(_) => lead(game, seat).unwrap_or(0.0),
+    }
+}
+
+/// The script's measure of `seat` minus the best measure among the other seats.
+fn lead(game: &Game, seat: u8) -> Option<f64> {
+    let mine = game.script_score(seat)?;
+    let best_other = (0..game.players())
+        .filter(|&p| p != seat)
+        .filter_map(|p| game.script_score(p))
+        .max()
+        .unwrap_or(0);
+    Some((mine - best_other) as f64)
+}
+
+/// Every seat's lead (see [`lead`]), computing the script's measure once per seat.
+fn leads(game: &Game) -> Option<Vec<f64>> {
+    let scores: Option<Vec<i64>> = (0..game.players()).map(|p| game.script_score(p)).collect();
+    let scores = scores?;
+    Some(
+        (0..scores.len())
+            .map(|p| {
+                let best_other = (0..scores.len())
+                    .filter(|&q| q != p)
+                    .map(|q| scores[q])
+                    .max()
+                    .unwrap_or(0);
+                (scores[p] - best_other) as f64
+            })
+            .collect(),
+    )
+}
+
+/// Takes the decisions that offer a single option, whoever decides, up to [`FORCED_LIMIT`] of them.
+fn run_forced(g: &mut Game) {
+    for _ in 0..FORCED_LIMIT {
+        match g.status() {
+            Status::Decision(d) if d.options.len() == 1 => {
+                if g.apply(0).is_err() {
+                    return;
+                }
+            }
+            _ => return,
         }
     }
 }
 
-/// One step of look-ahead: every option is tried in a few possible worlds and the best average kept.
+/// Remembers, for the current turn, which options the agent took from which positions (a hash of its
+/// seat's view and of the decision), so that it does not go round in circles.
+#[derive(Default)]
+struct LoopGuard {
+    turn: u32,
+    taken: HashMap<u64, HashSet<usize>>,
+}
+
+impl LoopGuard {
+    fn key(game: &Game, decision: &Decision) -> u64 {
+        let mut h = DefaultHasher::new();
+        format!("{:?}", game.view(decision.player)).hash(&mut h);
+        decision.prompt.hash(&mut h);
+        decision.options.hash(&mut h);
+        h.finish()
+    }
+
+    /// The options allowed now: all but those already taken from this very position this turn (all of
+    /// them if every one was taken). Returns the key to pass to [`LoopGuard::record`].
+    fn allowed(&mut self, game: &Game, decision: &Decision) -> (u64, Vec<usize>) {
+        if game.turns() != self.turn {
+            self.turn = game.turns();
+            self.taken.clear();
+        }
+        let key = Self::key(game, decision);
+        let n = decision.options.len();
+        let free: Vec<usize> = match self.taken.get(&key) {
+            Some(t) => (0..n).filter(|i| !t.contains(i)).collect(),
+            None => (0..n).collect(),
+        };
+        if free.is_empty() {
+            (key, (0..n).collect())
+        } else {
+            (key, free)
+        }
+    }
+
+    fn record(&mut self, key: u64, choice: usize) {
+        self.taken.entry(key).or_default().insert(choice);
+    }
+}
+
+/// One step of look-ahead: every option is tried in a few possible worlds (the same worlds for every
+/// option), the forced decisions after it are taken, and the best average by [`evaluate`] is kept; ties
+/// are broken at random.
 pub struct GreedyAgent {
     rng: ChaCha8Rng,
     worlds: usize,
+    guard: LoopGuard,
 }
 
 impl GreedyAgent {
@@ -47,27 +139,30 @@ impl GreedyAgent {
         GreedyAgent {
             rng: ChaCha8Rng::seed_from_u64(seed),
             worlds: 3,
+            guard: LoopGuard::default(),
         }
     }
 }
 
 impl Agent for GreedyAgent {
     fn choose(&mut self, game: &Game, decision: &Decision) -> usize {
-        let n = decision.options.len();
-        if n <= 1 {
+        if decision.options.len() <= 1 {
             return 0;
         }
         let seat = decision.player;
+        let (key, allowed) = self.guard.allowed(game, decision);
         let seeds: Vec<u64> = (0..self.worlds).map(|_| self.rng.gen()).collect();
         let mut best = (f64::NEG_INFINITY, Vec::new());
-        for i in 0..n {
+        for &i in &allowed {
             let mut total = 0.0;
             for &s in &seeds {
                 let mut g = game.determinize(seat, s);
                 g.set_recording(false);
                 if g.apply(i).is_err() {
+                    total += -2_000_000.0;
                     continue;
                 }
+                run_forced(&mut g);
                 total += evaluate(&g, seat);
             }
             let v = total / seeds.len() as f64;
@@ -78,10 +173,13 @@ impl Agent for GreedyAgent {
             }
         }
         let ties = best.1;
-        if ties.is_empty() {
-            return 0;
-        }
-        ties[self.rng.gen_range(0..ties.len())]
+        let choice = if ties.is_empty() {
+            allowed[0]
+        } else {
+            ties[self.rng.gen_range(0..ties.len())]
+        };
+        self.guard.record(key, choice);
+        choice
     }
     fn name(&self) -> String {
         "greedy".into()
@@ -96,29 +194,46 @@ struct Node {
     children: HashMap<String, usize>,
 }
 
-/// Monte Carlo tree search with determinization: each iteration deals a possible world consistent with
-/// the agent's view, walks the tree by option labels (UCB1 for the seat deciding at each node), plays
-/// the rest at random for at most `horizon` decisions and backs up the result.
+/// Monte Carlo tree search with determinization. A search deals a few possible worlds consistent with
+/// the agent's view (`worlds`); each iteration starts from one of them in turn and walks the tree by option labels (UCB1 for the seat deciding at each node; forced
+/// decisions are taken without a node). At a new node it plays on at random for at most `horizon`
+/// decisions, then judges the position: a finished game by its winners, an unfinished one by each
+/// seat's lead in the script's measure, turned into a reward in (0, 1) by a logistic curve centred on
+/// the lead the seat had at the root and scaled by how far the leads of the search's leaves spread. Measuring
+/// each leaf against the root *of its own world* keeps what a world's deal adds to a seat out of the
+/// comparison between options.
 pub struct MctsAgent {
     rng: ChaCha8Rng,
     iterations: u32,
     horizon: u32,
+    exploration: f64,
+    /// How many possible worlds one search deals; iteration `k` plays in world `k % worlds`.
+    worlds: u32,
+    guard: LoopGuard,
 }
 
-impl MctsAgent {
-    pub fn new(seed: u64, iterations: u32) -> Self {
-        MctsAgent {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-            iterations: iterations.max(1),
-            horizon: 150,
-        }
-    }
+/// A possible world of one search, with every seat's lead in it before anything is chosen.
+struct World {
+    game: Game,
+    root: Vec<f64>,
+}
 
-    /// Rewards per seat in [0, 1] for a position that may not be over.
-    fn rewards(game: &Game) -> Vec<f64> {
+/// The scale of the logistic curve: the running mean distance of the leaves' leads from the root's.
+#[derive(Default)]
+struct Scale {
+    spread_sum: f64,
+    samples: u32,
+}
+
+impl Scale {
+    /// Rewards per seat in [0, 1] for the end of a play-out that started in a world with `root` leads.
+    fn rewards(&mut self, game: &Game, root: &[f64]) -> Vec<f64> {
         let n = game.players() as usize;
         match game.status() {
-            Status::Over(o) if !o.winners.is_empty() => {
+            Status::Over(o) => {
+                if o.winners.is_empty() {
+                    return vec![0.5; n];
+                }
                 let share = 1.0 / o.winners.len() as f64;
                 (0..n)
                     .map(|p| {
@@ -131,37 +246,66 @@ impl MctsAgent {
                     .collect()
             }
             Status::Decision(_) => {
-                // Unfinished: rank the seats by the script's score, if any, inside (0.25, 0.75).
-                let scores: Vec<Option<i64>> = (0..n as u8).map(|p| game.script_score(p)).collect();
-                if scores.iter().all(|s| s.is_some()) {
-                    let best = scores.iter().flatten().max().copied().unwrap_or(0);
-                    let worst = scores.iter().flatten().min().copied().unwrap_or(0);
-                    let span = (best - worst).max(1) as f64;
-                    scores
-                        .iter()
-                        .map(|s| 0.5 * (s.unwrap_or(0) - worst) as f64 / span + 0.25)
-                        .collect()
-                } else {
-                    vec![1.0 / n as f64; n]
+                let Some(leads) = leads(game) else {
+                    return vec![0.5; n];
+                };
+                let gain: Vec<f64> = leads
+                    .iter()
+                    .zip(root.iter().chain(std::iter::repeat(&0.0)))
+                    .map(|(l, r)| l - r)
+                    .collect();
+                for g in &gain {
+                    self.spread_sum += g.abs();
+                    self.samples += 1;
                 }
+                let scale = (self.spread_sum / f64::from(self.samples.max(1))).max(1.0);
+                gain.iter()
+                    .map(|g| 1.0 / (1.0 + (-g / scale).exp()))
+                    .collect()
             }
-            _ => vec![0.0; n],
+            Status::Error(_) => vec![0.0; n],
+        }
+    }
+}
+
+impl MctsAgent {
+    pub fn new(seed: u64, iterations: u32) -> Self {
+        MctsAgent {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            iterations: iterations.max(1),
+            horizon: 0,
+            exploration: 0.7,
+            worlds: 16,
+            guard: LoopGuard::default(),
         }
     }
 
-    /// One iteration: a possible world, a walk down the tree, a play-out, the backup.
-    fn iterate(&mut self, game: &Game, seat: u8, nodes: &mut Vec<Node>) {
-        let seats = game.players() as usize;
-        let mut g = game.determinize(seat, self.rng.gen());
-        g.set_recording(false);
+    /// One iteration: a possible world, a walk down the tree, a short play-out, the backup.
+    fn iterate(
+        &mut self,
+        world: &World,
+        allowed: &[usize],
+        nodes: &mut Vec<Node>,
+        scale: &mut Scale,
+    ) {
+        let seats = world.game.players() as usize;
+        let mut g = world.game.clone();
         let mut path = vec![0usize];
         let mut node = 0usize;
-        while let Status::Decision(d) = g.status() {
+        let mut at_root = true;
+        loop {
+            run_forced(&mut g);
+            let Status::Decision(d) = g.status() else {
+                break;
+            };
             let d = d.clone();
             let parent_visits = f64::from(nodes[node].visits.max(1));
             let mut unvisited = Vec::new();
-            let mut best = (f64::NEG_INFINITY, 0usize);
+            let mut best = (f64::NEG_INFINITY, usize::MAX);
             for (i, label) in d.options.iter().enumerate() {
+                if at_root && !allowed.contains(&i) {
+                    continue;
+                }
                 match nodes[node].children.get(label) {
                     None => unvisited.push(i),
                     Some(&c) => {
@@ -169,16 +313,16 @@ impl MctsAgent {
                         let visits = f64::from(ch.visits.max(1));
                         let mean =
                             ch.reward.get(d.player as usize).copied().unwrap_or(0.0) / visits;
-                        let ucb = mean + 1.4 * (parent_visits.ln() / visits).sqrt();
+                        let ucb = mean + self.exploration * (parent_visits.ln() / visits).sqrt();
                         if ucb > best.0 {
                             best = (ucb, i);
                         }
                     }
                 }
             }
+            at_root = false;
             if !unvisited.is_empty() {
                 let i = unvisited[self.rng.gen_range(0..unvisited.len())];
-                let label = d.options[i].clone();
                 if g.apply(i).is_err() {
                     break;
                 }
@@ -187,12 +331,12 @@ impl MctsAgent {
                     ..Node::default()
                 });
                 let child = nodes.len() - 1;
-                nodes[node].children.insert(label, child);
+                nodes[node].children.insert(d.options[i].clone(), child);
                 path.push(child);
                 break;
             }
             let i = best.1;
-            let Some(&child) = nodes[node].children.get(&d.options[i]) else {
+            let Some(&child) = d.options.get(i).and_then(|l| nodes[node].children.get(l)) else {
                 break;
             };
             if g.apply(i).is_err() {
@@ -201,8 +345,7 @@ impl MctsAgent {
             node = child;
             path.push(node);
         }
-        let mut steps = 0;
-        while steps < self.horizon {
+        for _ in 0..self.horizon {
             let k = match g.status() {
                 Status::Decision(d) => d.options.len(),
                 _ => break,
@@ -210,9 +353,9 @@ impl MctsAgent {
             if g.apply(self.rng.gen_range(0..k.max(1))).is_err() {
                 break;
             }
-            steps += 1;
         }
-        let r = Self::rewards(&g);
+        run_forced(&mut g);
+        let r = scale.rewards(&g, &world.root);
         for &n in &path {
             let nd = &mut nodes[n];
             nd.visits += 1;
@@ -228,25 +371,48 @@ impl Agent for MctsAgent {
         if decision.options.len() <= 1 {
             return 0;
         }
+        let (key, allowed) = self.guard.allowed(game, decision);
+        if allowed.len() == 1 {
+            self.guard.record(key, allowed[0]);
+            return allowed[0];
+        }
         let seats = game.players() as usize;
         let mut nodes: Vec<Node> = vec![Node {
             reward: vec![0.0; seats],
             ..Node::default()
         }];
-        for _ in 0..self.iterations {
-            self.iterate(game, decision.player, &mut nodes);
+        let worlds: Vec<World> = (0..self.worlds.min(self.iterations))
+            .map(|_| {
+                let mut game = game.determinize(decision.player, self.rng.gen());
+                game.set_recording(false);
+                let root = leads(&game).unwrap_or_else(|| vec![0.0; seats]);
+                World { game, root }
+            })
+            .collect();
+        let mut scale = Scale::default();
+        for k in 0..self.iterations {
+            let world = &worlds[k as usize % worlds.len()];
+            self.iterate(world, &allowed, &mut nodes, &mut scale);
         }
-        // The most visited of the real options.
+        // The most visited of the allowed options (the best mean reward among equals).
         let root = &nodes[0];
-        let mut best = (0u32, 0usize);
-        for (i, label) in decision.options.iter().enumerate() {
-            if let Some(&c) = root.children.get(label) {
-                if nodes[c].visits > best.0 {
-                    best = (nodes[c].visits, i);
+        let mut best = (0u32, f64::NEG_INFINITY, allowed[0]);
+        for &i in &allowed {
+            if let Some(&c) = root.children.get(&decision.options[i]) {
+                let ch = &nodes[c];
+                let mean = ch
+                    .reward
+                    .get(decision.player as usize)
+                    .copied()
+                    .unwrap_or(0.0)
+                    / f64::from(ch.visits.max(1));
+                if (ch.visits, mean) > (best.0, best.1) {
+                    best = (ch.visits, mean, i);
                 }
             }
         }
-        best.1
+        self.guard.record(key, best.2);
+        best.2
     }
     fn name(&self) -> String {
         format!("mcts:{}", self.iterations)
