@@ -88,8 +88,17 @@ impl Rate {
             wins,
             games,
             rate: p,
-            low: (centre - half).max(0.0),
-            high: (centre + half).min(1.0),
+            // At 0% and 100% the bound is exact (no rounding error like 0.9999999999999999).
+            low: if wins == 0 {
+                0.0
+            } else {
+                (centre - half).max(0.0)
+            },
+            high: if wins >= games {
+                1.0
+            } else {
+                (centre + half).min(1.0)
+            },
         }
     }
 }

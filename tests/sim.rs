@@ -1,0 +1,222 @@
+//! Simulation tests: `cardgame sim` as docs/cli.md describes it (same results whatever the number of
+//! jobs, the JSON report's fields, errors with the seed that reproduces them, agents by seat).
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn cardgame(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cardgame"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs")
+}
+
+fn temp_script(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cardgame-sim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("temp file");
+    p
+}
+
+/// The JSON report of a simulation, without what depends on the machine (time, jobs).
+fn report(args: &[&str]) -> Value {
+    report_with_exit(args, 0)
+}
+
+/// The same, with the exit code expected (1 when a game ended with an engine error).
+fn report_with_exit(args: &[&str], code: i32) -> Value {
+    let mut all = vec!["sim"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--format", "json"]);
+    let out = cardgame(&all);
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let obj = v.as_object_mut().expect("an object");
+    for key in ["seconds", "games_per_second", "jobs"] {
+        assert!(obj.remove(key).is_some(), "the report has `{key}`");
+    }
+    v
+}
+
+#[test]
+fn results_do_not_depend_on_the_number_of_jobs() {
+    for (script, agents) in [
+        ("examples/market-race.cardgame", "random"),
+        ("examples/secret-bids.cardgame", "first,random"),
+        ("examples/duel.cardgame", "greedy,random"),
+    ] {
+        let base = [script, "--games", "60", "--seed", "7", "--agents", agents];
+        let one = report(&[&base[..], &["--jobs", "1"]].concat());
+        let two = report(&[&base[..], &["--jobs", "2"]].concat());
+        let three = report(&[&base[..], &["--jobs", "3"]].concat());
+        assert_eq!(one, two, "{script}: 1 job and 2 jobs differ");
+        assert_eq!(one, three, "{script}: 1 job and 3 jobs differ");
+        // The text report says the same (apart from its speed line and the jobs in its header).
+        let text = |jobs: &str| {
+            let args = [&["sim"][..], &base[..], &["--jobs", jobs]].concat();
+            let out = cardgame(&args);
+            let s = String::from_utf8_lossy(&out.stdout).into_owned();
+            s.lines()
+                .filter(|l| !l.contains("games per second") && !l.contains(" jobs)"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert_eq!(text("1"), text("2"), "{script}: text reports differ");
+    }
+}
+
+#[test]
+fn a_different_base_seed_gives_different_games() {
+    let a = report(&[
+        "examples/market-race.cardgame",
+        "--games",
+        "40",
+        "--seed",
+        "1",
+    ]);
+    let b = report(&[
+        "examples/market-race.cardgame",
+        "--games",
+        "40",
+        "--seed",
+        "2",
+    ]);
+    assert_ne!(a["turns"], b["turns"]);
+}
+
+#[test]
+fn the_json_report_has_the_documented_fields() {
+    let v = report(&[
+        "examples/market-race.cardgame",
+        "--games",
+        "30",
+        "--seed",
+        "3",
+    ]);
+    for key in [
+        "game",
+        "players",
+        "games",
+        "seed",
+        "finished",
+        "unfinished",
+        "errors",
+        "error_count",
+        "wins_by_seat",
+        "wins_by_agent",
+        "ties",
+        "no_winner",
+        "turns",
+        "decisions",
+        "end_reasons",
+        "cards",
+    ] {
+        assert!(v.get(key).is_some(), "missing `{key}`");
+    }
+    assert_eq!(v["games"], 30);
+    let finished = v["finished"].as_u64().unwrap_or(0);
+    let unfinished = v["unfinished"].as_u64().unwrap_or(0);
+    let errors = v["error_count"].as_u64().unwrap_or(0);
+    assert_eq!(finished + unfinished + errors, 30);
+    for rate in v["wins_by_seat"].as_array().expect("a list") {
+        let (low, r, high) = (
+            rate["low"].as_f64().unwrap_or(-1.0),
+            rate["rate"].as_f64().unwrap_or(-1.0),
+            rate["high"].as_f64().unwrap_or(-1.0),
+        );
+        assert!(0.0 <= low && low <= r && r <= high && high <= 1.0, "{rate}");
+    }
+    for key in ["mean", "median", "p90"] {
+        assert!(v["turns"][key].as_f64().is_some_and(|x| x > 0.0), "{key}");
+        assert!(
+            v["decisions"][key].as_f64().is_some_and(|x| x > 0.0),
+            "{key}"
+        );
+    }
+    let cards = v["cards"].as_array().expect("a list");
+    assert!(cards.iter().any(|c| c["name"] == "Silver"));
+    for c in cards {
+        for key in [
+            "acquired_per_game",
+            "holders",
+            "holder_wins",
+            "performed_per_game",
+        ] {
+            assert!(c.get(key).is_some(), "card figures lack `{key}`");
+        }
+    }
+}
+
+#[test]
+fn nothing_is_written_to_standard_error_when_it_is_not_a_terminal() {
+    let out = cardgame(&["sim", "examples/duel.cardgame", "--games", "20"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("games per second"));
+}
+
+#[test]
+fn an_engine_error_is_reported_with_a_seed_that_reproduces_it() {
+    // One game in four divides by zero: the Zero card is on top after the shuffle.
+    let script = temp_script(
+        "fragile.cardgame",
+        r#"game "Fragile" { players 2 }
+zone deck: pile, hidden
+card "Zero" { copies 1 }
+card "One" { copies 3 }
+var x: int = 0
+setup {
+  move box to deck
+  shuffle deck
+}
+flow {
+  let c = top of deck
+  if c is "Zero" { x = 1 / x }
+  win [seat(1)] "done"
+}
+"#,
+    );
+    let path = script.to_string_lossy().into_owned();
+    let v = report_with_exit(&[&path, "--games", "40", "--seed", "5"], 1);
+    let errors = v["errors"].as_array().expect("a list");
+    assert!(!errors.is_empty() && errors.len() < 40, "{v}");
+    assert_eq!(v["error_count"].as_u64(), Some(errors.len() as u64));
+    for e in errors {
+        let message = e["message"].as_str().expect("a message");
+        assert!(message.contains("division by zero"), "{message}");
+        let seed = e["seed"].as_u64().expect("a seed").to_string();
+        let run = cardgame(&["run", &path, "--seed", &seed]);
+        assert_eq!(run.status.code(), Some(1), "the seed reproduces the error");
+        assert!(String::from_utf8_lossy(&run.stdout).contains("division by zero"));
+    }
+}
+
+#[test]
+fn agents_take_the_seats_in_turn() {
+    let v = report(&[
+        "examples/secret-bids.cardgame",
+        "--games",
+        "20",
+        "--agents",
+        "first,random",
+    ]);
+    let by_agent = v["wins_by_agent"].as_object().expect("an object");
+    assert_eq!(by_agent.len(), 2, "{v}");
+    for name in ["first", "random"] {
+        assert_eq!(by_agent[name]["games"], 20, "{name} played every game");
+    }
+    let bad = cardgame(&["sim", "examples/duel.cardgame", "--agents", "wizard"]);
+    assert_eq!(bad.status.code(), Some(2));
+}
