@@ -92,9 +92,15 @@ struct LoopGuard {
 }
 
 impl LoopGuard {
+    /// The position as the seat sees it, with every zone's cards sorted: buying a card and selling it
+    /// back, which may change where it lies, still comes back to the same position.
     fn key(game: &Game, decision: &Decision) -> u64 {
+        let mut view = game.view(decision.player);
+        for z in &mut view.zones {
+            z.cards.sort();
+        }
         let mut h = DefaultHasher::new();
-        format!("{:?}", game.view(decision.player)).hash(&mut h);
+        format!("{view:?}").hash(&mut h);
         decision.prompt.hash(&mut h);
         decision.options.hash(&mut h);
         h.finish()
@@ -126,8 +132,9 @@ impl LoopGuard {
 }
 
 /// One step of look-ahead: every option is tried in a few possible worlds (the same worlds for every
-/// option), the forced decisions after it are taken, and the best average by [`evaluate`] is kept; ties
-/// are broken at random.
+/// option), the forced decisions after it are taken, and the best average by [`evaluate`] is kept. Among
+/// equally good options it prefers those that hand the game on (after them someone else decides, the
+/// turn changes or the game ends): when nothing helps, it stops rather than wander; then at random.
 pub struct GreedyAgent {
     rng: ChaCha8Rng,
     worlds: usize,
@@ -152,9 +159,11 @@ impl Agent for GreedyAgent {
         let seat = decision.player;
         let (key, allowed) = self.guard.allowed(game, decision);
         let seeds: Vec<u64> = (0..self.worlds).map(|_| self.rng.gen()).collect();
+        let turn = game.turns();
         let mut best = (f64::NEG_INFINITY, Vec::new());
         for &i in &allowed {
             let mut total = 0.0;
+            let mut hands_on = false;
             for &s in &seeds {
                 let mut g = game.determinize(seat, s);
                 g.set_recording(false);
@@ -163,16 +172,22 @@ impl Agent for GreedyAgent {
                     continue;
                 }
                 run_forced(&mut g);
+                hands_on |= g.turns() != turn
+                    || !matches!(g.status(), Status::Decision(d) if d.player == seat);
                 total += evaluate(&g, seat);
             }
             let v = total / seeds.len() as f64;
             if v > best.0 + 1e-9 {
-                best = (v, vec![i]);
+                best = (v, vec![(i, hands_on)]);
             } else if (v - best.0).abs() <= 1e-9 {
-                best.1.push(i);
+                best.1.push((i, hands_on));
             }
         }
-        let ties = best.1;
+        let ties: Vec<usize> = if best.1.iter().any(|t| t.1) {
+            best.1.iter().filter(|t| t.1).map(|t| t.0).collect()
+        } else {
+            best.1.iter().map(|t| t.0).collect()
+        };
         let choice = if ties.is_empty() {
             allowed[0]
         } else {
