@@ -482,6 +482,7 @@ impl Compiler<'_> {
                     let def = &mut self.p.fns[id.index()];
                     def.body = body;
                     def.slots = cx.max;
+                    self.lowered_fns.insert(id);
                 }
                 ast::Item::Proc(pr) => {
                     let Some((Sym::Proc(id), _)) = self.syms.get(&pr.name.name).copied() else {

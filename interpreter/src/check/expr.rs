@@ -822,7 +822,15 @@ impl Compiler<'_> {
                     .zip(&params)
                     .map(|(a, t)| self.expr_expect(cx, a, t))
                     .collect();
-                (mk(ExprKind::CallFn(f, xs), span), ret)
+                let xs: Vec<Expr> = xs;
+                let def = &self.p.fns[f.index()];
+                match self.lowered_fns.contains(&f) {
+                    true => match super::inline::inline_call(def, &xs) {
+                        Some(body) => (body, ret),
+                        None => (mk(ExprKind::CallFn(f, xs), span), ret),
+                    },
+                    false => (mk(ExprKind::CallFn(f, xs), span), ret),
+                }
             }
             Some(Sym::Proc(_)) => {
                 self.error(

@@ -5,6 +5,7 @@
 
 mod decls;
 mod expr;
+mod inline;
 mod scope;
 mod stmt;
 mod tests_decl;
@@ -98,6 +99,8 @@ pub(crate) struct Compiler<'s> {
     pub(crate) suggested: std::cell::RefCell<std::collections::HashSet<String>>,
     /// The script had syntax errors: its tree is partial, so "missing" errors would only mislead.
     pub(crate) partial: bool,
+    /// Functions whose bodies are lowered already (calls further down may copy them: `inline`).
+    pub(crate) lowered_fns: std::collections::HashSet<crate::program::FnId>,
 }
 
 pub(crate) const BUILTIN_NAMES: &[&str] = &[
@@ -240,6 +243,7 @@ impl<'s> Compiler<'s> {
             performed: Default::default(),
             suggested: Default::default(),
             partial: false,
+            lowered_fns: Default::default(),
         }
     }
 
