@@ -70,6 +70,55 @@ impl<'a> Mach<'a> {
     }
 
     pub fn eval_bool(&mut self, e: &Expr) -> R<bool> {
+        // Conditions are evaluated without building values where that is easy: connectives, kind and
+        // tag tests of a local card, comparisons of numbers. Anything else (and any error, and the
+        // nesting limit) takes the general path below.
+        if self.s.depth < MAX_DEPTH {
+            match &e.kind {
+                ExprKind::Binary(BinOp::And, a, b) => {
+                    return Ok(self.eval_bool(a)? && self.eval_bool(b)?)
+                }
+                ExprKind::Binary(BinOp::Or, a, b) => {
+                    return Ok(self.eval_bool(a)? || self.eval_bool(b)?)
+                }
+                ExprKind::Unary(UnOp::Not, x) => return Ok(!self.eval_bool(x)?),
+                ExprKind::IsKind(x, k, negated) => {
+                    if let Some(kind) = self.kind_of_local(x) {
+                        return Ok((kind == k.0) != *negated);
+                    }
+                }
+                ExprKind::IsTag(x, t, negated) => {
+                    if let Some(kind) = self.kind_of_local(x) {
+                        let has = self
+                            .p
+                            .kinds
+                            .get(kind as usize)
+                            .is_some_and(|k| k.tags.binary_search(t).is_ok());
+                        return Ok(has != *negated);
+                    }
+                }
+                ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
+                    let (x, y) = (self.eval(a)?, self.eval(b)?);
+                    let (Value::Int(i), Value::Int(j)) = (&x, &y) else {
+                        return Err(self.err(
+                            e.span,
+                            format!(
+                                "cannot apply {op:?} to {} and {}",
+                                self.describe(&x),
+                                self.describe(&y)
+                            ),
+                        ));
+                    };
+                    return Ok(match op {
+                        BinOp::Lt => i < j,
+                        BinOp::Le => i <= j,
+                        BinOp::Gt => i > j,
+                        _ => i >= j,
+                    });
+                }
+                _ => {}
+            }
+        }
         match self.eval(e)? {
             Value::Bool(b) => Ok(b),
             v => Err(self.err(
@@ -77,6 +126,18 @@ impl<'a> Mach<'a> {
                 format!("expected true or false, found {}", self.describe(&v)),
             )),
         }
+    }
+
+    /// The kind of the card a local holds (`None`: not a local, or not a card).
+    #[inline]
+    fn kind_of_local(&self, x: &Expr) -> Option<u16> {
+        let ExprKind::Local(slot) = x.kind else {
+            return None;
+        };
+        let Some(Value::Card(c)) = self.s.ctxs.last()?.locals.get(slot as usize) else {
+            return None;
+        };
+        self.s.cards.get(*c as usize).map(|cs| cs.kind)
     }
 
     pub fn eval_player(&mut self, e: &Expr) -> R<u8> {
