@@ -85,8 +85,8 @@ fn strength(path: &str, agent: &str, games: u64, target: f64) {
     );
 }
 
-const GREEDY_GAMES: u64 = 40;
-const MCTS_GAMES: u64 = 20;
+const GREEDY_GAMES: u64 = 100;
+const MCTS_GAMES: u64 = 40;
 
 #[test]
 #[ignore = "slow: run in release mode"]

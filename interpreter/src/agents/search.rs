@@ -210,13 +210,14 @@ struct Node {
 }
 
 /// Monte Carlo tree search with determinization. A search deals a few possible worlds consistent with
-/// the agent's view (`worlds`); each iteration starts from one of them in turn and walks the tree by option labels (UCB1 for the seat deciding at each node; forced
-/// decisions are taken without a node). At a new node it plays on at random for at most `horizon`
-/// decisions, then judges the position: a finished game by its winners, an unfinished one by each
-/// seat's lead in the script's measure, turned into a reward in (0, 1) by a logistic curve centred on
-/// the lead the seat had at the root and scaled by how far the leads of the search's leaves spread. Measuring
-/// each leaf against the root *of its own world* keeps what a world's deal adds to a seat out of the
-/// comparison between options.
+/// the agent's view (`worlds`); each iteration starts from one of them in turn and walks the tree by
+/// option labels (UCB1 for the seat deciding at each node; forced decisions are taken without a node).
+/// At a new node it plays on at random for `horizon` decisions (none by default: the script's measure
+/// judges at once, which is cheap), then judges the position: a finished game by its winners, an
+/// unfinished one by each seat's lead in the script's measure, turned into a reward in (0, 1) by a
+/// logistic curve centred on the lead the seat had before the search and scaled by how far the leads of
+/// the search's leaves spread. Measuring each leaf against the lead *in its own world* keeps what a
+/// world's deal gives a seat out of the comparison between options.
 pub struct MctsAgent {
     rng: ChaCha8Rng,
     iterations: u32,
