@@ -460,6 +460,148 @@ pub struct Expr {
     pub span: Span,
 }
 
+impl Expr {
+    /// Calls `f` on every direct sub-expression.
+    pub fn children(&self, f: &mut dyn FnMut(&Expr)) {
+        match &self.kind {
+            ExprKind::Const(_)
+            | ExprKind::Local(_)
+            | ExprKind::Global(_)
+            | ExprKind::Option(_)
+            | ExprKind::Column(_)
+            | ExprKind::Spaces
+            | ExprKind::You
+            | ExprKind::This
+            | ExprKind::Active
+            | ExprKind::Players
+            | ExprKind::Everyone
+            | ExprKind::TurnNumber => {}
+            ExprKind::PlayerVar(_, x)
+            | ExprKind::CardVar(_, x)
+            | ExprKind::Prop(_, x)
+            | ExprKind::TagOf(_, x)
+            | ExprKind::Field(_, x)
+            | ExprKind::Unary(_, x)
+            | ExprKind::IsTag(x, _, _)
+            | ExprKind::IsKind(x, _, _) => f(x),
+            ExprKind::Zone(_, h) => {
+                if let Some(h) = h {
+                    f(h)
+                }
+            }
+            ExprKind::Binary(_, a, b) | ExprKind::Range(a, b) => {
+                f(a);
+                f(b);
+            }
+            ExprKind::If(c, a, b) => {
+                f(c);
+                f(a);
+                f(b);
+            }
+            ExprKind::List(xs) | ExprKind::Builtin(_, xs) | ExprKind::CallFn(_, xs) => {
+                xs.iter().for_each(f)
+            }
+            ExprKind::Aggregate {
+                value,
+                list,
+                filter,
+                ..
+            } => {
+                if let Some(v) = value {
+                    f(v);
+                }
+                f(list);
+                if let Some(x) = filter {
+                    f(x);
+                }
+            }
+            ExprKind::Pile { count, zone, .. } => {
+                if let Some(c) = count {
+                    f(c);
+                }
+                f(zone);
+            }
+            ExprKind::Text(t) => {
+                for part in &t.parts {
+                    if let TextPartIr::Expr(x) = part {
+                        f(x);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Calls `f` on every direct sub-expression, mutably.
+    pub fn children_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
+        match &mut self.kind {
+            ExprKind::Const(_)
+            | ExprKind::Local(_)
+            | ExprKind::Global(_)
+            | ExprKind::Option(_)
+            | ExprKind::Column(_)
+            | ExprKind::Spaces
+            | ExprKind::You
+            | ExprKind::This
+            | ExprKind::Active
+            | ExprKind::Players
+            | ExprKind::Everyone
+            | ExprKind::TurnNumber => {}
+            ExprKind::PlayerVar(_, x)
+            | ExprKind::CardVar(_, x)
+            | ExprKind::Prop(_, x)
+            | ExprKind::TagOf(_, x)
+            | ExprKind::Field(_, x)
+            | ExprKind::Unary(_, x)
+            | ExprKind::IsTag(x, _, _)
+            | ExprKind::IsKind(x, _, _) => f(x),
+            ExprKind::Zone(_, h) => {
+                if let Some(h) = h {
+                    f(h)
+                }
+            }
+            ExprKind::Binary(_, a, b) | ExprKind::Range(a, b) => {
+                f(a);
+                f(b);
+            }
+            ExprKind::If(c, a, b) => {
+                f(c);
+                f(a);
+                f(b);
+            }
+            ExprKind::List(xs) | ExprKind::Builtin(_, xs) | ExprKind::CallFn(_, xs) => {
+                xs.iter_mut().for_each(f)
+            }
+            ExprKind::Aggregate {
+                value,
+                list,
+                filter,
+                ..
+            } => {
+                if let Some(v) = value {
+                    f(v);
+                }
+                f(list);
+                if let Some(x) = filter {
+                    f(x);
+                }
+            }
+            ExprKind::Pile { count, zone, .. } => {
+                if let Some(c) = count {
+                    f(c);
+                }
+                f(zone);
+            }
+            ExprKind::Text(t) => {
+                for part in &mut t.parts {
+                    if let TextPartIr::Expr(x) = part {
+                        f(x);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Operators, already specialised by the checker to their operand types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinOp {

@@ -2,7 +2,7 @@
 //! `this` and the state, and evaluating them changes nothing), so the engine may remember a call's
 //! value while no statement runs, as when it lists the options of a menu.
 
-use crate::program::{Builtin, Expr, ExprKind, Program, TextPartIr};
+use crate::program::{Builtin, Expr, ExprKind, Program};
 
 /// One flag per function of the program. Impure: a function that draws at random (`random`), reads
 /// a pile (reading the top of a zone with a refill may reshuffle), or calls, or reads a property
@@ -41,46 +41,17 @@ pub fn pure_fns(p: &Program) -> Vec<bool> {
 }
 
 fn pure(e: &Expr, fns: &[bool], props: &[bool]) -> bool {
-    let all = |xs: &[Expr]| xs.iter().all(|x| pure(x, fns, props));
-    let one = |x: &Expr| pure(x, fns, props);
-    match &e.kind {
+    let here = match &e.kind {
         ExprKind::Pile { .. } | ExprKind::Builtin(Builtin::Random, _) => false,
-        ExprKind::CallFn(f, args) => fns.get(f.index()).copied().unwrap_or(false) && all(args),
-        ExprKind::Prop(pid, x) => props.get(pid.index()).copied().unwrap_or(false) && one(x),
-        ExprKind::Const(_)
-        | ExprKind::Local(_)
-        | ExprKind::Global(_)
-        | ExprKind::Option(_)
-        | ExprKind::Column(_)
-        | ExprKind::Spaces
-        | ExprKind::You
-        | ExprKind::This
-        | ExprKind::Active
-        | ExprKind::Players
-        | ExprKind::Everyone
-        | ExprKind::TurnNumber => true,
-        ExprKind::PlayerVar(_, x)
-        | ExprKind::CardVar(_, x)
-        | ExprKind::TagOf(_, x)
-        | ExprKind::Field(_, x)
-        | ExprKind::Unary(_, x)
-        | ExprKind::IsTag(x, _, _)
-        | ExprKind::IsKind(x, _, _) => one(x),
-        ExprKind::Zone(_, h) => h.as_deref().is_none_or(one),
-        ExprKind::Binary(_, a, b) | ExprKind::Range(a, b) => one(a) && one(b),
-        ExprKind::If(c, a, b) => one(c) && one(a) && one(b),
-        ExprKind::List(xs) | ExprKind::Builtin(_, xs) => all(xs),
-        ExprKind::Aggregate {
-            value,
-            list,
-            filter,
-            ..
-        } => value.as_deref().is_none_or(one) && one(list) && filter.as_deref().is_none_or(one),
-        ExprKind::Text(t) => t.parts.iter().all(|part| match part {
-            TextPartIr::Lit(_) => true,
-            TextPartIr::Expr(x) => one(x),
-        }),
+        ExprKind::CallFn(f, _) => fns.get(f.index()).copied().unwrap_or(false),
+        ExprKind::Prop(pid, _) => props.get(pid.index()).copied().unwrap_or(false),
+        _ => true,
+    };
+    let mut all = here;
+    if all {
+        e.children(&mut |c| all = all && pure(c, fns, props));
     }
+    all
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! keeps its spans, so a runtime error still names the line of the function. The result is the same
 //! value the call would give: a function sees the caller's `you` and `this`, as the copy does.
 
-use crate::program::{Expr, ExprKind, FnDef, TextPartIr};
+use crate::program::{Expr, ExprKind, FnDef};
 
 /// The largest body (in expression nodes) copied into a call site.
 const MAX_NODES: usize = 32;
@@ -38,7 +38,7 @@ pub(crate) fn inline_call(def: &FnDef, args: &[Expr]) -> Option<Expr> {
 /// Expression nodes in a tree.
 fn nodes(e: &Expr) -> usize {
     let mut n = 1;
-    children(e, &mut |c| n += nodes(c));
+    e.children(&mut |c| n += nodes(c));
     n
 }
 
@@ -49,145 +49,7 @@ fn substitute(e: &mut Expr, args: &[Expr]) {
         }
         return;
     }
-    children_mut(e, &mut |c| substitute(c, args));
-}
-
-fn children(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    match &e.kind {
-        ExprKind::Const(_)
-        | ExprKind::Local(_)
-        | ExprKind::Global(_)
-        | ExprKind::Option(_)
-        | ExprKind::Column(_)
-        | ExprKind::Spaces
-        | ExprKind::You
-        | ExprKind::This
-        | ExprKind::Active
-        | ExprKind::Players
-        | ExprKind::Everyone
-        | ExprKind::TurnNumber => {}
-        ExprKind::PlayerVar(_, x)
-        | ExprKind::CardVar(_, x)
-        | ExprKind::Prop(_, x)
-        | ExprKind::TagOf(_, x)
-        | ExprKind::Field(_, x)
-        | ExprKind::Unary(_, x)
-        | ExprKind::IsTag(x, _, _)
-        | ExprKind::IsKind(x, _, _) => f(x),
-        ExprKind::Zone(_, h) => {
-            if let Some(h) = h {
-                f(h)
-            }
-        }
-        ExprKind::Binary(_, a, b) | ExprKind::Range(a, b) => {
-            f(a);
-            f(b);
-        }
-        ExprKind::If(c, a, b) => {
-            f(c);
-            f(a);
-            f(b);
-        }
-        ExprKind::List(xs) | ExprKind::Builtin(_, xs) | ExprKind::CallFn(_, xs) => {
-            xs.iter().for_each(f)
-        }
-        ExprKind::Aggregate {
-            value,
-            list,
-            filter,
-            ..
-        } => {
-            if let Some(v) = value {
-                f(v);
-            }
-            f(list);
-            if let Some(x) = filter {
-                f(x);
-            }
-        }
-        ExprKind::Pile { count, zone, .. } => {
-            if let Some(c) = count {
-                f(c);
-            }
-            f(zone);
-        }
-        ExprKind::Text(t) => {
-            for part in &t.parts {
-                if let TextPartIr::Expr(x) = part {
-                    f(x);
-                }
-            }
-        }
-    }
-}
-
-fn children_mut(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
-    match &mut e.kind {
-        ExprKind::Const(_)
-        | ExprKind::Local(_)
-        | ExprKind::Global(_)
-        | ExprKind::Option(_)
-        | ExprKind::Column(_)
-        | ExprKind::Spaces
-        | ExprKind::You
-        | ExprKind::This
-        | ExprKind::Active
-        | ExprKind::Players
-        | ExprKind::Everyone
-        | ExprKind::TurnNumber => {}
-        ExprKind::PlayerVar(_, x)
-        | ExprKind::CardVar(_, x)
-        | ExprKind::Prop(_, x)
-        | ExprKind::TagOf(_, x)
-        | ExprKind::Field(_, x)
-        | ExprKind::Unary(_, x)
-        | ExprKind::IsTag(x, _, _)
-        | ExprKind::IsKind(x, _, _) => f(x),
-        ExprKind::Zone(_, h) => {
-            if let Some(h) = h {
-                f(h)
-            }
-        }
-        ExprKind::Binary(_, a, b) | ExprKind::Range(a, b) => {
-            f(a);
-            f(b);
-        }
-        ExprKind::If(c, a, b) => {
-            f(c);
-            f(a);
-            f(b);
-        }
-        ExprKind::List(xs) | ExprKind::Builtin(_, xs) | ExprKind::CallFn(_, xs) => {
-            xs.iter_mut().for_each(f)
-        }
-        ExprKind::Aggregate {
-            value,
-            list,
-            filter,
-            ..
-        } => {
-            if let Some(v) = value {
-                f(v);
-            }
-            f(list);
-            if let Some(x) = filter {
-                f(x);
-            }
-        }
-        ExprKind::Pile { count, zone, .. } => {
-            if let Some(c) = count {
-                f(c);
-            }
-            f(zone);
-        }
-        ExprKind::Text(t) => {
-            for part in &mut t.parts {
-                if let TextPartIr::Expr(x) = part {
-                    f(x);
-                }
-            }
-        }
-    }
+    e.children_mut(&mut |c| substitute(c, args));
 }
 
 #[cfg(test)]
