@@ -2,7 +2,8 @@
 //! `cargo test --release --test strength -- --ignored --nocapture`): in two-player games of each of the
 //! four games, seats alternated and seeds fixed, `mcts:200` must beat `random` in at least 90% of the
 //! games and `greedy` in at least 70%. A game won by both, won by nobody or stopped at the turn limit
-//! counts as not won. Each check prints its measured rate and run time.
+//! counts as not won. Each check prints its measured rate and run time. Two examples are checked the
+//! same way (Market Race with both agents, Duel with `mcts:200`).
 
 use cardgame_interpreter::agents::make_agent;
 use cardgame_interpreter::check::check_source;
@@ -159,7 +160,13 @@ fn crafty_explorers_mcts() {
 #[test]
 #[ignore = "slow: run in release mode"]
 fn market_race_greedy() {
-    strength("examples/market-race.cardgame", "greedy", GREEDY_GAMES, 0.6);
+    strength("examples/market-race.cardgame", "greedy", GREEDY_GAMES, 0.7);
+}
+
+#[test]
+#[ignore = "slow: run in release mode"]
+fn market_race_mcts() {
+    strength("examples/market-race.cardgame", "mcts:200", MCTS_GAMES, 0.9);
 }
 
 #[test]
