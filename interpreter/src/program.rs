@@ -95,6 +95,9 @@ pub struct Program {
     pub box_zone: ZoneId,
     /// One flag per function: whether it is pure (see `purity`); empty until lowering ends.
     pub pure_fns: Vec<bool>,
+    /// One flag per `check`: whether it is made only of `if`s without `else` whose conditions are
+    /// pure, so that the engine may test the conditions first and skip the check when none holds.
+    pub guarded_checks: Vec<bool>,
 }
 
 impl Program {

@@ -2,12 +2,33 @@
 //! `this` and the state, and evaluating them changes nothing), so the engine may remember a call's
 //! value while no statement runs, as when it lists the options of a menu.
 
-use crate::program::{Builtin, Expr, ExprKind, Program};
+use crate::program::{Builtin, Expr, ExprKind, Program, StmtKind};
 
-/// One flag per function of the program. Impure: a function that draws at random (`random`), reads
-/// a pile (reading the top of a zone with a refill may reshuffle), or calls, or reads a property
-/// whose value calls, something impure.
-pub fn pure_fns(p: &Program) -> Vec<bool> {
+/// One flag per function of the program (see `pure_fns`), and one per `check` block: whether it is
+/// made only of `if`s without `else` whose conditions are pure (`Program::guarded_checks`).
+pub fn analyse(p: &Program) -> (Vec<bool>, Vec<bool>) {
+    let (fns, props) = pure_fns(p);
+    let checks = p
+        .checks
+        .iter()
+        .map(|body| {
+            p.blocks.get(body.block.index()).is_some_and(|b| {
+                b.stmts.iter().all(|st| match &st.kind {
+                    StmtKind::If(branches, None) => {
+                        branches.iter().all(|(c, _)| pure(c, &fns, &props))
+                    }
+                    _ => false,
+                })
+            })
+        })
+        .collect();
+    (fns, checks)
+}
+
+/// One flag per function and one per property of the program. Impure: a function that draws at
+/// random (`random`), reads a pile (reading the top of a zone with a refill may reshuffle), or
+/// calls, or reads a property whose value calls, something impure.
+fn pure_fns(p: &Program) -> (Vec<bool>, Vec<bool>) {
     let mut fns = vec![true; p.fns.len()];
     let mut props = vec![true; p.props.len()];
     loop {
@@ -35,7 +56,7 @@ pub fn pure_fns(p: &Program) -> Vec<bool> {
             }
         }
         if !changed {
-            return fns;
+            return (fns, props);
         }
     }
 }
@@ -96,5 +117,46 @@ check { if twice(active) + lucky(active) + odder() < 0 and peek(active) == none 
                 ("odder", false)
             ]
         );
+    }
+
+    #[test]
+    fn checks_made_of_pure_ifs_are_guarded() {
+        let src = r#"
+game "Guards" { players 2 }
+zone deck: pile, hidden
+card "A" { copies 3 }
+var goal: int = 2
+var x: int = 0
+fn many(): int = count(deck)
+setup { move box to deck }
+check { if many() >= 4 { win [seat(1)] "four" } else if x == 1 { win [seat(2)] "x" } }
+check { if count(take(deck, 1)) == 7 { win [seat(2)] "seven" } }
+check { if random([1, 2]) == 3 { win [seat(2)] "three" } }
+check {
+  let n = many()
+  if n == 9 { win [seat(2)] "nine" }
+}
+check { if x == 1 { x = 2 } else { x = 3 } }
+check { if many() / (x - 3) == 0 { win [seat(2)] "never" } }
+flow {
+  turn seat(1) { goal = 3 }
+  win [seat(1)] "flow"
+}
+"#;
+        let p = check_source(src).program.expect("the script checks");
+        assert_eq!(
+            p.guarded_checks,
+            vec![true, true, false, false, false, true]
+        );
+        // The fifth check sets x to 3, so the last divides by zero: a guard that fails runs the
+        // check, which reports the error.
+        let g =
+            crate::engine::Game::new(std::sync::Arc::new(p), crate::engine::GameConfig::new(2, 1));
+        match g.status() {
+            crate::engine::Status::Error(e) => {
+                assert!(e.message.contains("division by zero"), "{}", e.message)
+            }
+            s => panic!("{s:?}"),
+        }
     }
 }

@@ -157,7 +157,9 @@ pub fn compile_partial(source: &str, script: &ast::Script, partial: bool) -> Che
     c.warn_unused(script);
     let has_error = c.diags.iter().any(|d| d.is_error());
     if !has_error {
-        c.p.pure_fns = crate::purity::pure_fns(&c.p);
+        let (fns, checks) = crate::purity::analyse(&c.p);
+        c.p.pure_fns = fns;
+        c.p.guarded_checks = checks;
     }
     Checked {
         program: if has_error { None } else { Some(c.p) },
@@ -202,6 +204,7 @@ impl<'s> Compiler<'s> {
             turn_end: EventId(1),
             box_zone: ZoneId(0),
             pure_fns: vec![],
+            guarded_checks: vec![],
         };
         p.events.push(EventDef {
             name: "turn_start".into(),

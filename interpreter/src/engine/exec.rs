@@ -380,12 +380,43 @@ impl<'a> Mach<'a> {
         if self.s.no_decide == Some(CHECK) {
             return Ok(None);
         }
-        for c in &p.checks {
+        for (i, c) in p.checks.iter().enumerate() {
+            if p.guarded_checks.get(i) == Some(&true) && !self.some_guard_holds(*c) {
+                continue;
+            }
             if let Some(o) = self.run_nested(*c, None, None, CHECK)? {
                 return Ok(Some(o));
             }
         }
         Ok(None)
+    }
+
+    /// Whether a guarded check (only `if`s, pure conditions) has work to do: some condition holds, or
+    /// one fails (the check then runs in full, which reports the error where it belongs). Testing
+    /// pure conditions changes nothing, so a check none of whose conditions holds can be skipped.
+    fn some_guard_holds(&mut self, body: Body) -> bool {
+        let p: &'a Program = self.p;
+        let Some(block) = p.blocks.get(body.block.index()) else {
+            return true;
+        };
+        let base = self.s.ctxs.len();
+        let locals = self.s.take_locals(body.slots as usize);
+        self.s.push_ctx(locals, None, None);
+        let mut holds = false;
+        'stmts: for st in &block.stmts {
+            let StmtKind::If(branches, _) = &st.kind else {
+                holds = true;
+                break;
+            };
+            for (c, _) in branches {
+                if !matches!(self.eval_bool(c), Ok(false)) {
+                    holds = true;
+                    break 'stmts;
+                }
+            }
+        }
+        self.s.truncate_ctxs(base);
+        holds
     }
 
     /// A statement failed: unwind to the innermost `strict`, or note it and go on.

@@ -139,6 +139,7 @@ impl B {
             turn_end: EventId(1),
             box_zone: ZoneId(0),
             pure_fns: vec![],
+            guarded_checks: vec![],
         };
         p.events.push(EventDef {
             name: "turn_start".into(),
