@@ -1,17 +1,17 @@
 //! Checks stage: resolving names in expressions, checking their types and lowering them.
 
 use super::scope::Ctx;
-use super::{Compiler, Sym, BUILTIN_FNS, BUILTIN_NAMES};
+use super::{Compiler, Sym, BUILTIN_NAMES};
 use crate::diag::{article, Diagnostic};
 use crate::program::*;
 use crate::value::Value;
 use cardgame_grammar::ast::{self, Scope, Span};
 
-fn mk(kind: ExprKind, span: Span) -> Expr {
+pub(super) fn mk(kind: ExprKind, span: Span) -> Expr {
     Expr { kind, span }
 }
 
-fn bad(span: Span) -> (Expr, Ty) {
+pub(super) fn bad(span: Span) -> (Expr, Ty) {
     (mk(ExprKind::Const(Value::None), span), Ty::Any)
 }
 
@@ -664,194 +664,6 @@ impl Compiler<'_> {
                 let elem = self.list_elem(&ty, b.span);
                 let x = self.expr_expect(cx, a, &elem);
                 (bin(BinOp::In, x, y), Ty::Bool)
-            }
-        }
-    }
-
-    fn call(
-        &mut self,
-        cx: &mut Ctx,
-        name: &ast::Ident,
-        args: &[ast::Expr],
-        span: Span,
-    ) -> (Expr, Ty) {
-        let n = name.name.as_str();
-        let arity = |c: &mut Self, want: usize| -> bool {
-            if args.len() != want {
-                c.error(
-                    Diagnostic::error(
-                        "E111",
-                        name.span,
-                        format!("`{n}` takes {want} value(s), {} given", args.len()),
-                    )
-                    .label("wrong number of values"),
-                );
-                false
-            } else {
-                true
-            }
-        };
-        let b = |bi: Builtin, xs: Vec<Expr>, ty: Ty| (mk(ExprKind::Builtin(bi, xs), span), ty);
-        if BUILTIN_FNS.contains(&n) {
-            match n {
-                "count" => {
-                    if !arity(self, 1) {
-                        return bad(span);
-                    }
-                    let (l, lt) = self.expr(cx, &args[0]);
-                    self.list_elem(&lt, args[0].span);
-                    return b(Builtin::Size, vec![l], Ty::Int);
-                }
-                "max" | "min" => {
-                    if !arity(self, 2) {
-                        return bad(span);
-                    }
-                    let x = self.expr_expect(cx, &args[0], &Ty::Int);
-                    let y = self.expr_expect(cx, &args[1], &Ty::Int);
-                    return b(
-                        if n == "max" {
-                            Builtin::Max2
-                        } else {
-                            Builtin::Min2
-                        },
-                        vec![x, y],
-                        Ty::Int,
-                    );
-                }
-                "abs" => {
-                    if !arity(self, 1) {
-                        return bad(span);
-                    }
-                    let x = self.expr_expect(cx, &args[0], &Ty::Int);
-                    return b(Builtin::Abs, vec![x], Ty::Int);
-                }
-                "take" => {
-                    if !arity(self, 2) {
-                        return bad(span);
-                    }
-                    let (l, lt) = self.expr(cx, &args[0]);
-                    let elem = self.list_elem(&lt, args[0].span);
-                    let k = self.expr_expect(cx, &args[1], &Ty::Int);
-                    return b(Builtin::Take, vec![l, k], Ty::List(Box::new(elem)));
-                }
-                "first" | "last" | "random" | "distinct" => {
-                    if !arity(self, 1) {
-                        return bad(span);
-                    }
-                    let (l, lt) = self.expr(cx, &args[0]);
-                    let elem = self.list_elem(&lt, args[0].span);
-                    let (bi, ty) = match n {
-                        "first" => (Builtin::First, elem),
-                        "last" => (Builtin::Last, elem),
-                        "random" => (Builtin::Random, elem),
-                        _ => (Builtin::Distinct, Ty::List(Box::new(elem))),
-                    };
-                    return b(bi, vec![l], ty);
-                }
-                "cards" => {
-                    if !arity(self, 2) {
-                        return bad(span);
-                    }
-                    let k = self.expr_expect(cx, &args[0], &Ty::Kind);
-                    let l = self.expr_expect(cx, &args[1], &Ty::List(Box::new(Ty::Card)));
-                    return b(Builtin::Cards, vec![k, l], Ty::List(Box::new(Ty::Card)));
-                }
-                "kinds" => {
-                    if !arity(self, 1) {
-                        return bad(span);
-                    }
-                    let l = self.expr_expect(cx, &args[0], &Ty::List(Box::new(Ty::Card)));
-                    return b(Builtin::Kinds, vec![l], Ty::List(Box::new(Ty::Kind)));
-                }
-                "seat" => {
-                    if !arity(self, 1) {
-                        return bad(span);
-                    }
-                    let x = self.expr_expect(cx, &args[0], &Ty::Int);
-                    return b(Builtin::Seat, vec![x], Ty::Player);
-                }
-                "left" | "right" | "opponents" | "from" | "eliminated" => {
-                    if !arity(self, 1) {
-                        return bad(span);
-                    }
-                    let x = self.expr_expect(cx, &args[0], &Ty::Player);
-                    let players = Ty::List(Box::new(Ty::Player));
-                    let (bi, ty) = match n {
-                        "left" => (Builtin::Left, Ty::Player),
-                        "right" => (Builtin::Right, Ty::Player),
-                        "opponents" => (Builtin::Opponents, players),
-                        "from" => (Builtin::From, players),
-                        _ => (Builtin::Eliminated, Ty::Bool),
-                    };
-                    return b(bi, vec![x], ty);
-                }
-                "at" => {
-                    if !arity(self, 2) {
-                        return bad(span);
-                    }
-                    let x = self.expr_expect(cx, &args[0], &Ty::Int);
-                    let y = self.expr_expect(cx, &args[1], &Ty::Int);
-                    return b(Builtin::At, vec![x, y], Ty::Space);
-                }
-                "neighbours" => {
-                    if !arity(self, 1) {
-                        return bad(span);
-                    }
-                    let x = self.expr_expect(cx, &args[0], &Ty::Space);
-                    return b(Builtin::Neighbours, vec![x], Ty::List(Box::new(Ty::Space)));
-                }
-                _ => {
-                    if !arity(self, 2) {
-                        return bad(span);
-                    }
-                    let x = self.expr_expect(cx, &args[0], &Ty::Space);
-                    let y = self.expr_expect(cx, &args[1], &Ty::Space);
-                    return b(Builtin::Adjacent, vec![x, y], Ty::Bool);
-                }
-            }
-        }
-        match self.lookup(n) {
-            Some(Sym::Fn(f)) => {
-                let params = self.p.fns[f.index()].params.clone();
-                let ret = self.p.fns[f.index()].ret.clone();
-                if !arity(self, params.len()) {
-                    return bad(span);
-                }
-                let xs = args
-                    .iter()
-                    .zip(&params)
-                    .map(|(a, t)| self.expr_expect(cx, a, t))
-                    .collect();
-                let xs: Vec<Expr> = xs;
-                let def = &self.p.fns[f.index()];
-                match self.lowered_fns.contains(&f) {
-                    true => match super::inline::inline_call(def, &xs) {
-                        Some(body) => (body, ret),
-                        None => (mk(ExprKind::CallFn(f, xs), span), ret),
-                    },
-                    false => (mk(ExprKind::CallFn(f, xs), span), ret),
-                }
-            }
-            Some(Sym::Proc(_)) => {
-                self.error(
-                    Diagnostic::error(
-                        "E201",
-                        name.span,
-                        format!("`{n}` is a procedure: it is a statement, not a value"),
-                    )
-                    .label("procedure")
-                    .help("use a `fn` for a value computed from the position"),
-                );
-                bad(span)
-            }
-            _ => {
-                let help = self.suggest(n, |s| matches!(s, Sym::Fn(_)), BUILTIN_FNS);
-                self.error(
-                    Diagnostic::error("E110", name.span, format!("no function is named `{n}`"))
-                        .label("unknown function")
-                        .maybe_help(help),
-                );
-                bad(span)
             }
         }
     }

@@ -1,0 +1,251 @@
+//! Checks stage: lowering of card definitions, menu actions and triggers.
+
+use super::scope::{BodyKind, Ctx};
+use super::{Compiler, Sym};
+use crate::diag::Diagnostic;
+use crate::program::*;
+use crate::value::Value;
+use cardgame_grammar::ast;
+
+impl Compiler<'_> {
+    pub(super) fn lower_card(&mut self, cd: &ast::CardDecl) {
+        let Some(name) = cd.name.plain() else { return };
+        let Some(&kid) = self.kinds.get(&name) else {
+            return;
+        };
+        if self.p.kinds[kid.index()].span != cd.name.span {
+            return; // a duplicate definition, already reported
+        }
+        let mut tags = vec![];
+        let mut copies = None;
+        let mut text = String::new();
+        let mut props: Vec<Option<Expr>> = vec![None; self.p.props.len()];
+        let mut abilities: Vec<Option<Body>> = vec![None; self.p.abilities.len()];
+        let mut triggers = vec![];
+        for item in &cd.items {
+            match item {
+                ast::CardItem::Is(names, _) => {
+                    for n in names {
+                        match self.lookup(&n.name) {
+                            Some(Sym::Tag(t)) => tags.push(t),
+                            _ => {
+                                let help = self.suggest(&n.name, |s| matches!(s, Sym::Tag(_)), &[]);
+                                self.error(
+                                    Diagnostic::error(
+                                        "E104",
+                                        n.span,
+                                        format!("no tag is named `{}`", n.name),
+                                    )
+                                    .label("unknown tag")
+                                    .maybe_help(
+                                        help.or(Some("declare it in a `tags` group".into())),
+                                    ),
+                                );
+                            }
+                        }
+                    }
+                }
+                ast::CardItem::Copies(e, _) => copies = Some(self.pure_expr(e, &Ty::Int)),
+                ast::CardItem::Text(t, _) => text = t.plain().unwrap_or_default(),
+                ast::CardItem::Property(n, e, span) => match self.lookup(&n.name) {
+                    Some(Sym::Prop(pid)) => {
+                        if props[pid.index()].is_some() {
+                            self.error(
+                                Diagnostic::error(
+                                    "E101",
+                                    *span,
+                                    format!("`{}` is given twice on this card", n.name),
+                                )
+                                .label("second value"),
+                            );
+                        }
+                        let ty = self.p.props[pid.index()].ty.ty();
+                        let mut cx = Ctx::new(BodyKind::Pure);
+                        let e = self.expr_expect(&mut cx, e, &ty);
+                        props[pid.index()] = Some(e);
+                    }
+                    _ => {
+                        let help = self.suggest(
+                            &n.name,
+                            |s| matches!(s, Sym::Prop(_)),
+                            &["is", "copies", "text", "ability", "on"],
+                        );
+                        self.error(
+                            Diagnostic::error(
+                                "E105",
+                                n.span,
+                                format!("`{}` is not a property", n.name),
+                            )
+                            .label("unknown property")
+                            .maybe_help(
+                                help.or(Some("declare it with `property NAME: int = 0`".into())),
+                            ),
+                        );
+                    }
+                },
+                ast::CardItem::Ability(n, b, _) => match self.lookup(&n.name) {
+                    Some(Sym::Ability(aid)) => {
+                        let body = self.body(b, BodyKind::Statements);
+                        abilities[aid.index()] = Some(body);
+                    }
+                    _ => {
+                        let help = self.suggest(&n.name, |s| matches!(s, Sym::Ability(_)), &[]);
+                        self.error(
+                            Diagnostic::error(
+                                "E107",
+                                n.span,
+                                format!("no ability is named `{}`", n.name),
+                            )
+                            .label("unknown ability")
+                            .maybe_help(help.or(Some(
+                                "declare ability names with `abilities play, ...`".into(),
+                            ))),
+                        );
+                    }
+                },
+                ast::CardItem::Trigger(t) => {
+                    if let Some(def) = self.lower_trigger(t, true) {
+                        triggers.push(def);
+                    }
+                }
+            }
+        }
+        tags.sort();
+        tags.dedup();
+        let k = &mut self.p.kinds[kid.index()];
+        k.tags = tags;
+        k.copies = copies.unwrap_or(Expr {
+            kind: ExprKind::Const(Value::Int(1)),
+            span: cd.span,
+        });
+        k.text = text;
+        k.props = props;
+        k.abilities = abilities;
+        k.triggers = triggers;
+    }
+
+    pub(super) fn lower_action(&mut self, a: &ast::ActionDecl) {
+        let Some((Sym::Action(id), _)) = self.syms.get(&a.name.name).copied() else {
+            return;
+        };
+        let mut cx = Ctx::new(BodyKind::Statements);
+        let mut params = vec![];
+        for prm in &a.params {
+            let (dom, ty) = self.expr(&mut cx, &prm.domain);
+            let elem = self.list_elem(&ty, prm.domain.span);
+            cx.bind(&prm.name.name, elem);
+            params.push(dom);
+        }
+        let label = a.label.as_ref().map(|t| self.text(&mut cx, t));
+        let condition = a
+            .condition
+            .as_ref()
+            .map(|c| self.expr_expect(&mut cx, c, &Ty::Bool));
+        let block = self.block(&mut cx, &a.body);
+        let def = &mut self.p.actions[id.index()];
+        def.params = params;
+        def.label = label;
+        def.condition = condition;
+        def.body = Body {
+            block,
+            slots: cx.max,
+        };
+    }
+
+    pub(super) fn lower_trigger(
+        &mut self,
+        t: &ast::TriggerDecl,
+        on_card: bool,
+    ) -> Option<TriggerDef> {
+        let event = match self.lookup(&t.event.name) {
+            Some(Sym::Event(e)) => e,
+            _ => {
+                let help = self.suggest(&t.event.name, |s| matches!(s, Sym::Event(_)), &[]);
+                self.error(
+                    Diagnostic::error(
+                        "E108",
+                        t.event.span,
+                        format!("no event is named `{}`", t.event.name),
+                    )
+                    .label("unknown event")
+                    .maybe_help(help.or(Some("declare it with `event NAME(...)`".into()))),
+                );
+                return None;
+            }
+        };
+        let params = self.p.events[event.index()].params.clone();
+        if params.len() != t.bindings.len() {
+            self.error(
+                Diagnostic::error(
+                    "E111",
+                    t.event.span,
+                    format!(
+                        "the event `{}` has {} values but {} names are given",
+                        t.event.name,
+                        params.len(),
+                        t.bindings.len()
+                    ),
+                )
+                .label("wrong number of names"),
+            );
+            return None;
+        }
+        let mut cx = Ctx::new(BodyKind::Statements);
+        for (b, ty) in t.bindings.iter().zip(params) {
+            cx.bind(&b.name, ty);
+        }
+        let zone = match (&t.zone, on_card) {
+            (Some(z), true) => match self.lookup(&z.name) {
+                Some(Sym::Zone(zid)) => Some(zid),
+                _ => {
+                    let help = self.suggest(&z.name, |s| matches!(s, Sym::Zone(_)), &[]);
+                    self.error(
+                        Diagnostic::error("E102", z.span, format!("no zone is named `{}`", z.name))
+                            .label("unknown zone")
+                            .maybe_help(help),
+                    );
+                    None
+                }
+            },
+            (Some(z), false) => {
+                self.error(
+                    Diagnostic::error(
+                        "E204",
+                        z.span,
+                        "only a trigger printed on a card can say `in ZONE`",
+                    )
+                    .label("global trigger"),
+                );
+                None
+            }
+            (None, true) => {
+                self.error(
+                    Diagnostic::error(
+                        "E204",
+                        t.span,
+                        "a card's trigger must say in which zone the card has to lie",
+                    )
+                    .label("no `in ZONE`")
+                    .help("for example `on crafted(c, p) in owned { ... }`"),
+                );
+                None
+            }
+            (None, false) => None,
+        };
+        let condition = t
+            .condition
+            .as_ref()
+            .map(|c| self.expr_expect(&mut cx, c, &Ty::Bool));
+        let block = self.block(&mut cx, &t.body);
+        Some(TriggerDef {
+            event,
+            condition,
+            zone,
+            body: Body {
+                block,
+                slots: cx.max,
+            },
+            span: t.span,
+        })
+    }
+}
