@@ -463,10 +463,11 @@ pub struct Expr {
     pub span: Span,
 }
 
-impl Expr {
-    /// Calls `f` on every direct sub-expression.
-    pub fn children(&self, f: &mut dyn FnMut(&Expr)) {
-        match &self.kind {
+/// The direct sub-expressions of an expression, by shared (`ref`) or exclusive (`mut`) reference:
+/// one match for both walks.
+macro_rules! each_child {
+    ($kind:expr, $f:expr, $iter:ident, $($borrow:tt)+) => {
+        match $($borrow)+ $kind {
             ExprKind::Const(_)
             | ExprKind::Local(_)
             | ExprKind::Global(_)
@@ -486,23 +487,23 @@ impl Expr {
             | ExprKind::Field(_, x)
             | ExprKind::Unary(_, x)
             | ExprKind::IsTag(x, _, _)
-            | ExprKind::IsKind(x, _, _) => f(x),
+            | ExprKind::IsKind(x, _, _) => $f(x),
             ExprKind::Zone(_, h) => {
                 if let Some(h) = h {
-                    f(h)
+                    $f(h)
                 }
             }
             ExprKind::Binary(_, a, b) | ExprKind::Range(a, b) => {
-                f(a);
-                f(b);
+                $f(a);
+                $f(b);
             }
             ExprKind::If(c, a, b) => {
-                f(c);
-                f(a);
-                f(b);
+                $f(c);
+                $f(a);
+                $f(b);
             }
             ExprKind::List(xs) | ExprKind::Builtin(_, xs) | ExprKind::CallFn(_, xs) => {
-                xs.iter().for_each(f)
+                xs.$iter().for_each(|x| $f(x))
             }
             ExprKind::Aggregate {
                 value,
@@ -511,97 +512,39 @@ impl Expr {
                 ..
             } => {
                 if let Some(v) = value {
-                    f(v);
+                    $f(v);
                 }
-                f(list);
+                $f(list);
                 if let Some(x) = filter {
-                    f(x);
+                    $f(x);
                 }
             }
             ExprKind::Pile { count, zone, .. } => {
                 if let Some(c) = count {
-                    f(c);
+                    $f(c);
                 }
-                f(zone);
+                $f(zone);
             }
             ExprKind::Text(t) => {
-                for part in &t.parts {
+                for part in t.parts.$iter() {
                     if let TextPartIr::Expr(x) = part {
-                        f(x);
+                        $f(x);
                     }
                 }
             }
         }
+    };
+}
+
+impl Expr {
+    /// Calls `f` on every direct sub-expression.
+    pub fn children(&self, f: &mut dyn FnMut(&Expr)) {
+        each_child!(self.kind, f, iter, &)
     }
 
     /// Calls `f` on every direct sub-expression, mutably.
     pub fn children_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
-        match &mut self.kind {
-            ExprKind::Const(_)
-            | ExprKind::Local(_)
-            | ExprKind::Global(_)
-            | ExprKind::Option(_)
-            | ExprKind::Column(_)
-            | ExprKind::Spaces
-            | ExprKind::You
-            | ExprKind::This
-            | ExprKind::Active
-            | ExprKind::Players
-            | ExprKind::Everyone
-            | ExprKind::TurnNumber => {}
-            ExprKind::PlayerVar(_, x)
-            | ExprKind::CardVar(_, x)
-            | ExprKind::Prop(_, x)
-            | ExprKind::TagOf(_, x)
-            | ExprKind::Field(_, x)
-            | ExprKind::Unary(_, x)
-            | ExprKind::IsTag(x, _, _)
-            | ExprKind::IsKind(x, _, _) => f(x),
-            ExprKind::Zone(_, h) => {
-                if let Some(h) = h {
-                    f(h)
-                }
-            }
-            ExprKind::Binary(_, a, b) | ExprKind::Range(a, b) => {
-                f(a);
-                f(b);
-            }
-            ExprKind::If(c, a, b) => {
-                f(c);
-                f(a);
-                f(b);
-            }
-            ExprKind::List(xs) | ExprKind::Builtin(_, xs) | ExprKind::CallFn(_, xs) => {
-                xs.iter_mut().for_each(f)
-            }
-            ExprKind::Aggregate {
-                value,
-                list,
-                filter,
-                ..
-            } => {
-                if let Some(v) = value {
-                    f(v);
-                }
-                f(list);
-                if let Some(x) = filter {
-                    f(x);
-                }
-            }
-            ExprKind::Pile { count, zone, .. } => {
-                if let Some(c) = count {
-                    f(c);
-                }
-                f(zone);
-            }
-            ExprKind::Text(t) => {
-                for part in &mut t.parts {
-                    if let TextPartIr::Expr(x) = part {
-                        f(x);
-                    }
-                }
-            }
-        }
+        each_child!(self.kind, f, iter_mut, &mut)
     }
 }
 
