@@ -28,20 +28,7 @@ impl Compiler<'_> {
                     for n in names {
                         match self.lookup(&n.name) {
                             Some(Sym::Tag(t)) => tags.push(t),
-                            _ => {
-                                let help = self.suggest(&n.name, |s| matches!(s, Sym::Tag(_)), &[]);
-                                self.error(
-                                    Diagnostic::error(
-                                        "E104",
-                                        n.span,
-                                        format!("no tag is named `{}`", n.name),
-                                    )
-                                    .label("unknown tag")
-                                    .maybe_help(
-                                        help.or(Some("declare it in a `tags` group".into())),
-                                    ),
-                                );
-                            }
+                            _ => self.unknown_tag(n, Some("declare it in a `tags` group".into())),
                         }
                     }
                 }

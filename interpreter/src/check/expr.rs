@@ -49,6 +49,16 @@ impl Compiler<'_> {
         }
     }
 
+    /// E104: `n` names no tag. The help is a tag of a similar name, else `fallback`.
+    pub(crate) fn unknown_tag(&mut self, n: &ast::Ident, fallback: Option<String>) {
+        let help = self.suggest(&n.name, |s| matches!(s, Sym::Tag(_)), &[]);
+        self.error(
+            Diagnostic::error("E104", n.span, format!("no tag is named `{}`", n.name))
+                .label("unknown tag")
+                .maybe_help(help.or(fallback)),
+        );
+    }
+
     pub(crate) fn type_error(&mut self, span: Span, want: &Ty, got: &Ty) {
         let help = match (want, got) {
             (Ty::Card, Ty::List(_)) | (Ty::Card, Ty::Zone) => {
@@ -203,23 +213,13 @@ impl Compiler<'_> {
                             Ty::Bool,
                         ),
                         _ => {
-                            let help = self.suggest(&n.name, |s| matches!(s, Sym::Tag(_)), &[]);
-                            let help = help.or_else(|| {
-                                crate::diag::did_you_mean(
-                                    &n.name,
-                                    self.kinds.keys().map(|s| s.as_str()),
-                                )
-                                .map(|h| format!("{h} (a card name is written in quotes)"))
-                            });
-                            self.error(
-                                Diagnostic::error(
-                                    "E104",
-                                    n.span,
-                                    format!("no tag is named `{}`", n.name),
-                                )
-                                .label("unknown tag")
-                                .maybe_help(help),
-                            );
+                            // `c is Duke` for the card "Duke": the name is written in quotes.
+                            let quoted = crate::diag::did_you_mean(
+                                &n.name,
+                                self.kinds.keys().map(|s| s.as_str()),
+                            )
+                            .map(|h| format!("{h} (a card name is written in quotes)"));
+                            self.unknown_tag(n, quoted);
                             bad(span)
                         }
                     },

@@ -75,14 +75,8 @@ impl<'a> Mach<'a> {
             if let (Some(pid), Value::Card(c)) = (const_prop, &item) {
                 let kind = self.s.cards.get(*c as usize).map(|cs| cs.kind as usize);
                 if let Some(Value::Int(v)) = kind.and_then(|k| self.const_prop(k, pid)) {
-                    match op {
-                        Aggregate::Sum => {
-                            sum = sum
-                                .checked_add(v)
-                                .ok_or_else(|| self.err(span, "arithmetic overflow".into()))?
-                        }
-                        Aggregate::Max => best = Some(best.map_or(v, |b| b.max(v))),
-                        _ => best = Some(best.map_or(v, |b| b.min(v))),
+                    if !fold_number(op, v, &mut sum, &mut best) {
+                        return Err(self.err(span, "arithmetic overflow".into()));
                     }
                     continue;
                 }
@@ -111,14 +105,8 @@ impl<'a> Mach<'a> {
                             }
                         },
                     };
-                    match op {
-                        Aggregate::Sum => {
-                            sum = sum
-                                .checked_add(v)
-                                .ok_or_else(|| self.err(span, "arithmetic overflow".into()))?
-                        }
-                        Aggregate::Max => best = Some(best.map_or(v, |b| b.max(v))),
-                        _ => best = Some(best.map_or(v, |b| b.min(v))),
+                    if !fold_number(op, v, &mut sum, &mut best) {
+                        return Err(self.err(span, "arithmetic overflow".into()));
                     }
                 }
                 Aggregate::Any | Aggregate::All => {
@@ -389,4 +377,17 @@ pub(crate) fn cmp_values(a: &Value, b: &Value) -> std::cmp::Ordering {
         }
         _ => rank(a).cmp(&rank(b)),
     }
+}
+
+/// Adds `v` to a `sum`, `max` or `min` under way; false when the sum overflows.
+fn fold_number(op: Aggregate, v: i64, sum: &mut i64, best: &mut Option<i64>) -> bool {
+    match op {
+        Aggregate::Sum => match sum.checked_add(v) {
+            Some(s) => *sum = s,
+            None => return false,
+        },
+        Aggregate::Max => *best = Some(best.map_or(v, |b| b.max(v))),
+        _ => *best = Some(best.map_or(v, |b| b.min(v))),
+    }
+    true
 }
