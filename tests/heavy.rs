@@ -68,9 +68,12 @@ fn games_ending(path: &str, players: u8, opts: &[(&str, &str)], stalls: u64) -> 
     assert_eq!(r.finished + r.unfinished, 1000);
     if r.unfinished > 0 {
         println!(
-            "  {} games reached the turn limit of {}",
+            "  {} games reached the turn limit of {}; replay with `cardgame run {path}` and:",
             r.unfinished, cfg.max_turns
         );
+        for g in &r.stalls {
+            println!("    {}", g.replay);
+        }
     }
     format!("{path} {players}p {opts:?}: {:?}", r.end_reasons)
 }

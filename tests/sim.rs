@@ -220,3 +220,80 @@ fn agents_take_the_seats_in_turn() {
     let bad = cardgame(&["sim", "examples/duel.cardgame", "--agents", "wizard"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn games_stopped_at_the_turn_limit_are_listed_with_the_seeds_that_replay_them() {
+    // One game in four is a stall that the rules never end: the Wait card is not on top.
+    let script = temp_script(
+        "stall.cardgame",
+        r#"game "Stall" { players 2 }
+zone deck: pile, hidden
+card "Stop" { copies 1 }
+card "Wait" { copies 3 }
+action wait label "Wait" { }
+setup {
+  move box to deck
+  shuffle deck
+}
+flow {
+  if top of deck is "Stop" { win [seat(1)] "stopped" }
+  loop {
+    for p in from(seat(1)) {
+      turn p { actions by p until pass [wait] }
+    }
+  }
+}
+"#,
+    );
+    let path = script.to_string_lossy().into_owned();
+    let v = report(&[
+        &path,
+        "--games",
+        "40",
+        "--seed",
+        "5",
+        "--max-turns",
+        "30",
+        "--agents",
+        "greedy,random",
+    ]);
+    let stalls = v["stalls"].as_array().expect("a list");
+    let unfinished = v["unfinished"].as_u64().expect("a count");
+    assert!(unfinished > 0 && unfinished < 40, "{v}");
+    assert_eq!(stalls.len() as u64, unfinished.min(20), "{v}");
+    for g in stalls {
+        assert_eq!(g["turns"], 30, "{g}");
+        assert_eq!(g["reason"], "turn limit of 30 turns reached", "{g}");
+        let agents = g["agents"].as_array().expect("agents by seat");
+        assert_eq!(agents.len(), 2);
+        let replay = g["replay"].as_str().expect("replay flags");
+        let seed = g["seed"].as_u64().expect("a seed").to_string();
+        assert!(replay.contains(&format!("--seed {seed}")), "{replay}");
+        let mut args = vec!["run", path.as_str(), "--format", "json"];
+        args.extend(replay.split(' '));
+        let run = cardgame(&args);
+        assert_eq!(run.status.code(), Some(0));
+        let out = String::from_utf8_lossy(&run.stdout);
+        let last: Value =
+            serde_json::from_str(out.lines().last().expect("a result")).expect("JSON");
+        assert_eq!(last["finished"], false, "the replay stalls too: {last}");
+        assert_eq!(last["turns"], 30, "{last}");
+        assert_eq!(last["steps"], g["decisions"], "the same game: {last}");
+    }
+    // The text report lists them too, with the flags to replay each.
+    let out = cardgame(&[
+        "sim",
+        &path,
+        "--games",
+        "40",
+        "--seed",
+        "5",
+        "--max-turns",
+        "30",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("replay: cardgame run SCRIPT --players 2 --seed "),
+        "{text}"
+    );
+}

@@ -5,7 +5,7 @@
 
 use crate::agents::make_agent;
 use crate::engine::{Game, GameConfig, Status};
-use crate::program::{OptionId, Program};
+use crate::program::{OptionId, OptionKind, Program};
 use crate::value::Value;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -134,7 +134,30 @@ pub struct SimError {
     pub game: u64,
     pub seed: u64,
     pub message: String,
+    /// The agent of each seat in this game (rotation included).
+    pub agents: Vec<String>,
+    /// The flags of `cardgame run` that replay this game exactly.
+    pub replay: String,
 }
+
+/// A game that did not end by the rules: it reached the turn limit (or another limit of the run).
+/// A designer replays it to see the stall.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SimStall {
+    pub game: u64,
+    pub seed: u64,
+    /// Why it stopped (for example `turn limit of 2000 turns reached`).
+    pub reason: String,
+    pub turns: u32,
+    pub decisions: u64,
+    /// The agent of each seat in this game (rotation included).
+    pub agents: Vec<String>,
+    /// The flags of `cardgame run` that replay this game exactly.
+    pub replay: String,
+}
+
+/// How many errors and stalls a report lists one by one (all are counted).
+pub const LISTED: usize = 20;
 
 /// Per card kind: how many copies players held at the end, and how the players who held it did.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -160,6 +183,8 @@ pub struct SimReport {
     pub jobs: usize,
     pub finished: u64,
     pub unfinished: u64,
+    /// The first games that stopped without ending by the rules, with the seeds that reproduce them.
+    pub stalls: Vec<SimStall>,
     pub errors: Vec<SimError>,
     pub error_count: u64,
     pub wins_by_seat: Vec<Rate>,
@@ -291,6 +316,35 @@ pub fn simulate(
     Ok(aggregate(program, cfg, &records, seconds))
 }
 
+/// The flags of `cardgame run` that play game `r` again: same players, seed, agents by seat, turn
+/// limit and options.
+fn replay_flags(program: &Program, cfg: &SimConfig, r: &Record) -> String {
+    let mut s = format!(
+        "--players {} --seed {} --agents {} --max-turns {}",
+        cfg.players,
+        r.seed,
+        r.seating.join(","),
+        cfg.max_turns
+    );
+    for (id, value) in &cfg.options {
+        let Some(o) = program.options.get(id.0 as usize) else {
+            continue;
+        };
+        let v = match (&o.kind, value) {
+            (OptionKind::OneOf(names), Value::Int(i)) => usize::try_from(*i)
+                .ok()
+                .and_then(|i| names.get(i))
+                .cloned()
+                .unwrap_or_default(),
+            (_, Value::Bool(b)) => b.to_string(),
+            (_, Value::Int(i)) => i.to_string(),
+            _ => continue,
+        };
+        s.push_str(&format!(" --option {}={v}", o.name));
+    }
+    s
+}
+
 fn aggregate(program: &Program, cfg: &SimConfig, records: &[Record], seconds: f64) -> SimReport {
     let n = cfg.players as usize;
     let mut seat_wins = vec![0u64; n];
@@ -298,6 +352,7 @@ fn aggregate(program: &Program, cfg: &SimConfig, records: &[Record], seconds: f6
     let mut end_reasons: BTreeMap<String, u64> = BTreeMap::new();
     let (mut finished, mut unfinished, mut ties, mut no_winner) = (0, 0, 0, 0);
     let mut errors = vec![];
+    let mut stalls = vec![];
     let mut error_count = 0;
     let mut turns = vec![];
     let mut decisions = vec![];
@@ -309,11 +364,13 @@ fn aggregate(program: &Program, cfg: &SimConfig, records: &[Record], seconds: f6
     for (i, r) in records.iter().enumerate() {
         if let Some(e) = &r.error {
             error_count += 1;
-            if errors.len() < 20 {
+            if errors.len() < LISTED {
                 errors.push(SimError {
                     game: i as u64,
                     seed: r.seed,
                     message: e.clone(),
+                    agents: r.seating.clone(),
+                    replay: replay_flags(program, cfg, r),
                 });
             }
             continue;
@@ -322,6 +379,17 @@ fn aggregate(program: &Program, cfg: &SimConfig, records: &[Record], seconds: f6
             finished += 1;
         } else {
             unfinished += 1;
+            if stalls.len() < LISTED {
+                stalls.push(SimStall {
+                    game: i as u64,
+                    seed: r.seed,
+                    reason: r.reason.clone(),
+                    turns: r.turns,
+                    decisions: r.decisions,
+                    agents: r.seating.clone(),
+                    replay: replay_flags(program, cfg, r),
+                });
+            }
         }
         *end_reasons.entry(r.reason.clone()).or_default() += 1;
         turns.push(f64::from(r.turns));
@@ -387,6 +455,7 @@ fn aggregate(program: &Program, cfg: &SimConfig, records: &[Record], seconds: f6
         jobs: cfg.jobs,
         finished,
         unfinished,
+        stalls,
         errors,
         error_count,
         wins_by_seat: seat_wins.iter().map(|w| Rate::new(*w, played)).collect(),
@@ -426,13 +495,26 @@ impl SimReport {
             self.game, self.games, self.players, self.seed, self.jobs
         ));
         s.push_str(&format!(
-            "finished {}, stopped at the turn limit {}, engine errors {}\n",
+            "finished {}, stopped at a limit (turns) {}, engine errors {}\n",
             self.finished, self.unfinished, self.error_count
         ));
         for e in &self.errors {
             s.push_str(&format!(
-                "  error in game {} (seed {}): {}\n",
-                e.game, e.seed, e.message
+                "  error in game {} (seed {}): {}\n    replay: cardgame run SCRIPT {}\n",
+                e.game, e.seed, e.message, e.replay
+            ));
+        }
+        for g in &self.stalls {
+            s.push_str(&format!(
+                "  game {} (seed {}) stopped after {} turns and {} decisions: {}\n    replay: cardgame run SCRIPT {}\n",
+                g.game, g.seed, g.turns, g.decisions, g.reason, g.replay
+            ));
+        }
+        let unlisted = self.unfinished.saturating_sub(self.stalls.len() as u64)
+            + self.error_count.saturating_sub(self.errors.len() as u64);
+        if unlisted > 0 {
+            s.push_str(&format!(
+                "  ({unlisted} more not listed; the JSON report lists the first {LISTED} of each)\n"
             ));
         }
         s.push_str("wins by seat (95% interval):\n");
