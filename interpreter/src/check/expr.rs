@@ -25,6 +25,15 @@ pub(crate) fn fits(got: &Ty, want: &Ty) -> bool {
     }
 }
 
+/// Whether a type is not known yet: `none`, `[]`, or a list of those.
+pub(crate) fn untyped(ty: &Ty) -> bool {
+    match ty {
+        Ty::Any => true,
+        Ty::List(t) => untyped(t),
+        _ => false,
+    }
+}
+
 impl Compiler<'_> {
     /// The element type of something used as a list (a zone is the list of its cards).
     pub(crate) fn list_elem(&mut self, ty: &Ty, span: Span) -> Ty {
@@ -467,6 +476,7 @@ impl Compiler<'_> {
     }
 
     fn field(&mut self, cx: &mut Ctx, base: &ast::Expr, f: &ast::Ident, span: Span) -> (Expr, Ty) {
+        let reported = self.diags.len();
         let (b, bt) = self.expr(cx, base);
         let bx = Box::new(b);
         let name = f.name.as_str();
@@ -559,6 +569,21 @@ impl Compiler<'_> {
                 );
                 self.field_error(f, "space", help)
             }
+            // A value whose type is not known (from `none` or `[]`, not from an error
+            // already reported): its fields cannot be resolved, so say so rather than
+            // read nothing.
+            Ty::Any if self.diags.len() == reported => {
+                self.error(
+                    Diagnostic::error(
+                        "E201",
+                        base.span,
+                        format!("the type of this value is not known, so `{}` cannot be read", f.name),
+                    )
+                    .label("a value of unknown type")
+                    .help("it comes from `none` or `[]`: start the list from a value of its type, or assign it one before this line"),
+                );
+                bad(span)
+            }
             Ty::Any => bad(span),
             other => {
                 self.error(
@@ -601,6 +626,19 @@ impl Compiler<'_> {
                 if matches!(tx, Ty::List(_) | Ty::Zone) {
                     let elem = self.list_elem(&tx, a.span);
                     let want = Ty::List(Box::new(elem.clone()));
+                    if untyped(&elem) {
+                        // `[] + L` has the type of L.
+                        let (y, ty) = self.expr(cx, b);
+                        if !fits(&ty, &want) {
+                            self.type_error(b.span, &want, &ty);
+                        }
+                        let ty = match ty {
+                            Ty::Zone => Ty::List(Box::new(Ty::Card)),
+                            Ty::List(_) => ty,
+                            _ => want,
+                        };
+                        return (bin(BinOp::Concat, x, y), ty);
+                    }
                     let y = self.expr_expect(cx, b, &want);
                     return (bin(BinOp::Concat, x, y), want);
                 }

@@ -56,6 +56,12 @@ impl Ctx {
     pub fn hidden_slot(&mut self) -> Slot {
         self.bind("", Ty::Any)
     }
+    /// Give a local the type of a value assigned to it (a local started as `[]` or `none`).
+    pub fn refine(&mut self, name: &str, ty: Ty) {
+        if let Some(entry) = self.scopes.iter_mut().rev().find_map(|s| s.get_mut(name)) {
+            entry.1 = ty;
+        }
+    }
     pub fn get(&self, name: &str) -> Option<(Slot, Ty)> {
         self.scopes.iter().rev().find_map(|s| s.get(name).cloned())
     }
@@ -64,5 +70,44 @@ impl Ctx {
             .iter()
             .flat_map(|s| s.keys().filter(|k| !k.is_empty()).cloned())
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::check_source;
+    use crate::engine::{Game, GameConfig, Status};
+    use std::sync::Arc;
+
+    /// `let order = []` then `order = order + [...]`: the loop over `order` knows its players, so
+    /// `p.inplay` is the player's zone (it used to read nothing, silently).
+    #[test]
+    fn a_local_started_as_an_empty_list_takes_the_type_of_its_first_value() {
+        let src = r#"game "Order" { players 3 }
+zone inplay per player: set
+card "X" { copies 1 }
+flow {
+  move box to seat(2).inplay
+  let order = []
+  for q in everyone {
+    order = order + filter(r in everyone where r == q)
+  }
+  for p in order {
+    if count(p.inplay) == 1 { win [p] "found" }
+  }
+  win [] "not found"
+}
+"#;
+        let checked = check_source(src);
+        assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+        let p = checked.program.expect("the script checks");
+        let g = Game::new(Arc::new(p), GameConfig::new(3, 1));
+        match g.status() {
+            Status::Over(o) => {
+                assert_eq!(o.reason, "found");
+                assert_eq!(o.winners, vec![1]);
+            }
+            s => panic!("{s:?}"),
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! Checks stage: checking and lowering statements and blocks.
 
-use super::expr::fits;
+use super::expr::{fits, untyped};
 use super::scope::{BodyKind, Ctx};
 use super::{Compiler, Sym};
 use crate::diag::Diagnostic;
@@ -132,7 +132,22 @@ impl Compiler<'_> {
                         .label("not a number"),
                     );
                 }
-                let x = self.expr_expect(cx, e, &ty);
+                let x = match (&target, &t.kind) {
+                    // A local started as `[]` or `none` takes the type of the first value
+                    // given to it, so that `for p in order` then knows `p` is a player.
+                    (Target::Local(_), ast::ExprKind::Name(id))
+                        if op == AssignOp::Set && untyped(&ty) =>
+                    {
+                        let (x, got) = self.expr(cx, e);
+                        if !fits(&got, &ty) {
+                            self.type_error(e.span, &ty, &got);
+                        } else if !untyped(&got) {
+                            cx.refine(&id.name, got);
+                        }
+                        x
+                    }
+                    _ => self.expr_expect(cx, e, &ty),
+                };
                 StmtKind::Assign(target, op, x)
             }
             S::Move {
