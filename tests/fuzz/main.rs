@@ -1,7 +1,8 @@
 //! Fuzz stage: seeded mutants of every script in `games/` and `examples/` are checked, rendered and played;
 //! a panic, a hang or a runtime error without a script line fails. A few hundred run in CI; run many with
 //! `cargo test --release --test fuzz -- --ignored fuzz --nocapture` (`FUZZ_MUTANTS=N`, `FUZZ_SEED=S`,
-//! `FUZZ_PLAY=0` to check and render only, `FUZZ_MAX_HANGS=N`). Every failure found is kept in
+//! `FUZZ_PLAY=0` to check and render only, `FUZZ_SKIP=Kind,...` to leave kinds of edits out,
+//! `FUZZ_MAX_HANGS=N`). Every failure found is kept in
 //! `tests/fuzz-regressions/`, checked here too.
 
 mod exercise;
@@ -60,7 +61,7 @@ struct Tally {
 impl Tally {
     fn text(&self, seconds: f64) -> String {
         let mut s = format!(
-            "{} mutants in {seconds:.1} s: {} rejected by the checker, {} clean and played, {} failures ({} hangs)\n",
+            "{} mutants in {seconds:.1} s: {} rejected by the checker, {} clean, {} failures ({} hangs)\n",
             self.mutants,
             self.rejected,
             self.clean,
@@ -100,7 +101,7 @@ fn mutant(corpus: &[(String, String)], seed: u64, i: u64) -> (usize, String, Vec
         .rotate_left(29);
     let mut rng = ChaCha8Rng::seed_from_u64(s);
     let base = (i % corpus.len() as u64) as usize;
-    let (text, kinds) = mutate::mutate(&corpus[base].1, &mut rng);
+    let (text, kinds) = mutate::mutate(&corpus[base].1, &skipped(), &mut rng);
     (base, text, kinds, s)
 }
 
@@ -115,6 +116,7 @@ fn campaign(count: u64, seed: u64, play: Play, budget: Duration) -> Tally {
         .unwrap_or(1);
     let next = AtomicU64::new(0);
     let tally = Mutex::new(Tally::default());
+    let started = Instant::now();
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             scope.spawn(|| loop {
@@ -126,6 +128,14 @@ fn campaign(count: u64, seed: u64, play: Play, budget: Duration) -> Tally {
                 let verdict = exercise(text.clone(), s, play, budget);
                 let Ok(mut t) = tally.lock() else { break };
                 t.mutants += 1;
+                if t.mutants % 1000 == 0 {
+                    eprintln!(
+                        "fuzz: {} mutants, {} failures, {:.0} s",
+                        t.mutants,
+                        t.failures.len(),
+                        started.elapsed().as_secs_f64()
+                    );
+                }
                 for k in &kinds {
                     let c = t.per_kind.entry(*k).or_default();
                     c.tried += 1;
@@ -152,6 +162,15 @@ fn campaign(count: u64, seed: u64, play: Play, budget: Duration) -> Tally {
     let mut t = tally.into_inner().unwrap_or_default();
     t.failures.sort_by_key(|f| f.0);
     t
+}
+
+/// The kinds of edits left out, named in `FUZZ_SKIP` (comma separated, as printed in the report).
+fn skipped() -> Vec<Kind> {
+    let names = std::env::var("FUZZ_SKIP").unwrap_or_default();
+    Kind::ALL
+        .into_iter()
+        .filter(|k| names.split(',').any(|n| n.trim() == format!("{k:?}")))
+        .collect()
 }
 
 fn env_u64(name: &str, default: u64) -> u64 {

@@ -260,8 +260,8 @@ const ODD_CHARS: &[&str] = &[
     "\u{7f}",
 ];
 
-/// A mutant of `src`: its text and the kinds of edits made (one to three).
-pub fn mutate(src: &str, rng: &mut ChaCha8Rng) -> (String, Vec<Kind>) {
+/// A mutant of `src`: its text and the kinds of edits made (one to three, none of the kinds in `skip`).
+pub fn mutate(src: &str, skip: &[Kind], rng: &mut ChaCha8Rng) -> (String, Vec<Kind>) {
     let n = if rng.gen_bool(0.7) {
         1
     } else {
@@ -270,7 +270,10 @@ pub fn mutate(src: &str, rng: &mut ChaCha8Rng) -> (String, Vec<Kind>) {
     let mut text = src.to_string();
     let mut kinds = Vec::new();
     for _ in 0..n {
-        let kind = pick_kind(rng);
+        let mut kind = pick_kind(rng);
+        while skip.contains(&kind) && skip.len() < Kind::ALL.len() {
+            kind = pick_kind(rng);
+        }
         text = apply(&text, kind, rng);
         kinds.push(kind);
     }
