@@ -47,14 +47,23 @@ struct Count {
     failed: u64,
 }
 
+/// A failing mutant: its number, base script, edits, the stage and message, and where it was saved.
+struct Failure {
+    mutant: u64,
+    base: String,
+    kinds: Vec<Kind>,
+    stage: &'static str,
+    message: String,
+    file: PathBuf,
+}
+
 #[derive(Default)]
 struct Tally {
     mutants: u64,
     rejected: u64,
     clean: u64,
     per_kind: BTreeMap<Kind, Count>,
-    /// (mutant number, base script, kinds, stage, message, file where the mutant was saved)
-    failures: Vec<(u64, String, Vec<Kind>, &'static str, String, PathBuf)>,
+    failures: Vec<Failure>,
     hangs: u64,
 }
 
@@ -78,10 +87,15 @@ impl Tally {
                 c.failed
             ));
         }
-        for (i, base, kinds, stage, msg, file) in &self.failures {
+        for f in &self.failures {
             s.push_str(&format!(
-                "FAIL mutant {i} of {base} ({kinds:?}), {stage}: {msg}\n     saved as {}\n",
-                file.display()
+                "FAIL mutant {} of {} ({:?}), {}: {}\n     saved as {}\n",
+                f.mutant,
+                f.base,
+                f.kinds,
+                f.stage,
+                f.message,
+                f.file.display()
             ));
         }
         s
@@ -152,15 +166,21 @@ fn campaign(count: u64, seed: u64, play: Play, budget: Duration) -> Tally {
                         let _ = std::fs::create_dir_all(&out_dir);
                         let file = out_dir.join(format!("seed{seed}-mutant{i}.cardgame"));
                         let _ = std::fs::write(&file, &text);
-                        let name = corpus[base].0.clone();
-                        t.failures.push((i, name, kinds, stage, message, file));
+                        t.failures.push(Failure {
+                            mutant: i,
+                            base: corpus[base].0.clone(),
+                            kinds,
+                            stage,
+                            message,
+                            file,
+                        });
                     }
                 }
             });
         }
     });
     let mut t = tally.into_inner().unwrap_or_default();
-    t.failures.sort_by_key(|f| f.0);
+    t.failures.sort_by_key(|f| f.mutant);
     t
 }
 
