@@ -17,6 +17,42 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
+/// Print to standard output. When the reader has gone (a pipe closed early, as by `| head`), the program
+/// ends quietly with exit code 0, as command-line tools do; another write error ends it with exit code 1.
+macro_rules! out {
+    ($($t:tt)*) => { write_stdout(format_args!($($t)*)) };
+}
+
+/// [`out!`] with a newline.
+macro_rules! outln {
+    ($($t:tt)*) => { write_stdout(format_args!("{}\n", format_args!($($t)*))) };
+}
+
+/// Print to standard error; a closed standard error is ignored (never a panic).
+macro_rules! err {
+    ($($t:tt)*) => {{ let _ = std::io::stderr().lock().write_fmt(format_args!($($t)*)); }};
+}
+
+/// [`err!`] with a newline.
+macro_rules! errln {
+    ($($t:tt)*) => { err!("{}\n", format_args!($($t)*)) };
+}
+
+fn write_stdout(args: std::fmt::Arguments) {
+    if let Err(e) = std::io::stdout().lock().write_fmt(args) {
+        quit_on_write_error(&e);
+    }
+}
+
+/// The end of the program after a failed write to standard output.
+fn quit_on_write_error(e: &std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    err!("error: cannot write to standard output: {e}\n");
+    std::process::exit(i32::from(SCRIPT_ERROR));
+}
+
 /// Write, check, play, test and simulate card games written as text scripts.
 #[derive(Parser)]
 #[command(name = "cardgame", version, about)]
@@ -205,7 +241,7 @@ fn display_name(path: &Path) -> String {
 /// Read and check a script; print its diagnostics on failure.
 fn load(path: &Path) -> Result<(Arc<Program>, String), u8> {
     let source = read(path).map_err(|e| {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         SCRIPT_ERROR
     })?;
     let Checked {
@@ -215,11 +251,11 @@ fn load(path: &Path) -> Result<(Arc<Program>, String), u8> {
     match program {
         Some(p) => Ok((Arc::new(p), source)),
         None => {
-            eprint!(
+            err!(
                 "{}",
                 report::render(&diagnostics, &display_name(path), &source, 100)
             );
-            eprintln!("{}: {}", path.display(), report::summary(&diagnostics));
+            errln!("{}: {}", path.display(), report::summary(&diagnostics));
             Err(SCRIPT_ERROR)
         }
     }
@@ -232,7 +268,7 @@ fn prepare(file: &Path, args: &GameArgs, seed: u64) -> Result<(Arc<Program>, Gam
     match config(&program, args, seed) {
         Ok(c) => Ok((program, c)),
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             Err(USAGE)
         }
     }
@@ -244,17 +280,17 @@ fn cmd_check(files: &[PathBuf]) -> u8 {
         let source = match read(f) {
             Ok(s) => s,
             Err(e) => {
-                println!("error: {e}");
+                outln!("error: {e}");
                 code = SCRIPT_ERROR;
                 continue;
             }
         };
         let checked = check_source(&source);
-        print!(
+        out!(
             "{}",
             report::render(&checked.diagnostics, &display_name(f), &source, 100)
         );
-        println!("{}: {}", f.display(), report::summary(&checked.diagnostics));
+        outln!("{}: {}", f.display(), report::summary(&checked.diagnostics));
         if checked.program.is_none() {
             code = SCRIPT_ERROR;
         }
@@ -361,7 +397,7 @@ fn cmd_run(
         None => None,
         Some(v) if v >= 1 && v <= players => Some(v - 1),
         Some(v) => {
-            eprintln!("error: --view takes a seat from 1 to {players}, not {v}");
+            errln!("error: --view takes a seat from 1 to {players}, not {v}");
             return USAGE;
         }
     };
@@ -376,7 +412,7 @@ fn cmd_run(
         match make_agent(spec, seed, seat) {
             Ok(a) => seats.push(a),
             Err(e) => {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 return USAGE;
             }
         }
@@ -471,7 +507,7 @@ fn cmd_run(
     };
     if code != 0 {
         if let Status::Error(e) = game.status() {
-            eprintln!("error: {}: {e}", file.display());
+            errln!("error: {}: {e}", file.display());
         }
     }
     code
@@ -484,13 +520,13 @@ fn cmd_cards(file: &Path, args: &GameArgs, format: Format) -> u8 {
     };
     let game = Game::new(program.clone(), cfg);
     if let Status::Error(e) = game.status() {
-        eprintln!("error: {}: {e}", file.display());
+        errln!("error: {}: {e}", file.display());
         return SCRIPT_ERROR;
     }
     let inv = game.inventory();
     match format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&inv).unwrap_or_default()),
-        Format::Text => print!("{}", inv.to_text()),
+        Format::Json => outln!("{}", serde_json::to_string_pretty(&inv).unwrap_or_default()),
+        Format::Text => out!("{}", inv.to_text()),
     }
     0
 }
@@ -501,7 +537,7 @@ fn cmd_test(files: &[PathBuf]) -> u8 {
         let (program, source) = match load(f) {
             Ok(p) => p,
             Err(_) => {
-                println!("FAIL {}: the script has errors", f.display());
+                outln!("FAIL {}: the script has errors", f.display());
                 failed += 1;
                 continue;
             }
@@ -510,16 +546,16 @@ fn cmd_test(files: &[PathBuf]) -> u8 {
             match &t.failure {
                 None => {
                     passed += 1;
-                    println!("ok   {}: {}", f.display(), t.name);
+                    outln!("ok   {}: {}", f.display(), t.name);
                 }
                 Some(why) => {
                     failed += 1;
-                    println!("FAIL {}: {}\n     {why}", f.display(), t.name);
+                    outln!("FAIL {}: {}\n     {why}", f.display(), t.name);
                 }
             }
         }
     }
-    println!("{passed} passed, {failed} failed");
+    outln!("{passed} passed, {failed} failed");
     u8::from(failed > 0)
 }
 
@@ -582,7 +618,7 @@ fn cmd_sim(file: &Path, args: &GameArgs, sim: &SimArgs, format: Format) -> u8 {
             if let Some(b) = &bar {
                 b.finish_and_clear();
             }
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return USAGE;
         }
     };
@@ -590,8 +626,8 @@ fn cmd_sim(file: &Path, args: &GameArgs, sim: &SimArgs, format: Format) -> u8 {
         b.finish_and_clear();
     }
     match format {
-        Format::Json => println!("{}", serde_json::to_string(&report).unwrap_or_default()),
-        Format::Text => print!("{}", report.to_text()),
+        Format::Json => outln!("{}", serde_json::to_string(&report).unwrap_or_default()),
+        Format::Text => out!("{}", report.to_text()),
     }
     u8::from(report.error_count > 0)
 }
@@ -604,7 +640,7 @@ fn cmd_play(file: &Path, args: &GameArgs, seat: u8, seed: u64, agents: &str, max
     cfg.max_turns = max_turns;
     let players = cfg.players;
     if seat < 1 || seat > players {
-        eprintln!("error: --seat takes a seat from 1 to {players}, not {seat}");
+        errln!("error: --seat takes a seat from 1 to {players}, not {seat}");
         return USAGE;
     }
     let me = seat - 1;
@@ -621,7 +657,7 @@ fn cmd_play(file: &Path, args: &GameArgs, seat: u8, seed: u64, agents: &str, max
         match make_agent(spec, seed, s) {
             Ok(a) => bots.push(Some(a)),
             Err(e) => {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 return USAGE;
             }
         }

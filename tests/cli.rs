@@ -260,3 +260,89 @@ fn command_outputs_are_snapshotted() {
         format!("{}\n...\n{last}", head.join("\n"))
     );
 }
+
+/// Run the binary with its standard output closed by the reader: after `keep` bytes (0: at once).
+fn with_closed_stdout(args: &[&str], keep: usize) -> Output {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cardgame"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    if let Some(mut out) = child.stdout.take() {
+        let mut buf = vec![0u8; keep];
+        let _ = out.read_exact(&mut buf);
+    }
+    child.wait_with_output().expect("the binary ends")
+}
+
+#[test]
+fn a_closed_pipe_ends_every_command_quietly() {
+    let files = scripts();
+    let mut check = vec!["check"];
+    check.extend(files.iter().map(|s| s.as_str()));
+    let hoc = "games/heart-of-crown.cardgame";
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["test", hoc],
+        check,
+        vec!["run", example(), "--players", "3"],
+        vec!["run", example(), "--format", "json"],
+        vec!["cards", hoc],
+        vec!["sim", example(), "--games", "20", "--jobs", "1"],
+        vec!["play", example()],
+    ];
+    for args in &cases {
+        for keep in [0, 10] {
+            let o = with_closed_stdout(args, keep);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(
+                !err.contains("panicked"),
+                "{args:?} after {keep} bytes: {err}"
+            );
+            assert!(
+                matches!(o.status.code(), Some(0)),
+                "{args:?} after {keep} bytes: {:?} {err}",
+                o.status
+            );
+        }
+    }
+}
+
+#[test]
+fn a_board_too_large_for_the_engine_names_its_line() {
+    // Written as numbers: a check error (E307) on the `spaces` line.
+    let fixed = temp_file(
+        "huge-board.cardgame",
+        b"game \"Big\" { players 2 }\nspaces board: grid 9223372036854775807 by 3\nzone tile per space: set\nflow { }\n",
+    );
+    let o = cardgame(&["check", fixed.to_str().expect("path")]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.contains("E307") && out.contains("huge-board.cardgame:2:"),
+        "{out}"
+    );
+    // Computed from an option: a runtime error when the game is created, naming line 3.
+    let computed = temp_file(
+        "option-board.cardgame",
+        b"game \"Big\" {\n  players 2\n  option side: int 1..1000000 = 5 \"board side\"\n}\nspaces board: grid side by side\nzone tile per space: set\nflow { }\n",
+    );
+    let path = computed.to_str().expect("path");
+    let ok = cardgame(&["run", path]);
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let o = cardgame(&["run", path, "--option", "side=1000000", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let last: serde_json::Value =
+        serde_json::from_str(out.lines().last().expect("a line")).expect("json");
+    assert_eq!(last["error"]["line"], 5, "{out}");
+}

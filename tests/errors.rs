@@ -66,3 +66,54 @@ fn the_error_corpus_covers_every_code() {
         );
     }
 }
+
+fn render(source: &str) -> String {
+    let checked = check_source(source);
+    report::render(&checked.diagnostics, "long.cardgame", source, 100)
+}
+
+/// A line longer than miette can draw (65,535 columns) is shown as a window around the label, with the
+/// error's code, message and true position kept.
+#[test]
+fn an_error_on_a_very_long_line_is_rendered_clipped() {
+    let source = format!(
+        "game \"x\" {{ players 2 }}\nfn f(): int = \"{}\" + zz\nflow {{ }}\n",
+        "a".repeat(70_000)
+    );
+    let out = render(&source);
+    assert!(
+        out.contains("E102") && out.contains("unknown name `zz`"),
+        "{out}"
+    );
+    assert!(out.contains("[long.cardgame:2:70020]"), "{out}");
+    assert!(out.contains("…aaaa"), "{out}");
+    assert!(out.lines().all(|l| l.chars().count() < 400), "{out}");
+    // Several labels on one long line, and a whole script on one line.
+    let one_line = format!(
+        "game \"x\" {{ players 2 }} var v: int = 0 var v: int = 1 fn g(): int = \"{}\" flow {{ v = zz }}",
+        "a".repeat(70_000)
+    );
+    let out = render(&one_line);
+    assert!(
+        out.contains("E101") && out.contains("E102"),
+        "{}",
+        &out[..out.len().min(3000)]
+    );
+}
+
+/// Nesting deeper than the parser takes is an E001 error with a rendered snippet, never a stack overflow.
+#[test]
+fn deep_nesting_is_a_rendered_syntax_error() {
+    for (open, close) in [("(", ")"), ("if true { ", "}"), ("not ", ""), ("-", "")] {
+        let n = 100_000;
+        let body = format!("{}1{}", open.repeat(n), close.repeat(n));
+        let source = format!("game \"x\" {{ players 2 }}\nfn f(): int = {body}\nflow {{ }}\n");
+        let out = render(&source);
+        assert!(
+            out.contains("E001") && out.contains("nested too deeply"),
+            "{open}: {}",
+            &out[..out.len().min(2000)]
+        );
+        assert!(out.lines().all(|l| l.chars().count() < 400), "{open}");
+    }
+}

@@ -88,6 +88,9 @@ pub struct Program {
     pub blocks: Vec<Block>,
     /// Byte offsets where each source line starts, to turn spans into line numbers.
     pub line_starts: Vec<usize>,
+    /// The `game` header: the place named by a runtime error that no single line of the script caused
+    /// (a player count or an option value the script does not allow).
+    pub header: Span,
     /// The built-in events.
     pub turn_start: EventId,
     pub turn_end: EventId,
@@ -220,12 +223,18 @@ pub struct ZoneDef {
     pub max: Option<Expr>,
 }
 
+/// The most spaces a side of a board may have (`grid W by H`).
+pub const MAX_BOARD_SIDE: i64 = 1000;
+/// The most spaces a board may have in all.
+pub const MAX_BOARD_SPACES: i64 = 60_000;
+
 #[derive(Clone, Debug)]
 pub struct SpacesDef {
     pub name: String,
     pub width: Expr,
     pub height: Expr,
     pub diagonal: bool,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]

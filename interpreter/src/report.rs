@@ -1,12 +1,63 @@
 //! Edge: renders diagnostics with miette (no colour, fixed width) for the command line and the snapshots.
+//!
+//! miette draws the labelled source line by line, padding with formatting widths that must stay under
+//! 65,536 columns; a longer line (a whole script on one line, a long string) would make it panic. So a
+//! line longer than [`MAX_LINE`] bytes is shown as a window around the labels, with `…` where text was
+//! left out; the header still names the true line and column.
 
 use crate::diag::{Diagnostic, Severity};
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode};
+use miette::{
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents,
+    SourceCode, SourceSpan, SpanContents,
+};
+use std::borrow::Cow;
 use std::fmt;
+
+/// The longest source line (in bytes) shown whole in a snippet.
+pub const MAX_LINE: usize = 240;
+
+/// Marks text left out of a clipped line.
+const ELLIPSIS: &str = "…";
+
+/// The source as a diagnostic shows it: every line break where the script has one, long lines clipped.
+struct Snippet<'s> {
+    name: String,
+    text: Cow<'s, str>,
+    /// The primary label's start in `text`, and its true line and column (0-based, in bytes) in the script.
+    primary: usize,
+    line: usize,
+    column: usize,
+}
+
+impl SourceCode for Snippet<'_> {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let c = self.text.as_ref().read_span(span, before, after)?;
+        let (line, column) = if before == 0 && span.offset() == self.primary {
+            (self.line, self.column)
+        } else {
+            (c.line(), c.column())
+        };
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            c.data(),
+            *c.span(),
+            line,
+            column,
+            c.line_count(),
+        )))
+    }
+}
 
 struct Report<'a> {
     d: &'a Diagnostic,
-    source: &'a NamedSource<String>,
+    source: &'a Snippet<'a>,
+    /// The labels' spans in `source.text`: the primary one first, then the related ones.
+    spans: Vec<(usize, usize)>,
 }
 
 impl fmt::Debug for Report<'_> {
@@ -43,36 +94,184 @@ impl miette::Diagnostic for Report<'_> {
         Some(self.source)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let len = self.source.inner().len();
-        let clamp = |s: cardgame_grammar::ast::Span| {
-            let start = s.start.min(len);
-            let end = s.end.clamp(start, len);
-            (start, end - start)
-        };
-        let mut labels = vec![LabeledSpan::new_primary_with_span(
-            Some(self.d.label.clone()),
-            clamp(self.d.span),
-        )];
-        for (span, text) in &self.d.related {
-            labels.push(LabeledSpan::new_with_span(Some(text.clone()), clamp(*span)));
-        }
+        let texts = std::iter::once(&self.d.label).chain(self.d.related.iter().map(|(_, t)| t));
+        let labels: Vec<LabeledSpan> = self
+            .spans
+            .iter()
+            .zip(texts)
+            .enumerate()
+            .map(|(i, (&(start, end), text))| {
+                let span = (start, end - start);
+                if i == 0 {
+                    LabeledSpan::new_primary_with_span(Some(text.clone()), span)
+                } else {
+                    LabeledSpan::new_with_span(Some(text.clone()), span)
+                }
+            })
+            .collect();
         Some(Box::new(labels.into_iter()))
     }
 }
 
+/// The largest char boundary of `s` at or below `i` (and within `s`).
+fn floor_boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Where one line of the script went in the snippet text.
+struct LineMap {
+    /// The line's start, the shown window and the end of its text (before `\r\n` or `\n`), in the script.
+    start: usize,
+    window: (usize, usize),
+    end: usize,
+    /// Where the window starts and the line's text ends in the snippet.
+    new_window: usize,
+    new_end: usize,
+}
+
+impl LineMap {
+    fn map(&self, p: usize) -> usize {
+        if p >= self.end {
+            self.new_end + (p - self.end)
+        } else if p <= self.window.0 {
+            self.new_window
+        } else {
+            self.new_window + (p.min(self.window.1) - self.window.0)
+        }
+    }
+}
+
+/// Whether the script needs a snippet text of its own: a line too long to draw, or a lone `\r` (which
+/// miette reads as a line break in one place and as a character in another).
+fn needs_clipping(source: &str) -> bool {
+    let b = source.as_bytes();
+    let lone_cr = b
+        .iter()
+        .enumerate()
+        .any(|(i, &c)| c == b'\r' && b.get(i + 1) != Some(&b'\n'));
+    lone_cr || source.split('\n').any(|l| l.len() > MAX_LINE)
+}
+
+/// The script with each lone `\r` shown as a space and each line longer than [`MAX_LINE`] cut to a window
+/// around the first of `points` (byte offsets, the primary label's start first) that falls in it.
+fn clip(source: &str, points: &[usize]) -> (String, Vec<LineMap>) {
+    let mut text = String::with_capacity(source.len().min(1 << 20));
+    let mut maps = Vec::new();
+    let mut start = 0;
+    for raw in source.split_inclusive('\n') {
+        let body = raw
+            .strip_suffix("\r\n")
+            .or_else(|| raw.strip_suffix('\n'))
+            .unwrap_or(raw);
+        let end = start + body.len();
+        let window = if body.len() <= MAX_LINE {
+            (start, end)
+        } else {
+            let anchor = points
+                .iter()
+                .copied()
+                .find(|&p| p >= start && p <= end)
+                .unwrap_or(start);
+            let from = floor_boundary(source, anchor.saturating_sub(MAX_LINE / 3).max(start));
+            let to = floor_boundary(source, (from + MAX_LINE).min(end));
+            (from, to)
+        };
+        if window.0 > start {
+            text.push_str(ELLIPSIS);
+        }
+        let new_window = text.len();
+        text.extend(
+            source[window.0..window.1]
+                .chars()
+                .map(|c| if c == '\r' { ' ' } else { c }),
+        );
+        if window.1 < end {
+            text.push_str(ELLIPSIS);
+        }
+        let new_end = text.len();
+        text.push_str(&raw[body.len()..]);
+        maps.push(LineMap {
+            start,
+            window,
+            end,
+            new_window,
+            new_end,
+        });
+        start += raw.len();
+    }
+    (text, maps)
+}
+
+/// Render one diagnostic.
+fn render_one(
+    handler: &GraphicalReportHandler,
+    d: &Diagnostic,
+    file_name: &str,
+    source: &str,
+    clipped: bool,
+) -> Option<String> {
+    let len = source.len();
+    let clamp = |s: cardgame_grammar::ast::Span| {
+        let start = floor_boundary(source, s.start.min(len));
+        let end = floor_boundary(source, s.end.clamp(start, len));
+        (start, end)
+    };
+    let spans: Vec<(usize, usize)> = std::iter::once(d.span)
+        .chain(d.related.iter().map(|(s, _)| *s))
+        .map(clamp)
+        .collect();
+    let primary = spans[0].0;
+    let line = source[..primary].bytes().filter(|&b| b == b'\n').count();
+    let column = primary - source[..primary].rfind('\n').map_or(0, |i| i + 1);
+    let (text, spans) = if clipped {
+        let points: Vec<usize> = spans.iter().flat_map(|&(s, e)| [s, e]).collect();
+        let (text, maps) = clip(source, &points);
+        let map = |p: usize| {
+            let i = maps.partition_point(|m| m.start <= p).saturating_sub(1);
+            maps.get(i).map_or(0, |m| m.map(p))
+        };
+        let spans = spans
+            .iter()
+            .map(|&(s, e)| (map(s), map(e).max(map(s))))
+            .collect();
+        (Cow::Owned(text), spans)
+    } else {
+        (Cow::Borrowed(source), spans)
+    };
+    let snippet = Snippet {
+        name: file_name.to_string(),
+        primary: spans[0].0,
+        text,
+        line,
+        column,
+    };
+    let report = Report {
+        d,
+        source: &snippet,
+        spans,
+    };
+    let mut out = String::new();
+    handler.render_report(&mut out, &report).ok()?;
+    Some(out)
+}
+
 /// Render diagnostics as text, without colour, at the given width.
 pub fn render(diags: &[Diagnostic], file_name: &str, source: &str, width: usize) -> String {
-    let named = NamedSource::new(file_name, source.to_string());
     let handler =
         GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(width);
+    let clipped = needs_clipping(source);
     let mut out = String::new();
     for d in diags {
-        let r = Report { d, source: &named };
-        if handler.render_report(&mut out, &r).is_err() {
-            out.push_str(&format!(
+        match render_one(&handler, d, file_name, source, clipped) {
+            Some(text) => out.push_str(&text),
+            None => out.push_str(&format!(
                 "{}: {} ({}..{})\n",
                 d.code, d.message, d.span.start, d.span.end
-            ));
+            )),
         }
         out.push('\n');
     }

@@ -54,6 +54,7 @@ impl Compiler<'_> {
                         continue;
                     }
                     game_seen = Some(g.span);
+                    self.p.header = g.span;
                     self.p.name = g.name.plain().unwrap_or_default();
                     match &g.players {
                         Some(r) => {
@@ -185,6 +186,7 @@ impl Compiler<'_> {
                             width: placeholder(),
                             height: placeholder(),
                             diagonal: s.diagonal,
+                            span: s.span,
                         });
                     }
                 }
@@ -462,6 +464,7 @@ impl Compiler<'_> {
                 ast::Item::Spaces(s) => {
                     let w = self.pure_expr(&s.width, &Ty::Int);
                     let h = self.pure_expr(&s.height, &Ty::Int);
+                    self.check_board_size(s);
                     if let Some(sp) = &mut self.p.spaces {
                         sp.width = w;
                         sp.height = h;
@@ -596,6 +599,46 @@ impl Compiler<'_> {
                         "the game is for {} to {} players: give a row for each",
                         self.p.min_players, self.p.max_players
                     )),
+                );
+            }
+        }
+    }
+
+    /// A board whose sides are written as numbers must fit the engine's bounds (E307); a side computed
+    /// from the player count or an option is checked when the game is created.
+    fn check_board_size(&mut self, s: &ast::SpacesDecl) {
+        let side = |e: &ast::Expr| match self.const_value(e) {
+            Some(Value::Int(n)) => Some(n),
+            _ => None,
+        };
+        let (w, h) = (side(&s.width), side(&s.height));
+        let help = format!(
+            "a board has from 0 to {MAX_BOARD_SIDE} spaces a side and at most {MAX_BOARD_SPACES} spaces in all"
+        );
+        for (n, e) in [(w, &s.width), (h, &s.height)] {
+            if let Some(n) = n.filter(|n| !(0..=MAX_BOARD_SIDE).contains(n)) {
+                self.error(
+                    Diagnostic::error(
+                        "E307",
+                        e.span,
+                        format!("a board side of {n} spaces is not possible"),
+                    )
+                    .label(if n < 0 { "negative" } else { "too large" })
+                    .help(help.clone()),
+                );
+            }
+        }
+        if let (Some(w), Some(h)) = (w, h) {
+            let fits = |n: i64| (0..=MAX_BOARD_SIDE).contains(&n);
+            if fits(w) && fits(h) && w * h > MAX_BOARD_SPACES {
+                self.error(
+                    Diagnostic::error(
+                        "E307",
+                        s.width.span.join(s.height.span),
+                        format!("a board of {w} by {h} spaces has {} spaces", w * h),
+                    )
+                    .label("too many spaces")
+                    .help(help),
                 );
             }
         }

@@ -202,6 +202,7 @@ impl<'s> Compiler<'s> {
             tests: vec![],
             blocks: vec![],
             line_starts,
+            header: Span::default(),
             turn_start: EventId(0),
             turn_end: EventId(1),
             box_zone: ZoneId(0),

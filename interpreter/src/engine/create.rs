@@ -3,7 +3,7 @@
 use super::exec::Mach;
 use super::state::{CardState, Ctx, Holder, Layout, State, ZoneInst};
 use super::{GameConfig, RuntimeError};
-use crate::program::{Program, ZoneId};
+use crate::program::{Program, ZoneId, MAX_BOARD_SIDE, MAX_BOARD_SPACES};
 use crate::value::Value;
 use cardgame_grammar::ast::{Scope, Span};
 
@@ -11,8 +11,11 @@ type R<T> = Result<T, RuntimeError>;
 
 /// Creates cards, zones, spaces and variables.
 pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameConfig) -> R<()> {
-    let err =
-        |message: String| RuntimeError::new(message, Span::default(), 0, "game creation".into());
+    // Every error names a line of the script: the declaration at fault, else the `game` header.
+    let err_at = |span: Span, message: String| {
+        RuntimeError::new(message, span, p.line_of(span.start), "game creation".into())
+    };
+    let err = |message: String| err_at(p.header, message);
     if config.players == 0 || config.players < p.min_players || config.players > p.max_players {
         return Err(err(format!(
             "{} is for {}..{} players, not {}",
@@ -44,13 +47,19 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
     }
     let total: u64 = copies.iter().map(|&c| c as u64).sum();
     if total > 1_000_000 {
-        return Err(err(format!("{total} cards are too many")));
+        let most = (0..copies.len()).max_by_key(|&k| copies[k]);
+        let span = most.map_or(p.header, |k| p.kinds[k].span);
+        return Err(err_at(span, format!("{total} cards are too many")));
     }
     if let Some(sp) = &p.spaces {
         let w = Mach { p, l, s }.eval_int(&sp.width)?;
         let h = Mach { p, l, s }.eval_int(&sp.height)?;
-        if !(0..=1000).contains(&w) || !(0..=1000).contains(&h) || w * h > 60_000 {
-            return Err(err(format!("a board of {w} by {h} spaces is not possible")));
+        let side = 0..=MAX_BOARD_SIDE;
+        if !side.contains(&w) || !side.contains(&h) || w * h > MAX_BOARD_SPACES {
+            return Err(err_at(
+                sp.span,
+                format!("a board of {w} by {h} spaces is not possible"),
+            ));
         }
         l.width = w;
         l.height = h;

@@ -299,7 +299,7 @@ impl<'a> Mach<'a> {
                     let (proc, args) = (*proc, args.clone());
                     self.pop_frame();
                     let Some(def) = p.procs.get(proc.index()) else {
-                        return Err(self.err(Span::default(), "unknown start procedure".into()));
+                        return Err(self.err(p.header, "unknown start procedure".into()));
                     };
                     let mut locals = Vec::new();
                     for a in args.iter() {
@@ -323,8 +323,9 @@ impl<'a> Mach<'a> {
         }
     }
 
-    /// The span of the statement running at the top of the stack (for errors).
-    fn current_span(&self) -> Span {
+    /// The span of the statement running at the top of the stack (for errors); the `game` header when
+    /// no statement runs.
+    pub(crate) fn current_span(&self) -> Span {
         for f in self.s.frames.iter().rev() {
             if let Frame::Block { block, pc } = f {
                 if let Some(s) = self.stmt(At {
@@ -335,7 +336,7 @@ impl<'a> Mach<'a> {
                 }
             }
         }
-        Span::default()
+        self.p.header
     }
 
     /// Runs a body on a stack of its own where no decision may be asked for.
@@ -347,7 +348,7 @@ impl<'a> Mach<'a> {
         why: &'static str,
     ) -> R<Option<Outcome>> {
         if self.s.nested >= MAX_NESTED {
-            return Err(self.err(Span::default(), format!("{why} nested too deeply")));
+            return Err(self.err(self.current_span(), format!("{why} nested too deeply")));
         }
         let outer = self.s.outer_phase;
         self.s.outer_phase = self.innermost_phase().or(outer);

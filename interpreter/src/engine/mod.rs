@@ -312,10 +312,11 @@ impl Game {
         if cfg!(debug_assertions) && !matches!(self.st.status, Status::Error(_)) {
             if let Err(msg) = self.check_invariants() {
                 let position = self.mach().position();
+                let span = self.mach().current_span();
                 self.finish(Err(RuntimeError::new(
                     format!("engine invariant broken: {msg}"),
-                    Span::default(),
-                    0,
+                    span,
+                    self.prog.line_of(span.start),
                     position,
                 )));
             }
@@ -369,8 +370,8 @@ impl Game {
         if self.prog.blocks.get(block.index()).is_none() {
             return Err(RuntimeError::new(
                 format!("no block {}", block.index()),
-                Span::default(),
-                0,
+                self.prog.header,
+                self.prog.line_of(self.prog.header.start),
                 self.mach().position(),
             ));
         }

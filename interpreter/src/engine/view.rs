@@ -216,6 +216,16 @@ pub(crate) fn inventory(m: &mut super::exec::Mach<'_>) -> Inventory {
     }
 }
 
+/// `name` padded with spaces to `width` characters (as `{:width$}` does, which panics past 65,535).
+fn padded(name: &str, width: usize) -> String {
+    let mut s = name.to_string();
+    s.extend(std::iter::repeat_n(
+        ' ',
+        width.saturating_sub(name.chars().count()),
+    ));
+    s
+}
+
 impl Inventory {
     /// The inventory as text, one card definition and one zone per line.
     pub fn to_text(&self) -> String {
@@ -225,7 +235,7 @@ impl Inventory {
         );
         let width = self.cards.iter().map(|c| c.name.len()).max().unwrap_or(0);
         for c in &self.cards {
-            out.push_str(&format!("  {:width$}  x{:<3}", c.name, c.copies));
+            out.push_str(&format!("  {}  x{:<3}", padded(&c.name, width), c.copies));
             if !c.tags.is_empty() {
                 out.push_str(&format!("  {}", c.tags.join(", ")));
             }
@@ -245,7 +255,7 @@ impl Inventory {
         out.push_str("\nzones after setup:\n");
         let width = self.zones.iter().map(|z| z.name.len()).max().unwrap_or(0);
         for z in &self.zones {
-            out.push_str(&format!("  {:width$}  {}\n", z.name, z.count));
+            out.push_str(&format!("  {}  {}\n", padded(&z.name, width), z.count));
         }
         out
     }

@@ -135,6 +135,7 @@ impl B {
             tests: vec![],
             blocks: vec![],
             line_starts: (0..1000).map(|i| i * 10).collect(),
+            header: Span::default(),
             turn_start: EventId(0),
             turn_end: EventId(1),
             box_zone: ZoneId(0),

@@ -480,6 +480,7 @@ fn board_spaces_and_adjacency() {
         width: int(3),
         height: int(2),
         diagonal: false,
+        span: Default::default(),
     });
     let at = |x: i64, y: i64| call(Builtin::At, vec![int(x), int(y)]);
     b.flow(
