@@ -35,7 +35,7 @@ pub use view::{
 /// Turns before a game stops unfinished.
 pub const DEFAULT_MAX_TURNS: u32 = 2000;
 /// Work between two decisions before a runtime error (see [`GameConfig::max_steps`]).
-pub const DEFAULT_MAX_STEPS: u64 = 20_000_000;
+pub const DEFAULT_MAX_STEPS: u64 = 10_000_000;
 /// Decisions in one turn before a game stops unfinished (see [`GameConfig::max_decisions`]).
 pub const DEFAULT_MAX_DECISIONS: u64 = 10_000;
 
@@ -430,6 +430,12 @@ impl Game {
     /// Turns started so far.
     pub fn turns(&self) -> u32 {
         self.st.turn
+    }
+
+    /// The work done since the last decision (or since the game began): statements run, expressions
+    /// evaluated, list items walked; it may not exceed `GameConfig::max_steps`.
+    pub fn work(&self) -> u64 {
+        self.st.exec_count
     }
 
     /// Decisions applied so far.
