@@ -583,6 +583,7 @@ impl<'a> Mach<'a> {
             }
         }
         if l.anywhere.get(e).copied().unwrap_or(false) {
+            self.charge_later(self.s.cards.len());
             for (c, cs) in self.s.cards.iter().enumerate() {
                 let Some(ts) = l.kind_trigs.get(cs.kind as usize * l.nevents + e) else {
                     continue;
