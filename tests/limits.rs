@@ -59,7 +59,11 @@ fn a_turn_that_never_ends_stops_at_the_decision_limit() {
     assert_eq!(r["finished"], false);
     assert_eq!(r["winners"], serde_json::json!([]));
     assert_eq!(r["steps"], 10000);
-    assert!(start.elapsed() < Duration::from_secs(30), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        start.elapsed()
+    );
 
     let o = cardgame(&[
         "run",
@@ -121,7 +125,10 @@ flow { loop { let x = choose x in [1, 2] by seat(1) } }
     }
     match g.status() {
         Status::Over(o) => {
-            assert_eq!(o.reason, "limit of 10000 decisions reached before the first turn");
+            assert_eq!(
+                o.reason,
+                "limit of 10000 decisions reached before the first turn"
+            );
             assert!(!o.finished);
         }
         s => panic!("{s:?}"),
@@ -163,7 +170,11 @@ flow {
     assert_eq!(d.options[0], "a card from deck");
     assert_eq!(d.options[29_999], "a card from deck #30000");
     // Quadratic listing took minutes here; linear takes well under a second even unoptimised.
-    assert!(start.elapsed() < Duration::from_secs(20), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
 }
 
 // A million-element aggregate inside another, and a recursion of exponential cost, never reach a
@@ -216,7 +227,11 @@ flow { }
         .iter()
         .find(|d| d.code == "E307")
         .expect("E307");
-    assert!(d.message.contains("1000000000000000000 copies"), "{}", d.message);
+    assert!(
+        d.message.contains("1000000000000000000 copies"),
+        "{}",
+        d.message
+    );
 
     let g = game(
         r#"game "Many" { players 2 }
