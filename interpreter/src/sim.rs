@@ -443,7 +443,7 @@ impl SimReport {
             self.game, self.games, self.players, self.seed, self.jobs
         ));
         s.push_str(&format!(
-            "finished {}, stopped at the turn limit {}, engine errors {}\n",
+            "finished {}, stopped at a limit (turns, decisions in a turn) {}, engine errors {}\n",
             self.finished, self.unfinished, self.error_count
         ));
         for e in &self.errors {
