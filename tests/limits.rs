@@ -245,3 +245,36 @@ flow { }
     assert_eq!(line, 3);
     assert!(message.contains("131072 copies of \"Grain\""), "{message}");
 }
+
+// Above 16 options identical cards are found by hashing: they are still offered once (the first),
+// in a `choose` and in a menu alike. 20 kinds of 3 copies each make 60 cards and 20 options.
+#[test]
+fn identical_cards_are_one_option_in_long_lists_too() {
+    let mut script =
+        String::from("game \"Merge\" { players 2 }\nzone market: set\nzone pile: pile\n");
+    for k in 1..=20 {
+        script.push_str(&format!("card \"K{k}\" {{ copies 3 }}\n"));
+    }
+    script.push_str(
+        r#"action grab(c in market) label "Take {c}" { move c to pile }
+setup { move box to market }
+flow {
+  let c = choose c in market by seat(1)
+  actions by seat(1) until pass [grab]
+}
+"#,
+    );
+    let mut g = game(&script);
+    let mut kinds: Vec<String> = (1..=20).map(|k| format!("K{k}")).collect();
+    kinds.sort();
+    let mut options = g.decision().expect("a choice").options.clone();
+    options.sort();
+    assert_eq!(options, kinds);
+    g.apply(0).expect("chosen");
+    let mut options = g.decision().expect("a menu").options.clone();
+    options.sort();
+    let mut expected: Vec<String> = kinds.iter().map(|k| format!("Take {k}")).collect();
+    expected.push("pass".into());
+    expected.sort();
+    assert_eq!(options, expected);
+}
