@@ -5,7 +5,10 @@ mod play;
 
 use cardgame_interpreter::agents::{make_agent, Agent};
 use cardgame_interpreter::check::{check_source, Checked};
-use cardgame_interpreter::engine::{render_event, Event, Game, GameConfig, Status};
+use cardgame_interpreter::engine::{
+    render_event, Event, Game, GameConfig, Status, DEFAULT_MAX_DECISIONS, DEFAULT_MAX_STEPS,
+    DEFAULT_MAX_TURNS,
+};
 use cardgame_interpreter::program::{OptionId, OptionKind, Program};
 use cardgame_interpreter::report;
 use cardgame_interpreter::sim::{simulate, SimConfig};
@@ -77,6 +80,29 @@ struct GameArgs {
     options: Vec<String>,
 }
 
+/// The limits that make every game end in bounded time (docs/cli.md, Limits).
+#[derive(clap::Args, Clone, Copy)]
+struct Limits {
+    /// Stop a game after this many turns (unfinished).
+    #[arg(long, default_value_t = DEFAULT_MAX_TURNS)]
+    max_turns: u32,
+    /// Stop a game (unfinished) when one turn has taken this many decisions.
+    #[arg(long, default_value_t = DEFAULT_MAX_DECISIONS, value_parser = clap::value_parser!(u64).range(1..))]
+    max_decisions: u64,
+    /// The work allowed between two decisions (statements, expressions, list items); more is a
+    /// runtime error.
+    #[arg(long, default_value_t = DEFAULT_MAX_STEPS, value_parser = clap::value_parser!(u64).range(1..))]
+    max_steps: u64,
+}
+
+impl Limits {
+    fn apply(&self, cfg: &mut GameConfig) {
+        cfg.max_turns = self.max_turns;
+        cfg.max_decisions = self.max_decisions;
+        cfg.max_steps = self.max_steps;
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Check scripts and print every error and warning.
@@ -97,9 +123,8 @@ enum Command {
         agents: String,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        /// Stop the game after this many turns.
-        #[arg(long, default_value_t = 2000)]
-        max_turns: u32,
+        #[command(flatten)]
+        limits: Limits,
         /// Show the trace as this seat (1-based) may see it: hidden cards stay hidden.
         #[arg(long, value_name = "SEAT")]
         view: Option<u8>,
@@ -134,9 +159,8 @@ enum Command {
         no_rotate: bool,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        /// Stop each game after this many turns.
-        #[arg(long, default_value_t = 2000)]
-        max_turns: u32,
+        #[command(flatten)]
+        limits: Limits,
     },
     /// Play a game at the terminal against bots.
     Play {
@@ -151,8 +175,8 @@ enum Command {
         /// Agents for the other seats, comma separated in seat order (yours is skipped).
         #[arg(long, default_value = "random")]
         agents: String,
-        #[arg(long, default_value_t = 2000)]
-        max_turns: u32,
+        #[command(flatten)]
+        limits: Limits,
     },
     /// Run the rules tests written in scripts.
     Test {
@@ -185,9 +209,9 @@ fn main() -> ExitCode {
             seed,
             agents,
             format,
-            max_turns,
+            limits,
             view,
-        } => cmd_run(&file, &game, seed, &agents, format, max_turns, view),
+        } => cmd_run(&file, &game, seed, &agents, format, limits, view),
         Command::Cards { file, game, format } => cmd_cards(&file, &game, format),
         Command::Test { files } => cmd_test(&files),
         Command::Play {
@@ -196,8 +220,8 @@ fn main() -> ExitCode {
             seat,
             seed,
             agents,
-            max_turns,
-        } => cmd_play(&file, &game, seat, seed, &agents, max_turns),
+            limits,
+        } => cmd_play(&file, &game, seat, seed, &agents, limits),
         Command::Sim {
             file,
             game,
@@ -207,7 +231,7 @@ fn main() -> ExitCode {
             agents,
             no_rotate,
             format,
-            max_turns,
+            limits,
         } => {
             let sim = SimArgs {
                 games,
@@ -215,7 +239,7 @@ fn main() -> ExitCode {
                 jobs,
                 agents,
                 rotate: !no_rotate,
-                max_turns,
+                limits,
             };
             cmd_sim(&file, &game, &sim, format)
         }
@@ -384,14 +408,14 @@ fn cmd_run(
     seed: u64,
     agents: &str,
     format: Format,
-    max_turns: u32,
+    limits: Limits,
     view: Option<u8>,
 ) -> u8 {
     let (program, mut cfg) = match prepare(file, args, seed) {
         Ok(x) => x,
         Err(c) => return c,
     };
-    cfg.max_turns = max_turns;
+    limits.apply(&mut cfg);
     let players = cfg.players;
     let viewer = match view {
         None => None,
@@ -565,7 +589,7 @@ struct SimArgs {
     jobs: Option<usize>,
     agents: String,
     rotate: bool,
-    max_turns: u32,
+    limits: Limits,
 }
 
 fn cmd_sim(file: &Path, args: &GameArgs, sim: &SimArgs, format: Format) -> u8 {
@@ -594,7 +618,9 @@ fn cmd_sim(file: &Path, args: &GameArgs, sim: &SimArgs, format: Format) -> u8 {
             .collect(),
         rotate: sim.rotate,
         options: cfg.options.clone(),
-        max_turns: sim.max_turns,
+        max_turns: sim.limits.max_turns,
+        max_decisions: sim.limits.max_decisions,
+        max_steps: sim.limits.max_steps,
     };
     let bar = if std::io::stderr().is_terminal() {
         let b = indicatif::ProgressBar::new(sim.games);
@@ -632,12 +658,12 @@ fn cmd_sim(file: &Path, args: &GameArgs, sim: &SimArgs, format: Format) -> u8 {
     u8::from(report.error_count > 0)
 }
 
-fn cmd_play(file: &Path, args: &GameArgs, seat: u8, seed: u64, agents: &str, max_turns: u32) -> u8 {
+fn cmd_play(file: &Path, args: &GameArgs, seat: u8, seed: u64, agents: &str, limits: Limits) -> u8 {
     let (program, mut cfg) = match prepare(file, args, seed) {
         Ok(x) => x,
         Err(c) => return c,
     };
-    cfg.max_turns = max_turns;
+    limits.apply(&mut cfg);
     let players = cfg.players;
     if seat < 1 || seat > players {
         errln!("error: --seat takes a seat from 1 to {players}, not {seat}");

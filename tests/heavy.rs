@@ -53,6 +53,8 @@ fn games_ending(path: &str, players: u8, opts: &[(&str, &str)], stalls: u64) -> 
         rotate: true,
         options: options(&p, opts),
         max_turns: 10_000,
+        max_decisions: cardgame_interpreter::engine::DEFAULT_MAX_DECISIONS,
+        max_steps: cardgame_interpreter::engine::DEFAULT_MAX_STEPS,
     };
     let r = simulate(&p, &cfg, &|| ()).expect("simulation");
     assert_eq!(

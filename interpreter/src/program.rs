@@ -177,6 +177,11 @@ pub struct PropDef {
     pub default: Expr,
 }
 
+/// The most copies one card definition may have.
+pub const MAX_COPIES: i64 = 100_000;
+/// The most cards a game may have.
+pub const MAX_CARDS: u64 = 1_000_000;
+
 /// A card definition.
 #[derive(Clone, Debug)]
 pub struct KindDef {

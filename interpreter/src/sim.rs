@@ -4,7 +4,7 @@
 //! end, so the report is the same whatever the number of threads.
 
 use crate::agents::make_agent;
-use crate::engine::{Game, GameConfig, Status};
+use crate::engine::{Game, GameConfig, Status, DEFAULT_MAX_DECISIONS, DEFAULT_MAX_STEPS};
 use crate::program::{OptionId, OptionKind, Program};
 use crate::value::Value;
 use rayon::prelude::*;
@@ -26,6 +26,10 @@ pub struct SimConfig {
     pub rotate: bool,
     pub options: Vec<(OptionId, Value)>,
     pub max_turns: u32,
+    /// See [`GameConfig::max_decisions`].
+    pub max_decisions: u64,
+    /// See [`GameConfig::max_steps`].
+    pub max_steps: u64,
 }
 
 /// The seed of game `index`: a mix of the base seed and the index (SplitMix64).
@@ -37,6 +41,17 @@ pub fn game_seed(base: u64, index: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// How an end reason is counted: the decision limit's turn is left out ("limit of N decisions reached
+/// in turn T" counts as "limit of N decisions reached in one turn"), so that such games add up.
+fn reason_key(reason: &str) -> String {
+    if let Some(i) = reason.find(" decisions reached in turn ") {
+        if reason.starts_with("limit of ") {
+            return format!("{} decisions reached in one turn", &reason[..i]);
+        }
+    }
+    reason.to_string()
 }
 
 /// The outcome of one simulated game.
@@ -222,6 +237,8 @@ fn play_one(program: &Arc<Program>, cfg: &SimConfig, index: u64) -> Record {
     let mut config = GameConfig::new(cfg.players, seed);
     config.options = cfg.options.clone();
     config.max_turns = cfg.max_turns;
+    config.max_decisions = cfg.max_decisions;
+    config.max_steps = cfg.max_steps;
     config.record = false;
     let mut game = Game::new(program.clone(), config);
     let start = game.holdings();
@@ -326,6 +343,12 @@ fn replay_flags(program: &Program, cfg: &SimConfig, r: &Record) -> String {
         r.seating.join(","),
         cfg.max_turns
     );
+    if cfg.max_decisions != DEFAULT_MAX_DECISIONS {
+        s.push_str(&format!(" --max-decisions {}", cfg.max_decisions));
+    }
+    if cfg.max_steps != DEFAULT_MAX_STEPS {
+        s.push_str(&format!(" --max-steps {}", cfg.max_steps));
+    }
     for (id, value) in &cfg.options {
         let Some(o) = program.options.get(id.0 as usize) else {
             continue;
@@ -391,7 +414,7 @@ fn aggregate(program: &Program, cfg: &SimConfig, records: &[Record], seconds: f6
                 });
             }
         }
-        *end_reasons.entry(r.reason.clone()).or_default() += 1;
+        *end_reasons.entry(reason_key(&r.reason)).or_default() += 1;
         turns.push(f64::from(r.turns));
         decisions.push(r.decisions as f64);
         if r.winners.len() > 1 {
@@ -495,7 +518,7 @@ impl SimReport {
             self.game, self.games, self.players, self.seed, self.jobs
         ));
         s.push_str(&format!(
-            "finished {}, stopped at a limit (turns) {}, engine errors {}\n",
+            "finished {}, stopped at a limit (turns, decisions in a turn) {}, engine errors {}\n",
             self.finished, self.unfinished, self.error_count
         ));
         for e in &self.errors {

@@ -32,7 +32,23 @@ impl Compiler<'_> {
                         }
                     }
                 }
-                ast::CardItem::Copies(e, _) => copies = Some(self.pure_expr(e, &Ty::Int)),
+                ast::CardItem::Copies(e, _) => {
+                    let lowered = self.pure_expr(e, &Ty::Int);
+                    if let ExprKind::Const(Value::Int(n)) = lowered.kind {
+                        if !(0..=MAX_COPIES).contains(&n) {
+                            self.error(
+                                Diagnostic::error(
+                                    "E308",
+                                    e.span,
+                                    format!("{n} copies of a card are not possible"),
+                                )
+                                .label("copy count")
+                                .help(format!("a card has from 0 to {MAX_COPIES} copies")),
+                            );
+                        }
+                    }
+                    copies = Some(lowered);
+                }
                 ast::CardItem::Text(t, _) => text = t.plain().unwrap_or_default(),
                 ast::CardItem::Property(n, e, span) => match self.lookup(&n.name) {
                     Some(Sym::Prop(pid)) => {

@@ -34,6 +34,8 @@ impl<'a> Mach<'a> {
             (None, Some((_, n))) => n,
             _ => 0,
         };
+        // Every item is work, even one the loop below reads without evaluating anything.
+        self.charge(len, span)?;
         // `sum(c.prop for c in Z)` (and max, min) over a zone: constant properties are read from the
         // layout's table without binding the card (the general path below for any other card).
         let const_prop = match (op, value.map(|v| &v.kind), filter, zone) {
@@ -176,7 +178,15 @@ impl<'a> Mach<'a> {
             v.as_int()
                 .ok_or_else(|| m.err(sp, format!("expected a number, found {}", m.describe(&v))))
         };
-        let list = |m: &Self, i: usize| -> R<Arc<Vec<Value>>> {
+        // A list argument: the work the built-in does on it is counted as its length.
+        let list = |m: &mut Self, i: usize| -> R<Arc<Vec<Value>>> {
+            let (v, sp) = arg(i);
+            let l = m.as_list(v, sp)?;
+            m.charge(l.len(), sp)?;
+            Ok(l)
+        };
+        // A list argument read in constant time (a zone still costs its cards).
+        let peek = |m: &mut Self, i: usize| -> R<Arc<Vec<Value>>> {
             let (v, sp) = arg(i);
             m.as_list(v, sp)
         };
@@ -198,7 +208,7 @@ impl<'a> Mach<'a> {
                 (Value::Zone(z), _) if (z as usize) < self.s.zones.len() => {
                     Value::Int(self.s.zones[z as usize].cards.len() as i64)
                 }
-                _ => Value::Int(list(self, 0)?.len() as i64),
+                _ => Value::Int(peek(self, 0)?.len() as i64),
             },
             Builtin::Max2 => Value::Int(int(self, 0)?.max(int(self, 1)?)),
             Builtin::Min2 => Value::Int(int(self, 0)?.min(int(self, 1)?)),
@@ -208,12 +218,13 @@ impl<'a> Mach<'a> {
                     .ok_or_else(|| self.err(span, "arithmetic overflow".into()))?,
             ),
             Builtin::Take => {
-                let l = list(self, 0)?;
+                let l = peek(self, 0)?;
                 let k = int(self, 1)?.max(0) as usize;
+                self.charge(k.min(l.len()), span)?;
                 Value::list(l.iter().take(k).cloned().collect())
             }
-            Builtin::First => list(self, 0)?.first().cloned().unwrap_or_default(),
-            Builtin::Last => list(self, 0)?.last().cloned().unwrap_or_default(),
+            Builtin::First => peek(self, 0)?.first().cloned().unwrap_or_default(),
+            Builtin::Last => peek(self, 0)?.last().cloned().unwrap_or_default(),
             Builtin::Cards => {
                 let k = match arg(0) {
                     (Value::Kind(k), _) => k,
@@ -237,34 +248,52 @@ impl<'a> Mach<'a> {
             }
             Builtin::Kinds => {
                 let l = list(self, 0)?;
+                // In order of first appearance; `seen` keeps this linear.
                 let mut out: Vec<Value> = Vec::new();
+                let mut seen = vec![false; self.p.kinds.len()];
                 for v in l.iter() {
                     let k = match v {
                         Value::Card(c) => match self.s.cards.get(*c as usize) {
-                            Some(cs) => Value::Kind(cs.kind),
+                            Some(cs) => cs.kind,
                             None => continue,
                         },
-                        Value::Kind(k) => Value::Kind(*k),
+                        Value::Kind(k) => *k,
                         _ => continue,
                     };
-                    if !out.contains(&k) {
-                        out.push(k);
+                    match seen.get_mut(k as usize) {
+                        Some(s) if !*s => {
+                            *s = true;
+                            out.push(Value::Kind(k));
+                        }
+                        Some(_) => {}
+                        None if !out.contains(&Value::Kind(k)) => out.push(Value::Kind(k)),
+                        None => {}
                     }
                 }
                 Value::list(out)
             }
             Builtin::Distinct => {
                 let l = list(self, 0)?;
+                // In order of first appearance; a set keeps long lists linear.
                 let mut out: Vec<Value> = Vec::new();
-                for v in l.iter() {
-                    if !out.contains(v) {
-                        out.push(v.clone());
+                if l.len() <= 16 {
+                    for v in l.iter() {
+                        if !out.contains(v) {
+                            out.push(v.clone());
+                        }
+                    }
+                } else {
+                    let mut seen = std::collections::HashSet::with_capacity(l.len());
+                    for v in l.iter() {
+                        if seen.insert(v) {
+                            out.push(v.clone());
+                        }
                     }
                 }
                 Value::list(out)
             }
             Builtin::Random => {
-                let l = list(self, 0)?;
+                let l = peek(self, 0)?;
                 if l.is_empty() {
                     Value::None
                 } else {

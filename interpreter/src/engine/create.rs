@@ -3,7 +3,7 @@
 use super::exec::Mach;
 use super::state::{CardState, Ctx, Holder, Layout, State, ZoneInst};
 use super::{GameConfig, RuntimeError};
-use crate::program::{Program, ZoneId, MAX_BOARD_SIDE, MAX_BOARD_SPACES};
+use crate::program::{Program, ZoneId, MAX_BOARD_SIDE, MAX_BOARD_SPACES, MAX_CARDS, MAX_COPIES};
 use crate::value::Value;
 use cardgame_grammar::ast::{Scope, Span};
 
@@ -41,15 +41,27 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
         s.columns.push(v);
     }
     let mut copies = Vec::with_capacity(p.kinds.len());
+    let mut total: u64 = 0;
     for k in &p.kinds {
         let n = Mach { p, l, s }.eval_int(&k.copies)?;
-        copies.push(n.clamp(0, 100_000) as u32);
-    }
-    let total: u64 = copies.iter().map(|&c| c as u64).sum();
-    if total > 1_000_000 {
-        let most = (0..copies.len()).max_by_key(|&k| copies[k]);
-        let span = most.map_or(p.header, |k| p.kinds[k].span);
-        return Err(err_at(span, format!("{total} cards are too many")));
+        let at = |message: String| {
+            let span = k.copies.span;
+            RuntimeError::new(message, span, p.line_of(span.start), "game creation".into())
+        };
+        if !(0..=MAX_COPIES).contains(&n) {
+            return Err(at(format!(
+                "{n} copies of \"{}\" are not possible (a card has from 0 to {MAX_COPIES} copies)",
+                k.name
+            )));
+        }
+        total += n as u64;
+        if total > MAX_CARDS {
+            return Err(at(format!(
+                "with the copies of \"{}\", the game has {total} cards: more than {MAX_CARDS}",
+                k.name
+            )));
+        }
+        copies.push(n as u32);
     }
     if let Some(sp) = &p.spaces {
         let w = Mach { p, l, s }.eval_int(&sp.width)?;

@@ -10,6 +10,9 @@ use crate::program::{
 };
 use crate::value::Value;
 use cardgame_grammar::ast::Span;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 
 type R<T> = Result<T, RuntimeError>;
 
@@ -67,26 +70,37 @@ impl SimulFrame {
     }
 }
 
+/// Below this many options, duplicates are found by comparing each option with those before it;
+/// above, by hashing, so that a long list of options is listed in linear time.
+const SCAN: usize = 16;
+
 /// Makes labels distinct by appending " #2", " #3" (counted among the labels as first written).
 fn distinct_labels(labels: &mut [String]) {
     // Usually all labels differ already: nothing to rename.
-    if !(1..labels.len()).any(|i| labels[..i].contains(&labels[i])) {
+    let all_distinct = if labels.len() <= SCAN {
+        !(1..labels.len()).any(|i| labels[..i].contains(&labels[i]))
+    } else {
+        let mut seen = HashSet::with_capacity(labels.len());
+        labels.iter().all(|l| seen.insert(l.as_str()))
+    };
+    if all_distinct {
         return;
     }
     let original: Vec<String> = labels.to_vec();
-    for i in 1..labels.len() {
-        let n = original[..i].iter().filter(|l| **l == original[i]).count();
-        if n > 0 {
-            let mut k = n + 1;
+    // Every label written or given so far, and how many times each original label came before.
+    let mut taken: HashSet<String> = original.iter().cloned().collect();
+    let mut before: HashMap<&str, usize> = HashMap::new();
+    for i in 0..labels.len() {
+        let n = before.entry(original[i].as_str()).or_insert(0);
+        *n += 1;
+        if *n > 1 {
+            let mut k = *n;
             // A label that already ends in " #k" must not collide with a generated one.
-            while original
-                .iter()
-                .chain(labels[..i].iter())
-                .any(|l| *l == format!("{} #{k}", original[i]))
-            {
+            while taken.contains(&format!("{} #{k}", original[i])) {
                 k += 1;
             }
             labels[i] = format!("{} #{k}", original[i]);
+            taken.insert(labels[i].clone());
         }
     }
 }
@@ -109,26 +123,33 @@ impl<'a> Mach<'a> {
         if cx.kind != cy.kind || cx.zone != cy.zone || cx.face_up != cy.face_up {
             return false;
         }
-        // Cards the decider may not see are never merged: that would tell it what they are.
-        if self.hidden_from(*x, decider) || self.hidden_from(*y, decider) {
-            return false;
-        }
-        let def = self.s.zones[cx.zone as usize].def;
-        if self.p.zones.get(def.index()).is_none_or(|d| d.ordered) {
+        if !self.mergeable(*x, decider) || !self.mergeable(*y, decider) {
             return false;
         }
         let n = self.l.n_cvars;
         let (x, y) = (*x as usize, *y as usize);
-        if n > 0 && self.s.cvars.get(x * n..(x + 1) * n) != self.s.cvars.get(y * n..(y + 1) * n) {
+        n == 0 || self.s.cvars.get(x * n..(x + 1) * n) == self.s.cvars.get(y * n..(y + 1) * n)
+    }
+
+    /// Whether a card may be merged with identical ones for `decider`: it sees the card, the card's
+    /// zone is unordered, and nothing is attached to the card.
+    fn mergeable(&self, card: u32, decider: u8) -> bool {
+        // Cards the decider may not see are never merged: that would tell it what they are.
+        if self.hidden_from(card, decider) {
             return false;
         }
-        let attached = |c: usize| {
-            self.l.card_zones.iter().any(|&z| {
-                let zi = self.l.zone_base[z] as usize + c;
-                self.s.zones.get(zi).is_some_and(|z| !z.cards.is_empty())
-            })
+        let Some(cs) = self.s.cards.get(card as usize) else {
+            return false;
         };
-        !attached(x) && !attached(y)
+        let def = self.s.zones[cs.zone as usize].def;
+        if self.p.zones.get(def.index()).is_none_or(|d| d.ordered) {
+            return false;
+        }
+        let c = card as usize;
+        !self.l.card_zones.iter().any(|&z| {
+            let zi = self.l.zone_base[z] as usize + c;
+            self.s.zones.get(zi).is_some_and(|z| !z.cards.is_empty())
+        })
     }
 
     /// Whether a card lies where `seat` may not see it.
@@ -150,15 +171,64 @@ impl<'a> Mach<'a> {
         label(self.p, self.l, self.s, v)
     }
 
-    /// Keeps the first of equivalent options.
-    fn dedupe(&self, vals: Vec<Value>, decider: u8) -> Vec<Value> {
-        let mut out: Vec<Value> = Vec::with_capacity(vals.len());
-        for v in vals {
-            if !out.iter().any(|o| self.equivalent(o, &v, decider)) {
-                out.push(v);
+    /// A hash that equivalent options share (see [`Mach::equivalent`]): identical cards hash their
+    /// kind, zone, face and card variables; any other value hashes itself.
+    fn fingerprint(&self, v: &Value, decider: u8, h: &mut DefaultHasher) {
+        if let Value::Card(c) = v {
+            if let Some(cs) = self.s.cards.get(*c as usize) {
+                if self.mergeable(*c, decider) {
+                    (cs.kind, cs.zone, cs.face_up).hash(h);
+                    let n = self.l.n_cvars;
+                    let c = *c as usize;
+                    self.s.cvars.get(c * n..(c + 1) * n).hash(h);
+                    return;
+                }
+            }
+        }
+        v.hash(h);
+    }
+
+    /// The indices of the first of each set of equivalent values, in order.
+    fn distinct(&self, vals: &[Value], decider: u8) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::with_capacity(vals.len());
+        if vals.len() <= SCAN {
+            for (i, v) in vals.iter().enumerate() {
+                if !out.iter().any(|&o| self.equivalent(&vals[o], v, decider)) {
+                    out.push(i);
+                }
+            }
+            return out;
+        }
+        let mut buckets: HashMap<u64, Vec<usize>> = HashMap::with_capacity(vals.len());
+        for (i, v) in vals.iter().enumerate() {
+            let mut h = DefaultHasher::new();
+            self.fingerprint(v, decider, &mut h);
+            let b = buckets.entry(h.finish()).or_default();
+            if !b.iter().any(|&o| self.equivalent(&vals[o], v, decider)) {
+                b.push(i);
+                out.push(i);
             }
         }
         out
+    }
+
+    /// Keeps the first of equivalent options.
+    fn dedupe(&self, vals: Vec<Value>, decider: u8) -> Vec<Value> {
+        let keep = self.distinct(&vals, decider);
+        if keep.len() == vals.len() {
+            return vals;
+        }
+        keep.into_iter().map(|i| vals[i].clone()).collect()
+    }
+
+    /// The fingerprint of a menu option: its action and its arguments' fingerprints.
+    fn option_fingerprint(&self, a: ActionId, args: &[Value], decider: u8) -> u64 {
+        let mut h = DefaultHasher::new();
+        a.0.hash(&mut h);
+        for v in args {
+            self.fingerprint(v, decider, &mut h);
+        }
+        h.finish()
     }
 
     /// Who decides: `by`, else `you`, else the active player.
@@ -309,15 +379,7 @@ impl<'a> Mach<'a> {
         let Some(Frame::ChooseMany(f)) = self.s.frames.last() else {
             return Ok(Flow::Next);
         };
-        let mut offered: Vec<usize> = Vec::new();
-        for (i, v) in f.candidates.iter().enumerate() {
-            if !offered
-                .iter()
-                .any(|&o| self.equivalent(&f.candidates[o], v, f.decider))
-            {
-                offered.push(i);
-            }
-        }
+        let offered = self.distinct(&f.candidates, f.decider);
         let mut labels: Vec<String> = offered
             .iter()
             .map(|&i| self.label_for(&f.candidates[i], f.decider))
@@ -376,12 +438,13 @@ impl<'a> Mach<'a> {
         self.s.push_ctx(locals, Some(decider), None);
         let mut out = Vec::new();
         let mut labels = Vec::new();
+        let mut seen = None;
         let mut r = Ok(());
         // Listing options changes nothing: pure function calls may be remembered meanwhile.
         self.s.remember();
         for &a in actions {
             let mut args = Vec::new();
-            r = self.enum_action(a, &mut args, &mut out, &mut labels);
+            r = self.enum_action(a, &mut args, &mut out, &mut labels, &mut seen);
             if r.is_err() {
                 break;
             }
@@ -398,6 +461,7 @@ impl<'a> Mach<'a> {
         args: &mut Vec<Value>,
         out: &mut Vec<MenuOption>,
         labels: &mut Vec<String>,
+        seen: &mut Option<HashMap<u64, Vec<usize>>>,
     ) -> R<()> {
         let p: &'a Program = self.p;
         let Some(def) = p.actions.get(a.index()) else {
@@ -406,15 +470,36 @@ impl<'a> Mach<'a> {
         let i = args.len();
         let decider = self.you().unwrap_or(self.s.active);
         if i == def.params.len() {
-            let dup = out.iter().any(|(b, bargs)| {
+            let same = |(b, bargs): &MenuOption| {
                 *b == a
                     && bargs
                         .iter()
                         .zip(args.iter())
                         .all(|(x, y)| self.equivalent(x, y, decider))
-            });
-            if dup {
-                return Ok(());
+            };
+            // Few options so far: compare with each; many: with those of the same fingerprint.
+            let mut fingerprint = None;
+            if out.len() < SCAN && seen.is_none() {
+                if out.iter().any(same) {
+                    return Ok(());
+                }
+            } else {
+                let fp = self.option_fingerprint(a, args, decider);
+                let buckets = seen.get_or_insert_with(|| {
+                    let mut m: HashMap<u64, Vec<usize>> = HashMap::new();
+                    for (k, (b, bargs)) in out.iter().enumerate() {
+                        let f = self.option_fingerprint(*b, bargs, decider);
+                        m.entry(f).or_default().push(k);
+                    }
+                    m
+                });
+                if buckets
+                    .get(&fp)
+                    .is_some_and(|b| b.iter().any(|&k| same(&out[k])))
+                {
+                    return Ok(());
+                }
+                fingerprint = Some(fp);
             }
             if let Some(c) = &def.condition {
                 if !self.eval_bool(c)? {
@@ -432,6 +517,9 @@ impl<'a> Mach<'a> {
                     s
                 }
             };
+            if let (Some(fp), Some(buckets)) = (fingerprint, seen.as_mut()) {
+                buckets.entry(fp).or_default().push(out.len());
+            }
             out.push((a, args.clone()));
             labels.push(text);
             return Ok(());
@@ -441,7 +529,7 @@ impl<'a> Mach<'a> {
         for v in dom.iter() {
             self.set_local(i as u16, v.clone());
             args.push(v.clone());
-            r = self.enum_action(a, args, out, labels);
+            r = self.enum_action(a, args, out, labels, seen);
             args.pop();
             if r.is_err() {
                 break;

@@ -170,6 +170,7 @@ impl<'a> Mach<'a> {
     pub fn eval_items(&mut self, e: &Expr) -> R<Vec<Value>> {
         match self.eval(e)? {
             Value::Zone(z) if (z as usize) < self.s.zones.len() => {
+                self.charge(self.s.zones[z as usize].cards.len(), e.span)?;
                 let mut out = self.s.take_locals(0);
                 let cards = &self.s.zones[z as usize].cards;
                 out.extend(cards.iter().rev().map(|&c| Value::Card(c)));
@@ -177,6 +178,7 @@ impl<'a> Mach<'a> {
             }
             v => {
                 let l = self.as_list(v, e.span)?;
+                self.charge(l.len(), e.span)?;
                 let mut out = self.s.take_locals(0);
                 out.extend(l.iter().cloned());
                 Ok(out)
@@ -202,13 +204,15 @@ impl<'a> Mach<'a> {
     }
 
     /// A list; a zone is the list of its cards, top first; `none` is the empty list.
-    pub fn as_list(&self, v: Value, span: Span) -> R<Arc<Vec<Value>>> {
+    /// Building the list of a zone's cards counts against the work budget (at the next test).
+    pub fn as_list(&mut self, v: Value, span: Span) -> R<Arc<Vec<Value>>> {
         match v {
             Value::List(l) => Ok(l),
             Value::Zone(z) => match self.s.zones.get(z as usize) {
-                Some(zi) => Ok(Arc::new(
-                    zi.cards.iter().rev().map(|&c| Value::Card(c)).collect(),
-                )),
+                Some(zi) => Ok(Arc::new({
+                    self.s.exec_count += zi.cards.len() as u64;
+                    zi.cards.iter().rev().map(|&c| Value::Card(c)).collect()
+                })),
                 None => Err(self.err(span, "unknown zone".into())),
             },
             Value::None => Ok(Arc::new(Vec::new())),
@@ -263,6 +267,7 @@ impl<'a> Mach<'a> {
                     .into(),
             ));
         }
+        self.charge(1, e.span)?;
         self.s.depth += 1;
         let r = self.eval_inner(e);
         self.s.depth -= 1;
@@ -491,6 +496,7 @@ impl<'a> Mach<'a> {
                 } else if b.saturating_sub(a) > MAX_RANGE {
                     return Err(self.err(e.span, format!("the range {a}..{b} is too long")));
                 } else {
+                    self.charge((b - a) as usize + 1, e.span)?;
                     Value::list((a..=b).map(Value::Int).collect())
                 }
             }
@@ -535,6 +541,9 @@ impl<'a> Mach<'a> {
                 TextPartIr::Lit(s) => out.push_str(s),
                 TextPartIr::Expr(e) => {
                     let v = self.eval(e)?;
+                    if let Value::List(l) = &v {
+                        self.charge(l.len(), e.span)?;
+                    }
                     label_into(self.p, self.l, self.s, &v, &mut out);
                     if out.len() > MAX_LIST {
                         return Err(self.err(e.span, "this text grew too long".into()));
@@ -657,6 +666,9 @@ impl<'a> Mach<'a> {
                 return Ok(r);
             }
         }
+        if let (Value::List(l1), Value::List(l2)) = (&x, &y) {
+            self.charge(l1.len().min(l2.len()), span)?;
+        }
         match op {
             BinOp::Eq => return Ok(Value::Bool(x == y)),
             BinOp::Ne => return Ok(Value::Bool(x != y)),
@@ -670,6 +682,7 @@ impl<'a> Mach<'a> {
                     ));
                 }
                 let l = self.as_list(y, b.span)?;
+                self.charge(l.len(), span)?;
                 return Ok(Value::Bool(l.contains(&x)));
             }
             BinOp::Concat => {
@@ -677,6 +690,7 @@ impl<'a> Mach<'a> {
                 if l1.len() + l2.len() > MAX_LIST {
                     return Err(self.err(span, "this list grew too long".into()));
                 }
+                self.charge(l1.len() + l2.len(), span)?;
                 let mut out = Vec::with_capacity(l1.len() + l2.len());
                 out.extend(l1.iter().cloned());
                 out.extend(l2.iter().cloned());

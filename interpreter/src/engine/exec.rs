@@ -142,6 +142,37 @@ impl<'a> Mach<'a> {
         RuntimeError::new(message, span, self.p.line_of(span.start), self.position())
     }
 
+    /// Counts `work` units against the budget between two decisions (a statement, an expression, a
+    /// list item: see `GameConfig::max_steps`); an error at `span` once it is spent.
+    #[inline]
+    pub fn charge(&mut self, work: usize, span: Span) -> R<()> {
+        self.s.exec_count += work as u64;
+        if self.s.exec_count > self.s.max_steps {
+            return Err(self.over_budget(span));
+        }
+        Ok(())
+    }
+
+    /// Counts work without testing the budget: for statements, whose next step tests it.
+    #[inline]
+    pub fn charge_later(&mut self, work: usize) {
+        self.s.exec_count += work as u64;
+    }
+
+    /// The runtime error of a spent budget.
+    #[cold]
+    #[inline(never)]
+    pub fn over_budget(&self, span: Span) -> RuntimeError {
+        self.err(
+            span,
+            format!(
+                "ran more than {} steps (statements, expressions, list items) without reaching a \
+                 decision: is there a loop that never ends, or a list or a recursion too large?",
+                self.s.max_steps
+            ),
+        )
+    }
+
     /// "turn 3, P2 active, phase main".
     pub fn position(&self) -> String {
         let mut out = format!(
@@ -204,13 +235,7 @@ impl<'a> Mach<'a> {
             self.s.exec_count += 1;
             if self.s.exec_count > self.s.max_steps {
                 let span = self.current_span();
-                return Err(self.err(
-                    span,
-                    format!(
-                        "ran {} statements without reaching a decision: is there a loop that never ends?",
-                        self.s.max_steps
-                    ),
-                ));
+                return Err(self.over_budget(span));
             }
             if self.s.frames.len() > MAX_FRAMES {
                 let span = self.current_span();
@@ -559,6 +584,7 @@ impl<'a> Mach<'a> {
             }
         }
         if l.anywhere.get(e).copied().unwrap_or(false) {
+            self.charge_later(self.s.cards.len());
             for (c, cs) in self.s.cards.iter().enumerate() {
                 let Some(ts) = l.kind_trigs.get(cs.kind as usize * l.nevents + e) else {
                     continue;

@@ -32,6 +32,13 @@ pub use view::{
     CardEntry, DecisionView, Inventory, PlayerView, VarView, View, ZoneCount, ZoneView,
 };
 
+/// Turns before a game stops unfinished.
+pub const DEFAULT_MAX_TURNS: u32 = 2000;
+/// Work between two decisions before a runtime error (see [`GameConfig::max_steps`]).
+pub const DEFAULT_MAX_STEPS: u64 = 10_000_000;
+/// Decisions in one turn before a game stops unfinished (see [`GameConfig::max_decisions`]).
+pub const DEFAULT_MAX_DECISIONS: u64 = 10_000;
+
 /// How a game is created.
 #[derive(Clone, Debug)]
 pub struct GameConfig {
@@ -41,8 +48,12 @@ pub struct GameConfig {
     /// Seat names; "P1".."Pn" when empty.
     pub names: Vec<String>,
     pub max_turns: u32,
-    /// Statements run without a decision before a runtime error.
+    /// The work allowed between two decisions (and before the first): every statement run, every
+    /// expression evaluated and every list item walked or built counts one. More is a runtime error.
     pub max_steps: u64,
+    /// The decisions one turn may take (from the start of the game when the script has no turns);
+    /// the game then ends unfinished ("limit of N decisions reached in turn T").
+    pub max_decisions: u64,
     /// Whether events are recorded from the start (setup included); simulations and bots turn it
     /// off, which also spares building the texts of the events.
     pub record: bool,
@@ -55,8 +66,9 @@ impl GameConfig {
             seed,
             options: Vec::new(),
             names: Vec::new(),
-            max_turns: 2000,
-            max_steps: 2_000_000,
+            max_turns: DEFAULT_MAX_TURNS,
+            max_steps: DEFAULT_MAX_STEPS,
+            max_decisions: DEFAULT_MAX_DECISIONS,
             record: true,
         }
     }
@@ -87,7 +99,7 @@ pub struct Outcome {
     /// 0-based seats.
     pub winners: Vec<u8>,
     pub reason: String,
-    /// False when the turn limit stopped the game.
+    /// False when a limit stopped the game (turns, or decisions in one turn).
     pub finished: bool,
 }
 
@@ -238,7 +250,27 @@ impl Game {
 
     fn finish(&mut self, r: Result<Stop, RuntimeError>) {
         match r {
-            Ok(Stop::Decision(d)) => self.st.status = Status::Decision(d),
+            Ok(Stop::Decision(d)) => {
+                if self.st.steps.saturating_sub(self.st.turn_steps) >= self.st.max_decisions {
+                    let reason = match self.st.turn {
+                        0 => format!(
+                            "limit of {} decisions reached before the first turn",
+                            self.st.max_decisions
+                        ),
+                        t => format!(
+                            "limit of {} decisions reached in turn {t}",
+                            self.st.max_decisions
+                        ),
+                    };
+                    self.end(Outcome {
+                        winners: Vec::new(),
+                        reason,
+                        finished: false,
+                    });
+                } else {
+                    self.st.status = Status::Decision(d);
+                }
+            }
             Ok(Stop::Over(o)) => self.end(o),
             Ok(Stop::Empty) => self.end(Outcome {
                 winners: Vec::new(),
@@ -399,6 +431,12 @@ impl Game {
     /// Turns started so far.
     pub fn turns(&self) -> u32 {
         self.st.turn
+    }
+
+    /// The work done since the last decision (or since the game began): statements run, expressions
+    /// evaluated, list items walked; it may not exceed `GameConfig::max_steps`.
+    pub fn work(&self) -> u64 {
+        self.st.exec_count
     }
 
     /// Decisions applied so far.

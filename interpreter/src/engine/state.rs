@@ -187,7 +187,10 @@ pub(crate) struct State {
     pub players: u8,
     pub names: Vec<String>,
     pub max_turns: u32,
+    /// The work budget between two decisions (see `GameConfig::max_steps`).
     pub max_steps: u64,
+    /// Decisions one turn may take (see `GameConfig::max_decisions`).
+    pub max_decisions: u64,
     pub rng: ChaCha8Rng,
     pub cards: Vec<CardState>,
     pub zones: Vec<ZoneInst>,
@@ -208,7 +211,10 @@ pub(crate) struct State {
     pub status: Status,
     /// Decisions applied.
     pub steps: u64,
-    /// Frame steps since the last decision.
+    /// `steps` when the current turn started.
+    pub turn_steps: u64,
+    /// Work done since the last decision: statements run, expressions evaluated, list items walked
+    /// (see `Mach::charge`).
     pub exec_count: u64,
     /// Set when `top N of Z` found fewer than N cards.
     pub short: bool,
@@ -258,6 +264,7 @@ impl State {
             names,
             max_turns: config.max_turns,
             max_steps: config.max_steps,
+            max_decisions: config.max_decisions,
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             cards: Vec::new(),
             zones: Vec::new(),
@@ -276,6 +283,7 @@ impl State {
             record: config.record,
             status: Status::Decision(Decision::default()),
             steps: 0,
+            turn_steps: 0,
             exec_count: 0,
             short: false,
             depth: 0,

@@ -42,6 +42,7 @@ impl<'a> Mach<'a> {
             } => return self.exec_move(what, to, *position, *face, span),
             StmtKind::Shuffle(e) => {
                 let z = self.eval_zone(e)?;
+                self.charge_later(self.s.zones[z as usize].cards.len());
                 let cards = &mut self.s.zones[z as usize].cards;
                 rand::seq::SliceRandom::shuffle(cards.as_mut_slice(), &mut self.s.rng);
                 if self.s.record {
@@ -242,6 +243,7 @@ impl<'a> Mach<'a> {
                 });
                 self.s.active = player;
                 self.s.turn += 1;
+                self.s.turn_steps = self.s.steps;
                 let name = self.s.name(player);
                 self.s.push_event(Event::Turn {
                     turn: self.s.turn,
@@ -351,7 +353,7 @@ impl<'a> Mach<'a> {
         Ok(Flow::Next)
     }
 
-    fn players_of(&self, v: Value, span: Span) -> R<Vec<u8>> {
+    fn players_of(&mut self, v: Value, span: Span) -> R<Vec<u8>> {
         match v {
             Value::Player(p) => Ok(vec![self.as_player(&Value::Player(p), span)?]),
             v => {
@@ -362,12 +364,13 @@ impl<'a> Mach<'a> {
     }
 
     /// The cards named by a value: a card, a list of cards or a zone; `None` entries for `none`.
-    fn cards_of(&self, v: Value, span: Span) -> R<Vec<Option<u32>>> {
+    fn cards_of(&mut self, v: Value, span: Span) -> R<Vec<Option<u32>>> {
         match v {
             Value::None => Ok(vec![None]),
             Value::Card(c) => Ok(vec![Some(self.as_card(&Value::Card(c), span)?)]),
             Value::Zone(_) | Value::List(_) => {
                 let l = self.as_list(v, span)?;
+                self.charge_later(l.len());
                 l.iter()
                     .map(|x| match x {
                         Value::None => Ok(None),
@@ -446,7 +449,10 @@ impl<'a> Mach<'a> {
         }
         let old_face = self.s.cards[c as usize].face_up;
         let cards = &mut self.s.zones[from as usize].cards;
+        // The work is the distance from the top (found from there, and shifted).
+        let mut work = 1;
         if let Some(i) = cards.iter().rposition(|&x| x == c) {
+            work += cards.len() - i;
             cards.remove(i);
         }
         let up = match face {
@@ -457,8 +463,12 @@ impl<'a> Mach<'a> {
         let cards = &mut self.s.zones[target as usize].cards;
         match position {
             Position::Top => cards.push(c),
-            Position::Bottom => cards.insert(0, c),
+            Position::Bottom => {
+                work += cards.len();
+                cards.insert(0, c);
+            }
         }
+        self.charge_later(work);
         let cs = &mut self.s.cards[c as usize];
         let known = cs.known;
         cs.zone = target;
@@ -561,7 +571,7 @@ impl<'a> Mach<'a> {
         }
     }
 
-    fn combine(&self, op: AssignOp, cur: Value, v: Value, span: Span) -> R<Value> {
+    fn combine(&mut self, op: AssignOp, cur: Value, v: Value, span: Span) -> R<Value> {
         match (cur, v) {
             (Value::Int(a), Value::Int(b)) => {
                 let r = if op == AssignOp::Sub {
@@ -579,8 +589,14 @@ impl<'a> Mach<'a> {
                     Value::Zone(_) => self.as_list(b, span)?.to_vec(),
                     x => vec![x],
                 };
+                self.charge_later(out.len() + items.len());
                 if op == AssignOp::Sub {
-                    out.retain(|x| !items.contains(x));
+                    if items.len() <= 16 {
+                        out.retain(|x| !items.contains(x));
+                    } else {
+                        let gone: std::collections::HashSet<&Value> = items.iter().collect();
+                        out.retain(|x| !gone.contains(x));
+                    }
                 } else {
                     out.extend(items);
                     if out.len() > super::eval::MAX_LIST {

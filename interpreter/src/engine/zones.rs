@@ -101,6 +101,7 @@ impl<'a> Mach<'a> {
         // The state changes under a listing of options: what was remembered may be stale.
         self.s.memo.clear();
         let mut moved = std::mem::take(&mut self.s.zones[r as usize].cards);
+        self.charge_later(moved.len());
         rand::seq::SliceRandom::shuffle(moved.as_mut_slice(), &mut self.s.rng);
         let face = super::state::State::default_face(self.p, self.s.zones[z as usize].def);
         for &c in &moved {

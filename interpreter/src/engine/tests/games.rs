@@ -460,7 +460,7 @@ fn step_limit_is_a_runtime_error() {
     };
     assert!(
         e.message
-            .contains("ran 1000 statements without reaching a decision"),
+            .contains("ran more than 1000 steps (statements, expressions, list items) without reaching a decision"),
         "{e}"
     );
     assert_eq!(e.line, 7);
