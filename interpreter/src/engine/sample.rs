@@ -195,4 +195,33 @@ flow {
         let d = peeking.decision().expect("a decision");
         assert_eq!(d.options, vec!["Ruby", "Opal"]);
     }
+
+    /// `kinds(L)` lists kinds in the order the cards are defined, whatever the order of `L`: the
+    /// kinds of a hidden pile must not tell which card lies on top.
+    #[test]
+    fn kinds_are_listed_in_the_order_cards_are_defined() {
+        let src = r#"
+game "Kinds" { players 2 }
+card "Ruby" { copies 1 }
+card "Opal" { copies 1 }
+card "Jade" { copies 1 }
+zone deck: pile
+flow {
+  move box to deck
+  shuffle deck
+  let k = choose k in kinds(deck) by seat(1)
+  win [seat(1)] "done"
+}
+"#;
+        let program = Arc::new(check_source(src).program.expect("checks"));
+        let mut orders = std::collections::BTreeSet::new();
+        for seed in 1..12 {
+            let g = Game::new(program.clone(), GameConfig::new(2, seed));
+            let deck = g.view(0).zones.into_iter().find(|z| z.name == "deck");
+            orders.insert(format!("{:?}", deck.map(|z| z.cards)));
+            let d = g.decision().expect("a decision");
+            assert_eq!(d.options, vec!["Ruby", "Opal", "Jade"]);
+        }
+        assert!(orders.len() > 1, "the shuffles must give different orders");
+    }
 }
