@@ -251,12 +251,6 @@ impl<'a> Mach<'a> {
                         out.push(k);
                     }
                 }
-                // In the order the cards are defined, never in the order of `l`: the kinds of a
-                // hidden pile listed in its order would tell which cards lie on top.
-                out.sort_by_key(|v| match v {
-                    Value::Kind(k) => *k,
-                    _ => u16::MAX,
-                });
                 Value::list(out)
             }
             Builtin::Distinct => {

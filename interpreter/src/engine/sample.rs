@@ -196,10 +196,10 @@ flow {
         assert_eq!(d.options, vec!["Ruby", "Opal"]);
     }
 
-    /// `kinds(L)` lists kinds in the order the cards are defined, whatever the order of `L`: the
-    /// kinds of a hidden pile must not tell which card lies on top.
+    /// `sort(k in L by k)` orders kinds as the cards are defined, whatever the order of `L`: the
+    /// names of a hidden pile's cards listed so tell nothing of which lies on top.
     #[test]
-    fn kinds_are_listed_in_the_order_cards_are_defined() {
+    fn kinds_sorted_by_kind_follow_the_order_cards_are_defined() {
         let src = r#"
 game "Kinds" { players 2 }
 card "Ruby" { copies 1 }
@@ -209,7 +209,7 @@ zone deck: pile
 flow {
   move box to deck
   shuffle deck
-  let k = choose k in kinds(deck) by seat(1)
+  let k = choose k in sort(k in kinds(deck) by k) by seat(1)
   win [seat(1)] "done"
 }
 "#;
@@ -223,5 +223,26 @@ flow {
             assert_eq!(d.options, vec!["Ruby", "Opal", "Jade"]);
         }
         assert!(orders.len() > 1, "the shuffles must give different orders");
+    }
+
+    /// `sort` takes a number or a kind as its key, nothing else.
+    #[test]
+    fn sort_by_a_player_is_a_type_error() {
+        let src = r#"
+game "Sorts" { players 2 }
+card "Ruby" { copies 1 }
+zone deck: pile
+flow {
+  let l = sort(c in deck by c.owner)
+  win [seat(1)] "{l}"
+}
+"#;
+        let checked = check_source(src);
+        assert!(
+            checked.diagnostics.iter().any(|d| d.code == "E201"),
+            "{:?}",
+            checked.diagnostics
+        );
+        assert!(checked.program.is_none());
     }
 }
