@@ -284,6 +284,15 @@ impl Compiler<'_> {
                     | ast::Aggregate::Min
                     | ast::Aggregate::Sort => {
                         let v = match value {
+                            // `sort` orders by a number or by a kind (the order cards are
+                            // defined, which tells nothing about where the cards lie).
+                            Some(v) if *op == ast::Aggregate::Sort => {
+                                let (x, t) = self.expr(cx, v);
+                                if !fits(&t, &Ty::Int) && !fits(&t, &Ty::Kind) {
+                                    self.type_error(v.span, &Ty::Int, &t);
+                                }
+                                x
+                            }
                             Some(v) => self.expr_expect(cx, v, &Ty::Int),
                             None => {
                                 self.error(

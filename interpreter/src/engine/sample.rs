@@ -195,4 +195,54 @@ flow {
         let d = peeking.decision().expect("a decision");
         assert_eq!(d.options, vec!["Ruby", "Opal"]);
     }
+
+    /// `sort(k in L by k)` orders kinds as the cards are defined, whatever the order of `L`: the
+    /// names of a hidden pile's cards listed so tell nothing of which lies on top.
+    #[test]
+    fn kinds_sorted_by_kind_follow_the_order_cards_are_defined() {
+        let src = r#"
+game "Kinds" { players 2 }
+card "Ruby" { copies 1 }
+card "Opal" { copies 1 }
+card "Jade" { copies 1 }
+zone deck: pile
+flow {
+  move box to deck
+  shuffle deck
+  let k = choose k in sort(k in kinds(deck) by k) by seat(1)
+  win [seat(1)] "done"
+}
+"#;
+        let program = Arc::new(check_source(src).program.expect("checks"));
+        let mut orders = std::collections::BTreeSet::new();
+        for seed in 1..12 {
+            let g = Game::new(program.clone(), GameConfig::new(2, seed));
+            let deck = g.view(0).zones.into_iter().find(|z| z.name == "deck");
+            orders.insert(format!("{:?}", deck.map(|z| z.cards)));
+            let d = g.decision().expect("a decision");
+            assert_eq!(d.options, vec!["Ruby", "Opal", "Jade"]);
+        }
+        assert!(orders.len() > 1, "the shuffles must give different orders");
+    }
+
+    /// `sort` takes a number or a kind as its key, nothing else.
+    #[test]
+    fn sort_by_a_player_is_a_type_error() {
+        let src = r#"
+game "Sorts" { players 2 }
+card "Ruby" { copies 1 }
+zone deck: pile
+flow {
+  let l = sort(c in deck by c.owner)
+  win [seat(1)] "{l}"
+}
+"#;
+        let checked = check_source(src);
+        assert!(
+            checked.diagnostics.iter().any(|d| d.code == "E201"),
+            "{:?}",
+            checked.diagnostics
+        );
+        assert!(checked.program.is_none());
+    }
 }
