@@ -52,6 +52,13 @@ impl Ctx {
         }
         slot
     }
+    /// Give a name to a slot reserved earlier with [`Ctx::hidden_slot`] (an action's parameters,
+    /// which the engine fills by position while binders in their domains take later slots).
+    pub fn name_slot(&mut self, name: &str, slot: Slot, ty: Ty) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name.to_string(), (slot, ty));
+        }
+    }
     /// A slot with no name, for the engine's own use.
     pub fn hidden_slot(&mut self) -> Slot {
         self.bind("", Ty::Any)
@@ -107,6 +114,39 @@ flow {
                 assert_eq!(o.reason, "found");
                 assert_eq!(o.winners, vec![1]);
             }
+            s => panic!("{s:?}"),
+        }
+    }
+
+    /// A binder inside an action parameter's domain (`sort(x in ... by x)`) does not take the slot the
+    /// engine fills with the parameter: the label and the body see the chosen values (they used to
+    /// read `none`).
+    #[test]
+    fn a_binder_in_an_action_domain_leaves_the_parameters_their_slots() {
+        let src = r#"game "Slots" { players 2 }
+zone hand: set
+card "Ruby" { copies 1 }
+card "Opal" { copies 1 }
+action pick(k in sort(x in kinds(hand) by x), n in filter(m in 1..3 where m > 1)) label "Take {k} {n}" {
+  win [you] "took {k} {n}"
+}
+flow {
+  move box to hand
+  actions by seat(1) once [pick]
+}
+"#;
+        let checked = check_source(src);
+        assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+        let p = checked.program.expect("the script checks");
+        let mut g = Game::new(Arc::new(p), GameConfig::new(2, 1));
+        let d = g.decision().expect("a decision");
+        assert_eq!(
+            d.options,
+            vec!["Take Ruby 2", "Take Ruby 3", "Take Opal 2", "Take Opal 3"]
+        );
+        g.apply(3).expect("applies");
+        match g.status() {
+            Status::Over(o) => assert_eq!(o.reason, "took Opal 3"),
             s => panic!("{s:?}"),
         }
     }
