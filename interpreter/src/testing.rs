@@ -1,6 +1,8 @@
 //! Tests stage: runs the rules tests written in a script (`test "..." { ... }`) against the engine.
 
-use crate::engine::{render_event, Game, GameConfig, Status};
+use crate::engine::{
+    render_event, Game, GameConfig, Status, DEFAULT_MAX_DECISIONS, DEFAULT_MAX_STEPS,
+};
 use crate::program::{Program, TestDef, TestStepKind};
 use crate::value::Value;
 use std::sync::Arc;
@@ -21,12 +23,23 @@ impl TestOutcome {
 
 /// Run every test of a checked program. `source` is the script text, to quote failing lines.
 pub fn run_tests(program: &Arc<Program>, source: &str) -> Vec<TestOutcome> {
+    run_tests_limited(program, source, DEFAULT_MAX_STEPS, DEFAULT_MAX_DECISIONS)
+}
+
+/// [`run_tests`] with other engine limits (see `GameConfig::max_steps` and `GameConfig::max_decisions`):
+/// the fuzzer's tighter budget.
+pub fn run_tests_limited(
+    program: &Arc<Program>,
+    source: &str,
+    max_steps: u64,
+    max_decisions: u64,
+) -> Vec<TestOutcome> {
     program
         .tests
         .iter()
         .map(|t| TestOutcome {
             name: t.name.clone(),
-            failure: run_one(program, t, source).err(),
+            failure: run_one(program, t, source, max_steps, max_decisions).err(),
         })
         .collect()
 }
@@ -37,8 +50,16 @@ fn quote(source: &str, span: cardgame_grammar::ast::Span) -> String {
     first.to_string()
 }
 
-fn run_one(program: &Arc<Program>, t: &TestDef, source: &str) -> Result<(), String> {
+fn run_one(
+    program: &Arc<Program>,
+    t: &TestDef,
+    source: &str,
+    max_steps: u64,
+    max_decisions: u64,
+) -> Result<(), String> {
     let mut config = GameConfig::new(t.players, t.seed);
+    config.max_steps = max_steps;
+    config.max_decisions = max_decisions;
     config.options = t.options.clone();
     config.names = t.names.clone();
     let mut game = Game::with_start(program.clone(), config, t.given, t.start.clone());

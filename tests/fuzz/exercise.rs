@@ -6,7 +6,7 @@ use cardgame_interpreter::check::check_source;
 use cardgame_interpreter::engine::{render_event, Game, GameConfig, Status};
 use cardgame_interpreter::program::{OptionId, OptionKind, Program};
 use cardgame_interpreter::report;
-use cardgame_interpreter::testing::run_tests;
+use cardgame_interpreter::testing::run_tests_limited;
 use cardgame_interpreter::value::Value;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -36,9 +36,31 @@ pub struct Play {
     /// Whether clean mutants are played at all (`FUZZ_PLAY=0`: check and render only).
     pub games: bool,
     pub max_turns: u32,
+    /// Decisions the harness takes in all before it stops a game.
     pub max_decisions: u32,
+    /// The engine's limits (`GameConfig::max_steps`, `GameConfig::max_decisions`), for the games and
+    /// the rules tests: small enough that a mutant ends well within the wall-clock budget.
+    pub limits: Limits,
     /// Whether the script's rules tests are run too.
     pub rules_tests: bool,
+}
+
+/// The engine limits a mutant runs under.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Work between two decisions (`GameConfig::max_steps`).
+    pub max_steps: u64,
+    /// Decisions in one turn (`GameConfig::max_decisions`).
+    pub max_decisions: u64,
+}
+
+impl Limits {
+    /// A work budget of 200,000 steps runs in well under a second in the test build; 200 decisions in a
+    /// turn is twice as many as the harness takes in a game.
+    pub const FUZZ: Limits = Limits {
+        max_steps: 200_000,
+        max_decisions: 200,
+    };
 }
 
 const STAGES: [&str; 5] = ["check", "render", "play", "rules tests", "done"];
@@ -151,7 +173,12 @@ fn exercise_here(source: &str, seed: u64, play: Play, stage: &AtomicU8) -> Verdi
     }
     if play.rules_tests {
         stage.store(3, Ordering::SeqCst);
-        let _ = run_tests(&program, source);
+        let _ = run_tests_limited(
+            &program,
+            source,
+            play.limits.max_steps,
+            play.limits.max_decisions,
+        );
     }
     stage.store(4, Ordering::SeqCst);
     Verdict::Clean
@@ -188,7 +215,8 @@ fn play_game(program: &Arc<Program>, play: Play, rng: &mut ChaCha8Rng) -> Result
     };
     let mut cfg = GameConfig::new(players, rng.gen());
     cfg.max_turns = play.max_turns;
-    cfg.max_steps = 200_000;
+    cfg.max_steps = play.limits.max_steps;
+    cfg.max_decisions = play.limits.max_decisions;
     cfg.options = options(program, rng);
     let mut game = Game::new(program.clone(), cfg);
     let mut greedy = if rng.gen_ratio(1, 20) {

@@ -8,7 +8,7 @@
 mod exercise;
 mod mutate;
 
-use exercise::{exercise, Play, Verdict};
+use exercise::{exercise, Limits, Play, Verdict};
 use mutate::Kind;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -208,6 +208,7 @@ fn fuzz_mutants_smoke() {
         max_turns: 3,
         max_decisions: 150,
         rules_tests: false,
+        limits: Limits::FUZZ,
     };
     let start = Instant::now();
     let t = campaign(
@@ -230,6 +231,7 @@ fn fuzz_mutants_many() {
         max_turns: 5,
         max_decisions: 300,
         rules_tests: true,
+        limits: Limits::FUZZ,
     };
     let play = Play {
         games: env_u64("FUZZ_PLAY", 1) != 0,
@@ -262,11 +264,13 @@ fn fuzz_regressions() {
         max_turns: 5,
         max_decisions: 300,
         rules_tests: true,
+        limits: Limits::FUZZ,
     };
     let mut failures = Vec::new();
     for f in &files {
         let bytes = std::fs::read(f).expect("a regression file");
         let text = String::from_utf8_lossy(&bytes).into_owned();
+        let start = Instant::now();
         for seed in 1..=3 {
             if let Verdict::Failed { stage, message } =
                 exercise(text.clone(), seed, play, Duration::from_secs(60))
@@ -274,6 +278,11 @@ fn fuzz_regressions() {
                 failures.push(format!("{} (seed {seed}), {stage}: {message}", f.display()));
             }
         }
+        println!(
+            "{}: {:.2} s",
+            f.file_name().unwrap_or_default().to_string_lossy(),
+            start.elapsed().as_secs_f64()
+        );
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
