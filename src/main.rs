@@ -12,7 +12,7 @@ use cardgame_interpreter::engine::{
 use cardgame_interpreter::program::{OptionId, OptionKind, Program};
 use cardgame_interpreter::report;
 use cardgame_interpreter::sim::{simulate, SimConfig};
-use cardgame_interpreter::testing::run_tests;
+use cardgame_interpreter::testing::run_tests_limited;
 use cardgame_interpreter::value::Value;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
@@ -91,6 +91,17 @@ struct Limits {
     max_decisions: u64,
     /// The work allowed between two decisions (statements, expressions, list items); more is a
     /// runtime error.
+    #[arg(long, default_value_t = DEFAULT_MAX_STEPS, value_parser = clap::value_parser!(u64).range(1..))]
+    max_steps: u64,
+}
+
+/// The limits of a rules test (a test has no turn limit: it runs the flow it names).
+#[derive(clap::Args, Clone, Copy)]
+struct TestLimits {
+    /// A test fails when one turn has taken this many decisions.
+    #[arg(long, default_value_t = DEFAULT_MAX_DECISIONS, value_parser = clap::value_parser!(u64).range(1..))]
+    max_decisions: u64,
+    /// The work allowed between two decisions; more is a runtime error that fails the test.
     #[arg(long, default_value_t = DEFAULT_MAX_STEPS, value_parser = clap::value_parser!(u64).range(1..))]
     max_steps: u64,
 }
@@ -182,6 +193,8 @@ enum Command {
     Test {
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        #[command(flatten)]
+        limits: TestLimits,
     },
 }
 
@@ -213,7 +226,7 @@ fn main() -> ExitCode {
             view,
         } => cmd_run(&file, &game, seed, &agents, format, limits, view),
         Command::Cards { file, game, format } => cmd_cards(&file, &game, format),
-        Command::Test { files } => cmd_test(&files),
+        Command::Test { files, limits } => cmd_test(&files, limits),
         Command::Play {
             file,
             game,
@@ -555,7 +568,7 @@ fn cmd_cards(file: &Path, args: &GameArgs, format: Format) -> u8 {
     0
 }
 
-fn cmd_test(files: &[PathBuf]) -> u8 {
+fn cmd_test(files: &[PathBuf], limits: TestLimits) -> u8 {
     let (mut passed, mut failed) = (0usize, 0usize);
     for f in files {
         let (program, source) = match load(f) {
@@ -566,7 +579,7 @@ fn cmd_test(files: &[PathBuf]) -> u8 {
                 continue;
             }
         };
-        for t in run_tests(&program, &source) {
+        for t in run_tests_limited(&program, &source, limits.max_steps, limits.max_decisions) {
             match &t.failure {
                 None => {
                     passed += 1;

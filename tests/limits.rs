@@ -278,3 +278,16 @@ flow {
     expected.sort();
     assert_eq!(options, expected);
 }
+
+// `cardgame test` takes the work and decision limits too: a budget too small for the setup fails
+// every test with the step error (exit 1); the defaults pass.
+#[test]
+fn rules_tests_run_under_the_limits_given_on_the_command_line() {
+    let o = cardgame(&["test", "examples/duel.cardgame", "--max-steps", "5"]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("ran more than 5 steps"), "{out}");
+    assert!(out.contains("0 passed, 6 failed"), "{out}");
+    let o = cardgame(&["test", "examples/duel.cardgame"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+}
