@@ -279,7 +279,26 @@ pub struct ActionDef {
     pub params: Vec<Expr>,
     pub label: Option<TextIr>,
     pub condition: Option<Expr>,
+    /// The condition split into its conjuncts, for listing menus (see [`ConditionPart`]); empty
+    /// until lowering ends, and then the engine evaluates `condition` whole.
+    pub parts: Vec<ConditionPart>,
     pub body: Body,
+}
+
+/// One conjunct of an action's condition (`a and b and c`), in the order written (docs/engine.md,
+/// stage 1). While a menu is listed, a pure conjunct that reads only the first `level` parameters has
+/// the same value for every choice of the later ones: the engine evaluates it once per choice of
+/// those, and when it is false and `skip` holds, stops listing the later parameters.
+#[derive(Clone, Debug)]
+pub struct ConditionPart {
+    pub expr: Expr,
+    /// The number of leading parameters this conjunct and every conjunct before it read.
+    pub level: u16,
+    /// Pure: its value may be remembered while the menu is listed.
+    pub pure: bool,
+    /// When false, the later parameters may be skipped: the domains skipped are pure and read only
+    /// the first `level` parameters, so they were evaluated once already with the same value.
+    pub skip: bool,
 }
 
 #[derive(Clone, Debug)]

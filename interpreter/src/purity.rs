@@ -2,12 +2,26 @@
 //! `this` and the state, and evaluating them changes nothing), so the engine may remember a call's
 //! value while no statement runs, as when it lists the options of a menu.
 
-use crate::program::{Builtin, Expr, ExprKind, Program, StmtKind};
+use crate::program::{ActionDef, BinOp, Builtin, ConditionPart, Expr, ExprKind, Program, StmtKind};
 
-/// One flag per function of the program (see `pure_fns`), and one per `check` block: whether it is
-/// made only of `if`s without `else` whose conditions are pure (`Program::guarded_checks`).
-pub fn analyse(p: &Program) -> (Vec<bool>, Vec<bool>) {
+/// What the engine may rely on, found once the script is lowered.
+pub struct Analysis {
+    /// One flag per function: whether it is pure (see `pure_fns`).
+    pub fns: Vec<bool>,
+    /// One flag per `check` block: whether it is made only of `if`s without `else` whose conditions
+    /// are pure (`Program::guarded_checks`).
+    pub checks: Vec<bool>,
+    /// One list per action: its condition split by parameter (`ActionDef::parts`).
+    pub parts: Vec<Vec<ConditionPart>>,
+}
+
+pub fn analyse(p: &Program) -> Analysis {
     let (fns, props) = pure_fns(p);
+    let parts = p
+        .actions
+        .iter()
+        .map(|a| condition_parts(a, &fns, &props))
+        .collect();
     let checks = p
         .checks
         .iter()
@@ -22,7 +36,63 @@ pub fn analyse(p: &Program) -> (Vec<bool>, Vec<bool>) {
             })
         })
         .collect();
-    (fns, checks)
+    Analysis { fns, checks, parts }
+}
+
+/// The conjuncts of `a and b and c`, left to right.
+fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Binary(BinOp::And, a, b) => {
+            conjuncts(a, out);
+            conjuncts(b, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// How many leading parameters (slots 0..n) an expression reads: one more than the highest read.
+fn params_read(e: &Expr, n: u16) -> u16 {
+    let mut most = match e.kind {
+        ExprKind::Local(s) if s < n => s + 1,
+        _ => 0,
+    };
+    e.children(&mut |c| most = most.max(params_read(c, n)));
+    most
+}
+
+/// An action's condition split by parameter (docs/engine.md, stage 1).
+fn condition_parts(a: &ActionDef, fns: &[bool], props: &[bool]) -> Vec<ConditionPart> {
+    let Some(cond) = &a.condition else {
+        return Vec::new();
+    };
+    let n = a.params.len() as u16;
+    let mut list = Vec::new();
+    conjuncts(cond, &mut list);
+    // Domain m: pure, and the number of parameters it reads.
+    let domains: Vec<(bool, u16)> = a
+        .params
+        .iter()
+        .map(|d| (pure(d, fns, props), params_read(d, n)))
+        .collect();
+    let mut level = 0;
+    list.into_iter()
+        .map(|e| {
+            level = level.max(params_read(e, n));
+            let pure = pure(e, fns, props);
+            let skip = pure
+                && level < n
+                && domains
+                    .iter()
+                    .skip(level as usize + 1)
+                    .all(|&(p, reads)| p && reads <= level);
+            ConditionPart {
+                expr: e.clone(),
+                level,
+                pure,
+                skip,
+            }
+        })
+        .collect()
 }
 
 /// One flag per function and one per property of the program. Impure: a function that draws at
@@ -155,6 +225,89 @@ flow {
         match g.status() {
             crate::engine::Status::Error(e) => {
                 assert!(e.message.contains("division by zero"), "{}", e.message)
+            }
+            s => panic!("{s:?}"),
+        }
+    }
+    /// An action's condition is split into its conjuncts, each with the number of leading parameters
+    /// it (and every conjunct before it) reads; a `random` is never remembered.
+    #[test]
+    fn conditions_are_split_by_the_parameters_they_read() {
+        let src = r#"
+game "Parts" { players 2 }
+var ready: bool = false
+action a(x in 0..3, y in 0..x) if ready and x > 0 and x + y > 2 and random([1, 2]) > 0 and ready {
+  win [you] "a"
+}
+flow { actions by seat(1) once [a] }
+"#;
+        let p = check_source(src).program.expect("the script checks");
+        let parts: Vec<(u16, bool, bool)> = p.actions[0]
+            .parts
+            .iter()
+            .map(|c| (c.level, c.pure, c.skip))
+            .collect();
+        // `y in 0..x` reads x: a false conjunct of level 0 may not skip it (it was not evaluated for
+        // every x yet); one of level 1 may (nothing after y).
+        assert_eq!(
+            parts,
+            vec![
+                (0, true, false),
+                (1, true, true),
+                (2, true, false),
+                (2, false, false),
+                (2, true, false)
+            ]
+        );
+    }
+
+    /// A conjunct that reads no parameter is evaluated once, and when false, ends the listing: a menu
+    /// over 300 x 300 arguments costs a few steps, and lists the same options as before.
+    #[test]
+    fn a_false_conjunct_stops_listing_the_later_parameters() {
+        let src = r#"
+game "Skip" { players 2 }
+var ready: bool = false
+action pair(x in 0..299, y in 0..299) label "Pair {x} {y}" if ready and x + y > 596 { win [you] "pair" }
+action wait() label "Wait" { ready = true }
+flow { turn seat(1) { actions by seat(1) until pass [pair, wait] } }
+"#;
+        let p = std::sync::Arc::new(check_source(src).program.expect("the script checks"));
+        let mut g = crate::engine::Game::new(p, crate::engine::GameConfig::new(2, 1));
+        // Listing every pair would evaluate the condition 90,000 times.
+        assert!(g.work() < 2_000, "{} steps", g.work());
+        assert_eq!(
+            g.decision().map(|d| d.options.clone()),
+            Some(vec!["Wait".to_string(), "pass".to_string()])
+        );
+        g.apply(0).expect("applies");
+        assert_eq!(
+            g.decision().map(|d| d.options.clone()),
+            Some(vec![
+                "Pair 298 299".to_string(),
+                "Pair 299 298".to_string(),
+                "Pair 299 299".to_string(),
+                "Wait".to_string(),
+                "pass".to_string()
+            ])
+        );
+    }
+
+    /// Remembering conjuncts hides no error: the first argument that makes one fail still stops the
+    /// game at its line.
+    #[test]
+    fn remembered_conjuncts_still_report_their_errors() {
+        let src = r#"
+game "Errors" { players 2 }
+action a(x in [1, 0], y in 0..2) if 10 / x > 0 and y >= 0 { win [you] "a" }
+flow { actions by seat(1) once [a] }
+"#;
+        let p = std::sync::Arc::new(check_source(src).program.expect("the script checks"));
+        let g = crate::engine::Game::new(p, crate::engine::GameConfig::new(2, 1));
+        match g.status() {
+            crate::engine::Status::Error(e) => {
+                assert!(e.message.contains("division by zero"), "{}", e.message);
+                assert_eq!(e.line, 3);
             }
             s => panic!("{s:?}"),
         }

@@ -279,6 +279,7 @@ impl Compiler<'_> {
                             params: vec![],
                             label: None,
                             condition: None,
+                            parts: vec![],
                             body: empty_body(),
                         });
                     }

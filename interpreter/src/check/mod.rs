@@ -159,9 +159,12 @@ pub fn compile_partial(source: &str, script: &ast::Script, partial: bool) -> Che
     c.warn_unused(script);
     let has_error = c.diags.iter().any(|d| d.is_error());
     if !has_error {
-        let (fns, checks) = crate::purity::analyse(&c.p);
-        c.p.pure_fns = fns;
-        c.p.guarded_checks = checks;
+        let found = crate::purity::analyse(&c.p);
+        c.p.pure_fns = found.fns;
+        c.p.guarded_checks = found.checks;
+        for (a, parts) in c.p.actions.iter_mut().zip(found.parts) {
+            a.parts = parts;
+        }
     }
     Checked {
         program: if has_error { None } else { Some(c.p) },

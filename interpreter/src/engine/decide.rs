@@ -6,7 +6,8 @@ use super::state::Ctx;
 use super::trace::Event;
 use super::{Decision, RuntimeError};
 use crate::program::{
-    ActionId, BranchIr, Choose, ChooseCount, Expr, MenuMode, Program, Stmt, StmtKind, TextIr,
+    ActionDef, ActionId, BranchIr, Choose, ChooseCount, Expr, MenuMode, Program, Stmt, StmtKind,
+    TextIr,
 };
 use crate::value::Value;
 use cardgame_grammar::ast::Span;
@@ -68,6 +69,17 @@ impl SimulFrame {
             running: false,
         }
     }
+}
+
+/// The options of a menu being listed.
+#[derive(Default)]
+struct Listing {
+    out: Vec<MenuOption>,
+    labels: Vec<String>,
+    /// Fingerprint buckets of `out`, once it is long.
+    seen: Option<HashMap<u64, Vec<usize>>>,
+    /// Per conjunct of the action being listed: its value for the parameters bound now, if known.
+    known: Vec<Option<bool>>,
 }
 
 /// Below this many options, duplicates are found by comparing each option with those before it;
@@ -436,15 +448,17 @@ impl<'a> Mach<'a> {
         let base = self.s.ctxs.len();
         let locals = self.s.take_locals(0);
         self.s.push_ctx(locals, Some(decider), None);
-        let mut out = Vec::new();
-        let mut labels = Vec::new();
-        let mut seen = None;
+        let mut list = Listing::default();
         let mut r = Ok(());
         // Listing options changes nothing: pure function calls may be remembered meanwhile.
         self.s.remember();
         for &a in actions {
             let mut args = Vec::new();
-            r = self.enum_action(a, &mut args, &mut out, &mut labels, &mut seen);
+            list.known.clear();
+            if let Some(def) = self.p.actions.get(a.index()) {
+                list.known.resize(def.parts.len(), None);
+            }
+            r = self.enum_action(a, &mut args, &mut list).map(|_| ());
             if r.is_err() {
                 break;
             }
@@ -452,24 +466,56 @@ impl<'a> Mach<'a> {
         self.s.forget();
         self.s.truncate_ctxs(base);
         r?;
-        Ok((out, labels))
+        Ok((list.out, list.labels))
     }
 
+    /// Whether an action's condition holds for the arguments bound in slots 0..n. `Err(level)`: it
+    /// does not, nor for any choice of the parameters from `level` on (see [`ConditionPart`]).
+    fn condition_holds(&mut self, def: &'a ActionDef, list: &mut Listing) -> R<Result<(), u16>> {
+        if def.parts.is_empty() {
+            if let Some(c) = &def.condition {
+                if !self.eval_bool(c)? {
+                    return Ok(Err(u16::MAX));
+                }
+            }
+            return Ok(Ok(()));
+        }
+        for (j, part) in def.parts.iter().enumerate() {
+            let holds = match list.known.get(j).copied().flatten() {
+                Some(b) => b,
+                None => {
+                    let b = self.eval_bool(&part.expr)?;
+                    if part.pure {
+                        if let Some(k) = list.known.get_mut(j) {
+                            *k = Some(b);
+                        }
+                    }
+                    b
+                }
+            };
+            if !holds {
+                return Ok(Err(if part.skip { part.level } else { u16::MAX }));
+            }
+        }
+        Ok(Ok(()))
+    }
+
+    /// Lists the options of action `a` whose first parameters are `args`. `Some(level)`: stop
+    /// listing the parameters from `level` on (a conjunct that reads only the first `level` is false).
     fn enum_action(
         &mut self,
         a: ActionId,
         args: &mut Vec<Value>,
-        out: &mut Vec<MenuOption>,
-        labels: &mut Vec<String>,
-        seen: &mut Option<HashMap<u64, Vec<usize>>>,
-    ) -> R<()> {
+        list: &mut Listing,
+    ) -> R<Option<u16>> {
         let p: &'a Program = self.p;
         let Some(def) = p.actions.get(a.index()) else {
-            return Ok(());
+            return Ok(None);
         };
         let i = args.len();
         let decider = self.you().unwrap_or(self.s.active);
         if i == def.params.len() {
+            let out = &list.out;
             let same = |(b, bargs): &MenuOption| {
                 *b == a
                     && bargs
@@ -479,13 +525,13 @@ impl<'a> Mach<'a> {
             };
             // Few options so far: compare with each; many: with those of the same fingerprint.
             let mut fingerprint = None;
-            if out.len() < SCAN && seen.is_none() {
+            if out.len() < SCAN && list.seen.is_none() {
                 if out.iter().any(same) {
-                    return Ok(());
+                    return Ok(None);
                 }
             } else {
                 let fp = self.option_fingerprint(a, args, decider);
-                let buckets = seen.get_or_insert_with(|| {
+                let buckets = list.seen.get_or_insert_with(|| {
                     let mut m: HashMap<u64, Vec<usize>> = HashMap::new();
                     for (k, (b, bargs)) in out.iter().enumerate() {
                         let f = self.option_fingerprint(*b, bargs, decider);
@@ -497,14 +543,12 @@ impl<'a> Mach<'a> {
                     .get(&fp)
                     .is_some_and(|b| b.iter().any(|&k| same(&out[k])))
                 {
-                    return Ok(());
+                    return Ok(None);
                 }
                 fingerprint = Some(fp);
             }
-            if let Some(c) = &def.condition {
-                if !self.eval_bool(c)? {
-                    return Ok(());
-                }
+            if let Err(level) = self.condition_holds(def, list)? {
+                return Ok((level != u16::MAX).then_some(level));
             }
             let text = match &def.label {
                 Some(t) => self.text(t)?,
@@ -517,22 +561,31 @@ impl<'a> Mach<'a> {
                     s
                 }
             };
-            if let (Some(fp), Some(buckets)) = (fingerprint, seen.as_mut()) {
-                buckets.entry(fp).or_default().push(out.len());
+            if let (Some(fp), Some(buckets)) = (fingerprint, list.seen.as_mut()) {
+                buckets.entry(fp).or_default().push(list.out.len());
             }
-            out.push((a, args.clone()));
-            labels.push(text);
-            return Ok(());
+            list.out.push((a, args.clone()));
+            list.labels.push(text);
+            return Ok(None);
         }
         let dom = self.eval_items(&def.params[i])?;
-        let mut r = Ok(());
+        let mut r = Ok(None);
         for v in dom.iter() {
             self.set_local(i as u16, v.clone());
             args.push(v.clone());
-            r = self.enum_action(a, args, out, labels, seen);
+            // Conjuncts that read parameter i or a later one must be evaluated again.
+            for (k, part) in list.known.iter_mut().zip(&def.parts) {
+                if part.level as usize > i {
+                    *k = None;
+                }
+            }
+            r = self.enum_action(a, args, list);
             args.pop();
-            if r.is_err() {
-                break;
+            match r {
+                Err(_) => break,
+                // Every later choice of parameter i fails too: back to the caller's loop.
+                Ok(Some(level)) if level as usize <= i => break,
+                Ok(_) => r = Ok(None),
             }
         }
         self.s.give_back(dom);

@@ -235,6 +235,7 @@ impl B {
             params,
             label,
             condition,
+            parts: vec![],
             body,
         });
         ActionId(self.p.actions.len() as u16 - 1)
