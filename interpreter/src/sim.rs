@@ -240,8 +240,6 @@ fn play_one(program: &Arc<Program>, cfg: &SimConfig, index: u64) -> Record {
     config.max_decisions = cfg.max_decisions;
     config.max_steps = cfg.max_steps;
     config.record = false;
-    let mut game = Game::new(program.clone(), config);
-    let start = game.holdings();
     let mut agents = Vec::with_capacity(n);
     for (seat, name) in seating.iter().enumerate() {
         match make_agent(name, seed, seat as u8) {
@@ -262,6 +260,10 @@ fn play_one(program: &Arc<Program>, cfg: &SimConfig, index: u64) -> Record {
             }
         }
     }
+    // Labels are built only for players that read them.
+    config.labels = agents.iter().any(|a| a.reads_labels());
+    let mut game = Game::new(program.clone(), config);
+    let start = game.holdings();
     while let Status::Decision(d) = game.status() {
         let choice = agents[d.player as usize % n]
             .choose(&game, d)

@@ -17,6 +17,11 @@ pub trait Agent: Send {
     fn choose(&mut self, game: &Game, decision: &Decision) -> usize;
     /// The agent's name as written on the command line.
     fn name(&self) -> String;
+    /// Whether the agent reads the option labels (a game may leave them out otherwise: see
+    /// `GameConfig::labels`).
+    fn reads_labels(&self) -> bool {
+        true
+    }
 }
 
 /// Picks uniformly at random among the options, with its own seeded generator.
@@ -39,6 +44,9 @@ impl Agent for RandomAgent {
     fn name(&self) -> String {
         "random".into()
     }
+    fn reads_labels(&self) -> bool {
+        false
+    }
 }
 
 /// Always takes the first legal option: a deterministic baseline.
@@ -50,6 +58,9 @@ impl Agent for FirstAgent {
     }
     fn name(&self) -> String {
         "first".into()
+    }
+    fn reads_labels(&self) -> bool {
+        false
     }
 }
 

@@ -167,6 +167,8 @@ impl Agent for GreedyAgent {
             for &s in &seeds {
                 let mut g = game.determinize(seat, s);
                 g.set_recording(false);
+                // The look-ahead counts options, never reads them.
+                g.set_labels(false);
                 if g.apply(i).is_err() {
                     total += -2_000_000.0;
                     continue;

@@ -6,8 +6,8 @@ use super::state::Ctx;
 use super::trace::Event;
 use super::{Decision, RuntimeError};
 use crate::program::{
-    ActionDef, ActionId, BranchIr, Choose, ChooseCount, Expr, MenuMode, Program, Stmt, StmtKind,
-    TextIr,
+    ActionDef, ActionId, BranchIr, Choose, ChooseCount, Expr, ExprKind, MenuMode, Program, Stmt,
+    StmtKind, TextIr,
 };
 use crate::value::Value;
 use cardgame_grammar::ast::Span;
@@ -80,6 +80,23 @@ struct Listing {
     seen: Option<HashMap<u64, Vec<usize>>>,
     /// Per conjunct of the action being listed: its value for the parameters bound now, if known.
     known: Vec<Option<bool>>,
+}
+
+/// Whether an option's label can be left out and built later: building it cannot fail (its text is
+/// made of words, parameters and `you`, and no argument is a list, whose text could grow too long).
+fn plain_label(def: &ActionDef, args: &[Value]) -> bool {
+    if args.iter().any(|v| matches!(v, Value::List(_))) {
+        return false;
+    }
+    def.label.as_ref().is_none_or(|t| {
+        t.parts.iter().all(|part| match part {
+            crate::program::TextPartIr::Lit(_) => true,
+            crate::program::TextPartIr::Expr(e) => {
+                matches!(e.kind, ExprKind::Local(s) if (s as usize) < def.params.len())
+                    || matches!(e.kind, ExprKind::You)
+            }
+        })
+    })
 }
 
 /// Below this many options, duplicates are found by comparing each option with those before it;
@@ -266,19 +283,109 @@ impl<'a> Mach<'a> {
         Ok(self.run_checks()?.map(Stop::Over))
     }
 
-    fn labels(&self, vals: &[Value], decider: u8) -> Vec<String> {
+    fn labels(&mut self, vals: &[Value], decider: u8) -> Vec<String> {
+        if !self.wants_labels() {
+            self.s.unlabelled = true;
+            return vec![String::new(); vals.len()];
+        }
         vals.iter().map(|v| self.label_for(v, decider)).collect()
     }
 
+    /// Whether options get their labels as they are listed (`GameConfig::labels`, or events are
+    /// recorded).
+    fn wants_labels(&self) -> bool {
+        self.s.labels || self.s.record
+    }
+
+    /// The labels of the pending decision, built now (its options were listed without them). The
+    /// texts left out are those that cannot fail (see `plain_label`).
+    pub fn labels_of_pending(&mut self) -> Vec<String> {
+        let mut labels: Vec<String> = match self.s.frames.last() {
+            Some(Frame::Menu(m)) => {
+                let (decider, at) = (m.decider, m.at);
+                let offered = m.offered.clone();
+                let mut out: Vec<String> = offered
+                    .iter()
+                    .map(|(a, args)| self.option_label(*a, args, decider).unwrap_or_default())
+                    .collect();
+                if let Some(Stmt {
+                    kind: StmtKind::Actions { mode, .. },
+                    ..
+                }) = self.stmt(at)
+                {
+                    if matches!(mode, MenuMode::UntilPass | MenuMode::OnceOrPass) {
+                        out.push("pass".into());
+                    }
+                }
+                out
+            }
+            Some(Frame::ChooseOne { offered, .. }) => {
+                let decider = self.pending_decider();
+                offered.iter().map(|v| self.label_for(v, decider)).collect()
+            }
+            Some(Frame::ChooseMany(f)) => {
+                let mut out: Vec<String> = f
+                    .offered
+                    .iter()
+                    .map(|&i| self.label_for(&f.candidates[i], f.decider))
+                    .collect();
+                if f.with_done {
+                    out.push("done".into());
+                }
+                out
+            }
+            _ => Vec::new(),
+        };
+        distinct_labels(&mut labels);
+        labels
+    }
+
+    fn pending_decider(&self) -> u8 {
+        match &self.s.status {
+            super::Status::Decision(d) => d.player,
+            _ => self.s.active,
+        }
+    }
+
+    /// The label of a menu option, in the context it was listed in.
+    fn option_label(&mut self, a: ActionId, args: &[Value], decider: u8) -> R<String> {
+        let p: &'a Program = self.p;
+        let Some(def) = p.actions.get(a.index()) else {
+            return Ok(String::new());
+        };
+        let Some(t) = &def.label else {
+            return Ok(self.default_label(def, args, decider));
+        };
+        let base = self.s.ctxs.len();
+        let mut locals = self.s.take_locals(0);
+        locals.extend(args.iter().cloned());
+        self.s.push_ctx(locals, Some(decider), None);
+        let r = self.text(t);
+        self.s.truncate_ctxs(base);
+        r
+    }
+
+    /// An action's name followed by its arguments, for an action without `label`.
+    fn default_label(&self, def: &ActionDef, args: &[Value], decider: u8) -> String {
+        let mut s = def.name.clone();
+        for v in args.iter() {
+            s.push(' ');
+            s.push_str(&self.label_for(v, decider));
+        }
+        s
+    }
+
     fn decision(
-        &self,
+        &mut self,
         player: u8,
         prompt: String,
         mut options: Vec<String>,
         simultaneous: bool,
         span: Span,
     ) -> Decision {
-        distinct_labels(&mut options);
+        if !self.s.unlabelled {
+            distinct_labels(&mut options);
+        }
         Decision {
             player,
             prompt,
@@ -392,12 +499,19 @@ impl<'a> Mach<'a> {
             return Ok(Flow::Next);
         };
         let offered = self.distinct(&f.candidates, f.decider);
-        let mut labels: Vec<String> = offered
-            .iter()
-            .map(|&i| self.label_for(&f.candidates[i], f.decider))
-            .collect();
+        let mut labels: Vec<String> = if self.wants_labels() {
+            offered
+                .iter()
+                .map(|&i| self.label_for(&f.candidates[i], f.decider))
+                .collect()
+        } else {
+            vec![String::new(); offered.len()]
+        };
         if f.with_done {
             labels.push("done".into());
+        }
+        if !self.wants_labels() {
+            self.s.unlabelled = true;
         }
         let d = self.decision(f.decider, f.prompt.clone(), labels, false, span);
         if let Some(Frame::ChooseMany(f)) = self.s.frames.last_mut() {
@@ -550,15 +664,14 @@ impl<'a> Mach<'a> {
             if let Err(level) = self.condition_holds(def, list)? {
                 return Ok((level != u16::MAX).then_some(level));
             }
-            let text = match &def.label {
-                Some(t) => self.text(t)?,
-                None => {
-                    let mut s = def.name.clone();
-                    for v in args.iter() {
-                        s.push(' ');
-                        s.push_str(&self.label_for(v, decider));
-                    }
-                    s
+            let text = if !self.wants_labels() && plain_label(def, args) {
+                // Built when someone reads it (`Game::set_labels`).
+                self.s.unlabelled = true;
+                String::new()
+            } else {
+                match &def.label {
+                    Some(t) => self.text(t)?,
+                    None => self.default_label(def, args, decider),
                 }
             };
             if let (Some(fp), Some(buckets)) = (fingerprint, list.seen.as_mut()) {
@@ -700,7 +813,8 @@ impl<'a> Mach<'a> {
                 return Ok(Flow::Stop(stop));
             }
             let prompt = self.prompt(prompt.as_ref(), "Choose one")?;
-            let labels = self.labels(&offered, q);
+            // Simultaneous choices are rare: always labelled.
+            let labels: Vec<String> = offered.iter().map(|v| self.label_for(v, q)).collect();
             let d = self.decision(q, prompt, labels, true, *span);
             if let Some(Frame::Simul(f)) = self.s.frames.last_mut() {
                 f.offered = offered;

@@ -57,6 +57,11 @@ pub struct GameConfig {
     /// Whether events are recorded from the start (setup included); simulations and bots turn it
     /// off, which also spares building the texts of the events.
     pub record: bool,
+    /// Whether decisions carry their option labels. Off, the options of menus and choices are empty
+    /// strings (their number and order are the same) until `Game::set_labels(true)`: for play-outs
+    /// whose players only count options (`random`, the look-ahead of `greedy`). Labels are always
+    /// built while events are recorded, and eagerly whenever building one could fail.
+    pub labels: bool,
 }
 
 impl GameConfig {
@@ -70,6 +75,7 @@ impl GameConfig {
             max_steps: DEFAULT_MAX_STEPS,
             max_decisions: DEFAULT_MAX_DECISIONS,
             record: true,
+            labels: true,
         }
     }
 }
@@ -244,6 +250,7 @@ impl Game {
 
     /// Runs to the next decision, the end or an error.
     fn resume(&mut self) {
+        self.st.unlabelled = false;
         let r = self.mach().run();
         self.finish(r);
     }
@@ -355,6 +362,27 @@ impl Game {
         }
     }
 
+    /// Whether decisions carry their option labels (see `GameConfig::labels`); turning them on
+    /// labels the pending decision at once.
+    pub fn set_labels(&mut self, on: bool) {
+        self.st.labels = on;
+        self.render_labels();
+    }
+
+    /// Labels the pending decision if its labels were left out and someone may now read them.
+    fn render_labels(&mut self) {
+        if !self.st.unlabelled || !(self.st.labels || self.st.record) {
+            return;
+        }
+        self.st.unlabelled = false;
+        let labels = self.mach().labels_of_pending();
+        if let Status::Decision(d) = &mut self.st.status {
+            if labels.len() == d.options.len() {
+                d.options = labels;
+            }
+        }
+    }
+
     /// The events since the last call.
     pub fn take_events(&mut self) -> Vec<Event> {
         std::mem::take(&mut self.st.events)
@@ -363,6 +391,7 @@ impl Game {
     /// Whether events are recorded (on by default; simulations may turn it off).
     pub fn set_recording(&mut self, on: bool) {
         self.st.record = on;
+        self.render_labels();
         if !on {
             self.st.events.clear();
         }

@@ -208,6 +208,11 @@ pub(crate) struct State {
     pub ctxs: Vec<Ctx>,
     pub events: Vec<Event>,
     pub record: bool,
+    /// Whether the options of menus and choices get their labels when listed (see
+    /// `GameConfig::labels`); they always do while events are recorded.
+    pub labels: bool,
+    /// The pending decision's labels were left out (`labels` off): its options are empty strings.
+    pub unlabelled: bool,
     pub status: Status,
     /// Decisions applied.
     pub steps: u64,
@@ -281,6 +286,8 @@ impl State {
             ctxs: vec![Ctx::default()],
             events: Vec::new(),
             record: config.record,
+            labels: config.labels,
+            unlabelled: false,
             status: Status::Decision(Decision::default()),
             steps: 0,
             turn_steps: 0,

@@ -2,4 +2,5 @@
 
 mod build;
 mod games;
+mod labels;
 mod more;

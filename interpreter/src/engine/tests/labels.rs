@@ -1,0 +1,81 @@
+//! Engine stage: option labels left out while nobody reads them (docs/engine.md, stage 3).
+
+use crate::check::check_source;
+use crate::engine::{Game, GameConfig, Status};
+use std::sync::Arc;
+
+const SCRIPT: &str = r#"
+game "Labels" { players 2 }
+zone hand per player: set, owner
+zone pile: pile
+card "Ruby" { copies 2 }
+card "Opal" { copies 2 }
+action play(c in you.hand) label "Play {c}" { move c to pile }
+action give(c in you.hand, q in opponents(you)) { move c to q.hand }
+setup { move box to seat(1).hand }
+flow {
+  turn seat(1) {
+    actions by seat(1) once [play, give]
+    let picked = choose up to 2 c in seat(1).hand by seat(1)
+    let one = choose c in seat(1).hand + pile by seat(1)
+  }
+  win [seat(1)] "done"
+}
+"#;
+
+fn game(labels: bool) -> Game {
+    let p = Arc::new(check_source(SCRIPT).program.expect("the script checks"));
+    let mut config = GameConfig::new(2, 1);
+    config.record = false;
+    config.labels = labels;
+    Game::new(p, config)
+}
+
+fn options(g: &Game) -> Vec<String> {
+    match g.status() {
+        Status::Decision(d) => d.options.clone(),
+        s => panic!("{s:?}"),
+    }
+}
+
+/// Without labels, every decision has the same number of options (empty strings), the game takes
+/// the same course, and turning labels on labels the pending decision exactly as a labelled game does.
+#[test]
+fn labels_left_out_are_built_the_same_when_asked_for() {
+    let mut on = game(true);
+    let mut off = game(false);
+    for choice in [1, 0, 0, 1] {
+        let want = options(&on);
+        let got = options(&off);
+        assert_eq!(got.len(), want.len());
+        assert!(got.iter().all(|l| l.is_empty() || l == "done"), "{got:?}");
+        let mut labelled = off.clone();
+        labelled.set_labels(true);
+        assert_eq!(options(&labelled), want);
+        on.apply(choice).expect("applies");
+        off.apply(choice).expect("applies");
+    }
+    assert_eq!(on.status(), off.status());
+}
+
+/// A label whose text could fail is built as the options are listed, labels or not, so the game
+/// stops at the same line.
+#[test]
+fn a_label_that_fails_stops_the_game_either_way() {
+    let src = r#"
+game "Fails" { players 2 }
+action a(x in [1, 0]) label "Split {10 / x}" { win [you] "a" }
+flow { actions by seat(1) once [a] }
+"#;
+    for labels in [true, false] {
+        let p = Arc::new(check_source(src).program.expect("the script checks"));
+        let mut config = GameConfig::new(2, 1);
+        config.record = false;
+        config.labels = labels;
+        let g = Game::new(p, config);
+        match g.status() {
+            Status::Error(e) => assert_eq!(e.line, 3, "{}", e.message),
+            s => panic!("labels {labels}: {s:?}"),
+        }
+    }
+}
