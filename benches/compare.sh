@@ -136,3 +136,4 @@ if [ "$memory" != 0 ]; then
   large="$(peak_kb "$new_bin" sim "$mr" --games 100000 --jobs 1 --format json)"
   echo "peak resident memory of the new build, sim $mr --jobs 1: ${small} KB for 10,000 games, ${large} KB for 100,000 games"
 fi
+echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
