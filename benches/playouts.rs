@@ -1,293 +1,294 @@
 //! Benchmarks: random playouts of every script on one core, and the interpreter's overhead measured
-//! against a plain hand-written Rust implementation of the Market Race example (benchmark code only).
+//! against plain hand-written Rust implementations of two examples (Market Race and Duel).
 //!
-//! Run with `cargo bench`; `CARDGAME_BENCH_SECONDS` sets the time spent on each measurement.
+//! Run with `cargo bench` (`cargo bench -- WORD` for the scripts and baselines whose path contains
+//! WORD). `CARDGAME_BENCH_SECONDS` (3) sets the time spent on each measurement,
+//! `CARDGAME_BENCH_REPEATS` (5) how many times each baseline is measured (interpreted and hand-written
+//! interleaved, so that the machine's noise hits both), and `CARDGAME_BENCH_CHECK_GAMES` (20,000; 0 to
+//! skip) how many games of each baseline are played to check that the hand-written game matches the
+//! interpreted one (decisions per game, winners, end reasons).
+
+mod handwritten;
 
 use cardgame_interpreter::agents::make_agent;
 use cardgame_interpreter::check::check_source;
 use cardgame_interpreter::engine::{Game, GameConfig, Status};
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use cardgame_interpreter::program::Program;
+use handwritten::Played;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-fn budget() -> Duration {
-    let secs = std::env::var("CARDGAME_BENCH_SECONDS")
+fn env_number(name: &str, default: f64) -> f64 {
+    std::env::var(name)
         .ok()
         .and_then(|s| s.parse::<f64>().ok())
-        .unwrap_or(3.0);
-    Duration::from_secs_f64(secs)
+        .unwrap_or(default)
 }
 
-/// Games and decisions per second of random playouts of one script.
-fn interpreted(path: &str, players: u8) -> (f64, f64, usize) {
+fn budget() -> Duration {
+    Duration::from_secs_f64(env_number("CARDGAME_BENCH_SECONDS", 3.0))
+}
+
+/// Plays one interpreted game with random agents; its decisions and how it ended (`None` on an error).
+fn interpreted_game(
+    program: &Arc<Program>,
+    players: u8,
+    seed: u64,
+) -> (u64, Option<Played>, usize) {
+    let mut config = GameConfig::new(players, seed);
+    config.max_turns = 1000;
+    config.record = false;
+    let mut game = Game::new(program.clone(), config);
+    let mut agents: Vec<_> = (0..players)
+        .map(|s| make_agent("random", seed, s).expect("agent"))
+        .collect();
+    let mut decisions = 0u64;
+    while let Status::Decision(d) = game.status() {
+        let i = agents[d.player as usize].choose(&game, d);
+        if game.apply(i).is_err() {
+            break;
+        }
+        decisions += 1;
+    }
+    let played = match game.status() {
+        Status::Over(o) if o.finished => Some(Played {
+            decisions,
+            winners: o.winners.iter().fold(0, |w, &p| w | 1 << p),
+            // Reasons are few: leaking each distinct one once keeps `Played` plain.
+            reason: reason_name(&o.reason),
+        }),
+        _ => None,
+    };
+    (decisions, played, game.state_size())
+}
+
+fn reason_name(reason: &str) -> &'static str {
+    thread_local! {
+        static NAMES: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    NAMES.with(|names| {
+        let mut names = names.borrow_mut();
+        if let Some(n) = names.iter().find(|n| **n == reason) {
+            return *n;
+        }
+        let n: &'static str = Box::leak(reason.to_string().into_boxed_str());
+        names.push(n);
+        n
+    })
+}
+
+fn load(path: &str) -> Option<Arc<Program>> {
     let src = std::fs::read_to_string(path).expect("script");
-    let program = Arc::new(check_source(&src).program.expect("the script checks"));
+    check_source(&src).program.map(Arc::new)
+}
+
+/// Games and decisions per second of random playouts of one script, and the largest state size.
+fn interpreted(program: &Arc<Program>, players: u8) -> (f64, f64, usize) {
     let start = Instant::now();
     let (mut games, mut decisions, mut size) = (0u64, 0u64, 0usize);
     while start.elapsed() < budget() {
-        let mut config = GameConfig::new(players, games);
-        config.max_turns = 1000;
-        config.record = false;
-        let mut game = Game::new(program.clone(), config);
-        let mut agents: Vec<_> = (0..players)
-            .map(|s| make_agent("random", games, s).expect("agent"))
-            .collect();
-        while let Status::Decision(d) = game.status() {
-            let i = agents[d.player as usize].choose(&game, d);
-            if game.apply(i).is_err() {
-                break;
-            }
-            decisions += 1;
-        }
-        size = size.max(game.state_size());
+        let (d, _, s) = interpreted_game(program, players, games);
+        decisions += d;
+        size = size.max(s);
         games += 1;
     }
     let t = start.elapsed().as_secs_f64();
     (games as f64 / t, decisions as f64 / t, size)
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Market Race written by hand: the same rules as examples/market-race.cardgame, random choices among
-// the same options (identical cards in a hand or the market are one option).
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum K {
-    Copper,
-    Homestead,
-    Silver,
-    Gold,
-    Cart,
-    Festival,
-    Forge,
-    Farm,
-    Manor,
-    Castle,
-}
-
-impl K {
-    fn cost(self) -> i32 {
-        match self {
-            K::Copper | K::Homestead => 0,
-            K::Farm => 2,
-            K::Silver | K::Cart => 3,
-            K::Festival | K::Forge => 4,
-            K::Manor => 5,
-            K::Gold => 6,
-            K::Castle => 8,
-        }
-    }
-    fn points(self) -> i32 {
-        match self {
-            K::Homestead | K::Farm => 1,
-            K::Manor => 3,
-            K::Castle => 6,
-            _ => 0,
-        }
-    }
-    fn victory(self) -> bool {
-        self.points() > 0
-    }
-}
-
-#[derive(Default, Clone)]
-struct Seat {
-    deck: Vec<K>,
-    hand: Vec<K>,
-    played: Vec<K>,
-    discard: Vec<K>,
-    coins: i32,
-    buys: i32,
-}
-
-struct Plain {
-    rng: ChaCha8Rng,
-    seats: Vec<Seat>,
-    supply: Vec<K>,
-    market: Vec<K>,
-    decisions: u64,
-}
-
-fn distinct(cards: &[K]) -> Vec<K> {
-    let mut out: Vec<K> = Vec::new();
-    for &c in cards {
-        if !out.contains(&c) {
-            out.push(c);
-        }
-    }
-    out
-}
-
-impl Plain {
-    fn draw(&mut self, p: usize, n: usize) {
-        for _ in 0..n {
-            if self.seats[p].deck.is_empty() {
-                let mut d = std::mem::take(&mut self.seats[p].discard);
-                d.shuffle(&mut self.rng);
-                self.seats[p].deck = d;
-            }
-            match self.seats[p].deck.pop() {
-                Some(c) => self.seats[p].hand.push(c),
-                None => return,
-            }
-        }
-    }
-    fn refill_market(&mut self) {
-        while self.market.len() < 5 {
-            match self.supply.pop() {
-                Some(c) => self.market.push(c),
-                None => return,
-            }
-        }
-    }
-    fn score(&self, p: usize) -> i32 {
-        let s = &self.seats[p];
-        s.deck
-            .iter()
-            .chain(&s.hand)
-            .chain(&s.played)
-            .chain(&s.discard)
-            .map(|c| c.points())
-            .sum()
-    }
-    fn pick(&mut self, n: usize) -> usize {
-        self.decisions += 1;
-        self.rng.gen_range(0..n)
-    }
-    fn forge(&mut self, p: usize) {
-        let options = distinct(&self.seats[p].hand);
-        if options.is_empty() {
-            return;
-        }
-        let t = options[self.pick(options.len())];
-        let i = self.seats[p].hand.iter().position(|&c| c == t).unwrap_or(0);
-        self.seats[p].hand.remove(i);
-        let gains: Vec<K> = distinct(&self.market)
-            .into_iter()
-            .filter(|g| g.cost() <= t.cost() + 3)
-            .collect();
-        if gains.is_empty() {
-            return;
-        }
-        let g = gains[self.pick(gains.len())];
-        let j = self.market.iter().position(|&c| c == g).unwrap_or(0);
-        self.market.remove(j);
-        self.seats[p].discard.push(g);
-        self.refill_market();
-    }
-    /// One turn; true when the player reached the goal.
-    fn turn(&mut self, p: usize) -> bool {
-        loop {
-            if self.score(p) >= 15 {
-                return true;
-            }
-            let plays: Vec<K> = distinct(&self.seats[p].hand)
-                .into_iter()
-                .filter(|c| !c.victory())
-                .collect();
-            let buys: Vec<K> = if self.seats[p].buys > 0 {
-                let coins = self.seats[p].coins;
-                distinct(&self.market)
-                    .into_iter()
-                    .filter(|c| c.cost() <= coins)
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            let n = plays.len() + buys.len() + 1;
-            let choice = self.pick(n);
-            if choice < plays.len() {
-                let c = plays[choice];
-                let i = self.seats[p].hand.iter().position(|&x| x == c).unwrap_or(0);
-                self.seats[p].hand.remove(i);
-                self.seats[p].played.push(c);
-                match c {
-                    K::Copper => self.seats[p].coins += 1,
-                    K::Silver => self.seats[p].coins += 2,
-                    K::Gold => self.seats[p].coins += 3,
-                    K::Cart => self.draw(p, 2),
-                    K::Festival => {
-                        self.seats[p].coins += 2;
-                        self.seats[p].buys += 1;
-                    }
-                    K::Forge => self.forge(p),
-                    _ => {}
-                }
-            } else if choice < plays.len() + buys.len() {
-                let c = buys[choice - plays.len()];
-                self.seats[p].coins -= c.cost();
-                self.seats[p].buys -= 1;
-                let j = self.market.iter().position(|&x| x == c).unwrap_or(0);
-                self.market.remove(j);
-                self.seats[p].discard.push(c);
-                self.refill_market();
-            } else {
-                break;
-            }
-        }
-        let s = &mut self.seats[p];
-        s.discard.append(&mut s.hand);
-        s.discard.append(&mut s.played);
-        s.coins = 0;
-        s.buys = 1;
-        self.draw(p, 5);
-        self.supply.pop();
-        self.score(p) >= 15
-    }
-    fn play(players: usize, seed: u64) -> u64 {
-        let mut g = Plain {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-            seats: vec![Seat::default(); players],
-            supply: Vec::new(),
-            market: Vec::new(),
-            decisions: 0,
-        };
-        for p in 0..players {
-            let mut deck = vec![K::Copper; 7];
-            deck.extend([K::Homestead; 3]);
-            deck.shuffle(&mut g.rng);
-            g.seats[p].deck = deck;
-            g.seats[p].buys = 1;
-            g.draw(p, 5);
-        }
-        for (k, n) in [
-            (K::Silver, 8),
-            (K::Gold, 4),
-            (K::Cart, 4),
-            (K::Festival, 4),
-            (K::Forge, 3),
-            (K::Farm, 6),
-            (K::Manor, 5),
-            (K::Castle, 3),
-        ] {
-            g.supply.extend(std::iter::repeat_n(k, n));
-        }
-        g.supply.shuffle(&mut g.rng);
-        g.refill_market();
-        'game: loop {
-            for p in 0..players {
-                if g.turn(p) {
-                    break 'game;
-                }
-            }
-            if g.supply.is_empty() {
-                break;
-            }
-        }
-        g.decisions
-    }
-}
-
-fn handwritten(players: usize) -> (f64, f64) {
+/// Games and decisions per second of a hand-written baseline.
+fn handwritten(play: fn(u64) -> Played) -> (f64, f64) {
     let start = Instant::now();
     let (mut games, mut decisions) = (0u64, 0u64);
     while start.elapsed() < budget() {
-        decisions += Plain::play(players, games);
+        decisions += play(games).decisions;
         games += 1;
     }
     let t = start.elapsed().as_secs_f64();
     (games as f64 / t, decisions as f64 / t)
+}
+
+/// A baseline: an example script and its hand-written twin.
+struct Baseline {
+    name: &'static str,
+    script: &'static str,
+    players: u8,
+    play: fn(u64) -> Played,
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n == 0 {
+        0.0
+    } else if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// Decisions per second interpreted and hand-written, repeated and interleaved; prints the medians.
+fn measure(b: &Baseline, program: &Arc<Program>, repeats: usize) {
+    let (mut int_d, mut int_g, mut hw_d, mut hw_g, mut ratio_d, mut ratio_g) =
+        (vec![], vec![], vec![], vec![], vec![], vec![]);
+    for r in 0..repeats {
+        // Alternate which side goes first, so a slow spell of the machine does not favour one side.
+        let ((ig, id, _), (hg, hd)) = if r % 2 == 0 {
+            let i = interpreted(program, b.players);
+            (i, handwritten(b.play))
+        } else {
+            let h = handwritten(b.play);
+            (interpreted(program, b.players), h)
+        };
+        println!(
+            "  repeat {}: interpreted {id:>10.0} decisions/s, hand-written {hd:>10.0} decisions/s, ratio {:>6.2}x",
+            r + 1,
+            hd / id
+        );
+        int_d.push(id);
+        int_g.push(ig);
+        hw_d.push(hd);
+        hw_g.push(hg);
+        ratio_d.push(hd / id);
+        ratio_g.push(hg / ig);
+    }
+    let (lo, hi) = ratio_d
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(lo, hi), &r| (lo.min(r), hi.max(r)));
+    println!(
+        "{}, {} players, median of {repeats}: interpreted {:.0} decisions/s ({:.0} games/s), hand-written {:.0} decisions/s ({:.0} games/s)",
+        b.name,
+        b.players,
+        median(&mut int_d),
+        median(&mut int_g),
+        median(&mut hw_d),
+        median(&mut hw_g),
+    );
+    println!(
+        "{} interpreter overhead: {:.2}x per decision (min {lo:.2}x, max {hi:.2}x), {:.2}x per game",
+        b.name,
+        median(&mut ratio_d),
+        median(&mut ratio_g),
+    );
+}
+
+/// Counts over many games of one side of a baseline.
+#[derive(Default)]
+struct Tally {
+    games: u64,
+    errors: u64,
+    decisions: f64,
+    squares: f64,
+    wins: [u64; 8],
+    ties: u64,
+    reasons: BTreeMap<&'static str, u64>,
+}
+
+impl Tally {
+    fn add(&mut self, p: Option<Played>) {
+        let Some(p) = p else {
+            self.errors += 1;
+            return;
+        };
+        self.games += 1;
+        let d = p.decisions as f64;
+        self.decisions += d;
+        self.squares += d * d;
+        for (seat, w) in self.wins.iter_mut().enumerate() {
+            if p.winners & (1 << seat) != 0 {
+                *w += 1;
+            }
+        }
+        if p.winners.count_ones() > 1 {
+            self.ties += 1;
+        }
+        *self.reasons.entry(p.reason).or_default() += 1;
+    }
+    fn mean(&self) -> f64 {
+        self.decisions / self.games.max(1) as f64
+    }
+    /// Standard error of the mean number of decisions.
+    fn error(&self) -> f64 {
+        let n = self.games.max(2) as f64;
+        let var = (self.squares - self.decisions * self.decisions / n) / (n - 1.0);
+        (var.max(0.0) / n).sqrt()
+    }
+    fn rate(&self, k: u64) -> f64 {
+        k as f64 / self.games.max(1) as f64
+    }
+}
+
+/// Difference of two rates in standard errors (a two-proportion z score).
+fn z_rates(a: &Tally, ka: u64, b: &Tally, kb: u64) -> f64 {
+    let (pa, pb) = (a.rate(ka), b.rate(kb));
+    let p = (ka + kb) as f64 / (a.games + b.games).max(1) as f64;
+    let se = (p * (1.0 - p) * (1.0 / a.games.max(1) as f64 + 1.0 / b.games.max(1) as f64)).sqrt();
+    if se == 0.0 {
+        0.0
+    } else {
+        (pa - pb) / se
+    }
+}
+
+/// Plays `games` games interpreted and hand-written and prints how they compare.
+fn check(b: &Baseline, program: &Arc<Program>, games: u64) {
+    let (mut int, mut hw) = (Tally::default(), Tally::default());
+    for seed in 0..games {
+        int.add(interpreted_game(program, b.players, seed).1);
+        // Other seeds than the interpreted games', so that the two samples are independent.
+        hw.add(Some((b.play)(seed + (1 << 40))));
+    }
+    println!(
+        "check of the hand-written {} against the script, {games} games each (|z| above 3 would be a real difference):",
+        b.name
+    );
+    println!(
+        "  {:<48} {:>16} {:>16} {:>7}",
+        "", "interpreted", "hand-written", "z"
+    );
+    println!(
+        "  {:<48} {:>9.3} ± {:<4.2} {:>9.3} ± {:<4.2} {:>7.2}",
+        "decisions per game (± standard error)",
+        int.mean(),
+        int.error(),
+        hw.mean(),
+        hw.error(),
+        (int.mean() - hw.mean()) / (int.error().powi(2) + hw.error().powi(2)).sqrt().max(1e-12)
+    );
+    let row = |label: String, ka: u64, kb: u64| {
+        println!(
+            "  {label:<48} {:>15.2}% {:>15.2}% {:>7.2}",
+            100.0 * int.rate(ka),
+            100.0 * hw.rate(kb),
+            z_rates(&int, ka, &hw, kb)
+        );
+    };
+    for seat in 0..b.players as usize {
+        row(
+            format!("seat {} wins", seat + 1),
+            int.wins[seat],
+            hw.wins[seat],
+        );
+    }
+    row("ties (several winners)".into(), int.ties, hw.ties);
+    let reasons: Vec<&'static str> = int
+        .reasons
+        .keys()
+        .chain(hw.reasons.keys())
+        .copied()
+        .collect();
+    for r in handwritten::distinct(reasons) {
+        row(
+            format!("ends: {r}"),
+            int.reasons.get(r).copied().unwrap_or(0),
+            hw.reasons.get(r).copied().unwrap_or(0),
+        );
+    }
+    if int.errors > 0 {
+        println!("  interpreted games that did not finish: {}", int.errors);
+    }
 }
 
 fn main() {
@@ -304,14 +305,13 @@ fn main() {
         }
     }
     scripts.sort();
-    // `cargo bench -- WORD` measures only the scripts whose path contains WORD.
+    // `cargo bench -- WORD` measures only the scripts and baselines whose path contains WORD.
     let filter: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
-    if !filter.is_empty() {
-        scripts.retain(|s| filter.iter().any(|f| s.contains(f.as_str())));
-    }
+    let wanted = |s: &str| filter.is_empty() || filter.iter().any(|f| s.contains(f.as_str()));
+    scripts.retain(|s| wanted(s));
     println!(
         "random playouts on one core ({:.0} s each)",
         budget().as_secs_f64()
@@ -321,26 +321,45 @@ fn main() {
         "script", "players", "games/s", "decisions/s", "state bytes"
     );
     for s in &scripts {
-        let src = std::fs::read_to_string(s).expect("script");
-        let Some(p) = check_source(&src).program else {
+        let Some(p) = load(s) else {
             println!("{s}: does not check");
             continue;
         };
         let players = p.min_players.max(2).min(p.max_players);
-        let (g, d, size) = interpreted(s, players);
+        let (g, d, size) = interpreted(&p, players);
         let name = std::path::Path::new(s)
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         println!("{name:<28} {players:>8} {g:>12.0} {d:>14.0} {size:>12}");
     }
-    let (ig, id, _) = interpreted(&format!("{root}/examples/market-race.cardgame"), 2);
-    let (hg, hd) = handwritten(2);
-    println!();
-    println!("Market Race, 2 players: interpreted {ig:.0} games/s ({id:.0} decisions/s), hand-written {hg:.0} games/s ({hd:.0} decisions/s)");
-    println!(
-        "interpreter overhead: {:.2}x per decision, {:.2}x per game",
-        hd / id,
-        hg / ig
-    );
+    let baselines = [
+        Baseline {
+            name: "Market Race",
+            script: "examples/market-race.cardgame",
+            players: 2,
+            play: |seed| handwritten::market_race::play(2, seed),
+        },
+        Baseline {
+            name: "Duel",
+            script: "examples/duel.cardgame",
+            players: 2,
+            play: handwritten::duel::play,
+        },
+    ];
+    let repeats = (env_number("CARDGAME_BENCH_REPEATS", 5.0) as usize).max(1);
+    let check_games = env_number("CARDGAME_BENCH_CHECK_GAMES", 20_000.0) as u64;
+    for b in baselines.iter().filter(|b| wanted(b.script)) {
+        let program = load(&format!("{root}/{}", b.script)).expect("the baseline's script checks");
+        println!();
+        println!(
+            "{}: interpreted against hand-written, {repeats} repeats of {:.0} s each side, interleaved",
+            b.name,
+            budget().as_secs_f64()
+        );
+        measure(b, &program, repeats);
+        if check_games > 0 {
+            check(b, &program, check_games);
+        }
+    }
 }
