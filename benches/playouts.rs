@@ -39,10 +39,13 @@ fn interpreted_game(
     let mut config = GameConfig::new(players, seed);
     config.max_turns = 1000;
     config.record = false;
-    let mut game = Game::new(program.clone(), config);
-    let mut agents: Vec<_> = (0..players)
+    let agents: Vec<_> = (0..players)
         .map(|s| make_agent("random", seed, s).expect("agent"))
         .collect();
+    // As `sim` does: no labels for players that only count options.
+    config.labels = agents.iter().any(|a| a.reads_labels());
+    let mut agents = agents;
+    let mut game = Game::new(program.clone(), config);
     let mut decisions = 0u64;
     while let Status::Decision(d) = game.status() {
         let i = agents[d.player as usize].choose(&game, d);
