@@ -126,18 +126,32 @@ pub struct Spread {
 }
 
 impl Spread {
-    fn of(mut v: Vec<f64>) -> Spread {
-        if v.is_empty() {
+    /// Mean, median and 90th percentile of counts kept as a histogram (value → games), so that the
+    /// memory of a simulation does not grow with its number of games.
+    fn of(histogram: &BTreeMap<u64, u64>) -> Spread {
+        let n: u64 = histogram.values().sum();
+        if n == 0 {
             return Spread {
                 mean: 0.0,
                 median: 0.0,
                 p90: 0.0,
             };
         }
-        v.sort_by(|a, b| a.total_cmp(b));
-        let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+        // The value at sorted position `round((n - 1) * q)`.
+        let at = |q: f64| {
+            let k = ((n - 1) as f64 * q).round() as u64;
+            let mut seen = 0;
+            for (&v, &c) in histogram {
+                seen += c;
+                if seen > k {
+                    return v as f64;
+                }
+            }
+            0.0
+        };
+        let sum: f64 = histogram.iter().map(|(&v, &c)| v as f64 * c as f64).sum();
         Spread {
-            mean: v.iter().sum::<f64>() / v.len() as f64,
+            mean: sum / n as f64,
             median: at(0.5),
             p90: at(0.9),
         }
@@ -321,19 +335,33 @@ pub fn simulate(
         .build()
         .map_err(|e| e.to_string())?;
     let started = Instant::now();
-    let records: Vec<Record> = pool.install(|| {
-        (0..cfg.games)
-            .into_par_iter()
-            .map(|i| {
-                let r = play_one(program, cfg, i);
-                tick();
-                r
-            })
-            .collect()
-    });
+    // Games are played in chunks and tallied in order as each chunk ends: the report is the same for
+    // any number of jobs, and memory does not grow with the number of games.
+    let mut tally = Tally::new(program, cfg);
+    let mut first = 0;
+    while first < cfg.games {
+        let last = cfg.games.min(first + CHUNK);
+        let records: Vec<Record> = pool.install(|| {
+            (first..last)
+                .into_par_iter()
+                .map(|i| {
+                    let r = play_one(program, cfg, i);
+                    tick();
+                    r
+                })
+                .collect()
+        });
+        for (i, r) in (first..).zip(&records) {
+            tally.add(i, r);
+        }
+        first = last;
+    }
     let seconds = started.elapsed().as_secs_f64();
-    Ok(aggregate(program, cfg, &records, seconds))
+    Ok(tally.report(seconds))
 }
+
+/// Games played before their records are tallied (see `simulate`).
+const CHUNK: u64 = 4096;
 
 /// The flags of `cardgame run` that play game `r` again: same players, seed, agents by seat, turn
 /// limit and options.
@@ -370,43 +398,80 @@ fn replay_flags(program: &Program, cfg: &SimConfig, r: &Record) -> String {
     s
 }
 
-fn aggregate(program: &Program, cfg: &SimConfig, records: &[Record], seconds: f64) -> SimReport {
-    let n = cfg.players as usize;
-    let mut seat_wins = vec![0u64; n];
-    let mut agent_wins: BTreeMap<String, (u64, u64)> = BTreeMap::new();
-    let mut end_reasons: BTreeMap<String, u64> = BTreeMap::new();
-    let (mut finished, mut unfinished, mut ties, mut no_winner) = (0, 0, 0, 0);
-    let mut errors = vec![];
-    let mut stalls = vec![];
-    let mut error_count = 0;
-    let mut turns = vec![];
-    let mut decisions = vec![];
-    let nk = program.kinds.len();
-    let mut acquired = vec![0u64; nk];
-    let mut holders = vec![0u64; nk];
-    let mut holder_wins = vec![0u64; nk];
-    let mut performed = vec![0u64; nk];
-    for (i, r) in records.iter().enumerate() {
+/// The figures of a simulation, added up game by game.
+struct Tally<'a> {
+    program: &'a Program,
+    cfg: &'a SimConfig,
+    games: u64,
+    seat_wins: Vec<u64>,
+    agent_wins: BTreeMap<String, (u64, u64)>,
+    end_reasons: BTreeMap<String, u64>,
+    finished: u64,
+    unfinished: u64,
+    ties: u64,
+    no_winner: u64,
+    errors: Vec<SimError>,
+    stalls: Vec<SimStall>,
+    error_count: u64,
+    turns: BTreeMap<u64, u64>,
+    decisions: BTreeMap<u64, u64>,
+    acquired: Vec<u64>,
+    holders: Vec<u64>,
+    holder_wins: Vec<u64>,
+    performed: Vec<u64>,
+}
+
+impl<'a> Tally<'a> {
+    fn new(program: &'a Program, cfg: &'a SimConfig) -> Self {
+        let nk = program.kinds.len();
+        Tally {
+            program,
+            cfg,
+            games: 0,
+            seat_wins: vec![0; cfg.players as usize],
+            agent_wins: BTreeMap::new(),
+            end_reasons: BTreeMap::new(),
+            finished: 0,
+            unfinished: 0,
+            ties: 0,
+            no_winner: 0,
+            errors: vec![],
+            stalls: vec![],
+            error_count: 0,
+            turns: BTreeMap::new(),
+            decisions: BTreeMap::new(),
+            acquired: vec![0; nk],
+            holders: vec![0; nk],
+            holder_wins: vec![0; nk],
+            performed: vec![0; nk],
+        }
+    }
+
+    /// Adds game `i`.
+    fn add(&mut self, i: u64, r: &Record) {
+        let (program, cfg) = (self.program, self.cfg);
+        let nk = program.kinds.len();
+        self.games += 1;
         if let Some(e) = &r.error {
-            error_count += 1;
-            if errors.len() < LISTED {
-                errors.push(SimError {
-                    game: i as u64,
+            self.error_count += 1;
+            if self.errors.len() < LISTED {
+                self.errors.push(SimError {
+                    game: i,
                     seed: r.seed,
                     message: e.clone(),
                     agents: r.seating.clone(),
                     replay: replay_flags(program, cfg, r),
                 });
             }
-            continue;
+            return;
         }
         if r.finished {
-            finished += 1;
+            self.finished += 1;
         } else {
-            unfinished += 1;
-            if stalls.len() < LISTED {
-                stalls.push(SimStall {
-                    game: i as u64,
+            self.unfinished += 1;
+            if self.stalls.len() < LISTED {
+                self.stalls.push(SimStall {
+                    game: i,
                     seed: r.seed,
                     reason: r.reason.clone(),
                     turns: r.turns,
@@ -416,90 +481,99 @@ fn aggregate(program: &Program, cfg: &SimConfig, records: &[Record], seconds: f6
                 });
             }
         }
-        *end_reasons.entry(reason_key(&r.reason)).or_default() += 1;
-        turns.push(f64::from(r.turns));
-        decisions.push(r.decisions as f64);
+        *self.end_reasons.entry(reason_key(&r.reason)).or_default() += 1;
+        *self.turns.entry(u64::from(r.turns)).or_default() += 1;
+        *self.decisions.entry(r.decisions).or_default() += 1;
         if r.winners.len() > 1 {
-            ties += 1;
+            self.ties += 1;
         }
         if r.winners.is_empty() && r.finished {
-            no_winner += 1;
+            self.no_winner += 1;
         }
         for (seat, agent) in r.seating.iter().enumerate() {
             let won = r.winners.contains(&(seat as u8));
-            let e = agent_wins.entry(agent.clone()).or_default();
+            let e = self.agent_wins.entry(agent.clone()).or_default();
             e.1 += 1;
             if won {
                 e.0 += 1;
-                seat_wins[seat] += 1;
+                self.seat_wins[seat] += 1;
             }
             if let Some(pf) = r.performed.get(seat) {
                 for (k, c) in pf.iter().enumerate().take(nk) {
-                    performed[k] += u64::from(*c);
+                    self.performed[k] += u64::from(*c);
                 }
             }
             if let Some(h) = r.holdings.get(seat) {
                 for (k, c) in h.iter().enumerate().take(nk) {
-                    acquired[k] += u64::from(*c);
+                    self.acquired[k] += u64::from(*c);
                     if *c > 0 {
-                        holders[k] += 1;
+                        self.holders[k] += 1;
                         if won {
-                            holder_wins[k] += 1;
+                            self.holder_wins[k] += 1;
                         }
                     }
                 }
             }
         }
     }
-    let played = records.len() as u64 - error_count;
-    let cards = program
-        .kinds
-        .iter()
-        .enumerate()
-        .map(|(k, kd)| CardFigures {
-            name: kd.name.clone(),
-            acquired_per_game: if played == 0 {
+
+    fn report(self, seconds: f64) -> SimReport {
+        let (program, cfg) = (self.program, self.cfg);
+        let n = cfg.players as usize;
+        let played = self.games - self.error_count;
+        let per_game = |x: u64| {
+            if played == 0 {
                 0.0
             } else {
-                acquired[k] as f64 / (played as f64 * n as f64)
-            },
-            holders: holders[k],
-            holder_wins: Rate::new(holder_wins[k], holders[k]),
-            performed_per_game: if played == 0 {
-                0.0
+                x as f64 / (played as f64 * n as f64)
+            }
+        };
+        let cards = program
+            .kinds
+            .iter()
+            .enumerate()
+            .map(|(k, kd)| CardFigures {
+                name: kd.name.clone(),
+                acquired_per_game: per_game(self.acquired[k]),
+                holders: self.holders[k],
+                holder_wins: Rate::new(self.holder_wins[k], self.holders[k]),
+                performed_per_game: per_game(self.performed[k]),
+            })
+            .collect();
+        SimReport {
+            game: program.name.clone(),
+            players: cfg.players,
+            games: self.games,
+            seed: cfg.seed,
+            jobs: cfg.jobs,
+            finished: self.finished,
+            unfinished: self.unfinished,
+            stalls: self.stalls,
+            errors: self.errors,
+            error_count: self.error_count,
+            wins_by_seat: self
+                .seat_wins
+                .iter()
+                .map(|w| Rate::new(*w, played))
+                .collect(),
+            wins_by_agent: self
+                .agent_wins
+                .into_iter()
+                .map(|(a, (w, g))| (a, Rate::new(w, g)))
+                .collect(),
+            ties: self.ties,
+            no_winner: self.no_winner,
+            turns: Spread::of(&self.turns),
+            decisions: Spread::of(&self.decisions),
+            end_reasons: self.end_reasons,
+            cards,
+            seconds,
+            games_per_second: if seconds > 0.0 {
+                self.games as f64 / seconds
             } else {
-                performed[k] as f64 / (played as f64 * n as f64)
+                0.0
             },
-        })
-        .collect();
-    SimReport {
-        game: program.name.clone(),
-        players: cfg.players,
-        games: records.len() as u64,
-        seed: cfg.seed,
-        jobs: cfg.jobs,
-        finished,
-        unfinished,
-        stalls,
-        errors,
-        error_count,
-        wins_by_seat: seat_wins.iter().map(|w| Rate::new(*w, played)).collect(),
-        wins_by_agent: agent_wins
-            .into_iter()
-            .map(|(a, (w, g))| (a, Rate::new(w, g)))
-            .collect(),
-        ties,
-        no_winner,
-        turns: Spread::of(turns),
-        decisions: Spread::of(decisions),
-        end_reasons,
-        cards,
-        seconds,
-        games_per_second: if seconds > 0.0 {
-            records.len() as f64 / seconds
-        } else {
-            0.0
-        },
+        }
     }
 }
 
@@ -594,5 +668,30 @@ impl SimReport {
             self.games_per_second, self.seconds
         ));
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Spread;
+    use std::collections::BTreeMap;
+
+    /// The spread of a histogram is that of the sorted list of its values: mean, and the values at
+    /// sorted positions round((n - 1) * 0.5) and round((n - 1) * 0.9).
+    #[test]
+    fn spread_of_a_histogram_matches_the_sorted_values() {
+        let values = [7u64, 3, 3, 9, 12, 3, 7, 40, 5, 5, 6];
+        let mut h = BTreeMap::new();
+        for v in values {
+            *h.entry(v).or_insert(0) += 1;
+        }
+        let mut sorted = values.to_vec();
+        sorted.sort();
+        let s = Spread::of(&h);
+        assert_eq!(s.median, sorted[5] as f64);
+        assert_eq!(s.p90, sorted[9] as f64);
+        assert_eq!(s.mean, values.iter().sum::<u64>() as f64 / 11.0);
+        assert_eq!((s.median, s.p90), (6.0, 12.0));
+        assert_eq!(Spread::of(&BTreeMap::new()).mean, 0.0);
     }
 }
