@@ -24,7 +24,7 @@ const FORCED_LIMIT: u32 = 200;
 
 /// How good a position is for `seat`: a win is worth most, a loss least; otherwise the script's own
 /// `heuristic` (or `score`) as a lead over the best other seat, or 0 when the script declares none.
-pub fn evaluate(game: &Game, seat: u8) -> f64 {
+pub fn evaluate(game: &mut Game, seat: u8) -> f64 {
     match game.status() {
         Status::Over(o) => {
             if o.winners.contains(&seat) {
@@ -41,19 +41,21 @@ pub fn evaluate(game: &Game, seat: u8) -> f64 {
 }
 
 /// The script's measure of `seat` minus the best measure among the other seats.
-fn lead(game: &Game, seat: u8) -> Option<f64> {
-    let mine = game.script_score(seat)?;
+fn lead(game: &mut Game, seat: u8) -> Option<f64> {
+    let mine = game.script_score_here(seat)?;
     let best_other = (0..game.players())
         .filter(|&p| p != seat)
-        .filter_map(|p| game.script_score(p))
+        .filter_map(|p| game.script_score_here(p))
         .max()
         .unwrap_or(0);
     Some((mine - best_other) as f64)
 }
 
 /// Every seat's lead (see [`lead`]), computing the script's measure once per seat.
-fn leads(game: &Game) -> Option<Vec<f64>> {
-    let scores: Option<Vec<i64>> = (0..game.players()).map(|p| game.script_score(p)).collect();
+fn leads(game: &mut Game) -> Option<Vec<f64>> {
+    let scores: Option<Vec<i64>> = (0..game.players())
+        .map(|p| game.script_score_here(p))
+        .collect();
     let scores = scores?;
     Some(
         (0..scores.len())
@@ -176,7 +178,7 @@ impl Agent for GreedyAgent {
                 run_forced(&mut g);
                 hands_on |= g.turns() != turn
                     || !matches!(g.status(), Status::Decision(d) if d.player == seat);
-                total += evaluate(&g, seat);
+                total += evaluate(&mut g, seat);
             }
             let v = total / seeds.len() as f64;
             if v > best.0 + 1e-9 {
@@ -245,7 +247,7 @@ struct Scale {
 
 impl Scale {
     /// Rewards per seat in [0, 1] for the end of a play-out that started in a world with `root` leads.
-    fn rewards(&mut self, game: &Game, root: &[f64]) -> Vec<f64> {
+    fn rewards(&mut self, game: &mut Game, root: &[f64]) -> Vec<f64> {
         let n = game.players() as usize;
         match game.status() {
             Status::Over(o) => {
@@ -373,7 +375,7 @@ impl MctsAgent {
             }
         }
         run_forced(&mut g);
-        let r = scale.rewards(&g, &world.root);
+        let r = scale.rewards(&mut g, &world.root);
         for &n in &path {
             let nd = &mut nodes[n];
             nd.visits += 1;
@@ -403,7 +405,7 @@ impl Agent for MctsAgent {
             .map(|_| {
                 let mut game = game.determinize(decision.player, self.rng.gen());
                 game.set_recording(false);
-                let root = leads(&game).unwrap_or_else(|| vec![0.0; seats]);
+                let root = leads(&mut game).unwrap_or_else(|| vec![0.0; seats]);
                 World { game, root }
             })
             .collect();

@@ -46,15 +46,13 @@ impl Game {
     /// How well a seat is doing by the script's own measure: its `fn heuristic(p: player): int` if it
     /// declares one (a hint for bots), else its `fn score(p: player): int`.
     pub fn script_score(&self, seat: u8) -> Option<i64> {
-        let find = |name: &str| {
-            self.prog.fns.iter().position(|f| {
-                f.name == name
-                    && f.params.len() == 1
-                    && f.params[0] == crate::program::Ty::Player
-                    && f.ret == crate::program::Ty::Int
-            })
-        };
-        let f = find("heuristic").or_else(|| find("score"))?;
+        self.clone().script_score_here(seat)
+    }
+
+    /// [`Game::script_score`] evaluated in this game: without a copy when the measure is pure (it
+    /// reads the state and changes nothing, so the game is left as it was), on a copy otherwise.
+    pub fn script_score_here(&mut self, seat: u8) -> Option<i64> {
+        let f = self.layout.measure?;
         let def = &self.prog.fns[f];
         let call = crate::program::Expr {
             kind: crate::program::ExprKind::CallFn(
@@ -66,9 +64,20 @@ impl Game {
             ),
             span: Default::default(),
         };
-        let mut g = self.clone();
-        g.set_recording(false);
-        match g.eval(&call, def.slots) {
+        let slots = def.slots;
+        let value = if self.prog.pure_fns.get(f) == Some(&true) {
+            // The work and the nesting depth are the only things a pure evaluation changes.
+            let (work, depth) = (self.st.exec_count, self.st.depth);
+            let v = self.eval(&call, slots);
+            self.st.exec_count = work;
+            self.st.depth = depth;
+            v
+        } else {
+            let mut g = self.clone();
+            g.set_recording(false);
+            g.eval(&call, slots)
+        };
+        match value {
             Ok(crate::value::Value::Int(i)) => Some(i),
             _ => None,
         }

@@ -85,6 +85,9 @@ pub(crate) struct Layout {
     pub nprops: usize,
     /// `kind * nprops + property` → the value when it is a constant for that kind.
     pub prop_const: Vec<Option<Value>>,
+    /// The script's measure of a seat for bots: `fn heuristic(p: player): int`, else `fn score` of
+    /// the same shape (see `Game::script_score`).
+    pub measure: Option<usize>,
 }
 
 impl Layout {
@@ -152,7 +155,17 @@ impl Layout {
                 });
             }
         }
+        let find = |name: &str| {
+            p.fns.iter().position(|f| {
+                f.name == name
+                    && f.params.len() == 1
+                    && f.params[0] == crate::program::Ty::Player
+                    && f.ret == crate::program::Ty::Int
+            })
+        };
+        let measure = find("heuristic").or_else(|| find("score"));
         Layout {
+            measure,
             var_slot,
             n_pvars: np as usize,
             n_cvars: nc as usize,
