@@ -1,4 +1,4 @@
-//! Command line: `cardgame check | run | cards | test` (docs/cli.md is the contract).
+//! Command line: `cardgame check | run | cards | test | sim | tournament | play` (docs/cli.md is the contract).
 #![forbid(unsafe_code)]
 
 mod play;
@@ -13,6 +13,7 @@ use cardgame_interpreter::program::{OptionId, OptionKind, Program};
 use cardgame_interpreter::report;
 use cardgame_interpreter::sim::{simulate, SimConfig};
 use cardgame_interpreter::testing::run_tests_limited;
+use cardgame_interpreter::tournament::{tournament, Plan};
 use cardgame_interpreter::value::Value;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
@@ -173,6 +174,28 @@ enum Command {
         #[command(flatten)]
         limits: Limits,
     },
+    /// Set agents against each other in every pairing and seating; print a matrix of score rates.
+    Tournament {
+        file: PathBuf,
+        #[command(flatten)]
+        game: GameArgs,
+        /// Games per lineup of agents, rounded up to whole rounds of seatings.
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        /// Base seed: round r of every lineup is seeded from it and r.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (default: the number of cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// The agents, comma separated: at least two, all different.
+        #[arg(long, required = true)]
+        agents: String,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        limits: Limits,
+    },
     /// Play a game at the terminal against bots.
     Play {
         file: PathBuf,
@@ -253,6 +276,28 @@ fn main() -> ExitCode {
                 agents,
                 rotate: !no_rotate,
                 limits,
+                tournament: false,
+            };
+            cmd_sim(&file, &game, &sim, format)
+        }
+        Command::Tournament {
+            file,
+            game,
+            games,
+            seed,
+            jobs,
+            agents,
+            format,
+            limits,
+        } => {
+            let sim = SimArgs {
+                games,
+                seed,
+                jobs,
+                agents,
+                rotate: true,
+                limits,
+                tournament: true,
             };
             cmd_sim(&file, &game, &sim, format)
         }
@@ -603,8 +648,11 @@ struct SimArgs {
     agents: String,
     rotate: bool,
     limits: Limits,
+    /// `cardgame tournament` rather than `cardgame sim`.
+    tournament: bool,
 }
 
+/// `cardgame sim`, or `cardgame tournament` (the same flags but `--no-rotate`).
 fn cmd_sim(file: &Path, args: &GameArgs, sim: &SimArgs, format: Format) -> u8 {
     use std::io::IsTerminal;
     let (program, cfg) = match prepare(file, args, sim.seed) {
@@ -635,8 +683,13 @@ fn cmd_sim(file: &Path, args: &GameArgs, sim: &SimArgs, format: Format) -> u8 {
         max_decisions: sim.limits.max_decisions,
         max_steps: sim.limits.max_steps,
     };
+    let total = if sim.tournament {
+        Plan::new(sc.agents.len(), usize::from(sc.players), sim.games).games()
+    } else {
+        sim.games
+    };
     let bar = if std::io::stderr().is_terminal() {
-        let b = indicatif::ProgressBar::new(sim.games);
+        let b = indicatif::ProgressBar::new(total);
         if let Ok(style) = indicatif::ProgressStyle::with_template(
             "{bar:40} {pos}/{len} games, {per_sec}, eta {eta}",
         ) {
@@ -651,7 +704,14 @@ fn cmd_sim(file: &Path, args: &GameArgs, sim: &SimArgs, format: Format) -> u8 {
             b.inc(1);
         }
     };
-    let report = match simulate(&program, &sc, &tick) {
+    let result = if sim.tournament {
+        tournament(&program, &sc, &tick)
+            .map(|r| (serde_json::to_string(&r), r.to_text(), r.error_count))
+    } else {
+        simulate(&program, &sc, &tick)
+            .map(|r| (serde_json::to_string(&r), r.to_text(), r.error_count))
+    };
+    let (json, text, errors) = match result {
         Ok(r) => r,
         Err(e) => {
             if let Some(b) = &bar {
@@ -665,10 +725,10 @@ fn cmd_sim(file: &Path, args: &GameArgs, sim: &SimArgs, format: Format) -> u8 {
         b.finish_and_clear();
     }
     match format {
-        Format::Json => outln!("{}", serde_json::to_string(&report).unwrap_or_default()),
-        Format::Text => out!("{}", report.to_text()),
+        Format::Json => outln!("{}", json.unwrap_or_default()),
+        Format::Text => out!("{text}"),
     }
-    u8::from(report.error_count > 0)
+    u8::from(errors > 0)
 }
 
 fn cmd_play(file: &Path, args: &GameArgs, seat: u8, seed: u64, agents: &str, limits: Limits) -> u8 {
