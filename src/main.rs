@@ -115,6 +115,22 @@ impl Limits {
     }
 }
 
+/// The flags `sim` and `tournament` share.
+#[derive(clap::Args)]
+struct Batch {
+    /// Base seed: each game's seed is drawn from it and the game's number (`sim`) or round
+    /// (`tournament`).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: the number of cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    #[command(flatten)]
+    limits: Limits,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Check scripts and print every error and warning.
@@ -157,22 +173,14 @@ enum Command {
         /// Number of games.
         #[arg(long, default_value_t = 1000)]
         games: u64,
-        /// Base seed: game i is seeded from it and i.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Worker threads (default: the number of cores).
-        #[arg(long)]
-        jobs: Option<usize>,
         /// Agents by seat, comma separated; they are rotated round the seats game by game.
         #[arg(long, default_value = "random")]
         agents: String,
         /// Keep every agent in its seat instead of rotating.
         #[arg(long)]
         no_rotate: bool,
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
         #[command(flatten)]
-        limits: Limits,
+        batch: Batch,
     },
     /// Set agents against each other in every pairing and seating; print a matrix of score rates.
     Tournament {
@@ -182,19 +190,11 @@ enum Command {
         /// Games per lineup of agents, rounded up to whole rounds of seatings.
         #[arg(long, default_value_t = 100)]
         games: u64,
-        /// Base seed: round r of every lineup is seeded from it and r.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Worker threads (default: the number of cores).
-        #[arg(long)]
-        jobs: Option<usize>,
         /// The agents, comma separated: at least two, all different.
         #[arg(long, required = true)]
         agents: String,
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
         #[command(flatten)]
-        limits: Limits,
+        batch: Batch,
     },
     /// Play a game at the terminal against bots.
     Play {
@@ -262,45 +262,24 @@ fn main() -> ExitCode {
             file,
             game,
             games,
-            seed,
-            jobs,
             agents,
             no_rotate,
-            format,
-            limits,
-        } => {
-            let sim = SimArgs {
-                games,
-                seed,
-                jobs,
-                agents,
-                rotate: !no_rotate,
-                limits,
-                tournament: false,
-            };
-            cmd_sim(&file, &game, &sim, format)
-        }
+            batch,
+        } => cmd_batch(
+            &file,
+            &game,
+            games,
+            &agents,
+            Batching::Sim { rotate: !no_rotate },
+            &batch,
+        ),
         Command::Tournament {
             file,
             game,
             games,
-            seed,
-            jobs,
             agents,
-            format,
-            limits,
-        } => {
-            let sim = SimArgs {
-                games,
-                seed,
-                jobs,
-                agents,
-                rotate: true,
-                limits,
-                tournament: true,
-            };
-            cmd_sim(&file, &game, &sim, format)
-        }
+            batch,
+        } => cmd_batch(&file, &game, games, &agents, Batching::Tournament, &batch),
     };
     ExitCode::from(code)
 }
@@ -641,19 +620,24 @@ fn cmd_test(files: &[PathBuf], limits: TestLimits) -> u8 {
     u8::from(failed > 0)
 }
 
-struct SimArgs {
-    games: u64,
-    seed: u64,
-    jobs: Option<usize>,
-    agents: String,
-    rotate: bool,
-    limits: Limits,
-    /// `cardgame tournament` rather than `cardgame sim`.
-    tournament: bool,
+/// What `cmd_batch` plays.
+#[derive(Clone, Copy, PartialEq)]
+enum Batching {
+    /// `cardgame sim`, the agents rotated round the seats or not.
+    Sim { rotate: bool },
+    /// `cardgame tournament`.
+    Tournament,
 }
 
-/// `cardgame sim`, or `cardgame tournament` (the same flags but `--no-rotate`).
-fn cmd_sim(file: &Path, args: &GameArgs, sim: &SimArgs, format: Format) -> u8 {
+/// `cardgame sim` or `cardgame tournament`: many games in parallel, a progress bar, a report.
+fn cmd_batch(
+    file: &Path,
+    args: &GameArgs,
+    games: u64,
+    agents: &str,
+    what: Batching,
+    sim: &Batch,
+) -> u8 {
     use std::io::IsTerminal;
     let (program, cfg) = match prepare(file, args, sim.seed) {
         Ok(x) => x,
@@ -668,25 +652,20 @@ fn cmd_sim(file: &Path, args: &GameArgs, sim: &SimArgs, format: Format) -> u8 {
         })
         .max(1);
     let sc = SimConfig {
-        games: sim.games,
+        games,
         players: cfg.players,
         seed: sim.seed,
         jobs,
-        agents: sim
-            .agents
-            .split(',')
-            .map(|a| a.trim().to_string())
-            .collect(),
-        rotate: sim.rotate,
+        agents: agents.split(',').map(|a| a.trim().to_string()).collect(),
+        rotate: what == Batching::Sim { rotate: true },
         options: cfg.options.clone(),
         max_turns: sim.limits.max_turns,
         max_decisions: sim.limits.max_decisions,
         max_steps: sim.limits.max_steps,
     };
-    let total = if sim.tournament {
-        Plan::new(sc.agents.len(), usize::from(sc.players), sim.games).games()
-    } else {
-        sim.games
+    let total = match what {
+        Batching::Tournament => Plan::new(sc.agents.len(), usize::from(sc.players), games).games(),
+        Batching::Sim { .. } => games,
     };
     let bar = if std::io::stderr().is_terminal() {
         let b = indicatif::ProgressBar::new(total);
@@ -704,12 +683,11 @@ fn cmd_sim(file: &Path, args: &GameArgs, sim: &SimArgs, format: Format) -> u8 {
             b.inc(1);
         }
     };
-    let result = if sim.tournament {
-        tournament(&program, &sc, &tick)
-            .map(|r| (serde_json::to_string(&r), r.to_text(), r.error_count))
-    } else {
-        simulate(&program, &sc, &tick)
-            .map(|r| (serde_json::to_string(&r), r.to_text(), r.error_count))
+    let result = match what {
+        Batching::Tournament => tournament(&program, &sc, &tick)
+            .map(|r| (serde_json::to_string(&r), r.to_text(), r.error_count)),
+        Batching::Sim { .. } => simulate(&program, &sc, &tick)
+            .map(|r| (serde_json::to_string(&r), r.to_text(), r.error_count)),
     };
     let (json, text, errors) = match result {
         Ok(r) => r,
@@ -724,7 +702,7 @@ fn cmd_sim(file: &Path, args: &GameArgs, sim: &SimArgs, format: Format) -> u8 {
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    match format {
+    match sim.format {
         Format::Json => outln!("{}", json.unwrap_or_default()),
         Format::Text => out!("{text}"),
     }

@@ -2,34 +2,13 @@
 //! balanced, the same report whatever the number of jobs, unfinished games counted apart, usage errors).
 
 use serde_json::Value;
-use std::process::{Command, Output};
 
-fn cardgame(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cardgame"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs")
-}
+mod common;
+use common::{cardgame, json_report};
 
 /// The JSON report of a tournament, without what depends on the machine (time, jobs).
 fn report(args: &[&str]) -> Value {
-    let mut all = vec!["tournament"];
-    all.extend_from_slice(args);
-    all.extend_from_slice(&["--format", "json"]);
-    let out = cardgame(&all);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let mut v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
-    let obj = v.as_object_mut().expect("an object");
-    for key in ["seconds", "games_per_second", "jobs"] {
-        assert!(obj.remove(key).is_some(), "the report has `{key}`");
-    }
-    v
+    json_report("tournament", args, 0)
 }
 
 fn u(v: &Value) -> u64 {
@@ -63,7 +42,11 @@ fn check_consistent(r: &Value) -> u64 {
         .map(|l| u(&l["games"]))
         .sum();
     assert_eq!(lineup_games, games);
-    assert_eq!(u(&r["finished"]), games, "every game here ends by the rules");
+    assert_eq!(
+        u(&r["finished"]),
+        games,
+        "every game here ends by the rules"
+    );
     let m = &r["matrix"];
     let meetings = u(&m[0][1]["games"]);
     assert!(meetings > 0);
@@ -74,7 +57,10 @@ fn check_consistent(r: &Value) -> u64 {
             assert_eq!(u(&ab["games"]), meetings, "every pair meets equally often");
             assert_eq!(u(&ba["games"]), meetings);
             assert!((f(&ab["points"]) + f(&ba["points"]) - meetings as f64).abs() < 1e-9);
-            assert!((f(&ab["rate"]) + f(&ba["rate"]) - 1.0).abs() < 1e-9, "{ab} {ba}");
+            assert!(
+                (f(&ab["rate"]) + f(&ba["rate"]) - 1.0).abs() < 1e-9,
+                "{ab} {ba}"
+            );
             assert!(f(&ab["low"]) <= f(&ab["rate"]) && f(&ab["rate"]) <= f(&ab["high"]));
         }
     }
@@ -85,7 +71,11 @@ fn check_consistent(r: &Value) -> u64 {
         let seats = st["seats"].as_array().expect("seats");
         assert_eq!(seats.len(), players);
         for s in seats {
-            assert_eq!(u(&s["games"]), per_seat, "each agent in each seat equally often");
+            assert_eq!(
+                u(&s["games"]),
+                per_seat,
+                "each agent in each seat equally often"
+            );
         }
         let won: u64 = seats.iter().map(|s| u(&s["wins"])).sum();
         assert_eq!(u(&st["wins"]["wins"]), won);
@@ -108,7 +98,11 @@ fn two_agents_on_market_race() {
     assert_eq!(r["agents"], serde_json::json!(["first", "random"]));
     assert_eq!(u(&r["seatings_per_lineup"]), 2);
     assert_eq!(u(&r["games"]), 40);
-    assert_eq!(check_consistent(&r), 40, "two players: one meeting per game");
+    assert_eq!(
+        check_consistent(&r),
+        40,
+        "two players: one meeting per game"
+    );
     // Seats alternated: 20 games in each seat for each agent.
     assert_eq!(u(&r["standings"][0]["seats"][1]["games"]), 20);
     // With two players and no ties, the score is the share of games won.
@@ -232,6 +226,9 @@ fn the_text_report_shows_the_matrix() {
     ]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("score of the row agent against the column agent"), "{text}");
+    assert!(
+        text.contains("score of the row agent against the column agent"),
+        "{text}"
+    );
     assert!(text.contains("standings"), "{text}");
 }

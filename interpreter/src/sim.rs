@@ -488,15 +488,16 @@ impl Problems {
     }
 }
 
-/// The lines of a text report that list the games ended by an engine error and those stopped at a
-/// limit, each with the flags that replay it.
+/// The lines of a text report that count the games finished, stopped at a limit and ended by an
+/// engine error, and list the first of the last two, each with the flags that replay it.
 pub(crate) fn problems_text(
+    [finished, unfinished, error_count]: [u64; 3],
     errors: &[SimError],
     stalls: &[SimStall],
-    unfinished: u64,
-    error_count: u64,
 ) -> String {
-    let mut s = String::new();
+    let mut s = format!(
+        "finished {finished}, stopped at a limit (turns, decisions in a turn) {unfinished}, engine errors {error_count}\n"
+    );
     for e in errors {
         s.push_str(&format!(
             "  error in game {} (seed {}): {}\n    replay: cardgame run SCRIPT {}\n",
@@ -685,15 +686,10 @@ impl SimReport {
             "{}: {} games with {} players (seed {}, {} jobs)\n",
             self.game, self.games, self.players, self.seed, self.jobs
         ));
-        s.push_str(&format!(
-            "finished {}, stopped at a limit (turns, decisions in a turn) {}, engine errors {}\n",
-            self.finished, self.unfinished, self.error_count
-        ));
         s.push_str(&problems_text(
+            [self.finished, self.unfinished, self.error_count],
             &self.errors,
             &self.stalls,
-            self.unfinished,
-            self.error_count,
         ));
         s.push_str("wins by seat (95% interval):\n");
         for (i, r) in self.wins_by_seat.iter().enumerate() {

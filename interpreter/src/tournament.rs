@@ -296,7 +296,12 @@ impl TournamentReport {
     /// The report as text for a terminal.
     pub fn to_text(&self) -> String {
         let pct = |rate: f64, low: f64, high: f64| {
-            format!("{:5.1}% [{:.1}-{:.1}]", rate * 100.0, low * 100.0, high * 100.0)
+            format!(
+                "{:5.1}% [{:.1}-{:.1}]",
+                rate * 100.0,
+                low * 100.0,
+                high * 100.0
+            )
         };
         let score = |s: &Score| pct(s.rate, s.low, s.high);
         let mut s = format!(
@@ -309,17 +314,18 @@ impl TournamentReport {
             self.seed,
             self.jobs
         );
-        s.push_str(&format!(
-            "finished {}, stopped at a limit (turns, decisions in a turn) {}, engine errors {}\n",
-            self.finished, self.unfinished, self.error_count
-        ));
         s.push_str(&problems_text(
+            [self.finished, self.unfinished, self.error_count],
             &self.errors,
             &self.stalls,
-            self.unfinished,
-            self.error_count,
         ));
-        let width = self.agents.iter().map(|a| a.len()).max().unwrap_or(0).max(6);
+        let width = self
+            .agents
+            .iter()
+            .map(|a| a.len())
+            .max()
+            .unwrap_or(0)
+            .max(6);
         let cell = 21;
         s.push_str(
             "score of the row agent against the column agent (win 1, tie 1/2; 95% interval):\n",
@@ -370,9 +376,13 @@ mod tests {
     /// equally often, with as many agents as seats, more, and fewer.
     #[test]
     fn seatings_are_balanced() {
-        for (agents, players, lineups, seatings) in
-            [(2, 2, 1, 2), (3, 2, 3, 2), (3, 3, 1, 6), (4, 3, 4, 6), (2, 3, 1, 6)]
-        {
+        for (agents, players, lineups, seatings) in [
+            (2, 2, 1, 2),
+            (3, 2, 3, 2),
+            (3, 3, 1, 6),
+            (4, 3, 4, 6),
+            (2, 3, 1, 6),
+        ] {
             let plan = Plan::new(agents, players, 1);
             assert_eq!(plan.lineups.len(), lineups);
             assert_eq!(plan.seatings.len(), seatings);
