@@ -664,7 +664,9 @@ fn cmd_batch(
         max_steps: sim.limits.max_steps,
     };
     let total = match what {
-        Batching::Tournament => Plan::new(sc.agents.len(), usize::from(sc.players), games).games(),
+        Batching::Tournament => {
+            Plan::new(sc.agents.len(), usize::from(sc.players), games).map_or(0, |p| p.games())
+        }
         Batching::Sim { .. } => games,
     };
     let bar = if std::io::stderr().is_terminal() {

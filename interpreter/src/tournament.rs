@@ -32,19 +32,25 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// The plan for `agents` agents, `players` seats and at least `games` games per lineup.
-    pub fn new(agents: usize, players: usize, games: u64) -> Plan {
+    /// The plan for `agents` agents, `players` seats and at least `games` games per lineup; an error
+    /// when a lineup would have more than [`MAX_SEATINGS`] seatings.
+    pub fn new(agents: usize, players: usize, games: u64) -> Result<Plan, String> {
         let size = agents.min(players);
-        let mut lineups = vec![];
-        combinations(agents, size, &mut vec![], &mut lineups);
         let mut seatings = vec![];
         onto(players, size, &mut vec![], &mut seatings);
+        if seatings.len() > MAX_SEATINGS {
+            return Err(format!(
+                "{agents} agents over {players} seats make more than {MAX_SEATINGS} seatings per lineup; list fewer agents or play fewer players"
+            ));
+        }
+        let mut lineups = vec![];
+        combinations(agents, size, &mut vec![], &mut lineups);
         let s = seatings.len().max(1) as u64;
-        Plan {
+        Ok(Plan {
             lineups,
             seatings,
             games_per_lineup: games.div_ceil(s) * s,
-        }
+        })
     }
 
     /// Games in all.
@@ -77,10 +83,14 @@ fn combinations(n: usize, size: usize, prefix: &mut Vec<usize>, out: &mut Vec<Ve
     }
 }
 
-/// Every list of `seats` values below `size` in which each value appears, in lexicographic order.
+/// The most seatings a lineup may have (the orders of 8 agents).
+pub const MAX_SEATINGS: usize = 40_320;
+
+/// Every list of `seats` values below `size` in which each value appears, in lexicographic order
+/// (stopping once there are more than [`MAX_SEATINGS`]).
 fn onto(seats: usize, size: usize, prefix: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
     let missing = (0..size).filter(|v| !prefix.contains(v)).count();
-    if missing > seats - prefix.len() {
+    if missing > seats - prefix.len() || out.len() > MAX_SEATINGS {
         return;
     }
     if prefix.len() == seats {
@@ -189,7 +199,7 @@ pub fn tournament(
     }
     let k = names.len();
     let n = cfg.players as usize;
-    let plan = Plan::new(k, n, cfg.games);
+    let plan = Plan::new(k, n, cfg.games)?;
     let started = Instant::now();
     let mut problems = Problems::default();
     let mut halves = vec![vec![0u64; k]; k];
@@ -383,7 +393,7 @@ mod tests {
             (4, 3, 4, 6),
             (2, 3, 1, 6),
         ] {
-            let plan = Plan::new(agents, players, 1);
+            let plan = Plan::new(agents, players, 1).expect("a small plan");
             assert_eq!(plan.lineups.len(), lineups);
             assert_eq!(plan.seatings.len(), seatings);
             assert_eq!(plan.games_per_lineup, seatings as u64);
@@ -409,6 +419,8 @@ mod tests {
                 }
             }
         }
-        assert_eq!(Plan::new(2, 2, 7).games_per_lineup, 8);
+        assert_eq!(Plan::new(2, 2, 7).map(|p| p.games_per_lineup), Ok(8));
+        assert!(Plan::new(9, 9, 1).is_err(), "9! seatings");
+        assert_eq!(Plan::new(8, 8, 1).map(|p| p.seatings.len()), Ok(40_320));
     }
 }
