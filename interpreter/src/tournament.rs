@@ -315,10 +315,11 @@ impl TournamentReport {
         };
         let score = |s: &Score| pct(s.rate, s.low, s.high);
         let mut s = format!(
-            "{}: tournament with {} players, {} lineups of {} games ({} seatings each; seed {}, {} jobs)\n",
+            "{}: tournament with {} players, {} lineup{} of {} games ({} seatings each; seed {}, {} jobs)\n",
             self.game,
             self.players,
             self.lineups.len(),
+            if self.lineups.len() == 1 { "" } else { "s" },
             self.games_per_lineup,
             self.seatings_per_lineup,
             self.seed,
