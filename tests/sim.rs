@@ -2,18 +2,9 @@
 //! jobs, the JSON report's fields, errors with the seed that reproduces them, agents by seat).
 
 use serde_json::Value;
-use std::path::PathBuf;
 
 mod common;
-use common::{cardgame, json_report};
-
-fn temp_script(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cardgame-sim-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let p = dir.join(name);
-    std::fs::write(&p, text).expect("temp file");
-    p
-}
+use common::{cardgame, json_report, temp_script};
 
 /// The JSON report of a simulation, without what depends on the machine (time, jobs).
 fn report(args: &[&str]) -> Value {

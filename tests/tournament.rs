@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 mod common;
-use common::{cardgame, json_report};
+use common::{cardgame, json_report, temp_script};
 
 /// The JSON report of a tournament, without what depends on the machine (time, jobs).
 fn report(args: &[&str]) -> Value {
@@ -143,6 +143,18 @@ fn the_report_does_not_depend_on_the_number_of_jobs() {
     let one = report(&[&base[..], &["--jobs", "1"]].concat());
     let two = report(&[&base[..], &["--jobs", "2"]].concat());
     assert_eq!(one, two);
+    let base = [
+        "examples/secret-bids.cardgame",
+        "--players",
+        "3",
+        "--agents",
+        "first,random,greedy",
+        "--games",
+        "12",
+    ];
+    let one = report(&[&base[..], &["--jobs", "1"]].concat());
+    let three = report(&[&base[..], &["--jobs", "3"]].concat());
+    assert_eq!(one, three);
 }
 
 #[test]
@@ -199,6 +211,50 @@ fn unfinished_games_are_counted_apart_with_their_replay() {
 }
 
 #[test]
+fn engine_errors_are_counted_apart_with_their_replay() {
+    // The first player's choice decides: "Divide" divides by zero, "Win" wins. `first` always
+    // divides, `random` half the time; errors are no result for anyone.
+    let script = temp_script(
+        "fragile-choice.cardgame",
+        r#"game "Fragile Choice" { players 2 }
+var x: int = 0
+flow {
+  choose by seat(1) {
+    "Divide" { x = 1 / x }
+    "Win" { win [seat(1)] "claimed" }
+  }
+}
+"#,
+    );
+    let path = script.to_string_lossy().into_owned();
+    let r = json_report(
+        "tournament",
+        &[&path, "--agents", "first,random", "--games", "20"],
+        1,
+    );
+    let errors = u(&r["error_count"]);
+    assert!(errors >= 10 && errors < 20, "{r}");
+    assert_eq!(u(&r["finished"]) + errors, 20);
+    let m = &r["matrix"];
+    assert_eq!(
+        u(&m[0][1]["games"]),
+        u(&r["finished"]),
+        "errors are no meeting"
+    );
+    assert!((f(&m[0][1]["rate"]) + f(&m[1][0]["rate"]) - 1.0).abs() < 1e-9);
+    for e in r["errors"].as_array().expect("errors") {
+        assert!(e["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("division by zero"));
+        let mut run = vec!["run", &path];
+        run.extend(e["replay"].as_str().expect("replay").split(' '));
+        let out = cardgame(&run);
+        assert_eq!(out.status.code(), Some(1), "the replay flags reproduce it");
+    }
+}
+
+#[test]
 fn bad_agent_lists_are_usage_errors() {
     for agents in ["first,nobody", "first", "first,first"] {
         let out = cardgame(&[
@@ -225,6 +281,7 @@ fn the_text_report_shows_the_matrix() {
         "4",
     ]);
     assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty(), "no progress bar off a terminal");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("score of the row agent against the column agent"),

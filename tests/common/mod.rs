@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use serde_json::Value;
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// Runs `cardgame` with `args` from the repository's root.
@@ -32,4 +33,13 @@ pub fn json_report(command: &str, args: &[&str], code: i32) -> Value {
         assert!(obj.remove(key).is_some(), "the report has `{key}`");
     }
     v
+}
+
+/// Writes a script to a folder of this test process's own, and returns its path.
+pub fn temp_script(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cardgame-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("temp file");
+    p
 }
