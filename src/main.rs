@@ -1,4 +1,4 @@
-//! Command line: `cardgame check | run | cards | test` (docs/cli.md is the contract).
+//! Command line: `cardgame check | run | cards | test | sim | tournament | play` (docs/cli.md is the contract).
 #![forbid(unsafe_code)]
 
 mod play;
@@ -13,6 +13,7 @@ use cardgame_interpreter::program::{OptionId, OptionKind, Program};
 use cardgame_interpreter::report;
 use cardgame_interpreter::sim::{simulate, SimConfig};
 use cardgame_interpreter::testing::run_tests_limited;
+use cardgame_interpreter::tournament::{tournament, Plan};
 use cardgame_interpreter::value::Value;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
@@ -114,6 +115,22 @@ impl Limits {
     }
 }
 
+/// The flags `sim` and `tournament` share.
+#[derive(clap::Args)]
+struct Batch {
+    /// Base seed: each game's seed is drawn from it and the game's number (`sim`) or round
+    /// (`tournament`).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: the number of cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    #[command(flatten)]
+    limits: Limits,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Check scripts and print every error and warning.
@@ -156,22 +173,28 @@ enum Command {
         /// Number of games.
         #[arg(long, default_value_t = 1000)]
         games: u64,
-        /// Base seed: game i is seeded from it and i.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Worker threads (default: the number of cores).
-        #[arg(long)]
-        jobs: Option<usize>,
         /// Agents by seat, comma separated; they are rotated round the seats game by game.
         #[arg(long, default_value = "random")]
         agents: String,
         /// Keep every agent in its seat instead of rotating.
         #[arg(long)]
         no_rotate: bool,
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
         #[command(flatten)]
-        limits: Limits,
+        batch: Batch,
+    },
+    /// Set agents against each other in every pairing and seating; print a matrix of score rates.
+    Tournament {
+        file: PathBuf,
+        #[command(flatten)]
+        game: GameArgs,
+        /// Games per lineup of agents, rounded up to whole rounds of seatings.
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        /// The agents, comma separated: at least two, all different.
+        #[arg(long, required = true)]
+        agents: String,
+        #[command(flatten)]
+        batch: Batch,
     },
     /// Play a game at the terminal against bots.
     Play {
@@ -239,23 +262,24 @@ fn main() -> ExitCode {
             file,
             game,
             games,
-            seed,
-            jobs,
             agents,
             no_rotate,
-            format,
-            limits,
-        } => {
-            let sim = SimArgs {
-                games,
-                seed,
-                jobs,
-                agents,
-                rotate: !no_rotate,
-                limits,
-            };
-            cmd_sim(&file, &game, &sim, format)
-        }
+            batch,
+        } => cmd_batch(
+            &file,
+            &game,
+            games,
+            &agents,
+            Batching::Sim { rotate: !no_rotate },
+            &batch,
+        ),
+        Command::Tournament {
+            file,
+            game,
+            games,
+            agents,
+            batch,
+        } => cmd_batch(&file, &game, games, &agents, Batching::Tournament, &batch),
     };
     ExitCode::from(code)
 }
@@ -596,16 +620,24 @@ fn cmd_test(files: &[PathBuf], limits: TestLimits) -> u8 {
     u8::from(failed > 0)
 }
 
-struct SimArgs {
-    games: u64,
-    seed: u64,
-    jobs: Option<usize>,
-    agents: String,
-    rotate: bool,
-    limits: Limits,
+/// What `cmd_batch` plays.
+#[derive(Clone, Copy, PartialEq)]
+enum Batching {
+    /// `cardgame sim`, the agents rotated round the seats or not.
+    Sim { rotate: bool },
+    /// `cardgame tournament`.
+    Tournament,
 }
 
-fn cmd_sim(file: &Path, args: &GameArgs, sim: &SimArgs, format: Format) -> u8 {
+/// `cardgame sim` or `cardgame tournament`: many games in parallel, a progress bar, a report.
+fn cmd_batch(
+    file: &Path,
+    args: &GameArgs,
+    games: u64,
+    agents: &str,
+    what: Batching,
+    sim: &Batch,
+) -> u8 {
     use std::io::IsTerminal;
     let (program, cfg) = match prepare(file, args, sim.seed) {
         Ok(x) => x,
@@ -620,23 +652,25 @@ fn cmd_sim(file: &Path, args: &GameArgs, sim: &SimArgs, format: Format) -> u8 {
         })
         .max(1);
     let sc = SimConfig {
-        games: sim.games,
+        games,
         players: cfg.players,
         seed: sim.seed,
         jobs,
-        agents: sim
-            .agents
-            .split(',')
-            .map(|a| a.trim().to_string())
-            .collect(),
-        rotate: sim.rotate,
+        agents: agents.split(',').map(|a| a.trim().to_string()).collect(),
+        rotate: what == Batching::Sim { rotate: true },
         options: cfg.options.clone(),
         max_turns: sim.limits.max_turns,
         max_decisions: sim.limits.max_decisions,
         max_steps: sim.limits.max_steps,
     };
+    let total = match what {
+        Batching::Tournament => {
+            Plan::new(sc.agents.len(), usize::from(sc.players), games).map_or(0, |p| p.games())
+        }
+        Batching::Sim { .. } => games,
+    };
     let bar = if std::io::stderr().is_terminal() {
-        let b = indicatif::ProgressBar::new(sim.games);
+        let b = indicatif::ProgressBar::new(total);
         if let Ok(style) = indicatif::ProgressStyle::with_template(
             "{bar:40} {pos}/{len} games, {per_sec}, eta {eta}",
         ) {
@@ -651,7 +685,13 @@ fn cmd_sim(file: &Path, args: &GameArgs, sim: &SimArgs, format: Format) -> u8 {
             b.inc(1);
         }
     };
-    let report = match simulate(&program, &sc, &tick) {
+    let result = match what {
+        Batching::Tournament => tournament(&program, &sc, &tick)
+            .map(|r| (serde_json::to_string(&r), r.to_text(), r.error_count)),
+        Batching::Sim { .. } => simulate(&program, &sc, &tick)
+            .map(|r| (serde_json::to_string(&r), r.to_text(), r.error_count)),
+    };
+    let (json, text, errors) = match result {
         Ok(r) => r,
         Err(e) => {
             if let Some(b) = &bar {
@@ -664,11 +704,11 @@ fn cmd_sim(file: &Path, args: &GameArgs, sim: &SimArgs, format: Format) -> u8 {
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    match format {
-        Format::Json => outln!("{}", serde_json::to_string(&report).unwrap_or_default()),
-        Format::Text => out!("{}", report.to_text()),
+    match sim.format {
+        Format::Json => outln!("{}", json.unwrap_or_default()),
+        Format::Text => out!("{text}"),
     }
-    u8::from(report.error_count > 0)
+    u8::from(errors > 0)
 }
 
 fn cmd_play(file: &Path, args: &GameArgs, seat: u8, seed: u64, agents: &str, limits: Limits) -> u8 {

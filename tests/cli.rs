@@ -3,13 +3,8 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-fn cardgame(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cardgame"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs")
-}
+mod common;
+use common::cardgame;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

@@ -4,17 +4,12 @@
 
 use cardgame_interpreter::check::check_source;
 use cardgame_interpreter::engine::{Game, GameConfig, Status, DEFAULT_MAX_STEPS};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-fn cardgame(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cardgame"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs")
-}
+mod common;
+use common::cardgame;
 
 fn last_json(o: &Output) -> serde_json::Value {
     let out = String::from_utf8_lossy(&o.stdout);

@@ -2,24 +2,9 @@
 //! jobs, the JSON report's fields, errors with the seed that reproduces them, agents by seat).
 
 use serde_json::Value;
-use std::path::PathBuf;
-use std::process::{Command, Output};
 
-fn cardgame(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cardgame"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs")
-}
-
-fn temp_script(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cardgame-sim-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let p = dir.join(name);
-    std::fs::write(&p, text).expect("temp file");
-    p
-}
+mod common;
+use common::{cardgame, json_report, temp_script};
 
 /// The JSON report of a simulation, without what depends on the machine (time, jobs).
 fn report(args: &[&str]) -> Value {
@@ -28,22 +13,7 @@ fn report(args: &[&str]) -> Value {
 
 /// The same, with the exit code expected (1 when a game ended with an engine error).
 fn report_with_exit(args: &[&str], code: i32) -> Value {
-    let mut all = vec!["sim"];
-    all.extend_from_slice(args);
-    all.extend_from_slice(&["--format", "json"]);
-    let out = cardgame(&all);
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let mut v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
-    let obj = v.as_object_mut().expect("an object");
-    for key in ["seconds", "games_per_second", "jobs"] {
-        assert!(obj.remove(key).is_some(), "the report has `{key}`");
-    }
-    v
+    json_report("sim", args, code)
 }
 
 #[test]

@@ -10,4 +10,5 @@ pub mod purity;
 pub mod report;
 pub mod sim;
 pub mod testing;
+pub mod tournament;
 pub mod value;

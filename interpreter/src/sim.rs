@@ -56,14 +56,14 @@ fn reason_key(reason: &str) -> String {
 
 /// The outcome of one simulated game.
 #[derive(Clone, Debug)]
-struct Record {
-    seed: u64,
+pub(crate) struct Record {
+    pub(crate) seed: u64,
     /// Agent name per seat.
-    seating: Vec<String>,
-    winners: Vec<u8>,
+    pub(crate) seating: Vec<String>,
+    pub(crate) winners: Vec<u8>,
     reason: String,
-    finished: bool,
-    error: Option<String>,
+    pub(crate) finished: bool,
+    pub(crate) error: Option<String>,
     turns: u32,
     decisions: u64,
     /// Per seat: how many cards of each kind it holds at the end.
@@ -93,29 +93,43 @@ impl Rate {
                 high: 0.0,
             };
         }
-        let n = games as f64;
-        let p = wins as f64 / n;
-        let z = 1.959_964;
-        let denom = 1.0 + z * z / n;
-        let centre = (p + z * z / (2.0 * n)) / denom;
-        let half = z * ((p * (1.0 - p) / n) + z * z / (4.0 * n * n)).sqrt() / denom;
+        let (rate, low, high) = wilson(wins as f64, games);
         Rate {
             wins,
             games,
-            rate: p,
-            // At 0% and 100% the bound is exact (no rounding error like 0.9999999999999999).
-            low: if wins == 0 {
-                0.0
-            } else {
-                (centre - half).max(0.0)
-            },
-            high: if wins >= games {
-                1.0
-            } else {
-                (centre + half).min(1.0)
-            },
+            rate,
+            low,
+            high,
         }
     }
+}
+
+/// The rate `successes / trials` with its 95% Wilson score interval, as `(rate, low, high)`;
+/// `successes` may be fractional (a tie counted half). All three are 0 when there are no trials.
+pub fn wilson(successes: f64, trials: u64) -> (f64, f64, f64) {
+    if trials == 0 {
+        return (0.0, 0.0, 0.0);
+    }
+    let n = trials as f64;
+    let p = successes / n;
+    let z = 1.959_964;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * ((p * (1.0 - p) / n) + z * z / (4.0 * n * n)).sqrt() / denom;
+    (
+        p,
+        // At 0% and 100% the bound is exact (no rounding error like 0.9999999999999999).
+        if successes <= 0.0 {
+            0.0
+        } else {
+            (centre - half).max(0.0)
+        },
+        if successes >= n {
+            1.0
+        } else {
+            (centre + half).min(1.0)
+        },
+    )
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -248,6 +262,18 @@ fn play_one(program: &Arc<Program>, cfg: &SimConfig, index: u64) -> Record {
                 .unwrap_or_else(|| "random".into())
         })
         .collect();
+    play_seated(program, cfg, seed, seating)
+}
+
+/// Plays one game from `seed` with the agents of `seating` (one per seat), under the players, options
+/// and limits of `cfg` (its agents, games and rotation are not read).
+pub(crate) fn play_seated(
+    program: &Arc<Program>,
+    cfg: &SimConfig,
+    seed: u64,
+    seating: Vec<String>,
+) -> Record {
+    let n = seating.len();
     let mut config = GameConfig::new(cfg.players, seed);
     config.options = cfg.options.clone();
     config.max_turns = cfg.max_turns;
@@ -330,34 +356,53 @@ pub fn simulate(
     for (seat, a) in cfg.agents.iter().enumerate() {
         make_agent(a, 0, seat as u8)?;
     }
+    let started = Instant::now();
+    let mut tally = Tally::new(program, cfg);
+    play_in_chunks(
+        cfg.jobs,
+        cfg.games,
+        &|i| play_one(program, cfg, i),
+        tick,
+        &mut |i, r| tally.add(i, r),
+    )?;
+    let seconds = started.elapsed().as_secs_f64();
+    Ok(tally.report(seconds))
+}
+
+/// Plays games `0..games` with `play` on `jobs` threads, calling `tick` as each ends, and hands their
+/// records to `add` in the order of the games. Games are played in chunks and tallied as each chunk
+/// ends: the result is the same for any number of jobs, and memory does not grow with the number of
+/// games.
+pub(crate) fn play_in_chunks(
+    jobs: usize,
+    games: u64,
+    play: &(dyn Fn(u64) -> Record + Sync),
+    tick: &(dyn Fn() + Sync),
+    add: &mut dyn FnMut(u64, &Record),
+) -> Result<(), String> {
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.jobs.max(1))
+        .num_threads(jobs.max(1))
         .build()
         .map_err(|e| e.to_string())?;
-    let started = Instant::now();
-    // Games are played in chunks and tallied in order as each chunk ends: the report is the same for
-    // any number of jobs, and memory does not grow with the number of games.
-    let mut tally = Tally::new(program, cfg);
     let mut first = 0;
-    while first < cfg.games {
-        let last = cfg.games.min(first + CHUNK);
+    while first < games {
+        let last = games.min(first + CHUNK);
         let records: Vec<Record> = pool.install(|| {
             (first..last)
                 .into_par_iter()
                 .map(|i| {
-                    let r = play_one(program, cfg, i);
+                    let r = play(i);
                     tick();
                     r
                 })
                 .collect()
         });
         for (i, r) in (first..).zip(&records) {
-            tally.add(i, r);
+            add(i, r);
         }
         first = last;
     }
-    let seconds = started.elapsed().as_secs_f64();
-    Ok(tally.report(seconds))
+    Ok(())
 }
 
 /// Games played before their records are tallied (see `simulate`).
@@ -365,7 +410,7 @@ const CHUNK: u64 = 4096;
 
 /// The flags of `cardgame run` that play game `r` again: same players, seed, agents by seat, turn
 /// limit and options.
-fn replay_flags(program: &Program, cfg: &SimConfig, r: &Record) -> String {
+pub(crate) fn replay_flags(program: &Program, cfg: &SimConfig, r: &Record) -> String {
     let mut s = format!(
         "--players {} --seed {} --agents {} --max-turns {}",
         cfg.players,
@@ -398,6 +443,83 @@ fn replay_flags(program: &Program, cfg: &SimConfig, r: &Record) -> String {
     s
 }
 
+/// The games that did not end by the rules: all counted, the first [`LISTED`] of each kind listed with
+/// the flags that replay them.
+#[derive(Default)]
+pub(crate) struct Problems {
+    pub(crate) unfinished: u64,
+    pub(crate) error_count: u64,
+    pub(crate) errors: Vec<SimError>,
+    pub(crate) stalls: Vec<SimStall>,
+}
+
+impl Problems {
+    /// Notes game `i` if it ended with an engine error or stopped at a limit. False for an error: the
+    /// game has no result to count.
+    pub(crate) fn note(&mut self, program: &Program, cfg: &SimConfig, i: u64, r: &Record) -> bool {
+        if let Some(e) = &r.error {
+            self.error_count += 1;
+            if self.errors.len() < LISTED {
+                self.errors.push(SimError {
+                    game: i,
+                    seed: r.seed,
+                    message: e.clone(),
+                    agents: r.seating.clone(),
+                    replay: replay_flags(program, cfg, r),
+                });
+            }
+            return false;
+        }
+        if !r.finished {
+            self.unfinished += 1;
+            if self.stalls.len() < LISTED {
+                self.stalls.push(SimStall {
+                    game: i,
+                    seed: r.seed,
+                    reason: r.reason.clone(),
+                    turns: r.turns,
+                    decisions: r.decisions,
+                    agents: r.seating.clone(),
+                    replay: replay_flags(program, cfg, r),
+                });
+            }
+        }
+        true
+    }
+}
+
+/// The lines of a text report that count the games finished, stopped at a limit and ended by an
+/// engine error, and list the first of the last two, each with the flags that replay it.
+pub(crate) fn problems_text(
+    [finished, unfinished, error_count]: [u64; 3],
+    errors: &[SimError],
+    stalls: &[SimStall],
+) -> String {
+    let mut s = format!(
+        "finished {finished}, stopped at a limit (turns, decisions in a turn) {unfinished}, engine errors {error_count}\n"
+    );
+    for e in errors {
+        s.push_str(&format!(
+            "  error in game {} (seed {}): {}\n    replay: cardgame run SCRIPT {}\n",
+            e.game, e.seed, e.message, e.replay
+        ));
+    }
+    for g in stalls {
+        s.push_str(&format!(
+            "  game {} (seed {}) stopped after {} turns and {} decisions: {}\n    replay: cardgame run SCRIPT {}\n",
+            g.game, g.seed, g.turns, g.decisions, g.reason, g.replay
+        ));
+    }
+    let unlisted = unfinished.saturating_sub(stalls.len() as u64)
+        + error_count.saturating_sub(errors.len() as u64);
+    if unlisted > 0 {
+        s.push_str(&format!(
+            "  ({unlisted} more not listed; the JSON report lists the first {LISTED} of each)\n"
+        ));
+    }
+    s
+}
+
 /// The figures of a simulation, added up game by game.
 struct Tally<'a> {
     program: &'a Program,
@@ -407,12 +529,9 @@ struct Tally<'a> {
     agent_wins: BTreeMap<String, (u64, u64)>,
     end_reasons: BTreeMap<String, u64>,
     finished: u64,
-    unfinished: u64,
+    problems: Problems,
     ties: u64,
     no_winner: u64,
-    errors: Vec<SimError>,
-    stalls: Vec<SimStall>,
-    error_count: u64,
     turns: BTreeMap<u64, u64>,
     decisions: BTreeMap<u64, u64>,
     acquired: Vec<u64>,
@@ -432,12 +551,9 @@ impl<'a> Tally<'a> {
             agent_wins: BTreeMap::new(),
             end_reasons: BTreeMap::new(),
             finished: 0,
-            unfinished: 0,
+            problems: Problems::default(),
             ties: 0,
             no_winner: 0,
-            errors: vec![],
-            stalls: vec![],
-            error_count: 0,
             turns: BTreeMap::new(),
             decisions: BTreeMap::new(),
             acquired: vec![0; nk],
@@ -452,34 +568,11 @@ impl<'a> Tally<'a> {
         let (program, cfg) = (self.program, self.cfg);
         let nk = program.kinds.len();
         self.games += 1;
-        if let Some(e) = &r.error {
-            self.error_count += 1;
-            if self.errors.len() < LISTED {
-                self.errors.push(SimError {
-                    game: i,
-                    seed: r.seed,
-                    message: e.clone(),
-                    agents: r.seating.clone(),
-                    replay: replay_flags(program, cfg, r),
-                });
-            }
+        if !self.problems.note(program, cfg, i, r) {
             return;
         }
         if r.finished {
             self.finished += 1;
-        } else {
-            self.unfinished += 1;
-            if self.stalls.len() < LISTED {
-                self.stalls.push(SimStall {
-                    game: i,
-                    seed: r.seed,
-                    reason: r.reason.clone(),
-                    turns: r.turns,
-                    decisions: r.decisions,
-                    agents: r.seating.clone(),
-                    replay: replay_flags(program, cfg, r),
-                });
-            }
         }
         *self.end_reasons.entry(reason_key(&r.reason)).or_default() += 1;
         *self.turns.entry(u64::from(r.turns)).or_default() += 1;
@@ -520,7 +613,7 @@ impl<'a> Tally<'a> {
     fn report(self, seconds: f64) -> SimReport {
         let (program, cfg) = (self.program, self.cfg);
         let n = cfg.players as usize;
-        let played = self.games - self.error_count;
+        let played = self.games - self.problems.error_count;
         let per_game = |x: u64| {
             if played == 0 {
                 0.0
@@ -547,10 +640,10 @@ impl<'a> Tally<'a> {
             seed: cfg.seed,
             jobs: cfg.jobs,
             finished: self.finished,
-            unfinished: self.unfinished,
-            stalls: self.stalls,
-            errors: self.errors,
-            error_count: self.error_count,
+            unfinished: self.problems.unfinished,
+            stalls: self.problems.stalls,
+            errors: self.problems.errors,
+            error_count: self.problems.error_count,
             wins_by_seat: self
                 .seat_wins
                 .iter()
@@ -593,29 +686,11 @@ impl SimReport {
             "{}: {} games with {} players (seed {}, {} jobs)\n",
             self.game, self.games, self.players, self.seed, self.jobs
         ));
-        s.push_str(&format!(
-            "finished {}, stopped at a limit (turns, decisions in a turn) {}, engine errors {}\n",
-            self.finished, self.unfinished, self.error_count
+        s.push_str(&problems_text(
+            [self.finished, self.unfinished, self.error_count],
+            &self.errors,
+            &self.stalls,
         ));
-        for e in &self.errors {
-            s.push_str(&format!(
-                "  error in game {} (seed {}): {}\n    replay: cardgame run SCRIPT {}\n",
-                e.game, e.seed, e.message, e.replay
-            ));
-        }
-        for g in &self.stalls {
-            s.push_str(&format!(
-                "  game {} (seed {}) stopped after {} turns and {} decisions: {}\n    replay: cardgame run SCRIPT {}\n",
-                g.game, g.seed, g.turns, g.decisions, g.reason, g.replay
-            ));
-        }
-        let unlisted = self.unfinished.saturating_sub(self.stalls.len() as u64)
-            + self.error_count.saturating_sub(self.errors.len() as u64);
-        if unlisted > 0 {
-            s.push_str(&format!(
-                "  ({unlisted} more not listed; the JSON report lists the first {LISTED} of each)\n"
-            ));
-        }
         s.push_str("wins by seat (95% interval):\n");
         for (i, r) in self.wins_by_seat.iter().enumerate() {
             s.push_str(&format!("  seat {}  {}\n", i + 1, pct(r)));

@@ -1,0 +1,45 @@
+//! Test support shared by the command-line tests: running the binary, reading a JSON report.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// Runs `cardgame` with `args` from the repository's root.
+pub fn cardgame(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cardgame"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs")
+}
+
+/// The JSON report of `cardgame COMMAND ARGS --format json` (`sim`, `tournament`), which must exit with
+/// `code`, without what depends on the machine (time, jobs).
+pub fn json_report(command: &str, args: &[&str], code: i32) -> Value {
+    let mut all = vec![command];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--format", "json"]);
+    let out = cardgame(&all);
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let obj = v.as_object_mut().expect("an object");
+    for key in ["seconds", "games_per_second", "jobs"] {
+        assert!(obj.remove(key).is_some(), "the report has `{key}`");
+    }
+    v
+}
+
+/// Writes a script to a folder of this test process's own, and returns its path.
+pub fn temp_script(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cardgame-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("temp file");
+    p
+}
