@@ -170,6 +170,7 @@ impl<'a> Mach<'a> {
     pub fn eval_items(&mut self, e: &Expr) -> R<Vec<Value>> {
         match self.eval(e)? {
             Value::Zone(z) if (z as usize) < self.s.zones.len() => {
+                self.note_zone(z);
                 self.charge(self.s.zones[z as usize].cards.len(), e.span)?;
                 let mut out = self.s.take_locals(0);
                 let cards = &self.s.zones[z as usize].cards;
@@ -208,13 +209,16 @@ impl<'a> Mach<'a> {
     pub fn as_list(&mut self, v: Value, span: Span) -> R<Arc<Vec<Value>>> {
         match v {
             Value::List(l) => Ok(l),
-            Value::Zone(z) => match self.s.zones.get(z as usize) {
-                Some(zi) => Ok(Arc::new({
-                    self.s.exec_count += zi.cards.len() as u64;
-                    zi.cards.iter().rev().map(|&c| Value::Card(c)).collect()
-                })),
-                None => Err(self.err(span, "unknown zone".into())),
-            },
+            Value::Zone(z) => {
+                self.note_zone(z);
+                match self.s.zones.get(z as usize) {
+                    Some(zi) => Ok(Arc::new({
+                        self.s.exec_count += zi.cards.len() as u64;
+                        zi.cards.iter().rev().map(|&c| Value::Card(c)).collect()
+                    })),
+                    None => Err(self.err(span, "unknown zone".into())),
+                }
+            }
             Value::None => Ok(Arc::new(Vec::new())),
             v => Err(self.err(
                 span,
@@ -236,6 +240,9 @@ impl<'a> Mach<'a> {
     pub fn eval(&mut self, e: &Expr) -> R<Value> {
         if let ExprKind::Const(v) = &e.kind {
             return Ok(v.clone());
+        }
+        if self.s.recording {
+            self.note_expr(e);
         }
         if let Some(v) = self.leaf(e) {
             return Ok(v);
@@ -584,6 +591,11 @@ impl<'a> Mach<'a> {
         if let Some(v) = self.const_prop(kind, pid) {
             return Ok(v);
         }
+        if self.s.recording {
+            // Evaluated for the card's owner: where it lies, and the active player.
+            self.note(super::watch::Dep::Moves);
+            self.note(super::watch::Dep::Active);
+        }
         let p = self.p;
         let expr = match p
             .kinds
@@ -674,6 +686,7 @@ impl<'a> Mach<'a> {
             BinOp::Ne => return Ok(Value::Bool(x != y)),
             BinOp::In => {
                 if let (Value::Card(c), Value::Zone(z)) = (&x, &y) {
+                    self.note_zone(*z);
                     return Ok(Value::Bool(
                         self.s
                             .cards
