@@ -3,3 +3,4 @@
 mod build;
 mod games;
 mod more;
+mod watch;
