@@ -241,9 +241,6 @@ impl<'a> Mach<'a> {
         if let ExprKind::Const(v) = &e.kind {
             return Ok(v.clone());
         }
-        if self.s.recording {
-            self.note_expr(e);
-        }
         if let Some(v) = self.leaf(e) {
             return Ok(v);
         }
@@ -253,12 +250,14 @@ impl<'a> Mach<'a> {
     /// The value of an expression that reads one thing and can neither fail nor nest (`None`:
     /// any other expression, or no nesting left, where evaluating it is an error).
     #[inline]
-    fn leaf(&self, e: &Expr) -> Option<Value> {
+    pub(super) fn leaf(&self, e: &Expr) -> Option<Value> {
         if self.s.depth >= MAX_DEPTH {
             return None;
         }
         Some(match &e.kind {
             ExprKind::Local(s) => self.local(*s),
+            // While a guard is recorded, `note_expr` notes the read and gives the value.
+            ExprKind::You | ExprKind::Active if self.s.recording => return None,
             ExprKind::You => Value::Player(self.you().unwrap_or(self.s.active)),
             ExprKind::Active => Value::Player(self.s.active),
             _ => return None,
@@ -273,6 +272,11 @@ impl<'a> Mach<'a> {
                 "expressions, functions or properties nested too deeply (endless recursion?)"
                     .into(),
             ));
+        }
+        if self.s.recording {
+            if let Some(v) = self.note_expr(e) {
+                return Ok(v);
+            }
         }
         self.charge(1, e.span)?;
         self.s.depth += 1;

@@ -450,10 +450,10 @@ impl<'a> Mach<'a> {
             }
         }
         let old_face = self.s.cards[c as usize].face_up;
-        self.s.zones[from as usize].changed();
-        self.s.zones[target as usize].changed();
         self.s.moved();
-        let cards = &mut self.s.zones[from as usize].cards;
+        let zone = &mut self.s.zones[from as usize];
+        zone.changed();
+        let cards = &mut zone.cards;
         // The work is the distance from the top (found from there, and shifted).
         let mut work = 1;
         if let Some(i) = cards.iter().rposition(|&x| x == c) {
@@ -465,7 +465,9 @@ impl<'a> Mach<'a> {
             Some(Face::Down) => false,
             None => State::default_face(p, def),
         };
-        let cards = &mut self.s.zones[target as usize].cards;
+        let zone = &mut self.s.zones[target as usize];
+        zone.changed();
+        let cards = &mut zone.cards;
         match position {
             Position::Top => cards.push(c),
             Position::Bottom => {

@@ -12,6 +12,7 @@
 use super::exec::Mach;
 use super::state::State;
 use crate::program::{Body, Builtin, Expr, ExprKind, Field};
+use crate::value::Value;
 
 /// One thing a guard read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +45,25 @@ pub(crate) struct Watch {
     /// Per check: what its conditions read, with the versions, when they were last all false
     /// (`None`: the check must be evaluated).
     seen: Vec<Option<Vec<(Dep, u64)>>>,
+    /// Per check: how recording has paid off lately.
+    tally: Vec<Tally>,
 }
+
+/// Recording costs a little; a check whose records are nearly always out of date by the next
+/// decision (what it reads changes at every move) stops recording for a while.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    /// Guards evaluated with recording, and checks skipped, since the last look.
+    records: u16,
+    skips: u16,
+    /// Evaluations left without recording.
+    pause: u16,
+}
+
+/// Records between two looks at a check's tally.
+const WINDOW: u16 = 16;
+/// Evaluations without recording when fewer than one in three were skipped.
+const PAUSE: u16 = 256;
 
 impl Watch {
     /// The bytes a clone copies beyond the box itself.
@@ -53,6 +72,7 @@ impl Watch {
         size_of::<Watch>()
             + self.var_ver.len() * 4
             + self.seen.len() * size_of::<Option<Vec<(Dep, u64)>>>()
+            + self.tally.len() * size_of::<Tally>()
             + self
                 .seen
                 .iter()
@@ -91,7 +111,10 @@ impl State {
 
     fn version(&self, w: &Watch, d: Dep) -> u64 {
         match d {
-            Dep::Zone(z) => self.zones.get(z as usize).map_or(u64::MAX, |zi| zi.ver as u64),
+            Dep::Zone(z) => self
+                .zones
+                .get(z as usize)
+                .map_or(u64::MAX, |zi| zi.ver as u64),
             Dep::Var(v) => w.var_ver.get(v as usize).map_or(u64::MAX, |&x| x as u64),
             Dep::Moves => w.moves as u64,
             Dep::Active => self.active as u64,
@@ -118,22 +141,33 @@ impl<'a> Mach<'a> {
     /// anything; otherwise its guard is evaluated, noting what it reads.
     pub(crate) fn guard_needed(&mut self, i: usize, body: Body) -> bool {
         if self.s.unchanged(i) {
+            if let Some(t) = self.s.watch.as_deref_mut().and_then(|w| w.tally.get_mut(i)) {
+                t.skips = t.skips.saturating_add(1);
+            }
             #[cfg(debug_assertions)]
             self.assert_still_false(body);
             return false;
         }
+        let n = self.p.checks.len();
+        let nvars = self.p.vars.len();
+        let w = self.s.watch.get_or_insert_with(|| {
+            Box::new(Watch {
+                var_ver: vec![0; nvars],
+                seen: vec![None; n],
+                tally: vec![Tally::default(); n],
+                ..Watch::default()
+            })
+        });
+        let paused = match w.tally.get_mut(i) {
+            Some(t) if t.pause > 0 => {
+                t.pause -= 1;
+                true
+            }
+            _ => false,
+        };
         // Remembered calls would hide what they read (they are off while checks run anyway).
-        let record = !self.s.memo_on && !self.s.recording;
+        let record = !paused && !self.s.memo_on && !self.s.recording;
         if record {
-            let n = self.p.checks.len();
-            let nvars = self.p.vars.len();
-            let w = self.s.watch.get_or_insert_with(|| {
-                Box::new(Watch {
-                    var_ver: vec![0; nvars],
-                    seen: vec![None; n],
-                    ..Watch::default()
-                })
-            });
             w.notes.clear();
             w.lost = false;
             self.s.recording = true;
@@ -143,15 +177,29 @@ impl<'a> Mach<'a> {
             self.s.recording = false;
             let s = &mut *self.s;
             if let Some(mut w) = s.watch.take() {
-                let rec = (!holds && !w.lost).then(|| {
-                    w.notes
-                        .iter()
-                        .map(|&d| (d, s.version(&w, d)))
-                        .collect::<Vec<_>>()
-                });
+                // The record's vector is reused from one evaluation to the next.
+                let mut rec = w.seen.get_mut(i).and_then(|r| r.take()).unwrap_or_default();
+                rec.clear();
+                let keep = !holds && !w.lost;
+                if keep {
+                    rec.extend(w.notes.iter().map(|&d| (d, s.version(&w, d))));
+                }
                 w.notes.clear();
                 if let Some(slot) = w.seen.get_mut(i) {
-                    *slot = rec;
+                    *slot = keep.then_some(rec);
+                }
+                if let Some(t) = w.tally.get_mut(i) {
+                    t.records += 1;
+                    if t.records >= WINDOW {
+                        if t.skips < t.records / 2 {
+                            t.pause = PAUSE;
+                            if let Some(slot) = w.seen.get_mut(i) {
+                                *slot = None;
+                            }
+                        }
+                        t.records = 0;
+                        t.skips = 0;
+                    }
                 }
                 s.watch = Some(w);
             }
@@ -173,14 +221,21 @@ impl<'a> Mach<'a> {
     }
 
     /// Notes what an expression reads by its kind alone (called while recording, for every
-    /// expression evaluated).
-    #[inline(never)]
-    pub(crate) fn note_expr(&mut self, e: &Expr) {
+    /// expression evaluated but constants and locals). For `you` and `active`, which `eval` reads at
+    /// once when not recording, also gives their value (no work counted, as then).
+    #[inline]
+    pub(crate) fn note_expr(&mut self, e: &Expr) -> Option<Value> {
         let d = match &e.kind {
             ExprKind::Global(v) | ExprKind::PlayerVar(v, _) | ExprKind::CardVar(v, _) => {
                 Dep::Var(v.0)
             }
-            ExprKind::You | ExprKind::Active => Dep::Active,
+            ExprKind::You | ExprKind::Active => {
+                self.note(Dep::Active);
+                self.s.recording = false;
+                let v = self.leaf(e);
+                self.s.recording = true;
+                return v;
+            }
             ExprKind::TurnNumber => Dep::Turn,
             ExprKind::Everyone
             | ExprKind::Builtin(
@@ -196,11 +251,12 @@ impl<'a> Mach<'a> {
                 if let Some(w) = self.s.watch.as_deref_mut() {
                     w.lost = true;
                 }
-                return;
+                return None;
             }
-            _ => return,
+            _ => return None,
         };
         self.note(d);
+        None
     }
 
     /// Notes that the cards of zone instance `z` are read.
