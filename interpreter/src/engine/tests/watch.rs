@@ -193,3 +193,41 @@ check { if count(c in stock where c is "Ruby") > 0 { win [active] "a ruby" } }"#
     assert!(g.work() >= 300);
     assert_eq!(reason(&g), None);
 }
+
+#[test]
+fn a_check_whose_records_never_pay_off_still_fires() {
+    // Every decision changes the pool: recording pauses after a few decisions; the check still runs.
+    let mut g = game(
+        r#"card "Gem" { copies 40 }
+zone stock: set
+zone pool: set
+action put(c in stock) label "Put" { move c to pool }
+action wait label "Wait" { }
+setup { move box to stock }
+check { if count(pool) >= 30 { win [active] "thirty in the pool" } }"#,
+        "put, wait",
+    );
+    assert_eq!(wait_then(&mut g, "Put", 40), 30);
+}
+
+#[test]
+fn a_clone_keeps_the_records_and_each_copy_sees_its_own_changes() {
+    let mut g = game(
+        r#"card "Gem" { copies 5 }
+zone stock: set
+zone pool: set
+action put(c in stock) label "Put" { move c to pool }
+action wait label "Wait" { }
+setup { move box to stock }
+check { if count(pool) >= 1 { win [active] "one in the pool" } }"#,
+        "put, wait",
+    );
+    choose(&mut g, "Wait");
+    let mut copy = g.clone();
+    choose(&mut g, "Wait");
+    assert_eq!(reason(&g), None);
+    choose(&mut copy, "Put");
+    assert_eq!(reason(&copy).as_deref(), Some("one in the pool"));
+    choose(&mut g, "Put");
+    assert_eq!(reason(&g).as_deref(), Some("one in the pool"));
+}
