@@ -25,6 +25,7 @@ impl<'a> Mach<'a> {
         // the cards above); anything else becomes a list.
         let (items, zone) = match self.eval(list)? {
             Value::Zone(z) if (z as usize) < self.s.zones.len() => {
+                self.note_zone(z);
                 (None, Some((z, self.s.zones[z as usize].cards.len())))
             }
             v => (Some(self.as_list(v, list.span)?), None),
@@ -157,7 +158,8 @@ impl<'a> Mach<'a> {
             // `count(Z)` of a zone: no list to build.
             match self.eval(a)? {
                 Value::Zone(z) if (z as usize) < self.s.zones.len() => {
-                    return Ok(Value::Int(self.s.zones[z as usize].cards.len() as i64))
+                    self.note_zone(z);
+                    return Ok(Value::Int(self.s.zones[z as usize].cards.len() as i64));
                 }
                 v => vals.push(v),
             }
@@ -206,6 +208,7 @@ impl<'a> Mach<'a> {
         Ok(match b {
             Builtin::Size => match arg(0) {
                 (Value::Zone(z), _) if (z as usize) < self.s.zones.len() => {
+                    self.note_zone(z);
                     Value::Int(self.s.zones[z as usize].cards.len() as i64)
                 }
                 _ => Value::Int(peek(self, 0)?.len() as i64),

@@ -104,6 +104,7 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
                 def: ZoneId(zi as u16),
                 holder,
                 cards: Vec::new(),
+                ver: 0,
             });
         }
     }

@@ -170,6 +170,7 @@ impl<'a> Mach<'a> {
     pub fn eval_items(&mut self, e: &Expr) -> R<Vec<Value>> {
         match self.eval(e)? {
             Value::Zone(z) if (z as usize) < self.s.zones.len() => {
+                self.note_zone(z);
                 self.charge(self.s.zones[z as usize].cards.len(), e.span)?;
                 let mut out = self.s.take_locals(0);
                 let cards = &self.s.zones[z as usize].cards;
@@ -208,13 +209,16 @@ impl<'a> Mach<'a> {
     pub fn as_list(&mut self, v: Value, span: Span) -> R<Arc<Vec<Value>>> {
         match v {
             Value::List(l) => Ok(l),
-            Value::Zone(z) => match self.s.zones.get(z as usize) {
-                Some(zi) => Ok(Arc::new({
-                    self.s.exec_count += zi.cards.len() as u64;
-                    zi.cards.iter().rev().map(|&c| Value::Card(c)).collect()
-                })),
-                None => Err(self.err(span, "unknown zone".into())),
-            },
+            Value::Zone(z) => {
+                self.note_zone(z);
+                match self.s.zones.get(z as usize) {
+                    Some(zi) => Ok(Arc::new({
+                        self.s.exec_count += zi.cards.len() as u64;
+                        zi.cards.iter().rev().map(|&c| Value::Card(c)).collect()
+                    })),
+                    None => Err(self.err(span, "unknown zone".into())),
+                }
+            }
             Value::None => Ok(Arc::new(Vec::new())),
             v => Err(self.err(
                 span,
@@ -246,12 +250,14 @@ impl<'a> Mach<'a> {
     /// The value of an expression that reads one thing and can neither fail nor nest (`None`:
     /// any other expression, or no nesting left, where evaluating it is an error).
     #[inline]
-    fn leaf(&self, e: &Expr) -> Option<Value> {
+    pub(super) fn leaf(&self, e: &Expr) -> Option<Value> {
         if self.s.depth >= MAX_DEPTH {
             return None;
         }
         Some(match &e.kind {
             ExprKind::Local(s) => self.local(*s),
+            // While a guard is recorded, `note_expr` notes the read and gives the value.
+            ExprKind::You | ExprKind::Active if self.s.recording => return None,
             ExprKind::You => Value::Player(self.you().unwrap_or(self.s.active)),
             ExprKind::Active => Value::Player(self.s.active),
             _ => return None,
@@ -266,6 +272,11 @@ impl<'a> Mach<'a> {
                 "expressions, functions or properties nested too deeply (endless recursion?)"
                     .into(),
             ));
+        }
+        if self.s.recording {
+            if let Some(v) = self.note_expr(e) {
+                return Ok(v);
+            }
         }
         self.charge(1, e.span)?;
         self.s.depth += 1;
@@ -584,6 +595,11 @@ impl<'a> Mach<'a> {
         if let Some(v) = self.const_prop(kind, pid) {
             return Ok(v);
         }
+        if self.s.recording {
+            // Evaluated for the card's owner: where it lies, and the active player.
+            self.note(super::watch::Dep::Moves);
+            self.note(super::watch::Dep::Active);
+        }
         let p = self.p;
         let expr = match p
             .kinds
@@ -674,6 +690,7 @@ impl<'a> Mach<'a> {
             BinOp::Ne => return Ok(Value::Bool(x != y)),
             BinOp::In => {
                 if let (Value::Card(c), Value::Zone(z)) = (&x, &y) {
+                    self.note_zone(*z);
                     return Ok(Value::Bool(
                         self.s
                             .cards

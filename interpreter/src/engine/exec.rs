@@ -407,7 +407,7 @@ impl<'a> Mach<'a> {
             return Ok(None);
         }
         for (i, c) in p.checks.iter().enumerate() {
-            if p.guarded_checks.get(i) == Some(&true) && !self.some_guard_holds(*c) {
+            if p.guarded_checks.get(i) == Some(&true) && !self.guard_needed(i, *c) {
                 continue;
             }
             if let Some(o) = self.run_nested(*c, None, None, CHECK)? {
@@ -420,7 +420,7 @@ impl<'a> Mach<'a> {
     /// Whether a guarded check (only `if`s, pure conditions) has work to do: some condition holds, or
     /// one fails (the check then runs in full, which reports the error where it belongs). Testing
     /// pure conditions changes nothing, so a check none of whose conditions holds can be skipped.
-    fn some_guard_holds(&mut self, body: Body) -> bool {
+    pub(crate) fn some_guard_holds(&mut self, body: Body) -> bool {
         let p: &'a Program = self.p;
         let Some(block) = p.blocks.get(body.block.index()) else {
             return true;

@@ -15,6 +15,7 @@ mod stats;
 mod stmt;
 mod trace;
 mod view;
+mod watch;
 mod zones;
 
 #[cfg(test)]

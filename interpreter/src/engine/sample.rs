@@ -40,6 +40,11 @@ impl Game {
             }
         }
         g.st.rng = ChaCha8Rng::seed_from_u64(seed.rotate_left(32) ^ 0xD1B5_4A32_D192_ED03);
+        // Zones were redealt in place: what the checks remembered no longer holds.
+        for z in &mut g.st.zones {
+            z.changed();
+        }
+        g.st.forget_checks();
         g
     }
 

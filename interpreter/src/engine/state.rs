@@ -34,6 +34,16 @@ pub(crate) struct ZoneInst {
     pub holder: Holder,
     /// Bottom first: the top of the zone is the end of the vector.
     pub cards: Vec<u32>,
+    /// Bumped by every change of `cards` (what the checks' records compare, see `watch.rs`).
+    pub ver: u32,
+}
+
+impl ZoneInst {
+    /// Marks the cards changed.
+    #[inline]
+    pub fn changed(&mut self) {
+        self.ver = self.ver.wrapping_add(1);
+    }
 }
 
 /// The local context of a running body: its slots, `you` and `this`.
@@ -198,7 +208,8 @@ impl Layout {
 #[derive(Clone, Debug)]
 pub(crate) struct State {
     pub players: u8,
-    pub names: Vec<String>,
+    /// Shared between clones (fixed once the game is created).
+    pub names: std::sync::Arc<[String]>,
     pub max_turns: u32,
     /// The work budget between two decisions (see `GameConfig::max_steps`).
     pub max_steps: u64,
@@ -253,6 +264,11 @@ pub(crate) struct State {
     pub memo_on: bool,
     /// The remembered calls (empty when `memo_on` is off).
     pub memo: Vec<MemoEntry>,
+    /// What the guarded checks read and its versions (`None` for a script without one, or before
+    /// its first check ran; see `watch.rs`).
+    pub watch: Option<Box<super::watch::Watch>>,
+    /// Whether the reads of what is evaluated are noted in `watch` (while a guard is evaluated).
+    pub recording: bool,
 }
 
 /// A remembered call of a pure function: function, `you`, `this`, arguments and value.
@@ -314,6 +330,8 @@ impl State {
             nested: 0,
             spare_frames: Vec::new(),
             outer_phase: None,
+            watch: None,
+            recording: false,
         }
     }
 

@@ -62,5 +62,6 @@ impl Game {
                 .map(|z| size_of::<super::state::ZoneInst>() + z.cards.len() * 4)
                 .sum::<usize>()
             + s.frames.len() * size_of::<super::exec::Frame>()
+            + s.watch.as_deref().map_or(0, |w| w.heap_size())
     }
 }

@@ -43,8 +43,9 @@ impl<'a> Mach<'a> {
             StmtKind::Shuffle(e) => {
                 let z = self.eval_zone(e)?;
                 self.charge_later(self.s.zones[z as usize].cards.len());
-                let cards = &mut self.s.zones[z as usize].cards;
-                rand::seq::SliceRandom::shuffle(cards.as_mut_slice(), &mut self.s.rng);
+                let zi = &mut self.s.zones[z as usize];
+                zi.changed();
+                rand::seq::SliceRandom::shuffle(zi.cards.as_mut_slice(), &mut self.s.rng);
                 if self.s.record {
                     let zone = zone_label(self.p, self.l, self.s, z);
                     self.s.events.push(Event::Shuffle { zone, from: None });
@@ -79,6 +80,7 @@ impl<'a> Mach<'a> {
                 let v = self.eval(e)?;
                 for c in self.cards_of(v, e.span)?.into_iter().flatten() {
                     self.s.cards[c as usize].face_up = *up;
+                    self.s.moved();
                     if self.s.record {
                         let cs = &self.s.cards[c as usize];
                         let ev = Event::Reveal {
@@ -448,7 +450,10 @@ impl<'a> Mach<'a> {
             }
         }
         let old_face = self.s.cards[c as usize].face_up;
-        let cards = &mut self.s.zones[from as usize].cards;
+        self.s.moved();
+        let zone = &mut self.s.zones[from as usize];
+        zone.changed();
+        let cards = &mut zone.cards;
         // The work is the distance from the top (found from there, and shifted).
         let mut work = 1;
         if let Some(i) = cards.iter().rposition(|&x| x == c) {
@@ -460,7 +465,9 @@ impl<'a> Mach<'a> {
             Some(Face::Down) => false,
             None => State::default_face(p, def),
         };
-        let cards = &mut self.s.zones[target as usize].cards;
+        let zone = &mut self.s.zones[target as usize];
+        zone.changed();
+        let cards = &mut zone.cards;
         match position {
             Position::Top => cards.push(c),
             Position::Bottom => {
@@ -565,6 +572,7 @@ impl<'a> Mach<'a> {
         match cell {
             Some(cell) => {
                 *cell = v;
+                self.s.wrote_var(var);
                 Ok(())
             }
             None => Err(self.err(span, "unknown variable".into())),

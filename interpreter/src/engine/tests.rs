@@ -4,3 +4,4 @@ mod build;
 mod games;
 mod labels;
 mod more;
+mod watch;

@@ -100,6 +100,9 @@ impl<'a> Mach<'a> {
         }
         // The state changes under a listing of options: what was remembered may be stale.
         self.s.memo.clear();
+        self.s.zones[r as usize].changed();
+        self.s.zones[z as usize].changed();
+        self.s.moved();
         let mut moved = std::mem::take(&mut self.s.zones[r as usize].cards);
         self.charge_later(moved.len());
         rand::seq::SliceRandom::shuffle(moved.as_mut_slice(), &mut self.s.rng);
