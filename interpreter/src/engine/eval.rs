@@ -545,6 +545,20 @@ impl<'a> Mach<'a> {
         r
     }
 
+    /// Whether building a text cannot fail: its parts are words, locals that hold no list (a list's
+    /// text could grow too long), `you`, `active`, `this` and constants.
+    pub fn text_is_plain(&self, t: &TextIr) -> bool {
+        t.parts.iter().all(|part| match part {
+            TextPartIr::Lit(_) => true,
+            TextPartIr::Expr(e) => match &e.kind {
+                ExprKind::Local(s) => !matches!(self.local(*s), Value::List(_)),
+                ExprKind::You | ExprKind::Active | ExprKind::This | ExprKind::TurnNumber => true,
+                ExprKind::Const(v) => !matches!(v, Value::List(_)),
+                _ => false,
+            },
+        })
+    }
+
     pub fn text(&mut self, t: &TextIr) -> R<String> {
         let mut out = String::new();
         for part in &t.parts {

@@ -348,8 +348,11 @@ impl<'a> Mach<'a> {
                 })));
             }
             StmtKind::Log(t) => {
-                let text = self.text(t)?;
-                self.s.push_event(Event::Log { text });
+                // Nobody records: a text that cannot fail need not be built.
+                if self.s.record || !self.text_is_plain(t) {
+                    let text = self.text(t)?;
+                    self.s.push_event(Event::Log { text });
+                }
             }
         }
         Ok(Flow::Next)

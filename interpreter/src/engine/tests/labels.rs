@@ -79,3 +79,38 @@ flow { actions by seat(1) once [a] }
         }
     }
 }
+
+/// While nobody records, a `log` whose text cannot fail is not built (the game ends the same), and
+/// one whose text can fail still is, so the game stops at the same line either way.
+#[test]
+fn logs_nobody_reads_are_not_built_unless_they_could_fail() {
+    let run = |src: &str, record: bool| {
+        let p = Arc::new(check_source(src).program.expect("the script checks"));
+        let mut config = GameConfig::new(2, 1);
+        config.record = record;
+        Game::new(p, config)
+    };
+    let plain = r#"
+game "Logs" { players 2 }
+flow {
+  repeat 100 { log "{you} waits" }
+  win [seat(1)] "done"
+}
+"#;
+    let (on, off) = (run(plain, true), run(plain, false));
+    assert_eq!(on.status(), off.status());
+    let failing = r#"
+game "Logs" { players 2 }
+var zero: int = 0
+flow {
+  log "{10 / zero}"
+  win [seat(1)] "done"
+}
+"#;
+    for record in [true, false] {
+        match run(failing, record).status() {
+            Status::Error(e) => assert_eq!(e.line, 5, "{}", e.message),
+            s => panic!("record {record}: {s:?}"),
+        }
+    }
+}
