@@ -8,8 +8,9 @@
 #   cardgame sim FILE --games N --players P --jobs 1 --agents random --format json
 # with both binaries, alternating old and new for several rounds so that both see the same machine load,
 # and prints games per second of each build (the median over the rounds; `games_per_second` of the JSON
-# report) and their ratio new/old. Both builds play the same script file, the current one; a script the
-# old build does not accept is played from COMMIT's own copy instead, marked `(old script)`.
+# report), their ratio new/old, and the ratio of user CPU seconds old/new (steadier on a loaded
+# machine). Both builds play the same script file, the current one; a script the old build does not
+# accept is played from COMMIT's own copy instead, marked `(old script)`.
 # Then: seconds per game of `mcts:200` on games/heart-of-crown.cardgame, 2 players, both builds; and the
 # peak resident memory of the new build's `sim` of examples/market-race.cardgame over 10,000 and 100,000
 # games (memory must not grow with the number of games).
@@ -48,6 +49,23 @@ players_of() {
   sed -nE 's/^[[:space:]]*players[[:space:]]+([0-9]+).*/\1/p' "$1" | head -1 |
     awk '{print ($1 < 2) ? 2 : $1}'
 }
+# One sim with one binary: prints "GAMES_PER_SECOND USER_CPU_SECONDS" (wall-clock games per second from
+# the JSON report, and the user CPU time of the process, which the load of a shared machine disturbs
+# much less than the wall clock).
+timed_sim() {
+  local bin="$1" file="$2" out cpu
+  shift 2
+  out="$(mktemp)"
+  if [ -x /usr/bin/time ]; then
+    /usr/bin/time -f '%U' -o "$out.cpu" "$bin" sim "$file" --jobs 1 --format json "$@" >"$out" 2>/dev/null || true
+    cpu="$(tail -1 "$out.cpu")"
+  else
+    cpu=0
+    "$bin" sim "$file" --jobs 1 --format json "$@" >"$out" 2>/dev/null || true
+  fi
+  echo "$(field games_per_second <"$out") $cpu"
+  rm -f "$out" "$out.cpu"
+}
 # sim with one binary; prints the JSON report.
 sim() {
   local bin="$1" file="$2"
@@ -59,6 +77,7 @@ sim() {
 echo "new: $(git rev-parse --short=7 HEAD)$(git diff --quiet HEAD || echo ' (with uncommitted changes)'); old: $hash"
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
 echo "random playouts, one core, median of $rounds rounds (old and new alternated), about ${seconds_per_run} s per old run"
+echo "ratio: new/old games per second (wall clock); cpu: old/new user CPU seconds (median), steadier under load"
 printf '%-34s %7s %8s %12s %12s %8s\n' script players games "old games/s" "new games/s" ratio
 for file in games/*.cardgame examples/*.cardgame; do
   players="$(players_of "$file")"
@@ -77,14 +96,19 @@ for file in games/*.cardgame examples/*.cardgame; do
   games="$(awk -v g="$gps" -v s="$seconds_per_run" 'BEGIN {n = int(g * s); if (n < 10) n = 10; print n}')"
   olds=()
   news=()
+  cpus=()
   for ((r = 0; r < rounds; r++)); do
+    args=(--games "$games" --players "$players" --agents random)
     if ((r % 2 == 0)); then
-      olds+=("$(sim "$old_bin" "$old_file" --games "$games" --players "$players" --agents random | field games_per_second)")
-      news+=("$(sim "$new_bin" "$file" --games "$games" --players "$players" --agents random | field games_per_second)")
+      read -r og oc <<<"$(timed_sim "$old_bin" "$old_file" "${args[@]}")"
+      read -r ng nc <<<"$(timed_sim "$new_bin" "$file" "${args[@]}")"
     else
-      news+=("$(sim "$new_bin" "$file" --games "$games" --players "$players" --agents random | field games_per_second)")
-      olds+=("$(sim "$old_bin" "$old_file" --games "$games" --players "$players" --agents random | field games_per_second)")
+      read -r ng nc <<<"$(timed_sim "$new_bin" "$file" "${args[@]}")"
+      read -r og oc <<<"$(timed_sim "$old_bin" "$old_file" "${args[@]}")"
     fi
+    olds+=("$og")
+    news+=("$ng")
+    cpus+=("$(awk -v o="$oc" -v n="$nc" 'BEGIN {if (n > 0) print o / n; else print 0}')")
   done
   old_median="$(printf '%s\n' "${olds[@]}" | median)"
   new_median="$(printf '%s\n' "${news[@]}" | median)"
@@ -92,8 +116,9 @@ for file in games/*.cardgame examples/*.cardgame; do
   ratio="$(printf '%s\n' "$ratios" | median)"
   lo="$(printf '%s\n' "$ratios" | sort -g | head -1)"
   hi="$(printf '%s\n' "$ratios" | sort -g | tail -1)"
-  printf '%-34s %7s %8s %12.1f %12.1f %7.2fx  (min %.2fx, max %.2fx)%s\n' \
-    "$file" "$players" "$games" "$old_median" "$new_median" "$ratio" "$lo" "$hi" "$note"
+  cpu_ratio="$(printf '%s\n' "${cpus[@]}" | median)"
+  printf '%-34s %7s %8s %12.1f %12.1f %7.2fx  (min %.2fx, max %.2fx)  cpu %.2fx%s\n' \
+    "$file" "$players" "$games" "$old_median" "$new_median" "$ratio" "$lo" "$hi" "$cpu_ratio" "$note"
 done
 
 echo
