@@ -67,6 +67,32 @@ impl Agent for FirstAgent {
 /// The agent names `--agents` accepts.
 pub const AGENT_NAMES: &[&str] = &["random", "first", "greedy", "mcts"];
 
+/// How much a search may think per decision.
+enum Budget {
+    Iterations(u32),
+    Time(std::time::Duration),
+}
+
+/// `200` (iterations), `1s`, `1.5s` or `250ms` (time per decision, from 1 ms to 1 hour).
+fn mcts_budget(s: &str) -> Option<Budget> {
+    let time = |x: &str, unit: f64| {
+        let v: f64 = x.parse().ok()?;
+        let secs = v * unit;
+        (v.is_finite() && (0.001..=3600.0).contains(&secs))
+            .then(|| Budget::Time(std::time::Duration::from_secs_f64(secs)))
+    };
+    if let Some(x) = s.strip_suffix("ms") {
+        time(x, 0.001)
+    } else if let Some(x) = s.strip_suffix('s') {
+        time(x, 1.0)
+    } else {
+        match s.parse::<u32>() {
+            Ok(n) if n >= 1 => Some(Budget::Iterations(n)),
+            _ => None,
+        }
+    }
+}
+
 /// Make an agent from its command-line name; `seed` and `seat` make each random agent's choices its own.
 pub fn make_agent(spec: &str, seed: u64, seat: u8) -> Result<Box<dyn Agent>, String> {
     let seat_seed = seed
@@ -78,10 +104,12 @@ pub fn make_agent(spec: &str, seed: u64, seat: u8) -> Result<Box<dyn Agent>, Str
         "first" => Ok(Box::new(FirstAgent)),
         "greedy" => Ok(Box::new(GreedyAgent::new(seat_seed))),
         "mcts" => Ok(Box::new(MctsAgent::new(seat_seed, 200))),
-        other if other.starts_with("mcts:") => match other[5..].parse::<u32>() {
-            Ok(n) if n >= 1 => Ok(Box::new(MctsAgent::new(seat_seed, n))),
-            _ => Err(format!(
-                "`{other}`: mcts takes a number of iterations from 1, as in `mcts:200`"
+        other if other.starts_with("mcts:") => match mcts_budget(&other[5..]) {
+            Some(Budget::Iterations(n)) => Ok(Box::new(MctsAgent::new(seat_seed, n))),
+            Some(Budget::Time(t)) => Ok(Box::new(MctsAgent::timed(seat_seed, t))),
+            None => Err(format!(
+                "`{other}`: mcts takes a number of iterations from 1 (`mcts:200`) or a time per \
+                 decision (`mcts:1s`, `mcts:250ms`, up to 1 hour)"
             )),
         },
         other => Err(
@@ -93,5 +121,68 @@ pub fn make_agent(spec: &str, seed: u64, seat: u8) -> Result<Box<dyn Agent>, Str
                 ),
             },
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::make_agent;
+    use crate::check::check_source;
+    use crate::engine::{Game, GameConfig, Status};
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    /// `mcts` takes a number of iterations or a time per decision; anything else is refused.
+    #[test]
+    fn mcts_budgets_are_iterations_or_a_time() {
+        for (spec, name) in [
+            ("mcts", "mcts:200"),
+            ("mcts:50", "mcts:50"),
+            ("mcts:1s", "mcts:1s"),
+            ("mcts:250ms", "mcts:250ms"),
+            ("mcts:1.5s", "mcts:1500ms"),
+        ] {
+            let a = make_agent(spec, 1, 0).unwrap_or_else(|e| panic!("{spec}: {e}"));
+            assert_eq!(a.name(), name);
+        }
+        for bad in [
+            "mcts:0",
+            "mcts:0s",
+            "mcts:2h",
+            "mcts:-1s",
+            "mcts:5000s",
+            "mcts:fast",
+        ] {
+            let e = make_agent(bad, 1, 0)
+                .err()
+                .unwrap_or_else(|| panic!("{bad} accepted"));
+            assert!(e.contains("time per decision"), "{e}");
+        }
+    }
+
+    /// A search with a time budget stops thinking when the time is up.
+    #[test]
+    fn a_timed_search_decides_within_its_time() {
+        let src = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../examples/market-race.cardgame"
+        ))
+        .expect("the example");
+        let p = Arc::new(check_source(&src).program.expect("the script checks"));
+        let mut config = GameConfig::new(2, 3);
+        config.record = false;
+        let mut game = Game::new(p, config);
+        let mut agent = make_agent("mcts:30ms", 1, 0).expect("agent");
+        for _ in 0..3 {
+            let Status::Decision(d) = game.status().clone() else {
+                break;
+            };
+            let start = Instant::now();
+            let i = agent.choose(&game, &d);
+            // One iteration may run past the budget; a debug build is slow, so allow much more.
+            assert!(start.elapsed() < Duration::from_secs(5));
+            assert!(i < d.options.len());
+            game.apply(i).expect("applies");
+        }
     }
 }

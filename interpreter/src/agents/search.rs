@@ -225,6 +225,9 @@ struct Node {
 pub struct MctsAgent {
     rng: ChaCha8Rng,
     iterations: u32,
+    /// A budget in time per decision instead of iterations (`mcts:1s`); `iterations` is then the
+    /// most iterations one decision may take.
+    time: Option<std::time::Duration>,
     horizon: u32,
     exploration: f64,
     /// How many possible worlds one search deals; iteration `k` plays in world `k % worlds`.
@@ -288,11 +291,24 @@ impl Scale {
     }
 }
 
+/// The most iterations a search with a time budget runs for one decision.
+const TIMED_MAX_ITERATIONS: u32 = 1_000_000;
+
 impl MctsAgent {
+    /// A search that thinks for `time` per decision (at least one iteration; its choices then depend on
+    /// the speed of the machine).
+    pub fn timed(seed: u64, time: std::time::Duration) -> Self {
+        MctsAgent {
+            time: Some(time),
+            ..MctsAgent::new(seed, TIMED_MAX_ITERATIONS)
+        }
+    }
+
     pub fn new(seed: u64, iterations: u32) -> Self {
         MctsAgent {
             rng: ChaCha8Rng::seed_from_u64(seed),
             iterations: iterations.max(1),
+            time: None,
             horizon: 0,
             exploration: 0.7,
             worlds: 16,
@@ -410,7 +426,11 @@ impl Agent for MctsAgent {
             })
             .collect();
         let mut scale = Scale::default();
+        let started = std::time::Instant::now();
         for k in 0..self.iterations {
+            if k > 0 && self.time.is_some_and(|t| started.elapsed() >= t) {
+                break;
+            }
             let world = &worlds[k as usize % worlds.len()];
             self.iterate(world, &allowed, &mut nodes, &mut scale);
         }
@@ -435,6 +455,10 @@ impl Agent for MctsAgent {
         best.2
     }
     fn name(&self) -> String {
-        format!("mcts:{}", self.iterations)
+        match self.time {
+            Some(t) if t.subsec_millis() == 0 => format!("mcts:{}s", t.as_secs()),
+            Some(t) => format!("mcts:{}ms", t.as_millis()),
+            None => format!("mcts:{}", self.iterations),
+        }
     }
 }
