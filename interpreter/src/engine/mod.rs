@@ -9,6 +9,7 @@ mod decide;
 mod eval;
 mod exec;
 mod label;
+mod options;
 mod sample;
 mod state;
 mod stats;

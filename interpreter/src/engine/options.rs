@@ -1,0 +1,453 @@
+//! Engine stage: the options of a decision: identical cards merged, action menus listed (conditions
+//! split by parameter), and labels built, or left out while nobody reads them.
+
+use super::decide::MenuOption;
+use super::exec::{Frame, Mach};
+use super::label::{label, zone_label};
+use super::RuntimeError;
+use crate::program::{ActionDef, ActionId, ExprKind, MenuMode, Program, Stmt, StmtKind};
+use crate::value::Value;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+
+type R<T> = Result<T, RuntimeError>;
+
+/// The options of a menu being listed.
+#[derive(Default)]
+pub(super) struct Listing {
+    out: Vec<MenuOption>,
+    labels: Vec<String>,
+    /// Fingerprint buckets of `out`, once it is long.
+    seen: Option<HashMap<u64, Vec<usize>>>,
+    /// Per conjunct of the action being listed: its value for the parameters bound now, if known.
+    known: Vec<Option<bool>>,
+}
+
+/// Whether an option's label can be left out and built later: building it cannot fail (its text is
+/// made of words, parameters and `you`, and no argument is a list, whose text could grow too long).
+fn plain_label(def: &ActionDef, args: &[Value]) -> bool {
+    if args.iter().any(|v| matches!(v, Value::List(_))) {
+        return false;
+    }
+    def.label.as_ref().is_none_or(|t| {
+        t.parts.iter().all(|part| match part {
+            crate::program::TextPartIr::Lit(_) => true,
+            crate::program::TextPartIr::Expr(e) => {
+                matches!(e.kind, ExprKind::Local(s) if (s as usize) < def.params.len())
+                    || matches!(e.kind, ExprKind::You)
+            }
+        })
+    })
+}
+
+/// Below this many options, duplicates are found by comparing each option with those before it;
+/// above, by hashing, so that a long list of options is listed in linear time.
+const SCAN: usize = 16;
+
+/// Makes labels distinct by appending " #2", " #3" (counted among the labels as first written).
+pub(super) fn distinct_labels(labels: &mut [String]) {
+    // Usually all labels differ already: nothing to rename.
+    let all_distinct = if labels.len() <= SCAN {
+        !(1..labels.len()).any(|i| labels[..i].contains(&labels[i]))
+    } else {
+        let mut seen = HashSet::with_capacity(labels.len());
+        labels.iter().all(|l| seen.insert(l.as_str()))
+    };
+    if all_distinct {
+        return;
+    }
+    let original: Vec<String> = labels.to_vec();
+    // Every label written or given so far, and how many times each original label came before.
+    let mut taken: HashSet<String> = original.iter().cloned().collect();
+    let mut before: HashMap<&str, usize> = HashMap::new();
+    for i in 0..labels.len() {
+        let n = before.entry(original[i].as_str()).or_insert(0);
+        *n += 1;
+        if *n > 1 {
+            let mut k = *n;
+            // A label that already ends in " #k" must not collide with a generated one.
+            while taken.contains(&format!("{} #{k}", original[i])) {
+                k += 1;
+            }
+            labels[i] = format!("{} #{k}", original[i]);
+            taken.insert(labels[i].clone());
+        }
+    }
+}
+
+impl<'a> Mach<'a> {
+    /// Two options are the same for a player: equal values, or identical cards (same kind, same
+    /// unordered zone, same face, same card variables, nothing attached).
+    pub(super) fn equivalent(&self, a: &Value, b: &Value, decider: u8) -> bool {
+        if a == b {
+            return true;
+        }
+        let (Value::Card(x), Value::Card(y)) = (a, b) else {
+            return false;
+        };
+        let (Some(cx), Some(cy)) = (self.s.cards.get(*x as usize), self.s.cards.get(*y as usize))
+        else {
+            return false;
+        };
+        // Every test below must hold: the cheapest first.
+        if cx.kind != cy.kind || cx.zone != cy.zone || cx.face_up != cy.face_up {
+            return false;
+        }
+        if !self.mergeable(*x, decider) || !self.mergeable(*y, decider) {
+            return false;
+        }
+        let n = self.l.n_cvars;
+        let (x, y) = (*x as usize, *y as usize);
+        n == 0 || self.s.cvars.get(x * n..(x + 1) * n) == self.s.cvars.get(y * n..(y + 1) * n)
+    }
+
+    /// Whether a card may be merged with identical ones for `decider`: it sees the card, the card's
+    /// zone is unordered, and nothing is attached to the card.
+    pub(super) fn mergeable(&self, card: u32, decider: u8) -> bool {
+        // Cards the decider may not see are never merged: that would tell it what they are.
+        if self.hidden_from(card, decider) {
+            return false;
+        }
+        let Some(cs) = self.s.cards.get(card as usize) else {
+            return false;
+        };
+        let def = self.s.zones[cs.zone as usize].def;
+        if self.p.zones.get(def.index()).is_none_or(|d| d.ordered) {
+            return false;
+        }
+        let c = card as usize;
+        !self.l.card_zones.iter().any(|&z| {
+            let zi = self.l.zone_base[z] as usize + c;
+            self.s.zones.get(zi).is_some_and(|z| !z.cards.is_empty())
+        })
+    }
+
+    /// Whether a card lies where `seat` may not see it.
+    pub(super) fn hidden_from(&self, card: u32, seat: u8) -> bool {
+        match self.s.cards.get(card as usize) {
+            Some(_) => seat >= 64 || self.s.card_seen_mask(self.p, card) & (1u64 << seat) == 0,
+            None => false,
+        }
+    }
+
+    /// An option as the decider may see it: a card it may not see is "a card from ZONE".
+    pub(super) fn label_for(&self, v: &Value, decider: u8) -> String {
+        if let Value::Card(c) = v {
+            if self.hidden_from(*c, decider) {
+                let zone = self.s.cards.get(*c as usize).map_or(0, |cs| cs.zone);
+                return format!("a card from {}", zone_label(self.p, self.l, self.s, zone));
+            }
+        }
+        label(self.p, self.l, self.s, v)
+    }
+
+    /// A hash that equivalent options share (see [`Mach::equivalent`]): identical cards hash their
+    /// kind, zone, face and card variables; any other value hashes itself.
+    pub(super) fn fingerprint(&self, v: &Value, decider: u8, h: &mut DefaultHasher) {
+        if let Value::Card(c) = v {
+            if let Some(cs) = self.s.cards.get(*c as usize) {
+                if self.mergeable(*c, decider) {
+                    (cs.kind, cs.zone, cs.face_up).hash(h);
+                    let n = self.l.n_cvars;
+                    let c = *c as usize;
+                    self.s.cvars.get(c * n..(c + 1) * n).hash(h);
+                    return;
+                }
+            }
+        }
+        v.hash(h);
+    }
+
+    /// The indices of the first of each set of equivalent values, in order.
+    pub(super) fn distinct(&self, vals: &[Value], decider: u8) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::with_capacity(vals.len());
+        if vals.len() <= SCAN {
+            for (i, v) in vals.iter().enumerate() {
+                if !out.iter().any(|&o| self.equivalent(&vals[o], v, decider)) {
+                    out.push(i);
+                }
+            }
+            return out;
+        }
+        let mut buckets: HashMap<u64, Vec<usize>> = HashMap::with_capacity(vals.len());
+        for (i, v) in vals.iter().enumerate() {
+            let mut h = DefaultHasher::new();
+            self.fingerprint(v, decider, &mut h);
+            let b = buckets.entry(h.finish()).or_default();
+            if !b.iter().any(|&o| self.equivalent(&vals[o], v, decider)) {
+                b.push(i);
+                out.push(i);
+            }
+        }
+        out
+    }
+
+    /// Keeps the first of equivalent options.
+    pub(super) fn dedupe(&self, vals: Vec<Value>, decider: u8) -> Vec<Value> {
+        let keep = self.distinct(&vals, decider);
+        if keep.len() == vals.len() {
+            return vals;
+        }
+        keep.into_iter().map(|i| vals[i].clone()).collect()
+    }
+
+    /// The fingerprint of a menu option: its action and its arguments' fingerprints.
+    pub(super) fn option_fingerprint(&self, a: ActionId, args: &[Value], decider: u8) -> u64 {
+        let mut h = DefaultHasher::new();
+        a.0.hash(&mut h);
+        for v in args {
+            self.fingerprint(v, decider, &mut h);
+        }
+        h.finish()
+    }
+
+    pub(super) fn labels(&mut self, vals: &[Value], decider: u8) -> Vec<String> {
+        if !self.wants_labels() {
+            self.s.unlabelled = true;
+            return vec![String::new(); vals.len()];
+        }
+        vals.iter().map(|v| self.label_for(v, decider)).collect()
+    }
+
+    /// Whether options get their labels as they are listed (`GameConfig::labels`, or events are
+    /// recorded).
+    pub(super) fn wants_labels(&self) -> bool {
+        self.s.labels || self.s.record
+    }
+
+    /// The labels of the pending decision, built now (its options were listed without them). The
+    /// texts left out are those that cannot fail (see `plain_label`).
+    pub fn labels_of_pending(&mut self) -> Vec<String> {
+        let mut labels: Vec<String> = match self.s.frames.last() {
+            Some(Frame::Menu(m)) => {
+                let (decider, at) = (m.decider, m.at);
+                let offered = m.offered.clone();
+                let mut out: Vec<String> = offered
+                    .iter()
+                    .map(|(a, args)| self.option_label(*a, args, decider).unwrap_or_default())
+                    .collect();
+                if let Some(Stmt {
+                    kind: StmtKind::Actions { mode, .. },
+                    ..
+                }) = self.stmt(at)
+                {
+                    if matches!(mode, MenuMode::UntilPass | MenuMode::OnceOrPass) {
+                        out.push("pass".into());
+                    }
+                }
+                out
+            }
+            Some(Frame::ChooseOne { offered, .. }) => {
+                let decider = self.pending_decider();
+                offered.iter().map(|v| self.label_for(v, decider)).collect()
+            }
+            Some(Frame::ChooseMany(f)) => {
+                let mut out: Vec<String> = f
+                    .offered
+                    .iter()
+                    .map(|&i| self.label_for(&f.candidates[i], f.decider))
+                    .collect();
+                if f.with_done {
+                    out.push("done".into());
+                }
+                out
+            }
+            _ => Vec::new(),
+        };
+        distinct_labels(&mut labels);
+        labels
+    }
+
+    pub(super) fn pending_decider(&self) -> u8 {
+        match &self.s.status {
+            super::Status::Decision(d) => d.player,
+            _ => self.s.active,
+        }
+    }
+
+    /// The label of a menu option, in the context it was listed in.
+    pub(super) fn option_label(&mut self, a: ActionId, args: &[Value], decider: u8) -> R<String> {
+        let p: &'a Program = self.p;
+        let Some(def) = p.actions.get(a.index()) else {
+            return Ok(String::new());
+        };
+        let Some(t) = &def.label else {
+            return Ok(self.default_label(def, args, decider));
+        };
+        let base = self.s.ctxs.len();
+        let mut locals = self.s.take_locals(0);
+        locals.extend(args.iter().cloned());
+        self.s.push_ctx(locals, Some(decider), None);
+        let r = self.text(t);
+        self.s.truncate_ctxs(base);
+        r
+    }
+
+    /// An action's name followed by its arguments, for an action without `label`.
+    pub(super) fn default_label(&self, def: &ActionDef, args: &[Value], decider: u8) -> String {
+        let mut s = def.name.clone();
+        for v in args.iter() {
+            s.push(' ');
+            s.push_str(&self.label_for(v, decider));
+        }
+        s
+    }
+
+    /// Every legal (action, arguments) of a menu for `decider`, with labels. Equivalent options
+    /// (identical cards of an unordered zone) are offered once: the first whose condition holds.
+    pub(super) fn menu_options(
+        &mut self,
+        decider: u8,
+        actions: &'a [ActionId],
+    ) -> R<(Vec<MenuOption>, Vec<String>)> {
+        let base = self.s.ctxs.len();
+        let locals = self.s.take_locals(0);
+        self.s.push_ctx(locals, Some(decider), None);
+        let mut list = Listing::default();
+        let mut r = Ok(());
+        // Listing options changes nothing: pure function calls may be remembered meanwhile.
+        self.s.remember();
+        for &a in actions {
+            let mut args = Vec::new();
+            list.known.clear();
+            if let Some(def) = self.p.actions.get(a.index()) {
+                list.known.resize(def.parts.len(), None);
+            }
+            r = self.enum_action(a, &mut args, &mut list).map(|_| ());
+            if r.is_err() {
+                break;
+            }
+        }
+        self.s.forget();
+        self.s.truncate_ctxs(base);
+        r?;
+        Ok((list.out, list.labels))
+    }
+
+    /// Whether an action's condition holds for the arguments bound in slots 0..n. `Err(level)`: it
+    /// does not, nor for any choice of the parameters from `level` on (see [`ConditionPart`]).
+    pub(super) fn condition_holds(
+        &mut self,
+        def: &'a ActionDef,
+        list: &mut Listing,
+    ) -> R<Result<(), u16>> {
+        if def.parts.is_empty() {
+            if let Some(c) = &def.condition {
+                if !self.eval_bool(c)? {
+                    return Ok(Err(u16::MAX));
+                }
+            }
+            return Ok(Ok(()));
+        }
+        for (j, part) in def.parts.iter().enumerate() {
+            let holds = match list.known.get(j).copied().flatten() {
+                Some(b) => b,
+                None => {
+                    let b = self.eval_bool(&part.expr)?;
+                    if part.pure {
+                        if let Some(k) = list.known.get_mut(j) {
+                            *k = Some(b);
+                        }
+                    }
+                    b
+                }
+            };
+            if !holds {
+                return Ok(Err(if part.skip { part.level } else { u16::MAX }));
+            }
+        }
+        Ok(Ok(()))
+    }
+
+    /// Lists the options of action `a` whose first parameters are `args`. `Some(level)`: stop
+    /// listing the parameters from `level` on (a conjunct that reads only the first `level` is false).
+    pub(super) fn enum_action(
+        &mut self,
+        a: ActionId,
+        args: &mut Vec<Value>,
+        list: &mut Listing,
+    ) -> R<Option<u16>> {
+        let p: &'a Program = self.p;
+        let Some(def) = p.actions.get(a.index()) else {
+            return Ok(None);
+        };
+        let i = args.len();
+        let decider = self.you().unwrap_or(self.s.active);
+        if i == def.params.len() {
+            let out = &list.out;
+            let same = |(b, bargs): &MenuOption| {
+                *b == a
+                    && bargs
+                        .iter()
+                        .zip(args.iter())
+                        .all(|(x, y)| self.equivalent(x, y, decider))
+            };
+            // Few options so far: compare with each; many: with those of the same fingerprint.
+            let mut fingerprint = None;
+            if out.len() < SCAN && list.seen.is_none() {
+                if out.iter().any(same) {
+                    return Ok(None);
+                }
+            } else {
+                let fp = self.option_fingerprint(a, args, decider);
+                let buckets = list.seen.get_or_insert_with(|| {
+                    let mut m: HashMap<u64, Vec<usize>> = HashMap::new();
+                    for (k, (b, bargs)) in out.iter().enumerate() {
+                        let f = self.option_fingerprint(*b, bargs, decider);
+                        m.entry(f).or_default().push(k);
+                    }
+                    m
+                });
+                if buckets
+                    .get(&fp)
+                    .is_some_and(|b| b.iter().any(|&k| same(&out[k])))
+                {
+                    return Ok(None);
+                }
+                fingerprint = Some(fp);
+            }
+            if let Err(level) = self.condition_holds(def, list)? {
+                return Ok((level != u16::MAX).then_some(level));
+            }
+            let text = if !self.wants_labels() && plain_label(def, args) {
+                // Built when someone reads it (`Game::set_labels`).
+                self.s.unlabelled = true;
+                String::new()
+            } else {
+                match &def.label {
+                    Some(t) => self.text(t)?,
+                    None => self.default_label(def, args, decider),
+                }
+            };
+            if let (Some(fp), Some(buckets)) = (fingerprint, list.seen.as_mut()) {
+                buckets.entry(fp).or_default().push(list.out.len());
+            }
+            list.out.push((a, args.clone()));
+            list.labels.push(text);
+            return Ok(None);
+        }
+        let dom = self.eval_items(&def.params[i])?;
+        let mut r = Ok(None);
+        for v in dom.iter() {
+            self.set_local(i as u16, v.clone());
+            args.push(v.clone());
+            // Conjuncts that read parameter i or a later one must be evaluated again.
+            for (k, part) in list.known.iter_mut().zip(&def.parts) {
+                if part.level as usize > i {
+                    *k = None;
+                }
+            }
+            r = self.enum_action(a, args, list);
+            args.pop();
+            match r {
+                Err(_) => break,
+                // Every later choice of parameter i fails too: back to the caller's loop.
+                Ok(Some(level)) if level as usize <= i => break,
+                Ok(_) => r = Ok(None),
+            }
+        }
+        self.s.give_back(dom);
+        r
+    }
+}
