@@ -146,6 +146,36 @@ fn cards_shows_the_inventory() {
     assert!(v["zones"].is_array());
 }
 
+// A failed comparison says what each side was (docs/cli.md: "what was expected, what was found").
+#[test]
+fn a_failed_comparison_shows_both_sides() {
+    let script = temp_file(
+        "sides.cardgame",
+        br#"game "Sides" { players 2 }
+zone hand per player: set
+card "Ruby" { copies 2 }
+var coins per player: int = 0
+setup { move box to seat(1).hand }
+flow { win [seat(1)] "done" }
+test "coins" { expect seat(1).coins + 2 == 3 }
+test "cards" { expect count(seat(1).hand) >= 5 }
+test "players" { expect [seat(1), seat(2)] == [seat(2)] }
+test "truth" { expect seat(1).coins == 0 }
+"#,
+    );
+    let o = cardgame(&["test", &script.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    for want in [
+        "expected true, got false: the left side is 2, the right side is 3",
+        "expected true, got false: the left side is 2, the right side is 5",
+        "expected true, got false: the left side is [P1, P2], the right side is [P2]",
+        "1 passed, 3 failed",
+    ] {
+        assert!(out.contains(want), "{want}\n{out}");
+    }
+}
+
 #[test]
 fn test_command_runs_rules_tests() {
     let o = cardgame(&["test", example()]);

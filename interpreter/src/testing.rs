@@ -3,7 +3,7 @@
 use crate::engine::{
     render_event, Game, GameConfig, Status, DEFAULT_MAX_DECISIONS, DEFAULT_MAX_STEPS,
 };
-use crate::program::{Program, TestDef, TestStepKind};
+use crate::program::{BinOp, Expr, ExprKind, Program, TestDef, TestStepKind};
 use crate::value::Value;
 use std::sync::Arc;
 
@@ -104,7 +104,13 @@ fn run_one(
             }
             TestStepKind::Expect(e) => match game.eval(e, t.slots) {
                 Ok(Value::Bool(true)) => {}
-                Ok(v) => return Err(at(format!("expected true, got {}", game.label(&v)))),
+                Ok(v) => {
+                    return Err(at(format!(
+                        "expected true, got {}{}",
+                        game.label(&v),
+                        sides(&mut game, e, t.slots)
+                    )))
+                }
                 Err(e) => return Err(at(format!("{e}"))),
             },
             TestStepKind::OptionsHas(label) | TestStepKind::OptionsLacks(label) => {
@@ -207,6 +213,36 @@ fn run_one(
         }
     }
     Ok(())
+}
+
+/// For a comparison that does not hold (`expect A == B`, `<`, `>=`, ...): what each side was, as
+/// docs/cli.md promises ("what was found").
+fn sides(game: &mut Game, e: &Expr, slots: u16) -> String {
+    let ExprKind::Binary(op, a, b) = &e.kind else {
+        return String::new();
+    };
+    if !matches!(
+        op,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::In
+    ) {
+        return String::new();
+    }
+    match (game.eval(a, slots), game.eval(b, slots)) {
+        (Ok(x), Ok(y)) => format!(
+            ": the left side is {}, the right side is {}",
+            shown(game, &x),
+            shown(game, &y)
+        ),
+        _ => String::new(),
+    }
+}
+
+/// A value as a test failure shows it: lists in brackets.
+fn shown(game: &Game, v: &Value) -> String {
+    match v {
+        Value::List(_) => format!("[{}]", game.label(v)),
+        _ => game.label(v),
+    }
 }
 
 fn describe(game: &Game) -> String {
