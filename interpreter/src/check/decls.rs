@@ -509,8 +509,13 @@ impl Compiler<'_> {
                     }
                 }
                 ast::Item::Setup(b) => {
-                    let body = self.body(b, BodyKind::Statements);
-                    self.p.setup = Some(body);
+                    let mut cx = Ctx::new(BodyKind::Statements);
+                    cx.no_you = Some("setup");
+                    let block = self.block(&mut cx, b);
+                    self.p.setup = Some(Body {
+                        block,
+                        slots: cx.max,
+                    });
                 }
                 ast::Item::Flow(b) => {
                     let body = self.body(b, BodyKind::Statements);

@@ -371,7 +371,23 @@ impl Compiler<'_> {
             );
         }
         match id.name.as_str() {
-            "you" => return (mk(ExprKind::You, span), Ty::Player),
+            "you" => {
+                if let Some(place) = cx.no_you {
+                    self.error(
+                        Diagnostic::error(
+                            "E206",
+                            span,
+                            format!("`you` names nobody in `{place}`: no player is acting there"),
+                        )
+                        .label("no player here")
+                        .help(
+                            "name the player: `seat(1)`, or each one with `for p in everyone { ... }`"
+                                .to_string(),
+                        ),
+                    );
+                }
+                return (mk(ExprKind::You, span), Ty::Player);
+            }
             "this" => return (mk(ExprKind::This, span), Ty::Card),
             "active" => return (mk(ExprKind::Active, span), Ty::Player),
             "players" => return (mk(ExprKind::Players, span), Ty::Int),

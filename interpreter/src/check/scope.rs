@@ -23,6 +23,8 @@ pub struct Ctx {
     pub loops: u32,
     /// Player names of a rules test (seat 1, 2, ...).
     pub names: Vec<String>,
+    /// Where `you` names nobody (`setup`: no player acts yet), the name of that place.
+    pub no_you: Option<&'static str>,
 }
 
 impl Ctx {
@@ -34,6 +36,7 @@ impl Ctx {
             kind,
             loops: 0,
             names: vec![],
+            no_you: None,
         }
     }
     pub fn push(&mut self) {
