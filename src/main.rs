@@ -571,6 +571,15 @@ fn cmd_run(
             errln!("error: {}: {e}", file.display());
         }
     }
+    if let Status::Over(o) = game.status() {
+        if !o.finished {
+            errln!(
+                "warning: the game did not finish: {}; this is a limit of the run, not a rule of \
+                 the game",
+                o.reason
+            );
+        }
+    }
     code
 }
 
@@ -686,12 +695,28 @@ fn cmd_batch(
         }
     };
     let result = match what {
-        Batching::Tournament => tournament(&program, &sc, &tick)
-            .map(|r| (serde_json::to_string(&r), r.to_text(), r.error_count)),
-        Batching::Sim { .. } => simulate(&program, &sc, &tick)
-            .map(|r| (serde_json::to_string(&r), r.to_text(), r.error_count)),
+        Batching::Tournament => tournament(&program, &sc, &tick).map(|r| {
+            let n = r.games;
+            (
+                serde_json::to_string(&r),
+                r.to_text(),
+                r.error_count,
+                r.unfinished,
+                n,
+            )
+        }),
+        Batching::Sim { .. } => simulate(&program, &sc, &tick).map(|r| {
+            let n = r.games;
+            (
+                serde_json::to_string(&r),
+                r.to_text(),
+                r.error_count,
+                r.unfinished,
+                n,
+            )
+        }),
     };
-    let (json, text, errors) = match result {
+    let (json, text, errors, unfinished, played) = match result {
         Ok(r) => r,
         Err(e) => {
             if let Some(b) = &bar {
@@ -707,6 +732,13 @@ fn cmd_batch(
     match sim.format {
         Format::Json => outln!("{}", json.unwrap_or_default()),
         Format::Text => out!("{text}"),
+    }
+    if unfinished > 0 {
+        // A limit is not a rule of the game: say so where it cannot be missed.
+        errln!(
+            "warning: {unfinished} of {played} games did not finish: they stopped at a limit of the \
+             run (turns, or decisions in one turn), not by the rules; they are listed in the report"
+        );
     }
     u8::from(errors > 0)
 }

@@ -286,3 +286,32 @@ fn rules_tests_run_under_the_limits_given_on_the_command_line() {
     let o = cardgame(&["test", "examples/duel.cardgame"]);
     assert_eq!(o.status.code(), Some(0), "{o:?}");
 }
+
+// A limit is not a rule of the game: `run` and `sim` say on standard error that games did not finish,
+// and say nothing when every game finished.
+#[test]
+fn games_stopped_at_a_limit_are_reported_on_standard_error() {
+    let o = cardgame(&["run", "examples/market-race.cardgame", "--max-turns", "2"]);
+    assert_eq!(o.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("warning: the game did not finish: turn limit of 2 turns reached"),
+        "{err}"
+    );
+    let o = cardgame(&[
+        "sim",
+        "examples/market-race.cardgame",
+        "--games",
+        "4",
+        "--max-turns",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("warning: 4 of 4 games did not finish"),
+        "{err}"
+    );
+    let o = cardgame(&["sim", "examples/market-race.cardgame", "--games", "4"]);
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "");
+}
