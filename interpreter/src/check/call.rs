@@ -25,7 +25,10 @@ impl Compiler<'_> {
                         name.span,
                         format!("`{n}` takes {want} value(s), {} given", args.len()),
                     )
-                    .label("wrong number of values"),
+                    .label("wrong number of values")
+                    .help(format!(
+                        "give `{n}` exactly {want} value(s), separated by commas"
+                    )),
                 );
                 false
             } else {

@@ -51,7 +51,8 @@ impl Compiler<'_> {
                             article(&other.to_string())
                         ),
                     )
-                    .label(format!("{} {other}", article(&other.to_string()))),
+                    .label(format!("{} {other}", article(&other.to_string())))
+                    .help("`in`, `for` and aggregates walk a list (`[a, b]`, `filter(...)`) or a zone (`you.hand`)"),
                 );
                 Ty::Any
             }
@@ -128,7 +129,8 @@ impl Compiler<'_> {
             None => {
                 self.error(
                     Diagnostic::error("E201", span, "a card name cannot contain `{...}`")
-                        .label("interpolated text"),
+                        .label("interpolated text")
+                        .help("write the card's name as plain text, or compare kinds: `c.kind == d.kind`"),
                 );
                 bad(span).0
             }
@@ -239,7 +241,8 @@ impl Compiler<'_> {
                                 target.span,
                                 "after `is` comes a tag or a card name in quotes",
                             )
-                            .label("not a tag or a card name"),
+                            .label("not a tag or a card name")
+                            .help("write `c is Treasure` (a tag) or `c is \"Gold\"` (a card name); to compare two values use `==`"),
                         );
                         bad(span)
                     }
@@ -301,7 +304,8 @@ impl Compiler<'_> {
                                         span,
                                         "this needs a value to compute",
                                     )
-                                    .label("no value"),
+                                    .label("no value")
+                                    .help("`sum`, `max` and `min` take what to add up: `sum(c.cost for c in L)`"),
                                 );
                                 bad(span).0
                             }
@@ -465,7 +469,8 @@ impl Compiler<'_> {
                             other.what()
                         ),
                     )
-                    .label(other.what()),
+                    .label(other.what())
+                    .help("use it where the language expects it (a zone in `move`, an action in a menu, an ability in `perform`), or read one of its values"),
                 );
                 bad(span)
             }

@@ -74,7 +74,8 @@ impl Compiler<'_> {
             _ => {
                 self.error(
                     Diagnostic::error("E202", e.span, "only a variable can be changed")
-                        .label("not a variable"),
+                        .label("not a variable")
+                        .help("change a declared `var` (`coins`, `p.coins`, `c.charge`) or a local from `let`"),
                 );
                 None
             }
@@ -90,7 +91,8 @@ impl Compiler<'_> {
                     e.span,
                     format!("expected a card, a list of cards or a zone, found a {ty}"),
                 )
-                .label(format!("a {ty}")),
+                .label(format!("a {ty}"))
+                .help("`move` takes a card, a list of cards (`top 2 of Z`, `filter(...)`) or a whole zone"),
             );
         }
         x
@@ -129,7 +131,8 @@ impl Compiler<'_> {
                             span,
                             format!("`+=` and `-=` change numbers; this is a {ty}"),
                         )
-                        .label("not a number"),
+                        .label("not a number")
+                        .help("to set the value, write `=`; lists grow with `+`: `x = x + [v]`"),
                     );
                 }
                 let x = match (&target, &t.kind) {
@@ -317,7 +320,8 @@ impl Compiler<'_> {
                             name.span,
                             format!("`{}` is a function: its value must be used", name.name),
                         )
-                        .label("value not used"),
+                        .label("value not used")
+                        .help("keep the value (`let x = f(...)`, or use it in a condition), or make it a `proc` if it should act"),
                     );
                     return None;
                 }
@@ -440,7 +444,8 @@ impl Compiler<'_> {
                             who.span,
                             format!("the winners are a player or a list of players, not a {ty}"),
                         )
-                        .label(format!("a {ty}")),
+                        .label(format!("a {ty}"))
+                        .help("write `win [p] \"why\"`, `win filter(p in everyone where ...) \"why\"` or `win [] \"why\"` for no winner"),
                     );
                 }
                 StmtKind::Win(x, self.text(cx, reason))
@@ -471,7 +476,12 @@ impl Compiler<'_> {
                         args.len()
                     ),
                 )
-                .label("wrong number of values"),
+                .label("wrong number of values")
+                .help(format!(
+                    "give `{}` exactly {} value(s)",
+                    name.name,
+                    params.len()
+                )),
             );
             return None;
         }

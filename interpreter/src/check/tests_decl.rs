@@ -22,7 +22,11 @@ impl Compiler<'_> {
                                 self.p.min_players, self.p.max_players
                             ),
                         )
-                        .label("unsupported player count"),
+                        .label("unsupported player count")
+                        .help(format!(
+                            "write `players N` with N from {} to {}",
+                            self.p.min_players, self.p.max_players
+                        )),
                     );
                 }
                 n.clamp(1, 16) as u8
@@ -70,7 +74,8 @@ impl Compiler<'_> {
                                 e.span,
                                 format!("not a value of the option `{}`", n.name),
                             )
-                            .label("invalid value"),
+                            .label("invalid value")
+                            .help("give one of the values the option declares"),
                         ),
                     }
                 }
@@ -120,7 +125,8 @@ impl Compiler<'_> {
                 txt.plain().unwrap_or_else(|| {
                     c.error(
                         Diagnostic::error("E201", txt.span, "a label in a test is plain text")
-                            .label("interpolated"),
+                            .label("interpolated")
+                            .help("a test names an option by its exact text: write it without `{...}`"),
                     );
                     String::new()
                 })
