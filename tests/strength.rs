@@ -31,8 +31,8 @@ fn agent_wins(program: &Arc<Program>, agent: &str, index: u64) -> bool {
     let mut game = Game::new(program.clone(), GameConfig::new(2, seed));
     game.set_recording(false);
     let mut agents = [
-        make_agent(if seat == 0 { agent } else { "random" }, seed, 0).expect("agent"),
-        make_agent(if seat == 1 { agent } else { "random" }, seed, 1).expect("agent"),
+        make_agent(program, if seat == 0 { agent } else { "random" }, seed, 0).expect("agent"),
+        make_agent(program, if seat == 1 { agent } else { "random" }, seed, 1).expect("agent"),
     ];
     while let Status::Decision(d) = game.status() {
         let d = d.clone();

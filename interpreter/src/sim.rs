@@ -256,7 +256,7 @@ fn play_one(program: &Arc<Program>, cfg: &SimConfig, index: u64) -> Record {
     config.record = false;
     let mut agents = Vec::with_capacity(n);
     for (seat, name) in seating.iter().enumerate() {
-        match make_agent(name, seed, seat as u8) {
+        match make_agent(program, name, seed, seat as u8) {
             Ok(a) => agents.push(a),
             Err(e) => {
                 return Record {
@@ -328,7 +328,7 @@ pub fn simulate(
     tick: &(dyn Fn() + Sync),
 ) -> Result<SimReport, String> {
     for (seat, a) in cfg.agents.iter().enumerate() {
-        make_agent(a, 0, seat as u8)?;
+        make_agent(program, a, 0, seat as u8)?;
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.jobs.max(1))

@@ -1,14 +1,17 @@
 //! Agents stage: players that choose among the legal options of a decision (`random`, `first`,
-//! `greedy`, `mcts[:ITERATIONS]`).
+//! `greedy`, `mcts[:ITERATIONS]`, and `strategy:NAME` for a strategy written in the script).
 //!
 //! An agent is given only the decision (who decides, the prompt and the option labels) and the game it
 //! may look at through `Game::view` for its own seat; it never changes the game.
 
 mod search;
+mod strategy;
 
 pub use search::{evaluate, GreedyAgent, MctsAgent};
+pub use strategy::StrategyAgent;
 
 use crate::engine::{Decision, Game};
+use crate::program::Program;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -64,11 +67,17 @@ impl Agent for FirstAgent {
     }
 }
 
-/// The agent names `--agents` accepts.
-pub const AGENT_NAMES: &[&str] = &["random", "first", "greedy", "mcts"];
+/// The agent names `--agents` accepts (and `strategy:NAME`).
+pub const AGENT_NAMES: &[&str] = &["random", "first", "greedy", "mcts", "strategy"];
 
 /// Make an agent from its command-line name; `seed` and `seat` make each random agent's choices its own.
-pub fn make_agent(spec: &str, seed: u64, seat: u8) -> Result<Box<dyn Agent>, String> {
+/// `strategy:NAME` names a strategy of `program`.
+pub fn make_agent(
+    program: &Program,
+    spec: &str,
+    seed: u64,
+    seat: u8,
+) -> Result<Box<dyn Agent>, String> {
     let seat_seed = seed
         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
         .wrapping_add(u64::from(seat) + 1)
@@ -84,6 +93,34 @@ pub fn make_agent(spec: &str, seed: u64, seat: u8) -> Result<Box<dyn Agent>, Str
                 "`{other}`: mcts takes a number of iterations from 1, as in `mcts:200`"
             )),
         },
+        other if other.starts_with("strategy:") => {
+            let name = other["strategy:".len()..].trim();
+            match program.strategies.iter().position(|s| s.name == name) {
+                Some(i) => {
+                    let def = &program.strategies[i];
+                    let fallback = make_agent(program, &def.fallback, seed, seat)?;
+                    Ok(Box::new(StrategyAgent::new(i, def.name.clone(), fallback)))
+                }
+                None => {
+                    let names = program.strategies.iter().map(|s| s.name.as_str());
+                    Err(match crate::diag::did_you_mean(name, names) {
+                        Some(h) => format!("unknown strategy `{name}`: {h}"),
+                        None if program.strategies.is_empty() => {
+                            format!("unknown strategy `{name}`: the script has no `strategy`")
+                        }
+                        None => format!(
+                            "unknown strategy `{name}`; the script's strategies are: {}",
+                            program
+                                .strategies
+                                .iter()
+                                .map(|s| s.name.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    })
+                }
+            }
+        }
         other => Err(
             match crate::diag::did_you_mean(other, AGENT_NAMES.iter().copied()) {
                 Some(h) => format!("unknown agent `{other}`: {h}"),
