@@ -3,7 +3,8 @@
 //! four games, seats alternated and seeds fixed, `mcts:200` must beat `random` in at least 90% of the
 //! games and `greedy` in at least 70%. A game won by both, won by nobody or stopped at the turn limit
 //! counts as not won. Each check prints its measured rate and run time. Two examples are checked the
-//! same way (Market Race with both agents, Duel with `mcts:200`).
+//! same way (Market Race with both agents, Duel with `mcts:200`). Every strategy written in a script
+//! (`--agents strategy:NAME`) must beat `random` in at least 90% of 200 games.
 
 use cardgame_interpreter::agents::make_agent;
 use cardgame_interpreter::check::check_source;
@@ -173,4 +174,19 @@ fn market_race_mcts() {
 #[ignore = "slow: run in release mode"]
 fn duel_mcts() {
     strength("examples/duel.cardgame", "mcts:200", MCTS_GAMES, 0.9);
+}
+
+const STRATEGY_GAMES: u64 = 200;
+
+#[test]
+#[ignore = "slow: run in release mode"]
+fn market_race_strategies() {
+    for name in ["big_money", "engine", "victory_rush"] {
+        strength(
+            "examples/market-race.cardgame",
+            &format!("strategy:{name}"),
+            STRATEGY_GAMES,
+            0.9,
+        );
+    }
 }
