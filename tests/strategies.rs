@@ -35,7 +35,10 @@ flow {
     let t = choose c in seat(1).discard by seat(1) prompt "Trash a card"
     move t to market
     let n = choose k in [1, 2, 3] by seat(1) prompt "Pick a number"
-    win [seat(1)] "picked {n}"
+    choose by seat(1) prompt "How to end" {
+      "Win alone with {n}" { win [seat(1)] "picked {n}" }
+      "Share the win" { win everyone "shared" }
+    }
   }
 }
 
@@ -57,6 +60,7 @@ strategy castle_or_pass {
 strategy trasher "trash Farms" {
   prefer choose c in "Trash" if c is "Farm"
   prefer choose n: int by n
+  prefer choose "Share"
   otherwise first
 }
 
@@ -167,6 +171,11 @@ fn choose_rules_match_values_of_their_type_and_prompt() {
     // `choose n: int by n`: the largest number; the card rule does not see numbers.
     let pick = g.strategy_choice(s).expect("ok");
     assert_eq!(pick.map(|i| d[i].as_str()), Some("3"));
+    g.apply(pick.expect("a pick")).expect("applies");
+    // `choose "Share"`: the branch whose text starts with it (the second one).
+    let d = labels(&g);
+    assert_eq!(d, ["Win alone with 3", "Share the win"]);
+    assert_eq!(g.strategy_choice(s), Ok(Some(1)));
 }
 
 #[test]

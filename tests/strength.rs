@@ -190,3 +190,29 @@ fn market_race_strategies() {
         );
     }
 }
+
+#[test]
+#[ignore = "slow: run in release mode"]
+fn heart_of_crown_strategies() {
+    for name in ["dearest_territory", "early_princess"] {
+        strength(
+            "games/heart-of-crown.cardgame",
+            &format!("strategy:{name}"),
+            STRATEGY_GAMES,
+            0.9,
+        );
+    }
+}
+
+#[test]
+#[ignore = "slow: run in release mode"]
+fn craft_the_crown_strategies() {
+    for name in ["craft_up", "sell_for_gold"] {
+        strength(
+            "games/craft-the-crown.cardgame",
+            &format!("strategy:{name}"),
+            STRATEGY_GAMES,
+            0.9,
+        );
+    }
+}

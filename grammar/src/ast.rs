@@ -662,6 +662,8 @@ pub struct StrategyRule {
 pub enum StrategyTarget {
     /// `pass`: the `pass` of a menu or the `done` of a multiple choice.
     Pass(Span),
+    /// `choose "text"`: a branch whose text starts with this one.
+    Branch(Text),
     /// `choose x[: TYPE] [in "prompt"]`
     Choose {
         binder: Ident,

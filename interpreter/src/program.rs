@@ -346,6 +346,8 @@ pub enum StrategyTarget {
     Choose { ty: Ty, prompt: Option<String> },
     /// A menu option of this action, its arguments bound to slots 0..n.
     Action(ActionId),
+    /// A branch of `choose { "text" { } ... }` whose text starts with this one.
+    Branch(String),
 }
 
 #[derive(Clone, Debug)]

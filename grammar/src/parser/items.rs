@@ -536,6 +536,9 @@ impl Builder<'_> {
                     let tspan = self.sp(&t);
                     let target = match t.as_rule() {
                         Rule::target_pass => StrategyTarget::Pass(tspan),
+                        Rule::target_branch => {
+                            StrategyTarget::Branch(self.text(kids(&t).next()?, 1)?)
+                        }
                         Rule::target_choose => {
                             let mut tk = kids(&t);
                             let binder = self.ident(&tk.next()?);

@@ -119,6 +119,21 @@ impl Compiler<'_> {
         let mut cx = Ctx::new(BodyKind::Pure);
         let target = match &r.target {
             ast::StrategyTarget::Pass(_) => StrategyTarget::Pass,
+            ast::StrategyTarget::Branch(t) => match t.plain() {
+                Some(text) => StrategyTarget::Branch(text),
+                None => {
+                    self.error(
+                        Diagnostic::error(
+                            "E201",
+                            t.span,
+                            "the branch text a rule matches is plain text, without `{...}`",
+                        )
+                        .label("interpolated text")
+                        .help("give the start of the branch's text, up to its first `{`"),
+                    );
+                    return None;
+                }
+            },
             ast::StrategyTarget::Choose { binder, ty, prompt } => {
                 let ty = ty.as_ref().map(lower_type).unwrap_or(Ty::Card);
                 cx.bind(&binder.name, ty.clone());

@@ -18,7 +18,9 @@ enum Offered {
     Value(Value),
     /// `pass` or `done`.
     Pass,
-    /// An option no rule can name (a branch of `choose "..." { }`).
+    /// A branch of `choose { "text" { } ... }`: its text (branch texts are always built).
+    Branch(String),
+    /// An option no rule can name.
     Other,
 }
 
@@ -61,6 +63,7 @@ impl Game {
                 .map(|&i| Offered::Value(f.candidates.get(i).cloned().unwrap_or_default()))
                 .collect(),
             Some(Frame::Simul(f)) => f.offered.iter().cloned().map(Offered::Value).collect(),
+            Some(Frame::Branch { .. }) => d.options.iter().cloned().map(Offered::Branch).collect(),
             _ => Vec::new(),
         };
         // A menu's `pass` and a multiple choice's `done` come last.
@@ -94,6 +97,11 @@ impl Game {
                 .enumerate()
                 .filter_map(|(i, o)| match (&rule.target, o) {
                     (StrategyTarget::Pass, Offered::Pass) => Some((i, Vec::new())),
+                    (StrategyTarget::Branch(t), Offered::Branch(label))
+                        if label.starts_with(t.as_str()) =>
+                    {
+                        Some((i, Vec::new()))
+                    }
                     (StrategyTarget::Action(a), Offered::Action(b, args)) if a == b => {
                         Some((i, args.clone()))
                     }
