@@ -64,6 +64,12 @@ strategy trasher "trash Farms" {
   otherwise first
 }
 
+// A condition that fails at runtime (seat 1 has no coins): the fallback decides.
+strategy broken {
+  prefer pass if 10 / you.coins > 1
+  otherwise first
+}
+
 // No rule ever applies: everything is the fallback's.
 strategy lazy {
   prefer buy(c) if c is "Castle"
@@ -104,7 +110,10 @@ fn choose(g: &mut Game, label: &str) {
 fn strategies_are_lowered_with_their_descriptions_and_fallbacks() {
     let p = shop();
     let names: Vec<&str> = p.strategies.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(names, ["dearest", "castle_or_pass", "trasher", "lazy"]);
+    assert_eq!(
+        names,
+        ["dearest", "castle_or_pass", "trasher", "broken", "lazy"]
+    );
     assert_eq!(p.strategies[0].description, "buy the dearest card");
     assert_eq!(p.strategies[0].rules.len(), 3);
     assert_eq!(p.strategies[0].fallback, "first");
@@ -280,4 +289,88 @@ fn a_market_race_strategy_beats_random_in_most_games() {
         }
     }
     assert!(wins >= 15, "big_money won {wins} of 20");
+}
+
+#[test]
+fn strategies_play_in_run_sim_and_play() {
+    let o = cardgame(&[
+        "run",
+        "examples/market-race.cardgame",
+        "--agents",
+        "strategy:big_money,strategy:engine",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let o = cardgame(&[
+        "sim",
+        "examples/market-race.cardgame",
+        "--games",
+        "20",
+        "--agents",
+        "strategy:victory_rush,random",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("strategy:victory_rush"), "{out}");
+    // `play` with no input: the game is left unfinished, exit 0.
+    let o = Command::new(env!("CARGO_BIN_EXE_cardgame"))
+        .args([
+            "play",
+            "examples/market-race.cardgame",
+            "--agents",
+            "strategy:engine",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(0));
+    for cmd in ["sim", "play"] {
+        let o = Command::new(env!("CARGO_BIN_EXE_cardgame"))
+            .args([
+                cmd,
+                "examples/market-race.cardgame",
+                "--agents",
+                "strategy:nope",
+            ])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("runs");
+        assert_eq!(o.status.code(), Some(2), "{cmd}");
+    }
+}
+
+#[test]
+fn the_strategies_command_on_a_script_without_strategies_or_with_errors() {
+    let o = cardgame(&["strategies", "examples/duel.cardgame"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("defines no strategy"));
+    let o = cardgame(&["strategies", "examples/duel.cardgame", "--format", "json"]);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "[]");
+    let o = cardgame(&["strategies", "tests/errors/E501-strategy-fallback.cardgame"]);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn a_condition_that_fails_at_runtime_hands_the_decision_to_the_fallback() {
+    let p = shop();
+    let g = Game::new(p.clone(), GameConfig::new(2, 1));
+    let e = g
+        .strategy_choice(index(&p, "broken"))
+        .expect_err("division by zero");
+    assert!(e.message.contains("division by zero"), "{e}");
+    let d = g.decision().expect("decision").clone();
+    // The rule would have picked `pass`, the last option; `first` takes the first.
+    assert_eq!(d.options.last().map(String::as_str), Some("pass"));
+    let mut a = make_agent(&p, "strategy:broken", 1, 0).expect("agent");
+    assert_eq!(a.choose(&g, &d), 0);
+    // The game is untouched: still the same decision, no error.
+    assert!(matches!(g.status(), Status::Decision(_)));
 }
