@@ -6,7 +6,9 @@ use super::decls::lower_type;
 use super::scope::{BodyKind, Ctx};
 use super::{Compiler, Sym};
 use crate::diag::{did_you_mean, Diagnostic};
-use crate::program::{StrategyDef, StrategyRule, StrategyTarget, Ty};
+use crate::program::{
+    Builtin, Expr, ExprKind, StrategyDef, StrategyRule, StrategyTarget, Ty, Visibility, ZoneId,
+};
 use cardgame_grammar::ast::{self, Span};
 use std::collections::HashMap;
 
@@ -207,6 +209,26 @@ impl Compiler<'_> {
         let by =
             r.by.as_ref()
                 .map(|e| self.expr_expect(&mut cx, e, &Ty::Int));
+        let mut unseen: Vec<(ZoneId, Span)> = Vec::new();
+        for e in condition.iter().chain(by.iter()) {
+            self.unseen_zones(e, &mut unseen);
+        }
+        for (z, span) in unseen {
+            let zone = &self.p.zones[z.index()];
+            let what = match zone.visibility {
+                Visibility::Hidden => format!("the cards of `{}`, a hidden zone", zone.name),
+                _ => format!("the cards of another player's `{}`", zone.name),
+            };
+            self.diags.push(
+                Diagnostic::warning(
+                    "W002",
+                    span,
+                    format!("this strategy reads {what}, which its player may not see"),
+                )
+                .label("hidden from the deciding player")
+                .help("a strategy that reads hidden cards cheats: read your own cards (`you.ZONE`), public zones, or counts (`count(ZONE)`)"),
+            );
+        }
         Some(StrategyRule {
             target,
             condition,
@@ -214,5 +236,32 @@ impl Compiler<'_> {
             slots: cx.max,
             span: r.span,
         })
+    }
+
+    /// Zones read directly in a rule's expression whose cards the deciding player may not see: a
+    /// `hidden` zone, or an `owner` zone of someone other than `you`. Counting a zone (`count(Z)`) is
+    /// public; functions called are not looked into.
+    fn unseen_zones(&self, e: &Expr, out: &mut Vec<(ZoneId, Span)>) {
+        match &e.kind {
+            ExprKind::Builtin(Builtin::Size, args)
+                if args.iter().all(|a| matches!(a.kind, ExprKind::Zone(..))) =>
+            {
+                return;
+            }
+            ExprKind::Zone(z, owner) => {
+                let unseen = match self.p.zones.get(z.index()).map(|d| d.visibility) {
+                    Some(Visibility::Hidden) => true,
+                    Some(Visibility::Owner) => {
+                        !matches!(owner.as_deref().map(|o| &o.kind), Some(ExprKind::You))
+                    }
+                    _ => false,
+                };
+                if unseen && !out.iter().any(|(y, _)| y == z) {
+                    out.push((*z, e.span));
+                }
+            }
+            _ => {}
+        }
+        e.children(&mut |c| self.unseen_zones(c, out));
     }
 }
