@@ -40,7 +40,7 @@ fn interpreted_game(
     config.max_turns = 1000;
     config.record = false;
     let agents: Vec<_> = (0..players)
-        .map(|s| make_agent("random", seed, s).expect("agent"))
+        .map(|s| make_agent(program, "random", seed, s).expect("agent"))
         .collect();
     // As `sim` does: no labels for players that only count options.
     config.labels = agents.iter().any(|a| a.reads_labels());

@@ -212,6 +212,12 @@ enum Command {
         #[command(flatten)]
         limits: Limits,
     },
+    /// List the strategies a script defines (`strategy NAME "..." { ... }`), for `--agents strategy:NAME`.
+    Strategies {
+        file: PathBuf,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     /// Run the rules tests written in scripts.
     Test {
         #[arg(required = true)]
@@ -250,6 +256,7 @@ fn main() -> ExitCode {
         } => cmd_run(&file, &game, seed, &agents, format, limits, view),
         Command::Cards { file, game, format } => cmd_cards(&file, &game, format),
         Command::Test { files, limits } => cmd_test(&files, limits),
+        Command::Strategies { file, format } => cmd_strategies(&file, format),
         Command::Play {
             file,
             game,
@@ -470,7 +477,7 @@ fn cmd_run(
             .or(specs.last())
             .copied()
             .unwrap_or("random");
-        match make_agent(spec, seed, seat) {
+        match make_agent(&program, spec, seed, seat) {
             Ok(a) => seats.push(a),
             Err(e) => {
                 errln!("error: {e}");
@@ -597,6 +604,52 @@ fn cmd_cards(file: &Path, args: &GameArgs, format: Format) -> u8 {
     match format {
         Format::Json => outln!("{}", serde_json::to_string_pretty(&inv).unwrap_or_default()),
         Format::Text => out!("{}", inv.to_text()),
+    }
+    0
+}
+
+fn cmd_strategies(file: &Path, format: Format) -> u8 {
+    let (program, _) = match load(file) {
+        Ok(x) => x,
+        Err(c) => return c,
+    };
+    match format {
+        Format::Json => {
+            let list: Vec<serde_json::Value> = program
+                .strategies
+                .iter()
+                .map(|s| {
+                    serde_json::json!({
+                        "name": s.name,
+                        "agent": format!("strategy:{}", s.name),
+                        "description": s.description,
+                        "rules": s.rules.len(),
+                        "fallback": s.fallback,
+                    })
+                })
+                .collect();
+            outln!(
+                "{}",
+                serde_json::to_string_pretty(&list).unwrap_or_default()
+            );
+        }
+        Format::Text => {
+            if program.strategies.is_empty() {
+                outln!("{} defines no strategy", display_name(file));
+            }
+            for s in &program.strategies {
+                let rules = if s.rules.len() == 1 { "rule" } else { "rules" };
+                outln!(
+                    "strategy:{}  ({} {rules}, otherwise {})",
+                    s.name,
+                    s.rules.len(),
+                    s.fallback
+                );
+                if !s.description.is_empty() {
+                    outln!("    {}", s.description);
+                }
+            }
+        }
     }
     0
 }
@@ -765,7 +818,7 @@ fn cmd_play(file: &Path, args: &GameArgs, seat: u8, seed: u64, agents: &str, lim
         }
         let spec = specs.get(k).or(specs.last()).copied().unwrap_or("random");
         k += 1;
-        match make_agent(spec, seed, s) {
+        match make_agent(&program, spec, seed, s) {
             Ok(a) => bots.push(Some(a)),
             Err(e) => {
                 errln!("error: {e}");

@@ -32,7 +32,7 @@ fn load(path: &Path) -> (Arc<Program>, String) {
 pub fn trace(program: &Arc<Program>, players: u8, seed: u64, limit: usize) -> String {
     let mut game = Game::new(program.clone(), GameConfig::new(players, seed));
     let mut agents: Vec<_> = (0..players)
-        .map(|s| make_agent("random", seed, s).expect("agent"))
+        .map(|s| make_agent(program, "random", seed, s).expect("agent"))
         .collect();
     let mut lines = Vec::new();
     let mut omitted = 0usize;
@@ -122,7 +122,7 @@ fn random_games_keep_the_invariants() {
                 for seed in 0..8u64 {
                     let mut game = Game::new(program.clone(), GameConfig::new(players, seed));
                     let mut agents: Vec<_> = (0..players)
-                        .map(|s| make_agent("random", seed, s).expect("agent"))
+                        .map(|s| make_agent(&program, "random", seed, s).expect("agent"))
                         .collect();
                     loop {
                         if let Err(e) = game.check_invariants() {
@@ -161,7 +161,7 @@ fn agents_pick_only_legal_options() {
             for spec in ["first", "greedy", "mcts:8"] {
                 let mut game = Game::new(program.clone(), GameConfig::new(players, 5));
                 let mut agents: Vec<_> = (0..players)
-                    .map(|s| make_agent(spec, 5, s).expect("agent"))
+                    .map(|s| make_agent(&program, spec, 5, s).expect("agent"))
                     .collect();
                 let mut decisions = 0;
                 while let Status::Decision(d) = game.status() {

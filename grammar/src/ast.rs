@@ -97,6 +97,7 @@ pub enum Item {
     Flow(Block),
     Check(Block),
     Test(TestDecl),
+    Strategy(StrategyDecl),
 }
 
 /// `game "Name" { players 2..4  option ... }`
@@ -634,4 +635,41 @@ pub enum TestStepKind {
     Log(Text),
     /// `do { ... }`
     Do(Block),
+}
+
+/// `strategy NAME ["description"] { prefer ... otherwise AGENT }`: a fixed policy for the bots.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StrategyDecl {
+    pub name: Ident,
+    pub description: Option<Text>,
+    pub rules: Vec<StrategyRule>,
+    /// `otherwise NAME[:N]`: the agent's name, its count, and the span of the whole clause.
+    pub otherwise: Option<(Ident, Option<i64>, Span)>,
+    pub span: Span,
+}
+
+/// `prefer TARGET [if C] [by E]`
+#[derive(Clone, Debug, PartialEq)]
+pub struct StrategyRule {
+    pub target: StrategyTarget,
+    pub condition: Option<Expr>,
+    pub by: Option<Expr>,
+    pub span: Span,
+}
+
+/// What a strategy rule picks.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StrategyTarget {
+    /// `pass`: the `pass` of a menu or the `done` of a multiple choice.
+    Pass(Span),
+    /// `choose "text"`: a branch whose text starts with this one.
+    Branch(Text),
+    /// `choose x[: TYPE] [in "prompt"]`
+    Choose {
+        binder: Ident,
+        ty: Option<TypeExpr>,
+        prompt: Option<Text>,
+    },
+    /// `ACTION(a, b)`: the action and the names bound to its parameters.
+    Action { action: Ident, params: Vec<Ident> },
 }

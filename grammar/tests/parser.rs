@@ -1589,3 +1589,67 @@ fn every_bad_item_of_a_long_file_is_reported() {
     assert_eq!(errors.len(), 1000);
     assert_eq!(script.items.len(), 500);
 }
+
+#[test]
+fn a_strategy_has_ordered_rules_and_a_fallback() {
+    let s = parse_ok(
+        r#"strategy big_money "Castle at 8" {
+  prefer buy(c) if c is "Castle"
+  prefer buy(c) if c is Treasure by c.cost
+  prefer pass_turn
+  prefer pass if you.coins < 3
+  prefer choose c in "Forge: trash" if c is "Copper"
+  prefer choose n: int by n
+  prefer choose "Declare"
+  otherwise mcts:50
+}
+strategy plain { }"#,
+    );
+    let Some(Item::Strategy(st)) = s.items.first() else {
+        panic!("expected a strategy, got {:?}", s.items);
+    };
+    assert_eq!(st.name.name, "big_money");
+    assert_eq!(
+        st.description.as_ref().and_then(|d| d.plain()).as_deref(),
+        Some("Castle at 8")
+    );
+    assert_eq!(st.rules.len(), 7);
+    assert!(
+        matches!(&st.rules[0].target, StrategyTarget::Action { action, params }
+        if action.name == "buy" && params.len() == 1)
+    );
+    assert!(st.rules[0].condition.is_some() && st.rules[0].by.is_none());
+    assert!(st.rules[1].condition.is_some() && st.rules[1].by.is_some());
+    assert!(
+        matches!(&st.rules[2].target, StrategyTarget::Action { action, params }
+        if action.name == "pass_turn" && params.is_empty())
+    );
+    assert!(matches!(st.rules[3].target, StrategyTarget::Pass(_)));
+    assert!(
+        matches!(&st.rules[4].target, StrategyTarget::Choose { binder, ty: None, prompt: Some(_) }
+        if binder.name == "c")
+    );
+    assert!(matches!(
+        &st.rules[5].target,
+        StrategyTarget::Choose {
+            ty: Some(TypeExpr::Int(_)),
+            prompt: None,
+            ..
+        }
+    ));
+    assert!(
+        matches!(&st.rules[6].target, StrategyTarget::Branch(t) if t.plain().as_deref() == Some("Declare"))
+    );
+    let (agent, count, _) = st.otherwise.as_ref().expect("a fallback");
+    assert_eq!((agent.name.as_str(), *count), ("mcts", Some(50)));
+    let Some(Item::Strategy(plain)) = s.items.get(1) else {
+        panic!("expected a second strategy");
+    };
+    assert!(plain.rules.is_empty() && plain.otherwise.is_none() && plain.description.is_none());
+}
+
+/// `strategy`, `prefer` and `otherwise` are contextual words: they stay usable as names.
+#[test]
+fn strategy_words_are_not_reserved() {
+    parse_ok("var strategy: int = 0\nvar prefer: int = 0\nfn otherwise(): int = strategy + prefer");
+}

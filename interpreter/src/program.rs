@@ -85,6 +85,8 @@ pub struct Program {
     pub flow: Option<Body>,
     pub checks: Vec<Body>,
     pub tests: Vec<TestDef>,
+    /// Fixed policies for the bots (`strategy NAME { ... }`), in the order written.
+    pub strategies: Vec<StrategyDef>,
     pub blocks: Vec<Block>,
     /// Byte offsets where each source line starts, to turn spans into line numbers.
     pub line_starts: Vec<usize>,
@@ -310,6 +312,42 @@ pub struct TriggerDef {
     pub zone: Option<ZoneId>,
     pub body: Body,
     pub span: Span,
+}
+
+/// A strategy: ordered rules that pick among the options of a decision, and the agent that decides
+/// when no rule applies.
+#[derive(Clone, Debug)]
+pub struct StrategyDef {
+    pub name: String,
+    pub description: String,
+    pub rules: Vec<StrategyRule>,
+    /// The fallback agent as `--agents` writes it (`random`, `first`, `greedy`, `mcts:N`).
+    pub fallback: String,
+    pub span: Span,
+}
+
+/// `prefer TARGET [if C] [by E]`: conditions read the bound values in slots 0.. and `you` (the
+/// decider); `slots` locals in all.
+#[derive(Clone, Debug)]
+pub struct StrategyRule {
+    pub target: StrategyTarget,
+    pub condition: Option<Expr>,
+    pub by: Option<Expr>,
+    pub slots: u16,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum StrategyTarget {
+    /// The `pass` of a menu, or the `done` of a multiple choice.
+    Pass,
+    /// An option of a `choose` (one or several, or simultaneous) whose value has type `ty`
+    /// (bound to slot 0), when the prompt starts with `prompt`.
+    Choose { ty: Ty, prompt: Option<String> },
+    /// A menu option of this action, its arguments bound to slots 0..n.
+    Action(ActionId),
+    /// A branch of `choose { "text" { } ... }` whose text starts with this one.
+    Branch(String),
 }
 
 #[derive(Clone, Debug)]

@@ -282,7 +282,7 @@ pub(crate) fn play_seated(
     config.record = false;
     let mut agents = Vec::with_capacity(n);
     for (seat, name) in seating.iter().enumerate() {
-        match make_agent(name, seed, seat as u8) {
+        match make_agent(program, name, seed, seat as u8) {
             Ok(a) => agents.push(a),
             Err(e) => {
                 return Record {
@@ -354,7 +354,7 @@ pub fn simulate(
     tick: &(dyn Fn() + Sync),
 ) -> Result<SimReport, String> {
     for (seat, a) in cfg.agents.iter().enumerate() {
-        make_agent(a, 0, seat as u8)?;
+        make_agent(program, a, 0, seat as u8)?;
     }
     let started = Instant::now();
     let mut tally = Tally::new(program, cfg);

@@ -189,7 +189,7 @@ pub fn tournament(
 ) -> Result<TournamentReport, String> {
     let names = &cfg.agents;
     for (i, a) in names.iter().enumerate() {
-        make_agent(a, 0, 0)?;
+        make_agent(program, a, 0, 0)?;
         if names[..i].contains(a) {
             return Err(format!("agent `{a}` is listed twice"));
         }

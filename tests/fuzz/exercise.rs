@@ -220,7 +220,7 @@ fn play_game(program: &Arc<Program>, play: Play, rng: &mut ChaCha8Rng) -> Result
     cfg.options = options(program, rng);
     let mut game = Game::new(program.clone(), cfg);
     let mut greedy = if rng.gen_ratio(1, 20) {
-        make_agent("greedy", 1, 0).ok()
+        make_agent(program, "greedy", 1, 0).ok()
     } else {
         None
     };

@@ -303,6 +303,7 @@ keyword_phrases! {
     k_names => "names", k_given => "given", k_start => "start", k_expect => "expect",
     k_do => "do", k_options => "options", k_has => "has", k_lacks => "lacks",
     k_decider => "decider", k_winners => "winners", k_over => "over",
+    k_strategy => "strategy", k_prefer => "prefer", k_otherwise => "otherwise",
 }
 
 /// Joins phrases as "a, b or c".

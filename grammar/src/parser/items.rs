@@ -105,6 +105,7 @@ impl Builder<'_> {
             Rule::flow_decl => Item::Flow(self.block(kids(&p).next()?, 1)?),
             Rule::check_decl => Item::Check(self.block(kids(&p).next()?, 1)?),
             Rule::test_decl => Item::Test(self.test(p)?),
+            Rule::strategy_decl => Item::Strategy(self.strategy(p)?),
             _ => return Err(Bug),
         })
     }
@@ -514,5 +515,85 @@ impl Builder<'_> {
             }
         }
         Ok(t)
+    }
+
+    pub(super) fn strategy(&mut self, p: P<'_>) -> R<StrategyDecl> {
+        let span = self.sp(&p);
+        let mut k = kids(&p);
+        let name = self.ident(&k.next()?);
+        let description = match k.take(Rule::text) {
+            Some(t) => Some(self.text(t, 1)?),
+            None => None,
+        };
+        let mut rules = Vec::new();
+        let mut otherwise = None;
+        for c in k.rest() {
+            let s = self.sp(&c);
+            match c.as_rule() {
+                Rule::strategy_rule => {
+                    let mut rk = kids(&c);
+                    let t = rk.next()?;
+                    let tspan = self.sp(&t);
+                    let target = match t.as_rule() {
+                        Rule::target_pass => StrategyTarget::Pass(tspan),
+                        Rule::target_branch => {
+                            StrategyTarget::Branch(self.text(kids(&t).next()?, 1)?)
+                        }
+                        Rule::target_choose => {
+                            let mut tk = kids(&t);
+                            let binder = self.ident(&tk.next()?);
+                            let mut ty = None;
+                            let mut prompt = None;
+                            for q in tk.rest() {
+                                if q.as_rule() == Rule::text {
+                                    prompt = Some(self.text(q, 1)?);
+                                } else {
+                                    ty = Some(self.type_expr(q)?);
+                                }
+                            }
+                            StrategyTarget::Choose { binder, ty, prompt }
+                        }
+                        Rule::target_action => {
+                            let mut tk = kids(&t);
+                            let action = self.ident(&tk.next()?);
+                            let params = tk.rest().map(|q| self.ident(&q)).collect();
+                            StrategyTarget::Action { action, params }
+                        }
+                        _ => return Err(Bug),
+                    };
+                    let mut condition = None;
+                    let mut by = None;
+                    for q in rk.rest() {
+                        let rule = q.as_rule();
+                        let e = self.expr(kids(&q).next()?, 1)?;
+                        match rule {
+                            Rule::strategy_if => condition = Some(e),
+                            Rule::strategy_by => by = Some(e),
+                            _ => return Err(Bug),
+                        }
+                    }
+                    rules.push(StrategyRule {
+                        target,
+                        condition,
+                        by,
+                        span: s,
+                    });
+                }
+                Rule::strategy_otherwise => {
+                    let mut ok = kids(&c);
+                    let agent = self.ident(&ok.next()?);
+                    let count = ok.next().ok().map(|n| self.int_value(&n));
+                    otherwise = Some((agent, count, s));
+                }
+                _ => return Err(Bug),
+            }
+        }
+        Ok(StrategyDecl {
+            name,
+            description,
+            rules,
+            otherwise,
+            span,
+        })
     }
 }

@@ -68,6 +68,7 @@ pub const TOP_LEVEL_KEYWORDS: &[&str] = &[
     "flow",
     "check",
     "test",
+    "strategy",
 ];
 
 /// The words that start a statement (for "did you mean" help).

@@ -1,14 +1,17 @@
 //! Agents stage: players that choose among the legal options of a decision (`random`, `first`,
-//! `greedy`, `mcts[:ITERATIONS]`).
+//! `greedy`, `mcts[:ITERATIONS]`, and `strategy:NAME` for a strategy written in the script).
 //!
 //! An agent is given only the decision (who decides, the prompt and the option labels) and the game it
 //! may look at through `Game::view` for its own seat; it never changes the game.
 
 mod search;
+mod strategy;
 
 pub use search::{evaluate, GreedyAgent, MctsAgent};
+pub use strategy::StrategyAgent;
 
 use crate::engine::{Decision, Game};
+use crate::program::Program;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -64,8 +67,8 @@ impl Agent for FirstAgent {
     }
 }
 
-/// The agent names `--agents` accepts.
-pub const AGENT_NAMES: &[&str] = &["random", "first", "greedy", "mcts"];
+/// The agent names `--agents` accepts (and `strategy:NAME`).
+pub const AGENT_NAMES: &[&str] = &["random", "first", "greedy", "mcts", "strategy"];
 
 /// How much a search may think per decision.
 enum Budget {
@@ -94,7 +97,13 @@ fn mcts_budget(s: &str) -> Option<Budget> {
 }
 
 /// Make an agent from its command-line name; `seed` and `seat` make each random agent's choices its own.
-pub fn make_agent(spec: &str, seed: u64, seat: u8) -> Result<Box<dyn Agent>, String> {
+/// `strategy:NAME` names a strategy of `program`.
+pub fn make_agent(
+    program: &Program,
+    spec: &str,
+    seed: u64,
+    seat: u8,
+) -> Result<Box<dyn Agent>, String> {
     let seat_seed = seed
         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
         .wrapping_add(u64::from(seat) + 1)
@@ -112,6 +121,34 @@ pub fn make_agent(spec: &str, seed: u64, seat: u8) -> Result<Box<dyn Agent>, Str
                  decision (`mcts:1s`, `mcts:250ms`, up to 1 hour)"
             )),
         },
+        other if other.starts_with("strategy:") => {
+            let name = other["strategy:".len()..].trim();
+            match program.strategies.iter().position(|s| s.name == name) {
+                Some(i) => {
+                    let def = &program.strategies[i];
+                    let fallback = make_agent(program, &def.fallback, seed, seat)?;
+                    Ok(Box::new(StrategyAgent::new(i, def.name.clone(), fallback)))
+                }
+                None => {
+                    let names = program.strategies.iter().map(|s| s.name.as_str());
+                    Err(match crate::diag::did_you_mean(name, names) {
+                        Some(h) => format!("unknown strategy `{name}`: {h}"),
+                        None if program.strategies.is_empty() => {
+                            format!("unknown strategy `{name}`: the script has no `strategy`")
+                        }
+                        None => format!(
+                            "unknown strategy `{name}`; the script's strategies are: {}",
+                            program
+                                .strategies
+                                .iter()
+                                .map(|s| s.name.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    })
+                }
+            }
+        }
         other => Err(
             match crate::diag::did_you_mean(other, AGENT_NAMES.iter().copied()) {
                 Some(h) => format!("unknown agent `{other}`: {h}"),
@@ -133,8 +170,15 @@ mod tests {
     use std::time::{Duration, Instant};
 
     /// `mcts` takes a number of iterations or a time per decision; anything else is refused.
+    fn program() -> crate::program::Program {
+        check_source("game \"G\" { players 2 }\nflow { win [seat(1)] \"x\" }\n")
+            .program
+            .expect("the script checks")
+    }
+
     #[test]
     fn mcts_budgets_are_iterations_or_a_time() {
+        let p = program();
         for (spec, name) in [
             ("mcts", "mcts:200"),
             ("mcts:50", "mcts:50"),
@@ -142,7 +186,7 @@ mod tests {
             ("mcts:250ms", "mcts:250ms"),
             ("mcts:1.5s", "mcts:1500ms"),
         ] {
-            let a = make_agent(spec, 1, 0).unwrap_or_else(|e| panic!("{spec}: {e}"));
+            let a = make_agent(&p, spec, 1, 0).unwrap_or_else(|e| panic!("{spec}: {e}"));
             assert_eq!(a.name(), name);
         }
         for bad in [
@@ -153,7 +197,7 @@ mod tests {
             "mcts:5000s",
             "mcts:fast",
         ] {
-            let e = make_agent(bad, 1, 0)
+            let e = make_agent(&p, bad, 1, 0)
                 .err()
                 .unwrap_or_else(|| panic!("{bad} accepted"));
             assert!(e.contains("time per decision"), "{e}");
@@ -171,8 +215,8 @@ mod tests {
         let p = Arc::new(check_source(&src).program.expect("the script checks"));
         let mut config = GameConfig::new(2, 3);
         config.record = false;
-        let mut game = Game::new(p, config);
-        let mut agent = make_agent("mcts:30ms", 1, 0).expect("agent");
+        let mut game = Game::new(p.clone(), config);
+        let mut agent = make_agent(&p, "mcts:30ms", 1, 0).expect("agent");
         for _ in 0..3 {
             let Status::Decision(d) = game.status().clone() else {
                 break;

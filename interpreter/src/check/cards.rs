@@ -133,15 +133,18 @@ impl Compiler<'_> {
         };
         let mut cx = Ctx::new(BodyKind::Statements);
         let mut params = vec![];
+        let mut tys = vec![];
         // The engine puts parameter i in slot i: reserve those slots before any binder of a domain
         // (`c in sort(x in L by E)`) takes one.
         let slots: Vec<_> = a.params.iter().map(|_| cx.hidden_slot()).collect();
         for (prm, slot) in a.params.iter().zip(slots) {
             let (dom, ty) = self.expr(&mut cx, &prm.domain);
             let elem = self.list_elem(&ty, prm.domain.span);
-            cx.name_slot(&prm.name.name, slot, elem);
+            cx.name_slot(&prm.name.name, slot, elem.clone());
             params.push(dom);
+            tys.push(elem);
         }
+        self.action_param_tys.insert(id, tys);
         let label = a.label.as_ref().map(|t| self.text(&mut cx, t));
         let condition = a
             .condition

@@ -302,7 +302,10 @@ impl Compiler<'_> {
                     }
                     self.p.setup = Some(empty_body());
                 }
-                ast::Item::Trigger(_) | ast::Item::Check(_) | ast::Item::Test(_) => {}
+                ast::Item::Trigger(_)
+                | ast::Item::Check(_)
+                | ast::Item::Test(_)
+                | ast::Item::Strategy(_) => {}
             }
         }
         if game_seen.is_none() && !self.partial {
@@ -526,6 +529,7 @@ impl Compiler<'_> {
                     self.p.checks.push(body);
                 }
                 ast::Item::Test(t) => self.lower_test(t),
+                ast::Item::Strategy(_) => {}
             }
         }
     }

@@ -10,6 +10,7 @@ mod expr;
 mod inline;
 mod scope;
 mod stmt;
+mod strategy;
 mod tests_decl;
 
 use crate::diag::{did_you_mean, Diagnostic};
@@ -103,6 +104,8 @@ pub(crate) struct Compiler<'s> {
     pub(crate) partial: bool,
     /// Functions whose bodies are lowered already (calls further down may copy them: `inline`).
     pub(crate) lowered_fns: std::collections::HashSet<crate::program::FnId>,
+    /// The types of every action's parameters, once lowered (strategies bind them by position).
+    pub(crate) action_param_tys: HashMap<ActionId, Vec<Ty>>,
 }
 
 pub(crate) const BUILTIN_NAMES: &[&str] = &[
@@ -156,6 +159,7 @@ pub fn compile_partial(source: &str, script: &ast::Script, partial: bool) -> Che
     c.partial = partial;
     c.declare_all(script);
     c.lower_all(script);
+    c.lower_strategies(script);
     c.warn_unused(script);
     let has_error = c.diags.iter().any(|d| d.is_error());
     if !has_error {
@@ -203,6 +207,7 @@ impl<'s> Compiler<'s> {
             flow: None,
             checks: vec![],
             tests: vec![],
+            strategies: vec![],
             blocks: vec![],
             line_starts,
             header: Span::default(),
@@ -253,6 +258,7 @@ impl<'s> Compiler<'s> {
             suggested: Default::default(),
             partial: false,
             lowered_fns: Default::default(),
+            action_param_tys: HashMap::new(),
         }
     }
 

@@ -14,6 +14,7 @@ mod sample;
 mod state;
 mod stats;
 mod stmt;
+mod strategy;
 mod trace;
 mod view;
 mod watch;

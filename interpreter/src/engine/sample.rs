@@ -161,8 +161,8 @@ mod tests {
             );
         }
         for spec in ["mcts:60", "greedy"] {
-            let mut x = make_agent(spec, 3, seat).expect("agent");
-            let mut y = make_agent(spec, 3, seat).expect("agent");
+            let mut x = make_agent(g.program(), spec, 3, seat).expect("agent");
+            let mut y = make_agent(g.program(), spec, 3, seat).expect("agent");
             assert_eq!(
                 x.choose(&g, &d),
                 y.choose(&h, &d),

@@ -133,6 +133,7 @@ impl B {
             flow: None,
             checks: vec![],
             tests: vec![],
+            strategies: vec![],
             blocks: vec![],
             line_starts: (0..1000).map(|i| i * 10).collect(),
             header: Span::default(),

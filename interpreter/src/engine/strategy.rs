@@ -1,0 +1,184 @@
+//! Engine stage: strategies: which option of the pending decision a script's `strategy` picks.
+//!
+//! The rules are tried in order against the options the pending frame offers (their values, never
+//! their labels, which play-outs may leave out); the first rule that matches an option picks. The
+//! conditions are evaluated on a copy of the game, so the game itself never changes.
+
+use super::exec::Frame;
+use super::state::Ctx;
+use super::{Game, RuntimeError, Status};
+use crate::program::{StrategyRule, StrategyTarget, Ty};
+use crate::value::Value;
+
+/// An option of the pending decision as a strategy sees it.
+enum Offered {
+    /// A menu option: the action and its arguments.
+    Action(crate::program::ActionId, Vec<Value>),
+    /// An option of a choice: the value offered.
+    Value(Value),
+    /// `pass` or `done`.
+    Pass,
+    /// A branch of `choose { "text" { } ... }`: its text (branch texts are always built).
+    Branch(String),
+    /// An option no rule can name.
+    Other,
+}
+
+/// Whether a value has a type (the binder of a `choose` rule only sees values of its type).
+fn has_type(v: &Value, ty: &Ty) -> bool {
+    matches!(
+        (v, ty),
+        (_, Ty::Any)
+            | (Value::Int(_), Ty::Int)
+            | (Value::Bool(_), Ty::Bool)
+            | (Value::Text(_), Ty::Text)
+            | (Value::Player(_), Ty::Player)
+            | (Value::Card(_), Ty::Card)
+            | (Value::Kind(_), Ty::Kind)
+            | (Value::Tag(_), Ty::Tag)
+            | (Value::Space(_), Ty::Space)
+            | (Value::Zone(_), Ty::Zone)
+            | (Value::List(_), Ty::List(_))
+    )
+}
+
+impl Game {
+    /// The pending decision's options, in the order of `Decision::options`.
+    fn offered_options(&self) -> Vec<Offered> {
+        let Status::Decision(d) = &self.st.status else {
+            return Vec::new();
+        };
+        let mut out: Vec<Offered> = match self.st.frames.last() {
+            Some(Frame::Menu(m)) => m
+                .offered
+                .iter()
+                .map(|(a, args)| Offered::Action(*a, args.clone()))
+                .collect(),
+            Some(Frame::ChooseOne { offered, .. }) => {
+                offered.iter().cloned().map(Offered::Value).collect()
+            }
+            Some(Frame::ChooseMany(f)) => f
+                .offered
+                .iter()
+                .map(|&i| Offered::Value(f.candidates.get(i).cloned().unwrap_or_default()))
+                .collect(),
+            Some(Frame::Simul(f)) => f.offered.iter().cloned().map(Offered::Value).collect(),
+            Some(Frame::Branch { .. }) => d.options.iter().cloned().map(Offered::Branch).collect(),
+            _ => Vec::new(),
+        };
+        // A menu's `pass` and a multiple choice's `done` come last.
+        if matches!(
+            self.st.frames.last(),
+            Some(Frame::Menu(_)) | Some(Frame::ChooseMany(_))
+        ) && d.options.len() == out.len() + 1
+        {
+            out.push(Offered::Pass);
+        }
+        out.resize_with(d.options.len(), || Offered::Other);
+        out
+    }
+
+    /// The option that strategy number `strategy` of the program picks for the pending decision, or
+    /// `None` when no rule applies (or no decision is pending). The game does not change: the
+    /// conditions are evaluated on a copy. A condition that fails at runtime is an error.
+    pub fn strategy_choice(&self, strategy: usize) -> Result<Option<usize>, RuntimeError> {
+        let Some(def) = self.prog.strategies.get(strategy) else {
+            return Ok(None);
+        };
+        let Status::Decision(d) = &self.st.status else {
+            return Ok(None);
+        };
+        let (decider, prompt) = (d.player, d.prompt.clone());
+        let options = self.offered_options();
+        let mut scratch: Option<Game> = None;
+        for rule in &def.rules {
+            let candidates: Vec<(usize, Vec<Value>)> = options
+                .iter()
+                .enumerate()
+                .filter_map(|(i, o)| match (&rule.target, o) {
+                    (StrategyTarget::Pass, Offered::Pass) => Some((i, Vec::new())),
+                    (StrategyTarget::Branch(t), Offered::Branch(label))
+                        if label.starts_with(t.as_str()) =>
+                    {
+                        Some((i, Vec::new()))
+                    }
+                    (StrategyTarget::Action(a), Offered::Action(b, args)) if a == b => {
+                        Some((i, args.clone()))
+                    }
+                    (StrategyTarget::Choose { ty, prompt: p }, Offered::Value(v))
+                        if has_type(v, ty)
+                            && p.as_ref().is_none_or(|p| prompt.starts_with(p.as_str())) =>
+                    {
+                        Some((i, vec![v.clone()]))
+                    }
+                    _ => None,
+                })
+                .collect();
+            if candidates.is_empty() {
+                continue;
+            }
+            let g = scratch.get_or_insert_with(|| {
+                let mut g = self.clone();
+                g.st.record = false;
+                g
+            });
+            let mut best: Option<(usize, i64)> = None;
+            for (i, args) in candidates {
+                if !g.rule_holds(rule, decider, &args)? {
+                    continue;
+                }
+                let Some(by) = &rule.by else {
+                    return Ok(Some(i));
+                };
+                let v = g.rule_eval(by, rule, decider, &args)?;
+                let v = v.as_int().unwrap_or(i64::MIN);
+                if best.is_none_or(|(_, b)| v > b) {
+                    best = Some((i, v));
+                }
+            }
+            if let Some((i, _)) = best {
+                return Ok(Some(i));
+            }
+        }
+        Ok(None)
+    }
+
+    fn rule_holds(
+        &mut self,
+        rule: &StrategyRule,
+        decider: u8,
+        args: &[Value],
+    ) -> Result<bool, RuntimeError> {
+        match &rule.condition {
+            None => Ok(true),
+            Some(c) => Ok(matches!(
+                self.rule_eval(c, rule, decider, args)?,
+                Value::Bool(true)
+            )),
+        }
+    }
+
+    /// Evaluates a rule's expression with `args` in slots 0.. and `you` the decider.
+    fn rule_eval(
+        &mut self,
+        e: &crate::program::Expr,
+        rule: &StrategyRule,
+        decider: u8,
+        args: &[Value],
+    ) -> Result<Value, RuntimeError> {
+        let mut m = self.mach();
+        let base = m.s.ctxs.len();
+        let mut locals = args.to_vec();
+        locals.resize((rule.slots as usize).max(args.len()), Value::None);
+        m.s.ctxs.push(Ctx {
+            locals,
+            you: Some(decider),
+            this: None,
+        });
+        m.s.depth = 0;
+        m.s.exec_count = 0;
+        let r = m.eval(e);
+        m.s.truncate_ctxs(base);
+        r
+    }
+}
