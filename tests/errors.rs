@@ -28,6 +28,15 @@ fn every_error_code_has_a_rendered_snapshot() {
                 "{name}: a script with errors must not produce a program"
             );
         }
+        // docs/language.md promises a help line with every error and warning.
+        for d in &checked.diagnostics {
+            assert!(
+                d.help.as_deref().is_some_and(|h| !h.is_empty()),
+                "{name}: {} `{}` has no help line",
+                d.code,
+                d.message
+            );
+        }
         let rendered = report::render(&checked.diagnostics, name, &source, 100);
         insta::assert_snapshot!(format!(
             "{rendered}{}",

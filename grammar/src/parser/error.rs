@@ -307,6 +307,15 @@ keyword_phrases! {
 }
 
 /// Joins phrases as "a, b or c".
+/// Whether a word is one of the language's keywords (the grammar's `keyword` rule, whole).
+pub fn is_keyword(w: &str) -> bool {
+    use pest::Parser;
+    CardgameParser::parse(Rule::keyword, w)
+        .ok()
+        .and_then(|mut pairs| pairs.next())
+        .is_some_and(|p| p.as_str().len() == w.len())
+}
+
 fn join_or(items: &[String]) -> String {
     match items {
         [] => String::new(),
@@ -542,6 +551,20 @@ pub(super) fn describe_error(
         join_or(&phrases)
     };
 
+    // A name was expected and a keyword came: say so (keywords are reserved).
+    if phrases.iter().any(|p| p == "a name") {
+        if let Some(w) = word_at(src, err_pos).filter(|w| is_keyword(w)) {
+            return SyntaxError::new(
+                SyntaxError::UNEXPECTED,
+                format!("`{w}` is a keyword of the language: it cannot be used as a name"),
+                Span::new(err_pos, err_pos + w.len()),
+                "keyword",
+                Some(format!(
+                    "choose another name (`{w}s`, `my_{w}`, ...); docs/language.md lists every keyword"
+                )),
+            );
+        }
+    }
     let mut help = None;
     let in_text = positives
         .iter()
@@ -617,6 +640,11 @@ pub(super) fn describe_error(
             help = Some(format!("the `{bracket}` on line {line} is never closed"));
         }
     }
+    let help = help.or_else(|| {
+        Some(format!(
+            "write {expected} here; docs/language.md shows every form of the language"
+        ))
+    });
     SyntaxError::new(
         SyntaxError::UNEXPECTED,
         format!("expected {expected}, found {found}"),

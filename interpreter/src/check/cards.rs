@@ -59,7 +59,8 @@ impl Compiler<'_> {
                                     *span,
                                     format!("`{}` is given twice on this card", n.name),
                                 )
-                                .label("second value"),
+                                .label("second value")
+                                .help("give each property once per card; remove one of the two"),
                             );
                         }
                         let ty = self.p.props[pid.index()].ty.ty();
@@ -195,7 +196,12 @@ impl Compiler<'_> {
                         t.bindings.len()
                     ),
                 )
-                .label("wrong number of names"),
+                .label("wrong number of names")
+                .help(format!(
+                    "name {} value(s): `on {}(a, b) ...`",
+                    params.len(),
+                    t.event.name
+                )),
             );
             return None;
         }
@@ -223,7 +229,8 @@ impl Compiler<'_> {
                         z.span,
                         "only a trigger printed on a card can say `in ZONE`",
                     )
-                    .label("global trigger"),
+                    .label("global trigger")
+                    .help("move the trigger into a `card` block, or remove `in ZONE` to listen everywhere"),
                 );
                 None
             }

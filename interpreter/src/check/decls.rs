@@ -49,7 +49,8 @@ impl Compiler<'_> {
                         self.error(
                             Diagnostic::error("E101", g.span, "a script has one `game` header")
                                 .label("second header")
-                                .related(first, "first header"),
+                                .related(first, "first header")
+                                .help("merge the two headers into one `game \"Name\" { players N..M }`"),
                         );
                         continue;
                     }
@@ -65,7 +66,8 @@ impl Compiler<'_> {
                                         r.span,
                                         "player counts must be between 1 and 16, smallest first",
                                     )
-                                    .label("invalid player counts"),
+                                    .label("invalid player counts")
+                                    .help("write `players 2..4` (or one count, `players 3`), each from 1 to 16"),
                                 );
                             } else {
                                 self.p.min_players = r.min as u8;
@@ -217,7 +219,8 @@ impl Compiler<'_> {
                                     cd.name.span,
                                     "a card name cannot contain `{...}`",
                                 )
-                                .label("interpolated name"),
+                                .label("interpolated name")
+                                .help("a card name is plain text: write each card in a `card` block of its own"),
                             );
                             continue;
                         }
@@ -288,7 +291,8 @@ impl Compiler<'_> {
                     if self.p.flow.is_some() {
                         self.error(
                             Diagnostic::error("E101", b.span, "a script has one `flow`")
-                                .label("second flow"),
+                                .label("second flow")
+                                .help("merge the two into one `flow { ... }`"),
                         );
                     }
                     self.p.flow = Some(empty_body());
@@ -297,7 +301,8 @@ impl Compiler<'_> {
                     if self.p.setup.is_some() {
                         self.error(
                             Diagnostic::error("E101", b.span, "a script has one `setup`")
-                                .label("second setup"),
+                                .label("second setup")
+                                .help("merge the two into one `setup { ... }`"),
                         );
                     }
                     self.p.setup = Some(empty_body());
@@ -343,7 +348,8 @@ impl Compiler<'_> {
                             o.default.span,
                             "the default of a `bool` option is `true` or `false`",
                         )
-                        .label("not a truth value"),
+                        .label("not a truth value")
+                        .help("write `= true` or `= false`"),
                     );
                 }
                 (OptionKind::Bool, v.unwrap_or(Value::Bool(false)))
@@ -358,7 +364,10 @@ impl Compiler<'_> {
                             o.default.span,
                             format!("the default must be a number from {min} to {max}"),
                         )
-                        .label("out of range"),
+                        .label("out of range")
+                        .help(format!(
+                            "choose a default from {min} to {max}, or widen the range"
+                        )),
                     ),
                 }
                 (
@@ -456,7 +465,8 @@ impl Compiler<'_> {
                                 v.span,
                                 "only `int` variables can have `min` or `max`",
                             )
-                            .label(format!("a {ty} variable")),
+                            .label(format!("a {ty} variable"))
+                            .help("remove `min`/`max`, or make the variable an `int`"),
                         );
                     }
                     let def = &mut self.p.vars[id.index()];
@@ -560,7 +570,8 @@ impl Compiler<'_> {
                         row.span,
                         format!("two rows for {} players", row.players),
                     )
-                    .label("second row"),
+                    .label("second row")
+                    .help("keep one row per player count"),
                 );
                 continue;
             }
@@ -676,7 +687,8 @@ impl Compiler<'_> {
                                     r.span,
                                     "a zone cannot refill from itself",
                                 )
-                                .label("itself"),
+                                .label("itself")
+                                .help("refill from another zone of the same scope, such as a discard pile"),
                             );
                         } else {
                             self.p.zones[id.index()].refill = Some(rid);

@@ -80,7 +80,17 @@ impl Compiler<'_> {
             (Ty::Kind, Ty::Text) => {
                 Some("a card kind is written as the card's exact name in quotes".to_string())
             }
-            _ => None,
+            (Ty::Bool, Ty::Int) => {
+                Some("a condition is true or false: compare the number, as in `x > 0`".to_string())
+            }
+            (Ty::Int, Ty::Bool) => Some(
+                "a number is needed here; `if C then 1 else 0` turns a condition into one"
+                    .to_string(),
+            ),
+            _ => Some(format!(
+                "this place takes {} {want}: change the value, or what it is used for",
+                article(&want.to_string())
+            )),
         };
         self.error(
             Diagnostic::error(

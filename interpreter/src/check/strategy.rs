@@ -53,7 +53,8 @@ impl Compiler<'_> {
                             t.span,
                             "a strategy's description is plain text, without `{...}`",
                         )
-                        .label("interpolated text"),
+                        .label("interpolated text")
+                        .help("write the description without `{...}`"),
                     );
                     String::new()
                 }
