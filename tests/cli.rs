@@ -146,6 +146,30 @@ fn cards_shows_the_inventory() {
     assert!(v["zones"].is_array());
 }
 
+// The README's taste of the language is a whole game: it checks, its rules test passes, and it plays.
+#[test]
+fn the_readme_taste_is_a_whole_game() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let start = readme.find("```cardgame\n").expect("a cardgame block") + "```cardgame\n".len();
+    let len = readme[start..].find("```").expect("the block ends");
+    let script = temp_file("taste.cardgame", readme[start..start + len].as_bytes());
+    let path = script.to_string_lossy().into_owned();
+    let o = cardgame(&["check", &path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("0 errors, 0 warnings"),
+        "{}",
+        stdout(&o)
+    );
+    let o = cardgame(&["test", &path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("1 passed, 0 failed"), "{}", stdout(&o));
+    let o = cardgame(&["run", &path, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("\"finished\":true"), "{}", stdout(&o));
+}
+
 // A failed comparison says what each side was (docs/cli.md: "what was expected, what was found").
 #[test]
 fn a_failed_comparison_shows_both_sides() {
