@@ -153,7 +153,7 @@ fn the_readme_taste_is_a_whole_game() {
         .expect("README.md");
     let start = readme.find("```cardgame\n").expect("a cardgame block") + "```cardgame\n".len();
     let len = readme[start..].find("```").expect("the block ends");
-    let script = temp_file("taste.cardgame", readme[start..start + len].as_bytes());
+    let script = temp_file("taste.cardgame", &readme.as_bytes()[start..start + len]);
     let path = script.to_string_lossy().into_owned();
     let o = cardgame(&["check", &path]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
