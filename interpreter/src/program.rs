@@ -53,8 +53,10 @@ impl std::fmt::Display for Ty {
             Ty::Tag => write!(f, "tag"),
             Ty::Space => write!(f, "space"),
             Ty::Zone => write!(f, "zone"),
+            // `[]` and `none` have no type yet: say so in words, never "a list of any".
+            Ty::List(t) if **t == Ty::Any => write!(f, "list"),
             Ty::List(t) => write!(f, "list of {t}"),
-            Ty::Any => write!(f, "any"),
+            Ty::Any => write!(f, "value of a type not known yet"),
         }
     }
 }

@@ -153,4 +153,20 @@ flow {
             s => panic!("{s:?}"),
         }
     }
+    /// Messages never show the checker's internal "any" type.
+    #[test]
+    fn messages_about_untyped_values_use_plain_words() {
+        let src = "game \"A\" { players 2 }\nflow {\n  let xs = []\n  let n = xs + 1\n  win [seat(1)] \"x\"\n}\n";
+        let checked = check_source(src);
+        let messages: Vec<&str> = checked
+            .diagnostics
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(messages, vec!["expected a list, found an int"]);
+        assert!(checked
+            .diagnostics
+            .iter()
+            .all(|d| !format!("{} {:?}", d.label, d.help).contains("any")));
+    }
 }
