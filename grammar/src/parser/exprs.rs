@@ -383,7 +383,9 @@ impl Builder<'_> {
                         "not an aggregate",
                         Some("write `count(x in L where C)`, `filter(x in L where C)` or `sum(E for x in L)`"),
                     );
-                    Ok(self.mk(ExprKind::Call(name, vec![value]), span))
+                    // Reported once, here: a `none` in its place keeps the checker from adding
+                    // an "unknown function" error (with a "did you mean" for another aggregate).
+                    Ok(self.mk(ExprKind::None, span))
                 }
             };
         }
