@@ -449,11 +449,23 @@ pub(super) fn describe_error(
                 "`{w}` is a statement: statements go inside a block, such as `setup {{ ... }}`, \
                  a `proc` or an `ability`"
             )),
-            Some(w) => did_you_mean(w, TOP_LEVEL_KEYWORDS).map(|k| format!("did you mean `{k}`?")),
+            Some(w) if did_you_mean(w, TOP_LEVEL_KEYWORDS).is_some() => {
+                did_you_mean(w, TOP_LEVEL_KEYWORDS).map(|k| format!("did you mean `{k}`?"))
+            }
             None if found == "`}`" => {
                 Some("this `}` closes nothing: is there one `}` too many above?".to_string())
             }
-            None => None,
+            None if found == "`[`" => Some(
+                "a list has no `L[i]`: take cards with `first(L)`, `last(L)`, `take(L, n)` or \
+                 `top N of Z`, or walk it with `for x in L`"
+                    .to_string(),
+            ),
+            None => Some(
+                "an item starts with a keyword such as `card`, `zone`, `fn` or `flow`".to_string(),
+            ),
+            Some(_) => Some(
+                "an item starts with a keyword such as `card`, `zone`, `fn` or `flow`".to_string(),
+            ),
         };
         return SyntaxError::new(
             SyntaxError::UNKNOWN_ITEM,
@@ -639,6 +651,17 @@ pub(super) fn describe_error(
             let line = src.get(..at).map_or(0, |s| s.matches('\n').count()) + 1;
             help = Some(format!("the `{bracket}` on line {line} is never closed"));
         }
+    }
+    if help.is_none()
+        && found == "`{`"
+        && expected.contains("`=`")
+        && src.get(item_pos..).is_some_and(|r| r.starts_with("fn"))
+    {
+        help = Some(
+            "a function is one expression: `fn f(p: player): int = E` (`let` inside is not \
+             possible); statements go in a `proc`"
+                .to_string(),
+        );
     }
     let help = help.or_else(|| {
         Some(format!(
