@@ -170,6 +170,41 @@ fn the_readme_taste_is_a_whole_game() {
     assert!(stdout(&o).contains("\"finished\":true"), "{}", stdout(&o));
 }
 
+// `expect not over` passes while the game goes on and fails, with the end's reason, once it is over.
+#[test]
+fn expect_not_over_checks_that_the_game_goes_on() {
+    let script = temp_file(
+        "not-over.cardgame",
+        br#"game "N" { players 2 }
+var n: int = 0
+action tick() label "Tick" { n += 1 }
+flow {
+  turn seat(1) { actions by seat(1) until pass [tick] }
+  win [seat(1)] "done"
+}
+test "goes on until pass" {
+  choose "Tick"
+  expect not over
+  choose "pass"
+  expect over
+}
+test "fails when over" {
+  choose "pass"
+  expect not over
+}
+"#,
+    );
+    let o = cardgame(&["test", &script.to_string_lossy()]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("ok   "), "{out}");
+    assert!(
+        out.contains("line 16: `expect not over`: the game is over: done"),
+        "{out}"
+    );
+    assert!(out.contains("1 passed, 1 failed"), "{out}");
+}
+
 // A failed comparison says what each side was (docs/cli.md: "what was expected, what was found").
 #[test]
 fn a_failed_comparison_shows_both_sides() {

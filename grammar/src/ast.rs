@@ -631,6 +631,8 @@ pub enum TestStepKind {
     Winners(Expr),
     /// `expect over`
     Over,
+    /// `expect not over`
+    NotOver,
     /// `expect log "text"`
     Log(Text),
     /// `do { ... }`

@@ -384,6 +384,7 @@ pub enum TestStepKind {
     Decider(Expr),
     Winners(Expr),
     Over,
+    NotOver,
     Log(String),
     Do(BlockId),
 }

@@ -184,6 +184,11 @@ fn run_one(
                     _ => return Err(at(format!("the game is not over ({})", describe(&game)))),
                 }
             }
+            TestStepKind::NotOver => {
+                if let Status::Over(o) = game.status() {
+                    return Err(at(format!("the game is over: {}", o.reason)));
+                }
+            }
             TestStepKind::Over => {
                 if !matches!(game.status(), Status::Over(_)) {
                     return Err(at(format!("the game is not over ({})", describe(&game))));

@@ -505,6 +505,7 @@ impl Builder<'_> {
                         Rule::step_decider => TestStepKind::Decider(self.expr(ck.next()?, 1)?),
                         Rule::step_winners => TestStepKind::Winners(self.expr(ck.next()?, 1)?),
                         Rule::step_over => TestStepKind::Over,
+                        Rule::step_not_over => TestStepKind::NotOver,
                         Rule::step_log => TestStepKind::Log(self.text(ck.next()?, 1)?),
                         Rule::step_expect => TestStepKind::Expect(self.expr(ck.next()?, 1)?),
                         Rule::step_do => TestStepKind::Do(self.block(ck.next()?, 1)?),

@@ -153,6 +153,7 @@ impl Compiler<'_> {
                     TestStepKind::Winners(x)
                 }
                 ast::TestStepKind::Over => TestStepKind::Over,
+                ast::TestStepKind::NotOver => TestStepKind::NotOver,
                 ast::TestStepKind::Log(txt) => TestStepKind::Log(label(self, txt)),
                 ast::TestStepKind::Do(b) => TestStepKind::Do(self.block(&mut cx, b)),
             };
