@@ -170,6 +170,31 @@ fn the_readme_taste_is_a_whole_game() {
     assert!(stdout(&o).contains("\"finished\":true"), "{}", stdout(&o));
 }
 
+// After `do`, a pending menu is listed again: an option the `do` made legal is offered at once.
+#[test]
+fn a_do_block_relists_the_pending_menu() {
+    let script = temp_file(
+        "do.cardgame",
+        br#"game "D" { players 2 }
+var coins per player: int = 0
+action buy() label "Buy" if you.coins >= 3 { win [you] "bought" }
+flow {
+  turn seat(1) { actions by seat(1) until pass [buy] }
+  win [seat(2)] "passed"
+}
+test "do changes what the menu offers" {
+  expect options lacks "Buy"
+  do { seat(1).coins = 3 }
+  expect options has "Buy"
+  choose "Buy"
+  expect winners [seat(1)]
+}
+"#,
+    );
+    let o = cardgame(&["test", &script.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}
+
 // `expect not over` passes while the game goes on and fails, with the end's reason, once it is over.
 #[test]
 fn expect_not_over_checks_that_the_game_goes_on() {

@@ -446,7 +446,18 @@ impl Game {
             .run_nested(Body { block, slots }, None, None, "a `do` block");
         self.st.exec_count = count;
         match r {
-            Ok(None) => Ok(()),
+            Ok(None) => {
+                // The state changed under a pending menu: list its options again (the checks run
+                // first, as before any decision). A pending choice keeps the options it offered.
+                if matches!(self.st.status, Status::Decision(_))
+                    && matches!(self.st.frames.last(), Some(Frame::Menu(_)))
+                {
+                    self.st.exec_count = 0;
+                    self.resume();
+                    self.debug_check();
+                }
+                Ok(())
+            }
             Ok(Some(o)) => {
                 self.end(o);
                 Ok(())
