@@ -45,6 +45,16 @@ impl Compiler<'_> {
                                 .label("copy count")
                                 .help(format!("a card has from 0 to {MAX_COPIES} copies")),
                             );
+                        } else if n == 0 {
+                            self.error(
+                                Diagnostic::warning(
+                                    "W003",
+                                    e.span,
+                                    format!("`{}` has no copies: it is never in the game", self.p.kinds[kid.index()].name),
+                                )
+                                .label("no copies")
+                                .help("give it copies, or remove the card (a count that depends on the players or an option is not warned)"),
+                            );
                         }
                     }
                     copies = Some(lowered);
