@@ -152,6 +152,7 @@ fn examples_thousand_games() {
         "examples/market-race.cardgame",
         "examples/duel.cardgame",
         "examples/secret-bids.cardgame",
+        "examples/monty-hall.cardgame",
     ] {
         every_player_count(e);
     }
