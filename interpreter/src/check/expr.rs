@@ -525,14 +525,14 @@ impl Compiler<'_> {
             Ty::Player => {
                 match sym {
                     Some(Sym::Var(v)) if self.p.vars[v.index()].scope == Scope::PerPlayer => {
-                        self.used.insert(name.into());
+                        self.note_use(name);
                         return (
                             mk(ExprKind::PlayerVar(v, bx), span),
                             self.p.vars[v.index()].ty.clone(),
                         );
                     }
                     Some(Sym::Zone(z)) if self.p.zones[z.index()].scope == Scope::PerPlayer => {
-                        self.used.insert(name.into());
+                        self.note_use(name);
                         return (mk(ExprKind::Zone(z, Some(bx)), span), Ty::Zone);
                     }
                     _ => {}
@@ -561,7 +561,7 @@ impl Compiler<'_> {
                 }
                 match sym {
                     Some(Sym::Var(v)) if self.p.vars[v.index()].scope == Scope::PerCard => {
-                        self.used.insert(name.into());
+                        self.note_use(name);
                         return (
                             mk(ExprKind::CardVar(v, bx), span),
                             self.p.vars[v.index()].ty.clone(),
@@ -573,7 +573,7 @@ impl Compiler<'_> {
                     }
                     Some(Sym::Group(g)) => return (mk(ExprKind::TagOf(g, bx), span), Ty::Tag),
                     Some(Sym::Zone(z)) if self.p.zones[z.index()].scope == Scope::PerCard => {
-                        self.used.insert(name.into());
+                        self.note_use(name);
                         return (mk(ExprKind::Zone(z, Some(bx)), span), Ty::Zone);
                     }
                     _ => {}
@@ -598,7 +598,7 @@ impl Compiler<'_> {
                 }
                 if let Some(Sym::Zone(z)) = sym {
                     if self.p.zones[z.index()].scope == Scope::PerSpace {
-                        self.used.insert(name.into());
+                        self.note_use(name);
                         return (mk(ExprKind::Zone(z, Some(bx)), span), Ty::Zone);
                     }
                 }

@@ -97,6 +97,10 @@ pub(crate) struct Compiler<'s> {
     pub(crate) kinds: HashMap<String, KindId>,
     /// Names read or called somewhere, for the unused-definition warnings.
     pub(crate) used: std::collections::HashSet<String>,
+    /// How many times each name is looked up, and how many of those lookups name a variable being
+    /// written (`x = E`, `p.x += 1`): a variable all of whose uses are writes is never read (W004).
+    pub(crate) uses: HashMap<String, u32>,
+    pub(crate) writes: HashMap<String, u32>,
     pub(crate) performed: std::collections::HashSet<AbilityId>,
     /// Names offered by a "did you mean": not reported as unused (the misspelling is the error).
     pub(crate) suggested: std::cell::RefCell<std::collections::HashSet<String>>,
@@ -254,6 +258,8 @@ impl<'s> Compiler<'s> {
             syms,
             kinds: HashMap::new(),
             used,
+            uses: HashMap::new(),
+            writes: HashMap::new(),
             performed: Default::default(),
             suggested: Default::default(),
             partial: false,
@@ -328,9 +334,15 @@ impl<'s> Compiler<'s> {
     pub(crate) fn lookup(&mut self, name: &str) -> Option<Sym> {
         let s = self.syms.get(name).map(|(s, _)| *s);
         if s.is_some() {
-            self.used.insert(name.to_string());
+            self.note_use(name);
         }
         s
+    }
+
+    /// A name is used (read, called, or written: see `writes`).
+    pub(crate) fn note_use(&mut self, name: &str) {
+        self.used.insert(name.to_string());
+        *self.uses.entry(name.to_string()).or_default() += 1;
     }
 
     /// Candidates for a "did you mean" among names of some kinds.
@@ -422,6 +434,29 @@ impl<'s> Compiler<'s> {
             }
         }
         unused.sort_by(|a, b| (a.0.start, &a.1).cmp(&(b.0.start, &b.1)));
+        let mut unread: Vec<(Span, String)> = self
+            .syms
+            .iter()
+            .filter(|(n, (s, span))| {
+                matches!(s, Sym::Var(_))
+                    && !span.is_empty()
+                    && self.writes.get(*n).is_some_and(|w| *w > 0)
+                    && self.uses.get(*n) == self.writes.get(*n)
+            })
+            .map(|(n, (_, span))| (*span, n.clone()))
+            .collect();
+        unread.sort_by(|a, b| (a.0.start, &a.1).cmp(&(b.0.start, &b.1)));
+        for (span, name) in unread {
+            self.diags.push(
+                Diagnostic::warning(
+                    "W004",
+                    span,
+                    format!("the variable `{name}` is set but never read"),
+                )
+                .label("never read")
+                .help("read it where the rules need it (a condition, a score, a `win`), or remove it and what sets it"),
+            );
+        }
         for (span, name, what) in unused {
             self.diags.push(
                 Diagnostic::warning("W001", span, format!("the {what} `{name}` is never used"))

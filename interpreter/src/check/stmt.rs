@@ -40,6 +40,7 @@ impl Compiler<'_> {
                 }
                 match self.lookup(&id.name) {
                     Some(Sym::Var(v)) if self.p.vars[v.index()].scope == Scope::Shared => {
+                        *self.writes.entry(id.name.clone()).or_default() += 1;
                         Some((Target::Global(v), self.p.vars[v.index()].ty.clone()))
                     }
                     _ => {
@@ -57,6 +58,15 @@ impl Compiler<'_> {
             }
             ast::ExprKind::Field(_, _) => {
                 let (x, ty) = self.expr(cx, e);
+                let var = match &x.kind {
+                    ExprKind::PlayerVar(v, _) | ExprKind::CardVar(v, _) => {
+                        Some(self.p.vars[v.index()].name.clone())
+                    }
+                    _ => None,
+                };
+                if let Some(name) = var {
+                    *self.writes.entry(name).or_default() += 1;
+                }
                 match x.kind {
                     ExprKind::PlayerVar(v, b) => Some((Target::Player(v, *b), ty)),
                     ExprKind::CardVar(v, b) => Some((Target::Card(v, *b), ty)),
