@@ -189,12 +189,7 @@ impl Compiler<'_> {
                 bad(span)
             }
             _ => {
-                let help = self.suggest(n, |s| matches!(s, Sym::Fn(_)), BUILTIN_FNS);
-                self.error(
-                    Diagnostic::error("E110", name.span, format!("no function is named `{n}`"))
-                        .label("unknown function")
-                        .maybe_help(help),
-                );
+                self.unknown_name(n, name.span, &super::UNKNOWN_FN);
                 bad(span)
             }
         }

@@ -180,16 +180,7 @@ impl Compiler<'_> {
         let event = match self.lookup(&t.event.name) {
             Some(Sym::Event(e)) => e,
             _ => {
-                let help = self.suggest(&t.event.name, |s| matches!(s, Sym::Event(_)), &[]);
-                self.error(
-                    Diagnostic::error(
-                        "E108",
-                        t.event.span,
-                        format!("no event is named `{}`", t.event.name),
-                    )
-                    .label("unknown event")
-                    .maybe_help(help.or(Some("declare it with `event NAME(...)`".into()))),
-                );
+                self.unknown_name(&t.event.name, t.event.span, &super::UNKNOWN_EVENT);
                 return None;
             }
         };

@@ -124,6 +124,46 @@ pub(crate) const BUILTIN_NAMES: &[&str] = &[
 /// Functions the agents read: `fn heuristic(p: player): int` and `fn score(p: player): int`.
 pub(crate) const AGENT_HOOKS: &[&str] = &["heuristic", "score"];
 
+/// A kind of name that `Compiler::unknown_name` reports.
+pub(crate) struct UnknownKind {
+    pub code: &'static str,
+    pub what: &'static str,
+    pub is: fn(Sym) -> bool,
+    /// Built-in names of that kind, offered by the "did you mean" too.
+    pub builtins: &'static [&'static str],
+    /// The help when no name is close: how to declare one.
+    pub declare: &'static str,
+}
+
+pub(crate) const UNKNOWN_EVENT: UnknownKind = UnknownKind {
+    code: "E108",
+    what: "event",
+    is: |s| matches!(s, Sym::Event(_)),
+    builtins: &[],
+    declare: "declare it with `event NAME(...)`",
+};
+pub(crate) const UNKNOWN_ACTION: UnknownKind = UnknownKind {
+    code: "E109",
+    what: "action",
+    is: |s| matches!(s, Sym::Action(_)),
+    builtins: &[],
+    declare: "declare it with `action NAME(x in L) { ... }`",
+};
+pub(crate) const UNKNOWN_PROC: UnknownKind = UnknownKind {
+    code: "E110",
+    what: "procedure",
+    is: |s| matches!(s, Sym::Proc(_)),
+    builtins: &[],
+    declare: "declare it with `proc NAME(p: player) { ... }`",
+};
+pub(crate) const UNKNOWN_FN: UnknownKind = UnknownKind {
+    code: "E110",
+    what: "function",
+    is: |s| matches!(s, Sym::Fn(_)),
+    builtins: BUILTIN_FNS,
+    declare: "declare it with `fn NAME(p: player): int = E`, or see the built-in functions in docs/language.md",
+};
+
 /// A function read by the agents rather than by the script: never reported as unused.
 fn is_agent_hook(s: Sym, name: &str) -> bool {
     matches!(s, Sym::Fn(_)) && AGENT_HOOKS.contains(&name)
@@ -346,6 +386,23 @@ impl<'s> Compiler<'s> {
     }
 
     /// Candidates for a "did you mean" among names of some kinds.
+    /// "no event is named `x`": a name that names nothing of the kind the place needs, with a
+    /// "did you mean" among the names of that kind, else how to declare one (every error has a help).
+    pub(crate) fn unknown_name(&mut self, name: &str, span: Span, kind: &UnknownKind) {
+        let help = self
+            .suggest(name, kind.is, kind.builtins)
+            .unwrap_or_else(|| kind.declare.to_string());
+        self.error(
+            Diagnostic::error(
+                kind.code,
+                span,
+                format!("no {} is named `{name}`", kind.what),
+            )
+            .label(format!("unknown {}", kind.what))
+            .help(help),
+        );
+    }
+
     pub(crate) fn suggest(
         &self,
         name: &str,

@@ -169,4 +169,27 @@ flow {
             .iter()
             .all(|d| !format!("{} {:?}", d.label, d.help).contains("any")));
     }
+    /// An unknown event, action, procedure or function has a help even when no name is close.
+    #[test]
+    fn unknown_names_without_a_close_match_say_how_to_declare_one() {
+        let src = "game \"U\" { players 2 }\nflow {\n  emit qqqq()\n  actions by seat(1) once [wwww]\n  zzzz()\n  let n = yyyy(1)\n  win [seat(1)] \"x\"\n}\n";
+        let checked = check_source(src);
+        let found: Vec<(&str, &str)> = checked
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.help.as_deref().unwrap_or("")))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                ("E108", "declare it with `event NAME(...)`"),
+                ("E109", "declare it with `action NAME(x in L) { ... }`"),
+                ("E110", "declare it with `proc NAME(p: player) { ... }`"),
+                (
+                    "E110",
+                    "declare it with `fn NAME(p: player): int = E`, or see the built-in functions in docs/language.md"
+                ),
+            ]
+        );
+    }
 }

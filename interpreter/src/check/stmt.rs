@@ -300,16 +300,7 @@ impl Compiler<'_> {
                 let id = match self.lookup(&ev.name) {
                     Some(Sym::Event(e)) => e,
                     _ => {
-                        let help = self.suggest(&ev.name, |s| matches!(s, Sym::Event(_)), &[]);
-                        self.error(
-                            Diagnostic::error(
-                                "E108",
-                                ev.span,
-                                format!("no event is named `{}`", ev.name),
-                            )
-                            .label("unknown event")
-                            .maybe_help(help),
-                        );
+                        self.unknown_name(&ev.name, ev.span, &super::UNKNOWN_EVENT);
                         return None;
                     }
                 };
@@ -336,16 +327,7 @@ impl Compiler<'_> {
                     return None;
                 }
                 _ => {
-                    let help = self.suggest(&name.name, |s| matches!(s, Sym::Proc(_)), &[]);
-                    self.error(
-                        Diagnostic::error(
-                            "E110",
-                            name.span,
-                            format!("no procedure is named `{}`", name.name),
-                        )
-                        .label("unknown procedure")
-                        .maybe_help(help),
-                    );
+                    self.unknown_name(&name.name, name.span, &super::UNKNOWN_PROC);
                     return None;
                 }
             },
@@ -370,16 +352,7 @@ impl Compiler<'_> {
                     match self.lookup(&a.name) {
                         Some(Sym::Action(id)) => ids.push(id),
                         _ => {
-                            let help = self.suggest(&a.name, |s| matches!(s, Sym::Action(_)), &[]);
-                            self.error(
-                                Diagnostic::error(
-                                    "E109",
-                                    a.span,
-                                    format!("no action is named `{}`", a.name),
-                                )
-                                .label("unknown action")
-                                .maybe_help(help),
-                            );
+                            self.unknown_name(&a.name, a.span, &super::UNKNOWN_ACTION);
                         }
                     }
                 }

@@ -164,16 +164,7 @@ impl Compiler<'_> {
                 let id = match self.syms.get(&action.name).map(|(s, _)| *s) {
                     Some(Sym::Action(id)) => id,
                     _ => {
-                        let help = self.suggest(&action.name, |s| matches!(s, Sym::Action(_)), &[]);
-                        self.error(
-                            Diagnostic::error(
-                                "E109",
-                                action.span,
-                                format!("no action is named `{}`", action.name),
-                            )
-                            .label("unknown action")
-                            .maybe_help(help),
-                        );
+                        self.unknown_name(&action.name, action.span, &super::UNKNOWN_ACTION);
                         return None;
                     }
                 };

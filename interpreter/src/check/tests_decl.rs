@@ -106,16 +106,7 @@ impl Compiler<'_> {
                     Some((p, xs))
                 }
                 _ => {
-                    let help = self.suggest(&n.name, |s| matches!(s, Sym::Proc(_)), &[]);
-                    self.error(
-                        Diagnostic::error(
-                            "E110",
-                            n.span,
-                            format!("no procedure is named `{}`", n.name),
-                        )
-                        .label("unknown procedure")
-                        .maybe_help(help),
-                    );
+                    self.unknown_name(&n.name, n.span, &super::UNKNOWN_PROC);
                     None
                 }
             });
