@@ -123,12 +123,17 @@ done
 
 echo
 hoc="games/heart-of-crown.cardgame"
+# As above: the old build plays its own copy of the script when it does not accept the current one.
+old_hoc="$hoc"
+if ! "$old_bin" check "$hoc" >/dev/null 2>&1; then
+  old_hoc="$old_tree/$hoc"
+fi
 olds=()
 news=()
 for ((r = 0; r < mcts_rounds; r++)); do
   for side in old new; do
-    if [ "$side" = old ]; then bin="$old_bin"; else bin="$new_bin"; fi
-    report="$(sim "$bin" "$hoc" --games "$mcts_games" --players 2 --agents mcts:200)"
+    if [ "$side" = old ]; then bin="$old_bin"; file="$old_hoc"; else bin="$new_bin"; file="$hoc"; fi
+    report="$(sim "$bin" "$file" --games "$mcts_games" --players 2 --agents mcts:200)"
     per_game="$(awk -v s="$(printf '%s' "$report" | field seconds)" -v g="$mcts_games" 'BEGIN {print s / g}')"
     if [ "$side" = old ]; then olds+=("$per_game"); else news+=("$per_game"); fi
   done
