@@ -88,6 +88,8 @@ fn the_json_report_has_the_documented_fields() {
         "decisions",
         "end_reasons",
         "cards",
+        "stats",
+        "unused",
     ] {
         assert!(v.get(key).is_some(), "missing `{key}`");
     }
@@ -266,4 +268,70 @@ flow {
         text.contains("replay: cardgame run SCRIPT --players 2 --seed "),
         "{text}"
     );
+}
+
+/// The script's statistics (`stat`) and what no game used, in the text report and in the JSON one
+/// (docs/cli.md): examples/market-race.cardgame records the Treasure coins of each starting hand
+/// (a value, with its mean by turn) and counts the cards bought (one total per game).
+#[test]
+fn statistics_and_unused_content_are_reported() {
+    let args = [
+        "examples/market-race.cardgame",
+        "--games",
+        "40",
+        "--seed",
+        "5",
+        "--players",
+        "2",
+    ];
+    let v = report(&args);
+    let part = serde_json::json!({ "stats": v["stats"], "unused": v["unused"] });
+    insta::assert_snapshot!(
+        "sim_statistics_json",
+        serde_json::to_string_pretty(&part).expect("json")
+    );
+    let out = cardgame(&[&["sim"][..], &args[..], &["--jobs", "2"]].concat());
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let from = text.find("statistics (").expect("a statistics section");
+    let section: Vec<&str> = text[from..]
+        .lines()
+        .filter(|l| !l.contains("games per second"))
+        .collect();
+    insta::assert_snapshot!("sim_statistics_text", section.join("\n"));
+}
+
+/// A `stat` statement changes nothing in a game: the same seed gives the same trace with and without
+/// it, and `run` shows no statistic.
+#[test]
+fn a_stat_statement_leaves_the_trace_unchanged() {
+    let with = std::fs::read_to_string("examples/market-race.cardgame").expect("example");
+    let without: String = with
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("stat "))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(with.contains("stat treasure_coins ="));
+    let plain = temp_script("market-race-without-stats.cardgame", &without);
+    for format in ["text", "json"] {
+        let run = |path: &str| {
+            let o = cardgame(&[
+                "run",
+                path,
+                "--players",
+                "3",
+                "--seed",
+                "11",
+                "--format",
+                format,
+            ]);
+            assert_eq!(o.status.code(), Some(0));
+            o.stdout
+        };
+        assert_eq!(
+            run("examples/market-race.cardgame"),
+            run(plain.to_str().expect("path")),
+            "{format} traces differ"
+        );
+    }
 }

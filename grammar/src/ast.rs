@@ -98,6 +98,15 @@ pub enum Item {
     Check(Block),
     Test(TestDecl),
     Strategy(StrategyDecl),
+    Stat(StatDecl),
+}
+
+/// `stat NAME ["description"]`: a statistic that `stat` statements record for `cardgame sim`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatDecl {
+    pub name: Ident,
+    pub description: Option<Text>,
+    pub span: Span,
 }
 
 /// `game "Name" { players 2..4  option ... }`
@@ -475,6 +484,8 @@ pub enum StmtKind {
     /// `win L "reason"`
     Win(Expr, Text),
     Log(Text),
+    /// `stat NAME = E` (one value), `stat NAME += E` / `-= E` (a count per game)
+    Stat(Ident, AssignOp, Expr),
 }
 
 #[derive(Clone, Debug, PartialEq)]

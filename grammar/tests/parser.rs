@@ -1653,3 +1653,41 @@ strategy plain { }"#,
 fn strategy_words_are_not_reserved() {
     parse_ok("var strategy: int = 0\nvar prefer: int = 0\nfn otherwise(): int = strategy + prefer");
 }
+
+#[test]
+fn a_statistic_is_declared_and_recorded() {
+    let s = parse_ok("stat coins \"Coins in hand\"\nstat plays\nvar x: int = 0");
+    match &s.items[..] {
+        [Item::Stat(a), Item::Stat(b), Item::Var(_)] => {
+            assert_eq!(a.name.name, "coins");
+            assert_eq!(
+                a.description.as_ref().and_then(|t| t.plain()).as_deref(),
+                Some("Coins in hand")
+            );
+            assert_eq!(b.name.name, "plays");
+            assert!(b.description.is_none());
+        }
+        other => panic!("expected two stats and a var, got {other:?}"),
+    }
+    match stmt("stat coins = you.coins") {
+        StmtKind::Stat(n, AssignOp::Set, _) => assert_eq!(n.name, "coins"),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        stmt("stat plays += 1"),
+        StmtKind::Stat(_, AssignOp::Add, _)
+    ));
+    assert!(matches!(
+        stmt("stat plays -= 2"),
+        StmtKind::Stat(_, AssignOp::Sub, _)
+    ));
+}
+
+#[test]
+fn stat_is_not_reserved() {
+    // A variable named `stat` is still written and read as before.
+    parse_ok("var stat: int = 0\nfn f(): int = stat + 1");
+    assert!(matches!(stmt("stat = 1"), StmtKind::Assign(..)));
+    assert!(matches!(stmt("stat += 1"), StmtKind::Assign(..)));
+    assert!(matches!(stmt("p.stat += 1"), StmtKind::Assign(..)));
+}

@@ -5,6 +5,7 @@ pub mod agents;
 pub mod check;
 pub mod diag;
 pub mod engine;
+pub mod figures;
 pub mod program;
 pub mod purity;
 pub mod report;

@@ -89,6 +89,8 @@ pub struct Program {
     pub tests: Vec<TestDef>,
     /// Fixed policies for the bots (`strategy NAME { ... }`), in the order written.
     pub strategies: Vec<StrategyDef>,
+    /// Statistics the script records (`stat NAME`), in the order declared.
+    pub stats: Vec<StatDef>,
     pub blocks: Vec<Block>,
     /// Byte offsets where each source line starts, to turn spans into line numbers.
     pub line_starts: Vec<usize>,
@@ -200,6 +202,17 @@ pub struct KindDef {
     pub abilities: Vec<Option<Body>>,
     /// Triggers printed on the card.
     pub triggers: Vec<TriggerDef>,
+    pub span: Span,
+}
+
+/// `stat NAME ["description"]`: a figure that `stat` statements record during a game.
+#[derive(Clone, Debug)]
+pub struct StatDef {
+    pub name: String,
+    pub description: String,
+    /// Recorded with `+=`/`-=`: one value per game, the sum of what was added (0 when nothing
+    /// was). Otherwise (`=`) every statement run records one value, with the turn it was run in.
+    pub counter: bool,
     pub span: Span,
 }
 
@@ -517,6 +530,8 @@ pub enum StmtKind {
     Eliminate(Expr),
     Win(Expr, TextIr),
     Log(TextIr),
+    /// `stat NAME = E` / `+= E` / `-= E`: the statistic's index, the operator and the value.
+    Stat(u16, AssignOp, Expr),
 }
 
 /// Text with interpolated expressions.

@@ -5,12 +5,13 @@
 
 use crate::agents::make_agent;
 use crate::engine::{Game, GameConfig, Status, DEFAULT_MAX_DECISIONS, DEFAULT_MAX_STEPS};
+use crate::figures::{Figures, StatFigures, Unused};
 use crate::program::{OptionId, OptionKind, Program};
 use crate::value::Value;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// What to simulate.
@@ -240,11 +241,20 @@ pub struct SimReport {
     pub decisions: Spread,
     pub end_reasons: BTreeMap<String, u64>,
     pub cards: Vec<CardFigures>,
+    /// The script's statistics (`stat`), in the order declared.
+    pub stats: Vec<StatFigures>,
+    /// What no game used: actions never offered, cards never chosen or moved.
+    pub unused: Unused,
     pub seconds: f64,
     pub games_per_second: f64,
 }
 
-fn play_one(program: &Arc<Program>, cfg: &SimConfig, index: u64) -> Record {
+fn play_one(
+    program: &Arc<Program>,
+    cfg: &SimConfig,
+    index: u64,
+    figures: &Mutex<Figures>,
+) -> Record {
     let seed = game_seed(cfg.seed, index);
     let n = cfg.players as usize;
     let shift = if cfg.rotate {
@@ -262,7 +272,7 @@ fn play_one(program: &Arc<Program>, cfg: &SimConfig, index: u64) -> Record {
                 .unwrap_or_else(|| "random".into())
         })
         .collect();
-    play_seated(program, cfg, seed, seating)
+    play_seated_with(program, cfg, seed, seating, Some(figures))
 }
 
 /// Plays one game from `seed` with the agents of `seating` (one per seat), under the players, options
@@ -272,6 +282,17 @@ pub(crate) fn play_seated(
     cfg: &SimConfig,
     seed: u64,
     seating: Vec<String>,
+) -> Record {
+    play_seated_with(program, cfg, seed, seating, None)
+}
+
+/// [`play_seated`], adding the game to `figures` when it ends (not after an engine error).
+fn play_seated_with(
+    program: &Arc<Program>,
+    cfg: &SimConfig,
+    seed: u64,
+    seating: Vec<String>,
+    figures: Option<&Mutex<Figures>>,
 ) -> Record {
     let n = seating.len();
     let mut config = GameConfig::new(cfg.players, seed);
@@ -304,12 +325,22 @@ pub(crate) fn play_seated(
     config.labels = agents.iter().any(|a| a.reads_labels());
     let mut game = Game::new(program.clone(), config);
     let start = game.holdings();
+    let out_of_box = match figures {
+        Some(_) => game.kinds_out_of_box(),
+        None => Vec::new(),
+    };
     while let Status::Decision(d) = game.status() {
         let choice = agents[d.player as usize % n]
             .choose(&game, d)
             .min(d.options.len().saturating_sub(1));
         if game.apply(choice).is_err() {
             break;
+        }
+    }
+    if let (Some(f), false) = (figures, matches!(game.status(), Status::Error(_))) {
+        // Sums of whole numbers: the order in which games are added does not matter.
+        if let Ok(mut f) = f.lock() {
+            f.add(program, &game, &out_of_box);
         }
     }
     let end = game.holdings();
@@ -358,15 +389,19 @@ pub fn simulate(
     }
     let started = Instant::now();
     let mut tally = Tally::new(program, cfg);
+    let figures = Mutex::new(Figures::new(program));
     play_in_chunks(
         cfg.jobs,
         cfg.games,
-        &|i| play_one(program, cfg, i),
+        &|i| play_one(program, cfg, i, &figures),
         tick,
         &mut |i, r| tally.add(i, r),
     )?;
     let seconds = started.elapsed().as_secs_f64();
-    Ok(tally.report(seconds))
+    let mut report = tally.report(seconds);
+    let figures = figures.into_inner().map_err(|e| e.to_string())?;
+    (report.stats, report.unused) = figures.report(program);
+    Ok(report)
 }
 
 /// Plays games `0..games` with `play` on `jobs` threads, calling `tick` as each ends, and hands their
@@ -660,6 +695,8 @@ impl<'a> Tally<'a> {
             decisions: Spread::of(&self.decisions),
             end_reasons: self.end_reasons,
             cards,
+            stats: Vec::new(),
+            unused: Unused::default(),
             seconds,
             games_per_second: if seconds > 0.0 {
                 self.games as f64 / seconds
@@ -738,6 +775,7 @@ impl SimReport {
                 c.holders
             ));
         }
+        s.push_str(&crate::figures::to_text(&self.stats, &self.unused));
         s.push_str(&format!(
             "{:.1} games per second ({:.2} s)\n",
             self.games_per_second, self.seconds

@@ -106,6 +106,20 @@ impl Builder<'_> {
             Rule::check_decl => Item::Check(self.block(kids(&p).next()?, 1)?),
             Rule::test_decl => Item::Test(self.test(p)?),
             Rule::strategy_decl => Item::Strategy(self.strategy(p)?),
+            Rule::stat_decl => {
+                let span = self.sp(&p);
+                let mut k = kids(&p);
+                let name = self.ident(&k.next()?);
+                let description = match k.take(Rule::text) {
+                    Some(t) => Some(self.text(t, 1)?),
+                    None => None,
+                };
+                Item::Stat(StatDecl {
+                    name,
+                    description,
+                    span,
+                })
+            }
             _ => return Err(Bug),
         })
     }

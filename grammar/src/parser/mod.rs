@@ -69,6 +69,7 @@ pub const TOP_LEVEL_KEYWORDS: &[&str] = &[
     "check",
     "test",
     "strategy",
+    "stat",
 ];
 
 /// The words that start a statement (for "did you mean" help).

@@ -226,6 +226,15 @@ impl Builder<'_> {
                 StmtKind::Win(who, self.text(k.next()?, d)?)
             }
             Rule::stmt_log => StmtKind::Log(self.text(k.next()?, d)?),
+            Rule::stmt_stat => {
+                let name = self.ident(&k.next()?);
+                let op = match k.next()?.as_str() {
+                    "+=" => AssignOp::Add,
+                    "-=" => AssignOp::Sub,
+                    _ => AssignOp::Set,
+                };
+                StmtKind::Stat(name, op, self.expr(k.next()?, d)?)
+            }
             Rule::stmt_assign => {
                 let target = self.expr(k.next()?, d)?;
                 let op = match k.next()?.as_str() {

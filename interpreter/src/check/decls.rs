@@ -311,6 +311,7 @@ impl Compiler<'_> {
                 | ast::Item::Check(_)
                 | ast::Item::Test(_)
                 | ast::Item::Strategy(_) => {}
+                ast::Item::Stat(d) => self.declare_stat(d),
             }
         }
         if game_seen.is_none() && !self.partial {
@@ -539,7 +540,7 @@ impl Compiler<'_> {
                     self.p.checks.push(body);
                 }
                 ast::Item::Test(t) => self.lower_test(t),
-                ast::Item::Strategy(_) => {}
+                ast::Item::Strategy(_) | ast::Item::Stat(_) => {}
             }
         }
     }

@@ -5,10 +5,12 @@
 
 mod call;
 mod cards;
+mod dead;
 mod decls;
 mod expr;
 mod inline;
 mod scope;
+mod stats;
 mod stmt;
 mod strategy;
 mod tests_decl;
@@ -110,6 +112,10 @@ pub(crate) struct Compiler<'s> {
     pub(crate) lowered_fns: std::collections::HashSet<crate::program::FnId>,
     /// The types of every action's parameters, once lowered (strategies bind them by position).
     pub(crate) action_param_tys: HashMap<ActionId, Vec<Ty>>,
+    /// Statistics by name (their own name space, like strategies), and for each where it is first
+    /// recorded with `=` and with `+=`/`-=` (a statistic is one or the other: E207).
+    pub(crate) stat_ids: HashMap<String, u16>,
+    pub(crate) stat_uses: Vec<(Option<Span>, Option<Span>)>,
 }
 
 pub(crate) const BUILTIN_NAMES: &[&str] = &[
@@ -204,8 +210,12 @@ pub fn compile_partial(source: &str, script: &ast::Script, partial: bool) -> Che
     c.declare_all(script);
     c.lower_all(script);
     c.lower_strategies(script);
+    c.finish_stats();
     c.warn_unused(script);
     let has_error = c.diags.iter().any(|d| d.is_error());
+    if !has_error && !partial {
+        c.warn_boxed();
+    }
     if !has_error {
         let found = crate::purity::analyse(&c.p);
         c.p.pure_fns = found.fns;
@@ -252,6 +262,7 @@ impl<'s> Compiler<'s> {
             checks: vec![],
             tests: vec![],
             strategies: vec![],
+            stats: vec![],
             blocks: vec![],
             line_starts,
             header: Span::default(),
@@ -305,6 +316,8 @@ impl<'s> Compiler<'s> {
             partial: false,
             lowered_fns: Default::default(),
             action_param_tys: HashMap::new(),
+            stat_ids: HashMap::new(),
+            stat_uses: Vec::new(),
         }
     }
 

@@ -434,6 +434,7 @@ impl Compiler<'_> {
                 StmtKind::Win(x, self.text(cx, reason))
             }
             S::Log(t) => StmtKind::Log(self.text(cx, t)),
+            S::Stat(name, op, value) => self.stat_stmt(cx, name, *op, value, span)?,
         };
         Some(Stmt { kind, span })
     }

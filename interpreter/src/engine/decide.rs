@@ -295,6 +295,9 @@ impl<'a> Mach<'a> {
             return Ok(Flow::Stop(stop));
         }
         let (offered, mut labels) = self.menu_options(decider, actions)?;
+        for (a, _) in &offered {
+            super::stats::set_bit(&mut self.s.tally.offered, a.index());
+        }
         let pass = matches!(mode, MenuMode::UntilPass | MenuMode::OnceOrPass);
         if offered.is_empty() && !pass {
             self.s.frames.pop();
@@ -453,6 +456,9 @@ impl<'a> Mach<'a> {
                         if args.iter().any(|v| self.secret(v)) {
                             hidden = Some("an action");
                         }
+                        for v in &args {
+                            self.note_chosen(v);
+                        }
                         let mut locals = self.s.take_locals(0);
                         locals.extend(args);
                         locals.resize((def.body.slots as usize).max(locals.len()), Value::None);
@@ -473,6 +479,7 @@ impl<'a> Mach<'a> {
             Some(Frame::Simul(f)) => {
                 let v = f.offered.get(opt).cloned().unwrap_or_default();
                 f.answers.push(v.clone());
+                let chosen = v.clone();
                 f.idx += 1;
                 let secret = self.secret(&v);
                 if let Some(Event::Decision { hidden: h, .. }) = &mut event {
@@ -481,10 +488,12 @@ impl<'a> Mach<'a> {
                 if let (Some(Frame::Simul(f)), Some(e)) = (self.s.frames.last_mut(), event) {
                     f.events.push(e);
                 }
+                self.note_chosen(&chosen);
                 return Ok(());
             }
             _ => return Err(self.err(d.span, "no frame is waiting for this decision".into())),
         }
+        self.note_chosen(&chosen_value);
         if let Some(mut e) = event {
             if self.secret(&chosen_value) {
                 hidden = Some("a card");
@@ -495,5 +504,17 @@ impl<'a> Mach<'a> {
             self.s.push_event(e);
         }
         Ok(())
+    }
+
+    /// Notes the card kind of a chosen value (a card, or a kind) for simulation figures.
+    fn note_chosen(&mut self, v: &Value) {
+        let kind = match v {
+            Value::Card(c) => self.s.cards.get(*c as usize).map(|c| c.kind as usize),
+            Value::Kind(k) => Some(*k as usize),
+            _ => None,
+        };
+        if let Some(k) = kind {
+            super::stats::set_bit(&mut self.s.tally.chosen, k);
+        }
     }
 }

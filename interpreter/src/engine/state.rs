@@ -224,6 +224,8 @@ pub(crate) struct State {
     pub pvars: Vec<Value>,
     /// Abilities performed, `[seat * kinds + kind]` (filled on first use), for simulation figures.
     pub performed: Vec<u32>,
+    /// What simulations report: `stat` records, actions offered, cards chosen and moved.
+    pub tally: super::stats::Tally,
     pub cvars: Vec<Value>,
     pub eliminated: Vec<bool>,
     pub active: u8,
@@ -307,6 +309,7 @@ impl State {
             globals: Vec::new(),
             pvars: Vec::new(),
             performed: Vec::new(),
+            tally: Default::default(),
             cvars: Vec::new(),
             eliminated: vec![false; n as usize],
             active: 0,

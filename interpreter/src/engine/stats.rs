@@ -1,7 +1,85 @@
-//! Engine stage: read-only figures about a position for simulation statistics (who holds which cards).
+//! Engine stage: read-only figures about a position for simulation statistics (who holds which cards),
+//! and what a game records as it goes for them (`stat` statements, the actions offered, the cards chosen
+//! and moved).
 
 use super::state::Holder;
 use super::Game;
+
+/// What a game notes as it is played, for `cardgame sim` (never shown in a trace). Cloned with the
+/// game; the bit sets grow on first use.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Tally {
+    /// `stat NAME = E` records, in the order run: (statistic, turn, value).
+    pub records: Vec<(u16, u32, i64)>,
+    /// `stat NAME += E` totals, by statistic (empty until the first).
+    pub counters: Vec<i64>,
+    /// Bit per action: offered in a menu at least once.
+    pub offered: Vec<u64>,
+    /// Bit per card kind: a card of it, or the kind itself, was the value of a chosen option (a
+    /// `choose`, a simultaneous choice, an argument of a chosen action).
+    pub chosen: Vec<u64>,
+    /// Bit per card kind: a card of it moved to another zone after the first decision.
+    pub moved: Vec<u64>,
+}
+
+/// Sets bit `i` of a bit set, growing it as needed.
+pub(crate) fn set_bit(bits: &mut Vec<u64>, i: usize) {
+    let w = i / 64;
+    if bits.len() <= w {
+        bits.resize(w + 1, 0);
+    }
+    bits[w] |= 1 << (i % 64);
+}
+
+fn bit(bits: &[u64], i: usize) -> bool {
+    bits.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+}
+
+impl Game {
+    /// The values recorded by `stat NAME = E` so far, in the order run: (statistic index in
+    /// `Program::stats`, turn number when it ran, value).
+    pub fn stat_records(&self) -> &[(u16, u32, i64)] {
+        &self.st.tally.records
+    }
+
+    /// The total of a `stat NAME += E` statistic so far (0 when nothing was added).
+    pub fn stat_counter(&self, stat: usize) -> i64 {
+        self.st.tally.counters.get(stat).copied().unwrap_or(0)
+    }
+
+    /// Per action: whether it was offered in a menu so far.
+    pub fn actions_offered(&self) -> Vec<bool> {
+        (0..self.prog.actions.len())
+            .map(|a| bit(&self.st.tally.offered, a))
+            .collect()
+    }
+
+    /// Per card kind: whether a card of it lies outside the box now.
+    pub fn kinds_out_of_box(&self) -> Vec<bool> {
+        let boxed = self
+            .layout
+            .zone_base
+            .get(self.prog.box_zone.index())
+            .copied();
+        let mut out = vec![false; self.prog.kinds.len()];
+        for c in &self.st.cards {
+            if Some(c.zone) != boxed {
+                if let Some(o) = out.get_mut(c.kind as usize) {
+                    *o = true;
+                }
+            }
+        }
+        out
+    }
+
+    /// Per card kind: (a card of it, or the kind, was chosen in a decision; a card of it moved to
+    /// another zone after the first decision).
+    pub fn kinds_used(&self) -> Vec<(bool, bool)> {
+        (0..self.prog.kinds.len())
+            .map(|k| (bit(&self.st.tally.chosen, k), bit(&self.st.tally.moved, k)))
+            .collect()
+    }
+}
 
 impl Game {
     /// Per seat: how many cards of each kind lie in zones that seat holds (its own zones, and zones

@@ -347,6 +347,26 @@ impl<'a> Mach<'a> {
                     finished: true,
                 })));
             }
+            StmtKind::Stat(id, op, e) => {
+                // Recorded for `cardgame sim`, never shown in the trace.
+                let v = self.eval_int(e)?;
+                let t = &mut self.s.tally;
+                let i = *id as usize;
+                match op {
+                    AssignOp::Set => t.records.push((*id, self.s.turn, v)),
+                    _ => {
+                        if t.counters.len() <= i {
+                            t.counters.resize(i + 1, 0);
+                        }
+                        let v = if *op == AssignOp::Sub {
+                            v.saturating_neg()
+                        } else {
+                            v
+                        };
+                        t.counters[i] = t.counters[i].saturating_add(v);
+                    }
+                }
+            }
             StmtKind::Log(t) => {
                 // Nobody records: a text that cannot fail need not be built.
                 if self.s.record || !self.text_is_plain(t) {
@@ -453,6 +473,10 @@ impl<'a> Mach<'a> {
             }
         }
         let old_face = self.s.cards[c as usize].face_up;
+        if from != target && self.s.steps > 0 {
+            let kind = self.s.cards[c as usize].kind as usize;
+            super::stats::set_bit(&mut self.s.tally.moved, kind);
+        }
         self.s.moved();
         let zone = &mut self.s.zones[from as usize];
         zone.changed();

@@ -134,6 +134,7 @@ impl B {
             checks: vec![],
             tests: vec![],
             strategies: vec![],
+            stats: vec![],
             blocks: vec![],
             line_starts: (0..1000).map(|i| i * 10).collect(),
             header: Span::default(),
