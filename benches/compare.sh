@@ -46,8 +46,9 @@ field() { grep -oE "\"$1\": ?[0-9.eE+-]+" | head -1 | sed -E 's/.*: ?//'; }
 median() { sort -g | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 # Players for a script: its smallest count, at least 2.
 players_of() {
-  sed -nE 's/^[[:space:]]*players[[:space:]]+([0-9]+).*/\1/p' "$1" | head -1 |
-    awk '{print ($1 < 2) ? 2 : $1}'
+  # `players N` on its own line or inside `game "..." { players N }`; 2 when none is found.
+  sed -nE 's/^(.*[{[:space:]])?players[[:space:]]+([0-9]+).*/\2/p' "$1" | head -1 |
+    awk '{print ($1 < 2) ? 2 : $1} END {if (NR == 0) print 2}'
 }
 # One sim with one binary: prints "GAMES_PER_SECOND USER_CPU_SECONDS" (wall-clock games per second from
 # the JSON report, and the user CPU time of the process, which the load of a shared machine disturbs
