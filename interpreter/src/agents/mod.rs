@@ -4,9 +4,11 @@
 //! An agent is given only the decision (who decides, the prompt and the option labels) and the game it
 //! may look at through `Game::view` for its own seat; it never changes the game.
 
+mod ismcts;
 mod search;
 mod strategy;
 
+pub use ismcts::{IsmctsAgent, Playout};
 pub use search::{evaluate, GreedyAgent, MctsAgent};
 pub use strategy::StrategyAgent;
 
@@ -68,7 +70,7 @@ impl Agent for FirstAgent {
 }
 
 /// The agent names `--agents` accepts (and `strategy:NAME`).
-pub const AGENT_NAMES: &[&str] = &["random", "first", "greedy", "mcts", "strategy"];
+pub const AGENT_NAMES: &[&str] = &["random", "first", "greedy", "mcts", "ismcts", "strategy"];
 
 /// How much a search may think per decision.
 enum Budget {
@@ -96,6 +98,29 @@ fn mcts_budget(s: &str) -> Option<Budget> {
     }
 }
 
+/// The index of the script's strategy `name`, or a message that names the close ones.
+fn strategy_index(program: &Program, name: &str) -> Result<usize, String> {
+    if let Some(i) = program.strategies.iter().position(|s| s.name == name) {
+        return Ok(i);
+    }
+    let names = program.strategies.iter().map(|s| s.name.as_str());
+    Err(match crate::diag::did_you_mean(name, names) {
+        Some(h) => format!("unknown strategy `{name}`: {h}"),
+        None if program.strategies.is_empty() => {
+            format!("unknown strategy `{name}`: the script has no `strategy`")
+        }
+        None => format!(
+            "unknown strategy `{name}`; the script's strategies are: {}",
+            program
+                .strategies
+                .iter()
+                .map(|s| s.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    })
+}
+
 /// Make an agent from its command-line name; `seed` and `seat` make each random agent's choices its own.
 /// `strategy:NAME` names a strategy of `program`.
 pub fn make_agent(
@@ -121,33 +146,56 @@ pub fn make_agent(
                  decision (`mcts:1s`, `mcts:250ms`, up to 1 hour)"
             )),
         },
-        other if other.starts_with("strategy:") => {
-            let name = other["strategy:".len()..].trim();
-            match program.strategies.iter().position(|s| s.name == name) {
-                Some(i) => {
-                    let def = &program.strategies[i];
-                    let fallback = make_agent(program, &def.fallback, seed, seat)?;
-                    Ok(Box::new(StrategyAgent::new(i, def.name.clone(), fallback)))
-                }
-                None => {
-                    let names = program.strategies.iter().map(|s| s.name.as_str());
-                    Err(match crate::diag::did_you_mean(name, names) {
-                        Some(h) => format!("unknown strategy `{name}`: {h}"),
-                        None if program.strategies.is_empty() => {
-                            format!("unknown strategy `{name}`: the script has no `strategy`")
-                        }
-                        None => format!(
-                            "unknown strategy `{name}`; the script's strategies are: {}",
-                            program
-                                .strategies
-                                .iter()
-                                .map(|s| s.name.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                    })
+        "ismcts" => Ok(Box::new(IsmctsAgent::new(
+            seat_seed,
+            ismcts::DEFAULT_ITERATIONS,
+            Playout::default(),
+        ))),
+        other if other.starts_with("ismcts:") => {
+            let mut parts = other["ismcts:".len()..].split(':').map(str::trim);
+            let budget = parts.next().unwrap_or("");
+            let mut playout = Playout::default();
+            if let Some(policy) = parts.next() {
+                if policy != "random" {
+                    playout.strategy = Some((strategy_index(program, policy)?, policy.to_string()));
                 }
             }
+            if let Some(turns) = parts.next() {
+                playout.turns = match turns {
+                    "end" => None,
+                    t => match t.parse::<u32>() {
+                        Ok(n) if (1..=10_000).contains(&n) => Some(n),
+                        _ => {
+                            return Err(format!(
+                                "`{other}`: the play-outs of ismcts run a number of turns from 1 to \
+                                 10000 past the decision's (`ismcts:1s:random:4`), or to the end of \
+                                 the game (`ismcts:1s:NAME:end`)"
+                            ))
+                        }
+                    },
+                };
+            }
+            if parts.next().is_some() {
+                return Err(format!(
+                    "`{other}`: ismcts is written `ismcts:BUDGET`, `ismcts:BUDGET:POLICY` or \
+                     `ismcts:BUDGET:POLICY:TURNS`"
+                ));
+            }
+            match mcts_budget(budget) {
+                Some(Budget::Iterations(n)) => Ok(Box::new(IsmctsAgent::new(seat_seed, n, playout))),
+                Some(Budget::Time(t)) => Ok(Box::new(IsmctsAgent::timed(seat_seed, t, playout))),
+                None => Err(format!(
+                    "`{other}`: ismcts takes a number of iterations from 1 (`ismcts:500`) or a time \
+                     per decision (`ismcts:1s`, `ismcts:250ms`, up to 1 hour), then optionally the \
+                     strategy that plays its play-outs (`ismcts:1s:NAME`)"
+                )),
+            }
+        }
+        other if other.starts_with("strategy:") => {
+            let i = strategy_index(program, other["strategy:".len()..].trim())?;
+            let def = &program.strategies[i];
+            let fallback = make_agent(program, &def.fallback, seed, seat)?;
+            Ok(Box::new(StrategyAgent::new(i, def.name.clone(), fallback)))
         }
         other => Err(
             match crate::diag::did_you_mean(other, AGENT_NAMES.iter().copied()) {
@@ -171,9 +219,12 @@ mod tests {
 
     /// `mcts` takes a number of iterations or a time per decision; anything else is refused.
     fn program() -> crate::program::Program {
-        check_source("game \"G\" { players 2 }\nflow { win [seat(1)] \"x\" }\n")
-            .program
-            .expect("the script checks")
+        check_source(
+            "game \"G\" { players 2 }\nflow { win [seat(1)] \"x\" }\n\
+             strategy steady \"take the first\" { prefer choose \"a\" }\n",
+        )
+        .program
+        .expect("the script checks")
     }
 
     #[test]
@@ -185,6 +236,14 @@ mod tests {
             ("mcts:1s", "mcts:1s"),
             ("mcts:250ms", "mcts:250ms"),
             ("mcts:1.5s", "mcts:1500ms"),
+            ("ismcts", "ismcts:1000"),
+            ("ismcts:50", "ismcts:50"),
+            ("ismcts:1s", "ismcts:1s"),
+            ("ismcts:250ms:random", "ismcts:250ms"),
+            ("ismcts:250ms:steady", "ismcts:250ms:steady"),
+            ("ismcts:250ms:steady:end", "ismcts:250ms:steady:end"),
+            ("ismcts:20:random:4", "ismcts:20:random:4"),
+            ("ismcts:20:random:2", "ismcts:20"),
         ] {
             let a = make_agent(&p, spec, 1, 0).unwrap_or_else(|e| panic!("{spec}: {e}"));
             assert_eq!(a.name(), name);
@@ -196,11 +255,27 @@ mod tests {
             "mcts:-1s",
             "mcts:5000s",
             "mcts:fast",
+            "ismcts:0",
+            "ismcts:fast",
         ] {
             let e = make_agent(&p, bad, 1, 0)
                 .err()
                 .unwrap_or_else(|| panic!("{bad} accepted"));
             assert!(e.contains("time per decision"), "{e}");
+        }
+        let e = make_agent(&p, "ismcts:1s:stedy", 1, 0)
+            .err()
+            .expect("an unknown strategy is refused");
+        assert!(e.contains("unknown strategy `stedy`"), "{e}");
+        for bad in [
+            "ismcts:20:random:0",
+            "ismcts:20:random:soon",
+            "ismcts:20:random:2:x",
+        ] {
+            let e = make_agent(&p, bad, 1, 0)
+                .err()
+                .unwrap_or_else(|| panic!("{bad} accepted"));
+            assert!(e.contains("ismcts"), "{e}");
         }
     }
 
@@ -215,18 +290,48 @@ mod tests {
         let p = Arc::new(check_source(&src).program.expect("the script checks"));
         let mut config = GameConfig::new(2, 3);
         config.record = false;
-        let mut game = Game::new(p.clone(), config);
-        let mut agent = make_agent(&p, "mcts:30ms", 1, 0).expect("agent");
-        for _ in 0..3 {
-            let Status::Decision(d) = game.status().clone() else {
-                break;
-            };
-            let start = Instant::now();
-            let i = agent.choose(&game, &d);
-            // One iteration may run past the budget; a debug build is slow, so allow much more.
-            assert!(start.elapsed() < Duration::from_secs(5));
-            assert!(i < d.options.len());
-            game.apply(i).expect("applies");
+        let game = Game::new(p.clone(), config);
+        for spec in ["mcts:30ms", "ismcts:30ms", "ismcts:30ms:big_money"] {
+            let mut agent = make_agent(&p, spec, 1, 0).expect("agent");
+            let mut game = game.clone();
+            for _ in 0..3 {
+                let Status::Decision(d) = game.status().clone() else {
+                    break;
+                };
+                let start = Instant::now();
+                let i = agent.choose(&game, &d);
+                // One iteration may run past the budget; a debug build is slow, so allow much more.
+                assert!(start.elapsed() < Duration::from_secs(5), "{spec}");
+                assert!(i < d.options.len());
+                game.apply(i).expect("applies");
+            }
         }
+    }
+
+    /// `ismcts` infers from the host's choice in Monty Hall: as the contestant it switches doors.
+    #[test]
+    fn ismcts_switches_doors_after_the_host_opens_one() {
+        let src = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../examples/monty-hall.cardgame"
+        ))
+        .expect("the example");
+        let p = Arc::new(check_source(&src).program.expect("the script checks"));
+        let mut switched = 0;
+        for seed in 0..20 {
+            let mut game = Game::new(p.clone(), GameConfig::new(2, seed));
+            let mut contestant = make_agent(&p, "ismcts:100", seed, 0).expect("agent");
+            let mut host = make_agent(&p, "random", seed, 1).expect("agent");
+            while let Status::Decision(d) = game.status().clone() {
+                let i = if d.player == 0 {
+                    contestant.choose(&game, &d)
+                } else {
+                    host.choose(&game, &d)
+                };
+                switched += usize::from(d.options[i].starts_with("Switch"));
+                game.apply(i).expect("applies");
+            }
+        }
+        assert!(switched >= 18, "switched in {switched} of 20 games");
     }
 }

@@ -52,7 +52,7 @@ fn lead(game: &mut Game, seat: u8) -> Option<f64> {
 }
 
 /// Every seat's lead (see [`lead`]), computing the script's measure once per seat.
-fn leads(game: &mut Game) -> Option<Vec<f64>> {
+pub(super) fn leads(game: &mut Game) -> Option<Vec<f64>> {
     let scores: Option<Vec<i64>> = (0..game.players())
         .map(|p| game.script_score_here(p))
         .collect();
@@ -72,7 +72,7 @@ fn leads(game: &mut Game) -> Option<Vec<f64>> {
 }
 
 /// Takes the decisions that offer a single option, whoever decides, up to [`FORCED_LIMIT`] of them.
-fn run_forced(g: &mut Game) {
+pub(super) fn run_forced(g: &mut Game) {
     for _ in 0..FORCED_LIMIT {
         match g.status() {
             Status::Decision(d) if d.options.len() == 1 => {
@@ -88,7 +88,7 @@ fn run_forced(g: &mut Game) {
 /// Remembers, for the current turn, which options the agent took from which positions (a hash of its
 /// seat's view and of the decision), so that it does not go round in circles.
 #[derive(Default)]
-struct LoopGuard {
+pub(super) struct LoopGuard {
     turn: u32,
     taken: HashMap<u64, HashSet<usize>>,
 }
@@ -110,7 +110,7 @@ impl LoopGuard {
 
     /// The options allowed now: all but those already taken from this very position this turn (all of
     /// them if every one was taken). Returns the key to pass to [`LoopGuard::record`].
-    fn allowed(&mut self, game: &Game, decision: &Decision) -> (u64, Vec<usize>) {
+    pub(super) fn allowed(&mut self, game: &Game, decision: &Decision) -> (u64, Vec<usize>) {
         if game.turns() != self.turn {
             self.turn = game.turns();
             self.taken.clear();
@@ -128,7 +128,7 @@ impl LoopGuard {
         }
     }
 
-    fn record(&mut self, key: u64, choice: usize) {
+    pub(super) fn record(&mut self, key: u64, choice: usize) {
         self.taken.entry(key).or_default().insert(choice);
     }
 }
@@ -243,14 +243,14 @@ struct World {
 
 /// The scale of the logistic curve: the running mean distance of the leaves' leads from the root's.
 #[derive(Default)]
-struct Scale {
+pub(super) struct Scale {
     spread_sum: f64,
     samples: u32,
 }
 
 impl Scale {
     /// Rewards per seat in [0, 1] for the end of a play-out that started in a world with `root` leads.
-    fn rewards(&mut self, game: &mut Game, root: &[f64]) -> Vec<f64> {
+    pub(super) fn rewards(&mut self, game: &mut Game, root: &[f64]) -> Vec<f64> {
         let n = game.players() as usize;
         match game.status() {
             Status::Over(o) => {

@@ -13,7 +13,7 @@ use cardgame_grammar::ast::{self, Span};
 use std::collections::HashMap;
 
 /// The agents a strategy may fall back to (a strategy never falls back to another strategy).
-pub(crate) const FALLBACK_AGENTS: &[&str] = &["random", "first", "greedy", "mcts"];
+pub(crate) const FALLBACK_AGENTS: &[&str] = &["random", "first", "greedy", "mcts", "ismcts"];
 
 impl Compiler<'_> {
     /// Lowers every strategy of the script, after every action (their parameter types are known).
@@ -94,16 +94,16 @@ impl Compiler<'_> {
         }
         match (name, count) {
             (_, None) => name.to_string(),
-            ("mcts", Some(n)) if (1..=1_000_000).contains(&n) => format!("mcts:{n}"),
-            ("mcts", Some(_)) => {
+            ("mcts" | "ismcts", Some(n)) if (1..=1_000_000).contains(&n) => format!("{name}:{n}"),
+            ("mcts" | "ismcts", Some(_)) => {
                 self.error(
                     Diagnostic::error(
                         "E501",
                         span,
-                        "mcts takes a number of iterations from 1 to 1000000",
+                        format!("{name} takes a number of iterations from 1 to 1000000"),
                     )
                     .label("bad number of iterations")
-                    .help("write it as in `otherwise mcts:200`"),
+                    .help(format!("write it as in `otherwise {name}:200`")),
                 );
                 "random".into()
             }
@@ -111,7 +111,7 @@ impl Compiler<'_> {
                 self.error(
                     Diagnostic::error("E501", span, format!("the agent `{name}` takes no number"))
                         .label("unexpected number")
-                        .help("only `mcts` takes one, as in `otherwise mcts:200`"),
+                        .help("only `mcts` and `ismcts` take one, as in `otherwise mcts:200`"),
                 );
                 name.to_string()
             }

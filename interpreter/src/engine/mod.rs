@@ -3,6 +3,7 @@
 //! A [`Game`] is plain data (an `Arc<Program>` plus the state), so it clones cheaply. It never calls
 //! an agent: it stops at a [`Decision`], and [`Game::apply`] resumes it with the chosen option.
 
+mod belief;
 mod builtins;
 mod create;
 mod decide;
@@ -30,6 +31,7 @@ use exec::{Frame, Mach, Stop};
 use state::{Ctx, Layout, State};
 use std::sync::Arc;
 
+pub use belief::{observation, Observations};
 pub use trace::{render_event, Event};
 pub use view::{
     CardEntry, DecisionView, Inventory, PlayerView, VarView, View, ZoneCount, ZoneView,
@@ -185,12 +187,28 @@ pub struct Game {
     prog: Arc<Program>,
     layout: Arc<Layout>,
     st: State,
+    /// How the game was created and every choice since, for agents that replay what their seat
+    /// observed (`Game::history`); `None` for rules tests' games and for possible worlds.
+    history: Option<Arc<History>>,
+}
+
+/// The configuration a game was created with and the option chosen at each decision since.
+#[derive(Clone, Debug)]
+pub struct History {
+    pub config: GameConfig,
+    pub choices: Vec<u32>,
 }
 
 impl Game {
     /// Creates the game, runs its setup and its flow up to the first decision (or the end).
     pub fn new(program: Arc<Program>, config: GameConfig) -> Game {
-        Self::with_start(program, config, None, None)
+        let history = History {
+            config: config.clone(),
+            choices: Vec::new(),
+        };
+        let mut game = Self::with_start(program, config, None, None);
+        game.history = Some(Arc::new(history));
+        game
     }
 
     /// For rules tests: after setup run `given` (no decisions allowed), then run `start` (a procedure
@@ -208,6 +226,7 @@ impl Game {
             prog: program,
             layout: Arc::new(layout),
             st,
+            history: None,
         };
         if let Err(e) = created {
             game.finish(Err(e));
@@ -340,6 +359,9 @@ impl Game {
         };
         self.st.steps += 1;
         self.st.exec_count = 0;
+        if let Some(h) = &mut self.history {
+            Arc::make_mut(h).choices.push(option as u32);
+        }
         let r = self.mach().answer(&d, option);
         match r {
             Ok(()) => self.resume(),
@@ -391,6 +413,17 @@ impl Game {
         std::mem::take(&mut self.st.events)
     }
 
+    /// How the game was created and the option chosen at each decision since; `None` for a game
+    /// made by a rules test (`given`, `start`) and for a possible world.
+    pub fn history(&self) -> Option<&History> {
+        self.history.as_deref()
+    }
+
+    /// Drops the history: a copy made for a look-ahead does not need it.
+    pub fn forget_history(&mut self) {
+        self.history = None;
+    }
+
     /// Whether events are recorded (on by default; simulations may turn it off).
     pub fn set_recording(&mut self, on: bool) {
         self.st.record = on;
@@ -405,7 +438,9 @@ impl Game {
     pub fn inventory(&self) -> Inventory {
         let mut g = self.clone();
         g.st.record = false;
-        let Game { prog, layout, st } = &mut g;
+        let Game {
+            prog, layout, st, ..
+        } = &mut g;
         view::inventory(&mut Mach {
             p: prog,
             l: layout,

@@ -12,6 +12,7 @@ impl Game {
     /// seat cannot see give the same possible worlds for the same `seed`.
     pub fn determinize(&self, seat: u8, seed: u64) -> Game {
         let mut g = self.clone();
+        g.forget_history();
         let box_zone = g.prog.box_zone.index() as u32;
         let mut places: Vec<(usize, usize)> = Vec::new();
         let mut cards: Vec<u32> = Vec::new();
@@ -160,7 +161,7 @@ mod tests {
                 format!("{:?}", b.view(1 - seat))
             );
         }
-        for spec in ["mcts:60", "greedy"] {
+        for spec in ["mcts:60", "greedy", "ismcts:60"] {
             let mut x = make_agent(g.program(), spec, 3, seat).expect("agent");
             let mut y = make_agent(g.program(), spec, 3, seat).expect("agent");
             assert_eq!(

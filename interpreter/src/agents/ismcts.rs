@@ -1,0 +1,382 @@
+//! Agents stage: `ismcts`, information-set Monte Carlo tree search (after Cowling, Powley and
+//! Whitehouse, 2012): one tree over what the seat knows, searched in many possible worlds.
+//!
+//! - *Worlds consistent with what the seat observed.* Each decision draws a pool of possible worlds
+//!   with `Game::consistent_world`: a whole new deal in which replaying the game's decisions shows the
+//!   seat exactly what it saw, and in which the other players' choices are weighed as a uniformly
+//!   random player would have made them (see engine/belief.rs). Such worlds are drawn by rejection,
+//!   with at most [`TRIES_PER_WORLD`] tries per world wanted. **Fallback:** when fewer than a quarter
+//!   of the pool is found, the search uses worlds from `Game::determinize` (what the seat sees now, the
+//!   rest dealt at random) and stops trying consistent worlds for the rest of that game, since a longer
+//!   history is only harder to match. In a game where the seat has seen many cards (a deck-builder's
+//!   hands) the fallback is the rule; in a game of few hidden cards and telling choices (Monty Hall) the
+//!   worlds are exact.
+//! - *One tree over the information set.* Iteration `k` plays in world `k % pool` with a fresh random
+//!   generator, and walks one tree whose edges are option labels. At each node only the options legal
+//!   in this world are candidates; UCB1 counts, for each child, the iterations in which it was
+//!   available (its *availability*) instead of the parent's visits.
+//! - *Guided play-outs, cut off.* After the tree, the game is played on by a policy: the script's
+//!   strategy named in the agent (`ismcts:1s:big_money`, for every seat; a decision none of its rules
+//!   covers is taken at random) or uniformly at random, until a number of turns past the decision's
+//!   have begun (`ismcts:1s:big_money:6`; by default 2, the turn after next; `end`: to the end of the
+//!   game), or [`PLAYOUT_DECISIONS`] decisions; then the script's `heuristic` (else `score`) judges the position
+//!   as `mcts` does: each seat's lead over the best other, relative to its lead in the same world
+//!   before the search, through a logistic curve. A finished game counts its winners.
+//! - *Budget.* `ismcts:500` iterations or `ismcts:1s` of thinking per decision (`ismcts` alone: 1,000
+//!   iterations). Forced decisions are taken without search, and the loop guard of `mcts` keeps it from
+//!   taking the same option twice from the same position in one turn.
+//!
+//! It never reads what its seat cannot see: the real game is read through the seat's view, its
+//! options, and its history of choices (each of which the seat observed as a change of its view or not
+//! at all); the test in engine/sample.rs checks that two games differing only in hidden cards give the
+//! same choice.
+
+use super::search::{leads, run_forced, LoopGuard, Scale};
+use super::Agent;
+use crate::engine::{Decision, Game, Observations, Status};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// Consistent worlds tried per world wanted before the search falls back to `determinize`.
+pub const TRIES_PER_WORLD: usize = 8;
+/// The most decisions a play-out takes before the heuristic judges the position.
+pub const PLAYOUT_DECISIONS: u32 = 400;
+/// The weight of the play-out strategy's own choice at a node of the tree: a bonus of
+/// `PRIOR / (visits + 1)` on its mean reward (rewards are between 0 and 1).
+pub const PRIOR: f64 = 3.0;
+/// Iterations of `ismcts` without a budget.
+pub const DEFAULT_ITERATIONS: u32 = 1000;
+
+struct Node {
+    visits: u32,
+    /// Iterations in which this node's option was legal at its parent.
+    available: u32,
+    /// Reward sums per seat.
+    reward: Vec<f64>,
+    children: HashMap<String, usize>,
+}
+
+impl Node {
+    fn new(seats: usize) -> Node {
+        Node {
+            visits: 0,
+            available: 0,
+            reward: vec![0.0; seats],
+            children: HashMap::new(),
+        }
+    }
+}
+
+/// How the play-outs below the tree are played and where they stop.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Playout {
+    /// A strategy of the script (its index and name) that plays every seat, else uniformly random.
+    pub strategy: Option<(usize, String)>,
+    /// Turns the play-out runs past the turn of the decision before the heuristic judges the position
+    /// (2: the turn after next begins); `None`: to the end of the game.
+    pub turns: Option<u32>,
+}
+
+impl Default for Playout {
+    fn default() -> Self {
+        Playout {
+            strategy: None,
+            turns: Some(2),
+        }
+    }
+}
+
+impl Playout {
+    /// How the play-out reads in the agent's name: empty for the default.
+    fn suffix(&self) -> String {
+        let policy = self.strategy.as_ref().map_or("random", |(_, s)| s.as_str());
+        match self.turns {
+            Some(2) if self.strategy.is_none() => String::new(),
+            Some(2) => format!(":{policy}"),
+            Some(t) => format!(":{policy}:{t}"),
+            None => format!(":{policy}:end"),
+        }
+    }
+}
+
+/// A possible world of one decision's search, with every seat's lead in it before anything is chosen.
+struct World {
+    game: Game,
+    root: Vec<f64>,
+}
+
+pub struct IsmctsAgent {
+    rng: ChaCha8Rng,
+    iterations: u32,
+    /// A budget in time per decision instead of iterations; `iterations` is then a cap.
+    time: Option<Duration>,
+    exploration: f64,
+    /// Worlds drawn per decision.
+    pool: usize,
+    playout: Playout,
+    guard: LoopGuard,
+    /// What the seat has observed of the game so far.
+    observed: Option<Observations>,
+    /// Consistent worlds could not be drawn in this game: `determinize` from now on.
+    fallback: bool,
+}
+
+/// The most iterations a search with a time budget runs for one decision.
+const TIMED_MAX_ITERATIONS: u32 = 1_000_000;
+
+impl IsmctsAgent {
+    pub fn new(seed: u64, iterations: u32, playout: Playout) -> Self {
+        IsmctsAgent {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            iterations: iterations.max(1),
+            time: None,
+            exploration: 0.7,
+            pool: 32,
+            playout,
+            guard: LoopGuard::default(),
+            observed: None,
+            fallback: false,
+        }
+    }
+
+    pub fn timed(seed: u64, time: Duration, playout: Playout) -> Self {
+        IsmctsAgent {
+            time: Some(time),
+            ..IsmctsAgent::new(seed, TIMED_MAX_ITERATIONS, playout)
+        }
+    }
+
+    /// Whether the last decision's search played in worlds consistent with everything observed.
+    pub fn infers(&self) -> bool {
+        !self.fallback
+    }
+
+    /// The worlds of one decision: consistent ones when enough are found, else `determinize`'s.
+    fn worlds(&mut self, game: &Game, seat: u8) -> Vec<World> {
+        let wanted = self.pool.min(self.iterations as usize).max(1);
+        let mut games = Vec::new();
+        if !self.fallback {
+            let fresh = match &mut self.observed {
+                Some(o) => o.seat() != seat || !o.follow(game),
+                None => true,
+            };
+            if fresh {
+                self.observed = Observations::new(game, seat);
+            }
+            match &self.observed {
+                Some(obs) => {
+                    for _ in 0..wanted * TRIES_PER_WORLD {
+                        if let Some(w) = game.consistent_world(obs, self.rng.gen()) {
+                            games.push(w);
+                            if games.len() == wanted {
+                                break;
+                            }
+                        }
+                    }
+                    if games.len() * 4 < wanted {
+                        games.clear();
+                        self.fallback = true;
+                    }
+                }
+                None => self.fallback = true,
+            }
+        }
+        if games.is_empty() {
+            games = (0..wanted)
+                .map(|_| game.determinize(seat, self.rng.gen()))
+                .collect();
+        }
+        let seats = game.players() as usize;
+        games
+            .into_iter()
+            .map(|mut g| {
+                g.set_recording(false);
+                let root = leads(&mut g).unwrap_or_else(|| vec![0.0; seats]);
+                World { game: g, root }
+            })
+            .collect()
+    }
+
+    /// The play-out after the tree: the policy plays until the turn after next begins.
+    fn play_out(&mut self, g: &mut Game, turn: u32) {
+        if self.playout.strategy.is_none() {
+            // A random play-out counts options, never reads them.
+            g.set_labels(false);
+        }
+        // To the end of the game: the game's own limits (turns, decisions in a turn) stop it.
+        let limit = if self.playout.turns.is_some() {
+            PLAYOUT_DECISIONS
+        } else {
+            u32::MAX
+        };
+        for _ in 0..limit {
+            let k = match g.status() {
+                Status::Decision(d) => d.options.len(),
+                _ => return,
+            };
+            if self.playout.turns.is_some_and(|t| g.turns() >= turn + t) {
+                return;
+            }
+            let choice = match &self.playout.strategy {
+                Some((s, _)) if k > 1 => match g.strategy_choice(*s) {
+                    Ok(Some(i)) if i < k => i,
+                    _ => self.rng.gen_range(0..k),
+                },
+                _ => self.rng.gen_range(0..k.max(1)),
+            };
+            if g.apply(choice).is_err() {
+                return;
+            }
+        }
+    }
+
+    /// One iteration: a world, a walk down the tree, a play-out, the backup.
+    fn iterate(
+        &mut self,
+        world: &World,
+        allowed: &[usize],
+        nodes: &mut Vec<Node>,
+        scale: &mut Scale,
+    ) {
+        let seats = world.game.players() as usize;
+        let mut g = world.game.clone();
+        g.reseed(self.rng.gen());
+        let turn = g.turns();
+        let mut path = vec![0usize];
+        let mut node = 0usize;
+        let mut at_root = true;
+        loop {
+            run_forced(&mut g);
+            let Status::Decision(d) = g.status() else {
+                break;
+            };
+            let player = d.player as usize;
+            // The play-out strategy's own choice here, if it has one: tried first, and favoured by
+            // a bonus that fades with its visits (a progressive bias), so the search plays the
+            // strategy's move unless its play-outs show a better one.
+            let preferred = match &self.playout.strategy {
+                Some((s, _)) if d.options.len() > 1 => match g.strategy_choice(*s) {
+                    Ok(Some(i)) => Some(i),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let Status::Decision(d) = g.status() else {
+                break;
+            };
+            let mut unvisited = Vec::new();
+            let mut best = (f64::NEG_INFINITY, usize::MAX, usize::MAX);
+            for (i, label) in d.options.iter().enumerate() {
+                if at_root && !allowed.contains(&i) {
+                    continue;
+                }
+                match nodes[node].children.get(label).copied() {
+                    None => unvisited.push(i),
+                    Some(c) => {
+                        let ch = &mut nodes[c];
+                        ch.available += 1;
+                        let visits = f64::from(ch.visits.max(1));
+                        let mean = ch.reward.get(player).copied().unwrap_or(0.0) / visits;
+                        let mut ucb = mean
+                            + self.exploration
+                                * (f64::from(ch.available.max(1)).ln() / visits).sqrt();
+                        if preferred == Some(i) {
+                            ucb += PRIOR / (visits + 1.0);
+                        }
+                        if ucb > best.0 {
+                            best = (ucb, i, c);
+                        }
+                    }
+                }
+            }
+            at_root = false;
+            if !unvisited.is_empty() {
+                let i = match preferred {
+                    Some(p) if unvisited.contains(&p) => p,
+                    _ => unvisited[self.rng.gen_range(0..unvisited.len())],
+                };
+                let label = d.options[i].clone();
+                if g.apply(i).is_err() {
+                    break;
+                }
+                let mut child = Node::new(seats);
+                child.available = 1;
+                nodes.push(child);
+                let c = nodes.len() - 1;
+                nodes[node].children.insert(label, c);
+                path.push(c);
+                break;
+            }
+            if best.1 == usize::MAX || g.apply(best.1).is_err() {
+                break;
+            }
+            node = best.2;
+            path.push(node);
+        }
+        self.play_out(&mut g, turn);
+        run_forced(&mut g);
+        let r = scale.rewards(&mut g, &world.root);
+        for &n in &path {
+            let nd = &mut nodes[n];
+            nd.visits += 1;
+            for (acc, x) in nd.reward.iter_mut().zip(&r) {
+                *acc += x;
+            }
+        }
+    }
+}
+
+impl Agent for IsmctsAgent {
+    fn choose(&mut self, game: &Game, decision: &Decision) -> usize {
+        if decision.options.len() <= 1 {
+            return 0;
+        }
+        let (key, allowed) = self.guard.allowed(game, decision);
+        if allowed.len() == 1 {
+            self.guard.record(key, allowed[0]);
+            return allowed[0];
+        }
+        let seats = game.players() as usize;
+        let worlds = self.worlds(game, decision.player);
+        let mut nodes = vec![Node::new(seats)];
+        let mut scale = Scale::default();
+        let started = Instant::now();
+        for k in 0..self.iterations {
+            if k > 0 && self.time.is_some_and(|t| started.elapsed() >= t) {
+                break;
+            }
+            let world = &worlds[k as usize % worlds.len()];
+            self.iterate(world, &allowed, &mut nodes, &mut scale);
+        }
+        // The most visited of the allowed options (the best mean reward among equals).
+        let root = &nodes[0];
+        let mut best = (0u32, f64::NEG_INFINITY, allowed[0]);
+        for &i in &allowed {
+            if let Some(&c) = root.children.get(&decision.options[i]) {
+                let ch = &nodes[c];
+                let mean = ch
+                    .reward
+                    .get(decision.player as usize)
+                    .copied()
+                    .unwrap_or(0.0)
+                    / f64::from(ch.visits.max(1));
+                if (ch.visits, mean) > (best.0, best.1) {
+                    best = (ch.visits, mean, i);
+                }
+            }
+        }
+        self.guard.record(key, best.2);
+        best.2
+    }
+
+    fn name(&self) -> String {
+        let budget = match self.time {
+            Some(t) if t.subsec_millis() == 0 => format!("{}s", t.as_secs()),
+            Some(t) => format!("{}ms", t.as_millis()),
+            None => self.iterations.to_string(),
+        };
+        format!("ismcts:{budget}{}", self.playout.suffix())
+    }
+}
