@@ -1,6 +1,7 @@
 //! Command line: `cardgame check | run | cards | test | sim | tournament | play` (docs/cli.md is the contract).
 #![forbid(unsafe_code)]
 
+mod lsp;
 mod play;
 
 use cardgame_interpreter::agents::{make_agent, Agent};
@@ -225,6 +226,8 @@ enum Command {
         #[command(flatten)]
         limits: TestLimits,
     },
+    /// Serve the Language Server Protocol on standard input and output, for editors (docs/editors.md).
+    Lsp,
 }
 
 /// Exit codes of the contract.
@@ -245,6 +248,7 @@ fn main() -> ExitCode {
     };
     let code = match cli.command {
         Command::Check { files } => cmd_check(&files),
+        Command::Lsp => lsp::run(),
         Command::Run {
             file,
             game,

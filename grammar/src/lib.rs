@@ -5,5 +5,5 @@ pub mod ast;
 mod parser;
 
 pub use parser::{
-    edit_distance, parse, SyntaxError, MAX_NESTING, MAX_TREE_DEPTH, TOP_LEVEL_KEYWORDS,
+    edit_distance, parse, SyntaxError, KEYWORDS, MAX_NESTING, MAX_TREE_DEPTH, TOP_LEVEL_KEYWORDS,
 };

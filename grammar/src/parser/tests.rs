@@ -137,3 +137,23 @@ fn recovery_prefers_lines_not_indented_more_than_the_bad_item() {
     // Without any item keyword after the error, nothing.
     assert_eq!(recovery_point("card \"A\" { bad", 0, 11), None);
 }
+
+#[test]
+fn the_keyword_list_is_the_grammars_and_the_docs() {
+    for k in super::KEYWORDS {
+        assert!(
+            super::error::is_keyword(k),
+            "`{k}` is not a keyword of the grammar"
+        );
+    }
+    for w in ["strategy", "prefer", "otherwise", "stat", "coins", "cards"] {
+        assert!(!super::error::is_keyword(w), "`{w}` is a keyword");
+    }
+    let doc = include_str!("../../../docs/language.md");
+    let start = doc
+        .find("They are: `abilities`")
+        .expect("the docs list the keywords");
+    let end = start + doc[start..].find("(`strategy`").expect("the list ends");
+    let listed: Vec<&str> = doc[start..end].split('`').skip(1).step_by(2).collect();
+    assert_eq!(listed, super::KEYWORDS);
+}

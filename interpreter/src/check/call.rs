@@ -154,7 +154,7 @@ impl Compiler<'_> {
                 }
             }
         }
-        match self.lookup(n) {
+        match self.lookup(name) {
             Some(Sym::Fn(f)) => {
                 let params = self.p.fns[f.index()].params.clone();
                 let ret = self.p.fns[f.index()].ret.clone();

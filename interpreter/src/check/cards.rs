@@ -26,7 +26,7 @@ impl Compiler<'_> {
             match item {
                 ast::CardItem::Is(names, _) => {
                     for n in names {
-                        match self.lookup(&n.name) {
+                        match self.lookup(n) {
                             Some(Sym::Tag(t)) => tags.push(t),
                             _ => self.unknown_tag(n, Some("declare it in a `tags` group".into())),
                         }
@@ -60,7 +60,7 @@ impl Compiler<'_> {
                     copies = Some(lowered);
                 }
                 ast::CardItem::Text(t, _) => text = t.plain().unwrap_or_default(),
-                ast::CardItem::Property(n, e, span) => match self.lookup(&n.name) {
+                ast::CardItem::Property(n, e, span) => match self.lookup(n) {
                     Some(Sym::Prop(pid)) => {
                         if props[pid.index()].is_some() {
                             self.error(
@@ -97,7 +97,7 @@ impl Compiler<'_> {
                         );
                     }
                 },
-                ast::CardItem::Ability(n, b, _) => match self.lookup(&n.name) {
+                ast::CardItem::Ability(n, b, _) => match self.lookup(n) {
                     Some(Sym::Ability(aid)) => {
                         let body = self.body(b, BodyKind::Statements);
                         abilities[aid.index()] = Some(body);
@@ -177,7 +177,7 @@ impl Compiler<'_> {
         t: &ast::TriggerDecl,
         on_card: bool,
     ) -> Option<TriggerDef> {
-        let event = match self.lookup(&t.event.name) {
+        let event = match self.lookup(&t.event) {
             Some(Sym::Event(e)) => e,
             _ => {
                 self.unknown_name(&t.event.name, t.event.span, &super::UNKNOWN_EVENT);
@@ -211,7 +211,7 @@ impl Compiler<'_> {
             cx.bind(&b.name, ty);
         }
         let zone = match (&t.zone, on_card) {
-            (Some(z), true) => match self.lookup(&z.name) {
+            (Some(z), true) => match self.lookup(z) {
                 Some(Sym::Zone(zid)) => Some(zid),
                 _ => {
                     let help = self.suggest(&z.name, |s| matches!(s, Sym::Zone(_)), &[]);

@@ -672,7 +672,7 @@ impl Compiler<'_> {
         };
         for a in &z.attrs {
             match a {
-                ast::ZoneAttr::RefillFrom(r) => match self.lookup(&r.name) {
+                ast::ZoneAttr::RefillFrom(r) => match self.lookup(r) {
                     Some(Sym::Zone(rid)) => {
                         let rs = self.p.zones[rid.index()].scope;
                         if rs != z.scope && rs != Scope::Shared {

@@ -1,6 +1,7 @@
 //! Checks stage: resolving names in expressions, checking their types and lowering them.
 
 use super::scope::Ctx;
+use super::symbols::Target;
 use super::{Compiler, Sym, BUILTIN_NAMES};
 use crate::diag::{article, Diagnostic};
 use crate::program::*;
@@ -228,7 +229,7 @@ impl Compiler<'_> {
                             _ => bad(span),
                         }
                     }
-                    ast::ExprKind::Name(n) => match self.lookup(&n.name) {
+                    ast::ExprKind::Name(n) => match self.lookup(n) {
                         Some(Sym::Tag(t)) => (
                             mk(ExprKind::IsTag(Box::new(x), t, *negated), span),
                             Ty::Bool,
@@ -409,7 +410,7 @@ impl Compiler<'_> {
             "turn_number" => return (mk(ExprKind::TurnNumber, span), Ty::Int),
             _ => {}
         }
-        match self.lookup(&id.name) {
+        match self.lookup(id) {
             Some(Sym::Var(v)) => {
                 let def = &self.p.vars[v.index()];
                 if def.scope != Scope::Shared {
@@ -526,6 +527,7 @@ impl Compiler<'_> {
                 match sym {
                     Some(Sym::Var(v)) if self.p.vars[v.index()].scope == Scope::PerPlayer => {
                         self.note_use(name);
+                        self.refer(f.span, Target::Name(f.name.clone()));
                         return (
                             mk(ExprKind::PlayerVar(v, bx), span),
                             self.p.vars[v.index()].ty.clone(),
@@ -533,6 +535,7 @@ impl Compiler<'_> {
                     }
                     Some(Sym::Zone(z)) if self.p.zones[z.index()].scope == Scope::PerPlayer => {
                         self.note_use(name);
+                        self.refer(f.span, Target::Name(f.name.clone()));
                         return (mk(ExprKind::Zone(z, Some(bx)), span), Ty::Zone);
                     }
                     _ => {}
@@ -562,18 +565,24 @@ impl Compiler<'_> {
                 match sym {
                     Some(Sym::Var(v)) if self.p.vars[v.index()].scope == Scope::PerCard => {
                         self.note_use(name);
+                        self.refer(f.span, Target::Name(f.name.clone()));
                         return (
                             mk(ExprKind::CardVar(v, bx), span),
                             self.p.vars[v.index()].ty.clone(),
                         );
                     }
                     Some(Sym::Prop(p)) => {
+                        self.refer(f.span, Target::Name(f.name.clone()));
                         let ty = self.p.props[p.index()].ty.ty();
                         return (mk(ExprKind::Prop(p, bx), span), ty);
                     }
-                    Some(Sym::Group(g)) => return (mk(ExprKind::TagOf(g, bx), span), Ty::Tag),
+                    Some(Sym::Group(g)) => {
+                        self.refer(f.span, Target::Name(f.name.clone()));
+                        return (mk(ExprKind::TagOf(g, bx), span), Ty::Tag);
+                    }
                     Some(Sym::Zone(z)) if self.p.zones[z.index()].scope == Scope::PerCard => {
                         self.note_use(name);
+                        self.refer(f.span, Target::Name(f.name.clone()));
                         return (mk(ExprKind::Zone(z, Some(bx)), span), Ty::Zone);
                     }
                     _ => {}
@@ -599,6 +608,7 @@ impl Compiler<'_> {
                 if let Some(Sym::Zone(z)) = sym {
                     if self.p.zones[z.index()].scope == Scope::PerSpace {
                         self.note_use(name);
+                        self.refer(f.span, Target::Name(f.name.clone()));
                         return (mk(ExprKind::Zone(z, Some(bx)), span), Ty::Zone);
                     }
                 }

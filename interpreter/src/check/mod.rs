@@ -13,6 +13,7 @@ mod scope;
 mod stats;
 mod stmt;
 mod strategy;
+mod symbols;
 mod tests_decl;
 
 use crate::diag::{did_you_mean, Diagnostic};
@@ -22,6 +23,7 @@ use cardgame_grammar::ast::{self, Span};
 use std::collections::HashMap;
 
 pub use scope::Ctx;
+pub use symbols::{SymbolDef, SymbolKind, SymbolRef, Symbols};
 
 /// The result of checking a script: a program when there is no error, and every diagnostic.
 pub struct Checked {
@@ -31,6 +33,19 @@ pub struct Checked {
 
 /// Parse and check a script's source text.
 pub fn check_source(source: &str) -> Checked {
+    analyse(source).checked
+}
+
+/// A script as tools at the edge (the language server) see it: its syntax tree (partial when it has
+/// syntax errors), the result of checking it, and the names the checker resolved.
+pub struct Analysis {
+    pub script: ast::Script,
+    pub checked: Checked,
+    pub symbols: Symbols,
+}
+
+/// Parse and check a script's source text, keeping its tree and its resolved names.
+pub fn analyse(source: &str) -> Analysis {
     let (script, syntax) = cardgame_grammar::parse(source);
     let mut diagnostics: Vec<Diagnostic> = syntax
         .iter()
@@ -40,13 +55,17 @@ pub fn check_source(source: &str) -> Checked {
                 .maybe_help(e.help.clone())
         })
         .collect();
-    let mut checked = compile_partial(source, &script, !syntax.is_empty());
+    let (mut checked, symbols) = compile_inner(source, &script, !syntax.is_empty());
     diagnostics.append(&mut checked.diagnostics);
     diagnostics.sort_by_key(|d| (d.span.start, d.severity));
     let has_error = diagnostics.iter().any(|d| d.is_error());
-    Checked {
-        program: if has_error { None } else { checked.program },
-        diagnostics,
+    Analysis {
+        script,
+        checked: Checked {
+            program: if has_error { None } else { checked.program },
+            diagnostics,
+        },
+        symbols,
     }
 }
 
@@ -116,9 +135,11 @@ pub(crate) struct Compiler<'s> {
     /// recorded with `=` and with `+=`/`-=` (a statistic is one or the other: E207).
     pub(crate) stat_ids: HashMap<String, u16>,
     pub(crate) stat_uses: Vec<(Option<Span>, Option<Span>)>,
+    /// Every resolved use of a declared name or a card, for [`Symbols`].
+    pub(crate) refs: Vec<(Span, symbols::Target)>,
 }
 
-pub(crate) const BUILTIN_NAMES: &[&str] = &[
+pub const BUILTIN_NAMES: &[&str] = &[
     "you",
     "this",
     "active",
@@ -175,7 +196,7 @@ fn is_agent_hook(s: Sym, name: &str) -> bool {
     matches!(s, Sym::Fn(_)) && AGENT_HOOKS.contains(&name)
 }
 
-pub(crate) const BUILTIN_FNS: &[&str] = &[
+pub const BUILTIN_FNS: &[&str] = &[
     "count",
     "max",
     "min",
@@ -205,6 +226,10 @@ pub fn compile(source: &str, script: &ast::Script) -> Checked {
 
 /// Check a script whose tree may be partial (it had syntax errors): errors about missing parts are left out.
 pub fn compile_partial(source: &str, script: &ast::Script, partial: bool) -> Checked {
+    compile_inner(source, script, partial).0
+}
+
+fn compile_inner(source: &str, script: &ast::Script, partial: bool) -> (Checked, Symbols) {
     let mut c = Compiler::new(source);
     c.partial = partial;
     c.declare_all(script);
@@ -224,10 +249,14 @@ pub fn compile_partial(source: &str, script: &ast::Script, partial: bool) -> Che
             a.parts = parts;
         }
     }
-    Checked {
-        program: if has_error { None } else { Some(c.p) },
-        diagnostics: c.diags,
-    }
+    let symbols = c.symbols();
+    (
+        Checked {
+            program: if has_error { None } else { Some(c.p) },
+            diagnostics: c.diags,
+        },
+        symbols,
+    )
 }
 
 impl<'s> Compiler<'s> {
@@ -318,6 +347,7 @@ impl<'s> Compiler<'s> {
             action_param_tys: HashMap::new(),
             stat_ids: HashMap::new(),
             stat_uses: Vec::new(),
+            refs: Vec::new(),
         }
     }
 
@@ -384,10 +414,12 @@ impl<'s> Compiler<'s> {
         true
     }
 
-    pub(crate) fn lookup(&mut self, name: &str) -> Option<Sym> {
-        let s = self.syms.get(name).map(|(s, _)| *s);
+    /// The top-level name written at `id`, noted as used.
+    pub(crate) fn lookup(&mut self, id: &ast::Ident) -> Option<Sym> {
+        let s = self.syms.get(&id.name).map(|(s, _)| *s);
         if s.is_some() {
-            self.note_use(name);
+            self.note_use(&id.name);
+            self.refer(id.span, symbols::Target::Name(id.name.clone()));
         }
         s
     }
@@ -452,7 +484,9 @@ impl<'s> Compiler<'s> {
 
     pub(crate) fn kind_by_name(&mut self, name: &str, span: Span) -> Option<KindId> {
         if let Some(k) = self.kinds.get(name) {
-            return Some(*k);
+            let k = *k;
+            self.refer(span, symbols::Target::Card(name.to_string()));
+            return Some(k);
         }
         let help = did_you_mean(name, self.kinds.keys().map(|s| s.as_str())).unwrap_or_else(|| {
             "card names are written exactly as in their `card \"...\"` definition".into()

@@ -38,7 +38,7 @@ impl Compiler<'_> {
                 if let Some((slot, ty)) = cx.get(&id.name) {
                     return Some((Target::Local(slot), ty));
                 }
-                match self.lookup(&id.name) {
+                match self.lookup(id) {
                     Some(Sym::Var(v)) if self.p.vars[v.index()].scope == Scope::Shared => {
                         *self.writes.entry(id.name.clone()).or_default() += 1;
                         Some((Target::Global(v), self.p.vars[v.index()].ty.clone()))
@@ -268,7 +268,7 @@ impl Compiler<'_> {
                 as_card,
                 by,
             } => {
-                let ab = match self.lookup(&ability.name) {
+                let ab = match self.lookup(ability) {
                     Some(Sym::Ability(a)) => a,
                     _ => {
                         let help =
@@ -297,7 +297,7 @@ impl Compiler<'_> {
                 }
             }
             S::Emit(ev, args) => {
-                let id = match self.lookup(&ev.name) {
+                let id = match self.lookup(ev) {
                     Some(Sym::Event(e)) => e,
                     _ => {
                         self.unknown_name(&ev.name, ev.span, &super::UNKNOWN_EVENT);
@@ -308,7 +308,7 @@ impl Compiler<'_> {
                 let xs = self.arguments(cx, ev, ev.span, &params, args)?;
                 StmtKind::Emit(id, xs)
             }
-            S::Call(name, args) => match self.lookup(&name.name) {
+            S::Call(name, args) => match self.lookup(name) {
                 Some(Sym::Proc(p)) => {
                     let params = self.p.procs[p.index()].params.clone();
                     let xs = self.arguments(cx, name, name.span, &params, args)?;
@@ -349,7 +349,7 @@ impl Compiler<'_> {
                 };
                 let mut ids = vec![];
                 for a in actions {
-                    match self.lookup(&a.name) {
+                    match self.lookup(a) {
                         Some(Sym::Action(id)) => ids.push(id),
                         _ => {
                             self.unknown_name(&a.name, a.span, &super::UNKNOWN_ACTION);

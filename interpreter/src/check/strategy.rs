@@ -162,7 +162,13 @@ impl Compiler<'_> {
             }
             ast::StrategyTarget::Action { action, params } => {
                 let id = match self.syms.get(&action.name).map(|(s, _)| *s) {
-                    Some(Sym::Action(id)) => id,
+                    Some(Sym::Action(id)) => {
+                        self.refer(
+                            action.span,
+                            super::symbols::Target::Name(action.name.clone()),
+                        );
+                        id
+                    }
                     _ => {
                         self.unknown_name(&action.name, action.span, &super::UNKNOWN_ACTION);
                         return None;

@@ -50,7 +50,7 @@ impl Compiler<'_> {
         }
         let mut options = vec![];
         for (n, e) in &t.options {
-            match self.lookup(&n.name) {
+            match self.lookup(n) {
                 Some(Sym::Option(o)) => {
                     let okind = self.p.options[o.index()].kind.clone();
                     let v = match (&okind, &e.kind) {
@@ -99,7 +99,7 @@ impl Compiler<'_> {
         let start = t
             .start
             .as_ref()
-            .and_then(|(n, args, span)| match self.lookup(&n.name) {
+            .and_then(|(n, args, span)| match self.lookup(n) {
                 Some(Sym::Proc(p)) => {
                     let params = self.p.procs[p.index()].params.clone();
                     let xs = self.arguments(&mut cx, n, *span, &params, args)?;

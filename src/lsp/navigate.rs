@@ -1,0 +1,133 @@
+//! Language server stage: go to definition, find references and rename, read from the checker's table of
+//! resolved names (every declaration and every use of a declared name or a card name).
+
+use super::document::Document;
+use cardgame_grammar::ast::Span;
+use cardgame_grammar::KEYWORDS;
+use cardgame_interpreter::check::SymbolKind;
+use lsp_types::{Location, Position, PrepareRenameResponse, TextEdit, WorkspaceEdit};
+use std::collections::HashMap;
+
+pub fn definition(doc: &Document, pos: Position) -> Option<Location> {
+    let symbols = &doc.analysis.symbols;
+    let def = symbols.at(doc.offset(pos))?;
+    Some(Location::new(
+        doc.uri.clone(),
+        doc.range(symbols.defs[def].span),
+    ))
+}
+
+pub fn references(doc: &Document, pos: Position, declaration: bool) -> Vec<Location> {
+    let symbols = &doc.analysis.symbols;
+    let Some(def) = symbols.at(doc.offset(pos)) else {
+        return vec![];
+    };
+    let mut spans: Vec<Span> = symbols.uses_of(def).collect();
+    if declaration {
+        spans.insert(0, symbols.defs[def].span);
+    }
+    spans
+        .into_iter()
+        .map(|s| Location::new(doc.uri.clone(), doc.range(s)))
+        .collect()
+}
+
+/// The part of a span a rename replaces: a card name's text without its quotes.
+fn name_part(doc: &Document, span: Span) -> Span {
+    let text = doc.slice(span);
+    if text.len() >= 2 && text.starts_with('"') && text.ends_with('"') {
+        Span::new(span.start + 1, span.end - 1)
+    } else {
+        span
+    }
+}
+
+pub fn prepare_rename(doc: &Document, pos: Position) -> Option<PrepareRenameResponse> {
+    let offset = doc.offset(pos);
+    let symbols = &doc.analysis.symbols;
+    let def = symbols.at(offset)?;
+    let span = symbols
+        .refs
+        .iter()
+        .map(|r| r.span)
+        .chain(std::iter::once(symbols.defs[def].span))
+        .find(|s| s.start <= offset && offset <= s.end)?;
+    let part = name_part(doc, span);
+    Some(PrepareRenameResponse::RangeWithPlaceholder {
+        range: doc.range(part),
+        placeholder: doc.slice(part).to_string(),
+    })
+}
+
+/// Why `new` cannot be the new name of a declared name or a card, if it cannot.
+fn invalid(doc: &Document, kind: SymbolKind, old: &str, new: &str) -> Option<String> {
+    if new == old {
+        return None;
+    }
+    if kind == SymbolKind::Card {
+        if new.is_empty() || new.contains(['"', '{', '}', '\\', '\n']) {
+            return Some(format!(
+                "\"{new}\" cannot be a card name: write it without quotes, braces or backslashes"
+            ));
+        }
+        let taken = doc
+            .analysis
+            .symbols
+            .defs
+            .iter()
+            .any(|d| d.kind == SymbolKind::Card && d.name == new);
+        return taken.then(|| format!("a card is already named \"{new}\""));
+    }
+    let mut chars = new.chars();
+    let shaped = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !shaped {
+        return Some(format!(
+            "`{new}` is not a name: letters, digits and `_`, not starting with a digit"
+        ));
+    }
+    if KEYWORDS.contains(&new) {
+        return Some(format!("`{new}` is a keyword of the language"));
+    }
+    let taken = doc
+        .analysis
+        .symbols
+        .defs
+        .iter()
+        .find(|d| d.kind != SymbolKind::Card && d.name == new);
+    taken.map(|d| {
+        format!(
+            "`{new}` is already declared as {} {}",
+            article(d.kind.what()),
+            d.kind.what()
+        )
+    })
+}
+
+fn article(word: &str) -> &'static str {
+    cardgame_interpreter::diag::article(word)
+}
+
+/// The edits that rename the name at `pos` (its declaration and every use), or why it cannot be renamed.
+pub fn rename(doc: &Document, pos: Position, new: &str) -> Result<Option<WorkspaceEdit>, String> {
+    let symbols = &doc.analysis.symbols;
+    let Some(def) = symbols.at(doc.offset(pos)) else {
+        return Ok(None);
+    };
+    let d = &symbols.defs[def];
+    if let Some(why) = invalid(doc, d.kind, &d.name, new) {
+        return Err(why);
+    }
+    let edits: Vec<TextEdit> = std::iter::once(d.span)
+        .chain(symbols.uses_of(def))
+        .map(|s| TextEdit::new(doc.range(name_part(doc, s)), new.to_string()))
+        .collect();
+    let mut changes = HashMap::new();
+    changes.insert(doc.uri.clone(), edits);
+    Ok(Some(WorkspaceEdit {
+        changes: Some(changes),
+        ..WorkspaceEdit::default()
+    }))
+}
