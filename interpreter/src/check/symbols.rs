@@ -172,3 +172,107 @@ impl Compiler<'_> {
         Symbols { defs, refs }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::analyse;
+
+    fn scripts() -> Vec<(String, String)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut out = vec![];
+        for dir in ["games", "examples"] {
+            let Ok(rd) = std::fs::read_dir(root.join(dir)) else {
+                continue;
+            };
+            for e in rd.flatten() {
+                let p = e.path();
+                if p.extension().is_some_and(|x| x == "cardgame") {
+                    let text = std::fs::read_to_string(&p).expect("a script");
+                    out.push((p.display().to_string(), text));
+                }
+            }
+        }
+        assert!(out.len() >= 4, "the scripts of games/ and examples/");
+        out
+    }
+
+    /// The text at a span: a card's name in quotes, any other name as it is.
+    fn written(source: &str, span: Span, kind: SymbolKind, name: &str) -> bool {
+        let text = &source[span.start..span.end];
+        match kind {
+            SymbolKind::Card => text == format!("\"{name}\""),
+            _ => text == name,
+        }
+    }
+
+    #[test]
+    fn every_declaration_and_use_is_where_its_name_is_written() {
+        for (path, source) in scripts() {
+            let a = analyse(&source);
+            assert!(a.checked.program.is_some(), "{path} checks");
+            for d in &a.symbols.defs {
+                assert!(written(&source, d.span, d.kind, &d.name), "{path}: {d:?}");
+            }
+            for r in &a.symbols.refs {
+                let d = &a.symbols.defs[r.def];
+                assert!(
+                    written(&source, r.span, d.kind, &d.name),
+                    "{path}: {r:?} -> {d:?}"
+                );
+            }
+            // Every card, and every name the checker did not warn about as unused, is used somewhere.
+            let unused: Vec<Span> = a
+                .checked
+                .diagnostics
+                .iter()
+                .filter(|d| d.code == "W001")
+                .map(|d| d.span)
+                .collect();
+            for (i, d) in a.symbols.defs.iter().enumerate() {
+                let used = a.symbols.uses_of(i).next().is_some();
+                let hooks = d.kind == SymbolKind::Function
+                    && ["heuristic", "score"].contains(&d.name.as_str());
+                let declared_only = matches!(
+                    d.kind,
+                    SymbolKind::Card
+                        | SymbolKind::Ability
+                        | SymbolKind::Column
+                        | SymbolKind::Tag
+                        | SymbolKind::TagGroup
+                        | SymbolKind::OptionValue
+                        | SymbolKind::Property
+                );
+                if !used && !hooks && !declared_only {
+                    assert!(
+                        unused.contains(&d.span),
+                        "{path}: `{}` has no recorded use and no W001",
+                        d.name
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_use_resolves_to_its_declaration_and_locals_are_not_names() {
+        let src = "game \"G\" { players 2 }\nzone pile: pile\nvar n: int = 0\ncard \"A\" { copies 2 }\n\
+                   setup { let pile2 = 1\n  n = pile2\n  move cards(\"A\", box) to pile }\nflow { win everyone \"x\" }\n";
+        let a = analyse(src);
+        assert!(a.checked.program.is_some(), "{:?}", a.checked.diagnostics);
+        let s = &a.symbols;
+        let at =
+            |needle: &str, nth: usize| src.match_indices(needle).nth(nth).expect("in source").0;
+        let pile = s.at(at("pile", 0) + 1).expect("zone pile");
+        assert_eq!(s.defs[pile].kind, SymbolKind::Zone);
+        assert_eq!(s.at(at("to pile", 0) + 3), Some(pile));
+        assert_eq!(s.uses_of(pile).count(), 1);
+        let card = s.at(at("\"A\"", 1) + 1).expect("card A");
+        assert_eq!(s.defs[card].kind, SymbolKind::Card);
+        assert_eq!(s.defs[card].span.start, at("\"A\"", 0));
+        // `pile2` is a local: nothing.
+        assert_eq!(s.at(at("pile2", 0) + 2), None);
+        let n = s.at(at("n = ", 0)).expect("var n");
+        assert_eq!(s.defs[n].scope, Some(Scope::Shared));
+    }
+}
