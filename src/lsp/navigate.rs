@@ -110,6 +110,9 @@ fn article(word: &str) -> &'static str {
     cardgame_interpreter::diag::article(word)
 }
 
+// `WorkspaceEdit::changes` is keyed by `Uri`, whose only interior mutability is a cache that does not
+// change its hash: the lint does not apply.
+#[allow(clippy::mutable_key_type)]
 /// The edits that rename the name at `pos` (its declaration and every use), or why it cannot be renamed.
 pub fn rename(doc: &Document, pos: Position, new: &str) -> Result<Option<WorkspaceEdit>, String> {
     let symbols = &doc.analysis.symbols;
