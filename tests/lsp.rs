@@ -87,7 +87,8 @@ const URI: &str = "file:///tmp/tiny.cardgame";
 /// The server, killed when the test ends however it ends.
 struct Server {
     child: Child,
-    stdin: ChildStdin,
+    /// Standard input of the server (`None` once closed).
+    stdin: Option<ChildStdin>,
     messages: Receiver<Value>,
     next_id: i64,
 }
@@ -141,7 +142,7 @@ impl Server {
         });
         Server {
             child,
-            stdin,
+            stdin: Some(stdin),
             messages,
             next_id: 0,
         }
@@ -149,8 +150,13 @@ impl Server {
 
     fn send(&mut self, msg: Value) {
         let text = msg.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{text}", text.len()).expect("write");
-        self.stdin.flush().expect("flush");
+        self.write(&format!("Content-Length: {}\r\n\r\n{text}", text.len()));
+    }
+
+    fn write(&mut self, bytes: &str) {
+        let stdin = self.stdin.as_mut().expect("standard input is open");
+        stdin.write_all(bytes.as_bytes()).expect("write");
+        stdin.flush().expect("flush");
     }
 
     fn notify(&mut self, method: &str, params: Value) {
@@ -447,4 +453,56 @@ fn a_half_typed_script_never_crashes_the_server() {
     }
     s.request("shutdown", Value::Null);
     s.notify("exit", Value::Null);
+}
+
+impl Server {
+    /// The exit status, which must come within the time limit.
+    fn exit_status(&mut self) -> std::process::ExitStatus {
+        let deadline = std::time::Instant::now() + LIMIT;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the server did not exit"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+#[test]
+fn clients_that_break_the_protocol_get_answers_or_a_clean_exit() {
+    // A request before `initialize`: ServerNotInitialized. `didOpen` before `initialized`: served.
+    let mut s = Server::start();
+    let r = s.call(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": URI}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(r["error"]["code"], -32002, "{r}");
+    s.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {}}),
+    );
+    s.notify("textDocument/didOpen", json!({"textDocument": {"uri": URI, "languageId": "cardgame", "version": 1, "text": "zone"}}));
+    assert!(s.diagnostics(1).iter().any(|d| d["code"] == "E001"));
+    // A malformed notification is ignored; the server goes on.
+    s.notify("textDocument/didChange", json!({"textDocument": 7}));
+    s.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": URI}}),
+    );
+    // Standard input closed without `exit`: exit code 1, no hang.
+    s.stdin = None;
+    assert_eq!(s.exit_status().code(), Some(1));
+
+    // A payload that is not JSON: the connection cannot go on; exit code 1, no panic.
+    let mut s = Server::start();
+    s.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {}}),
+    );
+    s.write("Content-Length: 5\r\n\r\n{oops");
+    assert_eq!(s.exit_status().code(), Some(1));
 }

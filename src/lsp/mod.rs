@@ -49,6 +49,13 @@ fn capabilities() -> ServerCapabilities {
     }
 }
 
+/// How the main loop ended: with the connection closed (the threads that read and write it can be
+/// joined), or on a protocol error (the reading thread may still wait on standard input).
+enum End {
+    Closed(u8),
+    Broken(u8),
+}
+
 /// Run the server until the client says `exit`; the exit code is 0 when it said `shutdown` first.
 pub fn run() -> u8 {
     let (connection, io_threads) = Connection::stdio();
@@ -59,29 +66,41 @@ pub fn run() -> u8 {
             version: Some(env!("CARGO_PKG_VERSION").to_string()),
         },
     });
-    let code = match connection.initialize_start() {
-        Ok((id, _params)) => match connection.initialize_finish(id, init) {
-            Ok(()) => serve(&connection),
+    // Requests before `initialize` are answered `ServerNotInitialized`. The `initialized`
+    // notification is not waited for: a client that sends `didOpen` first is served all the same.
+    let end = match connection.initialize_start() {
+        Ok((id, _params)) => {
+            if connection
+                .sender
+                .send(Response::new_ok(id, init).into())
+                .is_err()
+            {
+                End::Broken(1)
+            } else {
+                serve(&connection)
+            }
+        }
+        Err(e) => {
+            eprintln!("cardgame lsp: {e}");
+            End::Broken(1)
+        }
+    };
+    drop(connection);
+    match end {
+        End::Closed(code) => match io_threads.join() {
+            Ok(()) => code,
             Err(e) => {
                 eprintln!("cardgame lsp: {e}");
                 1
             }
         },
-        Err(e) => {
-            eprintln!("cardgame lsp: {e}");
-            1
-        }
-    };
-    drop(connection);
-    if let Err(e) = io_threads.join() {
-        eprintln!("cardgame lsp: {e}");
-        return 1;
+        // Returning ends the process, and with it a thread still reading standard input.
+        End::Broken(code) => code,
     }
-    code
 }
 
 /// The main loop: answers every request, and republishes a script's diagnostics on every change.
-fn serve(connection: &Connection) -> u8 {
+fn serve(connection: &Connection) -> End {
     let mut server = Server {
         docs: HashMap::new(),
     };
@@ -89,26 +108,27 @@ fn serve(connection: &Connection) -> u8 {
         let out = match msg {
             Message::Request(req) => {
                 match connection.handle_shutdown(&req) {
-                    Ok(true) => return 0,
+                    Ok(true) => return End::Closed(0),
                     Ok(false) => {}
                     Err(e) => {
                         eprintln!("cardgame lsp: {e}");
-                        return 1;
+                        return End::Broken(1);
                     }
                 }
                 vec![Message::Response(server.request(req))]
             }
-            Message::Notification(n) if n.method == "exit" => return 1,
+            Message::Notification(n) if n.method == "exit" => return End::Closed(1),
             Message::Notification(n) => server.notification(n),
             Message::Response(_) => vec![],
         };
         for m in out {
             if connection.sender.send(m).is_err() {
-                return 1;
+                return End::Broken(1);
             }
         }
     }
-    1
+    // Standard input ended without `exit`.
+    End::Closed(1)
 }
 
 struct Server {
