@@ -343,10 +343,16 @@ fn an_editor_session() {
     assert!(flow.to_string().contains("cleanup"), "{flow}");
 
     // Half typed: `you.` offers what a player has; inside quotes, the cards.
-    let half = SCRIPT.replace(
-        "move c to you.discard\n}",
-        "move c to you.discard\n  you.\n}",
-    );
+    let half = SCRIPT
+        .replacen(
+            "move c to you.discard\n}",
+            "move c to you.discard\n  you.\n}",
+            1,
+        )
+        .replace(
+            "pay c.cost from you.coins\n",
+            "pay c.cost from you.coins\n  c.\n",
+        );
     s.notify(
         "textDocument/didChange",
         json!({"textDocument": {"uri": URI, "version": 2}, "contentChanges": [{"text": half}]}),
@@ -361,6 +367,13 @@ fn an_editor_session() {
         !got.contains(&"cost".to_string()) && !got.contains(&"market".to_string()),
         "{got:?}"
     );
+    // `c` is a card (the checker saw `c.cost` nearby): properties and card fields, no player's.
+    let items = s.request("textDocument/completion", at(&half, "  c.\n", 0, 4));
+    let got = labels(&items);
+    for want in ["cost", "type", "kind", "owner"] {
+        assert!(got.contains(&want.to_string()), "{want} not in {got:?}");
+    }
+    assert!(!got.contains(&"coins".to_string()), "{got:?}");
     let items = s.request("textDocument/completion", at(&half, "\"Coper\"", 0, 3));
     let got = labels(&items);
     assert_eq!(got, ["Copper", "City"]);

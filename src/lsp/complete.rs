@@ -74,35 +74,62 @@ fn open_quote(before: &str) -> Option<usize> {
     open
 }
 
-/// Which fields follow `base.` for a base written as `word`.
+/// Which fields follow `base.`.
 #[derive(Clone, Copy, PartialEq)]
 enum Base {
     Player,
     Card,
+    Space,
     Unknown,
 }
 
-fn base_of(word: &str) -> Base {
+/// What the name `word` before a `.` at `offset` is: from the built-in names, else from the nearest
+/// place where the checker saw the same name before a `.`, else from the last script that parsed.
+fn base_of(doc: &Document, word: &str, offset: usize) -> Base {
     match word {
-        "you" | "active" | "owner" => Base::Player,
-        "this" => Base::Card,
+        "you" | "active" | "owner" => return Base::Player,
+        "this" => return Base::Card,
+        "" => return Base::Unknown,
+        _ => {}
+    }
+    let nearest = doc
+        .analysis
+        .symbols
+        .field_bases
+        .iter()
+        .filter(|(span, _)| doc.slice(*span) == word)
+        .min_by_key(|(span, _)| span.start.abs_diff(offset))
+        .map(|(_, scope)| *scope)
+        .or_else(|| {
+            doc.known_bases
+                .iter()
+                .find(|(name, _)| name == word)
+                .map(|(_, scope)| *scope)
+        });
+    match nearest {
+        Some(Scope::PerPlayer) => Base::Player,
+        Some(Scope::PerCard) => Base::Card,
+        Some(Scope::PerSpace) => Base::Space,
         _ => Base::Unknown,
     }
 }
 
 fn fields(known: &[Known], base: Base) -> Vec<CompletionItem> {
+    let any = base == Base::Unknown;
     let mut out = vec![];
     for k in known {
         let scope = k.scope.unwrap_or(Scope::PerCard);
         let (ok, per) = match (k.kind, scope) {
             (SymbolKind::Variable | SymbolKind::Zone, Scope::PerPlayer) => {
-                (base != Base::Card, "per player")
+                (any || base == Base::Player, "per player")
             }
             (SymbolKind::Variable | SymbolKind::Zone, Scope::PerCard) => {
-                (base != Base::Player, "per card")
+                (any || base == Base::Card, "per card")
             }
-            (SymbolKind::Zone, Scope::PerSpace) => (base == Base::Unknown, "per space"),
-            (SymbolKind::Property | SymbolKind::TagGroup, _) => (base != Base::Player, "of a card"),
+            (SymbolKind::Zone, Scope::PerSpace) => (any || base == Base::Space, "per space"),
+            (SymbolKind::Property | SymbolKind::TagGroup, _) => {
+                (any || base == Base::Card, "of a card")
+            }
             _ => (false, ""),
         };
         if ok {
@@ -113,12 +140,12 @@ fn fields(known: &[Known], base: Base) -> Vec<CompletionItem> {
             ));
         }
     }
-    if base != Base::Player {
+    if any || base == Base::Card {
         for f in CARD_FIELDS {
             out.push(item(f, CompletionItemKind::FIELD, "every card's"));
         }
     }
-    if base == Base::Unknown {
+    if any || base == Base::Space {
         for f in SPACE_FIELDS {
             out.push(item(f, CompletionItemKind::FIELD, "every space's"));
         }
@@ -175,7 +202,7 @@ pub fn complete(doc: &Document, pos: Position) -> Vec<CompletionItem> {
     if before[..word_start].ends_with('.') && !before[..word_start].ends_with("..") {
         let base_text = &before[..word_start - 1];
         let base_word = &base_text[base_text.trim_end_matches(is_word).len()..];
-        return fields(&known, base_of(base_word));
+        return fields(&known, base_of(doc, base_word, offset));
     }
     let mut out: Vec<CompletionItem> = KEYWORDS
         .iter()

@@ -21,6 +21,8 @@ pub struct Document {
     /// The names declared by the last version of the script that had no syntax error, so that
     /// completion still offers a name whose declaration is being edited.
     pub known: Vec<Known>,
+    /// Likewise, the names written before a `.` and whether they were a player, a card or a space.
+    pub known_bases: Vec<(String, Scope)>,
     line_starts: Vec<usize>,
 }
 
@@ -38,6 +40,7 @@ impl Document {
             analysis: analyse(""),
             text: String::new(),
             known: Vec::new(),
+            known_bases: Vec::new(),
             line_starts: vec![0],
         };
         doc.set_text(text);
@@ -67,6 +70,16 @@ impl Document {
                     scope: d.scope,
                 })
                 .collect();
+            let mut bases: Vec<(String, Scope)> = self
+                .analysis
+                .symbols
+                .field_bases
+                .iter()
+                .map(|(span, scope)| (self.slice(*span).to_string(), *scope))
+                .collect();
+            bases.sort_by(|a, b| a.0.cmp(&b.0));
+            bases.dedup_by(|a, b| a.0 == b.0);
+            self.known_bases = bases;
         }
     }
 

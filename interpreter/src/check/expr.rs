@@ -519,6 +519,17 @@ impl Compiler<'_> {
     fn field(&mut self, cx: &mut Ctx, base: &ast::Expr, f: &ast::Ident, span: Span) -> (Expr, Ty) {
         let reported = self.diags.len();
         let (b, bt) = self.expr(cx, base);
+        if let ast::ExprKind::Name(n) = &base.kind {
+            let scope = match bt {
+                Ty::Player => Some(Scope::PerPlayer),
+                Ty::Card => Some(Scope::PerCard),
+                Ty::Space => Some(Scope::PerSpace),
+                _ => None,
+            };
+            if let Some(scope) = scope {
+                self.field_bases.push((n.span, scope));
+            }
+        }
         let bx = Box::new(b);
         let name = f.name.as_str();
         let sym = self.syms.get(name).map(|(s, _)| *s);

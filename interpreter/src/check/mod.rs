@@ -137,6 +137,8 @@ pub(crate) struct Compiler<'s> {
     pub(crate) stat_uses: Vec<(Option<Span>, Option<Span>)>,
     /// Every resolved use of a declared name or a card, for [`Symbols`].
     pub(crate) refs: Vec<(Span, symbols::Target)>,
+    /// Every name written before a `.` whose value is a player, a card or a space, for [`Symbols`].
+    pub(crate) field_bases: Vec<(Span, ast::Scope)>,
 }
 
 pub const BUILTIN_NAMES: &[&str] = &[
@@ -348,6 +350,7 @@ impl<'s> Compiler<'s> {
             stat_ids: HashMap::new(),
             stat_uses: Vec::new(),
             refs: Vec::new(),
+            field_bases: Vec::new(),
         }
     }
 

@@ -74,6 +74,9 @@ pub struct SymbolRef {
 pub struct Symbols {
     pub defs: Vec<SymbolDef>,
     pub refs: Vec<SymbolRef>,
+    /// Every name (a local, a parameter, `you`) written before a `.` and what its value is: a player
+    /// (`PerPlayer`), a card (`PerCard`) or a space (`PerSpace`). Editors read it to complete fields.
+    pub field_bases: Vec<(Span, Scope)>,
 }
 
 impl Symbols {
@@ -169,7 +172,14 @@ impl Compiler<'_> {
             .collect();
         refs.sort_by_key(|r| (r.span.start, r.span.end));
         refs.dedup();
-        Symbols { defs, refs }
+        let mut field_bases = self.field_bases.clone();
+        field_bases.sort_by_key(|(s, _)| (s.start, s.end));
+        field_bases.dedup();
+        Symbols {
+            defs,
+            refs,
+            field_bases,
+        }
     }
 }
 
