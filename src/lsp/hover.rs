@@ -68,7 +68,7 @@ fn find_card(items: &[Item], span: Span) -> Option<&CardDecl> {
 
 fn card(doc: &Document, span: Span) -> Option<String> {
     let c = find_card(&doc.analysis.script.items, span)?;
-    let mut out = format!("card `{}`", doc.slice(c.name.span));
+    let mut out = format!("**card {}**", doc.slice(c.name.span));
     let mut tags = vec![];
     let mut copies = None;
     let mut text = None;
@@ -79,7 +79,9 @@ fn card(doc: &Document, span: Span) -> Option<String> {
         match item {
             CardItem::Is(names, _) => tags.extend(names.iter().map(|n| n.name.as_str())),
             CardItem::Copies(e, _) => copies = Some(doc.slice(e.span)),
-            CardItem::Text(t, _) => text = Some(doc.slice(t.span)),
+            CardItem::Text(t, _) => {
+                text = Some(t.plain().unwrap_or_else(|| doc.slice(t.span).to_string()))
+            }
             CardItem::Property(n, e, _) => {
                 props.push(format!("{} `{}`", n.name, doc.slice(e.span)))
             }
@@ -104,16 +106,9 @@ fn card(doc: &Document, span: Span) -> Option<String> {
     out.push_str("\n\n");
     out.push_str(&lines.join("  \n"));
     if let Some(t) = text {
-        let t = t
-            .trim_matches('"')
-            .replace("\\n", "\n")
-            .replace("\\\"", "\"");
+        let quoted: Vec<String> = t.lines().map(|l| format!("> {l}")).collect();
         out.push_str("\n\n");
-        for l in t.lines() {
-            out.push_str("> ");
-            out.push_str(l);
-            out.push('\n');
-        }
+        out.push_str(&quoted.join("\n"));
     }
     let comment = doc_comment(doc, doc.line_number(c.span.start));
     if !comment.is_empty() {
