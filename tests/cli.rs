@@ -10,6 +10,10 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
 fn example() -> &'static str {
     "examples/market-race.cardgame"
 }
@@ -52,9 +56,9 @@ fn check_accepts_every_script() {
 fn check_reports_errors_with_exit_1() {
     let o = cardgame(&["check", "tests/errors/E102-unknown-name.cardgame"]);
     assert_eq!(o.status.code(), Some(1));
-    let out = stdout(&o);
-    assert!(out.contains("E102"), "{out}");
-    assert!(out.contains("did you mean `round`?"), "{out}");
+    let err = stderr(&o);
+    assert!(err.contains("E102"), "{err}");
+    assert!(err.contains("did you mean `round`?"), "{err}");
 }
 
 #[test]
@@ -347,8 +351,12 @@ fn play_is_driven_through_standard_input() {
 
 #[test]
 fn command_outputs_are_snapshotted() {
+    // The diagnostics (standard error) then the summary (standard output), as a terminal shows them.
     let check = cardgame(&["check", "tests/errors/E103-unknown-card.cardgame"]);
-    insta::assert_snapshot!("check_output", stdout(&check));
+    insta::assert_snapshot!(
+        "check_output",
+        format!("{}{}", stderr(&check), stdout(&check))
+    );
     let test = cardgame(&["test", "examples/duel.cardgame"]);
     insta::assert_snapshot!("test_output", stdout(&test));
     let run = cardgame(&[
@@ -430,10 +438,10 @@ fn a_board_too_large_for_the_engine_names_its_line() {
     );
     let o = cardgame(&["check", fixed.to_str().expect("path")]);
     assert_eq!(o.status.code(), Some(1));
-    let out = stdout(&o);
+    let err = stderr(&o);
     assert!(
-        out.contains("E307") && out.contains("huge-board.cardgame:2:"),
-        "{out}"
+        err.contains("E307") && err.contains("huge-board.cardgame:2:"),
+        "{err}"
     );
     // Computed from an option: a runtime error when the game is created, naming line 3.
     let computed = temp_file(
