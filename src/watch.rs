@@ -84,7 +84,9 @@ pub fn watch(files: &[PathBuf], mut once: impl FnMut() -> u8) -> u8 {
     let dim = colours().stderr;
     loop {
         if clear {
+            // Flushed at once: the diagnostics that follow go to standard error, unbuffered.
             out!("{CLEAR}");
+            let _ = std::io::Write::flush(&mut std::io::stdout());
         }
         let start = Instant::now();
         let code = once();
