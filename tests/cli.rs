@@ -781,7 +781,7 @@ fn watch_session(args: &[&str], name: &str, first: &str, steps: &[(&str, bool, &
             }
         }
     });
-    let deadline = Instant::now() + Duration::from_secs(20);
+    let deadline = Instant::now() + Duration::from_secs(10);
     let mut seen = String::new();
     let mut wait_for = |want: &str| -> bool {
         loop {
