@@ -1,41 +1,26 @@
-//! Command line: `cardgame check | run | cards | test | sim | tournament | play` (docs/cli.md is the contract).
+//! Command line: `cardgame check | run | cards | test | sim | tournament | play | strategies | lsp`, its
+//! flags and their help (docs/cli.md is the contract); the commands live in the modules below.
 #![forbid(unsafe_code)]
 
-mod lsp;
-mod play;
-
-use cardgame_interpreter::agents::{make_agent, Agent};
-use cardgame_interpreter::check::{check_source, Checked};
-use cardgame_interpreter::engine::{
-    render_event, Event, Game, GameConfig, Status, DEFAULT_MAX_DECISIONS, DEFAULT_MAX_STEPS,
-    DEFAULT_MAX_TURNS,
-};
-use cardgame_interpreter::program::{OptionId, OptionKind, Program};
-use cardgame_interpreter::report;
-use cardgame_interpreter::sim::{simulate, SimConfig};
-use cardgame_interpreter::testing::run_tests_limited;
-use cardgame_interpreter::tournament::{tournament, Plan};
-use cardgame_interpreter::value::Value;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 /// Print to standard output. When the reader has gone (a pipe closed early, as by `| head`), the program
 /// ends quietly with exit code 0, as command-line tools do; another write error ends it with exit code 1.
 macro_rules! out {
-    ($($t:tt)*) => { write_stdout(format_args!($($t)*)) };
+    ($($t:tt)*) => { $crate::write_stdout(format_args!($($t)*)) };
 }
 
 /// [`out!`] with a newline.
 macro_rules! outln {
-    ($($t:tt)*) => { write_stdout(format_args!("{}\n", format_args!($($t)*))) };
+    ($($t:tt)*) => { $crate::write_stdout(format_args!("{}\n", format_args!($($t)*))) };
 }
 
 /// Print to standard error; a closed standard error is ignored (never a panic).
 macro_rules! err {
-    ($($t:tt)*) => {{ let _ = std::io::stderr().lock().write_fmt(format_args!($($t)*)); }};
+    ($($t:tt)*) => {{ let _ = std::io::Write::write_fmt(&mut std::io::stderr().lock(), format_args!($($t)*)); }};
 }
 
 /// [`err!`] with a newline.
@@ -58,10 +43,26 @@ fn quit_on_write_error(e: &std::io::Error) -> ! {
     std::process::exit(i32::from(SCRIPT_ERROR));
 }
 
+mod diagnostics;
+mod games;
+mod lsp;
+mod play;
+mod scripts;
+mod watch;
+
+use cardgame_interpreter::agents::AGENT_NAMES;
+use cardgame_interpreter::engine::{
+    GameConfig, DEFAULT_MAX_DECISIONS, DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS,
+};
+use diagnostics::ColorChoice;
+
 /// Write, check, play, test and simulate card games written as text scripts.
 #[derive(Parser)]
 #[command(name = "cardgame", version, about)]
 struct Cli {
+    /// When to colour diagnostics and results: `auto` colours a terminal unless `NO_COLOR` is set.
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
     #[command(subcommand)]
     command: Command,
 }
@@ -126,30 +127,118 @@ struct Batch {
     /// Worker threads (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
+    /// The report's format: text, or one JSON object.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
     #[command(flatten)]
     limits: Limits,
 }
 
+/// Which command lists the agents: each says what `--agents` means for it.
+#[derive(Clone, Copy)]
+enum AgentsFor {
+    Run,
+    Sim,
+    Tournament,
+    Play,
+}
+
+/// The spec form and a short description of each agent of `AGENT_NAMES` (docs/cli.md, Agents).
+fn agent_form(name: &str) -> (String, &'static str) {
+    match name {
+        "random" => (name.into(), "uniformly at random among the legal options"),
+        "first" => (name.into(), "always the first legal option"),
+        "greedy" => (
+            name.into(),
+            "one step of look-ahead, judged by the script's `fn heuristic` (or `score`)",
+        ),
+        "mcts" => (
+            "mcts[:N|:T]".into(),
+            "Monte Carlo tree search: N iterations (200) or a time T (1s, 250ms) per decision",
+        ),
+        "ismcts" => (
+            "ismcts[:N|:T|:B:POLICY[:TURNS]]".into(),
+            "information-set MCTS over worlds consistent with what the seat saw (1,000 iterations)",
+        ),
+        "strategy" => (
+            "strategy:NAME".into(),
+            "a strategy written in the script (`cardgame strategies FILE` lists them)",
+        ),
+        _ => (name.into(), "see docs/cli.md, Agents"),
+    }
+}
+
+/// What `--agents` means for the command.
+fn agents_intro(what: AgentsFor) -> &'static str {
+    match what {
+        AgentsFor::Run => {
+            "Agents by seat, comma separated (`random,greedy`); the last one fills the remaining seats"
+        }
+        AgentsFor::Sim => {
+            "Agents by seat, comma separated; the last one fills the remaining seats; they are rotated \
+             round the seats game by game unless --no-rotate"
+        }
+        AgentsFor::Tournament => "The agents, comma separated: at least two, all different",
+        AgentsFor::Play => {
+            "Agents for the other seats, comma separated in seat order (yours is skipped); the last one \
+             fills the remaining seats"
+        }
+    }
+}
+
+/// The short help of `--agents` (`-h`): what it means, and the agents' spec forms.
+fn agents_help(what: AgentsFor) -> String {
+    let forms: Vec<String> = AGENT_NAMES.iter().map(|n| agent_form(n).0).collect();
+    format!("{}. Agents: {}", agents_intro(what), forms.join(", "))
+}
+
+/// The long help of `--agents` (`--help`): what it means, then every agent with what it plays.
+fn agents_long_help(what: AgentsFor) -> String {
+    let forms: Vec<(String, &str)> = AGENT_NAMES.iter().map(|n| agent_form(n)).collect();
+    let width = forms.iter().map(|(f, _)| f.len()).max().unwrap_or(0);
+    let mut s = format!("{}.\n\nAgents (docs/cli.md, Agents):", agents_intro(what));
+    for (form, what) in forms {
+        s.push_str(&format!("\n  {form:width$}  {what}"));
+    }
+    s
+}
+
+/// The flags of `check` and `test` that say how results are shown.
+#[derive(clap::Args)]
+struct ScriptOutput {
+    /// `text`, or `json`: one JSON object per line for each diagnostic (and each test), then a summary
+    /// (docs/cli.md).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Run again whenever one of the files changes, until Ctrl-C; the screen is cleared first when
+    /// standard output is a terminal.
+    #[arg(long)]
+    watch: bool,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Check scripts and print every error and warning.
     Check {
-        #[arg(required = true)]
+        /// The scripts to check (`.cardgame` files).
+        #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
+        #[command(flatten)]
+        output: ScriptOutput,
     },
     /// Play one game with bots and print its trace.
     Run {
+        /// The script to play.
         file: PathBuf,
         #[command(flatten)]
         game: GameArgs,
         /// Seed of the game's random generator.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Agents by seat, comma separated (`random,first`); the last one fills the remaining seats.
-        #[arg(long, default_value = "random")]
+        #[arg(long, default_value = "random", help = agents_help(AgentsFor::Run),
+              long_help = agents_long_help(AgentsFor::Run))]
         agents: String,
+        /// The trace's format: text, or one JSON object per line ending with the result.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         #[command(flatten)]
@@ -160,22 +249,25 @@ enum Command {
     },
     /// Show the component inventory after setup.
     Cards {
+        /// The script whose cards to list.
         file: PathBuf,
         #[command(flatten)]
         game: GameArgs,
+        /// The inventory's format: text, or one JSON object.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
     /// Simulate many games and print aggregated statistics.
     Sim {
+        /// The script to simulate.
         file: PathBuf,
         #[command(flatten)]
         game: GameArgs,
         /// Number of games.
         #[arg(long, default_value_t = 1000)]
         games: u64,
-        /// Agents by seat, comma separated; they are rotated round the seats game by game.
-        #[arg(long, default_value = "random")]
+        #[arg(long, default_value = "random", help = agents_help(AgentsFor::Sim),
+              long_help = agents_long_help(AgentsFor::Sim))]
         agents: String,
         /// Keep every agent in its seat instead of rotating.
         #[arg(long)]
@@ -185,44 +277,55 @@ enum Command {
     },
     /// Set agents against each other in every pairing and seating; print a matrix of score rates.
     Tournament {
+        /// The script to play.
         file: PathBuf,
         #[command(flatten)]
         game: GameArgs,
         /// Games per lineup of agents, rounded up to whole rounds of seatings.
         #[arg(long, default_value_t = 100)]
         games: u64,
-        /// The agents, comma separated: at least two, all different.
-        #[arg(long, required = true)]
+        #[arg(long, required = true, help = agents_help(AgentsFor::Tournament),
+              long_help = agents_long_help(AgentsFor::Tournament))]
         agents: String,
         #[command(flatten)]
         batch: Batch,
     },
     /// Play a game at the terminal against bots.
     Play {
+        /// The script to play.
         file: PathBuf,
         #[command(flatten)]
         game: GameArgs,
         /// Your seat, from 1.
         #[arg(long, default_value_t = 1)]
         seat: u8,
+        /// Seed of the game's random generator.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Agents for the other seats, comma separated in seat order (yours is skipped).
-        #[arg(long, default_value = "random")]
+        #[arg(long, default_value = "random", help = agents_help(AgentsFor::Play),
+              long_help = agents_long_help(AgentsFor::Play))]
         agents: String,
         #[command(flatten)]
         limits: Limits,
     },
     /// List the strategies a script defines (`strategy NAME "..." { ... }`), for `--agents strategy:NAME`.
     Strategies {
+        /// The script whose strategies to list.
         file: PathBuf,
+        /// The list's format: text, or one JSON array.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
     /// Run the rules tests written in scripts.
     Test {
-        #[arg(required = true)]
+        /// The scripts whose tests to run.
+        #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
+        /// Run only the tests whose names contain this text (case-sensitive).
+        #[arg(long, value_name = "TEXT")]
+        filter: Option<String>,
+        #[command(flatten)]
+        output: ScriptOutput,
         #[command(flatten)]
         limits: TestLimits,
     },
@@ -234,8 +337,41 @@ enum Command {
 const SCRIPT_ERROR: u8 = 1;
 const USAGE: u8 = 2;
 
+/// The `--color` choice written on the command line, read before clap parses it so that clap's own
+/// help and errors follow it too (the last one wins, as for clap).
+fn color_flag(args: &[std::ffi::OsString]) -> Option<clap::ColorChoice> {
+    let mut choice = None;
+    let mut it = args.iter().map(|a| a.to_string_lossy());
+    while let Some(a) = it.next() {
+        if a == "--" {
+            break;
+        }
+        let value = match a.strip_prefix("--color") {
+            Some("") => it.next().map(|v| v.into_owned()),
+            Some(v) => v.strip_prefix('=').map(String::from),
+            None => None,
+        };
+        choice = match value.as_deref() {
+            Some("always") => Some(clap::ColorChoice::Always),
+            Some("never") => Some(clap::ColorChoice::Never),
+            Some("auto") => Some(clap::ColorChoice::Auto),
+            _ => choice,
+        };
+    }
+    choice
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    use clap::{CommandFactory, FromArgMatches};
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let mut command = Cli::command();
+    if let Some(c) = color_flag(&args) {
+        command = command.color(c);
+    }
+    let cli = match command
+        .try_get_matches_from(&args)
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
@@ -246,9 +382,29 @@ fn main() -> ExitCode {
             };
         }
     };
+    diagnostics::set_colours(cli.color);
     let code = match cli.command {
-        Command::Check { files } => cmd_check(&files),
         Command::Lsp => lsp::run(),
+        Command::Check { files, output } => {
+            if output.watch {
+                watch::watch(&files, || scripts::check(&files, output.format))
+            } else {
+                scripts::check(&files, output.format)
+            }
+        }
+        Command::Test {
+            files,
+            filter,
+            output,
+            limits,
+        } => {
+            let once = || scripts::test(&files, filter.as_deref(), output.format, limits);
+            if output.watch {
+                watch::watch(&files, once)
+            } else {
+                once()
+            }
+        }
         Command::Run {
             file,
             game,
@@ -257,10 +413,9 @@ fn main() -> ExitCode {
             format,
             limits,
             view,
-        } => cmd_run(&file, &game, seed, &agents, format, limits, view),
-        Command::Cards { file, game, format } => cmd_cards(&file, &game, format),
-        Command::Test { files, limits } => cmd_test(&files, limits),
-        Command::Strategies { file, format } => cmd_strategies(&file, format),
+        } => games::cmd_run(&file, &game, seed, &agents, format, limits, view),
+        Command::Cards { file, game, format } => games::cmd_cards(&file, &game, format),
+        Command::Strategies { file, format } => games::cmd_strategies(&file, format),
         Command::Play {
             file,
             game,
@@ -268,7 +423,7 @@ fn main() -> ExitCode {
             seed,
             agents,
             limits,
-        } => cmd_play(&file, &game, seat, seed, &agents, limits),
+        } => games::cmd_play(&file, &game, seat, seed, &agents, limits),
         Command::Sim {
             file,
             game,
@@ -276,12 +431,12 @@ fn main() -> ExitCode {
             agents,
             no_rotate,
             batch,
-        } => cmd_batch(
+        } => games::cmd_batch(
             &file,
             &game,
             games,
             &agents,
-            Batching::Sim { rotate: !no_rotate },
+            games::Batching::Sim { rotate: !no_rotate },
             &batch,
         ),
         Command::Tournament {
@@ -290,559 +445,14 @@ fn main() -> ExitCode {
             games,
             agents,
             batch,
-        } => cmd_batch(&file, &game, games, &agents, Batching::Tournament, &batch),
+        } => games::cmd_batch(
+            &file,
+            &game,
+            games,
+            &agents,
+            games::Batching::Tournament,
+            &batch,
+        ),
     };
     ExitCode::from(code)
-}
-
-fn read(path: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "{}: not UTF-8 text (invalid byte at offset {})",
-            path.display(),
-            e.utf8_error().valid_up_to()
-        )
-    })
-}
-
-fn display_name(path: &Path) -> String {
-    path.display().to_string()
-}
-
-/// Read and check a script; print its diagnostics on failure.
-fn load(path: &Path) -> Result<(Arc<Program>, String), u8> {
-    let source = read(path).map_err(|e| {
-        errln!("error: {e}");
-        SCRIPT_ERROR
-    })?;
-    let Checked {
-        program,
-        diagnostics,
-    } = check_source(&source);
-    match program {
-        Some(p) => Ok((Arc::new(p), source)),
-        None => {
-            err!(
-                "{}",
-                report::render(&diagnostics, &display_name(path), &source, 100)
-            );
-            errln!("{}: {}", path.display(), report::summary(&diagnostics));
-            Err(SCRIPT_ERROR)
-        }
-    }
-}
-
-/// Load a script and turn the command line into a game configuration: a script error is exit 1, a usage
-/// error exit 2.
-fn prepare(file: &Path, args: &GameArgs, seed: u64) -> Result<(Arc<Program>, GameConfig), u8> {
-    let (program, _) = load(file)?;
-    match config(&program, args, seed) {
-        Ok(c) => Ok((program, c)),
-        Err(e) => {
-            errln!("error: {e}");
-            Err(USAGE)
-        }
-    }
-}
-
-fn cmd_check(files: &[PathBuf]) -> u8 {
-    let mut code = 0;
-    for f in files {
-        let source = match read(f) {
-            Ok(s) => s,
-            Err(e) => {
-                outln!("error: {e}");
-                code = SCRIPT_ERROR;
-                continue;
-            }
-        };
-        let checked = check_source(&source);
-        out!(
-            "{}",
-            report::render(&checked.diagnostics, &display_name(f), &source, 100)
-        );
-        outln!("{}: {}", f.display(), report::summary(&checked.diagnostics));
-        if checked.program.is_none() {
-            code = SCRIPT_ERROR;
-        }
-    }
-    code
-}
-
-/// Turn `--players` and `--option` into a game configuration, or a usage error.
-fn config(program: &Program, args: &GameArgs, seed: u64) -> Result<GameConfig, String> {
-    let players = args.players.unwrap_or(program.min_players);
-    if players < program.min_players || players > program.max_players {
-        return Err(format!(
-            "\"{}\" is for {} to {} players, not {players}",
-            program.name, program.min_players, program.max_players
-        ));
-    }
-    let mut cfg = GameConfig::new(players, seed);
-    for o in &args.options {
-        let Some((key, value)) = o.split_once('=') else {
-            return Err(format!("--option takes KEY=VALUE, not `{o}`"));
-        };
-        let (key, value) = (key.trim(), value.trim());
-        let Some(i) = program.options.iter().position(|d| d.name == key) else {
-            let names: Vec<&str> = program.options.iter().map(|d| d.name.as_str()).collect();
-            return Err(
-                match cardgame_interpreter::diag::did_you_mean(key, names.iter().copied()) {
-                    Some(h) => format!("the script has no option `{key}`: {h}"),
-                    None if names.is_empty() => {
-                        format!("the script has no option `{key}` (it has no options)")
-                    }
-                    None => format!(
-                        "the script has no option `{key}`; its options are: {}",
-                        names.join(", ")
-                    ),
-                },
-            );
-        };
-        let def = &program.options[i];
-        let v = match &def.kind {
-            OptionKind::Bool => match value {
-                "true" => Value::Bool(true),
-                "false" => Value::Bool(false),
-                _ => return Err(format!("option `{key}` is true or false, not `{value}`")),
-            },
-            OptionKind::Int { min, max } => match value.parse::<i64>() {
-                Ok(n) if n >= *min && n <= *max => Value::Int(n),
-                _ => {
-                    return Err(format!(
-                        "option `{key}` is a number from {min} to {max}, not `{value}`"
-                    ))
-                }
-            },
-            OptionKind::OneOf(vals) => match vals.iter().position(|v| v == value) {
-                Some(n) => Value::Int(n as i64),
-                None => {
-                    return Err(format!(
-                        "option `{key}` is one of {}, not `{value}`",
-                        vals.join(", ")
-                    ))
-                }
-            },
-        };
-        cfg.options.push((OptionId(i as u16), v));
-    }
-    Ok(cfg)
-}
-
-/// An event as JSON, with what `viewer` may not see left out.
-fn event_json(e: &Event, viewer: Option<u8>) -> serde_json::Value {
-    let mut v = serde_json::to_value(e).unwrap_or(serde_json::Value::Null);
-    let Some(seat) = viewer else { return v };
-    match e {
-        Event::Move { seen, .. } if seat >= 64 || seen & (1u64 << seat) == 0 => {
-            v["kind"] = serde_json::Value::Null;
-            v["card"] = serde_json::Value::Null;
-        }
-        Event::Decision { player, hidden, .. } if *player != seat => {
-            v["options"] = serde_json::Value::Null;
-            if let Some(h) = hidden {
-                v["chosen"] = serde_json::Value::String(h.clone());
-            }
-        }
-        _ => {}
-    }
-    v
-}
-
-fn cmd_run(
-    file: &Path,
-    args: &GameArgs,
-    seed: u64,
-    agents: &str,
-    format: Format,
-    limits: Limits,
-    view: Option<u8>,
-) -> u8 {
-    let (program, mut cfg) = match prepare(file, args, seed) {
-        Ok(x) => x,
-        Err(c) => return c,
-    };
-    limits.apply(&mut cfg);
-    let players = cfg.players;
-    let viewer = match view {
-        None => None,
-        Some(v) if v >= 1 && v <= players => Some(v - 1),
-        Some(v) => {
-            errln!("error: --view takes a seat from 1 to {players}, not {v}");
-            return USAGE;
-        }
-    };
-    let specs: Vec<&str> = agents.split(',').collect();
-    let mut seats: Vec<Box<dyn Agent>> = Vec::new();
-    for seat in 0..players {
-        let spec = specs
-            .get(seat as usize)
-            .or(specs.last())
-            .copied()
-            .unwrap_or("random");
-        match make_agent(&program, spec, seed, seat) {
-            Ok(a) => seats.push(a),
-            Err(e) => {
-                errln!("error: {e}");
-                return USAGE;
-            }
-        }
-    }
-    let mut game = Game::new(program.clone(), cfg);
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    loop {
-        for e in game.take_events() {
-            let line = match format {
-                Format::Text => render_event(&game, &e, viewer),
-                Format::Json => Some(event_json(&e, viewer).to_string()),
-            };
-            if let Some(line) = line {
-                if writeln!(out, "{line}").is_err() {
-                    return 0;
-                }
-            }
-        }
-        let choice = match game.status() {
-            Status::Decision(d) => {
-                let d = d.clone();
-                let n = seats.len();
-                let agent = &mut seats[d.player as usize % n];
-                agent
-                    .choose(&game, &d)
-                    .min(d.options.len().saturating_sub(1))
-            }
-            _ => break,
-        };
-        if game.apply(choice).is_err() {
-            break;
-        }
-    }
-    let names: Vec<String> = (0..players)
-        .map(|p| game.label(&Value::Player(p)))
-        .collect();
-    let (code, result) = match game.status() {
-        Status::Over(o) => (
-            0,
-            serde_json::json!({
-                "type": "result",
-                "winners": o.winners.iter().map(|w| *w as u64 + 1).collect::<Vec<_>>(),
-                "winner_names": o.winners.iter().map(|w| names[*w as usize].clone()).collect::<Vec<_>>(),
-                "reason": o.reason,
-                "finished": o.finished,
-                "turns": game.turns(),
-                "steps": game.steps(),
-            }),
-        ),
-        Status::Error(e) => (
-            SCRIPT_ERROR,
-            serde_json::json!({
-                "type": "result",
-                "winners": [],
-                "reason": format!("runtime error: {e}"),
-                "finished": false,
-                "error": { "message": e.message, "line": e.line, "position": e.position },
-                "turns": game.turns(),
-                "steps": game.steps(),
-            }),
-        ),
-        Status::Decision(_) => (
-            SCRIPT_ERROR,
-            serde_json::json!({"type": "result", "winners": [], "reason": "stopped"}),
-        ),
-    };
-    let _ = match format {
-        Format::Json => writeln!(out, "{result}"),
-        Format::Text => {
-            let winners: Vec<String> = result["winner_names"]
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|v| v.as_str().map(String::from))
-                        .collect()
-                })
-                .unwrap_or_default();
-            let who = if winners.is_empty() {
-                "no winner".to_string()
-            } else {
-                format!("winners: {}", winners.join(", "))
-            };
-            writeln!(
-                out,
-                "result: {who} ({}) after {} turns and {} decisions",
-                result["reason"].as_str().unwrap_or(""),
-                game.turns(),
-                game.steps()
-            )
-        }
-    };
-    if code != 0 {
-        if let Status::Error(e) = game.status() {
-            errln!("error: {}: {e}", file.display());
-        }
-    }
-    if let Status::Over(o) = game.status() {
-        if !o.finished {
-            errln!(
-                "warning: the game did not finish: {}; this is a limit of the run, not a rule of \
-                 the game",
-                o.reason
-            );
-        }
-    }
-    code
-}
-
-fn cmd_cards(file: &Path, args: &GameArgs, format: Format) -> u8 {
-    let (program, cfg) = match prepare(file, args, 1) {
-        Ok(x) => x,
-        Err(c) => return c,
-    };
-    let game = Game::new(program.clone(), cfg);
-    if let Status::Error(e) = game.status() {
-        errln!("error: {}: {e}", file.display());
-        return SCRIPT_ERROR;
-    }
-    let inv = game.inventory();
-    match format {
-        Format::Json => outln!("{}", serde_json::to_string_pretty(&inv).unwrap_or_default()),
-        Format::Text => out!("{}", inv.to_text()),
-    }
-    0
-}
-
-fn cmd_strategies(file: &Path, format: Format) -> u8 {
-    let (program, _) = match load(file) {
-        Ok(x) => x,
-        Err(c) => return c,
-    };
-    match format {
-        Format::Json => {
-            let list: Vec<serde_json::Value> = program
-                .strategies
-                .iter()
-                .map(|s| {
-                    serde_json::json!({
-                        "name": s.name,
-                        "agent": format!("strategy:{}", s.name),
-                        "description": s.description,
-                        "rules": s.rules.len(),
-                        "fallback": s.fallback,
-                    })
-                })
-                .collect();
-            outln!(
-                "{}",
-                serde_json::to_string_pretty(&list).unwrap_or_default()
-            );
-        }
-        Format::Text => {
-            if program.strategies.is_empty() {
-                outln!("{} defines no strategy", display_name(file));
-            }
-            for s in &program.strategies {
-                let rules = if s.rules.len() == 1 { "rule" } else { "rules" };
-                outln!(
-                    "strategy:{}  ({} {rules}, otherwise {})",
-                    s.name,
-                    s.rules.len(),
-                    s.fallback
-                );
-                if !s.description.is_empty() {
-                    outln!("    {}", s.description);
-                }
-            }
-        }
-    }
-    0
-}
-
-fn cmd_test(files: &[PathBuf], limits: TestLimits) -> u8 {
-    let (mut passed, mut failed) = (0usize, 0usize);
-    for f in files {
-        let (program, source) = match load(f) {
-            Ok(p) => p,
-            Err(_) => {
-                outln!("FAIL {}: the script has errors", f.display());
-                failed += 1;
-                continue;
-            }
-        };
-        for t in run_tests_limited(&program, &source, limits.max_steps, limits.max_decisions) {
-            match &t.failure {
-                None => {
-                    passed += 1;
-                    outln!("ok   {}: {}", f.display(), t.name);
-                }
-                Some(why) => {
-                    failed += 1;
-                    outln!("FAIL {}: {}\n     {why}", f.display(), t.name);
-                }
-            }
-        }
-    }
-    outln!("{passed} passed, {failed} failed");
-    u8::from(failed > 0)
-}
-
-/// What `cmd_batch` plays.
-#[derive(Clone, Copy, PartialEq)]
-enum Batching {
-    /// `cardgame sim`, the agents rotated round the seats or not.
-    Sim { rotate: bool },
-    /// `cardgame tournament`.
-    Tournament,
-}
-
-/// `cardgame sim` or `cardgame tournament`: many games in parallel, a progress bar, a report.
-fn cmd_batch(
-    file: &Path,
-    args: &GameArgs,
-    games: u64,
-    agents: &str,
-    what: Batching,
-    sim: &Batch,
-) -> u8 {
-    use std::io::IsTerminal;
-    let (program, cfg) = match prepare(file, args, sim.seed) {
-        Ok(x) => x,
-        Err(c) => return c,
-    };
-    let jobs = sim
-        .jobs
-        .unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        })
-        .max(1);
-    let sc = SimConfig {
-        games,
-        players: cfg.players,
-        seed: sim.seed,
-        jobs,
-        agents: agents.split(',').map(|a| a.trim().to_string()).collect(),
-        rotate: what == Batching::Sim { rotate: true },
-        options: cfg.options.clone(),
-        max_turns: sim.limits.max_turns,
-        max_decisions: sim.limits.max_decisions,
-        max_steps: sim.limits.max_steps,
-    };
-    let total = match what {
-        Batching::Tournament => {
-            Plan::new(sc.agents.len(), usize::from(sc.players), games).map_or(0, |p| p.games())
-        }
-        Batching::Sim { .. } => games,
-    };
-    let bar = if std::io::stderr().is_terminal() {
-        let b = indicatif::ProgressBar::new(total);
-        if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} games, {per_sec}, eta {eta}",
-        ) {
-            b.set_style(style);
-        }
-        Some(b)
-    } else {
-        None
-    };
-    let tick = || {
-        if let Some(b) = &bar {
-            b.inc(1);
-        }
-    };
-    let result = match what {
-        Batching::Tournament => tournament(&program, &sc, &tick).map(|r| {
-            let n = r.games;
-            (
-                serde_json::to_string(&r),
-                r.to_text(),
-                r.error_count,
-                r.unfinished,
-                n,
-            )
-        }),
-        Batching::Sim { .. } => simulate(&program, &sc, &tick).map(|r| {
-            let n = r.games;
-            (
-                serde_json::to_string(&r),
-                r.to_text(),
-                r.error_count,
-                r.unfinished,
-                n,
-            )
-        }),
-    };
-    let (json, text, errors, unfinished, played) = match result {
-        Ok(r) => r,
-        Err(e) => {
-            if let Some(b) = &bar {
-                b.finish_and_clear();
-            }
-            errln!("error: {e}");
-            return USAGE;
-        }
-    };
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
-    match sim.format {
-        Format::Json => outln!("{}", json.unwrap_or_default()),
-        Format::Text => out!("{text}"),
-    }
-    if unfinished > 0 {
-        // A limit is not a rule of the game: say so where it cannot be missed.
-        errln!(
-            "warning: {unfinished} of {played} games did not finish: they stopped at a limit of the \
-             run (turns, or decisions in one turn), not by the rules; they are listed in the report"
-        );
-    }
-    u8::from(errors > 0)
-}
-
-fn cmd_play(file: &Path, args: &GameArgs, seat: u8, seed: u64, agents: &str, limits: Limits) -> u8 {
-    let (program, mut cfg) = match prepare(file, args, seed) {
-        Ok(x) => x,
-        Err(c) => return c,
-    };
-    limits.apply(&mut cfg);
-    let players = cfg.players;
-    if seat < 1 || seat > players {
-        errln!("error: --seat takes a seat from 1 to {players}, not {seat}");
-        return USAGE;
-    }
-    let me = seat - 1;
-    let specs: Vec<&str> = agents.split(',').collect();
-    let mut bots: Vec<Option<Box<dyn Agent>>> = Vec::new();
-    let mut k = 0;
-    for s in 0..players {
-        if s == me {
-            bots.push(None);
-            continue;
-        }
-        let spec = specs.get(k).or(specs.last()).copied().unwrap_or("random");
-        k += 1;
-        match make_agent(&program, spec, seed, s) {
-            Ok(a) => bots.push(Some(a)),
-            Err(e) => {
-                errln!("error: {e}");
-                return USAGE;
-            }
-        }
-    }
-    let mut game = Game::new(program, cfg);
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let _ = writeln!(
-        out,
-        "You are {} in \"{}\".",
-        game.label(&Value::Player(me)),
-        game.program().name
-    );
-    match play::play(&mut game, me, &mut bots, &mut input, &mut out) {
-        Ok(()) => 0,
-        Err(_) => 0,
-    }
 }

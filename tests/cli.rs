@@ -10,6 +10,10 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
 fn example() -> &'static str {
     "examples/market-race.cardgame"
 }
@@ -52,9 +56,9 @@ fn check_accepts_every_script() {
 fn check_reports_errors_with_exit_1() {
     let o = cardgame(&["check", "tests/errors/E102-unknown-name.cardgame"]);
     assert_eq!(o.status.code(), Some(1));
-    let out = stdout(&o);
-    assert!(out.contains("E102"), "{out}");
-    assert!(out.contains("did you mean `round`?"), "{out}");
+    let err = stderr(&o);
+    assert!(err.contains("E102"), "{err}");
+    assert!(err.contains("did you mean `round`?"), "{err}");
 }
 
 #[test]
@@ -347,8 +351,12 @@ fn play_is_driven_through_standard_input() {
 
 #[test]
 fn command_outputs_are_snapshotted() {
+    // The diagnostics (standard error) then the summary (standard output), as a terminal shows them.
     let check = cardgame(&["check", "tests/errors/E103-unknown-card.cardgame"]);
-    insta::assert_snapshot!("check_output", stdout(&check));
+    insta::assert_snapshot!(
+        "check_output",
+        format!("{}{}", stderr(&check), stdout(&check))
+    );
     let test = cardgame(&["test", "examples/duel.cardgame"]);
     insta::assert_snapshot!("test_output", stdout(&test));
     let run = cardgame(&[
@@ -430,10 +438,10 @@ fn a_board_too_large_for_the_engine_names_its_line() {
     );
     let o = cardgame(&["check", fixed.to_str().expect("path")]);
     assert_eq!(o.status.code(), Some(1));
-    let out = stdout(&o);
+    let err = stderr(&o);
     assert!(
-        out.contains("E307") && out.contains("huge-board.cardgame:2:"),
-        "{out}"
+        err.contains("E307") && err.contains("huge-board.cardgame:2:"),
+        "{err}"
     );
     // Computed from an option: a runtime error when the game is created, naming line 3.
     let computed = temp_file(
@@ -454,4 +462,388 @@ fn a_board_too_large_for_the_engine_names_its_line() {
     let last: serde_json::Value =
         serde_json::from_str(out.lines().last().expect("a line")).expect("json");
     assert_eq!(last["error"]["line"], 5, "{out}");
+}
+
+// Issue 17: diagnostics go to standard error for every command; results to standard output.
+#[test]
+fn diagnostics_go_to_standard_error_and_results_to_standard_output() {
+    let bad = "tests/errors/E103-unknown-card.cardgame";
+    let o = cardgame(&["check", bad]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), format!("{bad}: 1 error, 0 warnings\n"));
+    assert!(stderr(&o).contains("E103"), "{}", stderr(&o));
+    let o = cardgame(&["test", bad]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!stdout(&o).contains("no card is named"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("the script has errors"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stdout(&o).ends_with("0 passed, 1 failed\n"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stderr(&o).contains("E103"), "{}", stderr(&o));
+    for cmd in ["run", "cards", "sim", "strategies"] {
+        let o = cardgame(&[cmd, bad]);
+        assert_eq!(o.status.code(), Some(1), "{cmd}");
+        assert_eq!(stdout(&o), "", "{cmd}");
+        assert!(stderr(&o).contains("E103"), "{cmd}: {}", stderr(&o));
+    }
+    // A clean script: results only, nothing on standard error.
+    let o = cardgame(&["check", example()]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stderr(&o), "");
+    assert!(stdout(&o).contains("0 errors"), "{}", stdout(&o));
+}
+
+/// Every line of standard output parsed as JSON.
+fn json_lines(o: &Output) -> Vec<serde_json::Value> {
+    stdout(o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
+        .collect()
+}
+
+#[test]
+fn check_json_writes_one_object_per_diagnostic_then_a_summary() {
+    let bad = "tests/errors/E103-unknown-card.cardgame";
+    let missing = temp_file("present.cardgame", b"")
+        .with_file_name("absent.cardgame")
+        .to_string_lossy()
+        .into_owned();
+    let dup = "tests/errors/E101-duplicate.cardgame";
+    let o = cardgame(&["check", "--format", "json", bad, &missing, dup]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o), "", "JSON goes to standard output only");
+    let lines = json_lines(&o);
+    let d = &lines[0];
+    assert_eq!(d["type"], "diagnostic");
+    assert_eq!(d["file"], bad);
+    assert_eq!(d["code"], "E103");
+    assert_eq!(d["severity"], "error");
+    assert_eq!(d["message"], "no card is named \"Farmng Village\"");
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(5), Some(19))
+    );
+    assert_eq!(d["help"], "did you mean `Farming Village`?");
+    let label = &d["labels"][0];
+    assert_eq!(label["primary"], true);
+    assert_eq!(label["message"], "unknown card");
+    assert_eq!(
+        (label["line"].as_u64(), label["end_line"].as_u64()),
+        (Some(5), Some(5))
+    );
+    // `"Farmng Village"` with its quotes: 16 characters.
+    assert_eq!(label["end_column"].as_u64(), Some(35));
+    assert_eq!(
+        lines[1],
+        serde_json::json!({"type": "summary", "file": bad, "errors": 1, "warnings": 0})
+    );
+    // A file that cannot be read: an error without a code or a place.
+    assert_eq!(lines[2]["type"], "diagnostic");
+    assert_eq!(lines[2]["code"], serde_json::Value::Null);
+    assert_eq!(lines[2]["line"], serde_json::Value::Null);
+    assert!(lines[2]["message"]
+        .as_str()
+        .is_some_and(|m| m.contains("cannot read")));
+    assert_eq!(lines[3]["errors"], 1);
+    // A duplicate names its first definition as a second label.
+    let e101 = lines
+        .iter()
+        .find(|d| d["code"] == "E101")
+        .expect("an E101 diagnostic");
+    let labels = e101["labels"].as_array().expect("labels");
+    assert!(labels.len() >= 2, "{e101}");
+    assert_eq!(labels[1]["primary"], false);
+    for d in lines.iter().filter(|d| d["type"] == "diagnostic") {
+        for key in [
+            "code", "severity", "message", "file", "line", "column", "help", "labels",
+        ] {
+            assert!(d.get(key).is_some(), "{key} missing in {d}");
+        }
+    }
+    let last = lines.last().expect("a summary");
+    assert_eq!(
+        (last["type"].as_str(), last["file"].as_str()),
+        (Some("summary"), Some(dup))
+    );
+}
+
+#[test]
+fn test_json_writes_one_object_per_test_then_a_summary() {
+    let script = temp_file(
+        "json-tests.cardgame",
+        br#"game "J" { players 2 }
+var coins per player: int = 0
+flow { win [seat(1)] "done" }
+test "holds" { expect seat(1).coins == 0 }
+
+test "fails" { expect seat(1).coins == 1 }
+"#,
+    );
+    let path = script.to_string_lossy().into_owned();
+    let o = cardgame(&["test", "--format", "json", &path]);
+    assert_eq!(o.status.code(), Some(1));
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), 3, "{}", stdout(&o));
+    assert_eq!(
+        lines[0],
+        serde_json::json!({"type": "test", "file": path, "name": "holds", "line": 4,
+            "outcome": "passed", "message": null})
+    );
+    assert_eq!(lines[1]["name"], "fails");
+    assert_eq!(lines[1]["line"], 6);
+    assert_eq!(lines[1]["outcome"], "failed");
+    let why = lines[1]["message"].as_str().expect("a message");
+    assert!(
+        why.contains("the left side is 0, the right side is 1"),
+        "{why}"
+    );
+    assert_eq!(
+        lines[2],
+        serde_json::json!({"type": "summary", "passed": 1, "failed": 1, "filtered_out": 0})
+    );
+    // A script with errors: its diagnostics as JSON, counted as one failure.
+    let o = cardgame(&[
+        "test",
+        "--format=json",
+        "tests/errors/E103-unknown-card.cardgame",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let lines = json_lines(&o);
+    assert_eq!(lines[0]["code"], "E103");
+    assert_eq!(
+        lines.last(),
+        Some(&serde_json::json!({"type": "summary", "passed": 0, "failed": 1, "filtered_out": 0}))
+    );
+}
+
+#[test]
+fn colour_only_when_asked_or_on_a_terminal() {
+    let bad = "tests/errors/E103-unknown-card.cardgame";
+    let has_escape = |o: &Output| o.stdout.contains(&0x1b) || o.stderr.contains(&0x1b);
+    // Piped: no colour, whatever NO_COLOR says.
+    assert!(!has_escape(&cardgame(&["check", bad])));
+    assert!(!has_escape(&cardgame(&["--color", "never", "check", bad])));
+    let always = cardgame(&["check", bad, "--color", "always"]);
+    assert!(stderr(&always).contains("\x1b["), "{}", stderr(&always));
+    // The words are the same as without colour.
+    let plain = stderr(&cardgame(&["check", bad]));
+    assert!(plain.contains("E103") && stderr(&always).contains("E103"));
+    let o = Command::new(env!("CARGO_BIN_EXE_cardgame"))
+        .args(["check", bad, "--color=auto"])
+        .env("NO_COLOR", "1")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    assert!(!has_escape(&o));
+    assert_eq!(o.status.code(), Some(1));
+    // Test results are coloured too when asked.
+    let t = cardgame(&["test", "examples/duel.cardgame", "--color", "always"]);
+    assert!(stdout(&t).contains("\x1b[32mok\x1b[0m"), "{}", stdout(&t));
+    assert!(!has_escape(&cardgame(&["test", "examples/duel.cardgame"])));
+    assert_eq!(
+        cardgame(&["--color", "sometimes", "check", bad])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn test_filter_runs_the_tests_whose_names_contain_the_text() {
+    let o = cardgame(&["test", "examples/duel.cardgame", "--filter", "parry"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("ok")).count(),
+        1,
+        "{out}"
+    );
+    assert!(out.contains("a parry cancels the attack"), "{out}");
+    assert!(
+        out.ends_with("1 passed, 0 failed, 5 filtered out\n"),
+        "{out}"
+    );
+    let o = cardgame(&[
+        "test",
+        "examples/duel.cardgame",
+        "--filter",
+        "a ",
+        "--format",
+        "json",
+    ]);
+    let lines = json_lines(&o);
+    let last = lines.last().expect("a summary");
+    assert_eq!(last["passed"].as_u64(), Some(lines.len() as u64 - 1));
+    assert_eq!(
+        last["passed"].as_u64().unwrap_or(0) + last["filtered_out"].as_u64().unwrap_or(0),
+        6
+    );
+    assert!(last["filtered_out"].as_u64() > Some(0), "{last}");
+    let o = cardgame(&["test", "examples/duel.cardgame", "--filter", "no such test"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).ends_with("0 passed, 0 failed, 6 filtered out\n"));
+    assert!(stderr(&o).contains("no test name contains `no such test`"));
+}
+
+/// The entries of a `-h` help (`  --flag <V>  what it does`) that say nothing of what they do.
+fn undescribed(help: &str) -> Vec<String> {
+    help.lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with('-') || l.starts_with('<') || l.starts_with('['))
+        .filter(|l| {
+            let text = l.split_once("  ").map_or("", |(_, t)| t.trim());
+            text.is_empty() || text.starts_with('[')
+        })
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn every_flag_and_argument_is_described_in_the_help() {
+    let commands = [
+        "check",
+        "run",
+        "cards",
+        "sim",
+        "tournament",
+        "play",
+        "strategies",
+        "test",
+    ];
+    let top = cardgame(&["--help"]);
+    assert_eq!(top.status.code(), Some(0));
+    for cmd in commands {
+        assert!(stdout(&top).contains(cmd), "{cmd} missing from --help");
+        let o = cardgame(&[cmd, "-h"]);
+        assert_eq!(o.status.code(), Some(0), "{cmd}");
+        let help = stdout(&o);
+        assert!(help.contains("--color"), "{cmd}: {help}");
+        assert_eq!(undescribed(&help), Vec::<String>::new(), "{cmd}: {help}");
+    }
+    assert!(stdout(&cardgame(&["check", "-h"])).contains("--watch"));
+    assert!(stdout(&cardgame(&["test", "-h"])).contains("--filter <TEXT>"));
+    // The agents are listed where `--agents` is taken, short and long.
+    for cmd in ["run", "sim", "tournament", "play"] {
+        for flag in ["-h", "--help"] {
+            let help = stdout(&cardgame(&[cmd, flag]));
+            for name in cardgame_interpreter::agents::AGENT_NAMES {
+                assert!(help.contains(name), "{cmd} {flag} lacks {name}: {help}");
+            }
+            assert!(help.contains("mcts[:N|:T]") && help.contains("strategy:NAME"));
+        }
+    }
+}
+
+/// A child process killed when dropped, so that a failed test never leaves it running.
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Runs `cardgame ARGS --watch FILE` on a script of its own, then for each step writes the script
+/// (`rename`: by writing another file and renaming it over, as many editors save) and reads standard
+/// output until a line contains the step's text. Every wait is bounded: the test can never hang.
+fn watch_session(args: &[&str], name: &str, first: &str, steps: &[(&str, bool, &str)]) {
+    use std::io::{BufRead, BufReader};
+    use std::time::{Duration, Instant};
+    let dir = std::env::temp_dir().join(format!("cardgame-watch-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join(format!("{name}.cardgame"));
+    std::fs::write(&file, GOOD).expect("write");
+    let mut all = args.to_vec();
+    let path = file.to_string_lossy().into_owned();
+    all.extend(["--watch", &path]);
+    let mut child = Killed(
+        Command::new(env!("CARGO_BIN_EXE_cardgame"))
+            .args(&all)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("the binary runs"),
+    );
+    let out = child.0.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines() {
+            if tx.send(line.unwrap_or_default()).is_err() {
+                break;
+            }
+        }
+    });
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut seen = String::new();
+    let mut wait_for = |want: &str| -> bool {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(line) => {
+                    seen.push_str(&line);
+                    seen.push('\n');
+                    if line.contains(want) {
+                        return true;
+                    }
+                }
+                Err(_) => return false,
+            }
+        }
+    };
+    let mut results = vec![(first.to_string(), wait_for(first))];
+    for (text, rename, want) in steps {
+        if *rename {
+            let tmp = dir.join("save.tmp");
+            std::fs::write(&tmp, text).expect("write");
+            std::fs::rename(&tmp, &file).expect("rename");
+        } else {
+            std::fs::write(&file, text).expect("write");
+        }
+        results.push((want.to_string(), wait_for(want)));
+    }
+    drop(child);
+    for (want, found) in results {
+        assert!(
+            found,
+            "`{want}` did not appear within the time limit; output:\n{seen}"
+        );
+    }
+}
+
+const GOOD: &str = "game \"W\" { players 2 }\nflow { win [seat(1)] \"done\" }\ntest \"wins\" { expect winners [seat(1)] }\n";
+const BAD: &str = "game \"W\" { players 2 }\nflow { win [seat(9)] \"done\" \n";
+
+#[test]
+fn check_watch_runs_again_when_the_file_changes() {
+    watch_session(
+        &["check"],
+        "check",
+        "0 errors, 0 warnings",
+        &[
+            (BAD, false, "1 error"),
+            (GOOD, true, "0 errors, 0 warnings"),
+        ],
+    );
+}
+
+#[test]
+fn test_watch_runs_again_when_the_file_changes() {
+    let failing = GOOD.replace("expect winners [seat(1)]", "expect winners [seat(2)]");
+    watch_session(
+        &["test", "--format", "json"],
+        "test",
+        "\"passed\":1",
+        &[
+            (&failing, true, "\"failed\":1"),
+            (GOOD, false, "\"passed\":1"),
+        ],
+    );
 }

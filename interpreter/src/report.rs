@@ -1,4 +1,4 @@
-//! Edge: renders diagnostics with miette (no colour, fixed width) for the command line and the snapshots.
+//! Edge: renders diagnostics with miette at a fixed width, coloured for a terminal or plain (snapshots).
 //!
 //! miette draws the labelled source line by line, padding with formatting widths that must stay under
 //! 65,536 columns; a longer line (a whole script on one line, a long string) would make it panic. So a
@@ -261,8 +261,23 @@ fn render_one(
 
 /// Render diagnostics as text, without colour, at the given width.
 pub fn render(diags: &[Diagnostic], file_name: &str, source: &str, width: usize) -> String {
-    let handler =
-        GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(width);
+    render_styled(diags, file_name, source, width, false)
+}
+
+/// Render diagnostics as text at the given width, with terminal colours (ANSI escapes) or without.
+pub fn render_styled(
+    diags: &[Diagnostic],
+    file_name: &str,
+    source: &str,
+    width: usize,
+    colour: bool,
+) -> String {
+    let theme = if colour {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(width);
     let clipped = needs_clipping(source);
     let mut out = String::new();
     for d in diags {

@@ -11,6 +11,8 @@ use std::sync::Arc;
 #[derive(Clone, Debug)]
 pub struct TestOutcome {
     pub name: String,
+    /// The 1-based script line where the test starts (`test "..." {`).
+    pub line: usize,
     /// `None` when the test passed; otherwise what went wrong, with the script line.
     pub failure: Option<String>,
 }
@@ -37,11 +39,23 @@ pub fn run_tests_limited(
     program
         .tests
         .iter()
-        .map(|t| TestOutcome {
-            name: t.name.clone(),
-            failure: run_one(program, t, source, max_steps, max_decisions).err(),
-        })
+        .map(|t| run_test(program, t, source, max_steps, max_decisions))
         .collect()
+}
+
+/// Run one test of a checked program (one of `program.tests`) under the given engine limits.
+pub fn run_test(
+    program: &Arc<Program>,
+    t: &TestDef,
+    source: &str,
+    max_steps: u64,
+    max_decisions: u64,
+) -> TestOutcome {
+    TestOutcome {
+        name: t.name.clone(),
+        line: program.line_of(t.span.start),
+        failure: run_one(program, t, source, max_steps, max_decisions).err(),
+    }
 }
 
 fn quote(source: &str, span: cardgame_grammar::ast::Span) -> String {

@@ -1,0 +1,216 @@
+//! Command line, diagnostics stage: reading scripts, rendering their diagnostics on standard error (with
+//! colours on a terminal) and writing them as JSON (docs/cli.md, "Diagnostics and colour").
+
+use crate::SCRIPT_ERROR;
+use cardgame_interpreter::check::{check_source, Checked};
+use cardgame_interpreter::diag::{Diagnostic, Severity};
+use cardgame_interpreter::program::Program;
+use cardgame_interpreter::report;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+/// The width at which diagnostics are drawn.
+const WIDTH: usize = 100;
+
+/// Whether to colour what goes to standard error and to standard output, decided once by `main`.
+static COLOURS: OnceLock<Colours> = OnceLock::new();
+
+/// Where to write terminal colours.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Colours {
+    pub stderr: bool,
+    pub stdout: bool,
+}
+
+/// `--color`: `auto` colours a stream that is a terminal, unless `NO_COLOR` is set to a non-empty value
+/// or `TERM` is `dumb`; `always` and `never` override both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether a stream that is (or is not) a terminal gets colours, given the environment variables
+    /// `NO_COLOR` and `TERM` as read by `var`.
+    pub fn wants(self, terminal: bool, var: impl Fn(&str) -> Option<String>) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                terminal
+                    && var("NO_COLOR").is_none_or(|v| v.is_empty())
+                    && var("TERM").is_none_or(|t| t != "dumb")
+            }
+        }
+    }
+}
+
+/// Decide the colours of both streams (only the first call counts).
+pub fn set_colours(choice: ColorChoice) {
+    use std::io::IsTerminal;
+    let var = |k: &str| std::env::var_os(k).map(|v| v.to_string_lossy().into_owned());
+    let _ = COLOURS.set(Colours {
+        stderr: choice.wants(std::io::stderr().is_terminal(), var),
+        stdout: choice.wants(std::io::stdout().is_terminal(), var),
+    });
+}
+
+pub fn colours() -> Colours {
+    COLOURS.get().copied().unwrap_or_default()
+}
+
+/// `text` in an ANSI style (`"32"` green, `"1;31"` bold red, `"2"` dim) when `on`, else as it is.
+pub fn paint(text: &str, style: &str, on: bool) -> String {
+    if on {
+        format!("\x1b[{style}m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
+
+/// The text of a script, or why it cannot be read.
+pub fn read(path: &Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{}: not UTF-8 text (invalid byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+pub fn display_name(path: &Path) -> String {
+    path.display().to_string()
+}
+
+/// Render a script's diagnostics for standard error (coloured when it is a terminal).
+pub fn render(diags: &[Diagnostic], path: &Path, source: &str) -> String {
+    report::render_styled(diags, &display_name(path), source, WIDTH, colours().stderr)
+}
+
+/// Read and check a script; print its diagnostics on standard error on failure.
+pub fn load(path: &Path) -> Result<(Arc<Program>, String), u8> {
+    let source = read(path).map_err(|e| {
+        errln!("error: {e}");
+        SCRIPT_ERROR
+    })?;
+    let Checked {
+        program,
+        diagnostics,
+    } = check_source(&source);
+    match program {
+        Some(p) => Ok((Arc::new(p), source)),
+        None => {
+            err!("{}", render(&diagnostics, path, &source));
+            errln!("{}: {}", path.display(), report::summary(&diagnostics));
+            Err(SCRIPT_ERROR)
+        }
+    }
+}
+
+/// A byte offset of `source` as a 1-based line and a 1-based column counted in characters.
+pub fn line_column(source: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(source.len());
+    while !source.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &source[..offset];
+    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[start..].chars().count() + 1)
+}
+
+/// One labelled span as JSON: where it starts and ends (end exclusive), and its text.
+fn label_json(
+    source: &str,
+    span: cardgame_grammar::ast::Span,
+    text: &str,
+    primary: bool,
+) -> serde_json::Value {
+    let (line, column) = line_column(source, span.start);
+    let (end_line, end_column) = line_column(source, span.end.max(span.start));
+    serde_json::json!({
+        "message": text,
+        "line": line,
+        "column": column,
+        "end_line": end_line,
+        "end_column": end_column,
+        "primary": primary,
+    })
+}
+
+/// A diagnostic as the JSON object of `check --format json` (docs/cli.md).
+pub fn diagnostic_json(d: &Diagnostic, path: &Path, source: &str) -> serde_json::Value {
+    let (line, column) = line_column(source, d.span.start);
+    let mut labels = vec![label_json(source, d.span, &d.label, true)];
+    labels.extend(
+        d.related
+            .iter()
+            .map(|(span, text)| label_json(source, *span, text, false)),
+    );
+    serde_json::json!({
+        "type": "diagnostic",
+        "file": display_name(path),
+        "severity": match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        },
+        "code": d.code,
+        "message": d.message,
+        "line": line,
+        "column": column,
+        "help": d.help,
+        "labels": labels,
+    })
+}
+
+/// A file that cannot be read (or is not UTF-8) as a JSON diagnostic without a code or a place.
+pub fn unreadable_json(path: &Path, message: &str) -> serde_json::Value {
+    serde_json::json!({
+        "type": "diagnostic",
+        "file": display_name(path),
+        "severity": "error",
+        "code": null,
+        "message": message,
+        "line": null,
+        "column": null,
+        "help": null,
+        "labels": [],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_and_columns_count_characters_from_one() {
+        let s = "ab\nçd\r\nx";
+        assert_eq!(line_column(s, 0), (1, 1));
+        assert_eq!(line_column(s, 3), (2, 1));
+        // `ç` is two bytes: `d` is the second character of line 2.
+        assert_eq!(line_column(s, 5), (2, 2));
+        assert_eq!(line_column(s, 8), (3, 1));
+        // Inside a character and past the end: clamped, never a panic.
+        assert_eq!(line_column(s, 4), (2, 1));
+        assert_eq!(line_column(s, 99), (3, 2));
+    }
+
+    #[test]
+    fn colour_follows_the_terminal_no_color_and_the_flag() {
+        let none = |_: &str| None;
+        let no_color = |k: &str| (k == "NO_COLOR").then(|| "1".to_string());
+        let empty = |k: &str| (k == "NO_COLOR").then(String::new);
+        let dumb = |k: &str| (k == "TERM").then(|| "dumb".to_string());
+        assert!(ColorChoice::Auto.wants(true, none));
+        assert!(!ColorChoice::Auto.wants(false, none));
+        assert!(!ColorChoice::Auto.wants(true, no_color));
+        assert!(ColorChoice::Auto.wants(true, empty));
+        assert!(!ColorChoice::Auto.wants(true, dumb));
+        assert!(ColorChoice::Always.wants(false, no_color));
+        assert!(!ColorChoice::Never.wants(true, none));
+    }
+}

@@ -1,0 +1,483 @@
+//! Command line, games stage: `run`, `cards`, `strategies`, `sim`, `tournament` and `play`, which load one
+//! checked script and play it (docs/cli.md is the contract).
+
+use crate::diagnostics::{display_name, load};
+use crate::{play, Batch, Format, GameArgs, Limits, SCRIPT_ERROR, USAGE};
+use cardgame_interpreter::agents::{make_agent, Agent};
+use cardgame_interpreter::engine::{render_event, Event, Game, GameConfig, Status};
+use cardgame_interpreter::program::{OptionId, OptionKind, Program};
+use cardgame_interpreter::sim::{simulate, SimConfig};
+use cardgame_interpreter::tournament::{tournament, Plan};
+use cardgame_interpreter::value::Value;
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Load a script and turn the command line into a game configuration: a script error is exit 1, a usage
+/// error exit 2.
+fn prepare(file: &Path, args: &GameArgs, seed: u64) -> Result<(Arc<Program>, GameConfig), u8> {
+    let (program, _) = load(file)?;
+    match config(&program, args, seed) {
+        Ok(c) => Ok((program, c)),
+        Err(e) => {
+            errln!("error: {e}");
+            Err(USAGE)
+        }
+    }
+}
+
+/// Turn `--players` and `--option` into a game configuration, or a usage error.
+fn config(program: &Program, args: &GameArgs, seed: u64) -> Result<GameConfig, String> {
+    let players = args.players.unwrap_or(program.min_players);
+    if players < program.min_players || players > program.max_players {
+        return Err(format!(
+            "\"{}\" is for {} to {} players, not {players}",
+            program.name, program.min_players, program.max_players
+        ));
+    }
+    let mut cfg = GameConfig::new(players, seed);
+    for o in &args.options {
+        let Some((key, value)) = o.split_once('=') else {
+            return Err(format!("--option takes KEY=VALUE, not `{o}`"));
+        };
+        let (key, value) = (key.trim(), value.trim());
+        let Some(i) = program.options.iter().position(|d| d.name == key) else {
+            let names: Vec<&str> = program.options.iter().map(|d| d.name.as_str()).collect();
+            return Err(
+                match cardgame_interpreter::diag::did_you_mean(key, names.iter().copied()) {
+                    Some(h) => format!("the script has no option `{key}`: {h}"),
+                    None if names.is_empty() => {
+                        format!("the script has no option `{key}` (it has no options)")
+                    }
+                    None => format!(
+                        "the script has no option `{key}`; its options are: {}",
+                        names.join(", ")
+                    ),
+                },
+            );
+        };
+        let def = &program.options[i];
+        let v = match &def.kind {
+            OptionKind::Bool => match value {
+                "true" => Value::Bool(true),
+                "false" => Value::Bool(false),
+                _ => return Err(format!("option `{key}` is true or false, not `{value}`")),
+            },
+            OptionKind::Int { min, max } => match value.parse::<i64>() {
+                Ok(n) if n >= *min && n <= *max => Value::Int(n),
+                _ => {
+                    return Err(format!(
+                        "option `{key}` is a number from {min} to {max}, not `{value}`"
+                    ))
+                }
+            },
+            OptionKind::OneOf(vals) => match vals.iter().position(|v| v == value) {
+                Some(n) => Value::Int(n as i64),
+                None => {
+                    return Err(format!(
+                        "option `{key}` is one of {}, not `{value}`",
+                        vals.join(", ")
+                    ))
+                }
+            },
+        };
+        cfg.options.push((OptionId(i as u16), v));
+    }
+    Ok(cfg)
+}
+
+/// An event as JSON, with what `viewer` may not see left out.
+fn event_json(e: &Event, viewer: Option<u8>) -> serde_json::Value {
+    let mut v = serde_json::to_value(e).unwrap_or(serde_json::Value::Null);
+    let Some(seat) = viewer else { return v };
+    match e {
+        Event::Move { seen, .. } if seat >= 64 || seen & (1u64 << seat) == 0 => {
+            v["kind"] = serde_json::Value::Null;
+            v["card"] = serde_json::Value::Null;
+        }
+        Event::Decision { player, hidden, .. } if *player != seat => {
+            v["options"] = serde_json::Value::Null;
+            if let Some(h) = hidden {
+                v["chosen"] = serde_json::Value::String(h.clone());
+            }
+        }
+        _ => {}
+    }
+    v
+}
+
+pub fn cmd_run(
+    file: &Path,
+    args: &GameArgs,
+    seed: u64,
+    agents: &str,
+    format: Format,
+    limits: Limits,
+    view: Option<u8>,
+) -> u8 {
+    let (program, mut cfg) = match prepare(file, args, seed) {
+        Ok(x) => x,
+        Err(c) => return c,
+    };
+    limits.apply(&mut cfg);
+    let players = cfg.players;
+    let viewer = match view {
+        None => None,
+        Some(v) if v >= 1 && v <= players => Some(v - 1),
+        Some(v) => {
+            errln!("error: --view takes a seat from 1 to {players}, not {v}");
+            return USAGE;
+        }
+    };
+    let specs: Vec<&str> = agents.split(',').collect();
+    let mut seats: Vec<Box<dyn Agent>> = Vec::new();
+    for seat in 0..players {
+        let spec = specs
+            .get(seat as usize)
+            .or(specs.last())
+            .copied()
+            .unwrap_or("random");
+        match make_agent(&program, spec, seed, seat) {
+            Ok(a) => seats.push(a),
+            Err(e) => {
+                errln!("error: {e}");
+                return USAGE;
+            }
+        }
+    }
+    let mut game = Game::new(program.clone(), cfg);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    loop {
+        for e in game.take_events() {
+            let line = match format {
+                Format::Text => render_event(&game, &e, viewer),
+                Format::Json => Some(event_json(&e, viewer).to_string()),
+            };
+            if let Some(line) = line {
+                if writeln!(out, "{line}").is_err() {
+                    return 0;
+                }
+            }
+        }
+        let choice = match game.status() {
+            Status::Decision(d) => {
+                let d = d.clone();
+                let n = seats.len();
+                let agent = &mut seats[d.player as usize % n];
+                agent
+                    .choose(&game, &d)
+                    .min(d.options.len().saturating_sub(1))
+            }
+            _ => break,
+        };
+        if game.apply(choice).is_err() {
+            break;
+        }
+    }
+    let names: Vec<String> = (0..players)
+        .map(|p| game.label(&Value::Player(p)))
+        .collect();
+    let (code, result) = match game.status() {
+        Status::Over(o) => (
+            0,
+            serde_json::json!({
+                "type": "result",
+                "winners": o.winners.iter().map(|w| *w as u64 + 1).collect::<Vec<_>>(),
+                "winner_names": o.winners.iter().map(|w| names[*w as usize].clone()).collect::<Vec<_>>(),
+                "reason": o.reason,
+                "finished": o.finished,
+                "turns": game.turns(),
+                "steps": game.steps(),
+            }),
+        ),
+        Status::Error(e) => (
+            SCRIPT_ERROR,
+            serde_json::json!({
+                "type": "result",
+                "winners": [],
+                "reason": format!("runtime error: {e}"),
+                "finished": false,
+                "error": { "message": e.message, "line": e.line, "position": e.position },
+                "turns": game.turns(),
+                "steps": game.steps(),
+            }),
+        ),
+        Status::Decision(_) => (
+            SCRIPT_ERROR,
+            serde_json::json!({"type": "result", "winners": [], "reason": "stopped"}),
+        ),
+    };
+    let _ = match format {
+        Format::Json => writeln!(out, "{result}"),
+        Format::Text => {
+            let winners: Vec<String> = result["winner_names"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(String::from))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let who = if winners.is_empty() {
+                "no winner".to_string()
+            } else {
+                format!("winners: {}", winners.join(", "))
+            };
+            writeln!(
+                out,
+                "result: {who} ({}) after {} turns and {} decisions",
+                result["reason"].as_str().unwrap_or(""),
+                game.turns(),
+                game.steps()
+            )
+        }
+    };
+    if code != 0 {
+        if let Status::Error(e) = game.status() {
+            errln!("error: {}: {e}", file.display());
+        }
+    }
+    if let Status::Over(o) = game.status() {
+        if !o.finished {
+            errln!(
+                "warning: the game did not finish: {}; this is a limit of the run, not a rule of \
+                 the game",
+                o.reason
+            );
+        }
+    }
+    code
+}
+
+pub fn cmd_cards(file: &Path, args: &GameArgs, format: Format) -> u8 {
+    let (program, cfg) = match prepare(file, args, 1) {
+        Ok(x) => x,
+        Err(c) => return c,
+    };
+    let game = Game::new(program.clone(), cfg);
+    if let Status::Error(e) = game.status() {
+        errln!("error: {}: {e}", file.display());
+        return SCRIPT_ERROR;
+    }
+    let inv = game.inventory();
+    match format {
+        Format::Json => outln!("{}", serde_json::to_string_pretty(&inv).unwrap_or_default()),
+        Format::Text => out!("{}", inv.to_text()),
+    }
+    0
+}
+
+pub fn cmd_strategies(file: &Path, format: Format) -> u8 {
+    let (program, _) = match load(file) {
+        Ok(x) => x,
+        Err(c) => return c,
+    };
+    match format {
+        Format::Json => {
+            let list: Vec<serde_json::Value> = program
+                .strategies
+                .iter()
+                .map(|s| {
+                    serde_json::json!({
+                        "name": s.name,
+                        "agent": format!("strategy:{}", s.name),
+                        "description": s.description,
+                        "rules": s.rules.len(),
+                        "fallback": s.fallback,
+                    })
+                })
+                .collect();
+            outln!(
+                "{}",
+                serde_json::to_string_pretty(&list).unwrap_or_default()
+            );
+        }
+        Format::Text => {
+            if program.strategies.is_empty() {
+                outln!("{} defines no strategy", display_name(file));
+            }
+            for s in &program.strategies {
+                let rules = if s.rules.len() == 1 { "rule" } else { "rules" };
+                outln!(
+                    "strategy:{}  ({} {rules}, otherwise {})",
+                    s.name,
+                    s.rules.len(),
+                    s.fallback
+                );
+                if !s.description.is_empty() {
+                    outln!("    {}", s.description);
+                }
+            }
+        }
+    }
+    0
+}
+
+/// What `cmd_batch` plays.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Batching {
+    /// `cardgame sim`, the agents rotated round the seats or not.
+    Sim { rotate: bool },
+    /// `cardgame tournament`.
+    Tournament,
+}
+
+/// `cardgame sim` or `cardgame tournament`: many games in parallel, a progress bar, a report.
+pub fn cmd_batch(
+    file: &Path,
+    args: &GameArgs,
+    games: u64,
+    agents: &str,
+    what: Batching,
+    sim: &Batch,
+) -> u8 {
+    use std::io::IsTerminal;
+    let (program, cfg) = match prepare(file, args, sim.seed) {
+        Ok(x) => x,
+        Err(c) => return c,
+    };
+    let jobs = sim
+        .jobs
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
+        .max(1);
+    let sc = SimConfig {
+        games,
+        players: cfg.players,
+        seed: sim.seed,
+        jobs,
+        agents: agents.split(',').map(|a| a.trim().to_string()).collect(),
+        rotate: what == Batching::Sim { rotate: true },
+        options: cfg.options.clone(),
+        max_turns: sim.limits.max_turns,
+        max_decisions: sim.limits.max_decisions,
+        max_steps: sim.limits.max_steps,
+    };
+    let total = match what {
+        Batching::Tournament => {
+            Plan::new(sc.agents.len(), usize::from(sc.players), games).map_or(0, |p| p.games())
+        }
+        Batching::Sim { .. } => games,
+    };
+    let bar = if std::io::stderr().is_terminal() {
+        let b = indicatif::ProgressBar::new(total);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} games, {per_sec}, eta {eta}",
+        ) {
+            b.set_style(style);
+        }
+        Some(b)
+    } else {
+        None
+    };
+    let tick = || {
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    };
+    let result = match what {
+        Batching::Tournament => tournament(&program, &sc, &tick).map(|r| {
+            let n = r.games;
+            (
+                serde_json::to_string(&r),
+                r.to_text(),
+                r.error_count,
+                r.unfinished,
+                n,
+            )
+        }),
+        Batching::Sim { .. } => simulate(&program, &sc, &tick).map(|r| {
+            let n = r.games;
+            (
+                serde_json::to_string(&r),
+                r.to_text(),
+                r.error_count,
+                r.unfinished,
+                n,
+            )
+        }),
+    };
+    let (json, text, errors, unfinished, played) = match result {
+        Ok(r) => r,
+        Err(e) => {
+            if let Some(b) = &bar {
+                b.finish_and_clear();
+            }
+            errln!("error: {e}");
+            return USAGE;
+        }
+    };
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    match sim.format {
+        Format::Json => outln!("{}", json.unwrap_or_default()),
+        Format::Text => out!("{text}"),
+    }
+    if unfinished > 0 {
+        // A limit is not a rule of the game: say so where it cannot be missed.
+        errln!(
+            "warning: {unfinished} of {played} games did not finish: they stopped at a limit of the \
+             run (turns, or decisions in one turn), not by the rules; they are listed in the report"
+        );
+    }
+    u8::from(errors > 0)
+}
+
+pub fn cmd_play(
+    file: &Path,
+    args: &GameArgs,
+    seat: u8,
+    seed: u64,
+    agents: &str,
+    limits: Limits,
+) -> u8 {
+    let (program, mut cfg) = match prepare(file, args, seed) {
+        Ok(x) => x,
+        Err(c) => return c,
+    };
+    limits.apply(&mut cfg);
+    let players = cfg.players;
+    if seat < 1 || seat > players {
+        errln!("error: --seat takes a seat from 1 to {players}, not {seat}");
+        return USAGE;
+    }
+    let me = seat - 1;
+    let specs: Vec<&str> = agents.split(',').collect();
+    let mut bots: Vec<Option<Box<dyn Agent>>> = Vec::new();
+    let mut k = 0;
+    for s in 0..players {
+        if s == me {
+            bots.push(None);
+            continue;
+        }
+        let spec = specs.get(k).or(specs.last()).copied().unwrap_or("random");
+        k += 1;
+        match make_agent(&program, spec, seed, s) {
+            Ok(a) => bots.push(Some(a)),
+            Err(e) => {
+                errln!("error: {e}");
+                return USAGE;
+            }
+        }
+    }
+    let mut game = Game::new(program, cfg);
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let _ = writeln!(
+        out,
+        "You are {} in \"{}\".",
+        game.label(&Value::Player(me)),
+        game.program().name
+    );
+    match play::play(&mut game, me, &mut bots, &mut input, &mut out) {
+        Ok(()) => 0,
+        Err(_) => 0,
+    }
+}
