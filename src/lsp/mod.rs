@@ -10,6 +10,8 @@ mod document;
 mod hover;
 mod navigate;
 mod outline;
+#[cfg(test)]
+mod tests;
 
 use document::Document;
 use lsp_server::{Connection, ErrorCode, ExtractError, Message, Notification, Request, Response};

@@ -1,0 +1,66 @@
+//! Language server stage, tests: every handler answers, without a panic, at every position of every prefix
+//! of real scripts (half-typed files), including text that is not ASCII.
+
+use super::document::Document;
+use super::{complete, diagnostics, hover, navigate, outline};
+use lsp_types::Uri;
+use std::str::FromStr;
+
+fn scripts() -> Vec<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out: Vec<String> = [
+        "examples/market-race.cardgame",
+        "games/crafty-explorers.cardgame",
+    ]
+    .iter()
+    .map(|p| std::fs::read_to_string(root.join(p)).expect("a script"))
+    .collect();
+    out.push(
+        "game \"Ünïcode 🃏\" { players 2 }\nzone pile: pile\n// Ça coûte.\nvar é: int = 0\n\
+         card \"Reine 👑\" { text \"« royale »\" }\nsetup { move cards(\"Reine 👑\", box) to pile\n  \
+         log \"{\"Rei\"}\" you.\n}\n"
+            .to_string(),
+    );
+    out
+}
+
+/// Every handler at `offset` of `doc`; none may panic, and what they return must be consistent.
+fn probe(doc: &Document, offset: usize) {
+    let pos = doc.position(offset);
+    let _ = hover::hover(doc, pos);
+    let _ = complete::complete(doc, pos);
+    let def = navigate::definition(doc, pos);
+    let refs = navigate::references(doc, pos, true);
+    assert_eq!(
+        def.is_some(),
+        !refs.is_empty(),
+        "a definition, and its references with it"
+    );
+    if let Some(p) = navigate::prepare_rename(doc, pos) {
+        let edit = navigate::rename(doc, pos, "renamed_x").expect("a fresh name is accepted");
+        let n = edit
+            .and_then(|e| e.changes)
+            .map_or(0, |c| c.values().map(Vec::len).sum::<usize>());
+        assert!(n >= 1, "{p:?}");
+    }
+}
+
+#[test]
+fn every_handler_answers_at_every_position_of_half_typed_scripts() {
+    let uri = Uri::from_str("file:///t.cardgame").expect("a uri");
+    for text in scripts() {
+        let cuts: Vec<usize> = (0..text.len())
+            .step_by(text.len() / 12 + 1)
+            .chain([text.len()])
+            .filter(|&c| text.is_char_boundary(c))
+            .collect();
+        for cut in cuts {
+            let doc = Document::new(uri.clone(), 1, text[..cut].to_string());
+            let _ = diagnostics::of(&doc);
+            let _ = outline::outline(&doc);
+            for offset in (0..=cut).step_by(5) {
+                probe(&doc, offset);
+            }
+        }
+    }
+}
