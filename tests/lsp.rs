@@ -221,6 +221,31 @@ fn at(text: &str, needle: &str, nth: usize, shift: usize) -> Value {
     json!({"textDocument": {"uri": URI}, "position": pos(text, needle, nth, shift)})
 }
 
+/// The text after the edits (an ASCII text: columns are bytes).
+fn apply(text: &str, edits: &[Value]) -> String {
+    let offset = |p: &Value| {
+        let line = p["line"].as_u64().expect("line") as usize;
+        let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+        start + p["character"].as_u64().expect("character") as usize
+    };
+    let mut spans: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .map(|e| {
+            (
+                offset(&e["range"]["start"]),
+                offset(&e["range"]["end"]),
+                e["newText"].as_str().expect("text"),
+            )
+        })
+        .collect();
+    spans.sort();
+    let mut out = text.to_string();
+    for (a, b, t) in spans.into_iter().rev() {
+        out.replace_range(a..b, t);
+    }
+    out
+}
+
 fn labels(items: &Value) -> Vec<String> {
     let items = items.get("items").unwrap_or(items);
     items
@@ -287,6 +312,30 @@ fn an_editor_session() {
     let d = s.request("textDocument/definition", at(SCRIPT, "\"City\"", 1, 1));
     assert_eq!(d["range"]["start"], pos(SCRIPT, "\"City\"", 0, 0));
 
+    // A local: from its use to the action's parameter; renamed in its action only.
+    let d = s.request(
+        "textDocument/definition",
+        at(SCRIPT, "move c to you.discard", 0, 5),
+    );
+    assert_eq!(d["range"]["start"], pos(SCRIPT, "c in you.hand", 0, 0));
+    let edit = s.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": URI}, "position": pos(SCRIPT, "c in you.hand", 0, 0), "newName": "item"}),
+    );
+    let edits = edit["changes"][URI].as_array().expect("edits").clone();
+    assert_eq!(edits.len(), 4, "{edits:?}"); // c in, {c}, move c, play of c
+    let renamed = apply(SCRIPT, &edits);
+    assert!(
+        renamed.contains(
+            "action play_card(item in you.hand) label \"Play {item}\" {\n  move item to you.discard\n  perform play of item\n}"
+        ),
+        "{renamed}"
+    );
+    assert!(
+        renamed.contains("action buy(c in market)"),
+        "the other action's `c` is another local"
+    );
+
     // References of a per-player variable: the declaration and its uses.
     let refs = s.request(
         "textDocument/references",
@@ -306,6 +355,7 @@ fn an_editor_session() {
     let edits = edit["changes"][URI].as_array().expect("edits").clone();
     assert_eq!(edits.len(), SCRIPT.matches("coins").count());
     assert!(edits.iter().all(|e| e["newText"] == "gold"));
+    assert_eq!(apply(SCRIPT, &edits), SCRIPT.replace("coins", "gold"));
     let bad = s.call(
         "textDocument/rename",
         json!({"textDocument": {"uri": URI}, "position": pos(SCRIPT, "coins", 3, 0), "newName": "market"}),

@@ -51,6 +51,7 @@ fn kind_of(k: SymbolKind) -> CompletionItemKind {
         SymbolKind::Function | SymbolKind::Procedure => CompletionItemKind::FUNCTION,
         SymbolKind::Action => CompletionItemKind::METHOD,
         SymbolKind::Card => CompletionItemKind::CLASS,
+        SymbolKind::Local => CompletionItemKind::VARIABLE,
     }
 }
 
@@ -161,6 +162,8 @@ fn known(doc: &Document) -> Vec<Known> {
         .symbols
         .defs
         .iter()
+        // Locals are known only where they are used, and belong to one body: not offered.
+        .filter(|d| d.kind != SymbolKind::Local)
         .map(|d| Known {
             name: d.name.clone(),
             kind: d.kind,

@@ -64,6 +64,7 @@ impl Document {
                 .symbols
                 .defs
                 .iter()
+                .filter(|d| d.kind != SymbolKind::Local)
                 .map(|d| Known {
                     name: d.name.clone(),
                     kind: d.kind,

@@ -60,7 +60,14 @@ pub fn prepare_rename(doc: &Document, pos: Position) -> Option<PrepareRenameResp
 }
 
 /// Why `new` cannot be the new name of a declared name or a card, if it cannot.
-fn invalid(doc: &Document, kind: SymbolKind, old: &str, new: &str) -> Option<String> {
+/// `region`: for a local, its declaration and the end of its last use.
+fn invalid(
+    doc: &Document,
+    kind: SymbolKind,
+    old: &str,
+    new: &str,
+    region: (Span, usize),
+) -> Option<String> {
     if new == old {
         return None;
     }
@@ -91,12 +98,23 @@ fn invalid(doc: &Document, kind: SymbolKind, old: &str, new: &str) -> Option<Str
     if KEYWORDS.contains(&new) {
         return Some(format!("`{new}` is a keyword of the language"));
     }
-    let taken = doc
-        .analysis
-        .symbols
+    let symbols = &doc.analysis.symbols;
+    let taken = symbols
         .defs
         .iter()
-        .find(|d| d.kind != SymbolKind::Card && d.name == new);
+        .find(|d| !matches!(d.kind, SymbolKind::Card | SymbolKind::Local) && d.name == new);
+    if taken.is_none() && kind == SymbolKind::Local {
+        // Another local of that name where this one is written would be confused with it.
+        let inside = |s: Span| s.start >= region.0.start && s.end <= region.1;
+        let clash = symbols.defs.iter().enumerate().any(|(i, d)| {
+            d.kind == SymbolKind::Local
+                && d.name == new
+                && (inside(d.span) || symbols.uses_of(i).any(inside))
+        });
+        if clash {
+            return Some(format!("a local named `{new}` is used there already"));
+        }
+    }
     taken.map(|d| {
         format!(
             "`{new}` is already declared as {} {}",
@@ -120,7 +138,12 @@ pub fn rename(doc: &Document, pos: Position, new: &str) -> Result<Option<Workspa
         return Ok(None);
     };
     let d = &symbols.defs[def];
-    if let Some(why) = invalid(doc, d.kind, &d.name, new) {
+    let end = symbols
+        .uses_of(def)
+        .map(|s| s.end)
+        .max()
+        .unwrap_or(d.span.end);
+    if let Some(why) = invalid(doc, d.kind, &d.name, new, (d.span, end.max(d.span.end))) {
         return Err(why);
     }
     let edits: Vec<TextEdit> = std::iter::once(d.span)

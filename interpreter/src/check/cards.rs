@@ -151,7 +151,7 @@ impl Compiler<'_> {
         for (prm, slot) in a.params.iter().zip(slots) {
             let (dom, ty) = self.expr(&mut cx, &prm.domain);
             let elem = self.list_elem(&ty, prm.domain.span);
-            cx.name_slot(&prm.name.name, slot, elem.clone());
+            cx.name_slot(&prm.name.name, slot, elem.clone(), prm.name.span);
             params.push(dom);
             tys.push(elem);
         }
@@ -208,7 +208,7 @@ impl Compiler<'_> {
         }
         let mut cx = Ctx::new(BodyKind::Statements);
         for (b, ty) in t.bindings.iter().zip(params) {
-            cx.bind(&b.name, ty);
+            cx.bind_at(&b.name, ty, b.span);
         }
         let zone = match (&t.zone, on_card) {
             (Some(z), true) => match self.lookup(z) {

@@ -493,7 +493,7 @@ impl Compiler<'_> {
                     };
                     let mut cx = Ctx::new(BodyKind::Pure);
                     for p in &f.params {
-                        cx.bind(&p.name.name, lower_type(&p.ty));
+                        cx.bind_at(&p.name.name, lower_type(&p.ty), p.name.span);
                     }
                     let ret = lower_type(&f.ret);
                     let body = self.expr_expect(&mut cx, &f.body, &ret);
@@ -508,7 +508,7 @@ impl Compiler<'_> {
                     };
                     let mut cx = Ctx::new(BodyKind::Statements);
                     for p in &pr.params {
-                        cx.bind(&p.name.name, lower_type(&p.ty));
+                        cx.bind_at(&p.name.name, lower_type(&p.ty), p.name.span);
                     }
                     let block = self.block(&mut cx, &pr.body);
                     self.p.procs[id.index()].body = Body {

@@ -282,7 +282,7 @@ impl Compiler<'_> {
                 let (l, lt) = self.expr(cx, list);
                 let elem = self.list_elem(&lt, list.span);
                 cx.push();
-                let slot = cx.bind(&var.name, elem.clone());
+                let slot = cx.bind_at(&var.name, elem.clone(), var.span);
                 let filter = filter
                     .as_ref()
                     .map(|f| Box::new(self.expr_expect(cx, f, &Ty::Bool)));
@@ -377,6 +377,7 @@ impl Compiler<'_> {
     fn name(&mut self, cx: &mut Ctx, id: &ast::Ident) -> (Expr, Ty) {
         let span = id.span;
         if let Some((slot, ty)) = cx.get(&id.name) {
+            self.refer_local(cx, id);
             return (mk(ExprKind::Local(slot), span), ty);
         }
         if let Some(i) = cx.names.iter().position(|n| *n == id.name) {

@@ -139,6 +139,8 @@ pub(crate) struct Compiler<'s> {
     pub(crate) refs: Vec<(Span, symbols::Target)>,
     /// Every name written before a `.` whose value is a player, a card or a space, for [`Symbols`].
     pub(crate) field_bases: Vec<(Span, ast::Scope)>,
+    /// Every use of a local name: where it is written, and where that local is declared.
+    pub(crate) local_refs: Vec<(Span, Span)>,
 }
 
 pub const BUILTIN_NAMES: &[&str] = &[
@@ -351,6 +353,7 @@ impl<'s> Compiler<'s> {
             stat_uses: Vec::new(),
             refs: Vec::new(),
             field_bases: Vec::new(),
+            local_refs: Vec::new(),
         }
     }
 

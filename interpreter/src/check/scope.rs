@@ -1,6 +1,7 @@
 //! Checks stage: local scopes of a body being lowered (slots, binders, what the body may do).
 
 use crate::program::{Slot, Ty};
+use cardgame_grammar::ast::Span;
 use std::collections::HashMap;
 
 /// What kind of body is being lowered: it decides what statements are allowed.
@@ -16,7 +17,8 @@ pub enum BodyKind {
 
 /// The locals of one body: a stack of scopes over one frame of slots.
 pub struct Ctx {
-    scopes: Vec<HashMap<String, (Slot, Ty)>>,
+    /// Each local's slot, type, and where its name is written (empty for the engine's own slots).
+    scopes: Vec<HashMap<String, (Slot, Ty, Span)>>,
     next: u16,
     pub max: u16,
     pub kind: BodyKind,
@@ -47,19 +49,23 @@ impl Ctx {
         self.scopes.pop();
     }
     pub fn bind(&mut self, name: &str, ty: Ty) -> Slot {
+        self.bind_at(name, ty, Span::default())
+    }
+    /// Bind a local whose name is written at `span`.
+    pub fn bind_at(&mut self, name: &str, ty: Ty, span: Span) -> Slot {
         let slot = self.next;
         self.next = self.next.saturating_add(1);
         self.max = self.max.max(self.next);
         if let Some(s) = self.scopes.last_mut() {
-            s.insert(name.to_string(), (slot, ty));
+            s.insert(name.to_string(), (slot, ty, span));
         }
         slot
     }
     /// Give a name to a slot reserved earlier with [`Ctx::hidden_slot`] (an action's parameters,
     /// which the engine fills by position while binders in their domains take later slots).
-    pub fn name_slot(&mut self, name: &str, slot: Slot, ty: Ty) {
+    pub fn name_slot(&mut self, name: &str, slot: Slot, ty: Ty, span: Span) {
         if let Some(s) = self.scopes.last_mut() {
-            s.insert(name.to_string(), (slot, ty));
+            s.insert(name.to_string(), (slot, ty, span));
         }
     }
     /// A slot with no name, for the engine's own use.
@@ -73,7 +79,18 @@ impl Ctx {
         }
     }
     pub fn get(&self, name: &str) -> Option<(Slot, Ty)> {
-        self.scopes.iter().rev().find_map(|s| s.get(name).cloned())
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name).map(|(slot, ty, _)| (*slot, ty.clone())))
+    }
+    /// Where the local `name` is declared (its name in a `let`, a parameter, a binder).
+    pub fn declared_at(&self, name: &str) -> Option<Span> {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name).map(|(_, _, span)| *span))
+            .filter(|s| !s.is_empty())
     }
     pub fn local_names(&self) -> Vec<String> {
         self.scopes

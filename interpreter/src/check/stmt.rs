@@ -36,6 +36,7 @@ impl Compiler<'_> {
         match &e.kind {
             ast::ExprKind::Name(id) => {
                 if let Some((slot, ty)) = cx.get(&id.name) {
+                    self.refer_local(cx, id);
                     return Some((Target::Local(slot), ty));
                 }
                 match self.lookup(id) {
@@ -118,13 +119,13 @@ impl Compiler<'_> {
         let kind = match &s.kind {
             S::Let(id, e) => {
                 let (x, ty) = self.expr(cx, e);
-                let slot = cx.bind(&id.name, ty);
+                let slot = cx.bind_at(&id.name, ty, id.span);
                 StmtKind::Let(slot, x)
             }
             S::LetChoose(id, ch) => {
                 self.no_decision(cx, span, "ask for a choice");
                 let (choose, ty) = self.choose(cx, ch);
-                let slot = cx.bind(&id.name, ty);
+                let slot = cx.bind_at(&id.name, ty, id.span);
                 StmtKind::Choose(slot, choose)
             }
             S::Assign(t, op, e) => {
@@ -216,7 +217,7 @@ impl Compiler<'_> {
                 let (l, lt) = self.expr(cx, list);
                 let elem = self.list_elem(&lt, list.span);
                 cx.push();
-                let slot = cx.bind(&var.name, elem);
+                let slot = cx.bind_at(&var.name, elem, var.span);
                 let filter = filter.as_ref().map(|f| self.expr_expect(cx, f, &Ty::Bool));
                 cx.loops += 1;
                 let body = self.block(cx, body);
@@ -399,10 +400,10 @@ impl Compiler<'_> {
                 self.no_decision(cx, span, "ask for a choice");
                 let players = self.expr_expect(cx, players, &Ty::List(Box::new(Ty::Player)));
                 cx.push();
-                let pslot = cx.bind(&player.name, Ty::Player);
+                let pslot = cx.bind_at(&player.name, Ty::Player, player.span);
                 let (d, dt) = self.expr(cx, domain);
                 let elem = self.list_elem(&dt, domain.span);
-                let vslot = cx.bind(&var.name, elem);
+                let vslot = cx.bind_at(&var.name, elem, var.span);
                 let filter = filter.as_ref().map(|f| self.expr_expect(cx, f, &Ty::Bool));
                 let prompt = prompt.as_ref().map(|t| self.text(cx, t));
                 let body = self.block(cx, body);
@@ -490,7 +491,7 @@ impl Compiler<'_> {
         let by = self.opt_player(cx, &ch.by);
         let prompt = ch.prompt.as_ref().map(|t| self.text(cx, t));
         cx.push();
-        let var = cx.bind(&ch.var.name, elem.clone());
+        let var = cx.bind_at(&ch.var.name, elem.clone(), ch.var.span);
         let filter = ch
             .filter
             .as_ref()

@@ -139,7 +139,7 @@ impl Compiler<'_> {
             },
             ast::StrategyTarget::Choose { binder, ty, prompt } => {
                 let ty = ty.as_ref().map(lower_type).unwrap_or(Ty::Card);
-                cx.bind(&binder.name, ty.clone());
+                cx.bind_at(&binder.name, ty.clone(), binder.span);
                 let prompt = match prompt {
                     Some(t) => match t.plain() {
                         Some(p) => Some(p),
@@ -195,7 +195,7 @@ impl Compiler<'_> {
                     return None;
                 }
                 for (p, ty) in params.iter().zip(tys) {
-                    cx.bind(&p.name, ty);
+                    cx.bind_at(&p.name, ty, p.span);
                 }
                 StrategyTarget::Action(id)
             }

@@ -23,6 +23,8 @@ pub enum SymbolKind {
     Procedure,
     Action,
     Card,
+    /// A local name: a `let`, a parameter, a binder (`for x in`, `choose x in`, `count(x in ...)`).
+    Local,
 }
 
 impl SymbolKind {
@@ -44,6 +46,7 @@ impl SymbolKind {
             SymbolKind::Function => "function",
             SymbolKind::Procedure => "procedure",
             SymbolKind::Action => "action",
+            SymbolKind::Local => "local name",
         }
     }
 }
@@ -126,6 +129,15 @@ fn kind_of(s: Sym) -> SymbolKind {
 }
 
 impl Compiler<'_> {
+    /// Note that the local name written at `id` is the one declared where `cx` says.
+    pub(crate) fn refer_local(&mut self, cx: &super::Ctx, id: &cardgame_grammar::ast::Ident) {
+        if let Some(def) = cx.declared_at(&id.name) {
+            if !id.span.is_empty() {
+                self.local_refs.push((id.span, def));
+            }
+        }
+    }
+
     /// Note that the name written at `span` resolved to a declaration (for [`Symbols`]).
     pub(crate) fn refer(&mut self, span: Span, target: Target) {
         if !span.is_empty() {
@@ -156,11 +168,26 @@ impl Compiler<'_> {
                 scope: None,
             }))
             .collect();
+        // A local is known from its uses: a local never used has no entry.
+        let mut locals: Vec<Span> = self.local_refs.iter().map(|(_, d)| *d).collect();
+        locals.sort_by_key(|s| (s.start, s.end));
+        locals.dedup();
+        defs.extend(locals.into_iter().map(|span| SymbolDef {
+            name: self.text_of(span).to_string(),
+            kind: SymbolKind::Local,
+            span,
+            scope: None,
+        }));
         defs.sort_by_key(|d| (d.span.start, d.span.end));
         let mut index: HashMap<Target, usize> = HashMap::new();
+        let mut local_index: HashMap<(usize, usize), usize> = HashMap::new();
         for (i, d) in defs.iter().enumerate() {
             let key = match d.kind {
                 SymbolKind::Card => Target::Card(d.name.clone()),
+                SymbolKind::Local => {
+                    local_index.insert((d.span.start, d.span.end), i);
+                    continue;
+                }
                 _ => Target::Name(d.name.clone()),
             };
             index.insert(key, i);
@@ -169,6 +196,11 @@ impl Compiler<'_> {
             .refs
             .iter()
             .filter_map(|(span, t)| index.get(t).map(|&def| SymbolRef { span: *span, def }))
+            .chain(self.local_refs.iter().filter_map(|(span, d)| {
+                local_index
+                    .get(&(d.start, d.end))
+                    .map(|&def| SymbolRef { span: *span, def })
+            }))
             .collect();
         refs.sort_by_key(|r| (r.span.start, r.span.end));
         refs.dedup();
@@ -265,7 +297,7 @@ mod tests {
     }
 
     #[test]
-    fn a_use_resolves_to_its_declaration_and_locals_are_not_names() {
+    fn a_use_resolves_to_its_declaration_local_or_not() {
         let src = "game \"G\" { players 2 }\nzone pile: pile\nvar n: int = 0\ncard \"A\" { copies 2 }\n\
                    setup { let pile2 = 1\n  n = pile2\n  move cards(\"A\", box) to pile }\nflow { win everyone \"x\" }\n";
         let a = analyse(src);
@@ -280,8 +312,12 @@ mod tests {
         let card = s.at(at("\"A\"", 1) + 1).expect("card A");
         assert_eq!(s.defs[card].kind, SymbolKind::Card);
         assert_eq!(s.defs[card].span.start, at("\"A\"", 0));
-        // `pile2` is a local: nothing.
-        assert_eq!(s.at(at("pile2", 0) + 2), None);
+        // `pile2` is a local: its use leads to its `let`, and nothing else is named so.
+        let local = s.at(at("pile2", 1) + 2).expect("local pile2");
+        assert_eq!(s.defs[local].kind, SymbolKind::Local);
+        assert_eq!(s.defs[local].span.start, at("pile2", 0));
+        assert_eq!(s.uses_of(local).count(), 1);
+        assert_ne!(s.at(at("pile2", 1) + 2), Some(pile));
         let n = s.at(at("n = ", 0)).expect("var n");
         assert_eq!(s.defs[n].scope, Some(Scope::Shared));
     }
