@@ -46,7 +46,13 @@ pub fn format(source: &str) -> Result<String, FormatError> {
     let before = tokens::tokens(source).map_err(FormatError::Syntax)?;
     let out = layout::layout(source, &before.toks)
         .ok_or_else(|| FormatError::Internal("text between two tokens".into()))?;
-    let after = tokens::tokens(&out).map_err(|errors| {
+    verify(source, &before, &out)?;
+    Ok(out)
+}
+
+/// Checks that `out` parses to the same tree as `source` (read as `before`) with the same comments.
+fn verify(source: &str, before: &tokens::Tokens, out: &str) -> Result<(), FormatError> {
+    let after = tokens::tokens(out).map_err(|errors| {
         FormatError::Internal(format!(
             "the result does not parse: {}",
             errors.first().map_or("", |e| e.message.as_str())
@@ -57,12 +63,12 @@ pub fn format(source: &str) -> Result<String, FormatError> {
             "the result parses to another tree".into(),
         ));
     }
-    if comments(source, &before.toks) != comments(&out, &after.toks) {
+    if comments(source, &before.toks) != comments(out, &after.toks) {
         return Err(FormatError::Internal(
             "a comment was lost or changed".into(),
         ));
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The byte ranges of the tokens of a script that parses (keywords, names, numbers, operators,
