@@ -708,6 +708,7 @@ fn undescribed(help: &str) -> Vec<String> {
 fn every_flag_and_argument_is_described_in_the_help() {
     let commands = [
         "check",
+        "fmt",
         "run",
         "cards",
         "sim",
