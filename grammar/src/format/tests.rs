@@ -228,3 +228,20 @@ fn any_whitespace_between_the_tokens_of_a_formatted_script_formats_back_to_it() 
         assert_eq!(fmt(&messy), src, "seed {seed}:\n{messy}");
     }
 }
+
+#[test]
+fn tables_tests_and_strategies_are_laid_out_like_blocks() {
+    let src = concat!(
+        "table by players {\ncolumns a,b\n2: 1,2\n  3:  4 , 5\n}\n",
+        "test \"t\" {\nplayers 2\n    given { x = 1 }\nexpect options has \"Buy\"\n  choose \"Buy\"\nexpect x==1\n}\n",
+        "strategy rush \"fast\" {\nprefer buy(c) if c.cost>2 by c.cost\n  prefer pass\notherwise mcts : 200\n}\n",
+    );
+    assert_eq!(
+        fmt(src),
+        concat!(
+            "table by players {\n  columns a, b\n  2: 1, 2\n  3: 4, 5\n}\n",
+            "test \"t\" {\n  players 2\n  given { x = 1 }\n  expect options has \"Buy\"\n  choose \"Buy\"\n  expect x == 1\n}\n",
+            "strategy rush \"fast\" {\n  prefer buy(c) if c.cost > 2 by c.cost\n  prefer pass\n  otherwise mcts:200\n}\n",
+        )
+    );
+}
