@@ -1,5 +1,5 @@
-//! Command line: `cardgame check | run | cards | test | sim | tournament | play | strategies | lsp`, its
-//! flags and their help (docs/cli.md is the contract); the commands live in the modules below.
+//! Command line: `cardgame check | fmt | run | cards | test | sim | tournament | play | strategies | lsp`,
+//! its flags and their help (docs/cli.md is the contract); the commands live in the modules below.
 #![forbid(unsafe_code)]
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -44,6 +44,7 @@ fn quit_on_write_error(e: &std::io::Error) -> ! {
 }
 
 mod diagnostics;
+mod format;
 mod games;
 mod lsp;
 mod play;
@@ -316,6 +317,15 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// Write scripts in the canonical layout (comments kept), or list those that are not in it.
+    Fmt {
+        /// The scripts to format, rewritten in place (`.cardgame` files).
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Change nothing: list the scripts that would change, and exit 1 if there are any.
+        #[arg(long)]
+        check: bool,
+    },
     /// Run the rules tests written in scripts.
     Test {
         /// The scripts whose tests to run.
@@ -392,6 +402,7 @@ fn main() -> ExitCode {
                 scripts::check(&files, output.format)
             }
         }
+        Command::Fmt { files, check } => format::fmt(&files, check),
         Command::Test {
             files,
             filter,

@@ -708,6 +708,7 @@ fn undescribed(help: &str) -> Vec<String> {
 fn every_flag_and_argument_is_described_in_the_help() {
     let commands = [
         "check",
+        "fmt",
         "run",
         "cards",
         "sim",
@@ -846,4 +847,60 @@ fn test_watch_runs_again_when_the_file_changes() {
             (GOOD, false, "\"passed\":1"),
         ],
     );
+}
+
+#[test]
+fn fmt_check_lists_the_files_that_would_change_and_exits_1() {
+    let tidy = temp_file("fmt-tidy.cardgame", b"zone a: set // a zone\n");
+    let messy = temp_file("fmt-messy.cardgame", b"zone   b:set\n\n\n\nzone c: set");
+    let (t, m) = (tidy.to_string_lossy(), messy.to_string_lossy());
+
+    let o = cardgame(&["fmt", "--check", &t]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+
+    let o = cardgame(&["fmt", "--check", &t, &m]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stdout(&o), format!("{m}\n"));
+    let unchanged = std::fs::read_to_string(&messy).expect("readable");
+    assert_eq!(
+        unchanged, "zone   b:set\n\n\n\nzone c: set",
+        "--check writes nothing"
+    );
+
+    let o = cardgame(&["fmt", &t, &m]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    let formatted = std::fs::read_to_string(&messy).expect("readable");
+    assert_eq!(formatted, "zone b: set\n\nzone c: set\n");
+    let o = cardgame(&["fmt", "--check", &m]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}
+
+#[test]
+fn fmt_leaves_a_script_that_does_not_parse_and_reports_it() {
+    let text = "zone   a: set\ncard \"X\" { copies }\n";
+    let broken = temp_file("fmt-broken.cardgame", text.as_bytes());
+    let b = broken.to_string_lossy();
+    for args in [vec!["fmt", &*b], vec!["fmt", "--check", &*b]] {
+        let o = cardgame(&args);
+        assert_eq!(o.status.code(), Some(1));
+        let err = stderr(&o);
+        assert!(err.contains("E001"), "{err}");
+        assert!(err.contains("does not parse"), "{err}");
+        assert_eq!(std::fs::read_to_string(&broken).expect("readable"), text);
+    }
+    let o = cardgame(&["fmt", "--check", "no-such-file.cardgame"]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = cardgame(&["fmt"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn fmt_check_accepts_every_script() {
+    let files = scripts();
+    let mut args = vec!["fmt", "--check"];
+    args.extend(files.iter().map(|s| s.as_str()));
+    let o = cardgame(&args);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
 }

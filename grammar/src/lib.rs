@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 
 pub mod ast;
+pub mod format;
 mod parser;
 
 pub use parser::{

@@ -1,6 +1,7 @@
-//! Fuzz stage: what is done with each mutant — check it, render its diagnostics, and when it is clean play
+//! Fuzz stage: what is done with each mutant — check it, render its diagnostics, format it, and when it is clean play
 //! a few turns and run its rules tests — on a thread of its own with panics caught and a wall-clock budget.
 
+use cardgame_grammar::format::{format, FormatError};
 use cardgame_interpreter::agents::make_agent;
 use cardgame_interpreter::check::check_source;
 use cardgame_interpreter::engine::{render_event, Game, GameConfig, Status};
@@ -63,7 +64,7 @@ impl Limits {
     };
 }
 
-const STAGES: [&str; 5] = ["check", "render", "play", "rules tests", "done"];
+const STAGES: [&str; 6] = ["check", "render", "format", "play", "rules tests", "done"];
 
 /// The thread name of mutant workers: their panics are recorded, not printed.
 const WORKER: &str = "fuzz-mutant";
@@ -157,6 +158,13 @@ fn exercise_here(source: &str, seed: u64, play: Play, stage: &AtomicU8) -> Verdi
             message: "diagnostics rendered as nothing".into(),
         };
     }
+    stage.store(2, Ordering::SeqCst);
+    if let Err(message) = format_twice(source) {
+        return Verdict::Failed {
+            stage: "format",
+            message,
+        };
+    }
     let Some(program) = checked.program else {
         return Verdict::Rejected;
     };
@@ -164,7 +172,7 @@ fn exercise_here(source: &str, seed: u64, play: Play, stage: &AtomicU8) -> Verdi
         return Verdict::Clean;
     }
     let program = Arc::new(program);
-    stage.store(2, Ordering::SeqCst);
+    stage.store(3, Ordering::SeqCst);
     if let Err(message) = play_game(&program, play, &mut rng) {
         return Verdict::Failed {
             stage: "play",
@@ -172,7 +180,7 @@ fn exercise_here(source: &str, seed: u64, play: Play, stage: &AtomicU8) -> Verdi
         };
     }
     if play.rules_tests {
-        stage.store(3, Ordering::SeqCst);
+        stage.store(4, Ordering::SeqCst);
         let _ = run_tests_limited(
             &program,
             source,
@@ -180,8 +188,22 @@ fn exercise_here(source: &str, seed: u64, play: Play, stage: &AtomicU8) -> Verdi
             play.limits.max_decisions,
         );
     }
-    stage.store(4, Ordering::SeqCst);
+    stage.store(5, Ordering::SeqCst);
     Verdict::Clean
+}
+
+/// Formats a mutant: a script that parses formats (the formatter's own check that the tree and the
+/// comments are kept must hold), and formatting the result changes nothing.
+fn format_twice(source: &str) -> Result<(), String> {
+    match format(source) {
+        Ok(once) => match format(&once) {
+            Ok(twice) if twice == once => Ok(()),
+            Ok(_) => Err("formatting twice changes the text".into()),
+            Err(e) => Err(format!("the formatted text does not format: {e}")),
+        },
+        Err(FormatError::Syntax(_)) => Ok(()),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// A value of each option, sometimes not its default.

@@ -39,6 +39,10 @@ struct CardgameParser;
 
 type P<'i> = Pair<'i, Rule>;
 
+/// An item of a script as pest pairs (for the formatter): its byte offset in the source and its pair
+/// (positions relative to that offset).
+pub(crate) type ItemPair<'i> = (usize, P<'i>);
+
 /// The deepest nesting of brackets (`(`, `[`, `{`, text interpolations) a script may use.
 pub const MAX_NESTING: usize = 256;
 
@@ -253,6 +257,40 @@ pub fn parse(source: &str) -> (ast::Script, Vec<SyntaxError>) {
         }
     }
     (script, errors)
+}
+
+/// The items of a script that parses without error, as the pairs of the grammar with their offsets:
+/// the same items, cut at the same places, as [`parse`] builds (the formatter lays them out).
+/// Returns the syntax errors when the script does not parse.
+pub(crate) fn item_pairs(source: &str) -> Result<Vec<ItemPair<'_>>, Vec<SyntaxError>> {
+    let (_, errors) = parse(source);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let bom = if source.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    };
+    let mut items = Vec::new();
+    let mut pos = skip_trivia(source, bom);
+    while pos < source.len() {
+        let (_, parsed) = parse_item(source, pos, Rule::item_entry);
+        let item = parsed
+            .ok()
+            .and_then(|mut pairs| pairs.next())
+            .and_then(|entry| entry.into_inner().next());
+        let Some(item) = item else {
+            return Err(vec![internal_error(pos)]);
+        };
+        let end = pos + item.as_span().end();
+        if end <= pos {
+            return Err(vec![internal_error(pos)]);
+        }
+        items.push((pos, item));
+        pos = skip_trivia(source, end);
+    }
+    Ok(items)
 }
 
 type Parsed<'i> = Result<pest::iterators::Pairs<'i, Rule>, pest::error::Error<Rule>>;
