@@ -442,6 +442,43 @@ fn an_editor_session() {
     let diags = s.diagnostics(3);
     assert!(diags.iter().all(|d| d["severity"] != 1), "{diags:?}");
 
+    // Formatting: one edit to the canonical layout, which is then left as it is.
+    let messy = fixed
+        .replace("zone market: set", "zone   market :set")
+        .replace("  move box to market", "      move box to market");
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": URI, "version": 4}, "contentChanges": [{"text": messy}]}),
+    );
+    s.diagnostics(4);
+    let fmt =
+        json!({"textDocument": {"uri": URI}, "options": {"tabSize": 2, "insertSpaces": true}});
+    let edits = s.request("textDocument/formatting", fmt.clone());
+    let edits = edits.as_array().expect("edits").clone();
+    assert_eq!(edits.len(), 1, "{edits:?}");
+    let formatted = apply(&messy, &edits);
+    assert!(
+        formatted.contains("\nzone market: set\n")
+            && formatted.contains("\n  move box to market\n"),
+        "{formatted}"
+    );
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": URI, "version": 5}, "contentChanges": [{"text": formatted}]}),
+    );
+    assert!(s.diagnostics(5).iter().all(|d| d["severity"] != 1));
+    assert_eq!(s.request("textDocument/formatting", fmt.clone()), json!([]));
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": URI, "version": 6}, "contentChanges": [{"text": "zone"}]}),
+    );
+    s.diagnostics(6);
+    let r = s.call("textDocument/formatting", fmt);
+    assert_eq!(
+        r["error"]["code"], -32803,
+        "a script that does not parse is not formatted: {r}"
+    );
+
     // Malformed requests are answered within the protocol; the server goes on.
     let r = s.call("textDocument/hover", json!({"position": "nowhere"}));
     assert_eq!(r["error"]["code"], -32602, "{r}");

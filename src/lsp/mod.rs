@@ -7,6 +7,7 @@
 mod complete;
 mod diagnostics;
 mod document;
+mod formatting;
 mod hover;
 mod navigate;
 mod outline;
@@ -20,8 +21,8 @@ use lsp_types::notification::{
     Notification as NotificationTrait, PublishDiagnostics,
 };
 use lsp_types::request::{
-    Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest, PrepareRenameRequest,
-    References, Rename, Request as RequestTrait,
+    Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
+    PrepareRenameRequest, References, Rename, Request as RequestTrait,
 };
 use lsp_types::{
     CompletionOptions, DocumentSymbolResponse, GotoDefinitionResponse, HoverProviderCapability,
@@ -39,6 +40,7 @@ fn capabilities() -> ServerCapabilities {
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
         rename_provider: Some(OneOf::Right(RenameOptions {
             prepare_provider: Some(true),
             work_done_progress_options: WorkDoneProgressOptions::default(),
@@ -256,6 +258,13 @@ impl Server {
                         Ok(edit) => ok(id, edit),
                         Err(why) => Response::new_err(id, ErrorCode::InvalidParams as i32, why),
                     },
+                }
+            }),
+            Formatting::METHOD => handle!(Formatting, |p| {
+                match self.doc(&p.text_document.uri).map(formatting::formatting) {
+                    None => ok(id, None::<()>),
+                    Some(Ok(edits)) => ok(id, edits),
+                    Some(Err(why)) => Response::new_err(id, ErrorCode::RequestFailed as i32, why),
                 }
             }),
             m => Response::new_err(
