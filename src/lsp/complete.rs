@@ -52,6 +52,7 @@ fn kind_of(k: SymbolKind) -> CompletionItemKind {
         SymbolKind::Action => CompletionItemKind::METHOD,
         SymbolKind::Card => CompletionItemKind::CLASS,
         SymbolKind::Local => CompletionItemKind::VARIABLE,
+        SymbolKind::Statistic => CompletionItemKind::VALUE,
     }
 }
 

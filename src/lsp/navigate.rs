@@ -99,10 +99,13 @@ fn invalid(
         return Some(format!("`{new}` is a keyword of the language"));
     }
     let symbols = &doc.analysis.symbols;
-    let taken = symbols
-        .defs
-        .iter()
-        .find(|d| !matches!(d.kind, SymbolKind::Card | SymbolKind::Local) && d.name == new);
+    let taken = symbols.defs.iter().find(|d| {
+        // Statistics have a name space of their own; cards and locals are checked apart.
+        let space = |k| k == SymbolKind::Statistic;
+        !matches!(d.kind, SymbolKind::Card | SymbolKind::Local)
+            && space(d.kind) == space(kind)
+            && d.name == new
+    });
     if taken.is_none() && kind == SymbolKind::Local {
         // Another local of that name where this one is written would be confused with it.
         let inside = |s: Span| s.start >= region.0.start && s.end <= region.1;

@@ -89,6 +89,7 @@ impl Compiler<'_> {
             );
             return None;
         };
+        self.refer(name.span, super::symbols::Target::Stat(name.name.clone()));
         let op = match op {
             ast::AssignOp::Set => AssignOp::Set,
             ast::AssignOp::Add => AssignOp::Add,

@@ -23,6 +23,8 @@ pub enum SymbolKind {
     Procedure,
     Action,
     Card,
+    /// A statistic (`stat NAME`), in a name space of its own.
+    Statistic,
     /// A local name: a `let`, a parameter, a binder (`for x in`, `choose x in`, `count(x in ...)`).
     Local,
 }
@@ -47,6 +49,7 @@ impl SymbolKind {
             SymbolKind::Procedure => "procedure",
             SymbolKind::Action => "action",
             SymbolKind::Local => "local name",
+            SymbolKind::Statistic => "statistic",
         }
     }
 }
@@ -107,6 +110,7 @@ impl Symbols {
 pub(crate) enum Target {
     Name(String),
     Card(String),
+    Stat(String),
 }
 
 fn kind_of(s: Sym) -> SymbolKind {
@@ -167,6 +171,12 @@ impl Compiler<'_> {
                 span: k.span,
                 scope: None,
             }))
+            .chain(self.p.stats.iter().map(|st| SymbolDef {
+                name: st.name.clone(),
+                kind: SymbolKind::Statistic,
+                span: st.span,
+                scope: None,
+            }))
             .collect();
         // A local is known from its uses: a local never used has no entry.
         let mut locals: Vec<Span> = self.local_refs.iter().map(|(_, d)| *d).collect();
@@ -184,6 +194,7 @@ impl Compiler<'_> {
         for (i, d) in defs.iter().enumerate() {
             let key = match d.kind {
                 SymbolKind::Card => Target::Card(d.name.clone()),
+                SymbolKind::Statistic => Target::Stat(d.name.clone()),
                 SymbolKind::Local => {
                     local_index.insert((d.span.start, d.span.end), i);
                     continue;
@@ -277,7 +288,8 @@ mod tests {
                     && ["heuristic", "score"].contains(&d.name.as_str());
                 let declared_only = matches!(
                     d.kind,
-                    SymbolKind::Card
+                    SymbolKind::Statistic
+                        | SymbolKind::Card
                         | SymbolKind::Ability
                         | SymbolKind::Column
                         | SymbolKind::Tag
@@ -299,7 +311,8 @@ mod tests {
     #[test]
     fn a_use_resolves_to_its_declaration_local_or_not() {
         let src = "game \"G\" { players 2 }\nzone pile: pile\nvar n: int = 0\ncard \"A\" { copies 2 }\n\
-                   setup { let pile2 = 1\n  n = pile2\n  move cards(\"A\", box) to pile }\nflow { win everyone \"x\" }\n";
+                   setup { let pile2 = 1\n  n = pile2\n  move cards(\"A\", box) to pile\n  stat n += n }\n\
+                   flow { win everyone \"x\" }\nstat n \"a statistic beside the variable\"\n";
         let a = analyse(src);
         assert!(a.checked.program.is_some(), "{:?}", a.checked.diagnostics);
         let s = &a.symbols;
@@ -320,5 +333,10 @@ mod tests {
         assert_ne!(s.at(at("pile2", 1) + 2), Some(pile));
         let n = s.at(at("n = ", 0)).expect("var n");
         assert_eq!(s.defs[n].scope, Some(Scope::Shared));
+        // `stat n` is the statistic, in its own name space; `+= n` the variable.
+        let stat = s.at(at("stat n +=", 0) + 5).expect("stat n");
+        assert_eq!(s.defs[stat].kind, SymbolKind::Statistic);
+        assert_eq!(s.defs[stat].span.start, at("stat n \"", 0) + 5);
+        assert_eq!(s.at(at("+= n", 0) + 3), Some(n));
     }
 }
