@@ -361,6 +361,27 @@ fn an_editor_session() {
         json!({"textDocument": {"uri": URI}, "position": pos(SCRIPT, "coins", 3, 0), "newName": "market"}),
     );
     assert_eq!(bad["error"]["code"], -32602, "{bad}");
+    // `c` is a local of the actions: `coins` is only written after `.` there, so it may become `c`;
+    // `market` is written bare inside `buy(c in market)`, where `c` would take its place.
+    let edit = s.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": URI}, "position": pos(SCRIPT, "coins", 3, 0), "newName": "c"}),
+    );
+    assert_eq!(
+        apply(SCRIPT, edit["changes"][URI].as_array().expect("edits")),
+        SCRIPT.replace("coins", "c")
+    );
+    let bad = s.call(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": URI}, "position": pos(SCRIPT, "zone market", 0, 5), "newName": "c"}),
+    );
+    assert!(
+        bad["error"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("local"),
+        "{bad}"
+    );
 
     // The outline: cards grouped by their tag, zones, the flow's phases, the actions, the test.
     let outline = s.request(

@@ -59,27 +59,19 @@ pub fn prepare_rename(doc: &Document, pos: Position) -> Option<PrepareRenameResp
     })
 }
 
-/// Why `new` cannot be the new name of a declared name or a card, if it cannot.
-/// `region`: for a local, its declaration and the end of its last use.
-fn invalid(
-    doc: &Document,
-    kind: SymbolKind,
-    old: &str,
-    new: &str,
-    region: (Span, usize),
-) -> Option<String> {
+/// Why `new` cannot be the new name of the name declared at `at`, if it cannot.
+fn invalid(doc: &Document, kind: SymbolKind, old: &str, new: &str, at: Span) -> Option<String> {
     if new == old {
         return None;
     }
+    let symbols = &doc.analysis.symbols;
     if kind == SymbolKind::Card {
         if new.is_empty() || new.contains(['"', '{', '}', '\\', '\n']) {
             return Some(format!(
                 "\"{new}\" cannot be a card name: write it without quotes, braces or backslashes"
             ));
         }
-        let taken = doc
-            .analysis
-            .symbols
+        let taken = symbols
             .defs
             .iter()
             .any(|d| d.kind == SymbolKind::Card && d.name == new);
@@ -98,33 +90,65 @@ fn invalid(
     if KEYWORDS.contains(&new) {
         return Some(format!("`{new}` is a keyword of the language"));
     }
-    let symbols = &doc.analysis.symbols;
-    let taken = symbols.defs.iter().find(|d| {
-        // Statistics have a name space of their own; cards and locals are checked apart.
-        let space = |k| k == SymbolKind::Statistic;
+    // Statistics have a name space of their own; locals are checked below.
+    let space = |k| k == SymbolKind::Statistic;
+    if let Some(d) = symbols.defs.iter().find(|d| {
         !matches!(d.kind, SymbolKind::Card | SymbolKind::Local)
             && space(d.kind) == space(kind)
             && d.name == new
-    });
-    if taken.is_none() && kind == SymbolKind::Local {
-        // Another local of that name where this one is written would be confused with it.
-        let inside = |s: Span| s.start >= region.0.start && s.end <= region.1;
-        let clash = symbols.defs.iter().enumerate().any(|(i, d)| {
-            d.kind == SymbolKind::Local
-                && d.name == new
-                && (inside(d.span) || symbols.uses_of(i).any(inside))
-        });
-        if clash {
-            return Some(format!("a local named `{new}` is used there already"));
-        }
-    }
-    taken.map(|d| {
-        format!(
+    }) {
+        return Some(format!(
             "`{new}` is already declared as {} {}",
             article(d.kind.what()),
             d.kind.what()
+        ));
+    }
+    // Where the renamed name is written, and the stretch of text that covers it.
+    let own: Vec<Span> = std::iter::once(at)
+        .chain(
+            symbols
+                .defs
+                .iter()
+                .position(|d| d.span == at)
+                .into_iter()
+                .flat_map(|i| symbols.uses_of(i)),
         )
-    })
+        .collect();
+    let stretch = |spans: &mut dyn Iterator<Item = Span>| {
+        spans.fold((usize::MAX, 0), |(a, b), s| (a.min(s.start), b.max(s.end)))
+    };
+    let locals = symbols
+        .defs
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.kind == SymbolKind::Local && d.name == new);
+    if kind == SymbolKind::Local {
+        // Another local of that name where this one is written would be confused with it.
+        let (start, end) = stretch(&mut own.iter().copied());
+        let inside = |s: Span| s.start >= start && s.end <= end;
+        for (i, d) in locals {
+            if inside(d.span) || symbols.uses_of(i).any(inside) {
+                return Some(format!("a local named `{new}` is used there already"));
+            }
+        }
+    } else {
+        // A local of that name would take the place of the renamed name where it is written bare
+        // (a field after `.` is never a local).
+        let bare: Vec<Span> = own
+            .iter()
+            .copied()
+            .filter(|s| !doc.text.get(..s.start).is_some_and(|t| t.ends_with('.')))
+            .collect();
+        for (i, d) in locals {
+            let (start, end) = stretch(&mut std::iter::once(d.span).chain(symbols.uses_of(i)));
+            if bare.iter().any(|s| s.start >= start && s.end <= end) {
+                return Some(format!(
+                    "a local named `{new}` is used where `{old}` is written"
+                ));
+            }
+        }
+    }
+    None
 }
 
 fn article(word: &str) -> &'static str {
@@ -141,12 +165,7 @@ pub fn rename(doc: &Document, pos: Position, new: &str) -> Result<Option<Workspa
         return Ok(None);
     };
     let d = &symbols.defs[def];
-    let end = symbols
-        .uses_of(def)
-        .map(|s| s.end)
-        .max()
-        .unwrap_or(d.span.end);
-    if let Some(why) = invalid(doc, d.kind, &d.name, new, (d.span, end.max(d.span.end))) {
+    if let Some(why) = invalid(doc, d.kind, &d.name, new, d.span) {
         return Err(why);
     }
     let edits: Vec<TextEdit> = std::iter::once(d.span)

@@ -386,7 +386,13 @@ impl Compiler<'_> {
                     self.used.insert(v.name.clone());
                 }
                 let default = match &o.default.kind {
-                    ast::ExprKind::Name(n) => names.iter().position(|x| *x == n.name),
+                    ast::ExprKind::Name(n) => {
+                        let at = names.iter().position(|x| *x == n.name);
+                        if at.is_some() {
+                            self.refer(n.span, super::symbols::Target::Name(n.name.clone()));
+                        }
+                        at
+                    }
                     _ => None,
                 };
                 if default.is_none() {

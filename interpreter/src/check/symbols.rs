@@ -310,9 +310,10 @@ mod tests {
 
     #[test]
     fn a_use_resolves_to_its_declaration_local_or_not() {
-        let src = "game \"G\" { players 2 }\nzone pile: pile\nvar n: int = 0\ncard \"A\" { copies 2 }\n\
+        let src = "game \"G\" { players 2 option mode: one of fast, slow = slow \"m\" }\nzone pile: pile\nvar n: int = 0\ncard \"A\" { copies 2 }\n\
                    setup { let pile2 = 1\n  n = pile2\n  move cards(\"A\", box) to pile\n  stat n += n }\n\
-                   flow { win everyone \"x\" }\nstat n \"a statistic beside the variable\"\n";
+                   flow { if mode == fast { log \"f\" }\n  win everyone \"x\" }\n\
+                   stat n \"a statistic beside the variable\"\ntest \"t\" { option mode = fast\n  expect over }\n";
         let a = analyse(src);
         assert!(a.checked.program.is_some(), "{:?}", a.checked.diagnostics);
         let s = &a.symbols;
@@ -338,5 +339,14 @@ mod tests {
         assert_eq!(s.defs[stat].kind, SymbolKind::Statistic);
         assert_eq!(s.defs[stat].span.start, at("stat n \"", 0) + 5);
         assert_eq!(s.at(at("+= n", 0) + 3), Some(n));
+        // An option value: its default, a comparison and a test's setting are its uses.
+        let fast = s.at(at("fast", 0)).expect("option value fast");
+        assert_eq!(s.defs[fast].kind, SymbolKind::OptionValue);
+        assert_eq!(s.uses_of(fast).count(), 2);
+        let slow = s.at(at("slow", 0)).expect("option value slow");
+        assert_eq!(
+            s.uses_of(slow).collect::<Vec<_>>(),
+            [Span::new(at("slow", 1), at("slow", 1) + 4)]
+        );
     }
 }

@@ -54,10 +54,13 @@ impl Compiler<'_> {
                 Some(Sym::Option(o)) => {
                     let okind = self.p.options[o.index()].kind.clone();
                     let v = match (&okind, &e.kind) {
-                        (OptionKind::OneOf(vals), ast::ExprKind::Name(v)) => vals
-                            .iter()
-                            .position(|x| *x == v.name)
-                            .map(|i| Value::Int(i as i64)),
+                        (OptionKind::OneOf(vals), ast::ExprKind::Name(v)) => {
+                            let at = vals.iter().position(|x| *x == v.name);
+                            if at.is_some() {
+                                self.refer(v.span, super::symbols::Target::Name(v.name.clone()));
+                            }
+                            at.map(|i| Value::Int(i as i64))
+                        }
                         (OptionKind::Bool, _) => {
                             self.const_value(e).filter(|v| matches!(v, Value::Bool(_)))
                         }
