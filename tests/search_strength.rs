@@ -115,7 +115,7 @@ fn against_all(path: &str, search: &str, strategies: &[&str]) {
 fn heart_of_crown_search() {
     against_all(
         "games/heart-of-crown.cardgame",
-        "ismcts:300:dearest_territory",
+        "ismcts:300:dearest_territory:strict",
         &["dearest_territory", "early_princess"],
     );
 }
@@ -155,7 +155,7 @@ fn crafty_explorers_search() {
 fn market_race_search() {
     against_all(
         "examples/market-race.cardgame",
-        "ismcts:300:big_money",
+        "ismcts:300:big_money:0",
         &["big_money", "engine", "victory_rush"],
     );
 }
@@ -164,7 +164,7 @@ fn market_race_search() {
 #[ignore = "slow: run in release mode"]
 fn search_beats_the_old_mcts_on_the_examples() {
     for (path, search) in [
-        ("examples/market-race.cardgame", "ismcts:300:big_money"),
+        ("examples/market-race.cardgame", "ismcts:300:big_money:0"),
         ("examples/duel.cardgame", SEARCH),
         ("examples/secret-bids.cardgame", SEARCH),
     ] {

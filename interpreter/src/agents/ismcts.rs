@@ -22,6 +22,12 @@
 //!   game), or [`PLAYOUT_DECISIONS`] decisions; then the script's `heuristic` (else `score`) judges the position
 //!   as `mcts` does: each seat's lead over the best other, relative to its lead in the same world
 //!   before the search, through a logistic curve. A finished game counts its winners.
+//! - *The choice.* The option visited most; with a play-out strategy, the strategy's own move in
+//!   the real game unless the chosen option's mean reward beats it by [`EVIDENCE`] standard errors
+//!   (so that the noise of few play-outs, or a heuristic that misjudges, does not pull the search
+//!   below the strategy it starts from).
+//!   With `:strict` (`ismcts:1s:NAME:strict`), a decision where one of the strategy's rules applies
+//!   is not searched at all: the rule decides, and the search takes only the rest.
 //! - *Budget.* `ismcts:500` iterations or `ismcts:1s` of thinking per decision (`ismcts` alone: 1,000
 //!   iterations). Forced decisions are taken without search, and the loop guard of `mcts` keeps it from
 //!   taking the same option twice from the same position in one turn.
@@ -55,6 +61,8 @@ struct Node {
     available: u32,
     /// Reward sums per seat.
     reward: Vec<f64>,
+    /// Sums of the squared rewards per seat (for the spread of the mean at the root).
+    squares: Vec<f64>,
     children: HashMap<String, usize>,
 }
 
@@ -64,6 +72,7 @@ impl Node {
             visits: 0,
             available: 0,
             reward: vec![0.0; seats],
+            squares: vec![0.0; seats],
             children: HashMap::new(),
         }
     }
@@ -77,6 +86,8 @@ pub struct Playout {
     /// Turns the play-out runs past the turn of the decision before the heuristic judges the position
     /// (2: the turn after next begins); `None`: to the end of the game.
     pub turns: Option<u32>,
+    /// The strategy's rules are followed wherever one applies; the search decides only the rest.
+    pub strict: bool,
 }
 
 impl Default for Playout {
@@ -84,6 +95,7 @@ impl Default for Playout {
         Playout {
             strategy: None,
             turns: Some(2),
+            strict: false,
         }
     }
 }
@@ -92,12 +104,46 @@ impl Playout {
     /// How the play-out reads in the agent's name: empty for the default.
     fn suffix(&self) -> String {
         let policy = self.strategy.as_ref().map_or("random", |(_, s)| s.as_str());
+        let strict = if self.strict { ":strict" } else { "" };
         match self.turns {
             Some(2) if self.strategy.is_none() => String::new(),
-            Some(2) => format!(":{policy}"),
-            Some(t) => format!(":{policy}:{t}"),
-            None => format!(":{policy}:end"),
+            Some(2) => format!(":{policy}{strict}"),
+            Some(t) => format!(":{policy}:{t}{strict}"),
+            None => format!(":{policy}:end{strict}"),
         }
+    }
+}
+
+/// How many standard errors of the difference an option's mean reward must exceed the play-out
+/// strategy's own move's by for the search to prefer it (one-sided, about 95%).
+pub const EVIDENCE: f64 = 1.645;
+
+/// An option's mean reward at the root for the deciding seat, with the variance of that mean.
+struct Estimate {
+    visits: u32,
+    mean: f64,
+    /// The variance of the mean (the rewards' variance over the visits).
+    spread: f64,
+}
+
+impl Estimate {
+    fn of(node: &Node, seat: usize) -> Estimate {
+        let n = f64::from(node.visits.max(1));
+        let mean = node.reward.get(seat).copied().unwrap_or(0.0) / n;
+        let square = node.squares.get(seat).copied().unwrap_or(0.0) / n;
+        Estimate {
+            visits: node.visits,
+            mean,
+            spread: (square - mean * mean).max(0.0) / n,
+        }
+    }
+
+    /// Whether this mean is above `other`'s by [`EVIDENCE`] standard errors of the difference (and
+    /// both have been visited at least twice).
+    fn better_than(&self, other: &Estimate) -> bool {
+        self.visits >= 2
+            && other.visits >= 2
+            && self.mean - other.mean > EVIDENCE * (self.spread + other.spread).sqrt()
     }
 }
 
@@ -197,6 +243,17 @@ impl IsmctsAgent {
                 World { game: g, root }
             })
             .collect()
+    }
+
+    /// The play-out strategy's own choice in the real game, when it is one of the `allowed` options.
+    /// The strategy reads the game as the strategy agent does (a script's strategy reads only what its
+    /// seat may see; W002 warns otherwise).
+    fn policy_move(&self, game: &Game, allowed: &[usize]) -> Option<usize> {
+        let (s, _) = self.playout.strategy.as_ref()?;
+        match game.strategy_choice(*s) {
+            Ok(Some(i)) if allowed.contains(&i) => Some(i),
+            _ => None,
+        }
     }
 
     /// The play-out after the tree: the policy plays until the turn after next begins.
@@ -321,8 +378,9 @@ impl IsmctsAgent {
         for &n in &path {
             let nd = &mut nodes[n];
             nd.visits += 1;
-            for (acc, x) in nd.reward.iter_mut().zip(&r) {
+            for ((acc, sq), x) in nd.reward.iter_mut().zip(nd.squares.iter_mut()).zip(&r) {
                 *acc += x;
+                *sq += x * x;
             }
         }
     }
@@ -338,6 +396,12 @@ impl Agent for IsmctsAgent {
             self.guard.record(key, allowed[0]);
             return allowed[0];
         }
+        if self.playout.strict {
+            if let Some(p) = self.policy_move(game, &allowed) {
+                self.guard.record(key, p);
+                return p;
+            }
+        }
         let seats = game.players() as usize;
         let worlds = self.worlds(game, decision.player);
         let mut nodes = vec![Node::new(seats)];
@@ -352,18 +416,26 @@ impl Agent for IsmctsAgent {
         }
         // The most visited of the allowed options (the best mean reward among equals).
         let root = &nodes[0];
+        let seat = decision.player as usize;
+        let stats = |i: usize| {
+            root.children
+                .get(&decision.options[i])
+                .map(|&c| Estimate::of(&nodes[c], seat))
+        };
         let mut best = (0u32, f64::NEG_INFINITY, allowed[0]);
         for &i in &allowed {
-            if let Some(&c) = root.children.get(&decision.options[i]) {
-                let ch = &nodes[c];
-                let mean = ch
-                    .reward
-                    .get(decision.player as usize)
-                    .copied()
-                    .unwrap_or(0.0)
-                    / f64::from(ch.visits.max(1));
-                if (ch.visits, mean) > (best.0, best.1) {
-                    best = (ch.visits, mean, i);
+            if let Some(e) = stats(i) {
+                if (e.visits, e.mean) > (best.0, best.1) {
+                    best = (e.visits, e.mean, i);
+                }
+            }
+        }
+        // With a play-out strategy, the search leaves the strategy's own move only on evidence: the
+        // other option's mean must exceed it by [`EVIDENCE`] standard errors of the difference.
+        if let Some(p) = self.policy_move(game, &allowed) {
+            if let (Some(b), Some(q)) = (stats(best.2), stats(p)) {
+                if best.2 != p && !b.better_than(&q) {
+                    best.2 = p;
                 }
             }
         }
@@ -378,5 +450,32 @@ impl Agent for IsmctsAgent {
             None => self.iterations.to_string(),
         };
         format!("ismcts:{budget}{}", self.playout.suffix())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Estimate, Node};
+
+    /// A root child visited `n` times for seat 0 with rewards `wins` of 1 and the rest 0.
+    fn child(n: u32, wins: u32) -> Estimate {
+        let mut node = Node::new(1);
+        node.visits = n;
+        node.reward[0] = f64::from(wins);
+        node.squares[0] = f64::from(wins);
+        Estimate::of(&node, 0)
+    }
+
+    #[test]
+    fn the_strategy_move_is_left_only_on_evidence() {
+        // 60% against 50% over 20 visits each: within the noise.
+        assert!(!child(20, 12).better_than(&child(20, 10)));
+        // 60% against 50% over 1,000 visits each: about 4.5 standard errors.
+        assert!(child(1000, 600).better_than(&child(1000, 500)));
+        // Never on a single visit, never when worse.
+        assert!(!child(1, 1).better_than(&child(1, 0)));
+        assert!(!child(1000, 400).better_than(&child(1000, 500)));
+        let e = child(4, 2);
+        assert!((e.mean - 0.5).abs() < 1e-9 && (e.spread - 0.0625).abs() < 1e-9);
     }
 }

@@ -152,9 +152,14 @@ pub fn make_agent(
             Playout::default(),
         ))),
         other if other.starts_with("ismcts:") => {
-            let mut parts = other["ismcts:".len()..].split(':').map(str::trim);
-            let budget = parts.next().unwrap_or("");
+            let mut parts: Vec<&str> = other["ismcts:".len()..].split(':').map(str::trim).collect();
             let mut playout = Playout::default();
+            if parts.len() > 2 && parts.last() == Some(&"strict") {
+                parts.pop();
+                playout.strict = true;
+            }
+            let mut parts = parts.into_iter();
+            let budget = parts.next().unwrap_or("");
             if let Some(policy) = parts.next() {
                 if policy != "random" {
                     playout.strategy = Some((strategy_index(program, policy)?, policy.to_string()));
@@ -164,12 +169,12 @@ pub fn make_agent(
                 playout.turns = match turns {
                     "end" => None,
                     t => match t.parse::<u32>() {
-                        Ok(n) if (1..=10_000).contains(&n) => Some(n),
+                        Ok(n) if n <= 10_000 => Some(n),
                         _ => {
                             return Err(format!(
-                                "`{other}`: the play-outs of ismcts run a number of turns from 1 to \
-                                 10000 past the decision's (`ismcts:1s:random:4`), or to the end of \
-                                 the game (`ismcts:1s:NAME:end`)"
+                                "`{other}`: the play-outs of ismcts run a number of turns from 0 (no \
+                                 play-out) to 10000 past the decision's (`ismcts:1s:random:4`), or to \
+                                 the end of the game (`ismcts:1s:NAME:end`)"
                             ))
                         }
                     },
@@ -178,7 +183,14 @@ pub fn make_agent(
             if parts.next().is_some() {
                 return Err(format!(
                     "`{other}`: ismcts is written `ismcts:BUDGET`, `ismcts:BUDGET:POLICY` or \
-                     `ismcts:BUDGET:POLICY:TURNS`"
+                     `ismcts:BUDGET:POLICY:TURNS`, each of the last two optionally followed by \
+                     `:strict`"
+                ));
+            }
+            if playout.strict && playout.strategy.is_none() {
+                return Err(format!(
+                    "`{other}`: `strict` follows a strategy's rules, so it needs one as the POLICY \
+                     (`ismcts:1s:NAME:strict`)"
                 ));
             }
             match mcts_budget(budget) {
@@ -244,6 +256,10 @@ mod tests {
             ("ismcts:250ms:steady:end", "ismcts:250ms:steady:end"),
             ("ismcts:20:random:4", "ismcts:20:random:4"),
             ("ismcts:20:random:2", "ismcts:20"),
+            ("ismcts:20:random:0", "ismcts:20:random:0"),
+            ("ismcts:20:steady:strict", "ismcts:20:steady:strict"),
+            ("ismcts:20:steady:4:strict", "ismcts:20:steady:4:strict"),
+            ("ismcts:20:steady:2:strict", "ismcts:20:steady:strict"),
         ] {
             let a = make_agent(&p, spec, 1, 0).unwrap_or_else(|e| panic!("{spec}: {e}"));
             assert_eq!(a.name(), name);
@@ -268,9 +284,11 @@ mod tests {
             .expect("an unknown strategy is refused");
         assert!(e.contains("unknown strategy `stedy`"), "{e}");
         for bad in [
-            "ismcts:20:random:0",
+            "ismcts:20:random:10001",
             "ismcts:20:random:soon",
             "ismcts:20:random:2:x",
+            "ismcts:20:random:strict",
+            "ismcts:20:steady:2:strict:strict",
         ] {
             let e = make_agent(&p, bad, 1, 0)
                 .err()
