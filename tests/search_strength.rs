@@ -162,15 +162,36 @@ fn market_race_search() {
 
 #[test]
 #[ignore = "slow: run in release mode"]
-fn search_beats_the_old_mcts_on_the_examples() {
-    for (path, search) in [
-        ("examples/market-race.cardgame", "ismcts:1000:big_money:1"),
-        // Neither example has a heuristic: the play-outs run to the end of the game.
-        ("examples/duel.cardgame", "ismcts:1000:random:end"),
-        ("examples/secret-bids.cardgame", "ismcts:300:random:end"),
-    ] {
-        beats(path, search, "mcts:200", 0.6);
-    }
+fn search_beats_the_old_mcts_on_market_race() {
+    beats(
+        "examples/market-race.cardgame",
+        "ismcts:1000:big_money:1",
+        "mcts:200",
+        0.6,
+    );
+}
+
+// Neither the duel nor the secret bids have a heuristic: the play-outs run to the end of the game.
+#[test]
+#[ignore = "slow: run in release mode"]
+fn search_beats_the_old_mcts_on_the_duel() {
+    beats(
+        "examples/duel.cardgame",
+        "ismcts:1000:random:end",
+        "mcts:200",
+        0.6,
+    );
+}
+
+#[test]
+#[ignore = "slow: run in release mode"]
+fn search_beats_the_old_mcts_on_secret_bids() {
+    beats(
+        "examples/secret-bids.cardgame",
+        "ismcts:300:random:end",
+        "mcts:200",
+        0.6,
+    );
 }
 
 /// Monty Hall: the contestant (seat 1) is the search, the host plays at random; the right choice is to
