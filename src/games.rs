@@ -83,6 +83,9 @@ fn config(program: &Program, args: &GameArgs, seed: u64) -> Result<GameConfig, S
         };
         cfg.options.push((OptionId(i as u16), v));
     }
+    if let Some(why) = program.unsupported(players, &cfg.options) {
+        return Err(why);
+    }
     Ok(cfg)
 }
 

@@ -85,6 +85,55 @@ fn usage_errors_exit_2() {
     );
 }
 
+/// An option's value declared for some player counts (`teams (players 4, 6)`) refuses the others
+/// with exit 2 and a message naming the option and its counts, for an explicit value and a default;
+/// the engine refuses to create such a game too (a rules test that asks for it fails).
+#[test]
+fn an_option_value_for_other_player_counts_is_a_usage_error() {
+    let crayne = concat!(env!("CARGO_MANIFEST_DIR"), "/games/crayne.cardgame");
+    let o = cardgame(&["run", crayne, "--players", "3", "--option", "variant=teams"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("option `variant = teams` is for 4 or 6 players, not 3"),
+        "{}",
+        stderr(&o)
+    );
+    for count in ["4", "6"] {
+        let o = cardgame(&[
+            "sim",
+            crayne,
+            "--players",
+            count,
+            "--option",
+            "variant=teams",
+            "--games",
+            "1",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let src = "game \"Modes\" {\n  players 2..4\n  option mode: one of duel (players 2), free = duel\n}\n\
+               flow { log \"{mode}\" }\n\
+               test \"three players cannot duel\" {\n  players 3\n  expect over\n}\n";
+    let path = temp_file("modes.cardgame", src.as_bytes());
+    let path = path.to_str().expect("a path");
+    let o = cardgame(&["run", path, "--players", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("option `mode = duel` is for 2 players, not 3"),
+        "{}",
+        stderr(&o)
+    );
+    let o = cardgame(&["run", path, "--players", "3", "--option", "mode=free"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = cardgame(&["test", path]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("is for 2 players, not 3"),
+        "{}",
+        stdout(&o)
+    );
+}
+
 #[test]
 fn same_seed_same_trace_and_different_seeds_differ() {
     let a = cardgame(&["run", example(), "--players", "2", "--seed", "5"]);

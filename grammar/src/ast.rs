@@ -131,6 +131,9 @@ pub struct OptionDecl {
     pub kind: OptionKind,
     pub default: Expr,
     pub description: Option<Text>,
+    /// For a `one of` option, the player counts each value is for (`teams (players 4, 6)`), in the
+    /// order of the values; empty for a value allowed with every count.
+    pub value_players: Vec<Vec<PlayerRange>>,
     pub span: Span,
 }
 

@@ -128,6 +128,9 @@ pub struct OptionDef {
     pub kind: OptionKind,
     pub default: Value,
     pub description: String,
+    /// For a `one of` option, the player counts (smallest, largest) each value is for, in the order
+    /// of the values; empty for a value allowed with every count of the game.
+    pub value_players: Vec<Vec<(u8, u8)>>,
 }
 
 #[derive(Clone, Debug)]
@@ -203,6 +206,47 @@ pub struct KindDef {
     /// Triggers printed on the card.
     pub triggers: Vec<TriggerDef>,
     pub span: Span,
+}
+
+impl Program {
+    /// Why a game with `players` and these option values cannot be played, if it cannot: an option
+    /// set (or left at its default) to a value declared for other player counts (`teams (players 4,
+    /// 6)`). Options not given take their defaults.
+    pub fn unsupported(&self, players: u8, options: &[(OptionId, Value)]) -> Option<String> {
+        for (i, def) in self.options.iter().enumerate() {
+            let value = options
+                .iter()
+                .rev()
+                .find(|(id, _)| id.index() == i)
+                .map_or(&def.default, |(_, v)| v);
+            let (OptionKind::OneOf(names), Value::Int(at)) = (&def.kind, value) else {
+                continue;
+            };
+            let Some(counts) = def.value_players.get(*at as usize) else {
+                continue;
+            };
+            if counts.is_empty() || counts.iter().any(|&(a, b)| (a..=b).contains(&players)) {
+                continue;
+            }
+            let list: Vec<String> = counts
+                .iter()
+                .map(|&(a, b)| {
+                    if a == b {
+                        a.to_string()
+                    } else {
+                        format!("{a} to {b}")
+                    }
+                })
+                .collect();
+            return Some(format!(
+                "option `{} = {}` is for {} players, not {players}",
+                def.name,
+                names.get(*at as usize).map_or("?", |s| s.as_str()),
+                list.join(" or ")
+            ));
+        }
+        None
+    }
 }
 
 /// `stat NAME ["description"]`: a figure that `stat` statements record during a game.

@@ -168,6 +168,7 @@ impl Builder<'_> {
         let name = self.ident(&k.next()?);
         let kind_pair = k.next()?;
         let inner = kids(&kind_pair).next()?;
+        let mut value_players = Vec::new();
         let kind = match inner.as_rule() {
             Rule::opt_bool => OptionKind::Bool,
             Rule::opt_int => {
@@ -177,7 +178,19 @@ impl Builder<'_> {
                 OptionKind::Int { min, max }
             }
             Rule::opt_one_of => {
-                OptionKind::OneOf(kids(&inner).rest().map(|i| self.ident(&i)).collect())
+                let mut names = Vec::new();
+                for v in kids(&inner).rest() {
+                    let mut vk = kids(&v);
+                    names.push(self.ident(&vk.next()?));
+                    let mut ranges = Vec::new();
+                    if let Some(counts) = vk.q.pop_front() {
+                        for r in kids(&counts).rest() {
+                            ranges.push(self.player_range(r)?);
+                        }
+                    }
+                    value_players.push(ranges);
+                }
+                OptionKind::OneOf(names)
             }
             _ => return Err(Bug),
         };
@@ -191,6 +204,7 @@ impl Builder<'_> {
             kind,
             default,
             description,
+            value_players,
             span,
         })
     }

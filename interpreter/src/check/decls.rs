@@ -416,9 +416,35 @@ impl Compiler<'_> {
                 )
             }
         };
+        let mut value_players = Vec::new();
+        for ranges in &o.value_players {
+            let mut counts = Vec::new();
+            for r in ranges {
+                let (lo, hi) = (self.p.min_players as i64, self.p.max_players as i64);
+                if r.min > r.max || r.min < lo || r.max > hi {
+                    self.error(
+                        Diagnostic::error(
+                            "E309",
+                            r.span,
+                            format!(
+                                "an option's value is for player counts outside the game's ({lo} to {hi})"
+                            ),
+                        )
+                        .label("not counts of this game")
+                        .help(format!(
+                            "write counts of this game, smallest first: `(players {lo})`, `(players {lo}, {hi})` or `(players {lo}..{hi})`"
+                        )),
+                    );
+                } else {
+                    counts.push((r.min as u8, r.max as u8));
+                }
+            }
+            value_players.push(counts);
+        }
         self.p.options.push(OptionDef {
             name: o.name.name.clone(),
             kind,
+            value_players,
             default,
             description: o
                 .description

@@ -30,6 +30,9 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
         }
         s.options[id.index()] = v.clone();
     }
+    if let Some(why) = p.unsupported(config.players, &config.options) {
+        return Err(err(why));
+    }
     for col in &p.columns {
         let Some((_, e)) = col.rows.iter().find(|(n, _)| *n == config.players) else {
             return Err(err(format!(
