@@ -201,6 +201,8 @@ pub enum Scope {
 pub struct VarDecl {
     pub name: Ident,
     pub scope: Scope,
+    /// `private`: only its owner's view shows a per-player variable.
+    pub private: bool,
     pub ty: TypeExpr,
     pub init: Expr,
     pub min: Option<Expr>,

@@ -264,6 +264,8 @@ pub struct StatDef {
 pub struct VarDef {
     pub name: String,
     pub scope: Scope,
+    /// `per player private`: only the owner's view shows it.
+    pub private: bool,
     pub ty: Ty,
     pub init: Expr,
     pub min: Option<Expr>,

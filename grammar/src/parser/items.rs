@@ -248,6 +248,10 @@ impl Builder<'_> {
         let mut k = kids(&p);
         let name = self.ident(&k.next()?);
         let scope = self.scope(&mut k);
+        let private = p
+            .clone()
+            .into_inner()
+            .any(|c| c.as_rule() == Rule::k_private);
         let ty = self.type_expr(k.next()?)?;
         let init = self.expr(k.next()?, 1)?;
         let mut min = None;
@@ -275,6 +279,7 @@ impl Builder<'_> {
         Ok(VarDecl {
             name,
             scope,
+            private,
             ty,
             init,
             min,

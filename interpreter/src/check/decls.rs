@@ -147,9 +147,21 @@ impl Compiler<'_> {
                                 .help("keep what lies on a space in a zone `per space`"),
                             );
                         }
+                        if v.private && v.scope != Scope::PerPlayer {
+                            self.error(
+                                Diagnostic::error(
+                                    "E310",
+                                    v.span,
+                                    "only a variable `per player` can be `private`",
+                                )
+                                .label("`private` without an owner")
+                                .help("write `var NAME per player private: T = V`: its owner alone sees it; a global or a card's variable is seen by every seat"),
+                            );
+                        }
                         self.p.vars.push(VarDef {
                             name: v.name.name.clone(),
                             scope: v.scope,
+                            private: v.private,
                             ty: lower_type(&v.ty),
                             init: placeholder(),
                             min: None,

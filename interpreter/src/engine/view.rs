@@ -86,7 +86,7 @@ pub(crate) fn view(p: &Program, l: &Layout, s: &State, seat: u8) -> View {
     for (vi, v) in p.vars.iter().enumerate() {
         let slot = l.var_slot[vi] as usize;
         match v.scope {
-            Scope::PerPlayer => pvars.push((v.name.clone(), slot)),
+            Scope::PerPlayer => pvars.push((v.name.clone(), slot, v.private)),
             Scope::PerCard => {}
             _ => globals.push(VarView {
                 name: v.name.clone(),
@@ -99,9 +99,11 @@ pub(crate) fn view(p: &Program, l: &Layout, s: &State, seat: u8) -> View {
             seat: q,
             name: s.name(q),
             eliminated: !s.living(q),
+            // Another player's private variables are left out of this seat's view.
             vars: pvars
                 .iter()
-                .map(|(name, slot)| VarView {
+                .filter(|(_, _, private)| !private || q == seat)
+                .map(|(name, slot, _)| VarView {
                     name: name.clone(),
                     value: json(
                         p,

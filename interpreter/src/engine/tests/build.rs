@@ -199,6 +199,7 @@ impl B {
         self.p.vars.push(VarDef {
             name: name.into(),
             scope,
+            private: false,
             ty: Ty::Int,
             init,
             min: None,

@@ -514,3 +514,36 @@ fn board_spaces_and_adjacency() {
         ]
     );
 }
+
+/// `var NAME per player private`: each seat's view shows its own value and not the others'.
+#[test]
+fn a_private_variable_is_shown_to_its_owner_only() {
+    let src = r#"
+game "Secrets" { players 3 }
+var pattern per player private: int = 0
+var score per player: int = 0
+setup {
+  let n = 10
+  for p in everyone {
+    p.pattern = n
+    n += 1
+  }
+}
+flow { choose by seat(1) { "go" { log "{seat(1).pattern} {seat(1).score}" } } }
+"#;
+    let checked = crate::check::check_source(src);
+    let p = Arc::new(checked.program.expect("the script checks"));
+    let g = Game::new(p, GameConfig::new(3, 1));
+    for seat in 0..3u8 {
+        let v = g.view(seat);
+        for pl in &v.players {
+            let names: Vec<&str> = pl.vars.iter().map(|x| x.name.as_str()).collect();
+            if pl.seat == seat {
+                assert_eq!(names, ["pattern", "score"], "seat {seat} sees its own");
+                assert_eq!(pl.vars[0].value, serde_json::json!(10 + i64::from(seat)));
+            } else {
+                assert_eq!(names, ["score"], "seat {seat} sees seat {}", pl.seat);
+            }
+        }
+    }
+}
