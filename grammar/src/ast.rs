@@ -258,6 +258,8 @@ pub enum ZoneAttr {
     Hidden(Span),
     RefillFrom(Ident),
     Max(Expr),
+    /// `shown by P then Q`: views list the cards ordered by these properties.
+    ShownBy(Vec<Ident>),
 }
 
 /// `spaces board: grid W by H [diagonal]`

@@ -289,6 +289,8 @@ pub struct ZoneDef {
     /// Same scope as this zone (or shared): the zone whose cards are shuffled beneath this one.
     pub refill: Option<ZoneId>,
     pub max: Option<Expr>,
+    /// `shown by P then Q`: the properties that order the zone's cards in views (display only).
+    pub shown_by: Vec<PropId>,
 }
 
 /// The most spaces a side of a board may have (`grid W by H`).

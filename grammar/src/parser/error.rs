@@ -305,6 +305,7 @@ keyword_phrases! {
     k_decider => "decider", k_winners => "winners", k_over => "over",
     k_strategy => "strategy", k_prefer => "prefer", k_otherwise => "otherwise",
     k_stat => "stat", k_private => "private",
+    k_shown => "shown",
 }
 
 /// Joins phrases as "a, b or c".

@@ -340,6 +340,9 @@ impl Builder<'_> {
                 Rule::k_hidden => ZoneAttr::Hidden(s),
                 Rule::zone_refill => ZoneAttr::RefillFrom(self.ident(&kids(&inner).next()?)),
                 Rule::zone_max => ZoneAttr::Max(self.expr(kids(&inner).next()?, 1)?),
+                Rule::zone_shown => {
+                    ZoneAttr::ShownBy(kids(&inner).rest().map(|i| self.ident(&i)).collect())
+                }
                 _ => return Err(Bug),
             });
         }

@@ -179,6 +179,7 @@ impl Compiler<'_> {
                             visibility: Visibility::Public,
                             refill: None,
                             max: None,
+                            shown_by: Vec::new(),
                         };
                         for a in &z.attrs {
                             match a {
@@ -755,6 +756,29 @@ impl Compiler<'_> {
                 ast::ZoneAttr::Max(e) => {
                     let e = self.pure_expr(e, &Ty::Int);
                     self.p.zones[id.index()].max = Some(e);
+                }
+                ast::ZoneAttr::ShownBy(names) => {
+                    for n in names {
+                        match self.lookup(n) {
+                            Some(Sym::Prop(pid)) => self.p.zones[id.index()].shown_by.push(pid),
+                            _ => {
+                                let help =
+                                    self.suggest(&n.name, |s| matches!(s, Sym::Prop(_)), &[]);
+                                self.error(
+                                    Diagnostic::error(
+                                        "E105",
+                                        n.span,
+                                        format!("`{}` is not a property", n.name),
+                                    )
+                                    .label("unknown property")
+                                    .maybe_help(help.or(Some(
+                                        "a zone is shown by card properties: `shown by suit then rank`"
+                                            .into(),
+                                    ))),
+                                );
+                            }
+                        }
+                    }
                 }
                 _ => {}
             }

@@ -320,6 +320,7 @@ impl<'s> Compiler<'s> {
             visibility: Visibility::Hidden,
             refill: None,
             max: None,
+            shown_by: Vec::new(),
         });
         let mut syms = HashMap::new();
         syms.insert(

@@ -59,6 +59,29 @@ fn json(p: &Program, l: &Layout, s: &State, v: &Value) -> serde_json::Value {
     }
 }
 
+/// A card kind's value of a property for a zone's display order: a number, else last. A property
+/// computed from the game (not a constant of the kind) is not evaluated here and counts as last.
+fn shown_key(p: &Program, l: &Layout, kind: usize, pid: usize) -> i64 {
+    let constant = l.prop_const.get(kind * l.nprops + pid).cloned().flatten();
+    let literal = || {
+        let e = p
+            .kinds
+            .get(kind)
+            .and_then(|k| k.props.get(pid))
+            .and_then(|o| o.as_ref())
+            .or_else(|| p.props.get(pid).map(|d| &d.default))?;
+        match &e.kind {
+            crate::program::ExprKind::Const(v) => Some(v.clone()),
+            _ => None,
+        }
+    };
+    match constant.or_else(literal) {
+        Some(Value::Int(n)) => n,
+        Some(Value::Bool(b)) => i64::from(b),
+        _ => i64::MAX,
+    }
+}
+
 pub(crate) fn view(p: &Program, l: &Layout, s: &State, seat: u8) -> View {
     // Zones attached to cards are listed only when they hold something.
     let zones = s
@@ -66,19 +89,38 @@ pub(crate) fn view(p: &Program, l: &Layout, s: &State, seat: u8) -> View {
         .iter()
         .enumerate()
         .filter(|(_, z)| !(matches!(z.holder, Holder::Card(_)) && z.cards.is_empty()))
-        .map(|(zi, z)| ZoneView {
-            name: zone_label(p, l, s, zi as u32),
-            count: z.cards.len(),
-            cards: z
-                .cards
-                .iter()
-                .rev()
-                .map(|&c| {
-                    let cs = &s.cards[c as usize];
-                    let mask = s.seen_mask(p, zi as u32, cs.face_up) | cs.known;
-                    (seat < 64 && mask & (1u64 << seat) != 0).then(|| kind_name(p, cs.kind))
-                })
-                .collect(),
+        .map(|(zi, z)| {
+            let seen = |c: u32| {
+                let cs = &s.cards[c as usize];
+                let mask = s.seen_mask(p, zi as u32, cs.face_up) | cs.known;
+                seat < 64 && mask & (1u64 << seat) != 0
+            };
+            // Top first; a zone `shown by` properties lists the cards this seat sees in that
+            // order, then the others (so the order tells nothing of the unseen cards).
+            let mut order: Vec<u32> = z.cards.iter().rev().copied().collect();
+            let shown_by = &p.zones[z.def.index()].shown_by;
+            if !shown_by.is_empty() {
+                order.sort_by_key(|&c| {
+                    let key: Vec<i64> = if seen(c) {
+                        let kind = s.cards[c as usize].kind as usize;
+                        shown_by
+                            .iter()
+                            .map(|pid| shown_key(p, l, kind, pid.index()))
+                            .collect()
+                    } else {
+                        vec![i64::MAX; shown_by.len() + 1]
+                    };
+                    key
+                });
+            }
+            ZoneView {
+                name: zone_label(p, l, s, zi as u32),
+                count: z.cards.len(),
+                cards: order
+                    .iter()
+                    .map(|&c| seen(c).then(|| kind_name(p, s.cards[c as usize].kind)))
+                    .collect(),
+            }
         })
         .collect();
     let mut globals = Vec::new();

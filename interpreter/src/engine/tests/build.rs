@@ -177,6 +177,7 @@ impl B {
             visibility: vis,
             refill: None,
             max: None,
+            shown_by: Vec::new(),
         });
         ZoneId(self.p.zones.len() as u16 - 1)
     }

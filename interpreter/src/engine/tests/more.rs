@@ -547,3 +547,52 @@ flow { choose by seat(1) { "go" { log "{seat(1).pattern} {seat(1).score}" } } }
         }
     }
 }
+
+/// `shown by P then Q`: the owner's view lists a hand in the order of the properties; another seat,
+/// who sees none of its cards, learns nothing from the order.
+#[test]
+fn a_zone_is_shown_in_the_order_of_its_properties() {
+    let src = r#"
+game "Sorted" { players 2 }
+property suit: int = 0
+property rank: int = 0
+card "Queen of spades" { suit 2  rank 12 }
+card "Two of hearts" { suit 1  rank 2 }
+card "Ace of spades" { suit 2  rank 1 }
+card "King of hearts" { suit 1  rank 13 }
+zone hand per player: set, owner, shown by suit then rank
+zone pile: pile, public
+setup {
+  move cards("Queen of spades", box) to seat(1).hand
+  move cards("King of hearts", box) to seat(1).hand
+  move cards("Ace of spades", box) to seat(1).hand
+  move cards("Two of hearts", box) to seat(1).hand
+}
+flow { choose by seat(1) { "go" { move top of seat(1).hand to pile } } }
+"#;
+    let checked = crate::check::check_source(src);
+    let p = Arc::new(checked.program.expect("the script checks"));
+    let g = Game::new(p, GameConfig::new(2, 1));
+    let hand = |seat: u8| {
+        g.view(seat)
+            .zones
+            .into_iter()
+            .find(|z| z.name == "P1.hand")
+            .expect("the hand")
+            .cards
+    };
+    let names: Vec<String> = hand(0).into_iter().map(|c| c.expect("seen")).collect();
+    assert_eq!(
+        names,
+        [
+            "Two of hearts",
+            "King of hearts",
+            "Ace of spades",
+            "Queen of spades"
+        ]
+    );
+    assert!(hand(1).iter().all(|c| c.is_none()));
+    let bad = crate::check::check_source(&src.replace("then rank", "then rnak"));
+    let codes: Vec<&str> = bad.diagnostics.iter().map(|d| d.code).collect();
+    assert!(codes.contains(&"E105"), "{codes:?}");
+}
