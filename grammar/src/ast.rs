@@ -184,6 +184,7 @@ pub struct PropertyDecl {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PropertyType {
     Int,
+    Bool,
     Kinds,
 }
 

@@ -166,6 +166,7 @@ pub struct TagDef {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PropType {
     Int,
+    Bool,
     Kinds,
 }
 
@@ -174,6 +175,7 @@ impl PropType {
     pub fn ty(self) -> Ty {
         match self {
             PropType::Int => Ty::Int,
+            PropType::Bool => Ty::Bool,
             PropType::Kinds => Ty::List(Box::new(Ty::Kind)),
         }
     }

@@ -22,6 +22,7 @@ impl Builder<'_> {
                 let name = self.ident(&k.next()?);
                 let ty = match first_rule(&k.next()?) {
                     Some(Rule::k_kinds) => PropertyType::Kinds,
+                    Some(Rule::k_bool) => PropertyType::Bool,
                     _ => PropertyType::Int,
                 };
                 let default = match k.q.pop_front() {

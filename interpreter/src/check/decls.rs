@@ -127,6 +127,7 @@ impl Compiler<'_> {
                             name: pd.name.name.clone(),
                             ty: match pd.ty {
                                 ast::PropertyType::Int => PropType::Int,
+                                ast::PropertyType::Bool => PropType::Bool,
                                 ast::PropertyType::Kinds => PropType::Kinds,
                             },
                             default: placeholder(),
@@ -483,6 +484,7 @@ impl Compiler<'_> {
                     };
                     let (ty, default) = match pd.ty {
                         ast::PropertyType::Int => (Ty::Int, Value::Int(0)),
+                        ast::PropertyType::Bool => (Ty::Bool, Value::Bool(false)),
                         ast::PropertyType::Kinds => {
                             (Ty::List(Box::new(Ty::Kind)), Value::list(vec![]))
                         }
