@@ -595,6 +595,8 @@ pub enum ExprKind {
         negated: bool,
         target: Box<Expr>,
     },
+    /// `e has ability A`: whether the card prints the ability A.
+    HasAbility(Box<Expr>, Ident),
     /// `if C then A else B`
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     /// Aggregates with a binder. `value` is the `E` of `sum(E for x in L)`, the key of

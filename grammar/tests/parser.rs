@@ -89,6 +89,7 @@ fn show(e: &Expr) -> String {
             };
             format!("({op} {} {})", show(a), show(b))
         }
+        ExprKind::HasAbility(e, a) => format!("(has {} {})", show(e), a.name),
         ExprKind::Is {
             expr,
             negated,
@@ -277,6 +278,10 @@ fn comparisons_do_not_chain() {
 fn is_in_and_ranges() {
     assert_eq!(show(&expr("c is Territory")), "(is c Territory)");
     assert_eq!(show(&expr("c is not \"City\"")), "(is-not c \"City\")");
+    assert_eq!(
+        show(&expr("not c has ability play and x")),
+        "(and (not (has c play)) x)"
+    );
     assert_eq!(
         show(&expr("c is Action or c is Territory")),
         "(or (is c Action) (is c Territory))"

@@ -31,7 +31,8 @@ fn is_keyword_token(r: Rule) -> bool {
         | Rule::colon
         | Rule::equals
         | Rule::dot
-        | Rule::range_op => true,
+        | Rule::range_op
+        | Rule::has_op => true,
         _ => keyword_name(r).is_some(),
     }
 }

@@ -187,6 +187,8 @@ fn want(r: Rule) -> Want {
         | R::add_op
         | R::mul_op
         | R::is_tail
+        | R::has_tail
+        | R::has_op
         | R::in_tail
         | R::k_and
         | R::k_or => Operator,

@@ -136,6 +136,10 @@ impl Builder<'_> {
                             span,
                         ))
                     }
+                    Rule::has_tail => {
+                        let ability = self.ident(&kids(&tail).next()?);
+                        Ok(self.mk(ExprKind::HasAbility(Box::new(left), ability), span))
+                    }
                     Rule::in_tail => {
                         let right = self.expr(kids(&tail).next()?, d + 1)?;
                         Ok(self.mk(

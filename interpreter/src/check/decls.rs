@@ -255,6 +255,14 @@ impl Compiler<'_> {
                     }
                     let id = KindId(self.p.kinds.len() as u16);
                     self.kinds.insert(name.clone(), id);
+                    for item in &cd.items {
+                        if let ast::CardItem::Ability(n, _, _) = item {
+                            self.card_abilities
+                                .entry(n.name.clone())
+                                .or_default()
+                                .push(id);
+                        }
+                    }
                     self.p.kinds.push(KindDef {
                         name,
                         tags: vec![],

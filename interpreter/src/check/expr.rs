@@ -212,6 +212,45 @@ impl Compiler<'_> {
                 }
             },
             ast::ExprKind::Binary(op, a, b) => self.binary(cx, *op, a, b, span),
+            ast::ExprKind::HasAbility(expr, ability) => {
+                let x = self.expr_expect(cx, expr, &Ty::Card);
+                match self.lookup(ability) {
+                    Some(Sym::Ability(_)) => {
+                        // The cards that print the ability, known when the script is checked.
+                        let kinds = self.card_abilities.get(&ability.name).cloned();
+                        let mut tests = kinds
+                            .unwrap_or_default()
+                            .into_iter()
+                            .map(|k| mk(ExprKind::IsKind(Box::new(x.clone()), k, false), span));
+                        let first = tests
+                            .next()
+                            .unwrap_or_else(|| mk(ExprKind::Const(Value::Bool(false)), span));
+                        let test = tests.fold(first, |acc, t| {
+                            mk(
+                                ExprKind::Binary(BinOp::Or, Box::new(acc), Box::new(t)),
+                                span,
+                            )
+                        });
+                        (test, Ty::Bool)
+                    }
+                    _ => {
+                        let help =
+                            self.suggest(&ability.name, |s| matches!(s, Sym::Ability(_)), &[]);
+                        self.error(
+                            Diagnostic::error(
+                                "E107",
+                                ability.span,
+                                format!("no ability is named `{}`", ability.name),
+                            )
+                            .label("unknown ability")
+                            .maybe_help(help.or(Some(
+                                "declare ability names with `abilities play, ...`".into(),
+                            ))),
+                        );
+                        bad(span)
+                    }
+                }
+            }
             ast::ExprKind::Is {
                 expr,
                 negated,

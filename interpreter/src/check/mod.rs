@@ -134,6 +134,8 @@ pub(crate) struct Compiler<'s> {
     /// Statistics by name (their own name space, like strategies), and for each where it is first
     /// recorded with `=` and with `+=`/`-=` (a statistic is one or the other: E207).
     pub(crate) stat_ids: HashMap<String, u16>,
+    /// The cards printing each ability (by the ability's name), for `c has ability A`.
+    pub(crate) card_abilities: HashMap<String, Vec<KindId>>,
     pub(crate) stat_uses: Vec<(Option<Span>, Option<Span>)>,
     /// Every resolved use of a declared name or a card, for [`Symbols`].
     pub(crate) refs: Vec<(Span, symbols::Target)>,
@@ -351,6 +353,7 @@ impl<'s> Compiler<'s> {
             lowered_fns: Default::default(),
             action_param_tys: HashMap::new(),
             stat_ids: HashMap::new(),
+            card_abilities: HashMap::new(),
             stat_uses: Vec::new(),
             refs: Vec::new(),
             field_bases: Vec::new(),

@@ -596,3 +596,40 @@ flow { choose by seat(1) { "go" { move top of seat(1).hand to pile } } }
     let codes: Vec<&str> = bad.diagnostics.iter().map(|d| d.code).collect();
     assert!(codes.contains(&"E105"), "{codes:?}");
 }
+
+/// `c has ability A`: true for the cards that print A, false for the others; an unknown ability is
+/// E107.
+#[test]
+fn has_ability_tells_which_cards_print_an_ability() {
+    let src = r#"
+game "Abilities" { players 2 }
+abilities play, react
+card "Guard" { copies 1  ability react { log "guard" } }
+card "Coin" { copies 1  ability play { log "coin" } }
+card "Blank" { copies 1 }
+zone shelf: set
+setup { move box to shelf }
+flow {
+  for c in shelf {
+    log "{c}: {c has ability react} {c has ability play} {not c has ability react}"
+  }
+}
+"#;
+    let checked = crate::check::check_source(src);
+    let p = Arc::new(checked.program.expect("the script checks"));
+    let mut g = Game::new(p, GameConfig::new(2, 1));
+    assert!(matches!(g.status(), Status::Over(_)));
+    let mut lines = logs(&g.take_events());
+    lines.sort();
+    assert_eq!(
+        lines,
+        [
+            "Blank: false false true",
+            "Coin: false true true",
+            "Guard: true false false"
+        ]
+    );
+    let bad = crate::check::check_source(&src.replace("has ability react}", "has ability reac}"));
+    let codes: Vec<&str> = bad.diagnostics.iter().map(|d| d.code).collect();
+    assert!(codes.contains(&"E107"), "{codes:?}");
+}
