@@ -78,44 +78,18 @@ impl Compiler<'_> {
                         let e = self.expr_expect(&mut cx, e, &ty);
                         props[pid.index()] = Some(e);
                     }
-                    _ => {
-                        let help = self.suggest(
-                            &n.name,
-                            |s| matches!(s, Sym::Prop(_)),
-                            &["is", "copies", "text", "ability", "on"],
-                        );
-                        self.error(
-                            Diagnostic::error(
-                                "E105",
-                                n.span,
-                                format!("`{}` is not a property", n.name),
-                            )
-                            .label("unknown property")
-                            .maybe_help(
-                                help.or(Some("declare it with `property NAME: int = 0`".into())),
-                            ),
-                        );
-                    }
+                    _ => self.unknown_property(
+                        n,
+                        &["is", "copies", "text", "ability", "on"],
+                        "declare it with `property NAME: int = 0`",
+                    ),
                 },
                 ast::CardItem::Ability(n, b, _) => match self.lookup(n) {
                     Some(Sym::Ability(aid)) => {
                         let body = self.body(b, BodyKind::Statements);
                         abilities[aid.index()] = Some(body);
                     }
-                    _ => {
-                        let help = self.suggest(&n.name, |s| matches!(s, Sym::Ability(_)), &[]);
-                        self.error(
-                            Diagnostic::error(
-                                "E107",
-                                n.span,
-                                format!("no ability is named `{}`", n.name),
-                            )
-                            .label("unknown ability")
-                            .maybe_help(help.or(Some(
-                                "declare ability names with `abilities play, ...`".into(),
-                            ))),
-                        );
-                    }
+                    _ => self.unknown_ability(n),
                 },
                 ast::CardItem::Trigger(t) => {
                     if let Some(def) = self.lower_trigger(t, true) {

@@ -771,22 +771,11 @@ impl Compiler<'_> {
                     for n in names {
                         match self.lookup(n) {
                             Some(Sym::Prop(pid)) => self.p.zones[id.index()].shown_by.push(pid),
-                            _ => {
-                                let help =
-                                    self.suggest(&n.name, |s| matches!(s, Sym::Prop(_)), &[]);
-                                self.error(
-                                    Diagnostic::error(
-                                        "E105",
-                                        n.span,
-                                        format!("`{}` is not a property", n.name),
-                                    )
-                                    .label("unknown property")
-                                    .maybe_help(help.or(Some(
-                                        "a zone is shown by card properties: `shown by suit then rank`"
-                                            .into(),
-                                    ))),
-                                );
-                            }
+                            _ => self.unknown_property(
+                                n,
+                                &[],
+                                "a zone is shown by card properties: `shown by suit then rank`",
+                            ),
                         }
                     }
                 }

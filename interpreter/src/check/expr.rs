@@ -234,19 +234,7 @@ impl Compiler<'_> {
                         (test, Ty::Bool)
                     }
                     _ => {
-                        let help =
-                            self.suggest(&ability.name, |s| matches!(s, Sym::Ability(_)), &[]);
-                        self.error(
-                            Diagnostic::error(
-                                "E107",
-                                ability.span,
-                                format!("no ability is named `{}`", ability.name),
-                            )
-                            .label("unknown ability")
-                            .maybe_help(help.or(Some(
-                                "declare ability names with `abilities play, ...`".into(),
-                            ))),
-                        );
+                        self.unknown_ability(ability);
                         bad(span)
                     }
                 }

@@ -458,6 +458,29 @@ impl<'s> Compiler<'s> {
         );
     }
 
+    /// E107: `n` names no declared ability (in a card, a `perform`, a `has ability` test).
+    pub(crate) fn unknown_ability(&mut self, n: &ast::Ident) {
+        let help = self.suggest(&n.name, |s| matches!(s, Sym::Ability(_)), &[]);
+        self.error(
+            Diagnostic::error("E107", n.span, format!("no ability is named `{}`", n.name))
+                .label("unknown ability")
+                .maybe_help(help.or(Some(
+                    "declare ability names with `abilities play, ...`".into(),
+                ))),
+        );
+    }
+
+    /// E105: `n` names no declared property (on a card line, `words` are the card's other keywords;
+    /// `fallback` is the help when no name is close).
+    pub(crate) fn unknown_property(&mut self, n: &ast::Ident, words: &[&str], fallback: &str) {
+        let help = self.suggest(&n.name, |s| matches!(s, Sym::Prop(_)), words);
+        self.error(
+            Diagnostic::error("E105", n.span, format!("`{}` is not a property", n.name))
+                .label("unknown property")
+                .maybe_help(help.or(Some(fallback.into()))),
+        );
+    }
+
     pub(crate) fn suggest(
         &self,
         name: &str,

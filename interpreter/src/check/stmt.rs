@@ -272,17 +272,7 @@ impl Compiler<'_> {
                 let ab = match self.lookup(ability) {
                     Some(Sym::Ability(a)) => a,
                     _ => {
-                        let help =
-                            self.suggest(&ability.name, |s| matches!(s, Sym::Ability(_)), &[]);
-                        self.error(
-                            Diagnostic::error(
-                                "E107",
-                                ability.span,
-                                format!("no ability is named `{}`", ability.name),
-                            )
-                            .label("unknown ability")
-                            .maybe_help(help),
-                        );
+                        self.unknown_ability(ability);
                         return None;
                     }
                 };
