@@ -334,6 +334,7 @@ pub fn cmd_batch(
     agents: &str,
     what: Batching,
     sim: &Batch,
+    shard: Option<&crate::shard::ShardOut>,
 ) -> u8 {
     use std::io::IsTerminal;
     let (program, cfg) = match prepare(file, args, sim.seed) {
@@ -359,12 +360,13 @@ pub fn cmd_batch(
         max_turns: sim.limits.max_turns,
         max_decisions: sim.limits.max_decisions,
         max_steps: sim.limits.max_steps,
+        shard: shard.map(|s| s.shard),
     };
     let total = match what {
         Batching::Tournament => {
             Plan::new(sc.agents.len(), usize::from(sc.players), games).map_or(0, |p| p.games())
         }
-        Batching::Sim { .. } => games,
+        Batching::Sim { .. } => sc.shard.map_or(games, |s| s.games_of(games)),
     };
     let bar = if std::io::stderr().is_terminal() {
         let b = indicatif::ProgressBar::new(total);
@@ -382,6 +384,13 @@ pub fn cmd_batch(
             b.inc(1);
         }
     };
+    if let Some(out) = shard {
+        let code = crate::shard::run_shard(file, &program, &sc, out, &tick);
+        if let Some(b) = &bar {
+            b.finish_and_clear();
+        }
+        return code;
+    }
     let result = match what {
         Batching::Tournament => tournament(&program, &sc, &tick).map(|r| {
             let n = r.games;

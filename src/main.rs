@@ -49,6 +49,7 @@ mod games;
 mod lsp;
 mod play;
 mod scripts;
+mod shard;
 mod watch;
 
 use cardgame_interpreter::agents::AGENT_NAMES;
@@ -273,8 +274,27 @@ enum Command {
         /// Keep every agent in its seat instead of rotating.
         #[arg(long)]
         no_rotate: bool,
+        /// Play only shard K of N of the study (the games K, K+N, K+2N, ...) and write its partial
+        /// report (JSON) to --out, for `cardgame merge`.
+        #[arg(long, value_name = "K/N", requires = "out")]
+        shard: Option<String>,
+        /// With --shard: the file the partial report is written to (whole, or not at all).
+        #[arg(long, value_name = "FILE", requires = "shard")]
+        out: Option<PathBuf>,
         #[command(flatten)]
         batch: Batch,
+    },
+    /// Merge the partial reports of `sim --shard` into the report of the whole study.
+    Merge {
+        /// The partial reports (JSON files written by `sim --shard K/N --out FILE`).
+        #[arg(required = true)]
+        parts: Vec<PathBuf>,
+        /// The report's format: text, or one JSON object.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Report the shards found even when some are missing (exit 0, not 1).
+        #[arg(long)]
+        allow_partial: bool,
     },
     /// Set agents against each other in every pairing and seating; print a matrix of score rates.
     Tournament {
@@ -441,15 +461,29 @@ fn main() -> ExitCode {
             games,
             agents,
             no_rotate,
+            shard,
+            out,
             batch,
-        } => games::cmd_batch(
-            &file,
-            &game,
-            games,
-            &agents,
-            games::Batching::Sim { rotate: !no_rotate },
-            &batch,
-        ),
+        } => match shard::shard_out(shard.as_deref(), out) {
+            Ok(shard) => games::cmd_batch(
+                &file,
+                &game,
+                games,
+                &agents,
+                games::Batching::Sim { rotate: !no_rotate },
+                &batch,
+                shard.as_ref(),
+            ),
+            Err(e) => {
+                errln!("error: {e}");
+                USAGE
+            }
+        },
+        Command::Merge {
+            parts,
+            format,
+            allow_partial,
+        } => shard::cmd_merge(&parts, format == Format::Json, allow_partial),
         Command::Tournament {
             file,
             game,
@@ -463,6 +497,7 @@ fn main() -> ExitCode {
             &agents,
             games::Batching::Tournament,
             &batch,
+            None,
         ),
     };
     ExitCode::from(code)

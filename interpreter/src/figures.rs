@@ -8,7 +8,8 @@
 
 use crate::engine::Game;
 use crate::program::Program;
-use serde::Serialize;
+use crate::shard::Catalog;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// A distribution with more distinct values than this is not kept (only its mean and range).
@@ -17,7 +18,7 @@ pub const MAX_DISTINCT: usize = 64;
 const TEXT_TURNS: usize = 30;
 
 /// One statistic, added up.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 struct Acc {
     records: u64,
     games: u64,
@@ -76,6 +77,42 @@ impl Acc {
         self.game_nn = self.game_nn.saturating_add(n * n);
     }
 
+    /// Adds the statistic of other games (another shard of the same study): the same figures as if
+    /// those games had been added here one by one.
+    fn merge(&mut self, o: &Acc) {
+        if o.records > 0 {
+            if self.records == 0 || o.min < self.min {
+                self.min = o.min;
+            }
+            if self.records == 0 || o.max > self.max {
+                self.max = o.max;
+            }
+        }
+        self.records += o.records;
+        self.games += o.games;
+        self.sum = self.sum.saturating_add(o.sum);
+        self.game_ss = self.game_ss.saturating_add(o.game_ss);
+        self.game_sn = self.game_sn.saturating_add(o.game_sn);
+        self.game_nn = self.game_nn.saturating_add(o.game_nn);
+        // More than MAX_DISTINCT values in all: forgotten, as one run would have forgotten them.
+        self.values = match (self.values.take(), &o.values) {
+            (Some(mut a), Some(b)) => {
+                for (v, c) in b {
+                    *a.entry(*v).or_default() += c;
+                }
+                (a.len() <= MAX_DISTINCT).then_some(a)
+            }
+            _ => None,
+        };
+        if self.by_turn.len() < o.by_turn.len() {
+            self.by_turn.resize(o.by_turn.len(), (0, 0));
+        }
+        for (e, (s, c)) in self.by_turn.iter_mut().zip(&o.by_turn) {
+            e.0 = e.0.saturating_add(*s);
+            e.1 += c;
+        }
+    }
+
     fn add(&mut self, v: i64, turn: Option<u32>) {
         if self.records == 0 || v < self.min {
             self.min = v;
@@ -104,8 +141,8 @@ impl Acc {
 }
 
 /// The figures of the games played so far (see the module's documentation).
-#[derive(Clone, Debug)]
-pub(crate) struct Figures {
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Figures {
     stats: Vec<Acc>,
     /// Per action: games in which it was offered.
     offered: Vec<u64>,
@@ -160,9 +197,32 @@ impl Figures {
         }
     }
 
+    /// Adds the figures of other games of the same script (another shard of the same study).
+    pub(crate) fn merge(&mut self, o: &Figures) -> Result<(), String> {
+        if (self.stats.len(), self.offered.len(), self.present.len())
+            != (o.stats.len(), o.offered.len(), o.present.len())
+        {
+            return Err("the figures are of different scripts".into());
+        }
+        for (a, b) in self.stats.iter_mut().zip(&o.stats) {
+            a.merge(b);
+        }
+        for (mine, theirs) in [
+            (&mut self.offered, &o.offered),
+            (&mut self.present, &o.present),
+            (&mut self.chosen, &o.chosen),
+            (&mut self.moved, &o.moved),
+        ] {
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                *a += b;
+            }
+        }
+        Ok(())
+    }
+
     /// The report's part.
-    pub(crate) fn report(&self, program: &Program) -> (Vec<StatFigures>, Unused) {
-        let stats = program
+    pub(crate) fn report(&self, catalog: &Catalog) -> (Vec<StatFigures>, Unused) {
+        let stats = catalog
             .stats
             .iter()
             .zip(&self.stats)
@@ -198,21 +258,21 @@ impl Figures {
             })
             .collect();
         let kinds = |counts: &[u64]| -> Vec<String> {
-            program
+            catalog
                 .kinds
                 .iter()
                 .enumerate()
                 .filter(|(k, _)| self.present[*k] > 0 && counts[*k] == 0)
-                .map(|(_, d)| d.name.clone())
+                .map(|(_, name)| name.clone())
                 .collect()
         };
         let unused = Unused {
-            actions_never_offered: program
+            actions_never_offered: catalog
                 .actions
                 .iter()
                 .zip(&self.offered)
                 .filter(|(_, n)| **n == 0)
-                .map(|(a, _)| a.name.clone())
+                .map(|(a, _)| a.clone())
                 .collect(),
             cards_never_chosen: kinds(&self.chosen),
             cards_never_moved: kinds(&self.moved),

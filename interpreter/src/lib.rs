@@ -9,6 +9,7 @@ pub mod figures;
 pub mod program;
 pub mod purity;
 pub mod report;
+pub mod shard;
 pub mod sim;
 pub mod testing;
 pub mod tournament;

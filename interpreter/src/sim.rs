@@ -7,9 +7,10 @@ use crate::agents::make_agent;
 use crate::engine::{Game, GameConfig, Status, DEFAULT_MAX_DECISIONS, DEFAULT_MAX_STEPS};
 use crate::figures::{Figures, StatFigures, Unused};
 use crate::program::{OptionId, OptionKind, Program};
+use crate::shard::{Catalog, Shard};
 use crate::value::Value;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -31,6 +32,8 @@ pub struct SimConfig {
     pub max_decisions: u64,
     /// See [`GameConfig::max_steps`].
     pub max_steps: u64,
+    /// Play only this shard of the games (`sim --shard K/N`); `None`: all of them.
+    pub shard: Option<Shard>,
 }
 
 /// The seed of game `index`: a mix of the base seed and the index (SplitMix64).
@@ -173,7 +176,7 @@ impl Spread {
     }
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct SimError {
     pub game: u64,
     pub seed: u64,
@@ -186,7 +189,7 @@ pub struct SimError {
 
 /// A game that did not end by the rules: it reached the turn limit (or another limit of the run).
 /// A designer replays it to see the stall.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct SimStall {
     pub game: u64,
     pub seed: u64,
@@ -384,24 +387,62 @@ pub fn simulate(
     cfg: &SimConfig,
     tick: &(dyn Fn() + Sync),
 ) -> Result<SimReport, String> {
+    let (tally, figures, seconds) = simulate_raw(program, cfg, tick)?;
+    Ok(report_of(
+        &Catalog::of(program),
+        &tally,
+        &figures,
+        (cfg.players, cfg.seed, cfg.jobs),
+        seconds,
+    ))
+}
+
+/// Plays the games of the simulation (those of its shard, if it has one) and returns their raw
+/// figures, whole-number sums that add up shard by shard, with the seconds it took.
+pub(crate) fn simulate_raw(
+    program: &Arc<Program>,
+    cfg: &SimConfig,
+    tick: &(dyn Fn() + Sync),
+) -> Result<(Tally, Figures, f64), String> {
     for (seat, a) in cfg.agents.iter().enumerate() {
         make_agent(program, a, 0, seat as u8)?;
     }
+    let shard = cfg.shard.unwrap_or(Shard { index: 0, count: 1 });
+    if shard.count == 0 || shard.index >= shard.count {
+        return Err(format!(
+            "--shard {}/{}: K must be from 0 to N-1",
+            shard.index, shard.count
+        ));
+    }
     let started = Instant::now();
-    let mut tally = Tally::new(program, cfg);
+    let mut tally = Tally::new(program, cfg.players);
     let figures = Mutex::new(Figures::new(program));
+    // The shard's j-th game is game K + j*N of the whole study: same seed, same seating.
+    let index = |j: u64| shard.index + j * shard.count;
     play_in_chunks(
         cfg.jobs,
-        cfg.games,
-        &|i| play_one(program, cfg, i, &figures),
+        shard.games_of(cfg.games),
+        &|j| play_one(program, cfg, index(j), &figures),
         tick,
-        &mut |i, r| tally.add(i, r),
+        &mut |j, r| tally.add(program, cfg, index(j), r),
     )?;
     let seconds = started.elapsed().as_secs_f64();
-    let mut report = tally.report(seconds);
     let figures = figures.into_inner().map_err(|e| e.to_string())?;
-    (report.stats, report.unused) = figures.report(program);
-    Ok(report)
+    Ok((tally, figures, seconds))
+}
+
+/// The report of raw figures (of one run, or of merged shards); `head` is the players, the seed and
+/// the jobs the report names.
+pub(crate) fn report_of(
+    catalog: &Catalog,
+    tally: &Tally,
+    figures: &Figures,
+    head: (u8, u64, usize),
+    seconds: f64,
+) -> SimReport {
+    let mut report = tally.report(catalog, head, seconds);
+    (report.stats, report.unused) = figures.report(catalog);
+    report
 }
 
 /// Plays games `0..games` with `play` on `jobs` threads, calling `tick` as each ends, and hands their
@@ -480,7 +521,7 @@ pub(crate) fn replay_flags(program: &Program, cfg: &SimConfig, r: &Record) -> St
 
 /// The games that did not end by the rules: all counted, the first [`LISTED`] of each kind listed with
 /// the flags that replay them.
-#[derive(Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub(crate) struct Problems {
     pub(crate) unfinished: u64,
     pub(crate) error_count: u64,
@@ -555,10 +596,10 @@ pub(crate) fn problems_text(
     s
 }
 
-/// The figures of a simulation, added up game by game.
-struct Tally<'a> {
-    program: &'a Program,
-    cfg: &'a SimConfig,
+/// The figures of a simulation, added up game by game: whole numbers and histograms, so that the
+/// tallies of the shards of a study add up to the tally of one run (`merge`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Tally {
     games: u64,
     seat_wins: Vec<u64>,
     agent_wins: BTreeMap<String, (u64, u64)>,
@@ -575,14 +616,12 @@ struct Tally<'a> {
     performed: Vec<u64>,
 }
 
-impl<'a> Tally<'a> {
-    fn new(program: &'a Program, cfg: &'a SimConfig) -> Self {
+impl Tally {
+    fn new(program: &Program, players: u8) -> Self {
         let nk = program.kinds.len();
         Tally {
-            program,
-            cfg,
             games: 0,
-            seat_wins: vec![0; cfg.players as usize],
+            seat_wins: vec![0; players as usize],
             agent_wins: BTreeMap::new(),
             end_reasons: BTreeMap::new(),
             finished: 0,
@@ -598,9 +637,63 @@ impl<'a> Tally<'a> {
         }
     }
 
+    /// The games tallied.
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
+    /// The games tallied that ended with an engine error.
+    pub fn error_count(&self) -> u64 {
+        self.problems.error_count
+    }
+
+    /// Adds the tally of other games of the same study (another shard): the result is the tally of
+    /// all their games, as one run would have added them. The games listed one by one (errors,
+    /// stalls) are the first [`LISTED`] of each kind in the order of the games.
+    pub(crate) fn merge(&mut self, o: &Tally) -> Result<(), String> {
+        if self.seat_wins.len() != o.seat_wins.len() || self.acquired.len() != o.acquired.len() {
+            return Err("the tallies are of different studies".into());
+        }
+        self.games += o.games;
+        self.finished += o.finished;
+        self.ties += o.ties;
+        self.no_winner += o.no_winner;
+        let add = |a: &mut Vec<u64>, b: &Vec<u64>| a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        add(&mut self.seat_wins, &o.seat_wins);
+        add(&mut self.acquired, &o.acquired);
+        add(&mut self.holders, &o.holders);
+        add(&mut self.holder_wins, &o.holder_wins);
+        add(&mut self.performed, &o.performed);
+        for (a, (w, g)) in &o.agent_wins {
+            let e = self.agent_wins.entry(a.clone()).or_default();
+            e.0 += w;
+            e.1 += g;
+        }
+        for (k, v) in &o.end_reasons {
+            *self.end_reasons.entry(k.clone()).or_default() += v;
+        }
+        for (map, other) in [
+            (&mut self.turns, &o.turns),
+            (&mut self.decisions, &o.decisions),
+        ] {
+            for (k, v) in other {
+                *map.entry(*k).or_default() += v;
+            }
+        }
+        let p = &mut self.problems;
+        p.unfinished += o.problems.unfinished;
+        p.error_count += o.problems.error_count;
+        p.errors.extend(o.problems.errors.iter().cloned());
+        p.errors.sort_by_key(|e| e.game);
+        p.errors.truncate(LISTED);
+        p.stalls.extend(o.problems.stalls.iter().cloned());
+        p.stalls.sort_by_key(|g| g.game);
+        p.stalls.truncate(LISTED);
+        Ok(())
+    }
+
     /// Adds game `i`.
-    fn add(&mut self, i: u64, r: &Record) {
-        let (program, cfg) = (self.program, self.cfg);
+    fn add(&mut self, program: &Program, cfg: &SimConfig, i: u64, r: &Record) {
         let nk = program.kinds.len();
         self.games += 1;
         if !self.problems.note(program, cfg, i, r) {
@@ -645,9 +738,13 @@ impl<'a> Tally<'a> {
         }
     }
 
-    fn report(self, seconds: f64) -> SimReport {
-        let (program, cfg) = (self.program, self.cfg);
-        let n = cfg.players as usize;
+    fn report(
+        &self,
+        catalog: &Catalog,
+        (players, seed, jobs): (u8, u64, usize),
+        seconds: f64,
+    ) -> SimReport {
+        let n = players as usize;
         let played = self.games - self.problems.error_count;
         let per_game = |x: u64| {
             if played == 0 {
@@ -656,12 +753,12 @@ impl<'a> Tally<'a> {
                 x as f64 / (played as f64 * n as f64)
             }
         };
-        let cards = program
+        let cards = catalog
             .kinds
             .iter()
             .enumerate()
-            .map(|(k, kd)| CardFigures {
-                name: kd.name.clone(),
+            .map(|(k, name)| CardFigures {
+                name: name.clone(),
                 acquired_per_game: per_game(self.acquired[k]),
                 holders: self.holders[k],
                 holder_wins: Rate::new(self.holder_wins[k], self.holders[k]),
@@ -669,15 +766,15 @@ impl<'a> Tally<'a> {
             })
             .collect();
         SimReport {
-            game: program.name.clone(),
-            players: cfg.players,
+            game: catalog.game.clone(),
+            players,
             games: self.games,
-            seed: cfg.seed,
-            jobs: cfg.jobs,
+            seed,
+            jobs,
             finished: self.finished,
             unfinished: self.problems.unfinished,
-            stalls: self.problems.stalls,
-            errors: self.problems.errors,
+            stalls: self.problems.stalls.clone(),
+            errors: self.problems.errors.clone(),
             error_count: self.problems.error_count,
             wins_by_seat: self
                 .seat_wins
@@ -686,14 +783,14 @@ impl<'a> Tally<'a> {
                 .collect(),
             wins_by_agent: self
                 .agent_wins
-                .into_iter()
-                .map(|(a, (w, g))| (a, Rate::new(w, g)))
+                .iter()
+                .map(|(a, (w, g))| (a.clone(), Rate::new(*w, *g)))
                 .collect(),
             ties: self.ties,
             no_winner: self.no_winner,
             turns: Spread::of(&self.turns),
             decisions: Spread::of(&self.decisions),
-            end_reasons: self.end_reasons,
+            end_reasons: self.end_reasons.clone(),
             cards,
             stats: Vec::new(),
             unused: Unused::default(),

@@ -1,0 +1,157 @@
+//! CLI stage: `sim --shard K/N --out FILE` (one shard of a study, its partial report written whole or
+//! not at all) and `cardgame merge PARTS...` (the report of the whole study).
+
+use crate::USAGE;
+use cardgame_interpreter::program::Program;
+use cardgame_interpreter::shard::{merge, simulate_part, Part, Shard};
+use cardgame_interpreter::sim::SimConfig;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Where a shard's partial report goes.
+pub struct ShardOut {
+    pub shard: Shard,
+    pub out: PathBuf,
+}
+
+/// Reads `--shard K/N` and `--out FILE` (clap makes each require the other).
+pub fn shard_out(shard: Option<&str>, out: Option<PathBuf>) -> Result<Option<ShardOut>, String> {
+    match (shard, out) {
+        (Some(s), Some(out)) => Ok(Some(ShardOut {
+            shard: Shard::parse(s)?,
+            out,
+        })),
+        (None, None) => Ok(None),
+        _ => Err("--shard and --out go together".into()),
+    }
+}
+
+/// Plays the shard and writes its partial report. The file appears whole or not at all (written
+/// beside it under another name, then renamed), so a stopped shard leaves nothing half written.
+/// Exit 1 when a game ended with an engine error (the report is written all the same), as `sim`.
+pub fn run_shard(
+    file: &Path,
+    program: &Arc<Program>,
+    cfg: &SimConfig,
+    out: &ShardOut,
+    tick: &(dyn Fn() + Sync),
+) -> u8 {
+    let source = match std::fs::read_to_string(file) {
+        Ok(s) => s,
+        Err(e) => {
+            errln!("error: cannot read {}: {e}", file.display());
+            return USAGE;
+        }
+    };
+    let part = match simulate_part(program, &source, cfg, tick) {
+        Ok(p) => p,
+        Err(e) => {
+            errln!("error: {e}");
+            return USAGE;
+        }
+    };
+    let json = match serde_json::to_string(&part) {
+        Ok(j) => j,
+        Err(e) => {
+            errln!("error: {e}");
+            return USAGE;
+        }
+    };
+    let mut tmp = out.out.clone().into_os_string();
+    tmp.push(format!(".{}.tmp", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    if let Err(e) = std::fs::write(&tmp, json + "\n").and_then(|()| std::fs::rename(&tmp, &out.out))
+    {
+        let _ = std::fs::remove_file(&tmp);
+        errln!("error: cannot write {}: {e}", out.out.display());
+        return USAGE;
+    }
+    errln!(
+        "shard {}/{}: {} of {} games written to {} ({:.2} s)",
+        part.shard.index,
+        part.shard.count,
+        part.games(),
+        part.study.games,
+        out.out.display(),
+        part.seconds
+    );
+    let errors = part.tally.error_count();
+    if errors > 0 {
+        errln!(
+            "warning: {errors} games of this shard ended with an engine error (listed by `merge`)"
+        );
+    }
+    u8::from(errors > 0)
+}
+
+/// `cardgame merge`: the report of the study whose partial reports are given. Mismatched parts are
+/// a usage error (exit 2); missing shards are named on standard error and make the exit 1 unless
+/// `--allow-partial`; engine errors in the games make it 1, as `sim`.
+pub fn cmd_merge(files: &[PathBuf], json: bool, allow_partial: bool) -> u8 {
+    let mut parts = Vec::with_capacity(files.len());
+    for f in files {
+        let name = f.display().to_string();
+        let text = match std::fs::read_to_string(f) {
+            Ok(t) => t,
+            Err(e) => {
+                errln!("error: cannot read {name}: {e}");
+                return USAGE;
+            }
+        };
+        match serde_json::from_str::<Part>(&text) {
+            Ok(p) => parts.push((name, p)),
+            Err(e) => {
+                errln!("error: {name} is not a partial report of `cardgame sim --shard`: {e}");
+                return USAGE;
+            }
+        }
+    }
+    let merged = match merge(&parts) {
+        Ok(m) => m,
+        Err(e) => {
+            errln!("error: {e}");
+            return USAGE;
+        }
+    };
+    let r = &merged.report;
+    if json {
+        match serde_json::to_string(r) {
+            Ok(j) => outln!("{j}"),
+            Err(e) => {
+                errln!("error: {e}");
+                return USAGE;
+            }
+        }
+    } else {
+        out!("{}", r.to_text());
+    }
+    if r.unfinished > 0 {
+        errln!(
+            "warning: {} of {} games did not finish: they stopped at a limit of the run (turns, or \
+             decisions in one turn), not by the rules; they are listed in the report",
+            r.unfinished,
+            r.games
+        );
+    }
+    let mut code = u8::from(r.error_count > 0);
+    if !merged.missing.is_empty() {
+        let list: Vec<String> = merged.missing.iter().map(u64::to_string).collect();
+        let study = parts.first().map_or(0, |(_, p)| p.study.games);
+        let (shards, are) = if list.len() == 1 {
+            ("shard", "is")
+        } else {
+            ("shards", "are")
+        };
+        errln!(
+            "{}: {shards} {} of {} {are} missing; the report covers {} of the study's {study} games",
+            if allow_partial { "warning" } else { "error" },
+            list.join(", "),
+            merged.count,
+            r.games
+        );
+        if !allow_partial {
+            code = 1;
+        }
+    }
+    code
+}
