@@ -38,21 +38,4 @@ seq 0 $((shards - 1)) | parallel --will-cite --halt never --retries 2 \
 if [ "$failed" -ne 0 ]; then
   echo "$failed shards wrote no part; run the same command again to resume" >&2
 fi
-parts=()
-for k in $(seq 0 $((shards - 1))); do
-  parts+=("$outdir/part-$k.json")
-done
-# Only the parts that exist; merge names the missing shards (and exits 1 while any is missing).
-existing=()
-for p in "${parts[@]}"; do
-  if [ -s "$p" ]; then existing+=("$p"); fi
-done
-if [ ${#existing[@]} -eq 0 ]; then
-  echo "no part was written" >&2
-  exit 1
-fi
-code=0
-"$cardgame" merge "${existing[@]}" --format json > "$outdir/report.json" 2>/dev/null || true
-"$cardgame" merge "${existing[@]}" > "$outdir/report.txt" || code=$?
-cat "$outdir/report.txt"
-exit "$code"
+exec "$(dirname "$0")/merge.sh" "$outdir" "$shards"

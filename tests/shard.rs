@@ -354,3 +354,69 @@ fn gnu_parallel_runs_the_shards_and_the_merge_equals_one_process() {
         json_without_timing(&json)
     );
 }
+
+/// The same on Slurm: a job array of 4 tasks (deploy/slurm-array.sh), then the merge as a job that
+/// depends on the array (deploy/slurm-merge.sh), as docs/scale.md shows. Needs a running Slurm (one
+/// machine: `deploy/slurm-single-node.sh`, as root); run with
+/// `cargo test --release --test shard -- --ignored`.
+#[test]
+#[ignore]
+fn a_slurm_job_array_runs_the_shards_and_the_merge_equals_one_process() {
+    let dir = parts_dir("slurm");
+    let logs = dir.join("slurm-%A_%a.out").to_string_lossy().into_owned();
+    let merge_log = dir.join("merge.out");
+    let args = [
+        "examples/market-race.cardgame",
+        "--games",
+        "2000",
+        "--seed",
+        "3",
+        "--jobs",
+        "1",
+    ];
+    let sbatch = |extra: &[&str], script_args: &[&str]| -> String {
+        let out = std::process::Command::new("sbatch")
+            .args(["--parsable", "--wait"])
+            .args(extra)
+            .args(script_args)
+            .env("CARDGAME", env!("CARGO_BIN_EXE_cardgame"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("sbatch runs (is Slurm running? deploy/slurm-single-node.sh)");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    let outdir = dir.to_string_lossy().into_owned();
+    let mut array_args = vec!["deploy/slurm-array.sh", outdir.as_str()];
+    array_args.extend_from_slice(&args);
+    let output = format!("--output={logs}");
+    let job = sbatch(&["--array=0-3", &output], &array_args);
+    let merge_output = format!("--output={}", merge_log.display());
+    let dependency = format!("--dependency=afterany:{job}");
+    sbatch(
+        &[&dependency, &merge_output],
+        &["deploy/slurm-merge.sh", &outdir, "4"],
+    );
+    let mut one = vec!["sim"];
+    one.extend_from_slice(&args);
+    let (text, _) = run(&one, 0);
+    one.extend_from_slice(&["--format", "json"]);
+    let (json, _) = run(&one, 0);
+    let merged_text = std::fs::read_to_string(dir.join("report.txt")).expect("the text report");
+    assert_eq!(without_timing(&merged_text), without_timing(&text));
+    let merged_json = std::fs::read_to_string(dir.join("report.json")).expect("the JSON report");
+    assert_eq!(
+        json_without_timing(&merged_json),
+        json_without_timing(&json)
+    );
+    let log = std::fs::read_to_string(&merge_log).expect("the merge job's log");
+    assert!(
+        log.contains("Market Race: 2000 games with 2 players"),
+        "{log}"
+    );
+}
