@@ -335,3 +335,72 @@ fn a_stat_statement_leaves_the_trace_unchanged() {
         );
     }
 }
+
+/// `teams by VAR` (docs/language.md, The header): a game won by a whole team is a team's win, not a
+/// tie, and the report counts wins by team; the same game without the declaration is a tie.
+#[test]
+fn a_team_win_is_reported_by_team_and_is_not_a_tie() {
+    let with_teams = r#"game "Sides" {
+  players 4
+  teams by side
+}
+zone deck: pile, hidden
+card "Odd" { copies 1 }
+card "Even" { copies 1 }
+var side per player: int = 0
+setup {
+  for p in everyone { p.side = if p == seat(1) or p == seat(3) then 1 else 2 }
+  move box to deck
+  shuffle deck
+}
+flow {
+  if top of deck is "Odd" { win team 1 "odd" } else { win team 2 "even" }
+}
+"#;
+    let path = temp_script("sides.cardgame", with_teams);
+    let path = path.to_string_lossy().into_owned();
+    let v = report(&[&path, "--players", "4", "--games", "40", "--seed", "2"]);
+    assert_eq!(v["ties"], 0, "{v}");
+    let teams = v["wins_by_team"].as_object().expect("wins by team");
+    assert_eq!(teams.len(), 2, "{v}");
+    let (one, two) = (&teams["1"], &teams["2"]);
+    assert_eq!(one["games"], 40);
+    assert_eq!(two["games"], 40);
+    let (w1, w2) = (one["wins"].as_u64().unwrap(), two["wins"].as_u64().unwrap());
+    assert_eq!(w1 + w2, 40, "{v}");
+    assert!(w1 > 5 && w2 > 5, "both sides win sometimes: {v}");
+    // Seats 1 and 3 win exactly the games of team 1.
+    assert_eq!(v["wins_by_seat"][0]["wins"].as_u64(), Some(w1));
+    assert_eq!(v["wins_by_seat"][2]["wins"].as_u64(), Some(w1));
+    let text = cardgame(&[
+        "sim",
+        &path,
+        "--players",
+        "4",
+        "--games",
+        "40",
+        "--seed",
+        "2",
+    ]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("wins by team:\n  team 1 ") && text.contains("ties 0,"),
+        "{text}"
+    );
+    // Without the declaration the same winners are a tie of two players, and no team is reported.
+    let plain = with_teams
+        .replace("  teams by side\n", "")
+        .replace(
+            "win team 1 \"odd\"",
+            "win filter(p in everyone where p.side == 1) \"odd\"",
+        )
+        .replace(
+            "win team 2 \"even\"",
+            "win filter(p in everyone where p.side == 2) \"even\"",
+        );
+    let path = temp_script("sides-plain.cardgame", &plain);
+    let path = path.to_string_lossy().into_owned();
+    let v = report(&[&path, "--players", "4", "--games", "40", "--seed", "2"]);
+    assert_eq!(v["ties"], 40, "{v}");
+    assert!(v["wins_by_team"].as_object().unwrap().is_empty(), "{v}");
+}

@@ -115,6 +115,8 @@ pub struct GameDecl {
     pub name: Text,
     pub players: Option<PlayerRange>,
     pub options: Vec<OptionDecl>,
+    /// `teams by VAR`: the per-player variable whose value is each player's team.
+    pub teams: Option<Ident>,
     pub span: Span,
 }
 
@@ -491,6 +493,8 @@ pub enum StmtKind {
     Eliminate(Expr),
     /// `win L "reason"`
     Win(Expr, Text),
+    /// `win team E "reason"`: every player whose team (`teams by VAR`) is E.
+    WinTeam(Expr, Text),
     Log(Text),
     /// `stat NAME = E` (one value), `stat NAME += E` / `-= E` (a count per game)
     Stat(Ident, AssignOp, Expr),

@@ -67,6 +67,8 @@ pub struct Program {
     pub min_players: u8,
     pub max_players: u8,
     pub options: Vec<OptionDef>,
+    /// `teams by VAR`: the per-player variable whose value is each player's team.
+    pub teams: Option<VarId>,
     /// Table columns: constants that depend on the player count.
     pub columns: Vec<ColumnDef>,
     pub groups: Vec<GroupDef>,
@@ -579,6 +581,8 @@ pub enum StmtKind {
     },
     Eliminate(Expr),
     Win(Expr, TextIr),
+    /// `win team E "reason"`: the players whose team (`Program::teams`) equals E, in seat order.
+    WinTeam(Expr, TextIr),
     Log(TextIr),
     /// `stat NAME = E` / `+= E` / `-= E`: the statistic's index, the operator and the value.
     Stat(u16, AssignOp, Expr),

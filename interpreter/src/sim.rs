@@ -74,6 +74,24 @@ pub(crate) struct Record {
     holdings: Vec<Vec<u32>>,
     /// Per seat: how many abilities of each kind of card it performed.
     performed: Vec<Vec<u32>>,
+    /// Per seat: its team at the end (`teams by VAR`), when the script declares teams.
+    teams: Option<Vec<String>>,
+}
+
+impl Record {
+    /// The team that won: every winner is of it (`None` without teams or winners, or when the winners
+    /// are of several teams).
+    pub(crate) fn winning_team(&self) -> Option<&str> {
+        let teams = self.teams.as_ref()?;
+        let mut of = self.winners.iter().map(|&w| teams.get(w as usize));
+        let first = of.next()??;
+        of.all(|t| t == Some(first)).then_some(first.as_str())
+    }
+
+    /// Several winners, not all of one team: a tie. A team's win is not a tie.
+    pub(crate) fn is_tie(&self) -> bool {
+        self.winners.len() > 1 && self.winning_team().is_none()
+    }
 }
 
 /// A rate with its 95% confidence interval (Wilson score).
@@ -236,7 +254,10 @@ pub struct SimReport {
     pub error_count: u64,
     pub wins_by_seat: Vec<Rate>,
     pub wins_by_agent: BTreeMap<String, Rate>,
-    /// Games with more than one winner.
+    /// Per team (`teams by VAR`: the variable's value at the end): the games it won (every winner of
+    /// it) out of the games it played. Empty when the script declares no teams.
+    pub wins_by_team: BTreeMap<String, Rate>,
+    /// Games with more than one winner, not all of one team.
     pub ties: u64,
     /// Finished games that nobody won.
     pub no_winner: u64,
@@ -320,6 +341,7 @@ fn play_seated_with(
                     decisions: 0,
                     holdings: vec![],
                     performed: vec![],
+                    teams: None,
                 }
             }
         }
@@ -378,6 +400,7 @@ fn play_seated_with(
         decisions: game.steps(),
         holdings,
         performed: game.performed(),
+        teams: game.teams(),
     }
 }
 
@@ -603,6 +626,7 @@ pub struct Tally {
     games: u64,
     seat_wins: Vec<u64>,
     agent_wins: BTreeMap<String, (u64, u64)>,
+    team_wins: BTreeMap<String, (u64, u64)>,
     end_reasons: BTreeMap<String, u64>,
     finished: u64,
     problems: Problems,
@@ -623,6 +647,7 @@ impl Tally {
             games: 0,
             seat_wins: vec![0; players as usize],
             agent_wins: BTreeMap::new(),
+            team_wins: BTreeMap::new(),
             end_reasons: BTreeMap::new(),
             finished: 0,
             problems: Problems::default(),
@@ -664,10 +689,15 @@ impl Tally {
         add(&mut self.holders, &o.holders);
         add(&mut self.holder_wins, &o.holder_wins);
         add(&mut self.performed, &o.performed);
-        for (a, (w, g)) in &o.agent_wins {
-            let e = self.agent_wins.entry(a.clone()).or_default();
-            e.0 += w;
-            e.1 += g;
+        for (mine, theirs) in [
+            (&mut self.agent_wins, &o.agent_wins),
+            (&mut self.team_wins, &o.team_wins),
+        ] {
+            for (a, (w, g)) in theirs {
+                let e = mine.entry(a.clone()).or_default();
+                e.0 += w;
+                e.1 += g;
+            }
         }
         for (k, v) in &o.end_reasons {
             *self.end_reasons.entry(k.clone()).or_default() += v;
@@ -705,11 +735,23 @@ impl Tally {
         *self.end_reasons.entry(reason_key(&r.reason)).or_default() += 1;
         *self.turns.entry(u64::from(r.turns)).or_default() += 1;
         *self.decisions.entry(r.decisions).or_default() += 1;
-        if r.winners.len() > 1 {
+        if r.is_tie() {
             self.ties += 1;
         }
         if r.winners.is_empty() && r.finished {
             self.no_winner += 1;
+        }
+        if let Some(teams) = &r.teams {
+            let won = r.winning_team();
+            let mut seen: Vec<&String> = Vec::new();
+            for t in teams {
+                if !seen.contains(&t) {
+                    seen.push(t);
+                    let e = self.team_wins.entry(t.clone()).or_default();
+                    e.1 += 1;
+                    e.0 += u64::from(won == Some(t.as_str()));
+                }
+            }
         }
         for (seat, agent) in r.seating.iter().enumerate() {
             let won = r.winners.contains(&(seat as u8));
@@ -786,6 +828,11 @@ impl Tally {
                 .iter()
                 .map(|(a, (w, g))| (a.clone(), Rate::new(*w, *g)))
                 .collect(),
+            wins_by_team: self
+                .team_wins
+                .iter()
+                .map(|(t, (w, g))| (t.clone(), Rate::new(*w, *g)))
+                .collect(),
             ties: self.ties,
             no_winner: self.no_winner,
             turns: Spread::of(&self.turns),
@@ -832,6 +879,12 @@ impl SimReport {
         s.push_str("wins by agent:\n");
         for (a, r) in &self.wins_by_agent {
             s.push_str(&format!("  {a:<10} {}\n", pct(r)));
+        }
+        if !self.wins_by_team.is_empty() {
+            s.push_str("wins by team:\n");
+            for (t, r) in &self.wins_by_team {
+                s.push_str(&format!("  team {t:<5} {}\n", pct(r)));
+            }
         }
         s.push_str(&format!(
             "ties {}, no winner {}\n",

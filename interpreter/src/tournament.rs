@@ -236,7 +236,7 @@ pub fn tournament(
             return;
         }
         figures.finished += 1;
-        ties += u64::from(r.winners.len() > 1);
+        ties += u64::from(r.is_tie());
         no_winner += u64::from(r.winners.is_empty());
         let won = |seat: usize| r.winners.contains(&(seat as u8));
         for (s, &a) in seats.iter().enumerate() {

@@ -131,8 +131,15 @@ impl Builder<'_> {
         let name = self.text(k.next()?, 1)?;
         let mut players: Option<PlayerRange> = None;
         let mut options = Vec::new();
+        let mut teams = None;
         for c in k.rest() {
             match c.as_rule() {
+                Rule::game_teams => {
+                    if teams.is_some() {
+                        self.duplicate("`teams by`", self.sp(&c));
+                    }
+                    teams = Some(self.ident(&kids(&c).next()?));
+                }
                 Rule::game_players => {
                     let r = self.player_range(kids(&c).next()?)?;
                     if players.is_some() {
@@ -148,6 +155,7 @@ impl Builder<'_> {
             name,
             players,
             options,
+            teams,
             span,
         })
     }

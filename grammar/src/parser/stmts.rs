@@ -222,8 +222,14 @@ impl Builder<'_> {
             }
             Rule::stmt_eliminate => StmtKind::Eliminate(self.expr(k.next()?, d)?),
             Rule::stmt_win => {
-                let who = self.expr(k.next()?, d)?;
-                StmtKind::Win(who, self.text(k.next()?, d)?)
+                let first = k.next()?;
+                if first.as_rule() == Rule::win_team {
+                    let team = self.expr(kids(&first).next()?, d)?;
+                    StmtKind::WinTeam(team, self.text(k.next()?, d)?)
+                } else {
+                    let who = self.expr(first, d)?;
+                    StmtKind::Win(who, self.text(k.next()?, d)?)
+                }
             }
             Rule::stmt_log => StmtKind::Log(self.text(k.next()?, d)?),
             Rule::stmt_stat => {

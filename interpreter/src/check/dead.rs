@@ -253,7 +253,7 @@ impl Walk<'_> {
                 }
                 self.block(*body);
             }
-            StmtKind::Win(e, t) => {
+            StmtKind::Win(e, t) | StmtKind::WinTeam(e, t) => {
                 self.expr(e);
                 self.text(t);
             }

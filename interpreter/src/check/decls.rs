@@ -478,6 +478,15 @@ impl Compiler<'_> {
 
     /// Pass 2: lower every body and value.
     pub(crate) fn lower_all(&mut self, script: &ast::Script) {
+        // The teams first: `win team E` in any body reads them.
+        let teams = script.items.iter().find_map(|i| match i {
+            ast::Item::Game(g) => g.teams.as_ref(),
+            _ => None,
+        });
+        if let Some(t) = teams {
+            self.teams_declared = true;
+            self.teams(t);
+        }
         let mut col_base = 0usize;
         for item in &script.items {
             match item {
@@ -781,6 +790,64 @@ impl Compiler<'_> {
                 }
                 _ => {}
             }
+        }
+    }
+}
+
+impl Compiler<'_> {
+    /// `teams by VAR` in the header: VAR must be a per-player variable of a type whose values name
+    /// teams (int, tag, player, bool); E311 otherwise.
+    fn teams(&mut self, t: &ast::Ident) {
+        let help = "declare the partnerships with a per-player variable set in `setup`: `var team \
+                    per player: int = 0`, then `teams by team` in the game header";
+        match self.lookup(t) {
+            Some(Sym::Var(id)) => {
+                let v = &self.p.vars[id.index()];
+                if v.scope != ast::Scope::PerPlayer {
+                    self.error(
+                        Diagnostic::error(
+                            "E311",
+                            t.span,
+                            format!("`{}` is not a per-player variable: it cannot give each player a team", t.name),
+                        )
+                        .label("not `per player`")
+                        .help(help),
+                    );
+                } else if !matches!(v.ty, Ty::Int | Ty::Tag | Ty::Player | Ty::Bool) {
+                    let ty = v.ty.clone();
+                    self.error(
+                        Diagnostic::error(
+                            "E311",
+                            t.span,
+                            format!("a team is an int, a tag, a player or a bool, and `{}` is a {ty}", t.name),
+                        )
+                        .label(format!("a {ty}"))
+                        .help(help),
+                    );
+                } else {
+                    self.p.teams = Some(id);
+                }
+            }
+            Some(_) => self.error(
+                Diagnostic::error(
+                    "E311",
+                    t.span,
+                    format!("`{}` is not a variable: `teams by` names the per-player variable that holds each player's team", t.name),
+                )
+                .label("not a variable")
+                .help(help),
+            ),
+            None => self.unknown_name(
+                &t.name,
+                t.span,
+                &super::UnknownKind {
+                    code: "E102",
+                    what: "variable",
+                    is: |s| matches!(s, Sym::Var(_)),
+                    builtins: &[],
+                    declare: help,
+                },
+            ),
         }
     }
 }

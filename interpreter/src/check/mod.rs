@@ -127,6 +127,8 @@ pub(crate) struct Compiler<'s> {
     pub(crate) suggested: std::cell::RefCell<std::collections::HashSet<String>>,
     /// The script had syntax errors: its tree is partial, so "missing" errors would only mislead.
     pub(crate) partial: bool,
+    /// The header has `teams by` (valid or not: a `win team` is then not an error of its own).
+    pub(crate) teams_declared: bool,
     /// Functions whose bodies are lowered already (calls further down may copy them: `inline`).
     pub(crate) lowered_fns: std::collections::HashSet<crate::program::FnId>,
     /// The types of every action's parameters, once lowered (strategies bind them by position).
@@ -278,6 +280,7 @@ impl<'s> Compiler<'s> {
             min_players: 1,
             max_players: 1,
             options: vec![],
+            teams: None,
             columns: vec![],
             groups: vec![],
             tags: vec![],
@@ -350,6 +353,7 @@ impl<'s> Compiler<'s> {
             performed: Default::default(),
             suggested: Default::default(),
             partial: false,
+            teams_declared: false,
             lowered_fns: Default::default(),
             action_param_tys: HashMap::new(),
             stat_ids: HashMap::new(),

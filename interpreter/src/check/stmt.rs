@@ -424,6 +424,27 @@ impl Compiler<'_> {
                 }
                 StmtKind::Win(x, self.text(cx, reason))
             }
+            S::WinTeam(team, reason) => {
+                let Some(tv) = self.p.teams else {
+                    if self.teams_declared {
+                        // `teams by` has its own error already.
+                        return None;
+                    }
+                    self.error(
+                        Diagnostic::error(
+                            "E311",
+                            team.span,
+                            "`win team` needs the teams: the game header has no `teams by VAR`",
+                        )
+                        .label("whose team?")
+                        .help("declare a per-player variable that holds each player's team (`var team per player: int = 0`, set in `setup`) and write `teams by team` in the game header"),
+                    );
+                    return None;
+                };
+                let ty = self.p.vars[tv.index()].ty.clone();
+                let x = self.expr_expect(cx, team, &ty);
+                StmtKind::WinTeam(x, self.text(cx, reason))
+            }
             S::Log(t) => StmtKind::Log(self.text(cx, t)),
             S::Stat(name, op, value) => self.stat_stmt(cx, name, *op, value, span)?,
         };

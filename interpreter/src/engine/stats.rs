@@ -36,6 +36,22 @@ fn bit(bits: &[u64], i: usize) -> bool {
 }
 
 impl Game {
+    /// Each seat's team now (`teams by VAR`: the value of VAR as the language writes it), or `None`
+    /// when the script declares no teams.
+    pub fn teams(&self) -> Option<Vec<String>> {
+        let var = self.prog.teams?;
+        let n = self.layout.n_pvars;
+        let i = self.layout.var(var);
+        Some(
+            (0..self.st.players as usize)
+                .map(|p| {
+                    let v = self.st.pvars.get(p * n + i).cloned().unwrap_or_default();
+                    super::label::label(&self.prog, &self.layout, &self.st, &v)
+                })
+                .collect(),
+        )
+    }
+
     /// The values recorded by `stat NAME = E` so far, in the order run: (statistic index in
     /// `Program::stats`, turn number when it ran, value).
     pub fn stat_records(&self) -> &[(u16, u32, i64)] {

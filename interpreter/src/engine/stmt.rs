@@ -332,6 +332,24 @@ impl<'a> Mach<'a> {
                     }
                 }
             }
+            StmtKind::WinTeam(e, reason) => {
+                let team = self.eval(e)?;
+                let winners = match self.p.teams {
+                    Some(var) => (0..self.s.players)
+                        .filter(|&p| {
+                            let i = p as usize * self.l.n_pvars + self.l.var(var);
+                            self.s.pvars.get(i) == Some(&team)
+                        })
+                        .collect(),
+                    None => Vec::new(),
+                };
+                let reason = self.text(reason)?;
+                return Ok(Flow::Stop(Stop::Over(Outcome {
+                    winners,
+                    reason,
+                    finished: true,
+                })));
+            }
             StmtKind::Win(e, reason) => {
                 let v = self.eval(e)?;
                 let mut winners = Vec::new();

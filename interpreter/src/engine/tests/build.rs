@@ -115,6 +115,7 @@ impl B {
             min_players: 1,
             max_players: 6,
             options: vec![],
+            teams: None,
             columns: vec![],
             groups: vec![],
             tags: vec![],
