@@ -1696,3 +1696,26 @@ fn stat_is_not_reserved() {
     assert!(matches!(stmt("stat += 1"), StmtKind::Assign(..)));
     assert!(matches!(stmt("p.stat += 1"), StmtKind::Assign(..)));
 }
+
+/// `teams by VAR` in the header; `win team E "why"`, and `win team "why"` where `team` is a list.
+#[test]
+fn teams_and_a_team_win_parse() {
+    let s = parse_ok(
+        "game \"T\" {\n  players 4\n  teams by side\n}\nflow {\n  win team 2 \"two\"\n}\nproc p() {\n  let team = [seat(1)]\n  win team \"the list\"\n}\n",
+    );
+    let Item::Game(g) = &s.items[0] else {
+        panic!("a header first")
+    };
+    assert_eq!(g.teams.as_ref().map(|t| t.name.as_str()), Some("side"));
+    let bodies: Vec<String> = s
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Flow(b) => Some(format!("{:?}", b.stmts.last().map(|s| &s.kind))),
+            Item::Proc(p) => Some(format!("{:?}", p.body.stmts.last().map(|s| &s.kind))),
+            _ => None,
+        })
+        .collect();
+    assert!(bodies[0].starts_with("Some(WinTeam("), "{}", bodies[0]);
+    assert!(bodies[1].starts_with("Some(Win("), "{}", bodies[1]);
+}
