@@ -320,8 +320,9 @@ pub fn cmd_strategies(file: &Path, format: Format) -> u8 {
 /// What `cmd_batch` plays.
 #[derive(Clone, Copy, PartialEq)]
 pub enum Batching {
-    /// `cardgame sim`, the agents rotated round the seats or not.
-    Sim { rotate: bool },
+    /// `cardgame sim`, the agents rotated round the seats or not; `reproducible`: the report without
+    /// what depends on the run (jobs, time).
+    Sim { rotate: bool, reproducible: bool },
     /// `cardgame tournament`.
     Tournament,
 }
@@ -355,7 +356,7 @@ pub fn cmd_batch(
         seed: sim.seed,
         jobs,
         agents: agents.split(',').map(|a| a.trim().to_string()).collect(),
-        rotate: what == Batching::Sim { rotate: true },
+        rotate: matches!(what, Batching::Sim { rotate: true, .. }),
         options: cfg.options.clone(),
         max_turns: sim.limits.max_turns,
         max_decisions: sim.limits.max_decisions,
@@ -395,18 +396,18 @@ pub fn cmd_batch(
         Batching::Tournament => tournament(&program, &sc, &tick).map(|r| {
             let n = r.games;
             (
-                serde_json::to_string(&r),
+                serde_json::to_string(&r).map_err(|e| e.to_string()),
                 r.to_text(),
                 r.error_count,
                 r.unfinished,
                 n,
             )
         }),
-        Batching::Sim { .. } => simulate(&program, &sc, &tick).map(|r| {
+        Batching::Sim { reproducible, .. } => simulate(&program, &sc, &tick).map(|r| {
             let n = r.games;
             (
-                serde_json::to_string(&r),
-                r.to_text(),
+                r.to_json_with(!reproducible),
+                r.to_text_with(!reproducible),
                 r.error_count,
                 r.unfinished,
                 n,

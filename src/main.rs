@@ -281,6 +281,10 @@ enum Command {
         /// With --shard: the file the partial report is written to (whole, or not at all).
         #[arg(long, value_name = "FILE", requires = "shard")]
         out: Option<PathBuf>,
+        /// Leave out of the report what depends on the run (jobs, seconds, games per second), so that
+        /// the same study always prints the same bytes (on any machine, sharded or not).
+        #[arg(long, conflicts_with = "shard")]
+        reproducible: bool,
         #[command(flatten)]
         batch: Batch,
     },
@@ -295,6 +299,9 @@ enum Command {
         /// Report the shards found even when some are missing (exit 0, not 1).
         #[arg(long)]
         allow_partial: bool,
+        /// Leave out of the report the jobs, seconds and games per second (as `sim --reproducible`).
+        #[arg(long)]
+        reproducible: bool,
     },
     /// Set agents against each other in every pairing and seating; print a matrix of score rates.
     Tournament {
@@ -463,6 +470,7 @@ fn main() -> ExitCode {
             no_rotate,
             shard,
             out,
+            reproducible,
             batch,
         } => match shard::shard_out(shard.as_deref(), out) {
             Ok(shard) => games::cmd_batch(
@@ -470,7 +478,10 @@ fn main() -> ExitCode {
                 &game,
                 games,
                 &agents,
-                games::Batching::Sim { rotate: !no_rotate },
+                games::Batching::Sim {
+                    rotate: !no_rotate,
+                    reproducible,
+                },
                 &batch,
                 shard.as_ref(),
             ),
@@ -483,7 +494,8 @@ fn main() -> ExitCode {
             parts,
             format,
             allow_partial,
-        } => shard::cmd_merge(&parts, format == Format::Json, allow_partial),
+            reproducible,
+        } => shard::cmd_merge(&parts, format == Format::Json, allow_partial, reproducible),
         Command::Tournament {
             file,
             game,

@@ -87,7 +87,7 @@ pub fn run_shard(
 /// `cardgame merge`: the report of the study whose partial reports are given. Mismatched parts are
 /// a usage error (exit 2); missing shards are named on standard error and make the exit 1 unless
 /// `--allow-partial`; engine errors in the games make it 1, as `sim`.
-pub fn cmd_merge(files: &[PathBuf], json: bool, allow_partial: bool) -> u8 {
+pub fn cmd_merge(files: &[PathBuf], json: bool, allow_partial: bool, reproducible: bool) -> u8 {
     let mut parts = Vec::with_capacity(files.len());
     for f in files {
         let name = f.display().to_string();
@@ -115,7 +115,7 @@ pub fn cmd_merge(files: &[PathBuf], json: bool, allow_partial: bool) -> u8 {
     };
     let r = &merged.report;
     if json {
-        match serde_json::to_string(r) {
+        match r.to_json_with(!reproducible) {
             Ok(j) => outln!("{j}"),
             Err(e) => {
                 errln!("error: {e}");
@@ -123,7 +123,7 @@ pub fn cmd_merge(files: &[PathBuf], json: bool, allow_partial: bool) -> u8 {
             }
         }
     } else {
-        out!("{}", r.to_text());
+        out!("{}", r.to_text_with(!reproducible));
     }
     if r.unfinished > 0 {
         errln!(

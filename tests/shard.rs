@@ -420,3 +420,41 @@ fn a_slurm_job_array_runs_the_shards_and_the_merge_equals_one_process() {
         "{log}"
     );
 }
+
+/// With `--reproducible`, `sim` and `merge` leave out the jobs and the time, so the merged report of a
+/// study is byte for byte the report of one run (text and JSON), whatever the jobs of each.
+#[test]
+fn reproducible_reports_of_shards_and_of_one_run_are_the_same_bytes() {
+    let dir = parts_dir("reproducible");
+    let args = [
+        "examples/market-race.cardgame",
+        "--games",
+        "30",
+        "--seed",
+        "8",
+    ];
+    let mut sharded = args.to_vec();
+    sharded.extend_from_slice(&["--jobs", "2"]);
+    let parts = write_shards(&dir, &sharded, 3, 0);
+    let mut one = vec!["sim"];
+    one.extend_from_slice(&args);
+    one.extend_from_slice(&["--jobs", "1", "--reproducible"]);
+    let (text, _) = run(&one, 0);
+    assert!(
+        !text.contains("jobs") && !text.contains("per second"),
+        "{text}"
+    );
+    let mut merge = vec!["merge", "--reproducible"];
+    merge.extend(parts.iter().map(String::as_str));
+    let (merged, _) = run(&merge, 0);
+    assert_eq!(merged, text);
+    one.extend_from_slice(&["--format", "json"]);
+    let (json, _) = run(&one, 0);
+    merge.extend_from_slice(&["--format", "json"]);
+    let (merged_json, _) = run(&merge, 0);
+    assert_eq!(merged_json, json);
+    let v: Value = serde_json::from_str(&json).expect("JSON");
+    for key in ["jobs", "seconds", "games_per_second"] {
+        assert!(v.get(key).is_none(), "{key} left out");
+    }
+}

@@ -854,6 +854,12 @@ impl Tally {
 impl SimReport {
     /// The report as text for a terminal.
     pub fn to_text(&self) -> String {
+        self.to_text_with(true)
+    }
+
+    /// The report as text; without `timing`, nothing that depends on the machine or the run (the
+    /// jobs, the seconds, games per second), so that the same study always prints the same bytes.
+    pub fn to_text_with(&self, timing: bool) -> String {
         let pct = |r: &Rate| {
             format!(
                 "{:5.1}% [{:.1}-{:.1}]",
@@ -863,9 +869,14 @@ impl SimReport {
             )
         };
         let mut s = String::new();
+        let jobs = if timing {
+            format!(", {} jobs", self.jobs)
+        } else {
+            String::new()
+        };
         s.push_str(&format!(
-            "{}: {} games with {} players (seed {}, {} jobs)\n",
-            self.game, self.games, self.players, self.seed, self.jobs
+            "{}: {} games with {} players (seed {}{jobs})\n",
+            self.game, self.games, self.players, self.seed
         ));
         s.push_str(&problems_text(
             [self.finished, self.unfinished, self.error_count],
@@ -926,11 +937,28 @@ impl SimReport {
             ));
         }
         s.push_str(&crate::figures::to_text(&self.stats, &self.unused));
-        s.push_str(&format!(
-            "{:.1} games per second ({:.2} s)\n",
-            self.games_per_second, self.seconds
-        ));
+        if timing {
+            s.push_str(&format!(
+                "{:.1} games per second ({:.2} s)\n",
+                self.games_per_second, self.seconds
+            ));
+        }
         s
+    }
+
+    /// The report as JSON; without `timing`, without the fields `jobs`, `seconds` and
+    /// `games_per_second` (see [`SimReport::to_text_with`]), its keys then in alphabetical order.
+    pub fn to_json_with(&self, timing: bool) -> Result<String, String> {
+        if timing {
+            return serde_json::to_string(self).map_err(|e| e.to_string());
+        }
+        let mut v = serde_json::to_value(self).map_err(|e| e.to_string())?;
+        if let Some(o) = v.as_object_mut() {
+            for key in ["jobs", "seconds", "games_per_second"] {
+                o.remove(key);
+            }
+        }
+        serde_json::to_string(&v).map_err(|e| e.to_string())
     }
 }
 
