@@ -796,7 +796,7 @@ impl Compiler<'_> {
 
 impl Compiler<'_> {
     /// `teams by VAR` in the header: VAR must be a per-player variable of a type whose values name
-    /// teams (int, tag, player, bool); E311 otherwise.
+    /// teams (int, tag, player, bool); E312 otherwise.
     fn teams(&mut self, t: &ast::Ident) {
         let help = "declare the partnerships with a per-player variable set in `setup`: `var team \
                     per player: int = 0`, then `teams by team` in the game header";
@@ -806,7 +806,7 @@ impl Compiler<'_> {
                 if v.scope != ast::Scope::PerPlayer {
                     self.error(
                         Diagnostic::error(
-                            "E311",
+                            "E312",
                             t.span,
                             format!("`{}` is not a per-player variable: it cannot give each player a team", t.name),
                         )
@@ -817,7 +817,7 @@ impl Compiler<'_> {
                     let ty = v.ty.clone();
                     self.error(
                         Diagnostic::error(
-                            "E311",
+                            "E312",
                             t.span,
                             format!("a team is an int, a tag, a player or a bool, and `{}` is a {ty}", t.name),
                         )
@@ -830,7 +830,7 @@ impl Compiler<'_> {
             }
             Some(_) => self.error(
                 Diagnostic::error(
-                    "E311",
+                    "E312",
                     t.span,
                     format!("`{}` is not a variable: `teams by` names the per-player variable that holds each player's team", t.name),
                 )

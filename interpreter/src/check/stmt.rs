@@ -432,7 +432,7 @@ impl Compiler<'_> {
                     }
                     self.error(
                         Diagnostic::error(
-                            "E311",
+                            "E312",
                             team.span,
                             "`win team` needs the teams: the game header has no `teams by VAR`",
                         )
