@@ -1,4 +1,5 @@
-//! Command line: `cardgame check | fmt | run | cards | test | sim | tournament | play | strategies | lsp`,
+//! Command line: `cardgame check | fmt | run | cards | test | sim | tournament | play | serve |
+//! strategies | lsp`,
 //! its flags and their help (docs/cli.md is the contract); the commands live in the modules below.
 #![forbid(unsafe_code)]
 
@@ -46,9 +47,11 @@ fn quit_on_write_error(e: &std::io::Error) -> ! {
 mod diagnostics;
 mod format;
 mod games;
+mod html;
 mod lsp;
 mod play;
 mod scripts;
+mod serve;
 mod watch;
 
 use cardgame_interpreter::agents::AGENT_NAMES;
@@ -273,6 +276,9 @@ enum Command {
         /// Keep every agent in its seat instead of rotating.
         #[arg(long)]
         no_rotate: bool,
+        /// Also write the report as one self-contained HTML page with charts to this file.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
         #[command(flatten)]
         batch: Batch,
     },
@@ -306,6 +312,28 @@ enum Command {
         #[arg(long, default_value = "random", help = agents_help(AgentsFor::Play),
               long_help = agents_long_help(AgentsFor::Play))]
         agents: String,
+        #[command(flatten)]
+        limits: Limits,
+    },
+    /// Serve a local web page (127.0.0.1 only) to play a seat, replay a seeded game and read a
+    /// simulation report with charts.
+    Serve {
+        /// The script to serve.
+        file: PathBuf,
+        #[command(flatten)]
+        game: GameArgs,
+        /// Your seat on the Play page, from 1.
+        #[arg(long, default_value_t = 1)]
+        seat: u8,
+        /// Seed of the first game (Play, Replay and Report).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value = "random", help = agents_help(AgentsFor::Play),
+              long_help = agents_long_help(AgentsFor::Play))]
+        agents: String,
+        /// The port to listen on (127.0.0.1 only); 0 takes any free port.
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
         #[command(flatten)]
         limits: Limits,
     },
@@ -441,15 +469,36 @@ fn main() -> ExitCode {
             games,
             agents,
             no_rotate,
+            html,
             batch,
         } => games::cmd_batch(
             &file,
             &game,
             games,
             &agents,
-            games::Batching::Sim { rotate: !no_rotate },
+            games::Batching::Sim {
+                rotate: !no_rotate,
+                html,
+            },
             &batch,
         ),
+        Command::Serve {
+            file,
+            game,
+            seat,
+            seed,
+            agents,
+            port,
+            limits,
+        } => serve::serve(serve::ServeArgs {
+            file,
+            game,
+            seat,
+            seed,
+            agents,
+            limits,
+            port,
+        }),
         Command::Tournament {
             file,
             game,
