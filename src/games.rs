@@ -480,7 +480,8 @@ pub fn cmd_play(
     let mut out = stdout.lock();
     let _ = writeln!(
         out,
-        "You are {} in \"{}\".",
+        "You are {} in \"{}\". Answer with an option's number; `?` for help, `? N` for the card \
+         of option N, `vars` for every variable.",
         game.label(&Value::Player(me)),
         game.program().name
     );
