@@ -35,7 +35,7 @@ pub struct RateBar {
 
 const LABEL_W: f64 = 190.0;
 const PLOT_W: f64 = 380.0;
-const NOTE_W: f64 = 190.0;
+const NOTE_W: f64 = 250.0;
 const ROW_H: f64 = 26.0;
 
 /// Horizontal bars from 0% to 100% with error bars for the intervals; `mark` draws a dashed line at
@@ -122,7 +122,7 @@ pub fn count_chart(title: &str, rows: &[(String, u64)]) -> String {
             0.0
         };
         s.push_str(&format!(
-            "<text class=\"label\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text><rect class=\"bar\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\"/><text class=\"note\" x=\"{:.1}\" y=\"{:.1}\">{n} ({})</text>",
+            "<text class=\"label\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text><rect class=\"bar\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\"><title>{}</title></rect><text class=\"note\" x=\"{:.1}\" y=\"{:.1}\">{n} ({})</text>",
             LABEL_W - 8.0,
             y + ROW_H / 2.0 + 1.0,
             esc(&short(label, 28)),
@@ -130,6 +130,7 @@ pub fn count_chart(title: &str, rows: &[(String, u64)]) -> String {
             y + 3.0,
             PLOT_W * *n as f64 / max,
             ROW_H - 12.0,
+            esc(label),
             LABEL_W + PLOT_W + 10.0,
             y + ROW_H / 2.0 + 1.0,
             pct(share)
@@ -214,13 +215,14 @@ pub fn histogram(title: &str, unit: &str, pairs: &[(i64, u64)], marks: &[(&str, 
             ));
         }
     }
-    for (name, v) in marks {
-        let x = left + plot_w * ((v - lo as f64) / (span as f64 - 1.0).max(1.0)).clamp(0.0, 1.0);
+    for (i, (name, v)) in marks.iter().enumerate() {
+        // The middle of the value's bin: a value `v` covers [v, v + 1) of the range.
+        let x = left + plot_w * ((v - lo as f64 + 0.5) / (bins * width) as f64).clamp(0.0, 1.0);
         s.push_str(&format!(
             "<line class=\"mark\" x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{top}\" y2=\"{:.1}\"/><text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\">{} {v:.1}</text>",
             top + plot_h,
             x + 3.0,
-            top + 10.0,
+            top + 10.0 + 13.0 * i as f64,
             esc(name)
         ));
     }

@@ -2,6 +2,7 @@
 //! bots; what it sends is the engine's view of that seat and the trace as that seat may see it.
 
 use crate::games::seat_bots;
+use crate::play::fold_events;
 use cardgame_interpreter::agents::Agent;
 use cardgame_interpreter::engine::{render_event, Event, Game, GameConfig, Status};
 use cardgame_interpreter::program::Program;
@@ -23,6 +24,8 @@ pub struct Session {
     bots: Vec<Option<Box<dyn Agent>>>,
     /// What happened since the seat's last choice.
     since: Vec<String>,
+    /// Whether the game has not started its first turn yet.
+    in_setup: bool,
     trace: Vec<TurnLog>,
 }
 
@@ -48,20 +51,13 @@ impl Session {
             seat,
             bots,
             since: Vec::new(),
+            in_setup: true,
             trace: vec![TurnLog {
                 title: "setup".into(),
                 lines: Vec::new(),
             }],
         };
         s.advance();
-        // The setup is folded into one line: its moves stay in the trace.
-        let setup = s.trace.first().map_or(0, |t| t.lines.len());
-        if setup > 0 {
-            s.since.insert(
-                0,
-                format!("setup: {setup} events (listed in the trace, under setup)"),
-            );
-        }
         Ok(s)
     }
 
@@ -95,7 +91,11 @@ impl Session {
 
     /// Moves the game's new events into the trace, rendered for the seat.
     fn collect(&mut self) {
-        for e in self.game.take_events() {
+        let events = self.game.take_events();
+        // As at the terminal: the setup in one line, runs of moves between two zones in one.
+        let folded = fold_events(&self.game, &events, self.seat, &mut self.in_setup);
+        self.since.extend(folded);
+        for e in events {
             if let Event::Turn { .. } = e {
                 self.trace.push(TurnLog {
                     title: String::new(),
@@ -105,16 +105,12 @@ impl Session {
             let Some(line) = render_event(&self.game, &e, Some(self.seat)) else {
                 continue;
             };
-            let in_setup = self.trace.len() == 1;
             if let Some(t) = self.trace.last_mut() {
                 if t.title.is_empty() {
-                    t.title = line.clone();
+                    t.title = line;
                 } else {
-                    t.lines.push(line.clone());
+                    t.lines.push(line);
                 }
-            }
-            if !in_setup {
-                self.since.push(line);
             }
         }
     }
