@@ -98,7 +98,7 @@ function drawView(view, seats, target) {
   const me = seats[view.seat];
   for (const z of view.zones) {
     if (z.count === 0 || z.name === "box") continue;
-    const d = el("div", "zone" + (me && z.name.includes(me) ? " mine" : ""));
+    const d = el("div", "zone" + (me && z.name.startsWith(me + ".") ? " mine" : ""));
     const h = el("div", "zname", z.name + " ");
     h.appendChild(el("span", "count", "(" + z.count + ")"));
     d.appendChild(h);
