@@ -71,10 +71,11 @@ fn grouped(cards: &[Option<String>]) -> String {
 /// The variables shown last time, to tell which changed: (seat or `None` for a global, name) → value.
 pub type Shown = BTreeMap<(Option<u8>, String), Json>;
 
-/// The seat's view as text: the players with the variables worth a look (those that changed since
-/// `shown` was recorded; when `shown` is empty, those not at a blank value), then every zone that holds
-/// cards. `all` lists every variable. `shown` is updated.
-pub fn render_view(v: &View, shown: &mut Shown, all: bool) -> String {
+/// The seat's view as text: the players with the variables worth a look (those declared `shown`, and
+/// those that changed since `shown` was recorded; when `shown` is empty, those not at a blank value),
+/// then every zone that holds cards. `all` lists every variable; `declared` names the variables
+/// declared `shown`. `shown` is updated.
+pub fn render_view(v: &View, declared: &[&str], shown: &mut Shown, all: bool) -> String {
     let first = shown.is_empty();
     let mut pick = |seat: Option<u8>, name: &str, value: &Json| -> Option<String> {
         let key = (seat, name.to_string());
@@ -83,7 +84,7 @@ pub fn render_view(v: &View, shown: &mut Shown, all: bool) -> String {
             None => !first || !is_blank(value),
         };
         shown.insert(key, value.clone());
-        (all || changed).then(|| format!("{name} {}", show(value)))
+        (all || changed || declared.contains(&name)).then(|| format!("{name} {}", show(value)))
     };
     let mut s = String::new();
     for p in &v.players {
@@ -291,6 +292,14 @@ pub fn play(
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     let cards = game.inventory().cards;
+    let declared: Vec<String> = game
+        .program()
+        .vars
+        .iter()
+        .filter(|v| v.shown)
+        .map(|v| v.name.clone())
+        .collect();
+    let declared: Vec<&str> = declared.iter().map(String::as_str).collect();
     let mut in_setup = true;
     let mut since: Vec<String> = Vec::new();
     let mut shown = Shown::new();
@@ -331,7 +340,11 @@ pub fn play(
         };
         let choice = if d.player == seat {
             let view = game.view(seat);
-            writeln!(out, "\n{}", render_view(&view, &mut shown, false))?;
+            writeln!(
+                out,
+                "\n{}",
+                render_view(&view, &declared, &mut shown, false)
+            )?;
             // What happened since the last decision, kept just above the prompt.
             if !since.is_empty() {
                 writeln!(out, "since your last decision:")?;
@@ -365,7 +378,7 @@ pub fn play(
                     continue;
                 }
                 if answer == "vars" {
-                    write!(out, "{}", render_view(&view, &mut shown, true))?;
+                    write!(out, "{}", render_view(&view, &declared, &mut shown, true))?;
                     continue;
                 }
                 match answer.parse::<usize>() {

@@ -81,7 +81,20 @@ fn question_marks_show_a_cards_text() {
 }
 
 #[test]
-fn the_end_is_said_once() {
+fn the_end_is_said_once_and_shown_variables_at_every_decision() {
     let out = play(&["examples/market-race.cardgame"], &"2\n".repeat(400));
     assert_eq!(out.matches("game over").count(), 1, "{out}");
+    // `coins` and `buys` are declared `shown`: listed for both players at every decision.
+    let players: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("  P1") || l.starts_with("  P2"))
+        .filter(|l| !l.contains('.'))
+        .collect();
+    assert!(players.len() > 20, "{out}");
+    assert!(
+        players
+            .iter()
+            .all(|l| l.contains("coins ") && l.contains("buys ")),
+        "{players:#?}"
+    );
 }

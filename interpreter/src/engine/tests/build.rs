@@ -201,6 +201,7 @@ impl B {
             name: name.into(),
             scope,
             private: false,
+            shown: false,
             ty: Ty::Int,
             init,
             min: None,
