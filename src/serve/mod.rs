@@ -369,7 +369,7 @@ async fn replay_step(
 }
 
 /// The simulation a Report request asks for: `games` (200 by default, at most 100,000), `seed` and
-/// `agents` (the server's by default).
+/// `agents` (the server's by default), on every core (the report is the same for any number).
 fn report_of(s: &Server, q: &HashMap<String, String>) -> Result<serde_json::Value, Failure> {
     params(q, &["games", "seed", "agents"])?;
     let games = number(q, "games")?.unwrap_or(200);
@@ -386,7 +386,9 @@ fn report_of(s: &Server, q: &HashMap<String, String>) -> Result<serde_json::Valu
         games,
         players: cfg.players,
         seed,
-        jobs: 1,
+        jobs: std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1),
         agents: agents.split(',').map(|a| a.trim().to_string()).collect(),
         rotate: true,
         options: cfg.options.clone(),

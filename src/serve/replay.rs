@@ -144,6 +144,7 @@ impl Replays {
         };
         Ok(json!({
             "game": game.program().name,
+            "shown": super::session::shown_vars(game.program()),
             "seed": seed,
             "step": step,
             "steps": total,

@@ -174,6 +174,7 @@ impl Session {
         };
         json!({
             "game": g.program().name,
+            "shown": shown_vars(g.program()),
             "seat": self.seat + 1,
             "seats": names,
             "step": g.steps(),
@@ -186,6 +187,15 @@ impl Session {
             "error": error,
         })
     }
+}
+
+/// The variables the script declares `shown`: the pages list them always, others when not blank.
+pub fn shown_vars(p: &Program) -> Vec<&str> {
+    p.vars
+        .iter()
+        .filter(|v| v.shown)
+        .map(|v| v.name.as_str())
+        .collect()
 }
 
 /// Every card definition as the Play page shows it on demand: name, text, tags and properties

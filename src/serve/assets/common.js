@@ -73,24 +73,40 @@ function info(name) {
   box.appendChild(close);
 }
 
+const blank = v => v === null || v === 0 || v === false || v === "" || (Array.isArray(v) && v.length === 0);
+
+// Variables in a box: those declared `shown` first, then the others that are not blank; the blank
+// ones behind a "+N" toggle.
+function drawVars(box, vars, shown) {
+  const put = (v, cls) => {
+    const s = el("span", "var" + cls); s.appendChild(el("b", "", v.name + " ")); s.appendChild(document.createTextNode(show(v.value))); box.appendChild(s);
+  };
+  const mark = shown || [];
+  vars.filter(v => mark.includes(v.name)).forEach(v => put(v, " shown"));
+  vars.filter(v => !mark.includes(v.name) && !blank(v.value)).forEach(v => put(v, ""));
+  const rest = vars.filter(v => !mark.includes(v.name) && blank(v.value));
+  if (rest.length) {
+    const more = el("button", "small", "+" + rest.length);
+    more.title = rest.map(v => v.name + " " + show(v.value)).join(", ");
+    more.onclick = () => { more.remove(); rest.forEach(v => put(v, " blank")); };
+    box.appendChild(more);
+  }
+}
+
 // One seat's view: players with their variables, global variables, then every zone with cards.
-function drawView(view, seats, target) {
+function drawView(view, seats, target, shown) {
   target.innerHTML = "";
   const players = el("section", "players");
   for (const p of view.players) {
     const d = el("div", "player" + (p.seat === view.active ? " active" : "") + (p.eliminated ? " out" : ""));
     d.appendChild(el("div", "name", p.name + (p.seat === view.seat ? " (you)" : "") + (p.seat === view.active ? " ◆" : "")));
-    for (const v of p.vars) {
-      const s = el("span", "var"); s.appendChild(el("b", "", v.name + " ")); s.appendChild(document.createTextNode(show(v.value))); d.appendChild(s);
-    }
+    drawVars(d, p.vars, shown);
     players.appendChild(d);
   }
   if (view.globals.length) {
     const d = el("div", "player");
     d.appendChild(el("div", "name", "game"));
-    for (const v of view.globals) {
-      const s = el("span", "var"); s.appendChild(el("b", "", v.name + " ")); s.appendChild(document.createTextNode(show(v.value))); d.appendChild(s);
-    }
+    drawVars(d, view.globals, shown);
     players.appendChild(d);
   }
   target.appendChild(players);

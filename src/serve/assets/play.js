@@ -39,7 +39,7 @@ function draw(s) {
     since.appendChild(ul);
   }
   const view = el("div");
-  drawView(s.view, s.seats, view);
+  drawView(s.view, s.seats, view, s.shown);
   $("players").replaceWith(Object.assign(view.children[0], { id: "players" }));
   $("zones").replaceWith(Object.assign(view.children[0], { id: "zones" }));
   const trace = $("trace");

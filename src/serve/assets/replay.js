@@ -57,7 +57,7 @@ function draw(r) {
     const box = el("div", "seatview");
     box.appendChild(el("h2", "", "As " + r.seats[v.seat] + " sees it"));
     const inner = el("div");
-    drawView(v, r.seats, inner);
+    drawView(v, r.seats, inner, r.shown);
     box.appendChild(inner);
     views.appendChild(box);
   }
