@@ -401,3 +401,39 @@ fn serves_and_reports_every_script() {
     }
     let _ = std::fs::remove_dir_all(&out_dir);
 }
+
+#[test]
+fn reload_reads_the_script_again_and_keeps_the_game_on_an_error() {
+    let dir = std::env::temp_dir().join(format!("cardgame-reload-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let script = dir.join("race.cardgame");
+    let source = std::fs::read_to_string(format!("{}/{MARKET_RACE}", env!("CARGO_MANIFEST_DIR")))
+        .expect("the script");
+    std::fs::write(&script, &source).expect("written");
+    let path = script.to_string_lossy().into_owned();
+    let server = serve(&[path.as_str()]);
+    let copper = |s: &Server| {
+        let (_, cards) = json(s, "GET", "/api/cards");
+        cards
+            .as_array()
+            .and_then(|c| c.iter().find(|c| c["name"] == "Copper"))
+            .map(|c| c["text"].clone())
+            .expect("Copper")
+    };
+    assert_eq!(copper(&server), "+1 coin.");
+    // The file changes: the server reads it again only when asked.
+    std::fs::write(&script, source.replace("\"+1 coin.\"", "\"One coin.\"")).expect("written");
+    assert_eq!(copper(&server), "+1 coin.");
+    let (status, _) = json(&server, "POST", "/api/reload");
+    assert_eq!(status, 200);
+    assert_eq!(copper(&server), "One coin.");
+    // A script with errors is refused; the game in progress stays.
+    let (_, before) = json(&server, "GET", "/api/state");
+    std::fs::write(&script, "game \"Broken\" {").expect("written");
+    let (status, body) = json(&server, "POST", "/api/reload");
+    assert_eq!(status, 422, "{body}");
+    let (_, after) = json(&server, "GET", "/api/state");
+    assert_eq!(before, after);
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
