@@ -58,7 +58,7 @@ fn request(s: &Server, method: &str, path: &str) -> (u16, String) {
     let mut stream = TcpStream::connect(&s.addr).expect("connects");
     write!(
         stream,
-        "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nX-Cardgame: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
         s.addr
     )
     .expect("sends");
@@ -245,6 +245,22 @@ fn bad_requests_get_4xx_and_change_nothing() {
         assert_eq!(status, code, "{method} {path}: {body}");
         let (_, now) = json(&server, "GET", "/api/state");
         assert_eq!(now, before, "{method} {path} changed the game");
+    }
+    // Another site's page: a POST without the pages' header, or a request for another host name.
+    for raw in [
+        format!(
+            "POST /api/new HTTP/1.1\r\nHost: {}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            server.addr
+        ),
+        "GET /api/state HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n".to_string(),
+    ] {
+        let mut stream = TcpStream::connect(&server.addr).expect("connects");
+        stream.write_all(raw.as_bytes()).expect("sends");
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).expect("reads");
+        assert!(answer.starts_with("HTTP/1.1 403"), "{raw}: {answer}");
+        let (_, now) = json(&server, "GET", "/api/state");
+        assert_eq!(now, before, "{raw} changed the game");
     }
     let (_, body) = json(&server, "POST", "/api/choose?option=999");
     assert!(

@@ -233,7 +233,39 @@ fn router(server: Shared) -> Router {
         .route("/api/replay", get(replay_step))
         .route("/api/report", get(report_json))
         .fallback(|| async { Failure(StatusCode::NOT_FOUND, "no such page".into()) })
+        .layer(axum::middleware::from_fn(guard))
         .with_state(server)
+}
+
+/// The header every `POST` must carry. A page of another site can make the browser send a plain
+/// `POST` to 127.0.0.1 but not one with a header of its own (that needs the server's consent, which
+/// it never gives): so no other site can play or restart the game.
+const POST_HEADER: &str = "x-cardgame";
+
+/// Refuses (403) a request whose `Host` is not this machine (a site whose name was made to point at
+/// 127.0.0.1) and a `POST` without [`POST_HEADER`].
+async fn guard(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let host = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    let name = host.rsplit_once(':').map_or(host, |(n, _)| n);
+    if !matches!(name, "127.0.0.1" | "localhost") {
+        return Failure(
+            StatusCode::FORBIDDEN,
+            format!("this server answers requests for 127.0.0.1 only, not `{host}`"),
+        )
+        .into_response();
+    }
+    if req.method() == axum::http::Method::POST && !req.headers().contains_key(POST_HEADER) {
+        return Failure(
+            StatusCode::FORBIDDEN,
+            format!("a POST needs the header `{POST_HEADER}: 1` (the pages send it)"),
+        )
+        .into_response();
+    }
+    next.run(req).await
 }
 
 const PLAY_HTML: &str = include_str!("assets/play.html");

@@ -4,7 +4,8 @@ const $ = id => document.getElementById(id);
 const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; };
 
 async function api(url, method) {
-  const r = await fetch(url, { method: method || "GET" });
+  // Every POST carries the header the server asks for (no other site's page can send it).
+  const r = await fetch(url, { method: method || "GET", headers: method === "POST" ? { "X-Cardgame": "1" } : {} });
   const body = await r.json().catch(() => ({ error: r.statusText }));
   if (!r.ok) throw new Error(body.error || r.statusText);
   return body;
