@@ -39,6 +39,8 @@ fn the_first_prompt_comes_after_a_short_screen() {
     );
     let setup = out.lines().filter(|l| l.contains("setup: ")).count();
     assert_eq!(setup, 1, "{out}");
+    // A run of moves between two zones in one line, the unseen cards counted.
+    assert!(out.contains("  | 5 cards: P2.deck -> P2.hand\n"), "{out}");
     // Every identical card of a zone in one group, and only the variables worth a look.
     let hand = out
         .lines()

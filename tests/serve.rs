@@ -286,7 +286,7 @@ fn serves_the_pages_and_a_report() {
         assert_eq!(status, 200, "{path}");
         assert!(body.contains(part), "{path} lacks {part}");
     }
-    let (status, page) = get(&server, "/report?games=12&seed=2");
+    let (status, page) = get(&server, "/report?games=12&seed=2&agents=");
     assert_eq!(status, 200);
     for part in [
         "Win rate by seat",

@@ -411,7 +411,11 @@ fn report_of(s: &Server, q: &HashMap<String, String>) -> Result<serde_json::Valu
         )));
     }
     let seed = number(q, "seed")?.unwrap_or(s.args.seed);
-    let agents = q.get("agents").cloned().unwrap_or(s.args.agents.clone());
+    // The page's form sends an empty `agents` when left blank: the server's agents.
+    let agents = match q.get("agents").map(|a| a.trim()) {
+        Some(a) if !a.is_empty() => a.to_string(),
+        _ => s.args.agents.clone(),
+    };
     let program = s.lock()?.program.clone();
     let cfg = s.config(&program, seed).map_err(bad)?;
     let sc = SimConfig {

@@ -35,6 +35,13 @@ function propLine(name) {
   return Object.entries(c.properties).filter(([, v]) => typeof v === "number" && v !== 0).map(([k, v]) => k + " " + v).join(" · ");
 }
 
+// The card an option's label names (the longest card name it contains), or undefined.
+function cardIn(label) {
+  let best;
+  for (const name in CARDS) if (label.includes(name) && (!best || name.length > best.length)) best = name;
+  return best;
+}
+
 // A zone's cards grouped: identical visible cards counted in the order the view lists them, the
 // cards the seat may not see as backs with their count.
 function cardsOf(zone) {

@@ -23,7 +23,12 @@ function draw(s) {
     d.options.forEach((o, i) => {
       const b = el("button", "", o);
       b.dataset.option = i;
-      if (CARDS[o]) b.title = cardTitle(o);
+      const card = cardIn(o);
+      if (card) {
+        b.title = cardTitle(card);
+        const p = propLine(card);
+        if (p) b.appendChild(el("span", "props", p));
+      }
       b.onclick = () => choose(i);
       opts.appendChild(b);
     });
