@@ -27,7 +27,7 @@ fn prepare(file: &Path, args: &GameArgs, seed: u64) -> Result<(Arc<Program>, Gam
 }
 
 /// Turn `--players` and `--option` into a game configuration, or a usage error.
-fn config(program: &Program, args: &GameArgs, seed: u64) -> Result<GameConfig, String> {
+pub(crate) fn config(program: &Program, args: &GameArgs, seed: u64) -> Result<GameConfig, String> {
     let players = args.players.unwrap_or(program.min_players);
     if players < program.min_players || players > program.max_players {
         return Err(format!(
@@ -318,11 +318,15 @@ pub fn cmd_strategies(file: &Path, format: Format) -> u8 {
 }
 
 /// What `cmd_batch` plays.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub enum Batching {
     /// `cardgame sim`, the agents rotated round the seats or not; `reproducible`: the report without
-    /// what depends on the run (jobs, time).
-    Sim { rotate: bool, reproducible: bool },
+    /// what depends on the run (jobs, time); `html`: the report also written as HTML.
+    Sim {
+        rotate: bool,
+        reproducible: bool,
+        html: Option<std::path::PathBuf>,
+    },
     /// `cardgame tournament`.
     Tournament,
 }
@@ -427,8 +431,21 @@ pub fn cmd_batch(
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
+    let json = json.unwrap_or_default();
+    if let Batching::Sim {
+        html: Some(path), ..
+    } = &what
+    {
+        let page = serde_json::from_str(&json)
+            .map(|v| crate::html::report::page(&v, false))
+            .unwrap_or_default();
+        if let Err(e) = std::fs::write(path, page) {
+            errln!("error: cannot write {}: {e}", path.display());
+            return SCRIPT_ERROR;
+        }
+    }
     match sim.format {
-        Format::Json => outln!("{}", json.unwrap_or_default()),
+        Format::Json => outln!("{json}"),
         Format::Text => out!("{text}"),
     }
     if unfinished > 0 {
@@ -460,7 +477,42 @@ pub fn cmd_play(
         return USAGE;
     }
     let me = seat - 1;
-    let specs: Vec<&str> = agents.split(',').collect();
+    let bots = match seat_bots(&program, agents, seed, players, me) {
+        Ok(b) => b,
+        Err(e) => {
+            errln!("error: {e}");
+            return USAGE;
+        }
+    };
+    let mut game = Game::new(program, cfg);
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let _ = writeln!(
+        out,
+        "You are {} in \"{}\". Answer with an option's number; `?` for help, `? N` for the card \
+         of option N, `vars` for every variable.",
+        game.label(&Value::Player(me)),
+        game.program().name
+    );
+    let mut bots = bots;
+    match play::play(&mut game, me, &mut bots, &mut input, &mut out) {
+        Ok(()) => 0,
+        Err(_) => 0,
+    }
+}
+
+/// The bots of a game a person plays at seat `me`: `agents` (comma separated) in seat order, the
+/// person's seat skipped and the last spec filling the remaining seats; `None` at the person's seat.
+pub(crate) fn seat_bots(
+    program: &Program,
+    agents: &str,
+    seed: u64,
+    players: u8,
+    me: u8,
+) -> Result<Vec<Option<Box<dyn Agent>>>, String> {
+    let specs: Vec<&str> = agents.split(',').map(str::trim).collect();
     let mut bots: Vec<Option<Box<dyn Agent>>> = Vec::new();
     let mut k = 0;
     for s in 0..players {
@@ -470,27 +522,7 @@ pub fn cmd_play(
         }
         let spec = specs.get(k).or(specs.last()).copied().unwrap_or("random");
         k += 1;
-        match make_agent(&program, spec, seed, s) {
-            Ok(a) => bots.push(Some(a)),
-            Err(e) => {
-                errln!("error: {e}");
-                return USAGE;
-            }
-        }
+        bots.push(Some(make_agent(program, spec, seed, s)?));
     }
-    let mut game = Game::new(program, cfg);
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let _ = writeln!(
-        out,
-        "You are {} in \"{}\".",
-        game.label(&Value::Player(me)),
-        game.program().name
-    );
-    match play::play(&mut game, me, &mut bots, &mut input, &mut out) {
-        Ok(()) => 0,
-        Err(_) => 0,
-    }
+    Ok(bots)
 }

@@ -1,4 +1,5 @@
-//! Command line: `cardgame check | fmt | run | cards | test | sim | tournament | play | strategies | lsp`,
+//! Command line: `cardgame check | fmt | run | cards | test | sim | tournament | play | serve |
+//! strategies | lsp`,
 //! its flags and their help (docs/cli.md is the contract); the commands live in the modules below.
 #![forbid(unsafe_code)]
 
@@ -46,9 +47,11 @@ fn quit_on_write_error(e: &std::io::Error) -> ! {
 mod diagnostics;
 mod format;
 mod games;
+mod html;
 mod lsp;
 mod play;
 mod scripts;
+mod serve;
 mod shard;
 mod watch;
 
@@ -285,6 +288,9 @@ enum Command {
         /// the same study always prints the same bytes (on any machine, sharded or not).
         #[arg(long, conflicts_with = "shard")]
         reproducible: bool,
+        /// Also write the report as one self-contained HTML page with charts to this file.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
         #[command(flatten)]
         batch: Batch,
     },
@@ -333,6 +339,28 @@ enum Command {
         #[arg(long, default_value = "random", help = agents_help(AgentsFor::Play),
               long_help = agents_long_help(AgentsFor::Play))]
         agents: String,
+        #[command(flatten)]
+        limits: Limits,
+    },
+    /// Serve a local web page (127.0.0.1 only) to play a seat, replay a seeded game and read a
+    /// simulation report with charts.
+    Serve {
+        /// The script to serve.
+        file: PathBuf,
+        #[command(flatten)]
+        game: GameArgs,
+        /// Your seat on the Play page, from 1.
+        #[arg(long, default_value_t = 1)]
+        seat: u8,
+        /// Seed of the first game (Play, Replay and Report).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value = "random", help = agents_help(AgentsFor::Play),
+              long_help = agents_long_help(AgentsFor::Play))]
+        agents: String,
+        /// The port to listen on (127.0.0.1 only); 0 takes any free port.
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
         #[command(flatten)]
         limits: Limits,
     },
@@ -471,6 +499,7 @@ fn main() -> ExitCode {
             shard,
             out,
             reproducible,
+            html,
             batch,
         } => match shard::shard_out(shard.as_deref(), out) {
             Ok(shard) => games::cmd_batch(
@@ -481,6 +510,7 @@ fn main() -> ExitCode {
                 games::Batching::Sim {
                     rotate: !no_rotate,
                     reproducible,
+                    html,
                 },
                 &batch,
                 shard.as_ref(),
@@ -496,6 +526,23 @@ fn main() -> ExitCode {
             allow_partial,
             reproducible,
         } => shard::cmd_merge(&parts, format == Format::Json, allow_partial, reproducible),
+        Command::Serve {
+            file,
+            game,
+            seat,
+            seed,
+            agents,
+            port,
+            limits,
+        } => serve::serve(serve::ServeArgs {
+            file,
+            game,
+            seat,
+            seed,
+            agents,
+            limits,
+            port,
+        }),
         Command::Tournament {
             file,
             game,

@@ -1,63 +1,286 @@
 //! Command line: `cardgame play`, a person at the terminal against bots.
 //!
-//! It shows what the person's seat may see, what happened since their last decision, and the legal
-//! options with numbers; a bad answer repeats the prompt with the reason.
+//! At each of the person's decisions it shows what the seat may see (identical cards grouped, the
+//! variables worth a look), then what happened since their last decision (the setup folded into one
+//! line, runs of moves between the same zones into one line), then the legal options with numbers.
+//! `? N` or `?NAME` prints a card's text and properties; a bad answer repeats the prompt with the
+//! reason.
 
 use cardgame_interpreter::agents::Agent;
-use cardgame_interpreter::engine::{render_event, Game, Status, View};
+use cardgame_interpreter::engine::{render_event, CardEntry, Event, Game, Status, View};
 use cardgame_interpreter::value::Value;
+use serde_json::Value as Json;
+use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 
-/// The seat's view as text: the players' variables, then every zone that holds cards.
-pub fn render_view(v: &View) -> String {
+/// A value of a view as the language writes it: `none`, `true`, `[a, b]`, a name without quotes.
+pub fn show(v: &Json) -> String {
+    match v {
+        Json::Null => "none".into(),
+        Json::String(s) => s.clone(),
+        Json::Array(items) => format!(
+            "[{}]",
+            items.iter().map(show).collect::<Vec<_>>().join(", ")
+        ),
+        v => v.to_string(),
+    }
+}
+
+/// Whether a value is the kind a player need not be told about until it changes.
+fn is_blank(v: &Json) -> bool {
+    match v {
+        Json::Null => true,
+        Json::Bool(b) => !b,
+        Json::Number(n) => n.as_f64() == Some(0.0),
+        Json::Array(a) => a.is_empty(),
+        Json::String(s) => s.is_empty(),
+        Json::Object(_) => false,
+    }
+}
+
+/// The cards a zone shows: identical visible cards grouped in the order the view lists them
+/// ("Farming Village x4, Apprentice Maid"), then the hidden ones counted.
+fn grouped(cards: &[Option<String>]) -> String {
+    let mut groups: Vec<(&str, usize)> = Vec::new();
+    let mut hidden = 0;
+    for c in cards {
+        match c.as_deref() {
+            None => hidden += 1,
+            Some(name) => match groups.iter_mut().find(|g| g.0 == name) {
+                Some(g) => g.1 += 1,
+                None => groups.push((name, 1)),
+            },
+        }
+    }
+    let mut parts: Vec<String> = groups
+        .iter()
+        .map(|(n, k)| {
+            if *k > 1 {
+                format!("{n} x{k}")
+            } else {
+                n.to_string()
+            }
+        })
+        .collect();
+    if hidden > 0 {
+        parts.push(format!("{hidden} hidden"));
+    }
+    parts.join(", ")
+}
+
+/// The variables shown last time, to tell which changed: (seat or `None` for a global, name) → value.
+pub type Shown = BTreeMap<(Option<u8>, String), Json>;
+
+/// The seat's view as text: the players with the variables worth a look (those declared `shown`, and
+/// those that changed since `shown` was recorded; when `shown` is empty, those not at a blank value),
+/// then every zone that holds cards. `all` lists every variable; `declared` names the variables
+/// declared `shown`. `shown` is updated.
+pub fn render_view(v: &View, declared: &[&str], shown: &mut Shown, all: bool) -> String {
+    let first = shown.is_empty();
+    let mut pick = |seat: Option<u8>, name: &str, value: &Json| -> Option<String> {
+        let key = (seat, name.to_string());
+        let changed = match shown.get(&key) {
+            Some(old) => old != value,
+            None => !first || !is_blank(value),
+        };
+        shown.insert(key, value.clone());
+        (all || changed || declared.contains(&name)).then(|| format!("{name} {}", show(value)))
+    };
     let mut s = String::new();
     for p in &v.players {
         let vars: Vec<String> = p
             .vars
             .iter()
-            .map(|x| format!("{} {}", x.name, x.value))
+            .filter_map(|x| pick(Some(p.seat), &x.name, &x.value))
             .collect();
         let mark = if p.seat == v.active { " (active)" } else { "" };
         let out = if p.eliminated { " [out]" } else { "" };
-        s.push_str(&format!("  {}{mark}{out}: {}\n", p.name, vars.join(", ")));
+        let vars = if vars.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", vars.join(", "))
+        };
+        s.push_str(&format!("  {}{mark}{out}{vars}\n", p.name));
     }
-    if !v.globals.is_empty() {
-        let vars: Vec<String> = v
-            .globals
-            .iter()
-            .map(|x| format!("{} {}", x.name, x.value))
-            .collect();
-        s.push_str(&format!("  {}\n", vars.join(", ")));
+    let globals: Vec<String> = v
+        .globals
+        .iter()
+        .filter_map(|x| pick(None, &x.name, &x.value))
+        .collect();
+    if !globals.is_empty() {
+        s.push_str(&format!("  {}\n", globals.join(", ")));
     }
     for z in v.zones.iter().filter(|z| z.count > 0 && z.name != "box") {
-        let seen: Vec<&str> = z.cards.iter().filter_map(|c| c.as_deref()).collect();
-        let hidden = z.count - seen.len();
-        let mut parts: Vec<String> = Vec::new();
-        // Group identical visible cards: "City x3".
-        let mut i = 0;
-        while i < seen.len() {
-            let mut j = i;
-            while j < seen.len() && seen[j] == seen[i] {
-                j += 1;
-            }
-            parts.push(if j - i > 1 {
-                format!("{} x{}", seen[i], j - i)
-            } else {
-                seen[i].to_string()
-            });
-            i = j;
-        }
-        if hidden > 0 {
-            parts.push(format!("{hidden} hidden"));
-        }
         s.push_str(&format!(
             "  {} ({}): {}\n",
             z.name,
             z.count,
-            parts.join(", ")
+            grouped(&z.cards)
         ));
     }
     s
+}
+
+/// A run of moves between two zones: from, to, the visible cards' names with counts, the hidden count.
+type Run = (String, String, Vec<(String, usize)>, usize);
+
+/// The lines of `events` as `seat` may see them: the setup (what came before the first turn) in one
+/// line, runs of moves between the same two zones in one line, the end of the game left out (the
+/// caller says it once).
+pub fn fold_events(game: &Game, events: &[Event], seat: u8, in_setup: &mut bool) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut setup = 0usize;
+    let mut run: Option<Run> = None;
+    let flush = |run: &mut Option<Run>, lines: &mut Vec<String>| {
+        if let Some((from, to, names, hidden)) = run.take() {
+            let mut parts: Vec<String> = names
+                .iter()
+                .map(|(n, k)| {
+                    if *k > 1 {
+                        format!("{n} x{k}")
+                    } else {
+                        n.clone()
+                    }
+                })
+                .collect();
+            match hidden {
+                0 => {}
+                1 if parts.is_empty() => parts.push("a card".into()),
+                h => parts.push(format!("{h} cards")),
+            }
+            lines.push(format!("{}: {from} -> {to}", parts.join(", ")));
+        }
+    };
+    for e in events {
+        if let Event::Turn { .. } = e {
+            if *in_setup && setup > 0 {
+                lines.push(format!(
+                    "setup: {setup} events (`cardgame run --view {}` lists them)",
+                    seat + 1
+                ));
+            }
+            *in_setup = false;
+        }
+        if *in_setup {
+            setup += 1;
+            continue;
+        }
+        match e {
+            Event::Over { .. } => continue,
+            Event::Move {
+                kind,
+                from,
+                to,
+                seen,
+                ..
+            } => {
+                let visible = seat < 64 && seen & (1u64 << seat) != 0;
+                let same = run.as_ref().is_some_and(|r| r.0 == *from && r.1 == *to);
+                if !same {
+                    flush(&mut run, &mut lines);
+                    run = Some((from.clone(), to.clone(), Vec::new(), 0));
+                }
+                if let Some(r) = run.as_mut() {
+                    if visible {
+                        match r.2.iter_mut().find(|(n, _)| n == kind) {
+                            Some(x) => x.1 += 1,
+                            None => r.2.push((kind.clone(), 1)),
+                        }
+                    } else {
+                        r.3 += 1;
+                    }
+                }
+            }
+            e => {
+                flush(&mut run, &mut lines);
+                if let Some(line) = render_event(game, e, Some(seat)) {
+                    lines.push(line);
+                }
+            }
+        }
+    }
+    flush(&mut run, &mut lines);
+    if *in_setup && setup > 0 {
+        lines.push(format!("setup: {setup} events so far"));
+    }
+    lines
+}
+
+/// A card's definition as text: name, tags, properties that are set, text.
+fn card_text(c: &CardEntry) -> String {
+    let mut s = c.name.clone();
+    if !c.tags.is_empty() {
+        s.push_str(&format!(" ({})", c.tags.join(", ")));
+    }
+    let props: Vec<String> = c
+        .properties
+        .iter()
+        .filter(|(_, v)| !is_blank(v))
+        .map(|(n, v)| format!("{n} {}", show(v)))
+        .collect();
+    if !props.is_empty() {
+        s.push_str(&format!("\n  {}", props.join(", ")));
+    }
+    if !c.text.is_empty() {
+        s.push_str(&format!("\n  {}", c.text));
+    }
+    s
+}
+
+/// The card an option's label names (the longest card name it contains).
+fn card_in<'a>(label: &str, cards: &'a [CardEntry]) -> Option<&'a CardEntry> {
+    cards
+        .iter()
+        .filter(|c| !c.name.is_empty() && label.contains(c.name.as_str()))
+        .max_by_key(|c| c.name.len())
+}
+
+/// The whole numbers a card sets (not zero), for an option that names it: "cost 3, points 1".
+fn numbers(c: &CardEntry) -> String {
+    c.properties
+        .iter()
+        .filter(|(_, v)| v.is_i64() && !is_blank(v))
+        .map(|(n, v)| format!("{n} {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The answer to `?` followed by `query`: a number names an option's card, else a card by name.
+fn ask(query: &str, options: &[String], cards: &[CardEntry]) -> String {
+    let q = query.trim();
+    if q.is_empty() {
+        return "answer with an option's number or its text; `? N` shows the card of option N, \
+                `?NAME` a card by name; `vars` shows every variable"
+            .into();
+    }
+    if let Ok(n) = q.parse::<usize>() {
+        return match options.get(n.wrapping_sub(1)) {
+            Some(o) => match card_in(o, cards) {
+                Some(c) => card_text(c),
+                None => format!("option {n} (`{o}`) names no card"),
+            },
+            None => format!("there is no option {n}"),
+        };
+    }
+    let lower = q.to_lowercase();
+    let found = cards
+        .iter()
+        .find(|c| c.name.to_lowercase() == lower)
+        .or_else(|| {
+            cards
+                .iter()
+                .find(|c| c.name.to_lowercase().contains(&lower))
+        });
+    match found {
+        Some(c) => card_text(c),
+        None => {
+            let names = cards.iter().map(|c| c.name.as_str());
+            match cardgame_interpreter::diag::did_you_mean(q, names) {
+                Some(h) => format!("no card is called `{q}`: {h}"),
+                None => format!("no card is called `{q}`"),
+            }
+        }
+    }
 }
 
 /// Play a game where `seat` is a person reading `input`; the others are `bots` (indexed by seat).
@@ -68,16 +291,27 @@ pub fn play(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
+    let cards = game.inventory().cards;
+    let declared: Vec<String> = game
+        .program()
+        .vars
+        .iter()
+        .filter(|v| v.shown)
+        .map(|v| v.name.clone())
+        .collect();
+    let declared: Vec<&str> = declared.iter().map(String::as_str).collect();
+    let mut in_setup = true;
+    let mut since: Vec<String> = Vec::new();
+    let mut shown = Shown::new();
     loop {
         let events = game.take_events();
-        for e in &events {
-            if let Some(line) = render_event(game, e, Some(seat)) {
-                writeln!(out, "  | {line}")?;
-            }
-        }
+        since.extend(fold_events(game, &events, seat, &mut in_setup));
         let d = match game.status() {
             Status::Decision(d) => d.clone(),
             Status::Over(o) => {
+                for line in &since {
+                    writeln!(out, "  | {line}")?;
+                }
                 let who: Vec<String> = o
                     .winners
                     .iter()
@@ -97,12 +331,27 @@ pub fn play(
                 return Ok(());
             }
             Status::Error(e) => {
+                for line in &since {
+                    writeln!(out, "  | {line}")?;
+                }
                 writeln!(out, "the game stopped with an error: {e}")?;
                 return Ok(());
             }
         };
         let choice = if d.player == seat {
-            writeln!(out, "\n{}", render_view(&game.view(seat)))?;
+            let view = game.view(seat);
+            writeln!(
+                out,
+                "\n{}",
+                render_view(&view, &declared, &mut shown, false)
+            )?;
+            // What happened since the last decision, kept just above the prompt.
+            if !since.is_empty() {
+                writeln!(out, "since your last decision:")?;
+                for line in since.drain(..) {
+                    writeln!(out, "  | {line}")?;
+                }
+            }
             let prompt = if d.prompt.is_empty() {
                 "Your choice".to_string()
             } else {
@@ -110,7 +359,10 @@ pub fn play(
             };
             writeln!(out, "{prompt}:")?;
             for (i, o) in d.options.iter().enumerate() {
-                writeln!(out, "  {}. {o}", i + 1)?;
+                match card_in(o, &cards).map(numbers).filter(|n| !n.is_empty()) {
+                    Some(n) => writeln!(out, "  {}. {o}  ({n})", i + 1)?,
+                    None => writeln!(out, "  {}. {o}", i + 1)?,
+                }
             }
             loop {
                 write!(out, "> ")?;
@@ -121,11 +373,19 @@ pub fn play(
                     return Ok(());
                 }
                 let answer = line.trim();
+                if let Some(q) = answer.strip_prefix('?') {
+                    writeln!(out, "{}", ask(q, &d.options, &cards))?;
+                    continue;
+                }
+                if answer == "vars" {
+                    write!(out, "{}", render_view(&view, &declared, &mut shown, true))?;
+                    continue;
+                }
                 match answer.parse::<usize>() {
                     Ok(n) if n >= 1 && n <= d.options.len() => break n - 1,
                     Ok(n) => writeln!(
                         out,
-                        "{n} is not an option: answer a number from 1 to {}",
+                        "{n} is not an option: answer a number from 1 to {} (`?` for help)",
                         d.options.len()
                     )?,
                     Err(_) => match d
@@ -136,7 +396,7 @@ pub fn play(
                         Some(i) => break i,
                         None => writeln!(
                             out,
-                            "`{answer}` is not an option: answer a number from 1 to {}",
+                            "`{answer}` is not an option: answer a number from 1 to {} (`?` for help)",
                             d.options.len()
                         )?,
                     },
@@ -151,5 +411,26 @@ pub fn play(
         if game.apply(choice).is_err() {
             return Ok(());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_every_identical_card_in_display_order() {
+        let cards: Vec<Option<String>> = ["Farm", "Maid", "Farm", "Farm"]
+            .iter()
+            .map(|s| Some(s.to_string()))
+            .chain([None, None])
+            .collect();
+        assert_eq!(grouped(&cards), "Farm x3, Maid, 2 hidden");
+    }
+
+    #[test]
+    fn values_are_shown_as_the_language_writes_them() {
+        let v = serde_json::json!([null, "P2", [], true, 3]);
+        assert_eq!(show(&v), "[none, P2, [], true, 3]");
     }
 }

@@ -206,6 +206,8 @@ pub struct VarDecl {
     pub scope: Scope,
     /// `private`: only its owner's view shows a per-player variable.
     pub private: bool,
+    /// `shown`: `play` shows it at every decision (other variables only when they change).
+    pub shown: bool,
     pub ty: TypeExpr,
     pub init: Expr,
     pub min: Option<Expr>,

@@ -270,6 +270,8 @@ pub struct VarDef {
     pub scope: Scope,
     /// `per player private`: only the owner's view shows it.
     pub private: bool,
+    /// `shown`: the terminal's `play` shows it at every decision (others only when they change).
+    pub shown: bool,
     pub ty: Ty,
     pub init: Expr,
     pub min: Option<Expr>,

@@ -262,6 +262,8 @@ pub struct SimReport {
     /// Finished games that nobody won.
     pub no_winner: u64,
     pub turns: Spread,
+    /// `[turns, games]` pairs in increasing turns: the games that lasted each number of turns.
+    pub turns_histogram: Vec<(u64, u64)>,
     pub decisions: Spread,
     pub end_reasons: BTreeMap<String, u64>,
     pub cards: Vec<CardFigures>,
@@ -836,6 +838,7 @@ impl Tally {
             ties: self.ties,
             no_winner: self.no_winner,
             turns: Spread::of(&self.turns),
+            turns_histogram: self.turns.iter().map(|(&t, &g)| (t, g)).collect(),
             decisions: Spread::of(&self.decisions),
             end_reasons: self.end_reasons.clone(),
             cards,

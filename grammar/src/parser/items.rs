@@ -261,6 +261,7 @@ impl Builder<'_> {
             .clone()
             .into_inner()
             .any(|c| c.as_rule() == Rule::k_private);
+        let shown = p.clone().into_inner().any(|c| c.as_rule() == Rule::k_shown);
         let ty = self.type_expr(k.next()?)?;
         let init = self.expr(k.next()?, 1)?;
         let mut min = None;
@@ -289,6 +290,7 @@ impl Builder<'_> {
             name,
             scope,
             private,
+            shown,
             ty,
             init,
             min,

@@ -159,10 +159,22 @@ impl Compiler<'_> {
                                 .help("write `var NAME per player private: T = V`: its owner alone sees it; a global or a card's variable is seen by every seat"),
                             );
                         }
+                        if v.shown && v.scope == Scope::PerCard {
+                            self.error(
+                                Diagnostic::error(
+                                    "E311",
+                                    v.span,
+                                    "only a global or `per player` variable can be `shown`",
+                                )
+                                .label("`shown` on a card's variable")
+                                .help("`shown` asks `play` to show a variable at every decision, beside the players; a card's variables are not listed there"),
+                            );
+                        }
                         self.p.vars.push(VarDef {
                             name: v.name.name.clone(),
                             scope: v.scope,
                             private: v.private,
+                            shown: v.shown,
                             ty: lower_type(&v.ty),
                             init: placeholder(),
                             min: None,

@@ -202,6 +202,7 @@ impl B {
             name: name.into(),
             scope,
             private: false,
+            shown: false,
             ty: Ty::Int,
             init,
             min: None,

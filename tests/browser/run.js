@@ -1,0 +1,69 @@
+// Drives headless Chromium through the pages of a running `cardgame serve` (tests/browser.rs starts
+// the server): plays Market Race to its end by clicking options, steps through a replay, reads the
+// report, and saves a screenshot of each page. Usage: node run.js BASE_URL OUT_DIR
+"use strict";
+const { chromium } = require("playwright-core");
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+
+function check(ok, what) {
+  if (!ok) throw new Error("failed: " + what);
+}
+
+(async () => {
+  const [base, out] = process.argv.slice(2);
+  check(base && out, "usage: node run.js BASE_URL OUT_DIR");
+  fs.mkdirSync(out, { recursive: true });
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "cardgame-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+           "--disable-sync", "--no-first-run"],
+  });
+  try {
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", e => errors.push(String(e)));
+    // Play: click an option at every decision until the game is over.
+    await page.goto(base + "/");
+    await page.waitForSelector("#decision button, #over:not([hidden])");
+    let clicks = 0;
+    while (!(await page.isVisible("#over"))) {
+      const buttons = await page.$$("#decision button");
+      check(buttons.length > 0, "options at a decision");
+      const pick = buttons[clicks % buttons.length];
+      await Promise.all([page.waitForResponse(r => r.url().includes("/api/choose") && r.status() === 200), pick.click()]);
+      await page.waitForFunction(n => STATE && STATE.step > n, clicks);
+      clicks++;
+      if (clicks === 8) await page.screenshot({ path: path.join(out, "serve-play.png"), fullPage: true });
+      check(clicks < 3000, "the game ends");
+    }
+    const over = await page.textContent("#over");
+    check(/Game over/.test(over), "the end is shown: " + over);
+    console.log("play: " + clicks + " clicks; " + over.trim());
+    // Replay: a position from its link, one step forward.
+    await page.goto(base + "/replay?seed=3&step=8&seat=all");
+    await page.waitForSelector("#views .seatview");
+    check((await page.$$("#views .seatview")).length === 2, "both seats' views");
+    await page.click("#fwd");
+    await page.waitForFunction(() => R && R.step === 9);
+    check((await page.getAttribute("#link", "href")).includes("step=9"), "the link follows the step");
+    await page.screenshot({ path: path.join(out, "serve-replay.png"), fullPage: true });
+    console.log("replay: step 9 of " + (await page.textContent("#steps")));
+    // Report: charts, and the card table sorts.
+    await page.goto(base + "/report?games=300");
+    const charts = await page.$$("svg.chart");
+    check(charts.length >= 3, "charts in the report");
+    await page.click("table.sortable th:nth-child(4)");
+    check((await page.getAttribute("table.sortable th:nth-child(4)", "data-dir")) === "up", "sorted");
+    await page.screenshot({ path: path.join(out, "serve-report.png"), fullPage: true });
+    console.log("report: " + charts.length + " charts");
+    check(errors.length === 0, "no script error in the pages: " + errors.join("; "));
+  } finally {
+    await context.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+})().catch(e => { console.error(e); process.exit(1); });

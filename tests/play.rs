@@ -1,0 +1,102 @@
+//! `cardgame play` at the terminal as a new user meets it (docs/cli.md, play): the setup in one line,
+//! identical cards grouped, values as the language writes them, `?` for a card's text, the end said once.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// The output of `cardgame play ARGS` answering `answers`.
+fn play(args: &[&str], answers: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cardgame"))
+        .arg("play")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .as_mut()
+        .expect("stdin")
+        .write_all(answers.as_bytes())
+        .expect("answers");
+    let o = child.wait_with_output().expect("finished");
+    assert_eq!(o.status.code(), Some(0));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn the_first_prompt_comes_after_a_short_screen() {
+    let out = play(&["games/heart-of-crown.cardgame"], "");
+    let before: Vec<&str> = out
+        .lines()
+        .take_while(|l| !l.starts_with("  1. "))
+        .collect();
+    assert!(
+        before.len() < 40,
+        "{} lines before the options:\n{out}",
+        before.len()
+    );
+    let setup = out.lines().filter(|l| l.contains("setup: ")).count();
+    assert_eq!(setup, 1, "{out}");
+    // A run of moves between two zones in one line, the unseen cards counted.
+    assert!(out.contains("  | 5 cards: P2.deck -> P2.hand\n"), "{out}");
+    // Every identical card of a zone in one group, and only the variables worth a look.
+    let hand = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("P1.hand"))
+        .expect("a hand");
+    let names: Vec<&str> = hand
+        .split(": ")
+        .nth(1)
+        .expect("cards")
+        .split(", ")
+        .map(|g| g.split(" x").next().unwrap_or(g))
+        .collect();
+    let mut unique = names.clone();
+    unique.dedup();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(names.len(), unique.len(), "{hand}");
+    assert!(!out.contains("pending_debt 0"), "{out}");
+    assert!(!out.contains("\"P2\"") && !out.contains("null"), "{out}");
+}
+
+#[test]
+fn question_marks_show_a_cards_text() {
+    let out = play(
+        &["examples/market-race.cardgame", "--seed", "2"],
+        "?\n? 1\n?silver\n?Nothing\n? 99\nvars\n",
+    );
+    assert!(out.contains("`? N` shows the card of option N"), "{out}");
+    assert!(out.contains("Copper (Treasure)\n  +1 coin."), "{out}");
+    assert!(
+        out.contains("Silver (Treasure)\n  cost 3\n  +2 coins."),
+        "{out}"
+    );
+    assert!(out.contains("no card is called `Nothing`"), "{out}");
+    assert!(out.contains("there is no option 99"), "{out}");
+    assert!(
+        out.contains("coins 0, buys 1"),
+        "`vars` lists every variable: {out}"
+    );
+}
+
+#[test]
+fn the_end_is_said_once_and_shown_variables_at_every_decision() {
+    let out = play(&["examples/market-race.cardgame"], &"2\n".repeat(400));
+    assert_eq!(out.matches("game over").count(), 1, "{out}");
+    // `coins` and `buys` are declared `shown`: listed for both players at every decision.
+    let players: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("  P1") || l.starts_with("  P2"))
+        .filter(|l| !l.contains('.'))
+        .collect();
+    assert!(players.len() > 20, "{out}");
+    assert!(
+        players
+            .iter()
+            .all(|l| l.contains("coins ") && l.contains("buys ")),
+        "{players:#?}"
+    );
+}
