@@ -308,6 +308,9 @@ enum Command {
         /// Leave out of the report the jobs, seconds and games per second (as `sim --reproducible`).
         #[arg(long)]
         reproducible: bool,
+        /// Also write the report as one self-contained HTML page with charts (as `sim --html`).
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
     },
     /// Set agents against each other in every pairing and seating; print a matrix of score rates.
     Tournament {
@@ -525,7 +528,16 @@ fn main() -> ExitCode {
             format,
             allow_partial,
             reproducible,
-        } => shard::cmd_merge(&parts, format == Format::Json, allow_partial, reproducible),
+            html,
+        } => shard::cmd_merge(
+            &parts,
+            shard::MergeOut {
+                json: format == Format::Json,
+                allow_partial,
+                reproducible,
+                html,
+            },
+        ),
         Command::Serve {
             file,
             game,

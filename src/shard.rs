@@ -87,7 +87,24 @@ pub fn run_shard(
 /// `cardgame merge`: the report of the study whose partial reports are given. Mismatched parts are
 /// a usage error (exit 2); missing shards are named on standard error and make the exit 1 unless
 /// `--allow-partial`; engine errors in the games make it 1, as `sim`.
-pub fn cmd_merge(files: &[PathBuf], json: bool, allow_partial: bool, reproducible: bool) -> u8 {
+/// How `cardgame merge` reports.
+pub struct MergeOut {
+    /// JSON on standard output, else text.
+    pub json: bool,
+    pub allow_partial: bool,
+    /// Without jobs and time (`--reproducible`).
+    pub reproducible: bool,
+    /// Also the HTML page of the report (`--html FILE`), as `sim --html` writes it.
+    pub html: Option<PathBuf>,
+}
+
+pub fn cmd_merge(files: &[PathBuf], how: MergeOut) -> u8 {
+    let MergeOut {
+        json,
+        allow_partial,
+        reproducible,
+        html,
+    } = how;
     let mut parts = Vec::with_capacity(files.len());
     for f in files {
         let name = f.display().to_string();
@@ -114,6 +131,18 @@ pub fn cmd_merge(files: &[PathBuf], json: bool, allow_partial: bool, reproducibl
         }
     };
     let r = &merged.report;
+    if let Some(path) = &html {
+        let page = r
+            .to_json_with(!reproducible)
+            .ok()
+            .and_then(|j| serde_json::from_str(&j).ok())
+            .map(|v| crate::html::report::page(&v, false))
+            .unwrap_or_default();
+        if let Err(e) = std::fs::write(path, page) {
+            errln!("error: cannot write {}: {e}", path.display());
+            return USAGE;
+        }
+    }
     if json {
         match r.to_json_with(!reproducible) {
             Ok(j) => outln!("{j}"),

@@ -457,4 +457,20 @@ fn reproducible_reports_of_shards_and_of_one_run_are_the_same_bytes() {
     for key in ["jobs", "seconds", "games_per_second"] {
         assert!(v.get(key).is_none(), "{key} left out");
     }
+    // The HTML page of the merged report is the page of the one run.
+    let (one_html, merged_html) = (dir.join("one.html"), dir.join("merged.html"));
+    let (one_html, merged_html) = (
+        one_html.to_string_lossy().into_owned(),
+        merged_html.to_string_lossy().into_owned(),
+    );
+    one.extend_from_slice(&["--html", &one_html]);
+    run(&one, 0);
+    merge.extend_from_slice(&["--html", &merged_html]);
+    run(&merge, 0);
+    let page = std::fs::read_to_string(&one_html).expect("the page of one run");
+    assert!(page.contains("<svg"), "a page with charts");
+    assert_eq!(
+        std::fs::read_to_string(&merged_html).expect("the page of the merge"),
+        page
+    );
 }

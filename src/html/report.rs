@@ -60,14 +60,19 @@ pub fn page(r: &Json, served: bool) -> String {
     if served {
         b.push_str("<nav><a href=\"/\">Play</a> <a href=\"/replay\">Replay</a> <a class=\"here\" href=\"/report\">Report</a></nav>");
     }
+    // A reproducible report (`--reproducible`) has no speed: the page then says none.
+    let speed = if r["games_per_second"].is_number() {
+        format!("; {:.1} games per second", num(&r["games_per_second"]))
+    } else {
+        String::new()
+    };
     b.push_str(&format!(
-        "<h1>{}</h1><p class=\"sub\">{games} games, {players} players, seed {}; {} finished, {} stopped at a limit, {} engine errors; {:.1} games per second</p>",
+        "<h1>{}</h1><p class=\"sub\">{games} games, {players} players, seed {}; {} finished, {} stopped at a limit, {} engine errors{speed}</p>",
         esc(&game),
         int(&r["seed"]),
         int(&r["finished"]),
         int(&r["unfinished"]),
         int(&r["error_count"]),
-        num(&r["games_per_second"]),
     ));
     if served {
         b.push_str(&format!(
@@ -101,6 +106,17 @@ pub fn page(r: &Json, served: bool) -> String {
             int(&r["ties"]),
             int(&r["no_winner"])
         ));
+    }
+    // Teams (`teams by VAR`): a team wins a game when every winner is of it.
+    if let Some(teams) = r["wins_by_team"].as_object().filter(|t| !t.is_empty()) {
+        let bars: Vec<RateBar> = teams
+            .iter()
+            .map(|(name, x)| rate_bar(format!("team {name}"), x))
+            .collect();
+        let even = (!teams.is_empty()).then(|| 1.0 / teams.len() as f64);
+        b.push_str("<section><h2>Win rate by team</h2><p class=\"note\">A team wins a game when every winner is of it (a team's win is not a tie); over the games the team played.</p>");
+        b.push_str(&rate_chart("Win rate by team", &bars, even));
+        b.push_str("</section>");
     }
     // Length.
     b.push_str("<section><h2>Game length</h2>");
