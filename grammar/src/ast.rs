@@ -216,6 +216,7 @@ pub struct VarDecl {
 pub enum TypeExpr {
     Int(Span),
     Bool(Span),
+    Text(Span),
     Player(Span),
     Card(Span),
     Kind(Span),
@@ -230,6 +231,7 @@ impl TypeExpr {
         match self {
             TypeExpr::Int(s)
             | TypeExpr::Bool(s)
+            | TypeExpr::Text(s)
             | TypeExpr::Player(s)
             | TypeExpr::Card(s)
             | TypeExpr::Kind(s)
@@ -325,6 +327,8 @@ pub struct FnDecl {
     pub name: Ident,
     pub params: Vec<Param>,
     pub ret: TypeExpr,
+    /// The `let x = E` of a body written as a block, in order (empty for `= E`).
+    pub lets: Vec<(Ident, Expr)>,
     pub body: Expr,
     pub span: Span,
 }
@@ -334,6 +338,8 @@ pub struct FnDecl {
 pub struct ProcDecl {
     pub name: Ident,
     pub params: Vec<Param>,
+    /// The type of the value `return E` gives, when the procedure has one.
+    pub ret: Option<TypeExpr>,
     pub body: Block,
     pub span: Span,
 }
@@ -451,6 +457,8 @@ pub enum StmtKind {
     Require(Expr),
     Strict(Block),
     Stop,
+    /// `return E`: leave a procedure with a result.
+    Return(Expr),
     /// `perform A of C [as T] [by P]`
     Perform {
         ability: Ident,

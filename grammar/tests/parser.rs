@@ -1696,3 +1696,33 @@ fn stat_is_not_reserved() {
     assert!(matches!(stmt("stat += 1"), StmtKind::Assign(..)));
     assert!(matches!(stmt("p.stat += 1"), StmtKind::Assign(..)));
 }
+
+#[test]
+fn procedures_with_results_and_function_bodies_with_let() {
+    let script = parse_ok(
+        "fn f(n: int): text {\n  let a = n * 2\n  let b = a + 1\n  \"{a} {b}\"\n}\nproc g(p: player): list of int {\n  return [1]\n}\nproc h() { stop }\n",
+    );
+    let Item::Fn(f) = &script.items[0] else {
+        panic!("a function")
+    };
+    assert!(matches!(f.ret, TypeExpr::Text(_)));
+    let lets: Vec<(&str, String)> = f
+        .lets
+        .iter()
+        .map(|(n, e)| (n.name.as_str(), show(e)))
+        .collect();
+    assert_eq!(
+        lets,
+        [("a", "(* n 2)".to_string()), ("b", "(+ a 1)".to_string())]
+    );
+    let Item::Proc(g) = &script.items[1] else {
+        panic!("a procedure")
+    };
+    assert!(matches!(g.ret, Some(TypeExpr::List(..))));
+    assert!(matches!(g.body.stmts[0].kind, StmtKind::Return(_)));
+    let Item::Proc(h) = &script.items[2] else {
+        panic!("a procedure")
+    };
+    assert!(h.ret.is_none());
+    assert!(matches!(stmt("let x = g(p)"), StmtKind::Let(_, _)));
+}

@@ -336,6 +336,8 @@ pub struct ProcDef {
     pub name: String,
     /// Parameters occupy slots 0..params.len().
     pub params: Vec<Ty>,
+    /// The type of the value `return E` gives (`proc NAME(...): TYPE`), when it has one.
+    pub ret: Option<Ty>,
     pub body: Body,
 }
 
@@ -554,6 +556,11 @@ pub enum StmtKind {
     },
     Emit(EventId, Vec<Expr>),
     Call(ProcId, Vec<Expr>),
+    /// `let x = proc(args)`: the procedure's `return` value (none if it ends without one) goes to
+    /// the slot.
+    CallLet(Slot, ProcId, Vec<Expr>),
+    /// `return E`: leave the procedure, giving E to the `let` that called it.
+    Return(Expr),
     Turn(Expr, BlockId),
     Phase(String, BlockId),
     EndTurn,
@@ -640,6 +647,10 @@ macro_rules! each_child {
                 $f(c);
                 $f(a);
                 $f(b);
+            }
+            ExprKind::Let(_, v, body) => {
+                $f(v);
+                $f(body);
             }
             ExprKind::List(xs) | ExprKind::Builtin(_, xs) | ExprKind::CallFn(_, xs) => {
                 xs.$iter().for_each(|x| $f(x))
@@ -818,4 +829,6 @@ pub enum ExprKind {
     /// A user function; its parameters are evaluated into a fresh frame of `slots` locals.
     CallFn(FnId, Vec<Expr>),
     Text(TextIr),
+    /// `let x = V` in a function's body: V goes to the slot, then the body is the value.
+    Let(Slot, Box<Expr>, Box<Expr>),
 }

@@ -140,6 +140,7 @@ fn want(r: Rule) -> Want {
         | R::stmt_require
         | R::stmt_strict
         | R::stmt_stop
+        | R::stmt_return
         | R::stmt_perform
         | R::stmt_emit
         | R::stmt_turn
@@ -288,7 +289,7 @@ keyword_phrases! {
     k_shuffle => "shuffle", k_pay => "pay", k_reveal => "reveal", k_hide => "hide", k_show => "show",
     k_if => "if", k_then => "then", k_else => "else", k_for => "for", k_in => "in",
     k_where => "where", k_while => "while", k_repeat => "repeat", k_loop => "loop",
-    k_break => "break", k_require => "require", k_strict => "strict", k_stop => "stop",
+    k_break => "break", k_require => "require", k_strict => "strict", k_stop => "stop", k_return => "return",
     k_perform => "perform", k_of => "of", k_as => "as", k_by => "by", k_emit => "emit",
     k_turn => "turn", k_phase => "phase", k_end => "end", k_actions => "actions",
     k_until => "until", k_pass => "pass", k_once => "once", k_times => "times",
@@ -657,13 +658,13 @@ pub(super) fn describe_error(
         }
     }
     if help.is_none()
-        && found == "`{`"
-        && expected.contains("`=`")
+        && positives.contains(&Rule::k_let)
         && src.get(item_pos..).is_some_and(|r| r.starts_with("fn"))
     {
         help = Some(
-            "a function is one expression: `fn f(p: player): int = E` (`let` inside is not \
-             possible); statements go in a `proc`"
+            "a function changes nothing: its body is `let` names and then its value (`fn f(p: \
+             player): int { let n = E  n + 1 }`); statements go in a `proc`, which can return a \
+             value (`proc f(p: player): int { ... return n }`)"
                 .to_string(),
         );
     }

@@ -176,7 +176,13 @@ impl Compiler<'_> {
                     false => (mk(ExprKind::CallFn(f, xs), span), ret),
                 }
             }
-            Some(Sym::Proc(_)) => {
+            Some(Sym::Proc(pr)) => {
+                let help = match self.p.procs[pr.index()].ret {
+                    Some(_) => format!(
+                        "a procedure can ask for decisions, so its result is kept by a statement first: `let x = {n}(...)`, then use `x`"
+                    ),
+                    None => "use a `fn` for a value computed from the position".to_string(),
+                };
                 self.error(
                     Diagnostic::error(
                         "E201",
@@ -184,7 +190,7 @@ impl Compiler<'_> {
                         format!("`{n}` is a procedure: it is a statement, not a value"),
                     )
                     .label("procedure")
-                    .help("use a `fn` for a value computed from the position"),
+                    .help(help),
                 );
                 bad(span)
             }

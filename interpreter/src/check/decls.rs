@@ -12,6 +12,7 @@ pub(crate) fn lower_type(t: &ast::TypeExpr) -> Ty {
     match t {
         ast::TypeExpr::Int(_) => Ty::Int,
         ast::TypeExpr::Bool(_) => Ty::Bool,
+        ast::TypeExpr::Text(_) => Ty::Text,
         ast::TypeExpr::Player(_) => Ty::Player,
         ast::TypeExpr::Card(_) => Ty::Card,
         ast::TypeExpr::Kind(_) => Ty::Kind,
@@ -292,6 +293,7 @@ impl Compiler<'_> {
                         self.p.procs.push(ProcDef {
                             name: pr.name.name.clone(),
                             params: pr.params.iter().map(|p| lower_type(&p.ty)).collect(),
+                            ret: pr.ret.as_ref().map(lower_type),
                             body: empty_body(),
                         });
                     }
@@ -551,7 +553,20 @@ impl Compiler<'_> {
                         cx.bind_at(&p.name.name, lower_type(&p.ty), p.name.span);
                     }
                     let ret = lower_type(&f.ret);
-                    let body = self.expr_expect(&mut cx, &f.body, &ret);
+                    let mut lets = Vec::new();
+                    for (name, value) in &f.lets {
+                        let (v, ty) = self.expr(&mut cx, value);
+                        let slot = cx.bind_at(&name.name, ty, name.span);
+                        lets.push((slot, v));
+                    }
+                    let mut body = self.expr_expect(&mut cx, &f.body, &ret);
+                    while let Some((slot, v)) = lets.pop() {
+                        let span = v.span.join(body.span);
+                        body = Expr {
+                            kind: ExprKind::Let(slot, Box::new(v), Box::new(body)),
+                            span,
+                        };
+                    }
                     let def = &mut self.p.fns[id.index()];
                     def.body = body;
                     def.slots = cx.max;
@@ -562,6 +577,7 @@ impl Compiler<'_> {
                         continue;
                     };
                     let mut cx = Ctx::new(BodyKind::Statements);
+                    cx.ret = Some(pr.ret.as_ref().map(lower_type));
                     for p in &pr.params {
                         cx.bind_at(&p.name.name, lower_type(&p.ty), p.name.span);
                     }

@@ -517,6 +517,11 @@ impl<'a> Mach<'a> {
                 zone,
             } => self.pile(*position, count.as_deref(), zone)?,
             ExprKind::Text(t) => Value::Text(self.text(t)?.into()),
+            ExprKind::Let(slot, v, body) => {
+                let v = self.eval(v)?;
+                self.set_local(*slot, v);
+                self.eval(body)?
+            }
             ExprKind::Const(_)
             | ExprKind::Local(_)
             | ExprKind::Global(_)
