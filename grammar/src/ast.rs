@@ -578,6 +578,12 @@ pub enum Aggregate {
     All,
     Filter,
     Sort,
+    /// `[E for x in L where C]`: the values of E.
+    Map,
+    /// `flatten(E for x in L where C)`: the lists E joined.
+    Flatten,
+    /// `take_while(x in L where C)`: the elements before the first for which C is false.
+    TakeWhile,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -593,6 +599,8 @@ pub enum ExprKind {
     Name(Ident),
     /// `e.field`
     Field(Box<Expr>, Ident),
+    /// `L[i]`: the i-th element, counted from 1.
+    Index(Box<Expr>, Box<Expr>),
     /// `f(args)`
     Call(Ident, Vec<Expr>),
     Unary(UnOp, Box<Expr>),

@@ -57,6 +57,7 @@ fn show(e: &Expr) -> String {
         ExprKind::Range(a, b) => format!("(.. {} {})", show(a), show(b)),
         ExprKind::Name(n) => n.name.clone(),
         ExprKind::Field(e, f) => format!("{}.{}", show(e), f.name),
+        ExprKind::Index(l, i) => format!("{}[{}]", show(l), show(i)),
         ExprKind::Call(n, args) => format!(
             "{}({})",
             n.name,
@@ -1217,7 +1218,7 @@ fn error_messages_use_plain_words() {
     assert_eq!(e.len(), 1);
     assert_eq!(
         e[0].message,
-        "expected `(`, `.`, `=`, `+=` or `-=`, found `}`"
+        "expected `(`, `[`, `.`, `=`, `+=` or `-=`, found `}`"
     );
     assert_eq!(e[0].code(), SyntaxError::UNEXPECTED);
 
@@ -1725,4 +1726,36 @@ fn procedures_with_results_and_function_bodies_with_let() {
     };
     assert!(h.ret.is_none());
     assert!(matches!(stmt("let x = g(p)"), StmtKind::Let(_, _)));
+}
+
+#[test]
+fn indexing_comprehensions_flatten_and_take_while() {
+    assert_eq!(show(&expr("p.hand[2].cost")), "p.hand[2].cost");
+    assert_eq!(show(&expr("hands[i][j + 1]")), "hands[i][(+ j 1)]");
+    assert_eq!(show(&expr("-L[1] * 2")), "(* (- L[1]) 2)");
+    assert_eq!(
+        show(&expr("[c.cost * 2 for c in hand where c is Gold]")),
+        "(Map (* c.cost 2) c in hand where (is c Gold))"
+    );
+    assert_eq!(show(&expr("[a for x in L]")), "(Map a x in L)");
+    assert_eq!(show(&expr("[a, b]")), "[a b]");
+    assert_eq!(
+        show(&expr("flatten(t.kept for t in p.domain)")),
+        "(Flatten t.kept t in p.domain)"
+    );
+    assert_eq!(
+        show(&expr("take_while(c in p.deck where c.face_up)")),
+        "(TakeWhile c in p.deck where c.face_up)"
+    );
+    assert!(!errors_of("fn f(): list of int = take_while(x in [1] )").is_empty());
+    // `times N [menu]`: a count that is a number, a name or in parentheses is not indexed.
+    let StmtKind::Actions { mode, actions, .. } = stmt("actions by p times n [buy]") else {
+        panic!("a menu")
+    };
+    assert!(matches!(mode, MenuMode::Times(e) if show(&e) == "n"));
+    assert_eq!(actions.len(), 1);
+    let StmtKind::Actions { mode, .. } = stmt("actions by p times (n[1]) [buy, sell]") else {
+        panic!("a menu")
+    };
+    assert!(matches!(mode, MenuMode::Times(e) if show(&e) == "n[1]"));
 }

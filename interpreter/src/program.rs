@@ -736,6 +736,12 @@ pub enum Aggregate {
     All,
     Filter,
     Sort,
+    /// `[E for x in L where C]`
+    Map,
+    /// `flatten(E for x in L where C)`: the lists E joined.
+    Flatten,
+    /// `take_while(x in L where C)`
+    TakeWhile,
 }
 
 /// Built-in fields of cards and spaces.
@@ -761,6 +767,10 @@ pub enum Builtin {
     Min2,
     Abs,
     Take,
+    /// `L[i]`: the i-th element from 1, none out of range.
+    Index,
+    /// `flatten(L)`: a list of lists joined.
+    Flatten,
     First,
     Last,
     /// `cards(K, L)`: the cards of kind K in L.

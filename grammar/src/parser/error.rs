@@ -206,6 +206,7 @@ fn want(r: Rule) -> Want {
         R::ident => Phrase("a name"),
         R::field_name => Phrase("a field name"),
         R::field_access => Phrase("`.`"),
+        R::index_access => Operator,
         R::int_lit => Phrase("a number"),
         R::player_range => Phrase("a number of players (`2` or `2..4`)"),
         R::text => Phrase("a text (`\"...\"`)"),
@@ -461,8 +462,8 @@ pub(super) fn describe_error(
                 Some("this `}` closes nothing: is there one `}` too many above?".to_string())
             }
             None if found == "`[`" => Some(
-                "a list has no `L[i]`: take cards with `first(L)`, `last(L)`, `take(L, n)` or \
-                 `top N of Z`, or walk it with `for x in L`"
+                "an item cannot start with `[`: an element of a list is written right after the \
+                 list, `L[i]` (counted from 1), inside an expression"
                     .to_string(),
             ),
             None => Some(
@@ -542,8 +543,8 @@ pub(super) fn describe_error(
         operator = false;
     }
     if operator {
-        // `(`, `.`, `in`, `is` and `..` continue an expression: they are operators too.
-        phrases.retain(|p| !["`(`", "`.`", "`in`", "`is`", "`..`"].contains(&p.as_str()));
+        // `(`, `[`, `.`, `in`, `is` and `..` continue an expression: they are operators too.
+        phrases.retain(|p| !["`(`", "`[`", "`.`", "`in`", "`is`", "`..`"].contains(&p.as_str()));
     }
     if expression {
         // A text or a name is an expression too.

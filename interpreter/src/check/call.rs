@@ -78,6 +78,15 @@ impl Compiler<'_> {
                     let k = self.expr_expect(cx, &args[1], &Ty::Int);
                     return b(Builtin::Take, vec![l, k], Ty::List(Box::new(elem)));
                 }
+                "flatten" => {
+                    if !arity(self, 1) {
+                        return bad(span);
+                    }
+                    let (l, lt) = self.expr(cx, &args[0]);
+                    let inner = self.list_elem(&lt, args[0].span);
+                    let elem = self.list_elem(&inner, args[0].span);
+                    return b(Builtin::Flatten, vec![l], Ty::List(Box::new(elem)));
+                }
                 "first" | "last" | "random" | "distinct" => {
                     if !arity(self, 1) {
                         return bad(span);

@@ -76,7 +76,10 @@ impl Walk<'_> {
                             }
                         }
                     }
-                    Aggregate::Sort => self.all(),
+                    Aggregate::Sort
+                    | Aggregate::Map
+                    | Aggregate::Flatten
+                    | Aggregate::TakeWhile => self.all(),
                     _ => {}
                 }
                 if let Some(v) = value {

@@ -204,6 +204,7 @@ fn is_agent_hook(s: Sym, name: &str) -> bool {
 
 pub const BUILTIN_FNS: &[&str] = &[
     "count",
+    "flatten",
     "max",
     "min",
     "abs",

@@ -91,3 +91,73 @@ flow {
     let g = start(src);
     assert_eq!(reason(&g), "count: 8 then 9");
 }
+
+/// `L[i]` from 1 (none out of range, also on zones), `[E for x in L where C]`, `flatten` of a
+/// comprehension over per-card zones and of a list of lists, `take_while`, and lists of numbers
+/// compared and sorted element by element.
+#[test]
+fn lists_are_indexed_computed_flattened_and_compared() {
+    let src = r#"
+game "Lists" { players 2 }
+zone deck: pile
+zone domain per player: set
+zone kept per card: set
+card "A" { copies 2 }
+card "B" { copies 3 }
+card "C" { copies 1 }
+setup {
+  move cards("A", box) to seat(1).domain
+  move take(cards("B", box), 2) to first(seat(1).domain).kept
+  move cards("B", box) to last(seat(1).domain).kept
+  move cards("C", box) to deck
+}
+flow {
+  let xs = [10, 20, 30]
+  log "{xs[1]} {xs[3]} {xs[4]} {xs[0]} {xs[-1]} {deck[1]} {deck[2]}"
+  log "{[x * x for x in xs where x > 10]} {[x + 1 for x in []]}"
+  log "{count(flatten(t.kept for t in seat(1).domain))} {flatten([[1, 2], [], [3]])}"
+  log "{take_while(x in [1, 2, 5, 1] where x < 3)} {take_while(x in [5] where x < 3)}"
+  let hands = [[2, 14, 9], [2, 14, 3], [3], [2, 14]]
+  log "{sort(h in hands by h)}"
+  log "{[2, 14] > [2, 9]} {[2] < [2, 1]} {[3] <= [2, 9]} {[1, 2] >= [1, 2]}"
+  win [seat(1)] "done"
+}
+"#;
+    let mut g = start(src);
+    assert_eq!(reason(&g), "done");
+    assert_eq!(
+        logs(&g.take_events()),
+        [
+            "10 30 none none none C none",
+            "400, 900 ",
+            "3 1, 2, 3",
+            "1, 2 ",
+            "2, 14, 2, 14, 3, 2, 14, 9, 3",
+            "true true false true",
+        ]
+    );
+}
+
+/// The checker's errors for the list constructs: an index that is not a number, indexing something
+/// that is not a list, comparing lists that hold no numbers, `flatten` of a list of numbers.
+#[test]
+fn list_constructs_are_type_checked() {
+    let base = "game \"L\" { players 2 }\nflow {\n  let xs = [1, 2]\n  log \"{BODY}\"\n  win [seat(1)] \"x\"\n}\n";
+    for (body, want) in [
+        ("xs[true]", "expected an int, found a bool"),
+        ("seat(1)[1]", "expected a list or a zone, found a player"),
+        (
+            "[seat(1)] < [seat(2)]",
+            "expected a list of int, found a list of player",
+        ),
+        ("flatten(xs)", "expected a list or a zone, found an int"),
+    ] {
+        let checked = check_source(&base.replace("BODY", body));
+        let messages: Vec<(&str, &str)> = checked
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.message.as_str()))
+            .collect();
+        assert_eq!(messages, [("E201", want)], "{body}");
+    }
+}
