@@ -522,6 +522,8 @@ pub enum ChooseCount {
     UpTo(Expr),
     /// `choose any x in L`
     Any,
+    /// `choose order x in L`: every element, in the order chosen.
+    Order,
 }
 
 /// `choose [count] x in L [where C] [by P] [prompt T]`

@@ -1759,3 +1759,18 @@ fn indexing_comprehensions_flatten_and_take_while() {
     };
     assert!(matches!(mode, MenuMode::Times(e) if show(&e) == "n[1]"));
 }
+
+#[test]
+fn choose_order_and_a_binder_named_order() {
+    let ch = let_choose("choose order c in p.deck where c.face_up by p prompt \"Back\"");
+    assert!(matches!(ch.count, ChooseCount::Order));
+    assert_eq!(ch.var.name, "c");
+    assert!(ch.filter.is_some());
+    // `order` stays a name: a binder, a local and a count in parentheses.
+    let ch = let_choose("choose order in L");
+    assert!(matches!(ch.count, ChooseCount::One));
+    assert_eq!(ch.var.name, "order");
+    let ch = let_choose("choose (order) c in L");
+    assert!(matches!(ch.count, ChooseCount::Exactly(_)));
+    assert!(matches!(stmt("let order = []"), StmtKind::Let(n, _) if n.name == "order"));
+}

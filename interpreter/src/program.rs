@@ -495,6 +495,8 @@ pub enum ChooseCount {
     Exactly(Expr),
     UpTo(Expr),
     Any,
+    /// Every element, in the order chosen; the last is placed without asking.
+    Order,
 }
 
 #[derive(Clone, Debug)]

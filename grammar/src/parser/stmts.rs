@@ -262,6 +262,7 @@ impl Builder<'_> {
             match inner.as_rule() {
                 Rule::choose_up_to => ChooseCount::UpTo(self.expr(kids(&inner).next()?, d)?),
                 Rule::choose_any => ChooseCount::Any,
+                Rule::choose_order => ChooseCount::Order,
                 _ => ChooseCount::Exactly(self.expr(inner, d)?),
             }
         } else {

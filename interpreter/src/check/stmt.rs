@@ -549,6 +549,7 @@ impl Compiler<'_> {
             ast::ChooseCount::Exactly(n) => ChooseCount::Exactly(self.expr_expect(cx, n, &Ty::Int)),
             ast::ChooseCount::UpTo(n) => ChooseCount::UpTo(self.expr_expect(cx, n, &Ty::Int)),
             ast::ChooseCount::Any => ChooseCount::Any,
+            ast::ChooseCount::Order => ChooseCount::Order,
         };
         let by = self.opt_player(cx, &ch.by);
         let prompt = ch.prompt.as_ref().map(|t| self.text(cx, t));

@@ -161,3 +161,46 @@ fn list_constructs_are_type_checked() {
         assert_eq!(messages, [("E201", want)], "{body}");
     }
 }
+
+/// `choose order x in L`: one decision per element but the last, each offering what is left; the
+/// result is the list in the order chosen; with one element or none nothing is asked.
+#[test]
+fn an_order_decision_lists_every_element_in_the_chosen_order() {
+    let src = r#"
+game "Order" { players 2 }
+zone deck: pile
+card "A" { copies 1 }
+card "B" { copies 1 }
+card "C" { copies 1 }
+card "D" { copies 1 }
+setup { move box to deck }
+flow {
+  let order = choose order c in deck where c is not "D" by seat(2) prompt "Put back (the last ends on top)"
+  for c in order { move c to deck top }
+  let one = choose order c in deck where c is "A"
+  let none_left = choose order c in deck where false
+  win [seat(1)] "{order} / {[c for c in deck]} / {one} / {count(none_left)}"
+}
+"#;
+    let mut g = start(src);
+    let d = g.decision().expect("a decision");
+    assert_eq!(d.player, 1);
+    assert_eq!(d.prompt, "Put back (the last ends on top)");
+    let mut first_options = d.options.clone();
+    first_options.sort();
+    assert_eq!(first_options, ["A", "B", "C"]);
+    let b = d.options.iter().position(|o| o == "B").expect("B offered");
+    g.apply(b).expect("applies");
+    let d = g.decision().expect("a second decision");
+    let mut left = d.options.clone();
+    left.sort();
+    assert_eq!(left, ["A", "C"]);
+    let c = d.options.iter().position(|o| o == "C").expect("C offered");
+    g.apply(c).expect("applies");
+    // A is the last: placed without asking, and so are the one-element and empty orders.
+    let reason = reason(&g);
+    let (order, rest) = reason.split_once(" / ").expect("parts");
+    assert_eq!(order, "B, C, A");
+    assert!(rest.starts_with("A, C, B"), "{rest}");
+    assert!(rest.ends_with(" / A / 0"), "{rest}");
+}
