@@ -301,7 +301,19 @@ pub struct AbilitiesDecl {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CardDecl {
     pub name: Text,
+    /// `for x in L, (a, b) in M`: a family of cards, one per combination (empty for one card).
+    pub family: Vec<FamilyBinder>,
     pub items: Vec<CardItem>,
+    pub span: Span,
+}
+
+/// `x in L` or `(a, b) in L` of a card family.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FamilyBinder {
+    pub names: Vec<Ident>,
+    /// Written `(a, b)`: each element of the list is a row with one value per name.
+    pub row: bool,
+    pub list: Expr,
     pub span: Span,
 }
 

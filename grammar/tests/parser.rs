@@ -1233,7 +1233,7 @@ fn error_messages_use_plain_words() {
     );
 
     let e = errors_of("card \"X\" foo");
-    assert_eq!(e[0].message, "expected `{`, found `foo`");
+    assert_eq!(e[0].message, "expected `{` or `for`, found `foo`");
 
     let e = errors_of("var x: int");
     assert_eq!(e[0].message, "expected `=`, found the end of the file");
@@ -1773,4 +1773,36 @@ fn choose_order_and_a_binder_named_order() {
     let ch = let_choose("choose (order) c in L");
     assert!(matches!(ch.count, ChooseCount::Exactly(_)));
     assert!(matches!(stmt("let order = []"), StmtKind::Let(n, _) if n.name == "order"));
+}
+
+#[test]
+fn card_families() {
+    let script = parse_ok(
+        "card \"{rank} of {suit}\" for suit in [Clubs, Hearts], (rank, name) in [[11, \"Jack\"]] {\n  is suit\n  rank rank\n}\ncard \"Plain\" { copies 1 }\n",
+    );
+    let Item::Card(c) = &script.items[0] else {
+        panic!("a card")
+    };
+    let binders: Vec<(Vec<&str>, bool, String)> = c
+        .family
+        .iter()
+        .map(|b| {
+            (
+                b.names.iter().map(|n| n.name.as_str()).collect(),
+                b.row,
+                show(&b.list),
+            )
+        })
+        .collect();
+    assert_eq!(
+        binders,
+        [
+            (vec!["suit"], false, "[Clubs Hearts]".to_string()),
+            (vec!["rank", "name"], true, "[[11 \"Jack\"]]".to_string()),
+        ]
+    );
+    let Item::Card(plain) = &script.items[1] else {
+        panic!("a card")
+    };
+    assert!(plain.family.is_empty());
 }

@@ -387,6 +387,21 @@ impl Builder<'_> {
         let span = self.sp(&p);
         let mut k = kids(&p);
         let name = self.text(k.next()?, 1)?;
+        let mut family = Vec::new();
+        if let Some(f) = k.take(Rule::card_family) {
+            for b in kids(&f).rest() {
+                let bspan = self.sp(&b);
+                let row = has_child(&b, Rule::lparen);
+                let parts: Vec<P<'_>> = kids(&b).rest().collect();
+                let (list, names) = parts.split_last().ok_or(Bug)?;
+                family.push(FamilyBinder {
+                    names: names.iter().map(|n| self.ident(n)).collect(),
+                    row,
+                    list: self.expr(list.clone(), 1)?,
+                    span: bspan,
+                });
+            }
+        }
         let mut items = Vec::new();
         for c in k.rest() {
             let s = self.sp(&c);
@@ -410,7 +425,12 @@ impl Builder<'_> {
                 _ => return Err(Bug),
             });
         }
-        Ok(CardDecl { name, items, span })
+        Ok(CardDecl {
+            name,
+            family,
+            items,
+            span,
+        })
     }
 
     pub(super) fn action(&mut self, p: P<'_>) -> R<ActionDecl> {

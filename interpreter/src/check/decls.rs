@@ -23,7 +23,7 @@ pub(crate) fn lower_type(t: &ast::TypeExpr) -> Ty {
     }
 }
 
-fn placeholder() -> Expr {
+pub(super) fn placeholder() -> Expr {
     Expr {
         kind: ExprKind::Const(Value::None),
         span: Span::default(),
@@ -224,6 +224,13 @@ impl Compiler<'_> {
                         }
                     }
                 }
+                ast::Item::Card(cd) if !cd.family.is_empty() => {
+                    let members = self.family_members(cd);
+                    for m in &members {
+                        self.declare_kind(cd, m.name.clone());
+                    }
+                    self.families.insert(cd.span.start, members);
+                }
                 ast::Item::Card(cd) => {
                     let name = match cd.name.plain() {
                         Some(n) => n,
@@ -235,45 +242,12 @@ impl Compiler<'_> {
                                     "a card name cannot contain `{...}`",
                                 )
                                 .label("interpolated name")
-                                .help("a card name is plain text: write each card in a `card` block of its own"),
+                                .help("a card name is plain text, or a family's: `card \"{rank} of {suit}\" for suit in [Clubs, Hearts], rank in 2..14 { ... }` makes one card per combination"),
                             );
                             continue;
                         }
                     };
-                    if let Some(old) = self.kinds.get(&name) {
-                        let old_span = self.p.kinds[old.index()].span;
-                        self.error(
-                            Diagnostic::error(
-                                "E101",
-                                cd.name.span,
-                                format!("the card \"{name}\" is defined twice"),
-                            )
-                            .label("second definition")
-                            .related(old_span, "first definition")
-                            .help("give the copies with `copies N` in one definition"),
-                        );
-                        continue;
-                    }
-                    let id = KindId(self.p.kinds.len() as u16);
-                    self.kinds.insert(name.clone(), id);
-                    for item in &cd.items {
-                        if let ast::CardItem::Ability(n, _, _) = item {
-                            self.card_abilities
-                                .entry(n.name.clone())
-                                .or_default()
-                                .push(id);
-                        }
-                    }
-                    self.p.kinds.push(KindDef {
-                        name,
-                        tags: vec![],
-                        copies: placeholder(),
-                        props: vec![],
-                        text: String::new(),
-                        abilities: vec![],
-                        triggers: vec![],
-                        span: cd.name.span,
-                    });
+                    self.declare_kind(cd, name);
                 }
                 ast::Item::Fn(f) => {
                     let id = FnId(self.p.fns.len() as u16);

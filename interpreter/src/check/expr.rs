@@ -357,7 +357,11 @@ impl Compiler<'_> {
                             // defined, which tells nothing about where the cards lie).
                             Some(v) if *op == ast::Aggregate::Sort => {
                                 let (x, t) = self.expr(cx, v);
-                                if !fits(&t, &Ty::Int) && !fits(&t, &Ty::Kind) && !orderable(&t) {
+                                if !fits(&t, &Ty::Int)
+                                    && !fits(&t, &Ty::Kind)
+                                    && !fits(&t, &Ty::Tag)
+                                    && !orderable(&t)
+                                {
                                     self.type_error(v.span, &Ty::Int, &t);
                                 }
                                 x
@@ -440,6 +444,9 @@ impl Compiler<'_> {
                 mk(ExprKind::Const(Value::Player(i as u8)), span),
                 Ty::Player,
             );
+        }
+        if let Some((v, ty)) = self.family_const(&id.name) {
+            return (mk(ExprKind::Const(v), span), ty);
         }
         match id.name.as_str() {
             "you" => {

@@ -204,3 +204,105 @@ flow {
     assert!(rest.starts_with("A, C, B"), "{rest}");
     assert!(rest.ends_with(" / A / 0"), "{rest}");
 }
+
+/// A card family: one kind per combination, in order (the first list outermost), named and
+/// described from its values, which its properties, tags and abilities read as constants; a table
+/// of rows; cards ordered by a property and by a tag.
+#[test]
+fn a_card_family_defines_one_card_per_combination() {
+    let src = r#"
+game "Deck" { players 2 }
+tags suit: Clubs, Hearts
+property rank: int = 0
+property points: int = 0
+abilities play
+zone deck: pile
+card "{rank} of {suit}" for suit in [Hearts, Clubs], rank in 2..3 {
+  is suit
+  rank rank
+  text "The {rank} of {suit}."
+  ability play { log "{rank} played" }
+}
+card "{name}" for (rank, name, points) in [[11, "Jack", 1], [12, "Queen", 2]] {
+  copies 2
+  rank rank
+  points points
+}
+setup { move box to deck }
+flow {
+  for c in sort(c in deck by c.kind) { perform play of c }
+  log "{[c.kind for c in sort(c in deck by [c.rank, c.points])]}"
+  log "{distinct([c.suit for c in sort(c in deck where c.rank < 11 by c.suit)])}"
+  win [seat(1)] "{count(deck)}"
+}
+"#;
+    let checked = check_source(src);
+    let p = checked.program.expect("the script checks");
+    let kinds: Vec<(&str, &str)> = p
+        .kinds
+        .iter()
+        .map(|k| (k.name.as_str(), k.text.as_str()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("2 of Hearts", "The 2 of Hearts."),
+            ("3 of Hearts", "The 3 of Hearts."),
+            ("2 of Clubs", "The 2 of Clubs."),
+            ("3 of Clubs", "The 3 of Clubs."),
+            ("Jack", ""),
+            ("Queen", ""),
+        ]
+    );
+    let mut g = Game::new(Arc::new(p), GameConfig::new(2, 1));
+    assert_eq!(reason(&g), "8");
+    assert_eq!(
+        logs(&g.take_events()),
+        [
+            "2 played",
+            "3 played",
+            "2 played",
+            "3 played",
+            "2 of Hearts, 2 of Clubs, 3 of Hearts, 3 of Clubs, Jack, Jack, Queen, Queen",
+            "Clubs, Hearts",
+        ]
+    );
+}
+
+/// What a family cannot be made of: values not written out, rows of the wrong length, a name that
+/// shows something else than the family's values, two cards of the same name.
+#[test]
+fn card_family_errors() {
+    let base = "game \"F\" { players 2 }\ntags suit: Clubs, Hearts\nvar n: int = 3\nzone deck: pile\nFAMILY { copies 1 }\nsetup { move box to deck }\nflow { win [seat(1)] \"{count(deck)}\" }\n";
+    for (family, code, want) in [
+        (
+            "card \"{x}\" for x in 1..n",
+            "E311",
+            "the values of a card family must be written out in the script",
+        ),
+        (
+            "card \"{a}\" for (a, b) in [[1, 2], [3]]",
+            "E311",
+            "each row of this table needs 2 values; [3] does not have them",
+        ),
+        (
+            "card \"{x} {n}\" for x in [1, 2]",
+            "E311",
+            "a card family's name shows only the family's own values",
+        ),
+        (
+            "card \"Same\" for x in [Clubs, Hearts]",
+            "E101",
+            "the card \"Same\" is defined twice",
+        ),
+    ] {
+        let checked = check_source(&base.replace("FAMILY", family));
+        let found: Vec<(&str, &str)> = checked
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| (d.code, d.message.as_str()))
+            .collect();
+        assert_eq!(found, [(code, want)], "{family}");
+    }
+}
