@@ -220,6 +220,7 @@ pub struct VarDecl {
 pub enum TypeExpr {
     Int(Span),
     Bool(Span),
+    Text(Span),
     Player(Span),
     Card(Span),
     Kind(Span),
@@ -234,6 +235,7 @@ impl TypeExpr {
         match self {
             TypeExpr::Int(s)
             | TypeExpr::Bool(s)
+            | TypeExpr::Text(s)
             | TypeExpr::Player(s)
             | TypeExpr::Card(s)
             | TypeExpr::Kind(s)
@@ -303,7 +305,19 @@ pub struct AbilitiesDecl {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CardDecl {
     pub name: Text,
+    /// `for x in L, (a, b) in M`: a family of cards, one per combination (empty for one card).
+    pub family: Vec<FamilyBinder>,
     pub items: Vec<CardItem>,
+    pub span: Span,
+}
+
+/// `x in L` or `(a, b) in L` of a card family.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FamilyBinder {
+    pub names: Vec<Ident>,
+    /// Written `(a, b)`: each element of the list is a row with one value per name.
+    pub row: bool,
+    pub list: Expr,
     pub span: Span,
 }
 
@@ -329,6 +343,8 @@ pub struct FnDecl {
     pub name: Ident,
     pub params: Vec<Param>,
     pub ret: TypeExpr,
+    /// The `let x = E` of a body written as a block, in order (empty for `= E`).
+    pub lets: Vec<(Ident, Expr)>,
     pub body: Expr,
     pub span: Span,
 }
@@ -338,6 +354,8 @@ pub struct FnDecl {
 pub struct ProcDecl {
     pub name: Ident,
     pub params: Vec<Param>,
+    /// The type of the value `return E` gives, when the procedure has one.
+    pub ret: Option<TypeExpr>,
     pub body: Block,
     pub span: Span,
 }
@@ -455,6 +473,8 @@ pub enum StmtKind {
     Require(Expr),
     Strict(Block),
     Stop,
+    /// `return E`: leave a procedure with a result.
+    Return(Expr),
     /// `perform A of C [as T] [by P]`
     Perform {
         ability: Ident,
@@ -520,6 +540,8 @@ pub enum ChooseCount {
     UpTo(Expr),
     /// `choose any x in L`
     Any,
+    /// `choose order x in L`: every element, in the order chosen.
+    Order,
 }
 
 /// `choose [count] x in L [where C] [by P] [prompt T]`
@@ -576,6 +598,12 @@ pub enum Aggregate {
     All,
     Filter,
     Sort,
+    /// `[E for x in L where C]`: the values of E.
+    Map,
+    /// `flatten(E for x in L where C)`: the lists E joined.
+    Flatten,
+    /// `take_while(x in L where C)`: the elements before the first for which C is false.
+    TakeWhile,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -591,6 +619,8 @@ pub enum ExprKind {
     Name(Ident),
     /// `e.field`
     Field(Box<Expr>, Ident),
+    /// `L[i]`: the i-th element, counted from 1.
+    Index(Box<Expr>, Box<Expr>),
     /// `f(args)`
     Call(Ident, Vec<Expr>),
     Unary(UnOp, Box<Expr>),

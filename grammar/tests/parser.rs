@@ -57,6 +57,7 @@ fn show(e: &Expr) -> String {
         ExprKind::Range(a, b) => format!("(.. {} {})", show(a), show(b)),
         ExprKind::Name(n) => n.name.clone(),
         ExprKind::Field(e, f) => format!("{}.{}", show(e), f.name),
+        ExprKind::Index(l, i) => format!("{}[{}]", show(l), show(i)),
         ExprKind::Call(n, args) => format!(
             "{}({})",
             n.name,
@@ -1217,7 +1218,7 @@ fn error_messages_use_plain_words() {
     assert_eq!(e.len(), 1);
     assert_eq!(
         e[0].message,
-        "expected `(`, `.`, `=`, `+=` or `-=`, found `}`"
+        "expected `(`, `[`, `.`, `=`, `+=` or `-=`, found `}`"
     );
     assert_eq!(e[0].code(), SyntaxError::UNEXPECTED);
 
@@ -1232,7 +1233,7 @@ fn error_messages_use_plain_words() {
     );
 
     let e = errors_of("card \"X\" foo");
-    assert_eq!(e[0].message, "expected `{`, found `foo`");
+    assert_eq!(e[0].message, "expected `{` or `for`, found `foo`");
 
     let e = errors_of("var x: int");
     assert_eq!(e[0].message, "expected `=`, found the end of the file");
@@ -1718,4 +1719,113 @@ fn teams_and_a_team_win_parse() {
         .collect();
     assert!(bodies[0].starts_with("Some(WinTeam("), "{}", bodies[0]);
     assert!(bodies[1].starts_with("Some(Win("), "{}", bodies[1]);
+}
+
+#[test]
+fn procedures_with_results_and_function_bodies_with_let() {
+    let script = parse_ok(
+        "fn f(n: int): text {\n  let a = n * 2\n  let b = a + 1\n  \"{a} {b}\"\n}\nproc g(p: player): list of int {\n  return [1]\n}\nproc h() { stop }\n",
+    );
+    let Item::Fn(f) = &script.items[0] else {
+        panic!("a function")
+    };
+    assert!(matches!(f.ret, TypeExpr::Text(_)));
+    let lets: Vec<(&str, String)> = f
+        .lets
+        .iter()
+        .map(|(n, e)| (n.name.as_str(), show(e)))
+        .collect();
+    assert_eq!(
+        lets,
+        [("a", "(* n 2)".to_string()), ("b", "(+ a 1)".to_string())]
+    );
+    let Item::Proc(g) = &script.items[1] else {
+        panic!("a procedure")
+    };
+    assert!(matches!(g.ret, Some(TypeExpr::List(..))));
+    assert!(matches!(g.body.stmts[0].kind, StmtKind::Return(_)));
+    let Item::Proc(h) = &script.items[2] else {
+        panic!("a procedure")
+    };
+    assert!(h.ret.is_none());
+    assert!(matches!(stmt("let x = g(p)"), StmtKind::Let(_, _)));
+}
+
+#[test]
+fn indexing_comprehensions_flatten_and_take_while() {
+    assert_eq!(show(&expr("p.hand[2].cost")), "p.hand[2].cost");
+    assert_eq!(show(&expr("hands[i][j + 1]")), "hands[i][(+ j 1)]");
+    assert_eq!(show(&expr("-L[1] * 2")), "(* (- L[1]) 2)");
+    assert_eq!(
+        show(&expr("[c.cost * 2 for c in hand where c is Gold]")),
+        "(Map (* c.cost 2) c in hand where (is c Gold))"
+    );
+    assert_eq!(show(&expr("[a for x in L]")), "(Map a x in L)");
+    assert_eq!(show(&expr("[a, b]")), "[a b]");
+    assert_eq!(
+        show(&expr("flatten(t.kept for t in p.domain)")),
+        "(Flatten t.kept t in p.domain)"
+    );
+    assert_eq!(
+        show(&expr("take_while(c in p.deck where c.face_up)")),
+        "(TakeWhile c in p.deck where c.face_up)"
+    );
+    assert!(!errors_of("fn f(): list of int = take_while(x in [1] )").is_empty());
+    // `times N [menu]`: a count that is a number, a name or in parentheses is not indexed.
+    let StmtKind::Actions { mode, actions, .. } = stmt("actions by p times n [buy]") else {
+        panic!("a menu")
+    };
+    assert!(matches!(mode, MenuMode::Times(e) if show(&e) == "n"));
+    assert_eq!(actions.len(), 1);
+    let StmtKind::Actions { mode, .. } = stmt("actions by p times (n[1]) [buy, sell]") else {
+        panic!("a menu")
+    };
+    assert!(matches!(mode, MenuMode::Times(e) if show(&e) == "n[1]"));
+}
+
+#[test]
+fn choose_order_and_a_binder_named_order() {
+    let ch = let_choose("choose order c in p.deck where c.face_up by p prompt \"Back\"");
+    assert!(matches!(ch.count, ChooseCount::Order));
+    assert_eq!(ch.var.name, "c");
+    assert!(ch.filter.is_some());
+    // `order` stays a name: a binder, a local and a count in parentheses.
+    let ch = let_choose("choose order in L");
+    assert!(matches!(ch.count, ChooseCount::One));
+    assert_eq!(ch.var.name, "order");
+    let ch = let_choose("choose (order) c in L");
+    assert!(matches!(ch.count, ChooseCount::Exactly(_)));
+    assert!(matches!(stmt("let order = []"), StmtKind::Let(n, _) if n.name == "order"));
+}
+
+#[test]
+fn card_families() {
+    let script = parse_ok(
+        "card \"{rank} of {suit}\" for suit in [Clubs, Hearts], (rank, name) in [[11, \"Jack\"]] {\n  is suit\n  rank rank\n}\ncard \"Plain\" { copies 1 }\n",
+    );
+    let Item::Card(c) = &script.items[0] else {
+        panic!("a card")
+    };
+    let binders: Vec<(Vec<&str>, bool, String)> = c
+        .family
+        .iter()
+        .map(|b| {
+            (
+                b.names.iter().map(|n| n.name.as_str()).collect(),
+                b.row,
+                show(&b.list),
+            )
+        })
+        .collect();
+    assert_eq!(
+        binders,
+        [
+            (vec!["suit"], false, "[Clubs Hearts]".to_string()),
+            (vec!["rank", "name"], true, "[[11 \"Jack\"]]".to_string()),
+        ]
+    );
+    let Item::Card(plain) = &script.items[1] else {
+        panic!("a card")
+    };
+    assert!(plain.family.is_empty());
 }

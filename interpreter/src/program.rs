@@ -340,6 +340,8 @@ pub struct ProcDef {
     pub name: String,
     /// Parameters occupy slots 0..params.len().
     pub params: Vec<Ty>,
+    /// The type of the value `return E` gives (`proc NAME(...): TYPE`), when it has one.
+    pub ret: Option<Ty>,
     pub body: Body,
 }
 
@@ -497,6 +499,8 @@ pub enum ChooseCount {
     Exactly(Expr),
     UpTo(Expr),
     Any,
+    /// Every element, in the order chosen; the last is placed without asking.
+    Order,
 }
 
 #[derive(Clone, Debug)]
@@ -558,6 +562,11 @@ pub enum StmtKind {
     },
     Emit(EventId, Vec<Expr>),
     Call(ProcId, Vec<Expr>),
+    /// `let x = proc(args)`: the procedure's `return` value (none if it ends without one) goes to
+    /// the slot.
+    CallLet(Slot, ProcId, Vec<Expr>),
+    /// `return E`: leave the procedure, giving E to the `let` that called it.
+    Return(Expr),
     Turn(Expr, BlockId),
     Phase(String, BlockId),
     EndTurn,
@@ -647,6 +656,10 @@ macro_rules! each_child {
                 $f(a);
                 $f(b);
             }
+            ExprKind::Let(_, v, body) => {
+                $f(v);
+                $f(body);
+            }
             ExprKind::List(xs) | ExprKind::Builtin(_, xs) | ExprKind::CallFn(_, xs) => {
                 xs.$iter().for_each(|x| $f(x))
             }
@@ -731,6 +744,12 @@ pub enum Aggregate {
     All,
     Filter,
     Sort,
+    /// `[E for x in L where C]`
+    Map,
+    /// `flatten(E for x in L where C)`: the lists E joined.
+    Flatten,
+    /// `take_while(x in L where C)`
+    TakeWhile,
 }
 
 /// Built-in fields of cards and spaces.
@@ -756,6 +775,10 @@ pub enum Builtin {
     Min2,
     Abs,
     Take,
+    /// `L[i]`: the i-th element from 1, none out of range.
+    Index,
+    /// `flatten(L)`: a list of lists joined.
+    Flatten,
     First,
     Last,
     /// `cards(K, L)`: the cards of kind K in L.
@@ -824,4 +847,6 @@ pub enum ExprKind {
     /// A user function; its parameters are evaluated into a fresh frame of `slots` locals.
     CallFn(FnId, Vec<Expr>),
     Text(TextIr),
+    /// `let x = V` in a function's body: V goes to the slot, then the body is the value.
+    Let(Slot, Box<Expr>, Box<Expr>),
 }

@@ -79,7 +79,8 @@ fn space_between(prev: &Tok, next: &Tok) -> bool {
     let tight_before = matches!(
         next.rule,
         rparen | rbracket | comma | dot | range_op | colon
-    ) || is_call_paren(next);
+    ) || is_call_paren(next)
+        || (next.rule == lbracket && next.parent == index_access);
     !(tight_after || tight_before)
 }
 

@@ -111,6 +111,8 @@ fn is_construct(rule: Rule) -> bool {
             | stmt_require
             | stmt_strict
             | stmt_stop
+            | stmt_return
+            | fn_let
             | stmt_perform
             | stmt_emit
             | stmt_turn

@@ -140,6 +140,7 @@ fn want(r: Rule) -> Want {
         | R::stmt_require
         | R::stmt_strict
         | R::stmt_stop
+        | R::stmt_return
         | R::stmt_perform
         | R::stmt_emit
         | R::stmt_turn
@@ -205,6 +206,7 @@ fn want(r: Rule) -> Want {
         R::ident => Phrase("a name"),
         R::field_name => Phrase("a field name"),
         R::field_access => Phrase("`.`"),
+        R::index_access => Operator,
         R::int_lit => Phrase("a number"),
         R::player_range => Phrase("a number of players (`2` or `2..4`)"),
         R::text => Phrase("a text (`\"...\"`)"),
@@ -241,7 +243,9 @@ fn want(r: Rule) -> Want {
         R::choose_counted | R::choose_single => Phrase("what to choose (`x in L`)"),
         R::choose_up_to => Phrase("`up to`"),
         R::choose_any => Phrase("`any`"),
-        R::for_tail => Phrase("`for`"),
+        R::choose_order => Phrase("`order`"),
+        R::for_tail | R::card_family => Phrase("`for`"),
+        R::family_binder => Phrase("a family's values (`x in L`)"),
         R::game_players | R::test_players => Phrase("`players`"),
         R::option_decl | R::test_option => Phrase("`option`"),
         R::table_columns => Phrase("`columns`"),
@@ -288,7 +292,7 @@ keyword_phrases! {
     k_shuffle => "shuffle", k_pay => "pay", k_reveal => "reveal", k_hide => "hide", k_show => "show",
     k_if => "if", k_then => "then", k_else => "else", k_for => "for", k_in => "in",
     k_where => "where", k_while => "while", k_repeat => "repeat", k_loop => "loop",
-    k_break => "break", k_require => "require", k_strict => "strict", k_stop => "stop",
+    k_break => "break", k_require => "require", k_strict => "strict", k_stop => "stop", k_return => "return", k_order => "order",
     k_perform => "perform", k_of => "of", k_as => "as", k_by => "by", k_emit => "emit",
     k_turn => "turn", k_phase => "phase", k_end => "end", k_actions => "actions",
     k_until => "until", k_pass => "pass", k_once => "once", k_times => "times",
@@ -460,8 +464,8 @@ pub(super) fn describe_error(
                 Some("this `}` closes nothing: is there one `}` too many above?".to_string())
             }
             None if found == "`[`" => Some(
-                "a list has no `L[i]`: take cards with `first(L)`, `last(L)`, `take(L, n)` or \
-                 `top N of Z`, or walk it with `for x in L`"
+                "an item cannot start with `[`: an element of a list is written right after the \
+                 list, `L[i]` (counted from 1), inside an expression"
                     .to_string(),
             ),
             None => Some(
@@ -541,8 +545,8 @@ pub(super) fn describe_error(
         operator = false;
     }
     if operator {
-        // `(`, `.`, `in`, `is` and `..` continue an expression: they are operators too.
-        phrases.retain(|p| !["`(`", "`.`", "`in`", "`is`", "`..`"].contains(&p.as_str()));
+        // `(`, `[`, `.`, `in`, `is` and `..` continue an expression: they are operators too.
+        phrases.retain(|p| !["`(`", "`[`", "`.`", "`in`", "`is`", "`..`"].contains(&p.as_str()));
     }
     if expression {
         // A text or a name is an expression too.
@@ -657,13 +661,13 @@ pub(super) fn describe_error(
         }
     }
     if help.is_none()
-        && found == "`{`"
-        && expected.contains("`=`")
+        && positives.contains(&Rule::k_let)
         && src.get(item_pos..).is_some_and(|r| r.starts_with("fn"))
     {
         help = Some(
-            "a function is one expression: `fn f(p: player): int = E` (`let` inside is not \
-             possible); statements go in a `proc`"
+            "a function changes nothing: its body is `let` names and then its value (`fn f(p: \
+             player): int { let n = E  n + 1 }`); statements go in a `proc`, which can return a \
+             value (`proc f(p: player): int { ... return n }`)"
                 .to_string(),
         );
     }

@@ -180,8 +180,13 @@ impl Builder<'_> {
                 }
                 let mut e = self.expr(primary, d + fields.len())?;
                 for f in fields {
-                    let name = self.ident(&kids(&f).next()?);
                     let fspan = Span::new(start, self.sp(&f).end);
+                    if f.as_rule() == Rule::index_access {
+                        let i = self.expr(kids(&f).next()?, d + 1)?;
+                        e = self.mk(ExprKind::Index(Box::new(e), Box::new(i)), fspan);
+                        continue;
+                    }
+                    let name = self.ident(&kids(&f).next()?);
                     e = self.mk(ExprKind::Field(Box::new(e), name), fspan);
                 }
                 Ok(e)
@@ -200,8 +205,15 @@ impl Builder<'_> {
             Rule::k_none => Ok(self.mk(ExprKind::None, span)),
             Rule::ident => Ok(self.mk(ExprKind::Name(self.ident(&p)), span)),
             Rule::list_lit => {
-                let items = kids(&p)
-                    .rest()
+                let parts: Vec<P<'_>> = kids(&p).rest().collect();
+                if let [value, tail] = parts.as_slice() {
+                    if tail.as_rule() == Rule::for_tail {
+                        let value = self.expr(value.clone(), d + 1)?;
+                        return self.for_tail(Aggregate::Map, value, tail, span, d);
+                    }
+                }
+                let items = parts
+                    .into_iter()
                     .map(|e| self.expr(e, d + 1))
                     .collect::<R<_>>()?;
                 Ok(self.mk(ExprKind::List(items), span))
@@ -295,6 +307,7 @@ impl Builder<'_> {
             "any" => Aggregate::Any,
             "all" => Aggregate::All,
             "filter" => Aggregate::Filter,
+            "take_while" => Aggregate::TakeWhile,
             _ => Aggregate::Sort,
         };
         let var = self.ident(&k.next()?);
@@ -302,6 +315,15 @@ impl Builder<'_> {
         let filter = self
             .opt_expr(&mut k, Rule::where_clause, d + 1)?
             .map(Box::new);
+        if op == Aggregate::TakeWhile && filter.is_none() {
+            self.error(
+                SyntaxError::INVALID,
+                "`take_while` needs a condition: `take_while(x in L where C)`".to_string(),
+                span,
+                "no `where` here",
+                Some("add `where` and the condition the first elements meet, such as `where x.face_up`"),
+            );
+        }
         let by_pair = k.take(Rule::by_clause);
         let by_span = by_pair.as_ref().map(|b| self.sp(b));
         let by = match by_pair {
@@ -344,6 +366,31 @@ impl Builder<'_> {
         ))
     }
 
+    /// `E for x in L [where C]` (after `sum(`, `max(`, `min(`, `flatten(` or `[`): the aggregate.
+    fn for_tail(
+        &mut self,
+        op: Aggregate,
+        value: Expr,
+        tail: &P<'_>,
+        span: Span,
+        d: usize,
+    ) -> R<Expr> {
+        let mut tk = kids(tail);
+        let var = self.ident(&tk.next()?);
+        let list = self.expr(tk.next()?, d + 1)?;
+        let filter = self.opt_expr(&mut tk, Rule::where_clause, d + 1)?;
+        Ok(self.mk(
+            ExprKind::Aggregate {
+                op,
+                value: Some(Box::new(value)),
+                var,
+                list: Box::new(list),
+                filter: filter.map(Box::new),
+            },
+            span,
+        ))
+    }
+
     pub(super) fn call(&mut self, p: P<'_>, d: usize) -> R<Expr> {
         let span = self.sp(&p);
         let mut k = kids(&p);
@@ -357,35 +404,23 @@ impl Builder<'_> {
                 "sum" => Some(Aggregate::Sum),
                 "max" => Some(Aggregate::Max),
                 "min" => Some(Aggregate::Min),
+                "flatten" => Some(Aggregate::Flatten),
                 _ => None,
             };
             let value_pair = rest.first().ok_or(Bug)?.clone();
             let value = self.expr(value_pair, d + 1)?;
-            let mut tk = kids(tail);
-            let var = self.ident(&tk.next()?);
-            let list = self.expr(tk.next()?, d + 1)?;
-            let filter = self.opt_expr(&mut tk, Rule::where_clause, d + 1)?;
             return match op {
-                Some(op) => Ok(self.mk(
-                    ExprKind::Aggregate {
-                        op,
-                        value: Some(Box::new(value)),
-                        var,
-                        list: Box::new(list),
-                        filter: filter.map(Box::new),
-                    },
-                    span,
-                )),
+                Some(op) => self.for_tail(op, value, tail, span, d),
                 None => {
                     self.error(
                         SyntaxError::INVALID,
                         format!(
-                            "`{}(... for x in L)` is not an aggregate: only `sum`, `max` and `min` take `for`",
+                            "`{}(... for x in L)` is not an aggregate: only `sum`, `max`, `min` and `flatten` take `for`",
                             name.name
                         ),
                         name.span,
                         "not an aggregate",
-                        Some("write `count(x in L where C)`, `filter(x in L where C)` or `sum(E for x in L)`"),
+                        Some("write `count(x in L where C)`, `filter(x in L where C)`, `sum(E for x in L)` or `[E for x in L]`"),
                     );
                     // Reported once, here: a `none` in its place keeps the checker from adding
                     // an "unknown function" error (with a "did you mean" for another aggregate).

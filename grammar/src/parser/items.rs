@@ -75,11 +75,25 @@ impl Builder<'_> {
                     params.push(self.param(q)?);
                 }
                 let ret = self.type_expr(k.next()?)?;
-                let body = self.expr(k.next()?, 1)?;
+                let mut lets = Vec::new();
+                let body_pair = k.next()?;
+                let body = if body_pair.as_rule() == Rule::fn_body {
+                    let mut b = kids(&body_pair);
+                    while let Some(l) = b.take(Rule::fn_let) {
+                        let mut lk = kids(&l);
+                        let n = self.ident(&lk.next()?);
+                        let v = self.expr(lk.next()?, 1)?;
+                        lets.push((n, v));
+                    }
+                    self.expr(b.next()?, 1)?
+                } else {
+                    self.expr(body_pair, 1)?
+                };
                 Item::Fn(FnDecl {
                     name,
                     params,
                     ret,
+                    lets,
                     body,
                     span,
                 })
@@ -92,10 +106,15 @@ impl Builder<'_> {
                 while let Some(q) = k.take(Rule::param) {
                     params.push(self.param(q)?);
                 }
+                let ret = match k.take(Rule::type_expr) {
+                    Some(t) => Some(self.type_expr(t)?),
+                    None => None,
+                };
                 let body = self.block(k.next()?, 1)?;
                 Item::Proc(ProcDecl {
                     name,
                     params,
+                    ret,
                     body,
                     span,
                 })
@@ -314,6 +333,7 @@ impl Builder<'_> {
             let base = match inner.as_rule() {
                 Rule::k_int => TypeExpr::Int(span),
                 Rule::k_bool => TypeExpr::Bool(span),
+                Rule::k_text => TypeExpr::Text(span),
                 Rule::k_player => TypeExpr::Player(span),
                 Rule::k_card => TypeExpr::Card(span),
                 Rule::k_kind => TypeExpr::Kind(span),
@@ -377,6 +397,21 @@ impl Builder<'_> {
         let span = self.sp(&p);
         let mut k = kids(&p);
         let name = self.text(k.next()?, 1)?;
+        let mut family = Vec::new();
+        if let Some(f) = k.take(Rule::card_family) {
+            for b in kids(&f).rest() {
+                let bspan = self.sp(&b);
+                let row = has_child(&b, Rule::lparen);
+                let parts: Vec<P<'_>> = kids(&b).rest().collect();
+                let (list, names) = parts.split_last().ok_or(Bug)?;
+                family.push(FamilyBinder {
+                    names: names.iter().map(|n| self.ident(n)).collect(),
+                    row,
+                    list: self.expr(list.clone(), 1)?,
+                    span: bspan,
+                });
+            }
+        }
         let mut items = Vec::new();
         for c in k.rest() {
             let s = self.sp(&c);
@@ -400,7 +435,12 @@ impl Builder<'_> {
                 _ => return Err(Bug),
             });
         }
-        Ok(CardDecl { name, items, span })
+        Ok(CardDecl {
+            name,
+            family,
+            items,
+            span,
+        })
     }
 
     pub(super) fn action(&mut self, p: P<'_>) -> R<ActionDecl> {

@@ -133,6 +133,7 @@ impl Builder<'_> {
             Rule::stmt_require => StmtKind::Require(self.expr(k.next()?, d)?),
             Rule::stmt_strict => StmtKind::Strict(self.block(k.next()?, d)?),
             Rule::stmt_stop => StmtKind::Stop,
+            Rule::stmt_return => StmtKind::Return(self.expr(k.next()?, d)?),
             Rule::stmt_perform => {
                 let ability = self.ident(&k.next()?);
                 let card = self.expr(k.next()?, d)?;
@@ -267,6 +268,7 @@ impl Builder<'_> {
             match inner.as_rule() {
                 Rule::choose_up_to => ChooseCount::UpTo(self.expr(kids(&inner).next()?, d)?),
                 Rule::choose_any => ChooseCount::Any,
+                Rule::choose_order => ChooseCount::Order,
                 _ => ChooseCount::Exactly(self.expr(inner, d)?),
             }
         } else {

@@ -78,6 +78,15 @@ impl Compiler<'_> {
                     let k = self.expr_expect(cx, &args[1], &Ty::Int);
                     return b(Builtin::Take, vec![l, k], Ty::List(Box::new(elem)));
                 }
+                "flatten" => {
+                    if !arity(self, 1) {
+                        return bad(span);
+                    }
+                    let (l, lt) = self.expr(cx, &args[0]);
+                    let inner = self.list_elem(&lt, args[0].span);
+                    let elem = self.list_elem(&inner, args[0].span);
+                    return b(Builtin::Flatten, vec![l], Ty::List(Box::new(elem)));
+                }
                 "first" | "last" | "random" | "distinct" => {
                     if !arity(self, 1) {
                         return bad(span);
@@ -176,7 +185,13 @@ impl Compiler<'_> {
                     false => (mk(ExprKind::CallFn(f, xs), span), ret),
                 }
             }
-            Some(Sym::Proc(_)) => {
+            Some(Sym::Proc(pr)) => {
+                let help = match self.p.procs[pr.index()].ret {
+                    Some(_) => format!(
+                        "a procedure can ask for decisions, so its result is kept by a statement first: `let x = {n}(...)`, then use `x`"
+                    ),
+                    None => "use a `fn` for a value computed from the position".to_string(),
+                };
                 self.error(
                     Diagnostic::error(
                         "E201",
@@ -184,7 +199,7 @@ impl Compiler<'_> {
                         format!("`{n}` is a procedure: it is a statement, not a value"),
                     )
                     .label("procedure")
-                    .help("use a `fn` for a value computed from the position"),
+                    .help(help),
                 );
                 bad(span)
             }

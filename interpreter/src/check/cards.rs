@@ -9,8 +9,27 @@ use cardgame_grammar::ast;
 
 impl Compiler<'_> {
     pub(super) fn lower_card(&mut self, cd: &ast::CardDecl) {
-        let Some(name) = cd.name.plain() else { return };
-        let Some(&kid) = self.kinds.get(&name) else {
+        if cd.family.is_empty() {
+            if let Some(name) = cd.name.plain() {
+                self.lower_kind(cd, &name);
+            }
+            return;
+        }
+        let members = self
+            .families
+            .get(&cd.span.start)
+            .cloned()
+            .unwrap_or_default();
+        for m in members {
+            self.family_consts = m.consts;
+            self.lower_kind(cd, &m.name);
+        }
+        self.family_consts = Vec::new();
+    }
+
+    /// Lowers the card `name` declared by `cd` (one card, or one of a family's).
+    fn lower_kind(&mut self, cd: &ast::CardDecl, name: &str) {
+        let Some(&kid) = self.kinds.get(name) else {
             return;
         };
         if self.p.kinds[kid.index()].span != cd.name.span {
@@ -26,6 +45,12 @@ impl Compiler<'_> {
             match item {
                 ast::CardItem::Is(names, _) => {
                     for n in names {
+                        if let Some((_, Value::Tag(t), _)) =
+                            self.family_consts.iter().find(|(k, _, _)| *k == n.name)
+                        {
+                            tags.push(TagId(*t));
+                            continue;
+                        }
                         match self.lookup(n) {
                             Some(Sym::Tag(t)) => tags.push(t),
                             _ => self.unknown_tag(n, Some("declare it in a `tags` group".into())),
@@ -59,7 +84,7 @@ impl Compiler<'_> {
                     }
                     copies = Some(lowered);
                 }
-                ast::CardItem::Text(t, _) => text = t.plain().unwrap_or_default(),
+                ast::CardItem::Text(t, _) => text = self.card_text(t),
                 ast::CardItem::Property(n, e, span) => match self.lookup(n) {
                     Some(Sym::Prop(pid)) => {
                         if props[pid.index()].is_some() {

@@ -76,7 +76,10 @@ impl Walk<'_> {
                             }
                         }
                     }
-                    Aggregate::Sort => self.all(),
+                    Aggregate::Sort
+                    | Aggregate::Map
+                    | Aggregate::Flatten
+                    | Aggregate::TakeWhile => self.all(),
                     _ => {}
                 }
                 if let Some(v) = value {
@@ -156,7 +159,8 @@ impl Walk<'_> {
             StmtKind::Let(_, e)
             | StmtKind::Require(e)
             | StmtKind::Eliminate(e)
-            | StmtKind::Stat(_, _, e) => self.expr(e),
+            | StmtKind::Stat(_, _, e)
+            | StmtKind::Return(e) => self.expr(e),
             StmtKind::Choose(_, c) => self.choose(c),
             StmtKind::Assign(t, _, e) => {
                 self.target(t);
@@ -207,7 +211,7 @@ impl Walk<'_> {
                     self.expr(x);
                 }
             }
-            StmtKind::Emit(_, args) | StmtKind::Call(_, args) => {
+            StmtKind::Emit(_, args) | StmtKind::Call(_, args) | StmtKind::CallLet(_, _, args) => {
                 args.iter().for_each(|a| self.expr(a));
             }
             StmtKind::Actions { by, mode, .. } => {

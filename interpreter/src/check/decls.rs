@@ -12,6 +12,7 @@ pub(crate) fn lower_type(t: &ast::TypeExpr) -> Ty {
     match t {
         ast::TypeExpr::Int(_) => Ty::Int,
         ast::TypeExpr::Bool(_) => Ty::Bool,
+        ast::TypeExpr::Text(_) => Ty::Text,
         ast::TypeExpr::Player(_) => Ty::Player,
         ast::TypeExpr::Card(_) => Ty::Card,
         ast::TypeExpr::Kind(_) => Ty::Kind,
@@ -22,7 +23,7 @@ pub(crate) fn lower_type(t: &ast::TypeExpr) -> Ty {
     }
 }
 
-fn placeholder() -> Expr {
+pub(super) fn placeholder() -> Expr {
     Expr {
         kind: ExprKind::Const(Value::None),
         span: Span::default(),
@@ -235,6 +236,13 @@ impl Compiler<'_> {
                         }
                     }
                 }
+                ast::Item::Card(cd) if !cd.family.is_empty() => {
+                    let members = self.family_members(cd);
+                    for m in &members {
+                        self.declare_kind(cd, m.name.clone());
+                    }
+                    self.families.insert(cd.span.start, members);
+                }
                 ast::Item::Card(cd) => {
                     let name = match cd.name.plain() {
                         Some(n) => n,
@@ -246,45 +254,12 @@ impl Compiler<'_> {
                                     "a card name cannot contain `{...}`",
                                 )
                                 .label("interpolated name")
-                                .help("a card name is plain text: write each card in a `card` block of its own"),
+                                .help("a card name is plain text, or a family's: `card \"{rank} of {suit}\" for suit in [Clubs, Hearts], rank in 2..14 { ... }` makes one card per combination"),
                             );
                             continue;
                         }
                     };
-                    if let Some(old) = self.kinds.get(&name) {
-                        let old_span = self.p.kinds[old.index()].span;
-                        self.error(
-                            Diagnostic::error(
-                                "E101",
-                                cd.name.span,
-                                format!("the card \"{name}\" is defined twice"),
-                            )
-                            .label("second definition")
-                            .related(old_span, "first definition")
-                            .help("give the copies with `copies N` in one definition"),
-                        );
-                        continue;
-                    }
-                    let id = KindId(self.p.kinds.len() as u16);
-                    self.kinds.insert(name.clone(), id);
-                    for item in &cd.items {
-                        if let ast::CardItem::Ability(n, _, _) = item {
-                            self.card_abilities
-                                .entry(n.name.clone())
-                                .or_default()
-                                .push(id);
-                        }
-                    }
-                    self.p.kinds.push(KindDef {
-                        name,
-                        tags: vec![],
-                        copies: placeholder(),
-                        props: vec![],
-                        text: String::new(),
-                        abilities: vec![],
-                        triggers: vec![],
-                        span: cd.name.span,
-                    });
+                    self.declare_kind(cd, name);
                 }
                 ast::Item::Fn(f) => {
                     let id = FnId(self.p.fns.len() as u16);
@@ -304,6 +279,7 @@ impl Compiler<'_> {
                         self.p.procs.push(ProcDef {
                             name: pr.name.name.clone(),
                             params: pr.params.iter().map(|p| lower_type(&p.ty)).collect(),
+                            ret: pr.ret.as_ref().map(lower_type),
                             body: empty_body(),
                         });
                     }
@@ -572,7 +548,20 @@ impl Compiler<'_> {
                         cx.bind_at(&p.name.name, lower_type(&p.ty), p.name.span);
                     }
                     let ret = lower_type(&f.ret);
-                    let body = self.expr_expect(&mut cx, &f.body, &ret);
+                    let mut lets = Vec::new();
+                    for (name, value) in &f.lets {
+                        let (v, ty) = self.expr(&mut cx, value);
+                        let slot = cx.bind_at(&name.name, ty, name.span);
+                        lets.push((slot, v));
+                    }
+                    let mut body = self.expr_expect(&mut cx, &f.body, &ret);
+                    while let Some((slot, v)) = lets.pop() {
+                        let span = v.span.join(body.span);
+                        body = Expr {
+                            kind: ExprKind::Let(slot, Box::new(v), Box::new(body)),
+                            span,
+                        };
+                    }
                     let def = &mut self.p.fns[id.index()];
                     def.body = body;
                     def.slots = cx.max;
@@ -583,6 +572,7 @@ impl Compiler<'_> {
                         continue;
                     };
                     let mut cx = Ctx::new(BodyKind::Statements);
+                    cx.ret = Some(pr.ret.as_ref().map(lower_type));
                     for p in &pr.params {
                         cx.bind_at(&p.name.name, lower_type(&p.ty), p.name.span);
                     }

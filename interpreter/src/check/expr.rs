@@ -194,6 +194,15 @@ impl Compiler<'_> {
             }
             ast::ExprKind::Name(id) => self.name(cx, id),
             ast::ExprKind::Field(base, f) => self.field(cx, base, f, span),
+            ast::ExprKind::Index(l, i) => {
+                let (x, lt) = self.expr(cx, l);
+                let elem = self.list_elem(&lt, l.span);
+                let i = self.expr_expect(cx, i, &Ty::Int);
+                (
+                    mk(ExprKind::Builtin(Builtin::Index, vec![x, i]), span),
+                    elem,
+                )
+            }
             ast::ExprKind::Call(name, args) => self.call(cx, name, args, span),
             ast::ExprKind::Unary(op, x) => match op {
                 ast::UnOp::Neg => {
@@ -320,6 +329,25 @@ impl Compiler<'_> {
                     ast::Aggregate::Filter => {
                         (Aggregate::Filter, Ty::List(Box::new(elem.clone())), None)
                     }
+                    ast::Aggregate::TakeWhile => {
+                        (Aggregate::TakeWhile, Ty::List(Box::new(elem.clone())), None)
+                    }
+                    ast::Aggregate::Map | ast::Aggregate::Flatten => match value {
+                        Some(v) => {
+                            let (x, t) = self.expr(cx, v);
+                            if *op == ast::Aggregate::Map {
+                                (Aggregate::Map, Ty::List(Box::new(t)), Some(Box::new(x)))
+                            } else {
+                                let inner = self.list_elem(&t, v.span);
+                                (
+                                    Aggregate::Flatten,
+                                    Ty::List(Box::new(inner)),
+                                    Some(Box::new(x)),
+                                )
+                            }
+                        }
+                        None => (Aggregate::Map, Ty::Any, None),
+                    },
                     ast::Aggregate::Sum
                     | ast::Aggregate::Max
                     | ast::Aggregate::Min
@@ -329,7 +357,11 @@ impl Compiler<'_> {
                             // defined, which tells nothing about where the cards lie).
                             Some(v) if *op == ast::Aggregate::Sort => {
                                 let (x, t) = self.expr(cx, v);
-                                if !fits(&t, &Ty::Int) && !fits(&t, &Ty::Kind) {
+                                if !fits(&t, &Ty::Int)
+                                    && !fits(&t, &Ty::Kind)
+                                    && !fits(&t, &Ty::Tag)
+                                    && !orderable(&t)
+                                {
                                     self.type_error(v.span, &Ty::Int, &t);
                                 }
                                 x
@@ -412,6 +444,9 @@ impl Compiler<'_> {
                 mk(ExprKind::Const(Value::Player(i as u8)), span),
                 Ty::Player,
             );
+        }
+        if let Some((v, ty)) = self.family_const(&id.name) {
+            return (mk(ExprKind::Const(v), span), ty);
         }
         match id.name.as_str() {
             "you" => {
@@ -738,8 +773,20 @@ impl Compiler<'_> {
                 (bin(BinOp::Add, x, y), Ty::Int)
             }
             B::Sub | B::Mul | B::Div | B::Rem | B::Lt | B::Le | B::Gt | B::Ge => {
-                let x = self.expr_expect(cx, a, &Ty::Int);
-                let y = self.expr_expect(cx, b, &Ty::Int);
+                let (x, tx) = self.expr(cx, a);
+                let compare = matches!(op, B::Lt | B::Le | B::Gt | B::Ge);
+                let y = if compare && matches!(tx, Ty::List(_)) {
+                    // Lists of numbers compare element by element (`[2, 14] > [2, 9]`).
+                    if !orderable(&tx) {
+                        self.type_error(a.span, &Ty::List(Box::new(Ty::Int)), &tx);
+                    }
+                    self.expr_expect(cx, b, &tx)
+                } else {
+                    if !fits(&tx, &Ty::Int) {
+                        self.type_error(a.span, &Ty::Int, &tx);
+                    }
+                    self.expr_expect(cx, b, &Ty::Int)
+                };
                 let (o, ty) = match op {
                     B::Sub => (BinOp::Sub, Ty::Int),
                     B::Mul => (BinOp::Mul, Ty::Int),
@@ -793,5 +840,14 @@ impl Compiler<'_> {
                 (bin(BinOp::In, x, y), Ty::Bool)
             }
         }
+    }
+}
+
+/// A type whose values are ordered by `<`: numbers, and lists of them compared element by element.
+fn orderable(t: &Ty) -> bool {
+    match t {
+        Ty::Int | Ty::Any => true,
+        Ty::List(e) => orderable(e),
+        _ => false,
     }
 }

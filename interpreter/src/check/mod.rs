@@ -8,6 +8,7 @@ mod cards;
 mod dead;
 mod decls;
 mod expr;
+mod family;
 mod inline;
 mod scope;
 mod stats;
@@ -131,6 +132,10 @@ pub(crate) struct Compiler<'s> {
     pub(crate) teams_declared: bool,
     /// Functions whose bodies are lowered already (calls further down may copy them: `inline`).
     pub(crate) lowered_fns: std::collections::HashSet<crate::program::FnId>,
+    /// The cards of each card family, by the start of its declaration (read once, when declared).
+    pub(crate) families: HashMap<usize, Vec<family::Member>>,
+    /// While a family's card is lowered: the family's names and their values for this card.
+    pub(crate) family_consts: Vec<(String, Value, Ty)>,
     /// The types of every action's parameters, once lowered (strategies bind them by position).
     pub(crate) action_param_tys: HashMap<ActionId, Vec<Ty>>,
     /// Statistics by name (their own name space, like strategies), and for each where it is first
@@ -206,6 +211,7 @@ fn is_agent_hook(s: Sym, name: &str) -> bool {
 
 pub const BUILTIN_FNS: &[&str] = &[
     "count",
+    "flatten",
     "max",
     "min",
     "abs",
@@ -355,6 +361,8 @@ impl<'s> Compiler<'s> {
             partial: false,
             teams_declared: false,
             lowered_fns: Default::default(),
+            families: HashMap::new(),
+            family_consts: Vec::new(),
             action_param_tys: HashMap::new(),
             stat_ids: HashMap::new(),
             card_abilities: HashMap::new(),

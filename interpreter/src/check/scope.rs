@@ -27,6 +27,9 @@ pub struct Ctx {
     pub names: Vec<String>,
     /// Where `you` names nobody (`setup`: no player acts yet), the name of that place.
     pub no_you: Option<&'static str>,
+    /// In a procedure: the type its `return` gives (`Some(None)`: a procedure without one);
+    /// `None` elsewhere.
+    pub ret: Option<Option<Ty>>,
 }
 
 impl Ctx {
@@ -39,6 +42,7 @@ impl Ctx {
             loops: 0,
             names: vec![],
             no_you: None,
+            ret: None,
         }
     }
     pub fn push(&mut self) {

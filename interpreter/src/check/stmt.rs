@@ -32,6 +32,24 @@ impl Compiler<'_> {
         true
     }
 
+    /// `name(args)` when `name` is a procedure (not hidden by a local): the value of a `let`.
+    fn proc_called<'e>(
+        &self,
+        cx: &Ctx,
+        e: &'e ast::Expr,
+    ) -> Option<(&'e ast::Ident, &'e [ast::Expr])> {
+        let ast::ExprKind::Call(name, args) = &e.kind else {
+            return None;
+        };
+        if cx.get(&name.name).is_some() {
+            return None;
+        }
+        match self.syms.get(&name.name) {
+            Some((Sym::Proc(_), _)) => Some((name, args)),
+            _ => None,
+        }
+    }
+
     fn target(&mut self, cx: &mut Ctx, e: &ast::Expr) -> Option<(Target, Ty)> {
         match &e.kind {
             ast::ExprKind::Name(id) => {
@@ -117,6 +135,60 @@ impl Compiler<'_> {
         use ast::StmtKind as S;
         let span = s.span;
         let kind = match &s.kind {
+            S::Let(id, e) if self.proc_called(cx, e).is_some() => {
+                let (name, args) = self.proc_called(cx, e)?;
+                let Some(Sym::Proc(p)) = self.lookup(name) else {
+                    return None;
+                };
+                let params = self.p.procs[p.index()].params.clone();
+                let ret = self.p.procs[p.index()].ret.clone();
+                let xs = self.arguments(cx, name, name.span, &params, args)?;
+                let Some(ty) = ret else {
+                    self.error(
+                        Diagnostic::error(
+                            "E209",
+                            e.span,
+                            format!("the procedure `{}` gives no value", name.name),
+                        )
+                        .label("no result to keep")
+                        .help(format!(
+                            "declare the type of its result and `return` one: `proc {}(...): int {{ ... return n }}`; or call it as a statement",
+                            name.name
+                        )),
+                    );
+                    // The name is declared all the same: its uses are not errors of their own.
+                    cx.bind_at(&id.name, Ty::Any, id.span);
+                    return None;
+                };
+                let slot = cx.bind_at(&id.name, ty, id.span);
+                StmtKind::CallLet(slot, p, xs)
+            }
+            S::Return(e) => match cx.ret.clone() {
+                Some(Some(ty)) => StmtKind::Return(self.expr_expect(cx, e, &ty)),
+                found => {
+                    let (_, _) = self.expr(cx, e);
+                    let (label, help) = match found {
+                        Some(None) => (
+                            "this procedure declares no result",
+                            "declare the type of its result after the parameters: `proc name(p: player): int { ... }`; `stop` leaves a procedure without one",
+                        ),
+                        _ => (
+                            "not in a procedure",
+                            "only a procedure declared with a result type returns a value; `stop` leaves an ability, a trigger or an action",
+                        ),
+                    };
+                    self.error(
+                        Diagnostic::error(
+                            "E208",
+                            span,
+                            "`return` outside a procedure with a result".to_string(),
+                        )
+                        .label(label)
+                        .help(help),
+                    );
+                    return None;
+                }
+            },
             S::Let(id, e) => {
                 let (x, ty) = self.expr(cx, e);
                 let slot = cx.bind_at(&id.name, ty, id.span);
@@ -498,6 +570,7 @@ impl Compiler<'_> {
             ast::ChooseCount::Exactly(n) => ChooseCount::Exactly(self.expr_expect(cx, n, &Ty::Int)),
             ast::ChooseCount::UpTo(n) => ChooseCount::UpTo(self.expr_expect(cx, n, &Ty::Int)),
             ast::ChooseCount::Any => ChooseCount::Any,
+            ast::ChooseCount::Order => ChooseCount::Order,
         };
         let by = self.opt_player(cx, &ch.by);
         let prompt = ch.prompt.as_ref().map(|t| self.text(cx, t));

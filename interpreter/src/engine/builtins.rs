@@ -89,6 +89,9 @@ impl<'a> Mach<'a> {
             if op != Aggregate::Any && op != Aggregate::All {
                 if let Some(f) = filter {
                     if !self.eval_bool(f)? {
+                        if op == Aggregate::TakeWhile {
+                            break;
+                        }
                         continue;
                     }
                 }
@@ -126,7 +129,27 @@ impl<'a> Mach<'a> {
                         break;
                     }
                 }
-                Aggregate::Filter => kept.push(item.clone()),
+                Aggregate::Filter | Aggregate::TakeWhile => kept.push(item.clone()),
+                Aggregate::Map => {
+                    let v = match value {
+                        Some(v) => self.eval(v)?,
+                        None => item.clone(),
+                    };
+                    kept.push(v);
+                }
+                Aggregate::Flatten => {
+                    let v = match value {
+                        Some(v) => self.eval(v)?,
+                        None => item.clone(),
+                    };
+                    let sp = value.map_or(span, |v| v.span);
+                    let l = self.as_list(v, sp)?;
+                    if kept.len() + l.len() > super::eval::MAX_LIST {
+                        return Err(self.err(span, "this list grew too long".into()));
+                    }
+                    self.charge(l.len(), span)?;
+                    kept.extend(l.iter().cloned());
+                }
                 Aggregate::Sort => {
                     let k = match value {
                         Some(v) => self.eval(v)?,
@@ -143,7 +166,9 @@ impl<'a> Mach<'a> {
             Aggregate::Max | Aggregate::Min => Value::Int(best.unwrap_or(0)),
             Aggregate::Any => Value::Bool(any),
             Aggregate::All => Value::Bool(all),
-            Aggregate::Filter => Value::list(kept),
+            Aggregate::Filter | Aggregate::TakeWhile | Aggregate::Map | Aggregate::Flatten => {
+                Value::list(kept)
+            }
             Aggregate::Sort => {
                 keyed.sort_by(|a, b| cmp_values(&a.0, &b.0));
                 Value::list(keyed.into_iter().map(|(_, v)| v).collect())
@@ -225,6 +250,27 @@ impl<'a> Mach<'a> {
                 let k = int(self, 1)?.max(0) as usize;
                 self.charge(k.min(l.len()), span)?;
                 Value::list(l.iter().take(k).cloned().collect())
+            }
+            Builtin::Index => {
+                let l = peek(self, 0)?;
+                let i = int(self, 1)?;
+                match usize::try_from(i) {
+                    Ok(i) if i >= 1 => l.get(i - 1).cloned().unwrap_or_default(),
+                    _ => Value::None,
+                }
+            }
+            Builtin::Flatten => {
+                let outer = list(self, 0)?;
+                let mut out = Vec::new();
+                for v in outer.iter() {
+                    let l = self.as_list(v.clone(), span)?;
+                    if out.len() + l.len() > super::eval::MAX_LIST {
+                        return Err(self.err(span, "this list grew too long".into()));
+                    }
+                    self.charge(l.len(), span)?;
+                    out.extend(l.iter().cloned());
+                }
+                Value::list(out)
             }
             Builtin::First => peek(self, 0)?.first().cloned().unwrap_or_default(),
             Builtin::Last => peek(self, 0)?.last().cloned().unwrap_or_default(),

@@ -38,6 +38,8 @@ pub(crate) struct ChooseMany {
     pub picked: Vec<Value>,
     pub left: usize,
     pub with_done: bool,
+    /// `choose order`: the last candidate is placed without asking.
+    pub order: bool,
     /// Indices into `candidates` of the pending decision's options (before `done`).
     pub offered: Vec<usize>,
 }
@@ -168,6 +170,7 @@ impl<'a> Mach<'a> {
                         let n = self.eval_int(e)?.max(0) as usize;
                         (n, true, format!("Choose up to {n}"))
                     }
+                    ChooseCount::Order => (cands.len(), false, "Choose the next".to_string()),
                     _ => (cands.len(), true, "Choose any".to_string()),
                 };
                 if !with_done && cands.len() < n {
@@ -184,6 +187,7 @@ impl<'a> Mach<'a> {
                     picked: Vec::new(),
                     left: n,
                     with_done,
+                    order: matches!(count, ChooseCount::Order),
                     offered: Vec::new(),
                 })));
                 // The frame asks at once (the checks have just run).
@@ -197,6 +201,14 @@ impl<'a> Mach<'a> {
     }
 
     fn pose_many(&mut self, checks: bool) -> R<Flow> {
+        if let Some(Frame::ChooseMany(f)) = self.s.frames.last_mut() {
+            if f.order && f.candidates.len() == 1 {
+                // The last element of an order has one place left: nothing to ask.
+                let v = f.candidates.remove(0);
+                f.picked.push(v);
+                f.left = 0;
+            }
+        }
         let Some(Frame::ChooseMany(f)) = self.s.frames.last() else {
             return Ok(Flow::Next);
         };

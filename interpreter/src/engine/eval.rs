@@ -100,14 +100,7 @@ impl<'a> Mach<'a> {
                 ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
                     let (x, y) = (self.eval(a)?, self.eval(b)?);
                     let (Value::Int(i), Value::Int(j)) = (&x, &y) else {
-                        return Err(self.err(
-                            e.span,
-                            format!(
-                                "cannot apply {op:?} to {} and {}",
-                                self.describe(&x),
-                                self.describe(&y)
-                            ),
-                        ));
+                        return self.order(*op, &x, &y, e.span);
                     };
                     return Ok(match op {
                         BinOp::Lt => i < j,
@@ -517,6 +510,11 @@ impl<'a> Mach<'a> {
                 zone,
             } => self.pile(*position, count.as_deref(), zone)?,
             ExprKind::Text(t) => Value::Text(self.text(t)?.into()),
+            ExprKind::Let(slot, v, body) => {
+                let v = self.eval(v)?;
+                self.set_local(*slot, v);
+                self.eval(body)?
+            }
             ExprKind::Const(_)
             | ExprKind::Local(_)
             | ExprKind::Global(_)
@@ -533,6 +531,30 @@ impl<'a> Mach<'a> {
             | ExprKind::Builtin(..)
             | ExprKind::Field(..)
             | ExprKind::CallFn(..) => return Err(self.err(e.span, "unexpected expression".into())),
+        })
+    }
+
+    /// `<`, `<=`, `>`, `>=` of values that are not both numbers: lists compare element by element
+    /// (the first difference decides; a list that is a beginning of the other is smaller).
+    #[inline(never)]
+    fn order(&mut self, op: BinOp, x: &Value, y: &Value, span: Span) -> R<bool> {
+        let (Value::List(a), Value::List(b)) = (x, y) else {
+            return Err(self.err(
+                span,
+                format!(
+                    "cannot apply {op:?} to {} and {}",
+                    self.describe(x),
+                    self.describe(y)
+                ),
+            ));
+        };
+        self.charge(a.len().min(b.len()), span)?;
+        let o = super::builtins::cmp_values(x, y);
+        Ok(match op {
+            BinOp::Lt => o.is_lt(),
+            BinOp::Le => o.is_le(),
+            BinOp::Gt => o.is_gt(),
+            _ => o.is_ge(),
         })
     }
 
@@ -730,6 +752,9 @@ impl<'a> Mach<'a> {
             _ => {}
         }
         let (Value::Int(i), Value::Int(j)) = (&x, &y) else {
+            if matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) {
+                return Ok(Value::Bool(self.order(op, &x, &y, span)?));
+            }
             return Err(self.err(
                 span,
                 format!(

@@ -77,6 +77,11 @@ pub(crate) struct Invocation {
 pub(crate) enum Frame {
     /// A body with its own context (the top of `State::ctxs`).
     Call,
+    /// Under the `Call` of `let x = proc(args)`: the caller's slot for the result. Reached when
+    /// the procedure ends without `return` (the result is none); `return` pops it itself.
+    Result {
+        slot: u16,
+    },
     Block {
         block: BlockId,
         pc: u32,
@@ -267,6 +272,12 @@ impl<'a> Mach<'a> {
                 }
                 Frame::Call | Frame::Strict | Frame::Phase { .. } => {
                     self.pop_frame();
+                    Flow::Next
+                }
+                Frame::Result { slot } => {
+                    let slot = *slot;
+                    self.pop_frame();
+                    self.set_local(slot, Value::None);
                     Flow::Next
                 }
                 Frame::For { .. } => self.step_for()?,

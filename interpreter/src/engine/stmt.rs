@@ -211,11 +211,28 @@ impl<'a> Mach<'a> {
                 }
                 self.emit(*ev, vals);
             }
-            StmtKind::Call(proc, args) => {
+            StmtKind::Return(e) => {
+                let v = self.eval(e)?;
+                let i = self
+                    .s
+                    .frames
+                    .iter()
+                    .rposition(|f| matches!(f, Frame::Call))
+                    .unwrap_or(0);
+                self.unwind_to(i);
+                if let Some(&Frame::Result { slot }) = self.s.frames.last() {
+                    self.pop_frame();
+                    self.set_local(slot, v);
+                }
+            }
+            StmtKind::Call(proc, args) | StmtKind::CallLet(_, proc, args) => {
                 let p: &'a Program = self.p;
                 let Some(def) = p.procs.get(proc.index()) else {
                     return Err(self.err(span, "unknown procedure".into()));
                 };
+                if let StmtKind::CallLet(slot, ..) = &stmt.kind {
+                    self.s.frames.push(Frame::Result { slot: *slot });
+                }
                 let mut locals = self.s.take_locals(0);
                 for a in args {
                     locals.push(self.eval(a)?);

@@ -3,5 +3,6 @@
 mod build;
 mod games;
 mod labels;
+mod lang;
 mod more;
 mod watch;

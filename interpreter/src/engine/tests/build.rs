@@ -223,6 +223,7 @@ impl B {
         self.p.procs.push(ProcDef {
             name: name.into(),
             params,
+            ret: None,
             body,
         });
         ProcId(self.p.procs.len() as u16 - 1)

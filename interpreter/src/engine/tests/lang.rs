@@ -1,0 +1,308 @@
+//! Engine stage: tests of the language's round-two constructs, from script text through the checker
+//! to the engine (procedures that return values, function bodies with `let`, `text` values).
+
+use super::games::logs;
+use crate::check::check_source;
+use crate::engine::{Game, GameConfig, Status};
+use std::sync::Arc;
+
+fn start(src: &str) -> Game {
+    let checked = check_source(src);
+    let errors: Vec<String> = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| format!("{} {}", d.code, d.message))
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let p = Arc::new(checked.program.expect("the script checks"));
+    Game::new(p, GameConfig::new(2, 1))
+}
+
+fn reason(g: &Game) -> String {
+    match g.status() {
+        Status::Over(o) => o.reason.clone(),
+        s => panic!("not over: {s:?}"),
+    }
+}
+
+/// A procedure's result is kept by `let`, also when the procedure pauses for a decision before it
+/// returns; `return` leaves loops and blocks at once; a procedure that ends without `return` (or
+/// with `stop`) gives `none`; recursion works.
+#[test]
+fn a_procedure_returns_a_value_after_a_decision() {
+    let src = r#"
+game "Returns" { players 2 }
+proc pick(p: player): int {
+  let n = choose n in 1..3 by p prompt "How many?"
+  for i in 1..10 {
+    if i == n {
+      return i * 10
+    }
+  }
+  log "never"
+}
+proc nothing(): card {
+  log "nothing"
+}
+proc stopped(): int {
+  stop
+  return 1
+}
+proc fact(n: int): int {
+  if n <= 1 {
+    return 1
+  }
+  let rest = fact(n - 1)
+  return n * rest
+}
+flow {
+  let a = pick(seat(2))
+  let b = nothing()
+  let c = stopped()
+  let f = fact(5)
+  win [seat(1)] "{a} {b} {c} {f}"
+}
+"#;
+    let mut g = start(src);
+    let d = g.decision().expect("a decision");
+    assert_eq!(d.options, vec!["1", "2", "3"]);
+    g.apply(1).expect("applies");
+    assert_eq!(reason(&g), "20 none none 120");
+    assert_eq!(logs(&g.take_events()), ["nothing"]);
+}
+
+/// `let` in a function's body: each name is computed once, in order, and may use the ones before;
+/// a `text` parameter and result.
+#[test]
+fn a_function_body_names_values_with_let() {
+    let src = r#"
+game "Lets" { players 2 }
+fn shout(t: text, n: int): text {
+  let twice = n * 2
+  let more = twice + 1
+  "{t}: {twice} then {more}"
+}
+flow {
+  let s = shout("count", 4)
+  win [seat(1)] "{s}"
+}
+"#;
+    let g = start(src);
+    assert_eq!(reason(&g), "count: 8 then 9");
+}
+
+/// `L[i]` from 1 (none out of range, also on zones), `[E for x in L where C]`, `flatten` of a
+/// comprehension over per-card zones and of a list of lists, `take_while`, and lists of numbers
+/// compared and sorted element by element.
+#[test]
+fn lists_are_indexed_computed_flattened_and_compared() {
+    let src = r#"
+game "Lists" { players 2 }
+zone deck: pile
+zone domain per player: set
+zone kept per card: set
+card "A" { copies 2 }
+card "B" { copies 3 }
+card "C" { copies 1 }
+setup {
+  move cards("A", box) to seat(1).domain
+  move take(cards("B", box), 2) to first(seat(1).domain).kept
+  move cards("B", box) to last(seat(1).domain).kept
+  move cards("C", box) to deck
+}
+flow {
+  let xs = [10, 20, 30]
+  log "{xs[1]} {xs[3]} {xs[4]} {xs[0]} {xs[-1]} {deck[1]} {deck[2]}"
+  log "{[x * x for x in xs where x > 10]} {[x + 1 for x in []]}"
+  log "{count(flatten(t.kept for t in seat(1).domain))} {flatten([[1, 2], [], [3]])}"
+  log "{take_while(x in [1, 2, 5, 1] where x < 3)} {take_while(x in [5] where x < 3)}"
+  let hands = [[2, 14, 9], [2, 14, 3], [3], [2, 14]]
+  log "{sort(h in hands by h)}"
+  log "{[2, 14] > [2, 9]} {[2] < [2, 1]} {[3] <= [2, 9]} {[1, 2] >= [1, 2]}"
+  win [seat(1)] "done"
+}
+"#;
+    let mut g = start(src);
+    assert_eq!(reason(&g), "done");
+    assert_eq!(
+        logs(&g.take_events()),
+        [
+            "10 30 none none none C none",
+            "400, 900 ",
+            "3 1, 2, 3",
+            "1, 2 ",
+            "2, 14, 2, 14, 3, 2, 14, 9, 3",
+            "true true false true",
+        ]
+    );
+}
+
+/// The checker's errors for the list constructs: an index that is not a number, indexing something
+/// that is not a list, comparing lists that hold no numbers, `flatten` of a list of numbers.
+#[test]
+fn list_constructs_are_type_checked() {
+    let base = "game \"L\" { players 2 }\nflow {\n  let xs = [1, 2]\n  log \"{BODY}\"\n  win [seat(1)] \"x\"\n}\n";
+    for (body, want) in [
+        ("xs[true]", "expected an int, found a bool"),
+        ("seat(1)[1]", "expected a list or a zone, found a player"),
+        (
+            "[seat(1)] < [seat(2)]",
+            "expected a list of int, found a list of player",
+        ),
+        ("flatten(xs)", "expected a list or a zone, found an int"),
+    ] {
+        let checked = check_source(&base.replace("BODY", body));
+        let messages: Vec<(&str, &str)> = checked
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.message.as_str()))
+            .collect();
+        assert_eq!(messages, [("E201", want)], "{body}");
+    }
+}
+
+/// `choose order x in L`: one decision per element but the last, each offering what is left; the
+/// result is the list in the order chosen; with one element or none nothing is asked.
+#[test]
+fn an_order_decision_lists_every_element_in_the_chosen_order() {
+    let src = r#"
+game "Order" { players 2 }
+zone deck: pile
+card "A" { copies 1 }
+card "B" { copies 1 }
+card "C" { copies 1 }
+card "D" { copies 1 }
+setup { move box to deck }
+flow {
+  let order = choose order c in deck where c is not "D" by seat(2) prompt "Put back (the last ends on top)"
+  for c in order { move c to deck top }
+  let one = choose order c in deck where c is "A"
+  let none_left = choose order c in deck where false
+  win [seat(1)] "{order} / {[c for c in deck]} / {one} / {count(none_left)}"
+}
+"#;
+    let mut g = start(src);
+    let d = g.decision().expect("a decision");
+    assert_eq!(d.player, 1);
+    assert_eq!(d.prompt, "Put back (the last ends on top)");
+    let mut first_options = d.options.clone();
+    first_options.sort();
+    assert_eq!(first_options, ["A", "B", "C"]);
+    let b = d.options.iter().position(|o| o == "B").expect("B offered");
+    g.apply(b).expect("applies");
+    let d = g.decision().expect("a second decision");
+    let mut left = d.options.clone();
+    left.sort();
+    assert_eq!(left, ["A", "C"]);
+    let c = d.options.iter().position(|o| o == "C").expect("C offered");
+    g.apply(c).expect("applies");
+    // A is the last: placed without asking, and so are the one-element and empty orders.
+    let reason = reason(&g);
+    let (order, rest) = reason.split_once(" / ").expect("parts");
+    assert_eq!(order, "B, C, A");
+    assert!(rest.starts_with("A, C, B"), "{rest}");
+    assert!(rest.ends_with(" / A / 0"), "{rest}");
+}
+
+/// A card family: one kind per combination, in order (the first list outermost), named and
+/// described from its values, which its properties, tags and abilities read as constants; a table
+/// of rows; cards ordered by a property and by a tag.
+#[test]
+fn a_card_family_defines_one_card_per_combination() {
+    let src = r#"
+game "Deck" { players 2 }
+tags suit: Clubs, Hearts
+property rank: int = 0
+property points: int = 0
+abilities play
+zone deck: pile
+card "{rank} of {suit}" for suit in [Hearts, Clubs], rank in 2..3 {
+  is suit
+  rank rank
+  text "The {rank} of {suit}."
+  ability play { log "{rank} played" }
+}
+card "{name}" for (rank, name, points) in [[11, "Jack", 1], [12, "Queen", 2]] {
+  copies 2
+  rank rank
+  points points
+}
+setup { move box to deck }
+flow {
+  for c in sort(c in deck by c.kind) { perform play of c }
+  log "{[c.kind for c in sort(c in deck by [c.rank, c.points])]}"
+  log "{distinct([c.suit for c in sort(c in deck where c.rank < 11 by c.suit)])}"
+  win [seat(1)] "{count(deck)}"
+}
+"#;
+    let checked = check_source(src);
+    let p = checked.program.expect("the script checks");
+    let kinds: Vec<(&str, &str)> = p
+        .kinds
+        .iter()
+        .map(|k| (k.name.as_str(), k.text.as_str()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("2 of Hearts", "The 2 of Hearts."),
+            ("3 of Hearts", "The 3 of Hearts."),
+            ("2 of Clubs", "The 2 of Clubs."),
+            ("3 of Clubs", "The 3 of Clubs."),
+            ("Jack", ""),
+            ("Queen", ""),
+        ]
+    );
+    let mut g = Game::new(Arc::new(p), GameConfig::new(2, 1));
+    assert_eq!(reason(&g), "8");
+    assert_eq!(
+        logs(&g.take_events()),
+        [
+            "2 played",
+            "3 played",
+            "2 played",
+            "3 played",
+            "2 of Hearts, 2 of Clubs, 3 of Hearts, 3 of Clubs, Jack, Jack, Queen, Queen",
+            "Clubs, Hearts",
+        ]
+    );
+}
+
+/// What a family cannot be made of: values not written out, rows of the wrong length, a name that
+/// shows something else than the family's values, two cards of the same name.
+#[test]
+fn card_family_errors() {
+    let base = "game \"F\" { players 2 }\ntags suit: Clubs, Hearts\nvar n: int = 3\nzone deck: pile\nFAMILY { copies 1 }\nsetup { move box to deck }\nflow { win [seat(1)] \"{count(deck)}\" }\n";
+    for (family, code, want) in [
+        (
+            "card \"{x}\" for x in 1..n",
+            "E313",
+            "the values of a card family must be written out in the script",
+        ),
+        (
+            "card \"{a}\" for (a, b) in [[1, 2], [3]]",
+            "E313",
+            "each row of this table needs 2 values; [3] does not have them",
+        ),
+        (
+            "card \"{x} {n}\" for x in [1, 2]",
+            "E313",
+            "a card family's name shows only the family's own values",
+        ),
+        (
+            "card \"Same\" for x in [Clubs, Hearts]",
+            "E101",
+            "the card \"Same\" is defined twice",
+        ),
+    ] {
+        let checked = check_source(&base.replace("FAMILY", family));
+        let found: Vec<(&str, &str)> = checked
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| (d.code, d.message.as_str()))
+            .collect();
+        assert_eq!(found, [(code, want)], "{family}");
+    }
+}
