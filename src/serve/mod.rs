@@ -268,6 +268,18 @@ async fn guard(req: axum::extract::Request, next: axum::middleware::Next) -> Res
     next.run(req).await
 }
 
+/// Runs `f` on a thread of its own: a game's bots may think for a while, and the server stays free to
+/// answer meanwhile (other requests for the game wait for it).
+async fn blocking<F>(f: F) -> Result<Json<serde_json::Value>, Failure>
+where
+    F: FnOnce() -> Result<serde_json::Value, Failure> + Send + 'static,
+{
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| internal(e.to_string()))?
+        .map(Json)
+}
+
 const PLAY_HTML: &str = include_str!("assets/play.html");
 const REPLAY_HTML: &str = include_str!("assets/replay.html");
 const STYLE_CSS: &str = include_str!("assets/style.css");
@@ -283,25 +295,26 @@ async fn asset(kind: &'static str, body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, kind)], body).into_response()
 }
 
+fn state_now(s: &Server, q: &HashMap<String, String>) -> Result<serde_json::Value, Failure> {
+    params(q, &[])?;
+    let l = s.lock()?;
+    let mut v = l.session.state();
+    v["seed"] = l.seed.into();
+    Ok(v)
+}
+
 async fn state(
     State(s): State<Shared>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Result<Json<serde_json::Value>, Failure> {
-    params(&q, &[])?;
-    let l = s.lock()?;
-    let mut v = l.session.state();
-    v["seed"] = l.seed.into();
-    Ok(Json(v))
+    blocking(move || state_now(&s, &q)).await
 }
 
 /// `POST /api/choose?option=I&step=S`: option `I` (0-based) of the seat's decision, at step `S`.
-async fn choose(
-    State(s): State<Shared>,
-    Query(q): Query<HashMap<String, String>>,
-) -> Result<Json<serde_json::Value>, Failure> {
-    params(&q, &["option", "step"])?;
-    let option = number(&q, "option")?.ok_or_else(|| bad("`option` is required"))?;
-    let step = number(&q, "step")?;
+fn choose_now(s: &Server, q: &HashMap<String, String>) -> Result<serde_json::Value, Failure> {
+    params(q, &["option", "step"])?;
+    let option = number(q, "option")?.ok_or_else(|| bad("`option` is required"))?;
+    let step = number(q, "step")?;
     let mut l = s.lock()?;
     let option = usize::try_from(option).map_err(|_| bad("`option` is too large"))?;
     match l.session.choose(option, step) {
@@ -311,31 +324,39 @@ async fn choose(
     }
     let mut v = l.session.state();
     v["seed"] = l.seed.into();
-    Ok(Json(v))
+    Ok(v)
 }
 
-/// `POST /api/new[?seed=S]`: a new game (the next seed by default).
-async fn new_game(
+async fn choose(
     State(s): State<Shared>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Result<Json<serde_json::Value>, Failure> {
-    params(&q, &["seed"])?;
-    let seed = number(&q, "seed")?;
+    blocking(move || choose_now(&s, &q)).await
+}
+
+/// `POST /api/new[?seed=S]`: a new game (the next seed by default).
+fn new_game_now(s: &Server, q: &HashMap<String, String>) -> Result<serde_json::Value, Failure> {
+    params(q, &["seed"])?;
+    let seed = number(q, "seed")?;
     let mut l = s.lock()?;
     let seed = seed.unwrap_or_else(|| l.seed.wrapping_add(1));
     let fresh = s.start(l.program.clone(), seed).map_err(bad)?;
     *l = fresh;
     let mut v = l.session.state();
     v["seed"] = l.seed.into();
-    Ok(Json(v))
+    Ok(v)
 }
 
-/// `POST /api/reload`: read the script again and start a new game with the same seed.
-async fn reload(
+async fn new_game(
     State(s): State<Shared>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Result<Json<serde_json::Value>, Failure> {
-    params(&q, &[])?;
+    blocking(move || new_game_now(&s, &q)).await
+}
+
+/// `POST /api/reload`: read the script again and start a new game with the same seed.
+fn reload_now(s: &Server, q: &HashMap<String, String>) -> Result<serde_json::Value, Failure> {
+    params(q, &[])?;
     let (program, _) = load(&s.args.file).map_err(|_| {
         Failure(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -351,20 +372,31 @@ async fn reload(
     s.replays.clear();
     let mut v = l.session.state();
     v["seed"] = l.seed.into();
-    Ok(Json(v))
+    Ok(v)
+}
+
+async fn reload(
+    State(s): State<Shared>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Result<Json<serde_json::Value>, Failure> {
+    blocking(move || reload_now(&s, &q)).await
+}
+
+fn cards_now(s: &Server, q: &HashMap<String, String>) -> Result<serde_json::Value, Failure> {
+    params(q, &[])?;
+    let (program, seed) = {
+        let l = s.lock()?;
+        (l.program.clone(), l.seed)
+    };
+    let cfg = s.config(&program, seed).map_err(bad)?;
+    Ok(session::cards_of(program, cfg))
 }
 
 async fn cards(
     State(s): State<Shared>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Result<Json<serde_json::Value>, Failure> {
-    params(&q, &[])?;
-    let (program, seed) = {
-        let l = s.lock()?;
-        (l.program.clone(), l.seed)
-    };
-    let cfg = s.config(&program, seed).map_err(bad)?;
-    Ok(Json(session::cards_of(program, cfg)))
+    blocking(move || cards_now(&s, &q)).await
 }
 
 /// `GET /api/replay?seed=S&step=N&seat=K|all`: step N of the seeded game played by the agents.
