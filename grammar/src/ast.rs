@@ -502,10 +502,12 @@ pub enum StmtKind {
         prompt: Option<Text>,
         branches: Vec<Branch>,
     },
-    /// `simultaneously q in L choose x in D [where C] [prompt T] { body }`
+    /// `simultaneously q in L choose [count] x in D [where C] [prompt T] { body }`
     Simultaneously {
         player: Ident,
         players: Expr,
+        /// How many each player chooses (`x` is then a list, but for `One`).
+        count: ChooseCount,
         var: Ident,
         domain: Expr,
         filter: Option<Expr>,

@@ -668,12 +668,14 @@ fn choice_branches_and_simultaneous_decisions() {
         StmtKind::Simultaneously {
             player,
             players,
+            count,
             var,
             domain,
             filter,
             prompt,
             body,
         } => {
+            assert_eq!(count, ChooseCount::One);
             assert_eq!(player.name, "q");
             assert_eq!(show(&players), "everyone");
             assert_eq!(var.name, "c");
@@ -683,6 +685,29 @@ fn choice_branches_and_simultaneous_decisions() {
             assert_eq!(body.stmts.len(), 1);
         }
         other => panic!("{other:?}"),
+    }
+    // Several elements each: the counts of `choose`.
+    for (src, want) in [
+        ("choose 2 c in q.hand", "Exactly(2)"),
+        ("choose up to q.n c in q.hand", "UpTo(q.n)"),
+        ("choose any c in q.hand", "Any"),
+        ("choose order c in q.hand", "Order"),
+    ] {
+        match stmt(&format!(
+            "simultaneously q in everyone {src} {{ log \"{{c}}\" }}"
+        )) {
+            StmtKind::Simultaneously { count, .. } => {
+                let got = match count {
+                    ChooseCount::Exactly(n) => format!("Exactly({})", show(&n)),
+                    ChooseCount::UpTo(n) => format!("UpTo({})", show(&n)),
+                    ChooseCount::Any => "Any".into(),
+                    ChooseCount::Order => "Order".into(),
+                    ChooseCount::One => "One".into(),
+                };
+                assert_eq!(got, want, "{src}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }
 

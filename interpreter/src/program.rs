@@ -584,6 +584,8 @@ pub enum StmtKind {
     Simultaneously {
         player: Slot,
         players: Expr,
+        /// How many each player chooses; but for `One`, `var` holds a list.
+        count: ChooseCount,
         var: Slot,
         domain: Expr,
         filter: Option<Expr>,

@@ -206,14 +206,14 @@ impl Builder<'_> {
             Rule::stmt_simultaneously => {
                 let player = self.ident(&k.next()?);
                 let players = self.expr(k.next()?, d)?;
-                let var = self.ident(&k.next()?);
-                let domain = self.expr(k.next()?, d)?;
+                let (count, var, domain) = self.choose_head(k.next()?, d)?;
                 let filter = self.opt_expr(&mut k, Rule::where_clause, d)?;
                 let prompt = self.opt_text(&mut k, Rule::prompt_clause, d)?;
                 let body = self.block(k.next()?, d)?;
                 StmtKind::Simultaneously {
                     player,
                     players,
+                    count,
                     var,
                     domain,
                     filter,
@@ -260,7 +260,23 @@ impl Builder<'_> {
     pub(super) fn choose(&mut self, p: P<'_>, d: usize) -> R<Choose> {
         let span = self.sp(&p);
         let mut k = kids(&p);
-        let head = k.next()?;
+        let (count, var, domain) = self.choose_head(k.next()?, d)?;
+        let filter = self.opt_expr(&mut k, Rule::where_clause, d)?;
+        let by = self.opt_expr(&mut k, Rule::by_clause, d)?;
+        let prompt = self.opt_text(&mut k, Rule::prompt_clause, d)?;
+        Ok(Choose {
+            count,
+            var,
+            domain,
+            filter,
+            by,
+            prompt,
+            span,
+        })
+    }
+
+    /// `[count] x in L` of a `choose` or a `simultaneously ... choose`.
+    fn choose_head(&mut self, head: P<'_>, d: usize) -> R<(ChooseCount, Ident, Expr)> {
         let mut hk = kids(&head);
         let count = if head.as_rule() == Rule::choose_counted {
             let c = hk.next()?;
@@ -276,17 +292,6 @@ impl Builder<'_> {
         };
         let var = self.ident(&hk.next()?);
         let domain = self.expr(hk.next()?, d)?;
-        let filter = self.opt_expr(&mut k, Rule::where_clause, d)?;
-        let by = self.opt_expr(&mut k, Rule::by_clause, d)?;
-        let prompt = self.opt_text(&mut k, Rule::prompt_clause, d)?;
-        Ok(Choose {
-            count,
-            var,
-            domain,
-            filter,
-            by,
-            prompt,
-            span,
-        })
+        Ok((count, var, domain))
     }
 }

@@ -241,6 +241,7 @@ impl Walk<'_> {
             }
             StmtKind::Simultaneously {
                 players,
+                count,
                 domain,
                 filter,
                 prompt,
@@ -248,6 +249,9 @@ impl Walk<'_> {
                 ..
             } => {
                 self.expr(players);
+                if let ChooseCount::Exactly(n) | ChooseCount::UpTo(n) = count {
+                    self.expr(n);
+                }
                 self.expr(domain);
                 if let Some(f) = filter {
                     self.expr(f);

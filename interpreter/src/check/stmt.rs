@@ -453,6 +453,7 @@ impl Compiler<'_> {
             S::Simultaneously {
                 player,
                 players,
+                count,
                 var,
                 domain,
                 filter,
@@ -465,7 +466,23 @@ impl Compiler<'_> {
                 let pslot = cx.bind_at(&player.name, Ty::Player, player.span);
                 let (d, dt) = self.expr(cx, domain);
                 let elem = self.list_elem(&dt, domain.span);
-                let vslot = cx.bind_at(&var.name, elem, var.span);
+                // The count may read the player who chooses (`choose q.picks x in ...`).
+                let count = match count {
+                    ast::ChooseCount::One => ChooseCount::One,
+                    ast::ChooseCount::Exactly(n) => {
+                        ChooseCount::Exactly(self.expr_expect(cx, n, &Ty::Int))
+                    }
+                    ast::ChooseCount::UpTo(n) => {
+                        ChooseCount::UpTo(self.expr_expect(cx, n, &Ty::Int))
+                    }
+                    ast::ChooseCount::Any => ChooseCount::Any,
+                    ast::ChooseCount::Order => ChooseCount::Order,
+                };
+                let var_ty = match count {
+                    ChooseCount::One => elem,
+                    _ => Ty::List(Box::new(elem)),
+                };
+                let vslot = cx.bind_at(&var.name, var_ty, var.span);
                 let filter = filter.as_ref().map(|f| self.expr_expect(cx, f, &Ty::Bool));
                 let prompt = prompt.as_ref().map(|t| self.text(cx, t));
                 let body = self.block(cx, body);
@@ -473,6 +490,7 @@ impl Compiler<'_> {
                 StmtKind::Simultaneously {
                     player: pslot,
                     players,
+                    count,
                     var: vslot,
                     domain: d,
                     filter,

@@ -54,6 +54,9 @@ pub(crate) struct SimulFrame {
     /// Decision events, shown once everyone has chosen.
     pub events: Vec<Event>,
     pub running: bool,
+    /// The choice of several elements the player at `idx` is making (`choose N`, `up to N`, `any`,
+    /// `order`), one decision per element.
+    pub picking: Option<Box<ChooseMany>>,
 }
 
 impl SimulFrame {
@@ -66,6 +69,7 @@ impl SimulFrame {
             offered: Vec::new(),
             events: Vec::new(),
             running: false,
+            picking: None,
         }
     }
 }
@@ -334,6 +338,7 @@ impl<'a> Mach<'a> {
             kind:
                 StmtKind::Simultaneously {
                     player,
+                    count,
                     var,
                     domain,
                     filter,
@@ -376,6 +381,20 @@ impl<'a> Mach<'a> {
                 return Ok(Flow::Next);
             };
             self.set_local(*player, Value::Player(q));
+            if !matches!(count, ChooseCount::One) {
+                match self.pose_simul_many(
+                    q,
+                    count,
+                    *var,
+                    domain,
+                    filter.as_ref(),
+                    prompt.as_ref(),
+                    *span,
+                )? {
+                    Some(flow) => return Ok(flow),
+                    None => continue,
+                }
+            }
             let saved_you = self.you();
             self.set_you(Some(q));
             let opts = self.domain(*var, domain, filter.as_ref());
@@ -400,6 +419,115 @@ impl<'a> Mach<'a> {
             }
             return Ok(Flow::Stop(Stop::Decision(d)));
         }
+    }
+
+    /// The next decision of player `q` choosing several elements in a `simultaneously`: the choice
+    /// starts (its candidates listed and its count evaluated with `you` = q), goes on one element at
+    /// a time as `choose N`/`up to N`/`any`/`order` do, and ends with the list of the elements chosen
+    /// as q's answer. `None`: q's answer is complete, go on with the next player. With fewer
+    /// candidates than `choose N` asks for, q gets all of them (a simultaneous choice does not fail).
+    #[allow(clippy::too_many_arguments)]
+    fn pose_simul_many(
+        &mut self,
+        q: u8,
+        count: &ChooseCount,
+        var: u16,
+        domain: &Expr,
+        filter: Option<&Expr>,
+        prompt: Option<&TextIr>,
+        span: Span,
+    ) -> R<Option<Flow>> {
+        let started = matches!(self.s.frames.last(), Some(Frame::Simul(f)) if f.picking.is_some());
+        if !started {
+            let saved_you = self.you();
+            self.set_you(Some(q));
+            let r = (|| -> R<(Vec<Value>, usize, bool, String)> {
+                let cands = self.domain(var, domain, filter)?;
+                Ok(match count {
+                    ChooseCount::Exactly(e) => {
+                        let n = self.eval_int(e)?.max(0) as usize;
+                        (cands, n, false, format!("Choose {n}"))
+                    }
+                    ChooseCount::UpTo(e) => {
+                        let n = self.eval_int(e)?.max(0) as usize;
+                        (cands, n, true, format!("Choose up to {n}"))
+                    }
+                    ChooseCount::Order => {
+                        let n = cands.len();
+                        (cands, n, false, "Choose the next".to_string())
+                    }
+                    _ => {
+                        let n = cands.len();
+                        (cands, n, true, "Choose any".to_string())
+                    }
+                })
+            })();
+            let prompt = match r {
+                Ok((_, _, _, ref default)) => self.prompt(prompt, default),
+                Err(_) => Ok(String::new()),
+            };
+            self.set_you(saved_you);
+            let (cands, n, with_done, _) = r?;
+            let prompt = prompt?;
+            if let Some(Frame::Simul(f)) = self.s.frames.last_mut() {
+                f.picking = Some(Box::new(ChooseMany {
+                    slot: var,
+                    decider: q,
+                    prompt,
+                    span,
+                    candidates: cands,
+                    picked: Vec::new(),
+                    left: n,
+                    with_done,
+                    order: matches!(count, ChooseCount::Order),
+                    offered: Vec::new(),
+                }));
+            }
+        }
+        let Some(Frame::Simul(f)) = self.s.frames.last_mut() else {
+            return Ok(Some(Flow::Next));
+        };
+        let Some(pk) = f.picking.as_mut() else {
+            return Ok(Some(Flow::Next));
+        };
+        if pk.order && pk.candidates.len() == 1 {
+            // The last element of an order has one place left: nothing to ask.
+            let v = pk.candidates.remove(0);
+            pk.picked.push(v);
+            pk.left = 0;
+        }
+        if pk.left == 0 || pk.candidates.is_empty() {
+            let picked = std::mem::take(&mut pk.picked);
+            f.picking = None;
+            f.answers.push(Value::list(picked));
+            f.idx += 1;
+            return Ok(None);
+        }
+        if let Some(stop) = self.before_decision(span)? {
+            return Ok(Some(Flow::Stop(stop)));
+        }
+        let Some(Frame::Simul(f)) = self.s.frames.last() else {
+            return Ok(Some(Flow::Next));
+        };
+        let Some(pk) = f.picking.as_ref() else {
+            return Ok(Some(Flow::Next));
+        };
+        let offered = self.distinct(&pk.candidates, q);
+        // Simultaneous choices are rare: always labelled.
+        let mut labels: Vec<String> = offered
+            .iter()
+            .map(|&i| self.label_for(&pk.candidates[i], q))
+            .collect();
+        if pk.with_done {
+            labels.push("done".into());
+        }
+        let d = self.decision(q, pk.prompt.clone(), labels, true, span);
+        if let Some(Frame::Simul(f)) = self.s.frames.last_mut() {
+            if let Some(pk) = f.picking.as_mut() {
+                pk.offered = offered;
+            }
+        }
+        Ok(Some(Flow::Stop(Stop::Decision(d))))
     }
 
     /// Whether a chosen value is a card that not everybody can see.
@@ -489,10 +617,28 @@ impl<'a> Mach<'a> {
                 }
             }
             Some(Frame::Simul(f)) => {
-                let v = f.offered.get(opt).cloned().unwrap_or_default();
-                f.answers.push(v.clone());
+                let v = match f.picking.as_mut() {
+                    // One element of a choice of several: the player's answer goes on.
+                    Some(pk) => match pk.offered.get(opt) {
+                        Some(&i) if i < pk.candidates.len() => {
+                            let v = pk.candidates.remove(i);
+                            pk.picked.push(v.clone());
+                            pk.left = pk.left.saturating_sub(1);
+                            v
+                        }
+                        _ => {
+                            pk.left = 0;
+                            Value::None
+                        }
+                    },
+                    None => {
+                        let v = f.offered.get(opt).cloned().unwrap_or_default();
+                        f.answers.push(v.clone());
+                        f.idx += 1;
+                        v
+                    }
+                };
                 let chosen = v.clone();
-                f.idx += 1;
                 let secret = self.secret(&v);
                 if let Some(Event::Decision { hidden: h, .. }) = &mut event {
                     *h = secret.then(|| "a card".to_string());

@@ -5,4 +5,5 @@ mod games;
 mod labels;
 mod lang;
 mod more;
+mod simul_many;
 mod watch;

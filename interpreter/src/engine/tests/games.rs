@@ -282,6 +282,7 @@ fn simultaneous_choices_are_collected_before_anything_resolves() {
     ]);
     b.flow(
         vec![s(StmtKind::Simultaneously {
+            count: ChooseCount::One,
             player: 0,
             players: e(ExprKind::Everyone),
             var: 1,
