@@ -59,3 +59,19 @@ fn every_cardgame_block_of_the_language_reference_parses() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `CONTEXTUAL_WORDS` (completed by editors) lists exactly the grammar's contextual words.
+#[test]
+fn the_contextual_words_are_those_of_the_grammar() {
+    let pest = include_str!("../src/cardgame.pest");
+    let mut from_grammar: Vec<&str> = pest
+        .lines()
+        .filter_map(|l| l.strip_prefix("/// Contextual word `"))
+        .filter_map(|l| l.split('`').next())
+        .collect();
+    from_grammar.sort();
+    from_grammar.dedup();
+    let mut listed = cardgame_grammar::CONTEXTUAL_WORDS.to_vec();
+    listed.sort();
+    assert_eq!(listed, from_grammar);
+}

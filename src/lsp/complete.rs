@@ -3,7 +3,7 @@
 
 use super::document::{Document, Known};
 use cardgame_grammar::ast::Scope;
-use cardgame_grammar::KEYWORDS;
+use cardgame_grammar::{CONTEXTUAL_WORDS, KEYWORDS};
 use cardgame_interpreter::check::{SymbolKind, BUILTIN_FNS, BUILTIN_NAMES};
 use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionTextEdit, Position, Range, TextEdit,
@@ -212,6 +212,12 @@ pub fn complete(doc: &Document, pos: Position) -> Vec<CompletionItem> {
         .iter()
         .map(|k| item(k, CompletionItemKind::KEYWORD, "keyword"))
         .collect();
+    out.extend(
+        CONTEXTUAL_WORDS
+            .iter()
+            .filter(|w| !BUILTIN_NAMES.contains(w))
+            .map(|w| item(w, CompletionItemKind::KEYWORD, "contextual word")),
+    );
     for n in BUILTIN_NAMES {
         out.push(item(n, CompletionItemKind::VARIABLE, builtin_detail(n)));
     }
