@@ -3,6 +3,7 @@
 //! Every problem becomes a [`Diagnostic`] with a code and a span; all of them are collected, none stops the
 //! pass. The first pass declares every top-level name (so order does not matter); the second lowers bodies.
 
+mod aggregate;
 mod call;
 mod cards;
 mod dead;
