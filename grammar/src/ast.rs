@@ -439,6 +439,8 @@ pub enum StmtKind {
     Let(Ident, Expr),
     /// `let x = choose ...`
     LetChoose(Ident, Choose),
+    /// `x = choose ...`
+    AssignChoose(Expr, Choose),
     /// `target op expr`; target is a name or a field access
     Assign(Expr, AssignOp, Expr),
     /// `move E to Z [top|bottom] [face up|face down]`

@@ -1854,3 +1854,21 @@ fn card_families() {
     };
     assert!(plain.family.is_empty());
 }
+
+#[test]
+fn a_choice_assigned_to_a_name() {
+    match stmt("giftee = choose q in mates by p prompt \"Who?\"") {
+        StmtKind::AssignChoose(t, c) => {
+            assert_eq!(show(&t), "giftee");
+            assert_eq!(c.var.name, "q");
+            assert!(c.by.is_some() && c.prompt.is_some());
+        }
+        other => panic!("{other:?}"),
+    }
+    // `==` is a comparison, never this assignment; other assignments are unchanged.
+    assert!(matches!(
+        stmt("x = y"),
+        StmtKind::Assign(_, AssignOp::Set, _)
+    ));
+    assert!(!errors_of("proc p() { x == choose q in L }").is_empty());
+}

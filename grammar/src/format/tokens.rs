@@ -112,6 +112,7 @@ fn is_construct(rule: Rule) -> bool {
             | stmt_strict
             | stmt_stop
             | stmt_return
+            | stmt_assign_choose
             | fn_let
             | stmt_perform
             | stmt_emit

@@ -141,6 +141,7 @@ fn want(r: Rule) -> Want {
         | R::stmt_strict
         | R::stmt_stop
         | R::stmt_return
+        | R::stmt_assign_choose
         | R::stmt_perform
         | R::stmt_emit
         | R::stmt_turn
@@ -214,6 +215,7 @@ fn want(r: Rule) -> Want {
         R::text_escape => Phrase("an escape (`\\\"`, `\\\\` or `\\n`)"),
         R::block => Phrase("a block (`{ ... }`)"),
         R::assign_op => Phrase("`=`, `+=`, `-=`"),
+        R::set_op => Phrase("`=`"),
         R::range_op => Phrase("`..`"),
         R::where_clause => Phrase("`where`"),
         R::by_clause => Phrase("`by`"),

@@ -50,6 +50,12 @@ impl Builder<'_> {
                 let c = self.choose(k.next()?, d)?;
                 StmtKind::LetChoose(name, c)
             }
+            Rule::stmt_assign_choose => {
+                let target = self.expr(k.next()?, d)?;
+                let _op = k.take(Rule::set_op);
+                let c = self.choose(k.next()?, d)?;
+                StmtKind::AssignChoose(target, c)
+            }
             Rule::stmt_let => {
                 let name = self.ident(&k.next()?);
                 StmtKind::Let(name, self.expr(k.next()?, d)?)

@@ -190,6 +190,9 @@ impl Compiler<'_> {
         }
         let id = KindId(self.p.kinds.len() as u16);
         self.kinds.insert(name.clone(), id);
+        if !cd.family.is_empty() {
+            self.family_kinds.insert(id);
+        }
         for item in &cd.items {
             if let ast::CardItem::Ability(n, _, _) = item {
                 self.card_abilities

@@ -3,6 +3,7 @@
 //! Every problem becomes a [`Diagnostic`] with a code and a span; all of them are collected, none stops the
 //! pass. The first pass declares every top-level name (so order does not matter); the second lowers bodies.
 
+mod aggregate;
 mod call;
 mod cards;
 mod dead;
@@ -136,6 +137,9 @@ pub(crate) struct Compiler<'s> {
     pub(crate) families: HashMap<usize, Vec<family::Member>>,
     /// While a family's card is lowered: the family's names and their values for this card.
     pub(crate) family_consts: Vec<(String, Value, Ty)>,
+    /// The cards declared by a family: their names are not written in the script as such, so the
+    /// language server's symbols leave them out (no definition to show or rename).
+    pub(crate) family_kinds: std::collections::HashSet<KindId>,
     /// The types of every action's parameters, once lowered (strategies bind them by position).
     pub(crate) action_param_tys: HashMap<ActionId, Vec<Ty>>,
     /// Statistics by name (their own name space, like strategies), and for each where it is first
@@ -363,6 +367,7 @@ impl<'s> Compiler<'s> {
             lowered_fns: Default::default(),
             families: HashMap::new(),
             family_consts: Vec::new(),
+            family_kinds: Default::default(),
             action_param_tys: HashMap::new(),
             stat_ids: HashMap::new(),
             card_abilities: HashMap::new(),

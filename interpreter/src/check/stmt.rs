@@ -32,6 +32,44 @@ impl Compiler<'_> {
         true
     }
 
+    /// E209: `name` gives no value to keep.
+    fn no_result(&mut self, name: &ast::Ident, span: Span) {
+        self.error(
+            Diagnostic::error(
+                "E209",
+                span,
+                format!("the procedure `{}` gives no value", name.name),
+            )
+            .label("no result to keep")
+            .help(format!(
+                "declare the type of its result and `return` one: `proc {}(...): int {{ ... return n }}`; or call it as a statement",
+                name.name
+            )),
+        );
+    }
+
+    /// The local that `x = choose ...` or `x = proc(...)` gives a new value of type `ty` (E202 for
+    /// anything else: a decision's result goes to a local first).
+    fn result_local(&mut self, cx: &mut Ctx, t: &ast::Expr, ty: &Ty, what: &str) -> Option<Slot> {
+        if let ast::ExprKind::Name(id) = &t.kind {
+            if let Some((slot, lty)) = cx.get(&id.name) {
+                self.refer_local(cx, id);
+                if untyped(&lty) {
+                    cx.refine(&id.name, ty.clone());
+                } else if !fits(ty, &lty) {
+                    self.type_error(t.span, &lty, ty);
+                }
+                return Some(slot);
+            }
+        }
+        self.error(
+            Diagnostic::error("E202", t.span, format!("{what} is kept in a local name"))
+                .label("not a local")
+                .help("keep it with `let x = ...` (or assign a local declared before), then write `T = x`"),
+        );
+        None
+    }
+
     /// `name(args)` when `name` is a procedure (not hidden by a local): the value of a `let`.
     fn proc_called<'e>(
         &self,
@@ -144,23 +182,32 @@ impl Compiler<'_> {
                 let ret = self.p.procs[p.index()].ret.clone();
                 let xs = self.arguments(cx, name, name.span, &params, args)?;
                 let Some(ty) = ret else {
-                    self.error(
-                        Diagnostic::error(
-                            "E209",
-                            e.span,
-                            format!("the procedure `{}` gives no value", name.name),
-                        )
-                        .label("no result to keep")
-                        .help(format!(
-                            "declare the type of its result and `return` one: `proc {}(...): int {{ ... return n }}`; or call it as a statement",
-                            name.name
-                        )),
-                    );
+                    self.no_result(name, e.span);
                     // The name is declared all the same: its uses are not errors of their own.
                     cx.bind_at(&id.name, Ty::Any, id.span);
                     return None;
                 };
                 let slot = cx.bind_at(&id.name, ty, id.span);
+                StmtKind::CallLet(slot, p, xs)
+            }
+            S::AssignChoose(t, ch) => {
+                self.no_decision(cx, span, "ask for a choice");
+                let (choose, ty) = self.choose(cx, ch);
+                let slot = self.result_local(cx, t, &ty, "a choice")?;
+                StmtKind::Choose(slot, choose)
+            }
+            S::Assign(t, ast::AssignOp::Set, e) if self.proc_called(cx, e).is_some() => {
+                let (name, args) = self.proc_called(cx, e)?;
+                let Some(Sym::Proc(p)) = self.lookup(name) else {
+                    return None;
+                };
+                let params = self.p.procs[p.index()].params.clone();
+                let xs = self.arguments(cx, name, name.span, &params, args)?;
+                let Some(ty) = self.p.procs[p.index()].ret.clone() else {
+                    self.no_result(name, e.span);
+                    return None;
+                };
+                let slot = self.result_local(cx, t, &ty, "a procedure's result")?;
                 StmtKind::CallLet(slot, p, xs)
             }
             S::Return(e) => match cx.ret.clone() {

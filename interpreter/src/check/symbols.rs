@@ -2,6 +2,7 @@
 //! declaration it resolves to), for tools at the edge such as the language server.
 
 use super::{Compiler, Sym};
+use crate::program::KindId;
 use cardgame_grammar::ast::{Scope, Span};
 use std::collections::HashMap;
 
@@ -165,12 +166,19 @@ impl Compiler<'_> {
                     _ => None,
                 },
             })
-            .chain(self.p.kinds.iter().map(|k| SymbolDef {
-                name: k.name.clone(),
-                kind: SymbolKind::Card,
-                span: k.span,
-                scope: None,
-            }))
+            .chain(
+                self.p
+                    .kinds
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| !self.family_kinds.contains(&KindId(*i as u16)))
+                    .map(|(_, k)| SymbolDef {
+                        name: k.name.clone(),
+                        kind: SymbolKind::Card,
+                        span: k.span,
+                        scope: None,
+                    }),
+            )
             .chain(self.p.stats.iter().map(|st| SymbolDef {
                 name: st.name.clone(),
                 kind: SymbolKind::Statistic,

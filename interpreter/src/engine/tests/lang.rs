@@ -306,3 +306,47 @@ fn card_family_errors() {
         assert_eq!(found, [(code, want)], "{family}");
     }
 }
+
+/// `x = choose ...` and `x = proc(args)` give a local a new value, as `let` does; anything but a
+/// local is E202, and a value of another type E201.
+#[test]
+fn a_choice_or_a_result_can_be_assigned_to_a_local() {
+    let src = r#"
+game "Assign" { players 2 }
+var best: int = 0
+proc double(n: int): int {
+  return n * 2
+}
+flow {
+  let n = 1
+  n = choose x in 5..6 by seat(1)
+  let m = 0
+  m = double(n)
+  let later = none
+  later = choose p in everyone by seat(2)
+  win [later] "{n} {m}"
+}
+"#;
+    let mut g = start(src);
+    g.apply(1).expect("6");
+    g.apply(0).expect("P1");
+    assert_eq!(reason(&g), "6 12");
+    for (from, to, code) in [
+        (
+            "n = choose x in 5..6 by seat(1)",
+            "best = choose x in 5..6 by seat(1)",
+            "E202",
+        ),
+        ("m = double(n)", "best = double(n)", "E202"),
+        ("let m = 0", "let m = seat(1)", "E201"),
+    ] {
+        let checked = check_source(&src.replace(from, to));
+        let codes: Vec<&str> = checked
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.code)
+            .collect();
+        assert_eq!(codes, [code], "{to}");
+    }
+}

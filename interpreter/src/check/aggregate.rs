@@ -1,0 +1,119 @@
+//! Checks stage: aggregates with a binder (`count(x in L where C)`, `sum(E for x in L)`, `sort`,
+//! `[E for x in L]`, `flatten`, `take_while`): their binder, filter, value and type.
+
+use super::expr::{bad, fits, mk};
+use super::scope::Ctx;
+use super::Compiler;
+use crate::diag::Diagnostic;
+use crate::program::*;
+use cardgame_grammar::ast::{self, Span};
+
+impl Compiler<'_> {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn aggregate(
+        &mut self,
+        cx: &mut Ctx,
+        op: ast::Aggregate,
+        value: Option<&ast::Expr>,
+        var: &ast::Ident,
+        list: &ast::Expr,
+        filter: Option<&ast::Expr>,
+        span: Span,
+    ) -> (Expr, Ty) {
+        let (l, lt) = self.expr(cx, list);
+        let elem = self.list_elem(&lt, list.span);
+        cx.push();
+        let slot = cx.bind_at(&var.name, elem.clone(), var.span);
+        let filter = filter
+            .as_ref()
+            .map(|f| Box::new(self.expr_expect(cx, f, &Ty::Bool)));
+        let (op, ty, value) = match op {
+            ast::Aggregate::Count => (Aggregate::Count, Ty::Int, None),
+            ast::Aggregate::Any => (Aggregate::Any, Ty::Bool, None),
+            ast::Aggregate::All => (Aggregate::All, Ty::Bool, None),
+            ast::Aggregate::Filter => (Aggregate::Filter, Ty::List(Box::new(elem.clone())), None),
+            ast::Aggregate::TakeWhile => {
+                (Aggregate::TakeWhile, Ty::List(Box::new(elem.clone())), None)
+            }
+            ast::Aggregate::Map | ast::Aggregate::Flatten => match value {
+                Some(v) => {
+                    let (x, t) = self.expr(cx, v);
+                    if op == ast::Aggregate::Map {
+                        (Aggregate::Map, Ty::List(Box::new(t)), Some(Box::new(x)))
+                    } else {
+                        let inner = self.list_elem(&t, v.span);
+                        (
+                            Aggregate::Flatten,
+                            Ty::List(Box::new(inner)),
+                            Some(Box::new(x)),
+                        )
+                    }
+                }
+                None => (Aggregate::Map, Ty::Any, None),
+            },
+            ast::Aggregate::Sum
+            | ast::Aggregate::Max
+            | ast::Aggregate::Min
+            | ast::Aggregate::Sort => {
+                let v = match value {
+                    // `sort` orders by a number or by a kind (the order cards are
+                    // defined, which tells nothing about where the cards lie).
+                    Some(v) if op == ast::Aggregate::Sort => {
+                        let (x, t) = self.expr(cx, v);
+                        if !fits(&t, &Ty::Int)
+                            && !fits(&t, &Ty::Kind)
+                            && !fits(&t, &Ty::Tag)
+                            && !orderable(&t)
+                        {
+                            self.type_error(v.span, &Ty::Int, &t);
+                        }
+                        x
+                    }
+                    Some(v) => self.expr_expect(cx, v, &Ty::Int),
+                    None => {
+                        self.error(
+                                    Diagnostic::error(
+                                        "E201",
+                                        span,
+                                        "this needs a value to compute",
+                                    )
+                                    .label("no value")
+                                    .help("`sum`, `max` and `min` take what to add up: `sum(c.cost for c in L)`"),
+                                );
+                        bad(span).0
+                    }
+                };
+                let (op, ty) = match op {
+                    ast::Aggregate::Sum => (Aggregate::Sum, Ty::Int),
+                    ast::Aggregate::Max => (Aggregate::Max, Ty::Int),
+                    ast::Aggregate::Min => (Aggregate::Min, Ty::Int),
+                    _ => (Aggregate::Sort, Ty::List(Box::new(elem.clone()))),
+                };
+                (op, ty, Some(Box::new(v)))
+            }
+        };
+        cx.pop();
+        (
+            mk(
+                ExprKind::Aggregate {
+                    op,
+                    value,
+                    slot,
+                    list: Box::new(l),
+                    filter,
+                },
+                span,
+            ),
+            ty,
+        )
+    }
+}
+
+/// A type whose values are ordered by `<`: numbers, and lists of them compared element by element.
+pub(super) fn orderable(t: &Ty) -> bool {
+    match t {
+        Ty::Int | Ty::Any => true,
+        Ty::List(e) => orderable(e),
+        _ => false,
+    }
+}
