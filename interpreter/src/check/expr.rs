@@ -115,6 +115,15 @@ impl Compiler<'_> {
                 return self.kind_literal(t, e.span);
             }
         }
+        // The branches of an `if` take what the whole takes (a card name in a branch is a kind).
+        if let ast::ExprKind::If(c, a, b) = &e.kind {
+            if is_kind_or_kinds(want) {
+                let c = self.expr_expect(cx, c, &Ty::Bool);
+                let a = self.expr_expect(cx, a, want);
+                let b = self.expr_expect(cx, b, want);
+                return mk(ExprKind::If(Box::new(c), Box::new(a), Box::new(b)), e.span);
+            }
+        }
         if let (ast::ExprKind::List(items), Ty::List(inner)) = (&e.kind, want) {
             if **inner == Ty::Kind {
                 let items = items
@@ -752,6 +761,16 @@ impl Compiler<'_> {
                 }
                 (bin(o, x, y), Ty::Bool)
             }
+            // `c.kind in ["Scout", "Library"]`: a list written out takes the left side's type, so
+            // card names in it are kinds.
+            B::In
+                if matches!(b.kind, ast::ExprKind::List(_))
+                    && !matches!(a.kind, ast::ExprKind::Text(_)) =>
+            {
+                let (x, tx) = self.expr(cx, a);
+                let y = self.expr_expect(cx, b, &Ty::List(Box::new(tx)));
+                (bin(BinOp::In, x, y), Ty::Bool)
+            }
             B::In => {
                 let (y, ty) = self.expr(cx, b);
                 let elem = self.list_elem(&ty, b.span);
@@ -759,5 +778,14 @@ impl Compiler<'_> {
                 (bin(BinOp::In, x, y), Ty::Bool)
             }
         }
+    }
+}
+
+/// A kind, or a list of kinds (of lists...): where a card name in quotes is read as a kind.
+fn is_kind_or_kinds(t: &Ty) -> bool {
+    match t {
+        Ty::Kind => true,
+        Ty::List(inner) => is_kind_or_kinds(inner),
+        _ => false,
     }
 }

@@ -350,3 +350,30 @@ flow {
         assert_eq!(codes, [code], "{to}");
     }
 }
+
+/// Card names in quotes are kinds wherever kinds are expected: in the branches of an `if` whose value is
+/// a list of kinds, and in a list written out after `in` (`c.kind in ["A", "B"]`); a text on the left of
+/// `in` still compares with kinds.
+#[test]
+fn card_names_are_kinds_in_branches_and_in_written_lists() {
+    let src = r#"
+game "Kinds" {
+  players 2
+  option pick: one of first, second = second
+}
+zone deck: pile
+card "A" { copies 1 }
+card "B" { copies 1 }
+card "C" { copies 1 }
+setup { move box to deck }
+fn chosen(): list of kind = if pick == first then ["A"] else ["B", "C"]
+flow {
+  let kept = filter(c in deck where c.kind in chosen())
+  let named = filter(c in deck where c.kind in ["A", "C"])
+  let text_left = filter(c in deck where "B" in [c.kind])
+  win [seat(1)] "{count(kept)} {count(named)} {count(text_left)}"
+}
+"#;
+    let g = start(src);
+    assert_eq!(reason(&g), "2 2 1");
+}
