@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{cardgame, temp_script};
+use common::{cardgame, temp_script, FRAGILE};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -178,24 +178,7 @@ fn more_shards_than_games_leave_empty_shards_that_still_merge() {
 #[test]
 fn engine_errors_are_counted_and_the_first_twenty_listed_as_in_one_run() {
     // One game in four divides by zero; 120 games give about 30 errors, of which 20 are listed.
-    let script = temp_script(
-        "fragile-shards.cardgame",
-        r#"game "Fragile" { players 2 }
-zone deck: pile, hidden
-card "Zero" { copies 1 }
-card "One" { copies 3 }
-var x: int = 0
-setup {
-  move box to deck
-  shuffle deck
-}
-flow {
-  let c = top of deck
-  if c is "Zero" { x = 1 / x }
-  win [seat(1)] "done"
-}
-"#,
-    );
+    let script = temp_script("fragile-shards.cardgame", FRAGILE);
     let path = script.to_string_lossy().into_owned();
     let v = sharded_equals_one_run(
         "fragile",

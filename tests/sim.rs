@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 mod common;
-use common::{cardgame, json_report, temp_script};
+use common::{cardgame, json_report, temp_script, FRAGILE};
 
 /// The JSON report of a simulation, without what depends on the machine (time, jobs).
 fn report(args: &[&str]) -> Value {
@@ -142,24 +142,7 @@ fn nothing_is_written_to_standard_error_when_it_is_not_a_terminal() {
 #[test]
 fn an_engine_error_is_reported_with_a_seed_that_reproduces_it() {
     // One game in four divides by zero: the Zero card is on top after the shuffle.
-    let script = temp_script(
-        "fragile.cardgame",
-        r#"game "Fragile" { players 2 }
-zone deck: pile, hidden
-card "Zero" { copies 1 }
-card "One" { copies 3 }
-var x: int = 0
-setup {
-  move box to deck
-  shuffle deck
-}
-flow {
-  let c = top of deck
-  if c is "Zero" { x = 1 / x }
-  win [seat(1)] "done"
-}
-"#,
-    );
+    let script = temp_script("fragile.cardgame", FRAGILE);
     let path = script.to_string_lossy().into_owned();
     let v = report_with_exit(&[&path, "--games", "40", "--seed", "5"], 1);
     let errors = v["errors"].as_array().expect("a list");

@@ -43,3 +43,21 @@ pub fn temp_script(name: &str, text: &str) -> PathBuf {
     std::fs::write(&p, text).expect("temp file");
     p
 }
+
+/// A game that ends with a runtime error (a division by zero) in one game of four: the Zero card is on
+/// top after the shuffle; the other games are won by seat 1.
+pub const FRAGILE: &str = r#"game "Fragile" { players 2 }
+zone deck: pile, hidden
+card "Zero" { copies 1 }
+card "One" { copies 3 }
+var x: int = 0
+setup {
+  move box to deck
+  shuffle deck
+}
+flow {
+  let c = top of deck
+  if c is "Zero" { x = 1 / x }
+  win [seat(1)] "done"
+}
+"#;

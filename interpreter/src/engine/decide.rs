@@ -44,6 +44,33 @@ pub(crate) struct ChooseMany {
     pub offered: Vec<usize>,
 }
 
+impl ChooseMany {
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        slot: u16,
+        decider: u8,
+        prompt: String,
+        span: Span,
+        candidates: Vec<Value>,
+        count: &ChooseCount,
+        left: usize,
+        with_done: bool,
+    ) -> Self {
+        ChooseMany {
+            slot,
+            decider,
+            prompt,
+            span,
+            candidates,
+            picked: Vec::new(),
+            left,
+            with_done,
+            order: matches!(count, ChooseCount::Order),
+            offered: Vec::new(),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub(crate) struct SimulFrame {
     pub at: At,
@@ -165,35 +192,14 @@ impl<'a> Mach<'a> {
                 Ok(Flow::Stop(Stop::Decision(d)))
             }
             count => {
-                let (n, with_done, default) = match count {
-                    ChooseCount::Exactly(e) => {
-                        let n = self.eval_int(e)?.max(0) as usize;
-                        (n, false, format!("Choose {n}"))
-                    }
-                    ChooseCount::UpTo(e) => {
-                        let n = self.eval_int(e)?.max(0) as usize;
-                        (n, true, format!("Choose up to {n}"))
-                    }
-                    ChooseCount::Order => (cands.len(), false, "Choose the next".to_string()),
-                    _ => (cands.len(), true, "Choose any".to_string()),
-                };
+                let (n, with_done, default) = self.count_of(count, cands.len())?;
                 if !with_done && cands.len() < n {
                     self.set_local(slot, Value::list(cands));
                     return Ok(self.fail(span));
                 }
                 let prompt = self.prompt(ch.prompt.as_ref(), &default)?;
-                self.s.frames.push(Frame::ChooseMany(Box::new(ChooseMany {
-                    slot,
-                    decider,
-                    prompt,
-                    span,
-                    candidates: cands,
-                    picked: Vec::new(),
-                    left: n,
-                    with_done,
-                    order: matches!(count, ChooseCount::Order),
-                    offered: Vec::new(),
-                })));
+                let many = ChooseMany::new(slot, decider, prompt, span, cands, count, n, with_done);
+                self.s.frames.push(Frame::ChooseMany(Box::new(many)));
                 // The frame asks at once (the checks have just run).
                 self.pose_many(false)
             }
@@ -421,6 +427,23 @@ impl<'a> Mach<'a> {
         }
     }
 
+    /// How many elements a choice of several takes (of `candidates` available), whether it offers
+    /// `done`, and its default prompt.
+    fn count_of(&mut self, count: &ChooseCount, candidates: usize) -> R<(usize, bool, String)> {
+        Ok(match count {
+            ChooseCount::Exactly(e) => {
+                let n = self.eval_int(e)?.max(0) as usize;
+                (n, false, format!("Choose {n}"))
+            }
+            ChooseCount::UpTo(e) => {
+                let n = self.eval_int(e)?.max(0) as usize;
+                (n, true, format!("Choose up to {n}"))
+            }
+            ChooseCount::Order => (candidates, false, "Choose the next".to_string()),
+            _ => (candidates, true, "Choose any".to_string()),
+        })
+    }
+
     /// The next decision of player `q` choosing several elements in a `simultaneously`: the choice
     /// starts (its candidates listed and its count evaluated with `you` = q), goes on one element at
     /// a time as `choose N`/`up to N`/`any`/`order` do, and ends with the list of the elements chosen
@@ -443,24 +466,8 @@ impl<'a> Mach<'a> {
             self.set_you(Some(q));
             let r = (|| -> R<(Vec<Value>, usize, bool, String)> {
                 let cands = self.domain(var, domain, filter)?;
-                Ok(match count {
-                    ChooseCount::Exactly(e) => {
-                        let n = self.eval_int(e)?.max(0) as usize;
-                        (cands, n, false, format!("Choose {n}"))
-                    }
-                    ChooseCount::UpTo(e) => {
-                        let n = self.eval_int(e)?.max(0) as usize;
-                        (cands, n, true, format!("Choose up to {n}"))
-                    }
-                    ChooseCount::Order => {
-                        let n = cands.len();
-                        (cands, n, false, "Choose the next".to_string())
-                    }
-                    _ => {
-                        let n = cands.len();
-                        (cands, n, true, "Choose any".to_string())
-                    }
-                })
+                let (n, with_done, default) = self.count_of(count, cands.len())?;
+                Ok((cands, n, with_done, default))
             })();
             let prompt = match r {
                 Ok((_, _, _, ref default)) => self.prompt(prompt, default),
@@ -470,18 +477,8 @@ impl<'a> Mach<'a> {
             let (cands, n, with_done, _) = r?;
             let prompt = prompt?;
             if let Some(Frame::Simul(f)) = self.s.frames.last_mut() {
-                f.picking = Some(Box::new(ChooseMany {
-                    slot: var,
-                    decider: q,
-                    prompt,
-                    span,
-                    candidates: cands,
-                    picked: Vec::new(),
-                    left: n,
-                    with_done,
-                    order: matches!(count, ChooseCount::Order),
-                    offered: Vec::new(),
-                }));
+                let many = ChooseMany::new(var, q, prompt, span, cands, count, n, with_done);
+                f.picking = Some(Box::new(many));
             }
         }
         let Some(Frame::Simul(f)) = self.s.frames.last_mut() else {

@@ -6,7 +6,8 @@ use crate::check::check_source;
 use crate::engine::{Game, GameConfig, Status};
 use std::sync::Arc;
 
-fn start(src: &str) -> Game {
+/// A two-player game of a script that must check without errors.
+pub(super) fn start(src: &str) -> Game {
     let checked = check_source(src);
     let errors: Vec<String> = checked
         .diagnostics

@@ -1,22 +1,8 @@
 //! Engine stage: tests of a simultaneous choice of several elements (`simultaneously q in L choose
 //! N | up to N | any | order x in D`), from script text through the checker to the engine.
 
-use crate::check::check_source;
-use crate::engine::{Game, GameConfig, Status};
-use std::sync::Arc;
-
-fn start(src: &str) -> Game {
-    let checked = check_source(src);
-    let errors: Vec<String> = checked
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| format!("{} {}", d.code, d.message))
-        .collect();
-    assert!(errors.is_empty(), "{errors:?}");
-    let p = Arc::new(checked.program.expect("the script checks"));
-    Game::new(p, GameConfig::new(2, 1))
-}
+use super::lang::start;
+use crate::engine::{Game, Status};
 
 /// Picks the option labelled `label` of the pending decision of `player`.
 fn pick(g: &mut Game, player: u8, label: &str) {
