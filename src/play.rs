@@ -316,6 +316,7 @@ pub fn play(
                     .winners
                     .iter()
                     .map(|w| game.label(&Value::Player(*w)))
+                    .chain(o.participants.iter().cloned())
                     .collect();
                 let who = if who.is_empty() {
                     "nobody wins".to_string()

@@ -207,7 +207,10 @@ impl Layout {
 /// The mutable state of a game.
 #[derive(Clone, Debug)]
 pub(crate) struct State {
+    /// Seats: players 0..players.
     pub players: u8,
+    /// Participants that are not seats (`participant NAME`): players players..players + participants.
+    pub participants: u8,
     /// Shared between clones (fixed once the game is created).
     pub names: std::sync::Arc<[String]>,
     pub max_turns: u32,
@@ -297,6 +300,7 @@ impl State {
             .collect();
         State {
             players: n,
+            participants: 0,
             names,
             max_turns: config.max_turns,
             max_steps: config.max_steps,
