@@ -131,6 +131,25 @@ impl Game {
 
     /// The seat holding a zone instance, following attachments to their host card (bounded, so a
     /// malformed chain cannot loop).
+    /// The participants that are not seats (`participant NAME`) holding a card at the end of the game,
+    /// by their shown names: those the game gave a role (simulation reports list only them and
+    /// the participants that won).
+    pub fn participants_holding(&self) -> Vec<String> {
+        let n = self.st.players;
+        let mut held = vec![false; self.st.participants as usize];
+        for card in &self.st.cards {
+            if let Some(p) = self.holder_seat(card.zone) {
+                if let Some(h) = p.checked_sub(n).and_then(|i| held.get_mut(i as usize)) {
+                    *h = true;
+                }
+            }
+        }
+        (0..self.st.participants)
+            .filter(|&i| held[i as usize])
+            .map(|i| self.st.name(n.saturating_add(i)))
+            .collect()
+    }
+
     fn holder_seat(&self, zone: u32) -> Option<u8> {
         let mut z = zone;
         for _ in 0..64 {
