@@ -67,7 +67,7 @@ pub(crate) struct Record {
     pub(crate) winners: Vec<u8>,
     /// The participants that won (`participant NAME`), by their shown names.
     pub(crate) participants: Vec<String>,
-    /// The participants that took part: held a card at the end, or won.
+    /// The participants that took part: held a card or had a variable changed at the end, or won.
     present: Vec<String>,
     reason: String,
     pub(crate) finished: bool,
@@ -271,7 +271,8 @@ pub struct SimReport {
     /// it) out of the games it played. Empty when the script declares no teams.
     pub wins_by_team: BTreeMap<String, Rate>,
     /// Per participant that is not a seat (`participant NAME "Name"`, by its shown name): the games it
-    /// won out of the games it took part in (held a card at the end, or won). A participant that took
+    /// won out of the games it took part in (at the end it held a card or had a per-player variable
+    /// changed from its declared value, or it won). A participant that took
     /// part in no game (no role in the variant played) is left out; empty when the script declares none.
     pub wins_by_participant: BTreeMap<String, Rate>,
     /// Games with more than one winner, not all of one team.

@@ -127,7 +127,7 @@ pub fn page(r: &Json, served: bool) -> String {
             .iter()
             .map(|(name, x)| rate_bar(name.clone(), x))
             .collect();
-        b.push_str("<section><h2>Win rate by participant</h2><p class=\"note\">Participants that are not seats; over the games each took part in (held a card at the end, or won).</p>");
+        b.push_str("<section><h2>Win rate by participant</h2><p class=\"note\">Participants that are not seats; over the games each took part in (at the end it held a card or had a variable changed, or it won).</p>");
         b.push_str(&rate_chart("Win rate by participant", &bars, None));
         b.push_str("</section>");
     }

@@ -173,5 +173,7 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
             }
         }
     }
+    let seats = config.players as usize * l.n_pvars;
+    l.participant_init = s.pvars.get(seats..).unwrap_or_default().to_vec();
     Ok(())
 }

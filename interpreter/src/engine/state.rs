@@ -75,6 +75,9 @@ pub(crate) struct Layout {
     pub var_slot: Vec<u32>,
     pub n_pvars: usize,
     pub n_cvars: usize,
+    /// The participants' per-player variables as declared, before setup (`[i * n_pvars + slot]`), to
+    /// tell whether a game gave a participant a role.
+    pub participant_init: Vec<Value>,
     /// Spaces as (x, y), row by row.
     pub spaces: Vec<(i64, i64)>,
     pub width: i64,
