@@ -245,3 +245,50 @@ fn a_tournament_counts_a_participant_win_as_a_loss() {
     );
     assert_eq!(v["no_winner"], 0, "{v}");
 }
+
+#[test]
+fn a_seat_sees_a_participant_as_another_player() {
+    use cardgame_interpreter::check::check_source;
+    use cardgame_interpreter::engine::{Game, GameConfig, Status};
+    use std::sync::Arc;
+    let program = Arc::new(check_source(RACE).program.expect("the race checks"));
+    let mut game = Game::new(program, GameConfig::new(1, 4));
+    assert_eq!(game.players(), 1);
+    assert_eq!(game.participants(), 1);
+    assert_eq!(game.names()[1], "the Machine");
+    assert!(matches!(game.status(), Status::Decision(d) if d.player == 0));
+    game.apply(0).expect("a legal option");
+    let view = game.view(0);
+    assert_eq!(view.players.len(), 1);
+    let m = &view.participants[0];
+    assert_eq!((m.seat, m.name.as_str()), (1, "the Machine"));
+    let points: Vec<String> = m
+        .vars
+        .iter()
+        .map(|v| format!("{} {}", v.name, v.value))
+        .collect();
+    assert_eq!(points, ["points 1"]);
+    let zone = view
+        .zones
+        .iter()
+        .find(|z| z.name == "the Machine.scored")
+        .expect("its zone is listed");
+    assert_eq!(zone.cards, [Some("Point".to_string())]);
+}
+
+#[test]
+fn a_participant_nothing_names_is_unused() {
+    let script = RACE.replace(
+        "participant machine \"the Machine\"\n",
+        "participant machine \"the Machine\"\nparticipant ghost \"the Ghost\"\n",
+    );
+    let path = temp_script("race-ghost.cardgame", &script);
+    let out = cardgame(&["check", &path.to_string_lossy()]);
+    let text =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("W001") && text.contains("the participant `ghost` is never used"),
+        "{text}"
+    );
+}

@@ -580,6 +580,7 @@ impl<'s> Compiler<'s> {
                             | Sym::Proc(_)
                             | Sym::Action(_)
                             | Sym::Option(_)
+                            | Sym::Participant(_)
                     )
             })
             .map(|(n, (s, span))| (*span, n.clone(), s.what()))
