@@ -292,3 +292,35 @@ fn a_participant_nothing_names_is_unused() {
         "{text}"
     );
 }
+
+#[test]
+fn the_html_report_charts_a_participant_only_when_one_took_part() {
+    let path = race();
+    let dir =
+        std::env::temp_dir().join(format!("cardgame-participants-html-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let html = |players: &str| {
+        let out = dir.join(format!("report-{players}.html"));
+        let out = out.to_string_lossy().into_owned();
+        stdout(
+            &[
+                "sim",
+                &path,
+                "--players",
+                players,
+                "--games",
+                "10",
+                "--html",
+                &out,
+            ],
+            0,
+        );
+        std::fs::read_to_string(&out).expect("the report")
+    };
+    let solo = html("1");
+    assert!(
+        solo.contains("Win rate by participant") && solo.contains("the Machine"),
+        "the solo report charts the Machine"
+    );
+    assert!(!html("2").contains("Win rate by participant"));
+}
