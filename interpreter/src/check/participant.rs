@@ -3,7 +3,7 @@
 
 use super::{Compiler, Sym};
 use crate::diag::Diagnostic;
-use crate::program::ParticipantDef;
+use crate::program::{Expr, ExprKind, ParticipantDef};
 use cardgame_grammar::ast;
 
 impl Compiler<'_> {
@@ -43,5 +43,25 @@ impl Compiler<'_> {
                 span: d.name.span,
             });
         }
+    }
+
+    /// A participant written where the rules need a seat: the one who decides (`by`), takes a turn
+    /// or is offered actions (E315). A participant reached through a value (a local, `you`) is
+    /// checked when the game runs.
+    pub(crate) fn seat_needed(&mut self, e: &Expr, what: &str) {
+        let ExprKind::Participant(i) = e.kind else {
+            return;
+        };
+        let Some(d) = self.p.participants.get(i as usize) else {
+            return;
+        };
+        let message = format!("`{}` is a participant, not a seat: it {what}", d.name);
+        let first = d.span;
+        self.error(
+            Diagnostic::error("E315", e.span, message)
+                .label("not a seat")
+                .related(first, "declared here")
+                .help("the script acts for a participant with statements; name a seat here (`seat(1)`, `p` of `for p in everyone`)"),
+        );
     }
 }
