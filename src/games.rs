@@ -182,9 +182,8 @@ pub fn cmd_run(
         .map(|p| game.label(&Value::Player(p)))
         .collect();
     let (code, result) = match game.status() {
-        Status::Over(o) => (
-            0,
-            serde_json::json!({
+        Status::Over(o) => {
+            let mut result = serde_json::json!({
                 "type": "result",
                 "winners": o.winners.iter().map(|w| *w as u64 + 1).collect::<Vec<_>>(),
                 "winner_names": o.winners.iter().map(|w| names[*w as usize].clone()).collect::<Vec<_>>(),
@@ -192,8 +191,13 @@ pub fn cmd_run(
                 "finished": o.finished,
                 "turns": game.turns(),
                 "steps": game.steps(),
-            }),
-        ),
+            });
+            // Participants that are not seats win by name, beside the seats (only when one did).
+            if !o.participants.is_empty() {
+                result["participant_winners"] = serde_json::json!(o.participants);
+            }
+            (0, result)
+        }
         Status::Error(e) => (
             SCRIPT_ERROR,
             serde_json::json!({
@@ -214,14 +218,18 @@ pub fn cmd_run(
     let _ = match format {
         Format::Json => writeln!(out, "{result}"),
         Format::Text => {
-            let winners: Vec<String> = result["winner_names"]
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|v| v.as_str().map(String::from))
-                        .collect()
-                })
-                .unwrap_or_default();
+            let names = |key: &str| -> Vec<String> {
+                result[key]
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|v| v.as_str().map(String::from))
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            };
+            let mut winners = names("winner_names");
+            winners.extend(names("participant_winners"));
             let who = if winners.is_empty() {
                 "no winner".to_string()
             } else {

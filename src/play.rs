@@ -102,6 +102,18 @@ pub fn render_view(v: &View, declared: &[&str], shown: &mut Shown, all: bool) ->
         };
         s.push_str(&format!("  {}{mark}{out}{vars}\n", p.name));
     }
+    // Participants that are not seats (`participant NAME`): shown only with something to show, so
+    // one the variant gives no role does not clutter the table.
+    for p in &v.participants {
+        let vars: Vec<String> = p
+            .vars
+            .iter()
+            .filter_map(|x| pick(Some(p.seat), &x.name, &x.value))
+            .collect();
+        if !vars.is_empty() {
+            s.push_str(&format!("  {}: {}\n", p.name, vars.join(", ")));
+        }
+    }
     let globals: Vec<String> = v
         .globals
         .iter()
@@ -316,6 +328,7 @@ pub fn play(
                     .winners
                     .iter()
                     .map(|w| game.label(&Value::Player(*w)))
+                    .chain(o.participants.iter().cloned())
                     .collect();
                 let who = if who.is_empty() {
                     "nobody wins".to_string()

@@ -99,6 +99,15 @@ pub enum Item {
     Test(TestDecl),
     Strategy(StrategyDecl),
     Stat(StatDecl),
+    Participant(ParticipantDecl),
+}
+
+/// `participant NAME "Display name"`: a player that is not a seat.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParticipantDecl {
+    pub name: Ident,
+    pub display: Text,
+    pub span: Span,
 }
 
 /// `stat NAME ["description"]`: a statistic that `stat` statements record for `cardgame sim`.

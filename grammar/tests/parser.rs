@@ -1872,3 +1872,18 @@ fn a_choice_assigned_to_a_name() {
     ));
     assert!(!errors_of("proc p() { x == choose q in L }").is_empty());
 }
+
+#[test]
+fn a_participant_is_declared_and_its_word_stays_a_name() {
+    let s = parse_ok(
+        "participant automaton \"the Automated Opponent\"\nvar participant per player: int = 0",
+    );
+    match &s.items[..] {
+        [Item::Participant(a), Item::Var(v)] => {
+            assert_eq!(a.name.name, "automaton");
+            assert_eq!(a.display.plain().as_deref(), Some("the Automated Opponent"));
+            assert_eq!(v.name.name, "participant");
+        }
+        other => panic!("unexpected items: {other:?}"),
+    }
+}

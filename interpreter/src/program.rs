@@ -93,6 +93,9 @@ pub struct Program {
     pub strategies: Vec<StrategyDef>,
     /// Statistics the script records (`stat NAME`), in the order declared.
     pub stats: Vec<StatDef>,
+    /// Players that are not seats (`participant NAME "Name"`), in the order declared: in a game of
+    /// N seats, participant i is player N + i.
+    pub participants: Vec<ParticipantDef>,
     pub blocks: Vec<Block>,
     /// Byte offsets where each source line starts, to turn spans into line numbers.
     pub line_starts: Vec<usize>,
@@ -251,6 +254,16 @@ impl Program {
         }
         None
     }
+}
+
+/// `participant NAME "Name"`: a player that is not a seat.
+#[derive(Clone, Debug)]
+pub struct ParticipantDef {
+    /// The name the script uses (`automaton`).
+    pub name: String,
+    /// The name shown in labels, traces, views and reports (`the Automated Opponent`).
+    pub display: String,
+    pub span: Span,
 }
 
 /// `stat NAME ["description"]`: a figure that `stat` statements record during a game.
@@ -635,6 +648,7 @@ macro_rules! each_child {
             | ExprKind::Active
             | ExprKind::Players
             | ExprKind::Everyone
+            | ExprKind::Participant(_)
             | ExprKind::TurnNumber => {}
             ExprKind::PlayerVar(_, x)
             | ExprKind::CardVar(_, x)
@@ -826,6 +840,8 @@ pub enum ExprKind {
     /// The living players in seat order from seat 1.
     Everyone,
     TurnNumber,
+    /// Participant i (`participant NAME`): the player `players + i`.
+    Participant(u8),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     IsTag(Box<Expr>, TagId, bool),

@@ -65,6 +65,10 @@ pub(crate) struct Record {
     /// Agent name per seat.
     pub(crate) seating: Vec<String>,
     pub(crate) winners: Vec<u8>,
+    /// The participants that won (`participant NAME`), by their shown names.
+    pub(crate) participants: Vec<String>,
+    /// The participants that took part: held a card or had a variable changed at the end, or won.
+    present: Vec<String>,
     reason: String,
     pub(crate) finished: bool,
     pub(crate) error: Option<String>,
@@ -88,9 +92,18 @@ impl Record {
         of.all(|t| t == Some(first)).then_some(first.as_str())
     }
 
-    /// Several winners, not all of one team: a tie. A team's win is not a tie.
+    /// Several winners, not all of one team: a tie. A team's win is not a tie; seats winning with a
+    /// participant, or several participants winning, is.
     pub(crate) fn is_tie(&self) -> bool {
-        self.winners.len() > 1 && self.winning_team().is_none()
+        match self.participants.len() {
+            0 => self.winners.len() > 1 && self.winning_team().is_none(),
+            n => n + self.winners.len() > 1,
+        }
+    }
+
+    /// Finished with no seat and no participant among the winners.
+    pub(crate) fn nobody_won(&self) -> bool {
+        self.winners.is_empty() && self.participants.is_empty()
     }
 }
 
@@ -257,9 +270,14 @@ pub struct SimReport {
     /// Per team (`teams by VAR`: the variable's value at the end): the games it won (every winner of
     /// it) out of the games it played. Empty when the script declares no teams.
     pub wins_by_team: BTreeMap<String, Rate>,
+    /// Per participant that is not a seat (`participant NAME "Name"`, by its shown name): the games it
+    /// won out of the games it took part in (at the end it held a card or had a per-player variable
+    /// changed from its declared value, or it won). A participant that took
+    /// part in no game (no role in the variant played) is left out; empty when the script declares none.
+    pub wins_by_participant: BTreeMap<String, Rate>,
     /// Games with more than one winner, not all of one team.
     pub ties: u64,
-    /// Finished games that nobody won.
+    /// Finished games that no seat and no participant won.
     pub no_winner: u64,
     pub turns: Spread,
     /// `[turns, games]` pairs in increasing turns: the games that lasted each number of turns.
@@ -336,6 +354,8 @@ fn play_seated_with(
                     seed,
                     seating,
                     winners: vec![],
+                    participants: vec![],
+                    present: vec![],
                     reason: String::new(),
                     finished: false,
                     error: Some(e),
@@ -381,20 +401,35 @@ fn play_seated_with(
                 .collect()
         })
         .collect();
-    let (winners, reason, finished, error) = match game.status() {
-        Status::Over(o) => (o.winners.clone(), o.reason.clone(), o.finished, None),
-        Status::Error(e) => (vec![], String::new(), false, Some(e.to_string())),
+    let (winners, participants, reason, finished, error) = match game.status() {
+        Status::Over(o) => (
+            o.winners.clone(),
+            o.participants.clone(),
+            o.reason.clone(),
+            o.finished,
+            None,
+        ),
+        Status::Error(e) => (vec![], vec![], String::new(), false, Some(e.to_string())),
         Status::Decision(_) => (
+            vec![],
             vec![],
             String::new(),
             false,
             Some("stopped at a decision".into()),
         ),
     };
+    let mut present = game.participants_holding();
+    for w in &participants {
+        if !present.contains(w) {
+            present.push(w.clone());
+        }
+    }
     Record {
         seed,
         seating,
         winners,
+        participants,
+        present,
         reason,
         finished,
         error,
@@ -629,6 +664,9 @@ pub struct Tally {
     seat_wins: Vec<u64>,
     agent_wins: BTreeMap<String, (u64, u64)>,
     team_wins: BTreeMap<String, (u64, u64)>,
+    /// Per participant that is not a seat: (games it won, games it took part in).
+    #[serde(default)]
+    participant_wins: BTreeMap<String, (u64, u64)>,
     end_reasons: BTreeMap<String, u64>,
     finished: u64,
     problems: Problems,
@@ -650,6 +688,7 @@ impl Tally {
             seat_wins: vec![0; players as usize],
             agent_wins: BTreeMap::new(),
             team_wins: BTreeMap::new(),
+            participant_wins: BTreeMap::new(),
             end_reasons: BTreeMap::new(),
             finished: 0,
             problems: Problems::default(),
@@ -694,6 +733,7 @@ impl Tally {
         for (mine, theirs) in [
             (&mut self.agent_wins, &o.agent_wins),
             (&mut self.team_wins, &o.team_wins),
+            (&mut self.participant_wins, &o.participant_wins),
         ] {
             for (a, (w, g)) in theirs {
                 let e = mine.entry(a.clone()).or_default();
@@ -740,8 +780,13 @@ impl Tally {
         if r.is_tie() {
             self.ties += 1;
         }
-        if r.winners.is_empty() && r.finished {
+        if r.nobody_won() && r.finished {
             self.no_winner += 1;
+        }
+        for q in &r.present {
+            let e = self.participant_wins.entry(q.clone()).or_default();
+            e.1 += 1;
+            e.0 += u64::from(r.participants.contains(q));
         }
         if let Some(teams) = &r.teams {
             let won = r.winning_team();
@@ -835,6 +880,11 @@ impl Tally {
                 .iter()
                 .map(|(t, (w, g))| (t.clone(), Rate::new(*w, *g)))
                 .collect(),
+            wins_by_participant: self
+                .participant_wins
+                .iter()
+                .map(|(t, (w, g))| (t.clone(), Rate::new(*w, *g)))
+                .collect(),
             ties: self.ties,
             no_winner: self.no_winner,
             turns: Spread::of(&self.turns),
@@ -898,6 +948,12 @@ impl SimReport {
             s.push_str("wins by team:\n");
             for (t, r) in &self.wins_by_team {
                 s.push_str(&format!("  team {t:<5} {}\n", pct(r)));
+            }
+        }
+        if !self.wins_by_participant.is_empty() {
+            s.push_str("wins by participant (of the games it took part in):\n");
+            for (t, r) in &self.wins_by_participant {
+                s.push_str(&format!("  {t:<10} {}\n", pct(r)));
             }
         }
         s.push_str(&format!(

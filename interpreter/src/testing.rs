@@ -179,7 +179,13 @@ fn run_one(
                 want.sort();
                 match game.status() {
                     Status::Over(o) => {
+                        // Participants (players after the seats) win by name.
+                        let seats = game.players() as usize;
                         let mut got = o.winners.clone();
+                        got.extend(o.participants.iter().filter_map(|n| {
+                            let i = game.names().iter().skip(seats).position(|x| x == n)?;
+                            u8::try_from(seats + i).ok()
+                        }));
                         got.sort();
                         if got != want {
                             let names = |ws: &[u8]| {

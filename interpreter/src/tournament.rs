@@ -237,7 +237,8 @@ pub fn tournament(
         }
         figures.finished += 1;
         ties += u64::from(r.is_tie());
-        no_winner += u64::from(r.winners.is_empty());
+        // A participant's win (`participant NAME`) is a loss for every agent, not "no winner".
+        no_winner += u64::from(r.nobody_won());
         let won = |seat: usize| r.winners.contains(&(seat as u8));
         for (s, &a) in seats.iter().enumerate() {
             seat_games[a][s] += 1;

@@ -118,6 +118,19 @@ pub fn page(r: &Json, served: bool) -> String {
         b.push_str(&rate_chart("Win rate by team", &bars, even));
         b.push_str("</section>");
     }
+    // Participants that are not seats (`participant NAME "Name"`), when one took part.
+    if let Some(ps) = r["wins_by_participant"]
+        .as_object()
+        .filter(|t| !t.is_empty())
+    {
+        let bars: Vec<RateBar> = ps
+            .iter()
+            .map(|(name, x)| rate_bar(name.clone(), x))
+            .collect();
+        b.push_str("<section><h2>Win rate by participant</h2><p class=\"note\">Participants that are not seats; over the games each took part in (at the end it held a card or had a variable changed, or it won).</p>");
+        b.push_str(&rate_chart("Win rate by participant", &bars, None));
+        b.push_str("</section>");
+    }
     // Length.
     b.push_str("<section><h2>Game length</h2>");
     b.push_str(&format!(

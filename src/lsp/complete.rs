@@ -53,6 +53,7 @@ fn kind_of(k: SymbolKind) -> CompletionItemKind {
         SymbolKind::Card => CompletionItemKind::CLASS,
         SymbolKind::Local => CompletionItemKind::VARIABLE,
         SymbolKind::Statistic => CompletionItemKind::VALUE,
+        SymbolKind::Participant => CompletionItemKind::CONSTANT,
     }
 }
 

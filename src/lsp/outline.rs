@@ -348,6 +348,13 @@ pub fn outline(doc: &Document) -> Vec<DocumentSymbol> {
                 s.span,
                 s.name.span,
             )),
+            Item::Participant(d) => out.push(sym(
+                &d.name.name,
+                "participant",
+                SymbolKind::CONSTANT,
+                d.span,
+                d.name.span,
+            )),
         }
     }
     let untagged = by_tag.pop().unwrap_or_default();

@@ -132,7 +132,7 @@ impl Replays {
         };
         let over = match game.status() {
             Status::Over(o) => json!({
-                "winners": o.winners.iter().map(|w| names.get(*w as usize).cloned().unwrap_or_default()).collect::<Vec<_>>(),
+                "winners": o.winners.iter().map(|w| names.get(*w as usize).cloned().unwrap_or_default()).chain(o.participants.iter().cloned()).collect::<Vec<_>>(),
                 "reason": o.reason,
                 "finished": o.finished,
             }),

@@ -156,7 +156,7 @@ impl Session {
         let (over, error) = match g.status() {
             Status::Over(o) => (
                 json!({
-                    "winners": o.winners.iter().map(|w| names.get(*w as usize).cloned().unwrap_or_default()).collect::<Vec<_>>(),
+                    "winners": o.winners.iter().map(|w| names.get(*w as usize).cloned().unwrap_or_default()).chain(o.participants.iter().cloned()).collect::<Vec<_>>(),
                     "reason": o.reason,
                     "finished": o.finished,
                     "turns": g.turns(),

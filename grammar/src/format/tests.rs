@@ -245,3 +245,17 @@ fn tables_tests_and_strategies_are_laid_out_like_blocks() {
         )
     );
 }
+
+#[test]
+fn a_participant_is_one_line() {
+    let src = "participant   automaton    \"the Automated Opponent\"// no seat\n\n\nvar participant: int = 0\n";
+    assert_eq!(
+        fmt(src),
+        "participant automaton \"the Automated Opponent\" // no seat\n\nvar participant: int = 0\n"
+    );
+    // A line the author broke continues one level in.
+    assert_eq!(
+        fmt("participant automaton\n\"the Automated Opponent\"\n"),
+        "participant automaton\n  \"the Automated Opponent\"\n"
+    );
+}

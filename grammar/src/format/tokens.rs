@@ -65,6 +65,7 @@ fn is_construct(rule: Rule) -> bool {
             | test_decl
             | strategy_decl
             | stat_decl
+            | participant_decl
             | game_players
             | option_decl
             | table_columns

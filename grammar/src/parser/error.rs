@@ -313,7 +313,7 @@ keyword_phrases! {
     k_decider => "decider", k_winners => "winners", k_over => "over",
     k_strategy => "strategy", k_prefer => "prefer", k_otherwise => "otherwise",
     k_stat => "stat", k_private => "private", k_teams => "teams", k_team => "team",
-    k_shown => "shown",
+    k_shown => "shown", k_participant => "participant",
 }
 
 /// Joins phrases as "a, b or c".

@@ -140,6 +140,17 @@ impl Builder<'_> {
                     span,
                 })
             }
+            Rule::participant_decl => {
+                let span = self.sp(&p);
+                let mut k = kids(&p);
+                let name = self.ident(&k.next()?);
+                let display = self.text(k.next()?, 1)?;
+                Item::Participant(ParticipantDecl {
+                    name,
+                    display,
+                    span,
+                })
+            }
             _ => return Err(Bug),
         })
     }

@@ -162,6 +162,7 @@ pub const CONTEXTUAL_WORDS: &[&str] = &[
     "otherwise",
     "over",
     "owner",
+    "participant",
     "pile",
     "player",
     "players",
@@ -204,6 +205,7 @@ pub const TOP_LEVEL_KEYWORDS: &[&str] = &[
     "test",
     "strategy",
     "stat",
+    "participant",
 ];
 
 /// The words that start a statement (for "did you mean" help).

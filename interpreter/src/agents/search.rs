@@ -27,9 +27,11 @@ const FORCED_LIMIT: u32 = 200;
 pub fn evaluate(game: &mut Game, seat: u8) -> f64 {
     match game.status() {
         Status::Over(o) => {
+            // A participant that is not a seat wins like a player: a loss for every seat it beats.
+            let winners = o.winners.len() + o.participants.len();
             if o.winners.contains(&seat) {
-                1_000_000.0 / o.winners.len() as f64
-            } else if o.winners.is_empty() {
+                1_000_000.0 / winners as f64
+            } else if winners == 0 {
                 0.0
             } else {
                 -1_000_000.0
@@ -254,10 +256,12 @@ impl Scale {
         let n = game.players() as usize;
         match game.status() {
             Status::Over(o) => {
-                if o.winners.is_empty() {
+                let winners = o.winners.len() + o.participants.len();
+                if winners == 0 {
                     return vec![0.5; n];
                 }
-                let share = 1.0 / o.winners.len() as f64;
+                // A participant's share of a win goes to no seat.
+                let share = 1.0 / winners as f64;
                 (0..n)
                     .map(|p| {
                         if o.winners.contains(&(p as u8)) {

@@ -322,6 +322,7 @@ impl Compiler<'_> {
                 | ast::Item::Test(_)
                 | ast::Item::Strategy(_) => {}
                 ast::Item::Stat(d) => self.declare_stat(d),
+                ast::Item::Participant(d) => self.declare_participant(d),
             }
         }
         if game_seen.is_none() && !self.partial {
@@ -606,7 +607,7 @@ impl Compiler<'_> {
                     self.p.checks.push(body);
                 }
                 ast::Item::Test(t) => self.lower_test(t),
-                ast::Item::Strategy(_) | ast::Item::Stat(_) => {}
+                ast::Item::Strategy(_) | ast::Item::Stat(_) | ast::Item::Participant(_) => {}
             }
         }
     }

@@ -438,6 +438,7 @@ impl Compiler<'_> {
             Some(Sym::Column(c)) => (mk(ExprKind::Column(c), span), Ty::Int),
             Some(Sym::Tag(t)) => (mk(ExprKind::Const(Value::Tag(t.0)), span), Ty::Tag),
             Some(Sym::Spaces) => (mk(ExprKind::Spaces, span), Ty::List(Box::new(Ty::Space))),
+            Some(Sym::Participant(i)) => (mk(ExprKind::Participant(i), span), Ty::Player),
             Some(Sym::Zone(z)) => {
                 let scope = self.p.zones[z.index()].scope;
                 if scope != Scope::Shared {

@@ -11,6 +11,7 @@ mod decls;
 mod expr;
 mod family;
 mod inline;
+mod participant;
 mod scope;
 mod stats;
 mod stmt;
@@ -88,6 +89,7 @@ pub(crate) enum Sym {
     Fn(FnId),
     Proc(ProcId),
     Action(ActionId),
+    Participant(u8),
 }
 
 impl Sym {
@@ -107,6 +109,7 @@ impl Sym {
             Sym::Fn(_) => "function",
             Sym::Proc(_) => "procedure",
             Sym::Action(_) => "action",
+            Sym::Participant(_) => "participant",
         }
     }
 }
@@ -311,6 +314,7 @@ impl<'s> Compiler<'s> {
             tests: vec![],
             strategies: vec![],
             stats: vec![],
+            participants: Vec::new(),
             blocks: vec![],
             line_starts,
             header: Span::default(),
@@ -576,6 +580,7 @@ impl<'s> Compiler<'s> {
                             | Sym::Proc(_)
                             | Sym::Action(_)
                             | Sym::Option(_)
+                            | Sym::Participant(_)
                     )
             })
             .map(|(n, (s, span))| (*span, n.clone(), s.what()))

@@ -165,8 +165,13 @@ impl Compiler<'_> {
         x
     }
 
+    /// The `by` of a decision: a player, and not a participant.
     fn opt_player(&mut self, cx: &mut Ctx, e: &Option<ast::Expr>) -> Option<Expr> {
-        e.as_ref().map(|e| self.expr_expect(cx, e, &Ty::Player))
+        let x = e.as_ref().map(|e| self.expr_expect(cx, e, &Ty::Player));
+        if let Some(x) = &x {
+            self.seat_needed(x, "takes no decision");
+        }
+        x
     }
 
     fn stmt(&mut self, cx: &mut Ctx, s: &ast::Stmt) -> Option<Stmt> {
@@ -443,6 +448,7 @@ impl Compiler<'_> {
             },
             S::Turn(p, b) => {
                 let p = self.expr_expect(cx, p, &Ty::Player);
+                self.seat_needed(&p, "takes no turn");
                 StmtKind::Turn(p, self.block(cx, b))
             }
             S::Phase(n, b) => StmtKind::Phase(n.name.clone(), self.block(cx, b)),
@@ -451,6 +457,7 @@ impl Compiler<'_> {
             S::Actions { by, mode, actions } => {
                 self.no_decision(cx, span, "offer actions");
                 let by = self.expr_expect(cx, by, &Ty::Player);
+                self.seat_needed(&by, "takes no decision");
                 let mode = match mode {
                     ast::MenuMode::UntilPass => MenuMode::UntilPass,
                     ast::MenuMode::Once => MenuMode::Once,

@@ -26,6 +26,8 @@ pub enum SymbolKind {
     Card,
     /// A statistic (`stat NAME`), in a name space of its own.
     Statistic,
+    /// A player that is not a seat (`participant NAME "Name"`).
+    Participant,
     /// A local name: a `let`, a parameter, a binder (`for x in`, `choose x in`, `count(x in ...)`).
     Local,
 }
@@ -51,6 +53,7 @@ impl SymbolKind {
             SymbolKind::Action => "action",
             SymbolKind::Local => "local name",
             SymbolKind::Statistic => "statistic",
+            SymbolKind::Participant => "participant",
         }
     }
 }
@@ -130,6 +133,7 @@ fn kind_of(s: Sym) -> SymbolKind {
         Sym::Fn(_) => SymbolKind::Function,
         Sym::Proc(_) => SymbolKind::Procedure,
         Sym::Action(_) => SymbolKind::Action,
+        Sym::Participant(_) => SymbolKind::Participant,
     }
 }
 

@@ -358,6 +358,7 @@ impl<'a> Mach<'a> {
                     Value::None
                 }
             }
+            Builtin::Left | Builtin::Right if player(self, 0)? >= n => Value::None,
             Builtin::Left | Builtin::Right => {
                 let p = player(self, 0)?;
                 let mut found = Value::None;
@@ -376,6 +377,13 @@ impl<'a> Mach<'a> {
                 }
                 found
             }
+            // A participant sits at no seat: its opponents are the living seats from seat 1.
+            Builtin::Opponents | Builtin::From if player(self, 0)? >= n => Value::list(
+                (0..n)
+                    .filter(|&q| self.s.living(q))
+                    .map(Value::Player)
+                    .collect(),
+            ),
             Builtin::Opponents | Builtin::From => {
                 let p = player(self, 0)?;
                 let start = if b == Builtin::From { 0 } else { 1 };

@@ -22,6 +22,24 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
             p.name, p.min_players, p.max_players, config.players
         )));
     }
+    // Participants are the players after the seats: each holds its own per-player zones and
+    // variables, and is named by its shown name. Seat masks are 64 bits wide.
+    let everybody = config.players as usize + p.participants.len();
+    if everybody > 64 {
+        return Err(err(format!(
+            "{} seats and {} participants make more than 64 players",
+            config.players,
+            p.participants.len()
+        )));
+    }
+    s.participants = p.participants.len() as u8;
+    s.names = s
+        .names
+        .iter()
+        .cloned()
+        .chain(p.participants.iter().map(|d| d.display.clone()))
+        .collect();
+    s.eliminated = vec![false; everybody];
     s.options = p.options.iter().map(|o| o.default.clone()).collect();
     for (id, v) in &config.options {
         if !super::option_value_ok(p, *id, v) {
@@ -90,7 +108,7 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
     for (zi, def) in p.zones.iter().enumerate() {
         let n = match def.scope {
             Scope::Shared => 1,
-            Scope::PerPlayer => config.players as u32,
+            Scope::PerPlayer => everybody as u32,
             Scope::PerCard => l.ncards,
             Scope::PerSpace => nspaces,
         };
@@ -128,13 +146,13 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
         }
     }
     s.globals = vec![Value::None; p.vars.len() - l.n_pvars - l.n_cvars];
-    s.pvars = vec![Value::None; l.n_pvars * config.players as usize];
+    s.pvars = vec![Value::None; l.n_pvars * everybody];
     s.cvars = vec![Value::None; l.n_cvars * l.ncards as usize];
     for (vi, v) in p.vars.iter().enumerate() {
         let slot = l.var_slot[vi] as usize;
         match v.scope {
             Scope::PerPlayer => {
-                for pl in 0..config.players {
+                for pl in 0..everybody as u8 {
                     s.ctxs.push(Ctx::new(0, Some(pl), None));
                     let r = Mach { p, l, s }.eval(&v.init);
                     s.ctxs.pop();
@@ -155,5 +173,7 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
             }
         }
     }
+    let seats = config.players as usize * l.n_pvars;
+    l.participant_init = s.pvars.get(seats..).unwrap_or_default().to_vec();
     Ok(())
 }

@@ -102,12 +102,28 @@ impl SimulFrame {
 }
 
 impl<'a> Mach<'a> {
-    /// Who decides: `by`, else `you`, else the active player.
-    fn decider(&mut self, by: Option<&Expr>) -> R<u8> {
-        match by {
-            Some(e) => self.eval_player(e),
-            None => Ok(self.you().unwrap_or(self.s.active)),
+    /// Who decides: `by`, else `you`, else the active player; always a seat.
+    fn decider(&mut self, by: Option<&Expr>, span: Span) -> R<u8> {
+        let (p, span) = match by {
+            Some(e) => (self.eval_player(e)?, e.span),
+            None => (self.you().unwrap_or(self.s.active), span),
+        };
+        self.seat_only(p, span, "takes no decision")
+    }
+
+    /// `p` when it is a seat; a participant (`participant NAME`) plays by the script's statements
+    /// only: it takes no turn and no decision, and asking it for one is an error.
+    pub(crate) fn seat_only(&self, p: u8, span: Span, what: &str) -> R<u8> {
+        if p < self.s.players {
+            return Ok(p);
         }
+        Err(self.err(
+            span,
+            format!(
+                "{} is a participant, not a seat: it {what}; the script decides for it",
+                self.s.name(p)
+            ),
+        ))
     }
 
     fn prompt(&mut self, t: Option<&TextIr>, default: &str) -> R<String> {
@@ -176,7 +192,7 @@ impl<'a> Mach<'a> {
         if let Some(stop) = self.before_decision(span)? {
             return Ok(Flow::Stop(stop));
         }
-        let decider = self.decider(ch.by.as_ref())?;
+        let decider = self.decider(ch.by.as_ref(), span)?;
         let cands = self.domain(ch.var, &ch.domain, ch.filter.as_ref())?;
         match &ch.count {
             ChooseCount::One => {
@@ -270,7 +286,7 @@ impl<'a> Mach<'a> {
         if let Some(stop) = self.before_decision(span)? {
             return Ok(Flow::Stop(stop));
         }
-        let decider = self.decider(by)?;
+        let decider = self.decider(by, span)?;
         let mut labels = Vec::new();
         let mut blocks = Vec::new();
         for b in branches {

@@ -182,7 +182,7 @@ impl<'a> Mach<'a> {
 
     pub fn as_player(&self, v: &Value, span: Span) -> R<u8> {
         match v {
-            Value::Player(p) if *p < self.s.players => Ok(*p),
+            Value::Player(p) if *p < self.s.players.saturating_add(self.s.participants) => Ok(*p),
             v => Err(self.err(
                 span,
                 format!("expected a player, found {}", self.describe(v)),
@@ -297,6 +297,7 @@ impl<'a> Mach<'a> {
             ExprKind::Active => Value::Player(self.s.active),
             ExprKind::Players => Value::Int(self.s.players as i64),
             ExprKind::TurnNumber => Value::Int(self.s.turn as i64),
+            ExprKind::Participant(i) => Value::Player(self.s.players.saturating_add(*i)),
             ExprKind::IsKind(x, k, negated) => {
                 let is = match self.eval(x)? {
                     Value::Card(c) => self
@@ -525,6 +526,7 @@ impl<'a> Mach<'a> {
             | ExprKind::Active
             | ExprKind::Players
             | ExprKind::TurnNumber
+            | ExprKind::Participant(_)
             | ExprKind::IsKind(..)
             | ExprKind::Binary(..)
             | ExprKind::Aggregate { .. }
@@ -574,7 +576,11 @@ impl<'a> Mach<'a> {
             TextPartIr::Lit(_) => true,
             TextPartIr::Expr(e) => match &e.kind {
                 ExprKind::Local(s) => !matches!(self.local(*s), Value::List(_)),
-                ExprKind::You | ExprKind::Active | ExprKind::This | ExprKind::TurnNumber => true,
+                ExprKind::You
+                | ExprKind::Active
+                | ExprKind::This
+                | ExprKind::TurnNumber
+                | ExprKind::Participant(_) => true,
                 ExprKind::Const(v) => !matches!(v, Value::List(_)),
                 _ => false,
             },

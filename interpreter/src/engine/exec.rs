@@ -576,8 +576,16 @@ impl<'a> Mach<'a> {
                 }
             }
         };
-        for k in 0..n {
-            let seat = ((active as u32 + k as u32) % n as u32) as u8;
+        // The seats from the active one, then the participants in the order declared.
+        let seat_at = |k: u8| {
+            if k < n {
+                ((active as u32 + k as u32) % n as u32) as u8
+            } else {
+                k
+            }
+        };
+        for k in 0..n.saturating_add(self.s.participants) {
+            let seat = seat_at(k);
             for &fam in families {
                 if p.zones.get(fam.index()).map(|d| d.scope) == Some(Scope::PerPlayer) {
                     if let Some(base) = l.zone_base.get(fam.index()) {

@@ -109,6 +109,10 @@ pub struct Decision {
 pub struct Outcome {
     /// 0-based seats.
     pub winners: Vec<u8>,
+    /// The participants that won (`participant NAME "Name"`, named in `win`), by their shown names,
+    /// in the order `win` named them; left out of JSON when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub participants: Vec<String>,
     pub reason: String,
     /// False when a limit stopped the game (turns, or decisions in one turn).
     pub finished: bool,
@@ -293,6 +297,7 @@ impl Game {
                     };
                     self.end(Outcome {
                         winners: Vec::new(),
+                        participants: Vec::new(),
                         reason,
                         finished: false,
                     });
@@ -303,6 +308,7 @@ impl Game {
             Ok(Stop::Over(o)) => self.end(o),
             Ok(Stop::Empty) => self.end(Outcome {
                 winners: Vec::new(),
+                participants: Vec::new(),
                 reason: "the flow ended".into(),
                 finished: true,
             }),
@@ -321,6 +327,7 @@ impl Game {
     fn end(&mut self, o: Outcome) {
         self.st.push_event(Event::Over {
             winners: o.winners.clone(),
+            participants: o.participants.clone(),
             reason: o.reason.clone(),
             finished: o.finished,
         });
@@ -530,7 +537,13 @@ impl Game {
         self.st.players
     }
 
-    /// The seat names.
+    /// The participants that are not seats: players `players()..players() + participants()`.
+    pub fn participants(&self) -> u8 {
+        self.st.participants
+    }
+
+    /// The seat names, then the participants' (`participant NAME "Name"`): player p's name is
+    /// `names()[p]`.
     pub fn names(&self) -> &[String] {
         &self.st.names
     }

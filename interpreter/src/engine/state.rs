@@ -75,6 +75,9 @@ pub(crate) struct Layout {
     pub var_slot: Vec<u32>,
     pub n_pvars: usize,
     pub n_cvars: usize,
+    /// The participants' per-player variables as declared, before setup (`[i * n_pvars + slot]`), to
+    /// tell whether a game gave a participant a role.
+    pub participant_init: Vec<Value>,
     /// Spaces as (x, y), row by row.
     pub spaces: Vec<(i64, i64)>,
     pub width: i64,
@@ -207,7 +210,10 @@ impl Layout {
 /// The mutable state of a game.
 #[derive(Clone, Debug)]
 pub(crate) struct State {
+    /// Seats: players 0..players.
     pub players: u8,
+    /// Participants that are not seats (`participant NAME`): players players..players + participants.
+    pub participants: u8,
     /// Shared between clones (fixed once the game is created).
     pub names: std::sync::Arc<[String]>,
     pub max_turns: u32,
@@ -297,6 +303,7 @@ impl State {
             .collect();
         State {
             players: n,
+            participants: 0,
             names,
             max_turns: config.max_turns,
             max_steps: config.max_steps,

@@ -131,6 +131,33 @@ impl Game {
 
     /// The seat holding a zone instance, following attachments to their host card (bounded, so a
     /// malformed chain cannot loop).
+    /// The participants that are not seats (`participant NAME`) the game gave a role, by their shown
+    /// names: at the end, one holds a card or has a per-player variable whose value is not the one
+    /// declared (simulation reports list only them and the participants that won).
+    pub fn participants_holding(&self) -> Vec<String> {
+        let n = self.st.players;
+        let np = self.layout.n_pvars;
+        let base = n as usize * np;
+        let mut held: Vec<bool> = (0..self.st.participants as usize)
+            .map(|i| {
+                let now = self.st.pvars.get(base + i * np..base + (i + 1) * np);
+                let then = self.layout.participant_init.get(i * np..(i + 1) * np);
+                now != then
+            })
+            .collect();
+        for card in &self.st.cards {
+            if let Some(p) = self.holder_seat(card.zone) {
+                if let Some(h) = p.checked_sub(n).and_then(|i| held.get_mut(i as usize)) {
+                    *h = true;
+                }
+            }
+        }
+        (0..self.st.participants)
+            .filter(|&i| held[i as usize])
+            .map(|i| self.st.name(n.saturating_add(i)))
+            .collect()
+    }
+
     fn holder_seat(&self, zone: u32) -> Option<u8> {
         let mut z = zone;
         for _ in 0..64 {

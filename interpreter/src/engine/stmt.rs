@@ -243,12 +243,14 @@ impl<'a> Mach<'a> {
             }
             StmtKind::Turn(e, body) => {
                 let player = self.eval_player(e)?;
+                self.seat_only(player, e.span, "takes no turn")?;
                 if !self.s.living(player) {
                     return Ok(Flow::Next);
                 }
                 if self.s.turn >= self.s.max_turns {
                     return Ok(Flow::Stop(Stop::Over(Outcome {
                         winners: Vec::new(),
+                        participants: Vec::new(),
                         reason: format!("turn limit of {} turns reached", self.s.max_turns),
                         finished: false,
                     })));
@@ -308,6 +310,7 @@ impl<'a> Mach<'a> {
             }
             StmtKind::Actions { by, mode, .. } => {
                 let decider = self.eval_player(by)?;
+                self.seat_only(decider, by.span, "takes no decision")?;
                 let left = match mode {
                     crate::program::MenuMode::Times(n) => Some(self.eval_int(n)?),
                     _ => None,
@@ -333,7 +336,8 @@ impl<'a> Mach<'a> {
                 };
                 let mut ps = Vec::with_capacity(list.len());
                 for v in &list {
-                    ps.push(self.as_player(v, players.span)?);
+                    let q = self.as_player(v, players.span)?;
+                    ps.push(self.seat_only(q, players.span, "takes no decision")?);
                 }
                 self.s
                     .frames
@@ -363,6 +367,7 @@ impl<'a> Mach<'a> {
                 let reason = self.text(reason)?;
                 return Ok(Flow::Stop(Stop::Over(Outcome {
                     winners,
+                    participants: Vec::new(),
                     reason,
                     finished: true,
                 })));
@@ -370,14 +375,21 @@ impl<'a> Mach<'a> {
             StmtKind::Win(e, reason) => {
                 let v = self.eval(e)?;
                 let mut winners = Vec::new();
+                let mut participants = Vec::new();
                 for p in self.players_of(v, e.span)? {
-                    if !winners.contains(&p) {
+                    if p >= self.s.players {
+                        let name = self.s.name(p);
+                        if !participants.contains(&name) {
+                            participants.push(name);
+                        }
+                    } else if !winners.contains(&p) {
                         winners.push(p);
                     }
                 }
                 let reason = self.text(reason)?;
                 return Ok(Flow::Stop(Stop::Over(Outcome {
                     winners,
+                    participants,
                     reason,
                     finished: true,
                 })));

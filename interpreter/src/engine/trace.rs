@@ -58,6 +58,9 @@ pub enum Event {
     },
     Over {
         winners: Vec<u8>,
+        /// The participants that won, by name (see `Outcome::participants`).
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        participants: Vec<String>,
         reason: String,
         finished: bool,
     },
@@ -123,12 +126,19 @@ pub fn render_event(game: &Game, event: &Event, viewer: Option<u8>) -> Option<St
         Event::Fail { line } => format!("failed at line {line}"),
         Event::Eliminated { player, .. } => format!("{} is eliminated", name(*player)),
         Event::Over {
-            winners, reason, ..
+            winners,
+            participants,
+            reason,
+            ..
         } => {
-            if winners.is_empty() {
+            if winners.is_empty() && participants.is_empty() {
                 format!("game over: nobody wins ({reason})")
             } else {
-                let w: Vec<String> = winners.iter().map(|&p| name(p)).collect();
+                let w: Vec<String> = winners
+                    .iter()
+                    .map(|&p| name(p))
+                    .chain(participants.iter().cloned())
+                    .collect();
                 format!(
                     "game over: {} {} ({reason})",
                     w.join(", "),

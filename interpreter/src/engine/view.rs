@@ -15,6 +15,10 @@ pub struct View {
     pub zones: Vec<ZoneView>,
     pub globals: Vec<VarView>,
     pub players: Vec<PlayerView>,
+    /// The participants that are not seats (`participant NAME "Name"`), seen as another player is:
+    /// `seat` is their player number (after the seats). Left out of JSON when the script has none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub participants: Vec<PlayerView>,
     /// The pending decision, if it is this seat's.
     pub decision: Option<DecisionView>,
 }
@@ -136,7 +140,8 @@ pub(crate) fn view(p: &Program, l: &Layout, s: &State, seat: u8) -> View {
             }),
         }
     }
-    let players = (0..s.players)
+    let everybody = s.players.saturating_add(s.participants);
+    let mut players: Vec<PlayerView> = (0..everybody)
         .map(|q| PlayerView {
             seat: q,
             name: s.name(q),
@@ -159,6 +164,7 @@ pub(crate) fn view(p: &Program, l: &Layout, s: &State, seat: u8) -> View {
                 .collect(),
         })
         .collect();
+    let participants = players.split_off(s.players as usize);
     let decision = match &s.status {
         Status::Decision(d) if d.player == seat => Some(DecisionView {
             prompt: d.prompt.clone(),
@@ -174,6 +180,7 @@ pub(crate) fn view(p: &Program, l: &Layout, s: &State, seat: u8) -> View {
         zones,
         globals,
         players,
+        participants,
         decision,
     }
 }

@@ -111,6 +111,15 @@ function drawView(view, seats, target, shown) {
     drawVars(d, p.vars, shown);
     players.appendChild(d);
   }
+  // Participants that are not seats, when one of their variables holds something.
+  const blank = (v) => v === null || v === 0 || v === false || v === "" || (Array.isArray(v) && v.length === 0);
+  for (const p of view.participants || []) {
+    if (p.vars.every((x) => blank(x.value))) continue;
+    const d = el("div", "player");
+    d.appendChild(el("div", "name", p.name));
+    drawVars(d, p.vars, shown);
+    players.appendChild(d);
+  }
   if (view.globals.length) {
     const d = el("div", "player");
     d.appendChild(el("div", "name", "game"));

@@ -136,6 +136,7 @@ impl B {
             tests: vec![],
             strategies: vec![],
             stats: vec![],
+            participants: vec![],
             blocks: vec![],
             line_starts: (0..1000).map(|i| i * 10).collect(),
             header: Span::default(),
