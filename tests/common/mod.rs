@@ -40,7 +40,13 @@ pub fn temp_script(name: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cardgame-tests-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let p = dir.join(name);
-    std::fs::write(&p, text).expect("temp file");
+    // Written beside it and renamed: tests of one process run at once and may write the same script,
+    // and a reader must never see it half written.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = dir.join(format!("{name}.{n}.tmp"));
+    std::fs::write(&tmp, text).expect("temp file");
+    std::fs::rename(&tmp, &p).expect("temp file renamed");
     p
 }
 
