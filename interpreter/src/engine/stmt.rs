@@ -474,15 +474,58 @@ impl<'a> Mach<'a> {
             }
             return Ok(if failed { self.fail(span) } else { Flow::Next });
         }
-        let cards = self.cards_of(v, what.span)?;
-        for c in cards {
-            match c {
-                Some(c) => {
+        // A list is read in place (the moves do not change it); a zone's cards are copied first,
+        // top first, since the moves change the zone. Every element is checked before any card moves.
+        let list = match v {
+            Value::Zone(z) if (z as usize) < self.s.zones.len() => {
+                self.note_zone(z);
+                let n = self.s.zones[z as usize].cards.len();
+                // The work of reading the zone as a list, then of its elements.
+                self.s.exec_count += n as u64;
+                self.charge_later(n);
+                let ids: Vec<u32> = self.s.zones[z as usize]
+                    .cards
+                    .iter()
+                    .rev()
+                    .copied()
+                    .collect();
+                for c in ids {
                     if !self.move_card(c, target, position, face)? {
                         failed = true;
                     }
                 }
-                None => failed = true,
+                return Ok(if failed { self.fail(span) } else { Flow::Next });
+            }
+            Value::List(l) => l,
+            v => {
+                let cards = self.cards_of(v, what.span)?;
+                for c in cards {
+                    match c {
+                        Some(c) => {
+                            if !self.move_card(c, target, position, face)? {
+                                failed = true;
+                            }
+                        }
+                        None => failed = true,
+                    }
+                }
+                return Ok(if failed { self.fail(span) } else { Flow::Next });
+            }
+        };
+        self.charge_later(list.len());
+        for x in list.iter() {
+            if !matches!(x, Value::None) {
+                self.as_card(x, what.span)?;
+            }
+        }
+        for x in list.iter() {
+            match x {
+                Value::Card(c) => {
+                    if !self.move_card(*c, target, position, face)? {
+                        failed = true;
+                    }
+                }
+                _ => failed = true,
             }
         }
         Ok(if failed { self.fail(span) } else { Flow::Next })
