@@ -11,6 +11,7 @@ pub mod purity;
 pub mod report;
 pub mod shard;
 pub mod sim;
+pub mod tally;
 pub mod testing;
 pub mod tournament;
 pub mod value;
