@@ -4,7 +4,7 @@
 use crate::diagnostics::{read, render};
 use crate::SCRIPT_ERROR;
 use cardgame_grammar::format::{format, FormatError};
-use cardgame_interpreter::diag::Diagnostic;
+use cardgame_interpreter::check::syntax_diagnostics;
 use std::path::PathBuf;
 
 /// `cardgame fmt FILE... [--check]`: the exit code (1 when a file does not parse or cannot be
@@ -23,14 +23,7 @@ pub fn fmt(files: &[PathBuf], check: bool) -> u8 {
         let formatted = match format(&source) {
             Ok(text) => text,
             Err(FormatError::Syntax(errors)) => {
-                let diags: Vec<Diagnostic> = errors
-                    .iter()
-                    .map(|e| {
-                        Diagnostic::error("E001", e.span(), e.message.clone())
-                            .label(e.label.clone())
-                            .maybe_help(e.help.clone())
-                    })
-                    .collect();
+                let diags = syntax_diagnostics(&errors);
                 err!("{}", render(&diags, f, &source));
                 errln!("{}: not formatted: the script does not parse", f.display());
                 code = SCRIPT_ERROR;

@@ -94,7 +94,7 @@ fn event_json(e: &Event, viewer: Option<u8>) -> serde_json::Value {
     let mut v = serde_json::to_value(e).unwrap_or(serde_json::Value::Null);
     let Some(seat) = viewer else { return v };
     match e {
-        Event::Move { seen, .. } if seat >= 64 || seen & (1u64 << seat) == 0 => {
+        Event::Move { seen, .. } if !cardgame_interpreter::engine::seen_by(*seen, seat) => {
             v["kind"] = serde_json::Value::Null;
             v["card"] = serde_json::Value::Null;
         }

@@ -186,7 +186,7 @@ pub fn fold_events(game: &Game, events: &[Event], seat: u8, in_setup: &mut bool)
                 seen,
                 ..
             } => {
-                let visible = seat < 64 && seen & (1u64 << seat) != 0;
+                let visible = cardgame_interpreter::engine::seen_by(*seen, seat);
                 let same = run.as_ref().is_some_and(|r| r.0 == *from && r.1 == *to);
                 if !same {
                     flush(&mut run, &mut lines);

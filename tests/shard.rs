@@ -296,7 +296,7 @@ fn a_bad_shard_is_a_usage_error() {
 /// one process. Needs `parallel` (Debian: `apt-get install -y parallel`); run with
 /// `cargo test --release --test shard -- --ignored`.
 #[test]
-#[ignore]
+#[ignore = "needs GNU parallel (apt-get install -y parallel): cargo test --release --test shard -- --ignored"]
 fn gnu_parallel_runs_the_shards_and_the_merge_equals_one_process() {
     let dir = parts_dir("parallel");
     let args = [
@@ -343,7 +343,7 @@ fn gnu_parallel_runs_the_shards_and_the_merge_equals_one_process() {
 /// machine: `deploy/slurm-single-node.sh`, as root); run with
 /// `cargo test --release --test shard -- --ignored`.
 #[test]
-#[ignore]
+#[ignore = "needs a running Slurm (deploy/slurm-single-node.sh): cargo test --release --test shard -- --ignored"]
 fn a_slurm_job_array_runs_the_shards_and_the_merge_equals_one_process() {
     let dir = parts_dir("slurm");
     let logs = dir.join("slurm-%A_%a.out").to_string_lossy().into_owned();

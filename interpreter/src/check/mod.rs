@@ -47,17 +47,22 @@ pub struct Analysis {
     pub symbols: Symbols,
 }
 
-/// Parse and check a script's source text, keeping its tree and its resolved names.
-pub fn analyse(source: &str) -> Analysis {
-    let (script, syntax) = cardgame_grammar::parse(source);
-    let mut diagnostics: Vec<Diagnostic> = syntax
+/// Syntax errors as diagnostics (E001), as every tool at the edge reports them.
+pub fn syntax_diagnostics(errors: &[cardgame_grammar::SyntaxError]) -> Vec<Diagnostic> {
+    errors
         .iter()
         .map(|e| {
             Diagnostic::error("E001", e.span(), e.message.clone())
                 .label(e.label.clone())
                 .maybe_help(e.help.clone())
         })
-        .collect();
+        .collect()
+}
+
+/// Parse and check a script's source text, keeping its tree and its resolved names.
+pub fn analyse(source: &str) -> Analysis {
+    let (script, syntax) = cardgame_grammar::parse(source);
+    let mut diagnostics = syntax_diagnostics(&syntax);
     let (mut checked, symbols) = compile_inner(source, &script, !syntax.is_empty());
     diagnostics.append(&mut checked.diagnostics);
     diagnostics.sort_by_key(|d| (d.span.start, d.severity));

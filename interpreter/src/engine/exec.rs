@@ -227,6 +227,17 @@ impl<'a> Mach<'a> {
         }
     }
 
+    /// Leaves the procedure, ability or trigger being run (`stop`, `return`): unwinds to its call frame.
+    pub fn leave_call(&mut self) {
+        let i = self
+            .s
+            .frames
+            .iter()
+            .rposition(|f| matches!(f, Frame::Call))
+            .unwrap_or(0);
+        self.unwind_to(i);
+    }
+
     pub fn unwind_to(&mut self, len: usize) {
         while self.s.frames.len() > len {
             self.pop_frame();

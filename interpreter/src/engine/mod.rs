@@ -32,7 +32,7 @@ use state::{Ctx, Layout, State};
 use std::sync::Arc;
 
 pub use belief::{observation, Observations};
-pub use trace::{render_event, Event};
+pub use trace::{render_event, seen_by, Event};
 pub use view::{
     CardEntry, DecisionView, Inventory, PlayerView, VarView, View, ZoneCount, ZoneView,
 };

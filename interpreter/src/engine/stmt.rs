@@ -138,15 +138,7 @@ impl<'a> Mach<'a> {
                 self.s.frames.push(Frame::Strict);
                 self.push_block(*b);
             }
-            StmtKind::Stop => {
-                let i = self
-                    .s
-                    .frames
-                    .iter()
-                    .rposition(|f| matches!(f, Frame::Call))
-                    .unwrap_or(0);
-                self.unwind_to(i);
-            }
+            StmtKind::Stop => self.leave_call(),
             StmtKind::Perform {
                 ability,
                 card,
@@ -213,13 +205,7 @@ impl<'a> Mach<'a> {
             }
             StmtKind::Return(e) => {
                 let v = self.eval(e)?;
-                let i = self
-                    .s
-                    .frames
-                    .iter()
-                    .rposition(|f| matches!(f, Frame::Call))
-                    .unwrap_or(0);
-                self.unwind_to(i);
+                self.leave_call();
                 if let Some(&Frame::Result { slot }) = self.s.frames.last() {
                     self.pop_frame();
                     self.set_local(slot, v);

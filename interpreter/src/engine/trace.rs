@@ -2,6 +2,11 @@
 
 use super::Game;
 
+/// Whether seat `seat` saw a moved card, from the event's `seen` bit set (seats past 64 see nothing).
+pub fn seen_by(seen: u64, seat: u8) -> bool {
+    seat < 64 && seen & (1u64 << seat) != 0
+}
+
 /// Something that happened, in order. Seats are 0-based.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
@@ -99,7 +104,7 @@ pub fn render_event(game: &Game, event: &Event, viewer: Option<u8>) -> Option<St
             seen,
             ..
         } => {
-            let visible = viewer.is_none_or(|v| v < 64 && seen & (1u64 << v) != 0);
+            let visible = viewer.is_none_or(|v| seen_by(*seen, v));
             if visible {
                 format!("{kind}: {from} -> {to}")
             } else {
