@@ -1,7 +1,7 @@
 //! Engine stage: game creation (options, table columns, cards, spaces, zones and variables).
 
 use super::exec::Mach;
-use super::state::{CardState, Ctx, Holder, Layout, State, ZoneInst};
+use super::state::{CardState, Ctx, Holder, Layout, State, ZoneMeta, Zones};
 use super::{GameConfig, RuntimeError};
 use crate::program::{Program, ZoneId, MAX_BOARD_SIDE, MAX_BOARD_SPACES, MAX_CARDS, MAX_COPIES};
 use crate::value::Value;
@@ -33,12 +33,14 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
         )));
     }
     s.participants = p.participants.len() as u8;
-    s.names = s
+    let mut fixed = super::state::Fixed {
+        names: s.fixed.names.clone(),
+        ..*s.fixed
+    };
+    fixed
         .names
-        .iter()
-        .cloned()
-        .chain(p.participants.iter().map(|d| d.display.clone()))
-        .collect();
+        .extend(p.participants.iter().map(|d| d.display.clone()));
+    s.fixed = std::sync::Arc::new(fixed);
     s.eliminated = vec![false; everybody];
     s.options = p.options.iter().map(|o| o.default.clone()).collect();
     for (id, v) in &config.options {
@@ -105,30 +107,43 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
     }
     l.ncards = total as u32;
     let nspaces = l.spaces.len() as u32;
-    for (zi, def) in p.zones.iter().enumerate() {
-        let n = match def.scope {
-            Scope::Shared => 1,
-            Scope::PerPlayer => everybody as u32,
-            Scope::PerCard => l.ncards,
-            Scope::PerSpace => nspaces,
-        };
-        l.zone_base.push(s.zones.len() as u32);
-        l.zone_len.push(n);
-        for i in 0..n {
-            let holder = match def.scope {
-                Scope::Shared => Holder::Shared,
-                Scope::PerPlayer => Holder::Player(i as u8),
-                Scope::PerCard => Holder::Card(i),
-                Scope::PerSpace => Holder::Space(i as u16),
-            };
-            s.zones.push(ZoneInst {
-                def: ZoneId(zi as u16),
-                holder,
-                cards: Vec::new(),
-                ver: 0,
-            });
+    // Instance ids: every shared, per-player and per-space instance first, then the per-card ones
+    // (stored only once touched, see `Zones`). `declared` keeps the script's order for views.
+    let count = |scope: Scope| match scope {
+        Scope::Shared => 1,
+        Scope::PerPlayer => everybody as u32,
+        Scope::PerCard => l.ncards,
+        Scope::PerSpace => nspaces,
+    };
+    l.zone_base = vec![0; p.zones.len()];
+    l.zone_len = p.zones.iter().map(|d| count(d.scope)).collect();
+    let mut meta = ZoneMeta::default();
+    let mut dense = 0;
+    for per_card in [false, true] {
+        for (zi, def) in p.zones.iter().enumerate() {
+            if (def.scope == Scope::PerCard) != per_card {
+                continue;
+            }
+            l.zone_base[zi] = meta.def.len() as u32;
+            for i in 0..l.zone_len[zi] {
+                meta.def.push(ZoneId(zi as u16));
+                meta.holder.push(match def.scope {
+                    Scope::Shared => Holder::Shared,
+                    Scope::PerPlayer => Holder::Player(i as u8),
+                    Scope::PerCard => Holder::Card(i),
+                    Scope::PerSpace => Holder::Space(i as u16),
+                });
+            }
+        }
+        if !per_card {
+            dense = meta.def.len();
         }
     }
+    meta.declared = (0..p.zones.len())
+        .flat_map(|zi| (0..l.zone_len[zi]).map(move |i| (zi, i)))
+        .map(|(zi, i)| l.zone_base[zi] + i)
+        .collect();
+    s.zones = Zones::new(dense, meta);
     let Some(&box_inst) = l.zone_base.get(p.box_zone.index()) else {
         return Err(err("the program has no box zone".into()));
     };
@@ -140,7 +155,6 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
                 kind: k as u16,
                 zone: box_inst,
                 face_up: face,
-                known: 0,
             });
             s.zones[box_inst as usize].cards.push(id);
         }

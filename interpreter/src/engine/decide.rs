@@ -334,7 +334,7 @@ impl<'a> Mach<'a> {
         }
         let (offered, mut labels) = self.menu_options(decider, actions)?;
         for (a, _) in &offered {
-            super::stats::set_bit(&mut self.s.tally.offered, a.index());
+            self.s.tally.mark(super::stats::Mark::Offered, a.index());
         }
         let pass = matches!(mode, MenuMode::UntilPass | MenuMode::OnceOrPass);
         if offered.is_empty() && !pass {
@@ -685,7 +685,7 @@ impl<'a> Mach<'a> {
             _ => None,
         };
         if let Some(k) = kind {
-            super::stats::set_bit(&mut self.s.tally.chosen, k);
+            self.s.tally.mark(super::stats::Mark::Chosen, k);
         }
     }
 }

@@ -365,7 +365,8 @@ impl<'a> Mach<'a> {
         if remember {
             let found = self
                 .s
-                .memo
+                .scratch
+                .memo()
                 .iter()
                 .find(|m| m.func == f.0 && m.you == you && m.this == this && m.args == locals);
             if let Some(m) = found {
@@ -377,8 +378,9 @@ impl<'a> Mach<'a> {
         let key = if remember { locals.clone() } else { Vec::new() };
         locals.resize((def.slots as usize).max(args.len()), Value::None);
         let value = self.nested(Ctx { locals, you, this }, |m| m.eval(&def.body))?;
-        if remember && self.s.memo.len() < MAX_MEMO {
-            self.s.memo.push(MemoEntry {
+        let memo = &mut self.s.scratch.get().memo;
+        if remember && memo.len() < MAX_MEMO {
+            memo.push(MemoEntry {
                 func: f.0,
                 you,
                 this,

@@ -152,7 +152,7 @@ impl<'a> Mach<'a> {
     #[inline]
     pub fn charge(&mut self, work: usize, span: Span) -> R<()> {
         self.s.exec_count += work as u64;
-        if self.s.exec_count > self.s.max_steps {
+        if self.s.exec_count > self.s.fixed.max_steps {
             return Err(self.over_budget(span));
         }
         Ok(())
@@ -173,7 +173,7 @@ impl<'a> Mach<'a> {
             format!(
                 "ran more than {} steps (statements, expressions, list items) without reaching a \
                  decision: is there a loop that never ends, or a list or a recursion too large?",
-                self.s.max_steps
+                self.s.fixed.max_steps
             ),
         )
     }
@@ -249,7 +249,7 @@ impl<'a> Mach<'a> {
         let p: &'a Program = self.p;
         loop {
             self.s.exec_count += 1;
-            if self.s.exec_count > self.s.max_steps {
+            if self.s.exec_count > self.s.fixed.max_steps {
                 let span = self.current_span();
                 return Err(self.over_budget(span));
             }
@@ -399,7 +399,7 @@ impl<'a> Mach<'a> {
         }
         let outer = self.s.outer_phase;
         self.s.outer_phase = self.innermost_phase().or(outer);
-        let spare = std::mem::take(&mut self.s.spare_frames);
+        let spare = std::mem::take(&mut self.s.scratch.get().frames);
         let frames = std::mem::replace(&mut self.s.frames, spare);
         let base = self.s.ctxs.len();
         self.s.nested += 1;
@@ -411,7 +411,7 @@ impl<'a> Mach<'a> {
         self.s.outer_phase = outer;
         let mut used = std::mem::replace(&mut self.s.frames, frames);
         used.clear();
-        self.s.spare_frames = used;
+        self.s.scratch.get().frames = used;
         self.s.truncate_ctxs(base);
         self.s.no_decide = prev;
         match r? {

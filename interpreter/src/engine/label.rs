@@ -41,7 +41,7 @@ pub(crate) fn label_into(p: &Program, l: &Layout, s: &State, v: &Value, out: &mu
         Value::Int(i) => {
             let _ = write!(out, "{i}");
         }
-        Value::Player(x) => match s.names.get(*x as usize) {
+        Value::Player(x) => match s.fixed.names.get(*x as usize) {
             Some(n) => out.push_str(n),
             None => out.push_str(&s.name(*x)),
         },
@@ -70,14 +70,14 @@ pub(crate) fn kind_name(p: &Program, k: u16) -> String {
 
 /// "market", "P1.hand", "kept on City#12", "tile at (2,3)".
 pub(crate) fn zone_label(p: &Program, l: &Layout, s: &State, z: u32) -> String {
-    let Some(zi) = s.zones.get(z as usize) else {
+    let Some(holder) = s.zones.holder(z as usize) else {
         return format!("zone#{z}");
     };
     let name = p
         .zones
-        .get(zi.def.index())
+        .get(s.zones.def(z as usize).index())
         .map_or("zone", |d| d.name.as_str());
-    match zi.holder {
+    match holder {
         Holder::Shared => name.to_string(),
         Holder::Player(x) => format!("{}.{}", s.name(x), name),
         Holder::Card(c) => {

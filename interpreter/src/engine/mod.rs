@@ -284,15 +284,15 @@ impl Game {
     fn finish(&mut self, r: Result<Stop, RuntimeError>) {
         match r {
             Ok(Stop::Decision(d)) => {
-                if self.st.steps.saturating_sub(self.st.turn_steps) >= self.st.max_decisions {
+                if self.st.steps.saturating_sub(self.st.turn_steps) >= self.st.fixed.max_decisions {
                     let reason = match self.st.turn {
                         0 => format!(
                             "limit of {} decisions reached before the first turn",
-                            self.st.max_decisions
+                            self.st.fixed.max_decisions
                         ),
                         t => format!(
                             "limit of {} decisions reached in turn {t}",
-                            self.st.max_decisions
+                            self.st.fixed.max_decisions
                         ),
                     };
                     self.end(Outcome {
@@ -545,7 +545,7 @@ impl Game {
     /// The seat names, then the participants' (`participant NAME "Name"`): player p's name is
     /// `names()[p]`.
     pub fn names(&self) -> &[String] {
-        &self.st.names
+        &self.st.fixed.names
     }
 
     /// Every card in exactly one zone, zones and cards agree, the card count is constant.
@@ -555,7 +555,7 @@ impl Game {
             return Err(format!("{} cards instead of {}", n, self.layout.ncards));
         }
         let mut seen = vec![false; n];
-        for (zi, z) in self.st.zones.iter().enumerate() {
+        for (zi, z) in self.st.zones.stored() {
             for &c in &z.cards {
                 let Some(card) = self.st.cards.get(c as usize) else {
                     return Err(format!("zone {zi} holds unknown card {c}"));

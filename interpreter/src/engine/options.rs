@@ -112,7 +112,7 @@ impl<'a> Mach<'a> {
         let Some(cs) = self.s.cards.get(card as usize) else {
             return false;
         };
-        let def = self.s.zones[cs.zone as usize].def;
+        let def = self.s.zones.def(cs.zone as usize);
         if self.p.zones.get(def.index()).is_none_or(|d| d.ordered) {
             return false;
         }

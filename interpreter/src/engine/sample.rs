@@ -16,7 +16,7 @@ impl Game {
         let box_zone = g.prog.box_zone.index() as u32;
         let mut places: Vec<(usize, usize)> = Vec::new();
         let mut cards: Vec<u32> = Vec::new();
-        for (zi, z) in g.st.zones.iter().enumerate() {
+        for (zi, z) in g.st.zones.declared() {
             if zi as u32 == box_zone {
                 continue;
             }
@@ -42,7 +42,7 @@ impl Game {
         }
         g.st.rng = ChaCha8Rng::seed_from_u64(seed.rotate_left(32) ^ 0xD1B5_4A32_D192_ED03);
         // Zones were redealt in place: what the checks remembered no longer holds.
-        for z in &mut g.st.zones {
+        for z in g.st.zones.stored_mut() {
             z.changed();
         }
         g.st.forget_checks();
@@ -112,11 +112,10 @@ mod tests {
         let mut h = g.clone();
         let other = 1 - seat;
         let zone_of = |name: &str| {
-            h.st.zones
-                .iter()
-                .position(|z| {
-                    matches!(z.holder, super::super::state::Holder::Player(p) if p == other)
-                        && h.prog.zones[z.def.index()].name == name
+            (0..h.st.zones.len())
+                .find(|&z| {
+                    matches!(h.st.zones.holder(z), Some(super::super::state::Holder::Player(p)) if p == other)
+                        && h.prog.zones[h.st.zones.def(z).index()].name == name
                 })
                 .expect("zone")
         };

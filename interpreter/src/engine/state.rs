@@ -24,18 +24,166 @@ pub(crate) struct CardState {
     /// The zone instance that holds the card.
     pub zone: u32,
     pub face_up: bool,
-    /// Seats (bit mask) that were shown the card (`show`) since it last moved.
-    pub known: u64,
 }
 
-#[derive(Clone, Debug)]
+/// The cards of one zone instance. Which zone and holder it is lies in `ZoneMeta` (fixed once the
+/// game is created), so a clone copies only the cards and the version.
+#[derive(Clone, Debug, Default)]
 pub(crate) struct ZoneInst {
-    pub def: ZoneId,
-    pub holder: Holder,
     /// Bottom first: the top of the zone is the end of the vector.
     pub cards: Vec<u32>,
     /// Bumped by every change of `cards` (what the checks' records compare, see `watch.rs`).
     pub ver: u32,
+}
+
+/// An instance of a per-card zone that was never touched: no cards, version 0.
+static UNTOUCHED: ZoneInst = ZoneInst {
+    cards: Vec::new(),
+    ver: 0,
+};
+
+/// What is fixed about every zone instance, shared between clones.
+#[derive(Debug, Default)]
+pub(crate) struct ZoneMeta {
+    /// The definition of every instance, by instance id.
+    pub def: Vec<ZoneId>,
+    /// Where every instance hangs, by instance id.
+    pub holder: Vec<Holder>,
+    /// The instance ids in the order of the script: definitions as declared, then holders (seats,
+    /// cards, spaces) in order. Views and redeals follow it.
+    pub declared: Vec<u32>,
+}
+
+/// The zone instances of a game, by id. The instances of shared, per-player and per-space zones come
+/// first and are stored in a vector; the instances of per-card zones (one per card and definition,
+/// ids from `dense.len()` on) are stored only once something changed them, in a vector sorted by id,
+/// so the empty zones of a game's cards cost nothing in a clone. Reading an untouched one gives an
+/// empty instance; writing one creates it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Zones {
+    dense: Vec<ZoneInst>,
+    sparse: Vec<(u32, ZoneInst)>,
+    pub meta: std::sync::Arc<ZoneMeta>,
+}
+
+impl Zones {
+    /// `dense` instances stored at once; `meta` describes them and the per-card ones after them.
+    pub fn new(dense: usize, meta: ZoneMeta) -> Zones {
+        Zones {
+            dense: vec![ZoneInst::default(); dense],
+            sparse: Vec::new(),
+            meta: std::sync::Arc::new(meta),
+        }
+    }
+
+    /// Number of instance ids.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.meta.def.len()
+    }
+
+    #[inline]
+    pub fn get(&self, z: usize) -> Option<&ZoneInst> {
+        if let Some(zi) = self.dense.get(z) {
+            return Some(zi);
+        }
+        if z >= self.len() {
+            return None;
+        }
+        Some(
+            match self.sparse.binary_search_by_key(&(z as u32), |e| e.0) {
+                Ok(i) => &self.sparse[i].1,
+                Err(_) => &UNTOUCHED,
+            },
+        )
+    }
+
+    /// The instance, created if it was untouched.
+    #[inline]
+    pub fn get_mut(&mut self, z: usize) -> Option<&mut ZoneInst> {
+        if z < self.dense.len() {
+            return self.dense.get_mut(z);
+        }
+        if z >= self.len() {
+            return None;
+        }
+        let i = match self.sparse.binary_search_by_key(&(z as u32), |e| e.0) {
+            Ok(i) => i,
+            Err(i) => {
+                self.sparse.insert(i, (z as u32, ZoneInst::default()));
+                i
+            }
+        };
+        Some(&mut self.sparse[i].1)
+    }
+
+    /// The definition of instance `z`.
+    #[inline]
+    pub fn def(&self, z: usize) -> ZoneId {
+        self.meta.def.get(z).copied().unwrap_or(ZoneId(0))
+    }
+
+    /// Where instance `z` hangs.
+    #[inline]
+    pub fn holder(&self, z: usize) -> Option<Holder> {
+        self.meta.holder.get(z).copied()
+    }
+
+    /// The stored instances (every instance of a shared, per-player or per-space zone, and the
+    /// per-card ones something changed), by id.
+    pub fn stored(&self) -> impl Iterator<Item = (usize, &ZoneInst)> {
+        self.dense
+            .iter()
+            .enumerate()
+            .chain(self.sparse.iter().map(|(z, zi)| (*z as usize, zi)))
+    }
+
+    /// Every stored instance, to change in place.
+    pub fn stored_mut(&mut self) -> impl Iterator<Item = &mut ZoneInst> {
+        self.dense
+            .iter_mut()
+            .chain(self.sparse.iter_mut().map(|(_, zi)| zi))
+    }
+
+    /// Every instance id in the order of the script (see `ZoneMeta::declared`) with its instance.
+    pub fn declared(&self) -> impl Iterator<Item = (usize, &ZoneInst)> {
+        self.meta
+            .declared
+            .iter()
+            .filter_map(|&z| self.get(z as usize).map(|zi| (z as usize, zi)))
+    }
+
+    /// The bytes a clone copies for the zones.
+    pub fn heap_size(&self) -> usize {
+        use std::mem::size_of;
+        self.dense.len() * size_of::<ZoneInst>()
+            + self.sparse.len() * size_of::<(u32, ZoneInst)>()
+            + self
+                .stored()
+                .map(|(_, zi)| zi.cards.len() * 4)
+                .sum::<usize>()
+    }
+}
+
+impl std::ops::Index<usize> for Zones {
+    type Output = ZoneInst;
+    #[inline]
+    fn index(&self, z: usize) -> &ZoneInst {
+        match self.get(z) {
+            Some(zi) => zi,
+            None => panic!("zone instance {z} out of range"),
+        }
+    }
+}
+
+impl std::ops::IndexMut<usize> for Zones {
+    #[inline]
+    fn index_mut(&mut self, z: usize) -> &mut ZoneInst {
+        match self.get_mut(z) {
+            Some(zi) => zi,
+            None => panic!("zone instance {z} out of range"),
+        }
+    }
 }
 
 impl ZoneInst {
@@ -207,6 +355,53 @@ impl Layout {
     }
 }
 
+/// What a game fixes when it is created: the players' names and the limits.
+#[derive(Debug, Default)]
+pub(crate) struct Fixed {
+    /// The seats' names, then the participants'.
+    pub names: Vec<String>,
+    pub max_turns: u32,
+    /// The work budget between two decisions (see `GameConfig::max_steps`).
+    pub max_steps: u64,
+    /// Decisions one turn may take (see `GameConfig::max_decisions`).
+    pub max_decisions: u64,
+}
+
+/// Working space of the engine that no decision depends on: recycled vectors and the calls
+/// remembered while options are listed. A clone starts without it.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    /// An emptied frame stack kept for the next nested run.
+    pub frames: Vec<Frame>,
+    /// Emptied local vectors kept for reuse (fewer allocations per call).
+    pub locals: Vec<Vec<Value>>,
+    /// The remembered calls (empty when `memo_on` is off).
+    pub memo: Vec<MemoEntry>,
+}
+
+/// The working space, not copied by a clone (a clone makes its own when it needs one).
+#[derive(Debug, Default)]
+pub(crate) struct ScratchBox(Option<Box<Scratch>>);
+
+impl Clone for ScratchBox {
+    fn clone(&self) -> ScratchBox {
+        ScratchBox(None)
+    }
+}
+
+impl ScratchBox {
+    #[inline]
+    pub fn get(&mut self) -> &mut Scratch {
+        self.0.get_or_insert_with(Default::default)
+    }
+
+    /// The remembered calls, if any.
+    #[inline]
+    pub fn memo(&self) -> &[MemoEntry] {
+        self.0.as_deref().map_or(&[], |s| &s.memo)
+    }
+}
+
 /// The mutable state of a game.
 #[derive(Clone, Debug)]
 pub(crate) struct State {
@@ -214,22 +409,18 @@ pub(crate) struct State {
     pub players: u8,
     /// Participants that are not seats (`participant NAME`): players players..players + participants.
     pub participants: u8,
-    /// Shared between clones (fixed once the game is created).
-    pub names: std::sync::Arc<[String]>,
-    pub max_turns: u32,
-    /// The work budget between two decisions (see `GameConfig::max_steps`).
-    pub max_steps: u64,
-    /// Decisions one turn may take (see `GameConfig::max_decisions`).
-    pub max_decisions: u64,
+    /// The names and limits, shared between clones (fixed once the game is created).
+    pub fixed: std::sync::Arc<Fixed>,
     pub rng: ChaCha8Rng,
     pub cards: Vec<CardState>,
-    pub zones: Vec<ZoneInst>,
+    /// Cards shown (`show`) since they last moved, by card id, with the seats (bit mask) they were
+    /// shown to. Few cards are shown at a time, so they are kept apart from `cards`.
+    pub shown: Vec<(u32, u64)>,
+    pub zones: Zones,
     pub options: Vec<Value>,
     pub columns: Vec<Value>,
     pub globals: Vec<Value>,
     pub pvars: Vec<Value>,
-    /// Abilities performed, `[seat * kinds + kind]` (filled on first use), for simulation figures.
-    pub performed: Vec<u32>,
     /// What simulations report: `stat` records, actions offered, cards chosen and moved.
     pub tally: super::stats::Tally,
     pub cvars: Vec<Value>,
@@ -261,17 +452,13 @@ pub(crate) struct State {
     pub no_decide: Option<&'static str>,
     /// The innermost phase of the stack a nested run (a check) interrupted, for error positions.
     pub outer_phase: Option<super::exec::At>,
-    /// An emptied frame stack kept for the next nested run.
-    pub spare_frames: Vec<Frame>,
     /// Runs nested inside others (checks, given, do).
     pub nested: usize,
-    /// Emptied local vectors kept for reuse (fewer allocations per call).
-    pub spare: Vec<Vec<Value>>,
+    /// Recycled vectors and remembered calls (not copied by a clone).
+    pub scratch: ScratchBox,
     /// Whether pure function calls are remembered now: only while no statement runs, as when the
     /// options of a menu or a choice are listed with the state unchanged.
     pub memo_on: bool,
-    /// The remembered calls (empty when `memo_on` is off).
-    pub memo: Vec<MemoEntry>,
     /// What the guarded checks read and its versions (`None` for a script without one, or before
     /// its first check ran; see `watch.rs`).
     pub watch: Option<Box<super::watch::Watch>>,
@@ -304,18 +491,20 @@ impl State {
         State {
             players: n,
             participants: 0,
-            names,
-            max_turns: config.max_turns,
-            max_steps: config.max_steps,
-            max_decisions: config.max_decisions,
+            fixed: std::sync::Arc::new(Fixed {
+                names,
+                max_turns: config.max_turns,
+                max_steps: config.max_steps,
+                max_decisions: config.max_decisions,
+            }),
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             cards: Vec::new(),
-            zones: Vec::new(),
+            shown: Vec::new(),
+            zones: Zones::default(),
             options: Vec::new(),
             columns: Vec::new(),
             globals: Vec::new(),
             pvars: Vec::new(),
-            performed: Vec::new(),
             tally: Default::default(),
             cvars: Vec::new(),
             eliminated: vec![false; n as usize],
@@ -334,11 +523,9 @@ impl State {
             short: false,
             depth: 0,
             memo_on: false,
-            memo: Vec::new(),
             no_decide: None,
-            spare: Vec::new(),
+            scratch: ScratchBox::default(),
             nested: 0,
-            spare_frames: Vec::new(),
             outer_phase: None,
             watch: None,
             recording: false,
@@ -347,16 +534,17 @@ impl State {
 
     /// An empty vector for locals, with `n` slots of `none`.
     pub fn take_locals(&mut self, n: usize) -> Vec<Value> {
-        let mut v = self.spare.pop().unwrap_or_default();
+        let mut v = self.scratch.get().locals.pop().unwrap_or_default();
         v.resize(n, Value::None);
         v
     }
 
     /// Returns a vector taken with `take_locals` to the spare pool.
     pub fn give_back(&mut self, mut v: Vec<Value>) {
-        if v.capacity() > 0 && self.spare.len() < 64 {
+        let spare = &mut self.scratch.get().locals;
+        if v.capacity() > 0 && spare.len() < 64 {
             v.clear();
-            self.spare.push(v);
+            spare.push(v);
         }
     }
 
@@ -367,7 +555,7 @@ impl State {
 
     pub fn forget(&mut self) {
         self.memo_on = false;
-        self.memo.clear();
+        self.clear_memo();
     }
 
     pub fn push_ctx(&mut self, locals: Vec<Value>, you: Option<u8>, this: Option<u32>) {
@@ -376,11 +564,15 @@ impl State {
 
     pub fn pop_ctx(&mut self) {
         if let Some(c) = self.ctxs.pop() {
-            let mut v = c.locals;
-            if v.capacity() > 0 && self.spare.len() < 64 {
-                v.clear();
-                self.spare.push(v);
-            }
+            self.give_back(c.locals);
+        }
+    }
+
+    /// Forgets the remembered calls (the state changed).
+    #[inline]
+    pub fn clear_memo(&mut self) {
+        if let Some(s) = self.scratch.0.as_deref_mut() {
+            s.memo.clear();
         }
     }
 
@@ -397,7 +589,8 @@ impl State {
     }
 
     pub fn name(&self, p: u8) -> String {
-        self.names
+        self.fixed
+            .names
             .get(p as usize)
             .cloned()
             .unwrap_or_else(|| format!("P{}", p as u32 + 1))
@@ -410,7 +603,7 @@ impl State {
     /// The player who owns a zone instance (following cards attached to cards).
     pub fn zone_owner(&self, mut z: u32) -> Option<u8> {
         for _ in 0..64 {
-            match self.zones.get(z as usize)?.holder {
+            match self.zones.holder(z as usize)? {
                 Holder::Player(p) => return Some(p),
                 Holder::Card(c) => z = self.cards.get(c as usize)?.zone,
                 _ => return None,
@@ -428,16 +621,19 @@ impl State {
     /// was shown to.
     pub fn card_seen_mask(&self, p: &Program, card: u32) -> u64 {
         match self.cards.get(card as usize) {
-            Some(cs) => self.seen_mask(p, cs.zone, cs.face_up) | cs.known,
+            Some(cs) => self.seen_mask(p, cs.zone, cs.face_up) | self.known(card),
             None => 0,
         }
     }
 
     pub fn seen_mask(&self, p: &Program, z: u32, face_up: bool) -> u64 {
-        let Some(zi) = self.zones.get(z as usize) else {
+        if z as usize >= self.zones.len() {
             return 0;
-        };
-        let vis = p.zones.get(zi.def.index()).map(|d| d.visibility);
+        }
+        let vis = p
+            .zones
+            .get(self.zones.def(z as usize).index())
+            .map(|d| d.visibility);
         // A face-up card is seen by everyone. A face-down card lying in a public zone (a card played
         // face down on the table) shows nobody its face; in an owner zone its owner may look at it.
         if face_up {
@@ -451,6 +647,38 @@ impl State {
             }
         }
         0
+    }
+
+    /// Seats (bit mask) that were shown card `c` since it last moved.
+    #[inline]
+    pub fn known(&self, c: u32) -> u64 {
+        match self.shown.binary_search_by_key(&c, |e| e.0) {
+            Ok(i) => self.shown[i].1,
+            Err(_) => 0,
+        }
+    }
+
+    /// Card `c` is shown to `seat`.
+    pub fn show(&mut self, c: u32, seat: u8) {
+        if seat >= 64 {
+            return;
+        }
+        match self.shown.binary_search_by_key(&c, |e| e.0) {
+            Ok(i) => self.shown[i].1 |= 1u64 << seat,
+            Err(i) => self.shown.insert(i, (c, 1u64 << seat)),
+        }
+    }
+
+    /// Card `c` moved: whom it was shown to is forgotten; returns it.
+    #[inline]
+    pub fn unshow(&mut self, c: u32) -> u64 {
+        if self.shown.is_empty() {
+            return 0;
+        }
+        match self.shown.binary_search_by_key(&c, |e| e.0) {
+            Ok(i) => self.shown.remove(i).1,
+            Err(_) => 0,
+        }
     }
 
     pub fn default_face(p: &Program, def: ZoneId) -> bool {

@@ -13,26 +13,42 @@ pub(crate) struct Tally {
     pub records: Vec<(u16, u32, i64)>,
     /// `stat NAME += E` totals, by statistic (empty until the first).
     pub counters: Vec<i64>,
-    /// Bit per action: offered in a menu at least once.
-    pub offered: Vec<u64>,
-    /// Bit per card kind: a card of it, or the kind itself, was the value of a chosen option (a
+    /// Abilities performed, `[seat * kinds + kind]` (filled on first use).
+    pub performed: Vec<u32>,
+    /// Three bit sets in one vector, bit `i * 3 + mark` (see `Mark`).
+    marks: Vec<u64>,
+}
+
+/// What the tally marks, per action or card kind.
+#[derive(Clone, Copy)]
+pub(crate) enum Mark {
+    /// An action offered in a menu at least once.
+    Offered = 0,
+    /// A card kind of which a card, or the kind itself, was the value of a chosen option (a
     /// `choose`, a simultaneous choice, an argument of a chosen action).
-    pub chosen: Vec<u64>,
-    /// Bit per card kind: a card of it moved to another zone after the first decision.
-    pub moved: Vec<u64>,
+    Chosen = 1,
+    /// A card kind of which a card moved to another zone after the first decision.
+    Moved = 2,
 }
 
-/// Sets bit `i` of a bit set, growing it as needed.
-pub(crate) fn set_bit(bits: &mut Vec<u64>, i: usize) {
-    let w = i / 64;
-    if bits.len() <= w {
-        bits.resize(w + 1, 0);
+impl Tally {
+    /// Marks action or kind `i`, growing the bit sets as needed.
+    #[inline]
+    pub fn mark(&mut self, mark: Mark, i: usize) {
+        let b = i * 3 + mark as usize;
+        let w = b / 64;
+        if self.marks.len() <= w {
+            self.marks.resize(w + 1, 0);
+        }
+        self.marks[w] |= 1 << (b % 64);
     }
-    bits[w] |= 1 << (i % 64);
-}
 
-fn bit(bits: &[u64], i: usize) -> bool {
-    bits.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+    fn marked(&self, mark: Mark, i: usize) -> bool {
+        let b = i * 3 + mark as usize;
+        self.marks
+            .get(b / 64)
+            .is_some_and(|w| w & (1 << (b % 64)) != 0)
+    }
 }
 
 impl Game {
@@ -66,7 +82,7 @@ impl Game {
     /// Per action: whether it was offered in a menu so far.
     pub fn actions_offered(&self) -> Vec<bool> {
         (0..self.prog.actions.len())
-            .map(|a| bit(&self.st.tally.offered, a))
+            .map(|a| self.st.tally.marked(Mark::Offered, a))
             .collect()
     }
 
@@ -92,7 +108,10 @@ impl Game {
     /// another zone after the first decision).
     pub fn kinds_used(&self) -> Vec<(bool, bool)> {
         (0..self.prog.kinds.len())
-            .map(|k| (bit(&self.st.tally.chosen, k), bit(&self.st.tally.moved, k)))
+            .map(|k| {
+                let t = &self.st.tally;
+                (t.marked(Mark::Chosen, k), t.marked(Mark::Moved, k))
+            })
             .collect()
     }
 }
@@ -123,7 +142,14 @@ impl Game {
         (0..self.st.players as usize)
             .map(|p| {
                 (0..nk)
-                    .map(|k| self.st.performed.get(p * nk + k).copied().unwrap_or(0))
+                    .map(|k| {
+                        self.st
+                            .tally
+                            .performed
+                            .get(p * nk + k)
+                            .copied()
+                            .unwrap_or(0)
+                    })
                     .collect()
             })
             .collect()
@@ -161,7 +187,7 @@ impl Game {
     fn holder_seat(&self, zone: u32) -> Option<u8> {
         let mut z = zone;
         for _ in 0..64 {
-            match self.st.zones.get(z as usize)?.holder {
+            match self.st.zones.holder(z as usize)? {
                 Holder::Player(p) => return Some(p),
                 Holder::Card(c) => z = self.st.cards.get(c as usize)?.zone,
                 Holder::Shared | Holder::Space(_) => return None,
@@ -178,10 +204,8 @@ impl Game {
         let s = &self.st;
         size_of::<Game>()
             + s.cards.len() * size_of::<super::state::CardState>()
-            + s.zones
-                .iter()
-                .map(|z| size_of::<super::state::ZoneInst>() + z.cards.len() * 4)
-                .sum::<usize>()
+            + s.shown.len() * size_of::<(u32, u64)>()
+            + s.zones.heap_size()
             + s.frames.len() * size_of::<super::exec::Frame>()
             + s.watch.as_deref().map_or(0, |w| w.heap_size())
     }

@@ -69,10 +69,8 @@ impl<'a> Mach<'a> {
                 let v = self.eval(e)?;
                 let seat = self.eval_player(who)?;
                 for c in self.cards_of(v, e.span)?.into_iter().flatten() {
-                    if let Some(cs) = self.s.cards.get_mut(c as usize) {
-                        if seat < 64 {
-                            cs.known |= 1u64 << seat;
-                        }
+                    if (c as usize) < self.s.cards.len() {
+                        self.s.show(c, seat);
                     }
                 }
             }
@@ -175,15 +173,20 @@ impl<'a> Mach<'a> {
                     None => self.s.card_owner(c).unwrap_or(self.s.active),
                 };
                 let nk = p.kinds.len();
-                if self.s.performed.is_empty() {
-                    self.s.performed = vec![0; self.s.players as usize * nk];
+                if self.s.tally.performed.is_empty() {
+                    self.s.tally.performed = vec![0; self.s.players as usize * nk];
                 }
                 let performer = self
                     .s
                     .cards
                     .get(this as usize)
                     .map_or(kind, |cs| cs.kind as usize);
-                if let Some(n) = self.s.performed.get_mut(you as usize * nk + performer) {
+                if let Some(n) = self
+                    .s
+                    .tally
+                    .performed
+                    .get_mut(you as usize * nk + performer)
+                {
                     *n += 1;
                 }
                 let locals = self.s.take_locals(body.slots as usize);
@@ -233,11 +236,11 @@ impl<'a> Mach<'a> {
                 if !self.s.living(player) {
                     return Ok(Flow::Next);
                 }
-                if self.s.turn >= self.s.max_turns {
+                if self.s.turn >= self.s.fixed.max_turns {
                     return Ok(Flow::Stop(Stop::Over(Outcome {
                         winners: Vec::new(),
                         participants: Vec::new(),
-                        reason: format!("turn limit of {} turns reached", self.s.max_turns),
+                        reason: format!("turn limit of {} turns reached", self.s.fixed.max_turns),
                         finished: false,
                     })));
                 }
@@ -527,12 +530,12 @@ impl<'a> Mach<'a> {
     ) -> R<bool> {
         let p: &'a Program = self.p;
         let from = self.s.cards[c as usize].zone;
-        let def = self.s.zones[target as usize].def;
+        let def = self.s.zones.def(target as usize);
         if from != target {
             if let Some(max) = p.zones.get(def.index()).and_then(|d| d.max.as_ref()) {
                 let you = self.s.zone_owner(target);
-                let this = match self.s.zones[target as usize].holder {
-                    Holder::Card(h) => Some(h),
+                let this = match self.s.zones.holder(target as usize) {
+                    Some(Holder::Card(h)) => Some(h),
                     _ => None,
                 };
                 let base = self.s.ctxs.len();
@@ -551,7 +554,7 @@ impl<'a> Mach<'a> {
         let old_face = self.s.cards[c as usize].face_up;
         if from != target && self.s.steps > 0 {
             let kind = self.s.cards[c as usize].kind as usize;
-            super::stats::set_bit(&mut self.s.tally.moved, kind);
+            self.s.tally.mark(super::stats::Mark::Moved, kind);
         }
         self.s.moved();
         let zone = &mut self.s.zones[from as usize];
@@ -579,11 +582,10 @@ impl<'a> Mach<'a> {
             }
         }
         self.charge_later(work);
+        let known = self.s.unshow(c);
         let cs = &mut self.s.cards[c as usize];
-        let known = cs.known;
         cs.zone = target;
         cs.face_up = up;
-        cs.known = 0;
         if self.s.record {
             let seen =
                 self.s.seen_mask(p, from, old_face) | self.s.seen_mask(p, target, up) | known;

@@ -6,4 +6,5 @@ mod labels;
 mod lang;
 mod more;
 mod simul_many;
+mod store;
 mod watch;

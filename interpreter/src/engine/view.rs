@@ -90,19 +90,20 @@ pub(crate) fn view(p: &Program, l: &Layout, s: &State, seat: u8) -> View {
     // Zones attached to cards are listed only when they hold something.
     let zones = s
         .zones
-        .iter()
-        .enumerate()
-        .filter(|(_, z)| !(matches!(z.holder, Holder::Card(_)) && z.cards.is_empty()))
+        .declared()
+        .filter(|&(zi, z)| {
+            !(matches!(s.zones.holder(zi), Some(Holder::Card(_))) && z.cards.is_empty())
+        })
         .map(|(zi, z)| {
             let seen = |c: u32| {
                 let cs = &s.cards[c as usize];
-                let mask = s.seen_mask(p, zi as u32, cs.face_up) | cs.known;
+                let mask = s.seen_mask(p, zi as u32, cs.face_up) | s.known(c);
                 seat < 64 && mask & (1u64 << seat) != 0
             };
             // Top first; a zone `shown by` properties lists the cards this seat sees in that
             // order, then the others (so the order tells nothing of the unseen cards).
             let mut order: Vec<u32> = z.cards.iter().rev().copied().collect();
-            let shown_by = &p.zones[z.def.index()].shown_by;
+            let shown_by = &p.zones[s.zones.def(zi).index()].shown_by;
             if !shown_by.is_empty() {
                 order.sort_by_key(|&c| {
                     let key: Vec<i64> = if seen(c) {
@@ -250,8 +251,7 @@ pub(crate) fn inventory(m: &mut super::exec::Mach<'_>) -> Inventory {
     }
     let zones =
         m.s.zones
-            .iter()
-            .enumerate()
+            .declared()
             .filter(|(_, z)| !z.cards.is_empty())
             .map(|(zi, z)| ZoneCount {
                 name: zone_label(p, m.l, m.s, zi as u32),

@@ -89,7 +89,12 @@ impl<'a> Mach<'a> {
         if zi.cards.len() >= n {
             return;
         }
-        let Some(rdef) = self.p.zones.get(zi.def.index()).and_then(|d| d.refill) else {
+        let Some(rdef) = self
+            .p
+            .zones
+            .get(self.s.zones.def(z as usize).index())
+            .and_then(|d| d.refill)
+        else {
             return;
         };
         let Some(r) = self.refill_inst(z, rdef.index()) else {
@@ -99,14 +104,14 @@ impl<'a> Mach<'a> {
             return;
         }
         // The state changes under a listing of options: what was remembered may be stale.
-        self.s.memo.clear();
+        self.s.clear_memo();
         self.s.zones[r as usize].changed();
         self.s.zones[z as usize].changed();
         self.s.moved();
         let mut moved = std::mem::take(&mut self.s.zones[r as usize].cards);
         self.charge_later(moved.len());
         rand::seq::SliceRandom::shuffle(moved.as_mut_slice(), &mut self.s.rng);
-        let face = super::state::State::default_face(self.p, self.s.zones[z as usize].def);
+        let face = super::state::State::default_face(self.p, self.s.zones.def(z as usize));
         for &c in &moved {
             let cs = &mut self.s.cards[c as usize];
             cs.zone = z;
@@ -125,7 +130,7 @@ impl<'a> Mach<'a> {
 
     /// The instance of zone definition `rdef` that refills instance `z`.
     fn refill_inst(&self, z: u32, rdef: usize) -> Option<u32> {
-        let def = self.s.zones[z as usize].def.index();
+        let def = self.s.zones.def(z as usize).index();
         let rbase = *self.l.zone_base.get(rdef)?;
         let rlen = *self.l.zone_len.get(rdef)?;
         let same = self.p.zones.get(rdef)?.scope == self.p.zones.get(def)?.scope;
