@@ -61,7 +61,32 @@ impl<'a> Mach<'a> {
         let mut keyed: Vec<(Value, Value)> = Vec::new();
         let mut all = true;
         let mut any = false;
-        for i in 0..len {
+        // The constant numbers first, in one pass over the zone's cards; the first card whose
+        // property is not one leaves the rest to the loop below.
+        let mut start = 0;
+        if let (Some(pid), Some((z, _))) = (const_prop, zone) {
+            let nprops = self.l.nprops;
+            let mut overflow = false;
+            for &c in self.s.zones[z as usize].cards.iter().rev() {
+                let kind = self
+                    .s
+                    .cards
+                    .get(c as usize)
+                    .map_or(0, |cs| cs.kind as usize);
+                let Some(&Some(v)) = self.l.prop_int.get(kind * nprops + pid) else {
+                    break;
+                };
+                if !fold_number(op, v, &mut sum, &mut best) {
+                    overflow = true;
+                    break;
+                }
+                start += 1;
+            }
+            if overflow {
+                return Err(self.err(span, "arithmetic overflow".into()));
+            }
+        }
+        for i in start..len {
             let item = match zone {
                 Some((z, _)) => {
                     let cards = &self.s.zones[z as usize].cards;

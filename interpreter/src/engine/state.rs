@@ -246,6 +246,8 @@ pub(crate) struct Layout {
     pub nprops: usize,
     /// `kind * nprops + property` → the value when it is a constant for that kind.
     pub prop_const: Vec<Option<Value>>,
+    /// The same table for constant numbers only (what sums over zones read).
+    pub prop_int: Vec<Option<i64>>,
     /// The script's measure of a seat for bots: `fn heuristic(p: player): int`, else `fn score` of
     /// the same shape (see `Game::script_score`).
     pub measure: Option<usize>,
@@ -316,6 +318,13 @@ impl Layout {
                 });
             }
         }
+        let prop_int = prop_const
+            .iter()
+            .map(|v| match v {
+                Some(Value::Int(i)) => Some(*i),
+                _ => None,
+            })
+            .collect();
         let find = |name: &str| {
             p.fns.iter().position(|f| {
                 f.name == name
@@ -338,6 +347,7 @@ impl Layout {
             card_zones,
             nprops,
             prop_const,
+            prop_int,
             ..Layout::default()
         }
     }
