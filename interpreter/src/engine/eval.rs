@@ -409,7 +409,7 @@ impl<'a> Mach<'a> {
             ExprKind::CardVar(v, ce) => {
                 let c = self.eval_card(ce)?;
                 let i = c as usize * self.l.n_cvars + self.l.var(*v);
-                self.s.cvars.get(i).cloned().unwrap_or_default()
+                self.s.cvars.get(self.l, i).cloned().unwrap_or_default()
             }
             ExprKind::Prop(pid, ce) => {
                 let c = self.eval_card(ce)?;

@@ -99,7 +99,7 @@ impl<'a> Mach<'a> {
         }
         let n = self.l.n_cvars;
         let (x, y) = (*x as usize, *y as usize);
-        n == 0 || self.s.cvars.get(x * n..(x + 1) * n) == self.s.cvars.get(y * n..(y + 1) * n)
+        n == 0 || self.s.cvars.same_row(self.l, n, x, y)
     }
 
     /// Whether a card may be merged with identical ones for `decider`: it sees the card, the card's
@@ -151,7 +151,9 @@ impl<'a> Mach<'a> {
                     (cs.kind, cs.zone, cs.face_up).hash(h);
                     let n = self.l.n_cvars;
                     let c = *c as usize;
-                    self.s.cvars.get(c * n..(c + 1) * n).hash(h);
+                    for k in 0..n {
+                        self.s.cvars.get(self.l, c * n + k).hash(h);
+                    }
                     return;
                 }
             }

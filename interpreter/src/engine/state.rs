@@ -248,6 +248,9 @@ pub(crate) struct Layout {
     pub prop_const: Vec<Option<Value>>,
     /// The same table for constant numbers only (what sums over zones read).
     pub prop_int: Vec<Option<i64>>,
+    /// Every card's per-card variables as the game was created, `[card * n_cvars + slot]` (see
+    /// `CardVars`).
+    pub cvar_init: Vec<Value>,
     /// The script's measure of a seat for bots: `fn heuristic(p: player): int`, else `fn score` of
     /// the same shape (see `Game::script_score`).
     pub measure: Option<usize>,
@@ -365,6 +368,63 @@ impl Layout {
     }
 }
 
+/// The per-card variables, `[card * n_cvars + slot]`. The values every card had when the game was
+/// created live in the layout (`Layout::cvar_init`, shared between clones); the state keeps only the
+/// values written since, sorted by index, so a clone copies what changed and not every card's row.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CardVars {
+    changed: Vec<(u32, Value)>,
+}
+
+impl CardVars {
+    /// The value at index `i` (`None`: no such variable).
+    #[inline]
+    pub fn get<'s>(&'s self, l: &'s Layout, i: usize) -> Option<&'s Value> {
+        if !self.changed.is_empty() {
+            if let Ok(k) = self.changed.binary_search_by_key(&(i as u32), |e| e.0) {
+                return Some(&self.changed[k].1);
+            }
+        }
+        l.cvar_init.get(i)
+    }
+
+    /// The place of the value at index `i`, written from now on (`None`: no such variable). While
+    /// the game is created (`creating`), every index of the game's cards exists.
+    pub fn get_mut(&mut self, l: &Layout, i: usize, creating: bool) -> Option<&mut Value> {
+        if !creating && i >= l.cvar_init.len() {
+            return None;
+        }
+        let k = match self.changed.binary_search_by_key(&(i as u32), |e| e.0) {
+            Ok(k) => k,
+            Err(k) => {
+                let v = l.cvar_init.get(i).cloned().unwrap_or_default();
+                self.changed.insert(k, (i as u32, v));
+                k
+            }
+        };
+        Some(&mut self.changed[k].1)
+    }
+
+    /// Card `c`'s row of `n` values equals card `d`'s.
+    pub fn same_row(&self, l: &Layout, n: usize, c: usize, d: usize) -> bool {
+        (0..n).all(|k| self.get(l, c * n + k) == self.get(l, d * n + k))
+    }
+
+    /// Moves every value written so far into `init` (when the game has been created).
+    pub fn settle(&mut self, init: &mut [Value]) {
+        for (i, v) in self.changed.drain(..) {
+            if let Some(cell) = init.get_mut(i as usize) {
+                *cell = v;
+            }
+        }
+    }
+
+    /// The bytes a clone copies.
+    pub fn heap_size(&self) -> usize {
+        self.changed.len() * std::mem::size_of::<(u32, Value)>()
+    }
+}
+
 /// What a game fixes when it is created: the players' names and the limits.
 #[derive(Debug, Default)]
 pub(crate) struct Fixed {
@@ -433,7 +493,7 @@ pub(crate) struct State {
     pub pvars: Vec<Value>,
     /// What simulations report: `stat` records, actions offered, cards chosen and moved.
     pub tally: super::stats::Tally,
-    pub cvars: Vec<Value>,
+    pub cvars: CardVars,
     pub eliminated: Vec<bool>,
     pub active: u8,
     pub turn: u32,
@@ -516,7 +576,7 @@ impl State {
             globals: Vec::new(),
             pvars: Vec::new(),
             tally: Default::default(),
-            cvars: Vec::new(),
+            cvars: CardVars::default(),
             eliminated: vec![false; n as usize],
             active: 0,
             turn: 0,

@@ -43,6 +43,11 @@ impl Tally {
         self.marks[w] |= 1 << (b % 64);
     }
 
+    /// Words in the bit sets.
+    pub fn marks_len(&self) -> usize {
+        self.marks.len()
+    }
+
     fn marked(&self, mark: Mark, i: usize) -> bool {
         let b = i * 3 + mark as usize;
         self.marks
@@ -198,15 +203,29 @@ impl Game {
 }
 
 impl Game {
-    /// An estimate of the bytes a game's state occupies (what a clone copies).
+    /// An estimate of the bytes a game's state occupies (what a clone copies): the state itself,
+    /// cards, zones, variables, frames and their locals, the tally, the checks' records. (Values
+    /// count their own size: the lists they share are not copied.)
     pub fn state_size(&self) -> usize {
         use std::mem::size_of;
         let s = &self.st;
+        let value = size_of::<crate::value::Value>();
+        let t = &s.tally;
         size_of::<Game>()
             + s.cards.len() * size_of::<super::state::CardState>()
             + s.shown.len() * size_of::<(u32, u64)>()
+            + (s.options.len() + s.columns.len() + s.globals.len() + s.pvars.len()) * value
+            + s.cvars.heap_size()
             + s.zones.heap_size()
             + s.frames.len() * size_of::<super::exec::Frame>()
+            + s.ctxs
+                .iter()
+                .map(|c| size_of::<super::state::Ctx>() + c.locals.len() * value)
+                .sum::<usize>()
+            + t.records.len() * size_of::<(u16, u32, i64)>()
+            + t.counters.len() * 8
+            + t.performed.len() * 4
+            + t.marks_len() * 8
             + s.watch.as_deref().map_or(0, |w| w.heap_size())
     }
 }

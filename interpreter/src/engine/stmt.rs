@@ -631,7 +631,7 @@ impl<'a> Mach<'a> {
             }
             Place::Card(v, c) => {
                 let i = c as usize * self.l.n_cvars + self.l.var(VarId(v as u16));
-                self.s.cvars.get(i).cloned().unwrap_or_default()
+                self.s.cvars.get(self.l, i).cloned().unwrap_or_default()
             }
         }
     }
@@ -671,7 +671,11 @@ impl<'a> Mach<'a> {
         let cell = match *pl {
             Place::Global(..) => self.s.globals.get_mut(slot),
             Place::Player(_, pl) => self.s.pvars.get_mut(pl as usize * self.l.n_pvars + slot),
-            Place::Card(_, c) => self.s.cvars.get_mut(c as usize * self.l.n_cvars + slot),
+            Place::Card(_, c) => {
+                self.s
+                    .cvars
+                    .get_mut(self.l, c as usize * self.l.n_cvars + slot, false)
+            }
             Place::Local(_) => None,
         };
         match cell {

@@ -80,3 +80,33 @@ fn zones_attached_to_cards_cost_nothing_until_used() {
     assert_eq!(o.reason, "kept 0");
     assert!(g.check_invariants().is_ok());
 }
+
+/// Per-card variables: a clone copies only the values written since the game was created.
+#[test]
+fn a_clone_copies_only_the_card_variables_written() {
+    let flow = r#"
+var mark per card: int = 1
+action tick(c in you.hand) label "Tick {c}" { c.mark += 10 }
+flow {
+  turn seat(1) {
+    move top 2 of deck to you.hand
+    actions by you until pass [tick]
+    win [you] "marks {sum(c.mark for c in you.hand)} {sum(c.mark for c in deck)}"
+  }
+}
+"#;
+    let mut g = game("", flow);
+    let before = g.state_size();
+    choose(&mut g, "Tick");
+    let entry = std::mem::size_of::<(u32, crate::value::Value)>();
+    assert_eq!(g.state_size(), before + entry, "one value written");
+    choose(&mut g, "Tick");
+    assert_eq!(g.state_size(), before + entry, "the same card again");
+    let mut h = g.clone();
+    choose(&mut h, "pass");
+    let Status::Over(o) = h.status() else {
+        panic!("the game ends on pass")
+    };
+    // One card of the hand was ticked twice (1 + 20), the other not (1); 198 cards in the deck.
+    assert_eq!(o.reason, "marks 22 198");
+}
