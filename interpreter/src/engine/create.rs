@@ -161,9 +161,9 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
     }
     s.globals = vec![Value::None; p.vars.len() - l.n_pvars - l.n_cvars];
     s.pvars = vec![Value::None; l.n_pvars * everybody];
-    // Per-card variables are written to the state while the game is created, then settle in the
-    // layout as every card's initial row (see `CardVars`).
+    // Every card's per-card variables as created are the layout's (see `CardVars`).
     s.cvars = Default::default();
+    l.cvar_init = vec![Value::None; l.n_cvars * l.ncards as usize];
     for (vi, v) in p.vars.iter().enumerate() {
         let slot = l.var_slot[vi] as usize;
         match v.scope {
@@ -180,7 +180,7 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
                     s.ctxs.push(Ctx::new(0, None, Some(c)));
                     let r = Mach { p, l, s }.eval(&v.init);
                     s.ctxs.pop();
-                    if let Some(cell) = s.cvars.get_mut(l, c as usize * l.n_cvars + slot, true) {
+                    if let Some(cell) = l.cvar_init.get_mut(c as usize * l.n_cvars + slot) {
                         *cell = r?;
                     }
                 }
@@ -191,8 +191,6 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
             }
         }
     }
-    l.cvar_init = vec![Value::None; l.n_cvars * l.ncards as usize];
-    s.cvars.settle(&mut l.cvar_init);
     let seats = config.players as usize * l.n_pvars;
     l.participant_init = s.pvars.get(seats..).unwrap_or_default().to_vec();
     Ok(())

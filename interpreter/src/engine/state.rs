@@ -99,7 +99,7 @@ impl Zones {
     }
 
     /// The instance, created if it was untouched.
-    #[inline]
+    #[inline(never)]
     pub fn get_mut(&mut self, z: usize) -> Option<&mut ZoneInst> {
         if z < self.dense.len() {
             return self.dense.get_mut(z);
@@ -179,6 +179,9 @@ impl std::ops::Index<usize> for Zones {
 impl std::ops::IndexMut<usize> for Zones {
     #[inline]
     fn index_mut(&mut self, z: usize) -> &mut ZoneInst {
+        if z < self.dense.len() {
+            return &mut self.dense[z];
+        }
         match self.get_mut(z) {
             Some(zi) => zi,
             None => panic!("zone instance {z} out of range"),
@@ -309,25 +312,23 @@ impl Layout {
             .collect();
         let nprops = p.props.len();
         let mut prop_const = Vec::with_capacity(p.kinds.len() * nprops);
+        let mut prop_int = Vec::with_capacity(p.kinds.len() * nprops);
         for k in &p.kinds {
             for (pid, d) in p.props.iter().enumerate() {
                 let e = match k.props.get(pid) {
                     Some(Some(e)) => e,
                     _ => &d.default,
                 };
+                prop_int.push(match &e.kind {
+                    ExprKind::Const(Value::Int(i)) => Some(*i),
+                    _ => None,
+                });
                 prop_const.push(match &e.kind {
                     ExprKind::Const(v) => Some(v.clone()),
                     _ => None,
                 });
             }
         }
-        let prop_int = prop_const
-            .iter()
-            .map(|v| match v {
-                Some(Value::Int(i)) => Some(*i),
-                _ => None,
-            })
-            .collect();
         let find = |name: &str| {
             p.fns.iter().position(|f| {
                 f.name == name
@@ -370,58 +371,54 @@ impl Layout {
 
 /// The per-card variables, `[card * n_cvars + slot]`. The values every card had when the game was
 /// created live in the layout (`Layout::cvar_init`, shared between clones); the state keeps only the
-/// values written since, sorted by index, so a clone copies what changed and not every card's row.
+/// values written since (`written`) and, per index, where its written value is (`at`, `u32::MAX`
+/// for none; grown up to the highest index written), so a clone copies a vector of plain numbers and
+/// the values that changed, not a `Value` per card and variable.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct CardVars {
-    changed: Vec<(u32, Value)>,
+    at: Vec<u32>,
+    written: Vec<Value>,
 }
 
 impl CardVars {
     /// The value at index `i` (`None`: no such variable).
     #[inline]
     pub fn get<'s>(&'s self, l: &'s Layout, i: usize) -> Option<&'s Value> {
-        if !self.changed.is_empty() {
-            if let Ok(k) = self.changed.binary_search_by_key(&(i as u32), |e| e.0) {
-                return Some(&self.changed[k].1);
-            }
+        match self.at.get(i) {
+            Some(&k) if k != u32::MAX => self.written.get(k as usize),
+            _ => l.cvar_init.get(i),
         }
-        l.cvar_init.get(i)
     }
 
-    /// The place of the value at index `i`, written from now on (`None`: no such variable). While
-    /// the game is created (`creating`), every index of the game's cards exists.
-    pub fn get_mut(&mut self, l: &Layout, i: usize, creating: bool) -> Option<&mut Value> {
-        if !creating && i >= l.cvar_init.len() {
+    /// The place of the value at index `i`, written from now on (`None`: no such variable).
+    pub fn get_mut(&mut self, l: &Layout, i: usize) -> Option<&mut Value> {
+        if i >= l.cvar_init.len() {
             return None;
         }
-        let k = match self.changed.binary_search_by_key(&(i as u32), |e| e.0) {
-            Ok(k) => k,
-            Err(k) => {
-                let v = l.cvar_init.get(i).cloned().unwrap_or_default();
-                self.changed.insert(k, (i as u32, v));
-                k
-            }
-        };
-        Some(&mut self.changed[k].1)
+        if self.at.len() <= i {
+            self.at.resize(i + 1, u32::MAX);
+        }
+        let mut k = self.at[i];
+        if k == u32::MAX {
+            k = self.written.len() as u32;
+            self.written
+                .push(l.cvar_init.get(i).cloned().unwrap_or_default());
+            self.at[i] = k;
+        }
+        self.written.get_mut(k as usize)
     }
 
     /// Card `c`'s row of `n` values equals card `d`'s.
     pub fn same_row(&self, l: &Layout, n: usize, c: usize, d: usize) -> bool {
-        (0..n).all(|k| self.get(l, c * n + k) == self.get(l, d * n + k))
-    }
-
-    /// Moves every value written so far into `init` (when the game has been created).
-    pub fn settle(&mut self, init: &mut [Value]) {
-        for (i, v) in self.changed.drain(..) {
-            if let Some(cell) = init.get_mut(i as usize) {
-                *cell = v;
-            }
+        if self.written.is_empty() {
+            return l.cvar_init.get(c * n..(c + 1) * n) == l.cvar_init.get(d * n..(d + 1) * n);
         }
+        (0..n).all(|k| self.get(l, c * n + k) == self.get(l, d * n + k))
     }
 
     /// The bytes a clone copies.
     pub fn heap_size(&self) -> usize {
-        self.changed.len() * std::mem::size_of::<(u32, Value)>()
+        self.at.len() * 4 + self.written.len() * std::mem::size_of::<Value>()
     }
 }
 
@@ -459,10 +456,15 @@ impl Clone for ScratchBox {
     }
 }
 
+#[cold]
+fn new_scratch() -> Box<Scratch> {
+    Box::default()
+}
+
 impl ScratchBox {
     #[inline]
     pub fn get(&mut self) -> &mut Scratch {
-        self.0.get_or_insert_with(Default::default)
+        self.0.get_or_insert_with(new_scratch)
     }
 
     /// The remembered calls, if any.
@@ -722,6 +724,9 @@ impl State {
     /// Seats (bit mask) that were shown card `c` since it last moved.
     #[inline]
     pub fn known(&self, c: u32) -> u64 {
+        if self.shown.is_empty() {
+            return 0;
+        }
         match self.shown.binary_search_by_key(&c, |e| e.0) {
             Ok(i) => self.shown[i].1,
             Err(_) => 0,

@@ -671,11 +671,10 @@ impl<'a> Mach<'a> {
         let cell = match *pl {
             Place::Global(..) => self.s.globals.get_mut(slot),
             Place::Player(_, pl) => self.s.pvars.get_mut(pl as usize * self.l.n_pvars + slot),
-            Place::Card(_, c) => {
-                self.s
-                    .cvars
-                    .get_mut(self.l, c as usize * self.l.n_cvars + slot, false)
-            }
+            Place::Card(_, c) => self
+                .s
+                .cvars
+                .get_mut(self.l, c as usize * self.l.n_cvars + slot),
             Place::Local(_) => None,
         };
         match cell {
