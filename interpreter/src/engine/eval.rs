@@ -220,6 +220,64 @@ impl<'a> Mach<'a> {
         }
     }
 
+    /// `L1 + L2` of lists (a zone: its cards, top first). The same items, errors and work as making
+    /// both lists and copying them into a third, without the copies: a zone's cards are read where
+    /// they lie, and a list that nothing else holds (the result of the `+` just before, in
+    /// `a + b + c`) is extended where it is.
+    #[inline(never)]
+    fn concat(&mut self, x: Value, y: Value, xs: Span, ys: Span, span: Span) -> R<Value> {
+        let n1 = self.list_len(&x, xs)?;
+        let n2 = self.list_len(&y, ys)?;
+        if n1 + n2 > MAX_LIST {
+            return Err(self.err(span, "this list grew too long".into()));
+        }
+        self.charge(n1 + n2, span)?;
+        let mut out = match x {
+            Value::List(l) => l,
+            Value::Zone(z) => Arc::new(self.zone_items(z, n1 + n2)),
+            _ => Arc::new(Vec::with_capacity(n2)),
+        };
+        let items = Arc::make_mut(&mut out);
+        match y {
+            Value::List(l) => items.extend(l.iter().cloned()),
+            Value::Zone(z) => {
+                if let Some(zi) = self.s.zones.get(z as usize) {
+                    items.extend(zi.cards.iter().rev().map(|&c| Value::Card(c)));
+                }
+            }
+            _ => {}
+        }
+        Ok(Value::List(out))
+    }
+
+    /// How many items `as_list` would give for `v`, with the same notes, work and errors.
+    fn list_len(&mut self, v: &Value, span: Span) -> R<usize> {
+        match v {
+            Value::List(l) => Ok(l.len()),
+            Value::Zone(z) => {
+                self.note_zone(*z);
+                match self.s.zones.get(*z as usize) {
+                    Some(zi) => {
+                        self.s.exec_count += zi.cards.len() as u64;
+                        Ok(zi.cards.len())
+                    }
+                    None => Err(self.err(span, "unknown zone".into())),
+                }
+            }
+            Value::None => Ok(0),
+            v => Err(self.err(span, format!("expected a list, found {}", self.describe(v)))),
+        }
+    }
+
+    /// A zone's cards, top first, in a vector with room for `room` items.
+    fn zone_items(&self, z: u32, room: usize) -> Vec<Value> {
+        let mut out = Vec::with_capacity(room);
+        if let Some(zi) = self.s.zones.get(z as usize) {
+            out.extend(zi.cards.iter().rev().map(|&c| Value::Card(c)));
+        }
+        out
+    }
+
     /// A short description of a value for error messages.
     pub fn describe(&self, v: &Value) -> String {
         match v {
@@ -365,8 +423,8 @@ impl<'a> Mach<'a> {
         if remember {
             let found = self
                 .s
-                .scratch
-                .memo()
+                .memo
+                .0
                 .iter()
                 .find(|m| m.func == f.0 && m.you == you && m.this == this && m.args == locals);
             if let Some(m) = found {
@@ -378,15 +436,17 @@ impl<'a> Mach<'a> {
         let key = if remember { locals.clone() } else { Vec::new() };
         locals.resize((def.slots as usize).max(args.len()), Value::None);
         let value = self.nested(Ctx { locals, you, this }, |m| m.eval(&def.body))?;
-        let memo = &mut self.s.scratch.get().memo;
-        if remember && memo.len() < MAX_MEMO {
-            memo.push(MemoEntry {
-                func: f.0,
-                you,
-                this,
-                args: key,
-                value: value.clone(),
-            });
+        if remember {
+            let memo = &mut self.s.memo.0;
+            if memo.len() < MAX_MEMO {
+                memo.push(MemoEntry {
+                    func: f.0,
+                    you,
+                    this,
+                    args: key,
+                    value: value.clone(),
+                });
+            }
         }
         Ok(value)
     }
@@ -746,17 +806,7 @@ impl<'a> Mach<'a> {
                 self.charge(l.len(), span)?;
                 return Ok(Value::Bool(l.contains(&x)));
             }
-            BinOp::Concat => {
-                let (l1, l2) = (self.as_list(x, a.span)?, self.as_list(y, b.span)?);
-                if l1.len() + l2.len() > MAX_LIST {
-                    return Err(self.err(span, "this list grew too long".into()));
-                }
-                self.charge(l1.len() + l2.len(), span)?;
-                let mut out = Vec::with_capacity(l1.len() + l2.len());
-                out.extend(l1.iter().cloned());
-                out.extend(l2.iter().cloned());
-                return Ok(Value::list(out));
-            }
+            BinOp::Concat => return self.concat(x, y, a.span, b.span, span),
             _ => {}
         }
         let (Value::Int(i), Value::Int(j)) = (&x, &y) else {

@@ -399,7 +399,7 @@ impl<'a> Mach<'a> {
         }
         let outer = self.s.outer_phase;
         self.s.outer_phase = self.innermost_phase().or(outer);
-        let spare = std::mem::take(&mut self.s.scratch.get().frames);
+        let spare = std::mem::take(&mut self.s.spare_frames.0);
         let frames = std::mem::replace(&mut self.s.frames, spare);
         let base = self.s.ctxs.len();
         self.s.nested += 1;
@@ -411,7 +411,7 @@ impl<'a> Mach<'a> {
         self.s.outer_phase = outer;
         let mut used = std::mem::replace(&mut self.s.frames, frames);
         used.clear();
-        self.s.scratch.get().frames = used;
+        self.s.spare_frames.0 = used;
         self.s.truncate_ctxs(base);
         self.s.no_decide = prev;
         match r? {

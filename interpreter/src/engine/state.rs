@@ -410,7 +410,12 @@ impl CardVars {
 
     /// Card `c`'s row of `n` values equals card `d`'s.
     pub fn same_row(&self, l: &Layout, n: usize, c: usize, d: usize) -> bool {
-        if self.written.is_empty() {
+        let untouched = |c: usize| {
+            self.at
+                .get(c * n..)
+                .is_none_or(|rest| rest.iter().take(n).all(|&k| k == u32::MAX))
+        };
+        if untouched(c) && untouched(d) {
             return l.cvar_init.get(c * n..(c + 1) * n) == l.cvar_init.get(d * n..(d + 1) * n);
         }
         (0..n).all(|k| self.get(l, c * n + k) == self.get(l, d * n + k))
@@ -434,43 +439,20 @@ pub(crate) struct Fixed {
     pub max_decisions: u64,
 }
 
-/// Working space of the engine that no decision depends on: recycled vectors and the calls
-/// remembered while options are listed. A clone starts without it.
-#[derive(Debug, Default)]
-pub(crate) struct Scratch {
-    /// An emptied frame stack kept for the next nested run.
-    pub frames: Vec<Frame>,
-    /// Emptied local vectors kept for reuse (fewer allocations per call).
-    pub locals: Vec<Vec<Value>>,
-    /// The remembered calls (empty when `memo_on` is off).
-    pub memo: Vec<MemoEntry>,
-}
+/// Working space of the engine that no decision depends on (recycled vectors, calls remembered
+/// while options are listed): a clone starts with an empty one.
+#[derive(Debug)]
+pub(crate) struct Pool<T>(pub Vec<T>);
 
-/// The working space, not copied by a clone (a clone makes its own when it needs one).
-#[derive(Debug, Default)]
-pub(crate) struct ScratchBox(Option<Box<Scratch>>);
-
-impl Clone for ScratchBox {
-    fn clone(&self) -> ScratchBox {
-        ScratchBox(None)
+impl<T> Default for Pool<T> {
+    fn default() -> Pool<T> {
+        Pool(Vec::new())
     }
 }
 
-#[cold]
-fn new_scratch() -> Box<Scratch> {
-    Box::default()
-}
-
-impl ScratchBox {
-    #[inline]
-    pub fn get(&mut self) -> &mut Scratch {
-        self.0.get_or_insert_with(new_scratch)
-    }
-
-    /// The remembered calls, if any.
-    #[inline]
-    pub fn memo(&self) -> &[MemoEntry] {
-        self.0.as_deref().map_or(&[], |s| &s.memo)
+impl<T> Clone for Pool<T> {
+    fn clone(&self) -> Pool<T> {
+        Pool(Vec::new())
     }
 }
 
@@ -526,8 +508,12 @@ pub(crate) struct State {
     pub outer_phase: Option<super::exec::At>,
     /// Runs nested inside others (checks, given, do).
     pub nested: usize,
-    /// Recycled vectors and remembered calls (not copied by a clone).
-    pub scratch: ScratchBox,
+    /// Emptied local vectors kept for reuse (fewer allocations per call; not copied by a clone).
+    pub spare: Pool<Vec<Value>>,
+    /// An emptied frame stack kept for the next nested run (not copied by a clone).
+    pub spare_frames: Pool<Frame>,
+    /// The remembered calls (empty when `memo_on` is off; not copied by a clone).
+    pub memo: Pool<MemoEntry>,
     /// Whether pure function calls are remembered now: only while no statement runs, as when the
     /// options of a menu or a choice are listed with the state unchanged.
     pub memo_on: bool,
@@ -596,7 +582,9 @@ impl State {
             depth: 0,
             memo_on: false,
             no_decide: None,
-            scratch: ScratchBox::default(),
+            spare: Pool::default(),
+            spare_frames: Pool::default(),
+            memo: Pool::default(),
             nested: 0,
             outer_phase: None,
             watch: None,
@@ -606,14 +594,15 @@ impl State {
 
     /// An empty vector for locals, with `n` slots of `none`.
     pub fn take_locals(&mut self, n: usize) -> Vec<Value> {
-        let mut v = self.scratch.get().locals.pop().unwrap_or_default();
+        let mut v = self.spare.0.pop().unwrap_or_default();
         v.resize(n, Value::None);
         v
     }
 
     /// Returns a vector taken with `take_locals` to the spare pool.
+    #[inline]
     pub fn give_back(&mut self, mut v: Vec<Value>) {
-        let spare = &mut self.scratch.get().locals;
+        let spare = &mut self.spare.0;
         if v.capacity() > 0 && spare.len() < 64 {
             v.clear();
             spare.push(v);
@@ -643,9 +632,7 @@ impl State {
     /// Forgets the remembered calls (the state changed).
     #[inline]
     pub fn clear_memo(&mut self) {
-        if let Some(s) = self.scratch.0.as_deref_mut() {
-            s.memo.clear();
-        }
+        self.memo.0.clear();
     }
 
     pub fn truncate_ctxs(&mut self, base: usize) {
