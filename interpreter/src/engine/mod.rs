@@ -10,6 +10,7 @@ mod decide;
 mod eval;
 mod exec;
 mod label;
+mod lists;
 mod options;
 mod sample;
 mod state;
