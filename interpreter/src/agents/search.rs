@@ -335,55 +335,66 @@ impl MctsAgent {
         let mut at_root = true;
         loop {
             run_forced(&mut g);
-            let Status::Decision(d) = g.status() else {
-                break;
-            };
-            let d = d.clone();
-            let parent_visits = f64::from(nodes[node].visits.max(1));
-            let mut unvisited = Vec::new();
-            let mut best = (f64::NEG_INFINITY, usize::MAX);
-            for (i, label) in d.options.iter().enumerate() {
-                if at_root && !allowed.contains(&i) {
-                    continue;
-                }
-                match nodes[node].children.get(label) {
-                    None => unvisited.push(i),
-                    Some(&c) => {
-                        let ch = &nodes[c];
-                        let visits = f64::from(ch.visits.max(1));
-                        let mean =
-                            ch.reward.get(d.player as usize).copied().unwrap_or(0.0) / visits;
-                        let ucb = mean + self.exploration * (parent_visits.ln() / visits).sqrt();
-                        if ucb > best.0 {
-                            best = (ucb, i);
+            // The decision is read in place; only the label of a new child is copied.
+            let (i, next) = {
+                let Status::Decision(d) = g.status() else {
+                    break;
+                };
+                let parent_visits = f64::from(nodes[node].visits.max(1));
+                let mut unvisited = Vec::new();
+                let mut best = (f64::NEG_INFINITY, usize::MAX);
+                for (i, label) in d.options.iter().enumerate() {
+                    if at_root && !allowed.contains(&i) {
+                        continue;
+                    }
+                    match nodes[node].children.get(label) {
+                        None => unvisited.push(i),
+                        Some(&c) => {
+                            let ch = &nodes[c];
+                            let visits = f64::from(ch.visits.max(1));
+                            let mean =
+                                ch.reward.get(d.player as usize).copied().unwrap_or(0.0) / visits;
+                            let ucb =
+                                mean + self.exploration * (parent_visits.ln() / visits).sqrt();
+                            if ucb > best.0 {
+                                best = (ucb, i);
+                            }
                         }
                     }
                 }
-            }
-            at_root = false;
-            if !unvisited.is_empty() {
-                let i = unvisited[self.rng.gen_range(0..unvisited.len())];
-                if g.apply(i).is_err() {
-                    break;
+                if !unvisited.is_empty() {
+                    let i = unvisited[self.rng.gen_range(0..unvisited.len())];
+                    (i, Err(d.options[i].clone()))
+                } else {
+                    let i = best.1;
+                    let Some(&child) = d.options.get(i).and_then(|l| nodes[node].children.get(l))
+                    else {
+                        break;
+                    };
+                    (i, Ok(child))
                 }
-                nodes.push(Node {
-                    reward: vec![0.0; seats],
-                    ..Node::default()
-                });
-                let child = nodes.len() - 1;
-                nodes[node].children.insert(d.options[i].clone(), child);
-                path.push(child);
-                break;
-            }
-            let i = best.1;
-            let Some(&child) = d.options.get(i).and_then(|l| nodes[node].children.get(l)) else {
-                break;
             };
+            at_root = false;
             if g.apply(i).is_err() {
                 break;
             }
-            node = child;
-            path.push(node);
+            match next {
+                // A new child: added, and the walk stops there.
+                Err(label) => {
+                    nodes.push(Node {
+                        reward: vec![0.0; seats],
+                        ..Node::default()
+                    });
+                    let child = nodes.len() - 1;
+                    nodes[node].children.insert(label, child);
+                    path.push(child);
+                    break;
+                }
+                Ok(child) => {
+                    node = child;
+                    path.push(node);
+                }
+            }
         }
         for _ in 0..self.horizon {
             let k = match g.status() {
