@@ -312,14 +312,8 @@ impl<'a> Mach<'a> {
         let (you, this) = (self.you(), self.this());
         let remember = self.s.memo_on && p.pure_fns.get(f.index()) == Some(&true);
         if remember {
-            let found = self
-                .s
-                .memo
-                .0
-                .iter()
-                .find(|m| m.func == f.0 && m.you == you && m.this == this && m.args == locals);
-            if let Some(m) = found {
-                let v = m.value.clone();
+            if let Some(v) = self.s.memo.find(f.0, you, this, &locals) {
+                let v = v.clone();
                 self.s.give_back(locals);
                 return Ok(v);
             }
@@ -328,16 +322,13 @@ impl<'a> Mach<'a> {
         locals.resize((def.slots as usize).max(args.len()), Value::None);
         let value = self.nested(Ctx { locals, you, this }, |m| m.eval(&def.body))?;
         if remember {
-            let memo = &mut self.s.memo.0;
-            if memo.len() < MAX_MEMO {
-                memo.push(MemoEntry {
-                    func: f.0,
-                    you,
-                    this,
-                    args: key,
-                    value: value.clone(),
-                });
-            }
+            let entry = MemoEntry {
+                you,
+                this,
+                args: key,
+                value: value.clone(),
+            };
+            self.s.memo.remember(f.0, entry, MAX_MEMO);
         }
         Ok(value)
     }

@@ -513,7 +513,7 @@ pub(crate) struct State {
     /// An emptied frame stack kept for the next nested run (not copied by a clone).
     pub spare_frames: Pool<Frame>,
     /// The remembered calls (empty when `memo_on` is off; not copied by a clone).
-    pub memo: Pool<MemoEntry>,
+    pub memo: Memo,
     /// Whether pure function calls are remembered now: only while no statement runs, as when the
     /// options of a menu or a choice are listed with the state unchanged.
     pub memo_on: bool,
@@ -524,10 +524,68 @@ pub(crate) struct State {
     pub recording: bool,
 }
 
-/// A remembered call of a pure function: function, `you`, `this`, arguments and value.
+/// The calls of pure functions remembered while options are listed, by function (a call is looked
+/// for among the calls of its own function only). A clone starts with none.
+#[derive(Debug, Default)]
+pub(crate) struct Memo {
+    by_fn: Vec<Vec<MemoEntry>>,
+    /// Functions with remembered calls, to forget them quickly.
+    touched: Vec<u16>,
+    len: usize,
+}
+
+impl Clone for Memo {
+    fn clone(&self) -> Memo {
+        Memo::default()
+    }
+}
+
+impl Memo {
+    /// The remembered value of a call, if any.
+    #[inline]
+    pub fn find(
+        &self,
+        f: u16,
+        you: Option<u8>,
+        this: Option<u32>,
+        args: &[Value],
+    ) -> Option<&Value> {
+        self.by_fn
+            .get(f as usize)?
+            .iter()
+            .find(|m| m.you == you && m.this == this && m.args == args)
+            .map(|m| &m.value)
+    }
+
+    /// Remembers a call, unless `most` calls are remembered already.
+    pub fn remember(&mut self, f: u16, entry: MemoEntry, most: usize) {
+        if self.len >= most {
+            return;
+        }
+        if self.by_fn.len() <= f as usize {
+            self.by_fn.resize_with(f as usize + 1, Vec::new);
+        }
+        let calls = &mut self.by_fn[f as usize];
+        if calls.is_empty() {
+            self.touched.push(f);
+        }
+        calls.push(entry);
+        self.len += 1;
+    }
+
+    pub fn clear(&mut self) {
+        for f in self.touched.drain(..) {
+            if let Some(calls) = self.by_fn.get_mut(f as usize) {
+                calls.clear();
+            }
+        }
+        self.len = 0;
+    }
+}
+
+/// A remembered call of a pure function: `you`, `this`, arguments and value.
 #[derive(Clone, Debug)]
 pub struct MemoEntry {
-    pub func: u16,
     pub you: Option<u8>,
     pub this: Option<u32>,
     pub args: Vec<Value>,
@@ -584,7 +642,7 @@ impl State {
             no_decide: None,
             spare: Pool::default(),
             spare_frames: Pool::default(),
-            memo: Pool::default(),
+            memo: Memo::default(),
             nested: 0,
             outer_phase: None,
             watch: None,
@@ -632,7 +690,7 @@ impl State {
     /// Forgets the remembered calls (the state changed).
     #[inline]
     pub fn clear_memo(&mut self) {
-        self.memo.0.clear();
+        self.memo.clear();
     }
 
     pub fn truncate_ctxs(&mut self, base: usize) {
