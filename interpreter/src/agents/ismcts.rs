@@ -88,6 +88,10 @@ pub struct Playout {
     pub turns: Option<u32>,
     /// The strategy's rules are followed wherever one applies; the search decides only the rest.
     pub strict: bool,
+    /// With `strict`, another strategy of the script (its index and name) whose rules are followed
+    /// instead of the play-out policy's (`:strict=NAME`): the search then decides what NAME leaves
+    /// open, with play-outs (and its preferred move) by the policy.
+    pub rules: Option<(usize, String)>,
 }
 
 impl Default for Playout {
@@ -96,6 +100,7 @@ impl Default for Playout {
             strategy: None,
             turns: Some(2),
             strict: false,
+            rules: None,
         }
     }
 }
@@ -104,7 +109,11 @@ impl Playout {
     /// How the play-out reads in the agent's name: empty for the default.
     fn suffix(&self) -> String {
         let policy = self.strategy.as_ref().map_or("random", |(_, s)| s.as_str());
-        let strict = if self.strict { ":strict" } else { "" };
+        let strict = match (&self.rules, self.strict) {
+            (Some((_, r)), true) => format!(":strict={r}"),
+            (_, true) => ":strict".to_string(),
+            _ => String::new(),
+        };
         match self.turns {
             Some(2) if self.strategy.is_none() => String::new(),
             Some(2) => format!(":{policy}{strict}"),
@@ -397,7 +406,14 @@ impl Agent for IsmctsAgent {
             return allowed[0];
         }
         if self.playout.strict {
-            if let Some(p) = self.policy_move(game, &allowed) {
+            let rule = match &self.playout.rules {
+                Some((r, _)) => match game.strategy_choice(*r) {
+                    Ok(Some(i)) if allowed.contains(&i) => Some(i),
+                    _ => None,
+                },
+                None => self.policy_move(game, &allowed),
+            };
+            if let Some(p) = rule {
                 self.guard.record(key, p);
                 return p;
             }

@@ -154,9 +154,17 @@ pub fn make_agent(
         other if other.starts_with("ismcts:") => {
             let mut parts: Vec<&str> = other["ismcts:".len()..].split(':').map(str::trim).collect();
             let mut playout = Playout::default();
-            if parts.len() > 2 && parts.last() == Some(&"strict") {
-                parts.pop();
-                playout.strict = true;
+            if parts.len() > 2 {
+                if let Some(last) = parts.last().copied() {
+                    if last == "strict" {
+                        parts.pop();
+                        playout.strict = true;
+                    } else if let Some(rules) = last.strip_prefix("strict=") {
+                        parts.pop();
+                        playout.strict = true;
+                        playout.rules = Some((strategy_index(program, rules)?, rules.to_string()));
+                    }
+                }
             }
             let mut parts = parts.into_iter();
             let budget = parts.next().unwrap_or("");
