@@ -150,12 +150,16 @@ fn crafty_explorers_search() {
     );
 }
 
+/// Market Race's search: the script's `plays` rules play the cards, and the search decides the buys by
+/// play-outs in which both seats play `money_actions` to the end of the game.
+const MARKET_RACE: &str = "ismcts:2000:money_actions:end:strict=plays";
+
 #[test]
 #[ignore = "slow: run in release mode"]
 fn market_race_search() {
     against_all(
         "examples/market-race.cardgame",
-        "ismcts:1000:big_money:1",
+        MARKET_RACE,
         &["big_money", "engine", "victory_rush"],
     );
 }
@@ -163,12 +167,7 @@ fn market_race_search() {
 #[test]
 #[ignore = "slow: run in release mode"]
 fn search_beats_the_old_mcts_on_market_race() {
-    beats(
-        "examples/market-race.cardgame",
-        "ismcts:1000:big_money:1",
-        "mcts:200",
-        0.6,
-    );
+    beats("examples/market-race.cardgame", MARKET_RACE, "mcts:200", 0.6);
 }
 
 // Neither the duel nor the secret bids have a heuristic: the play-outs run to the end of the game.

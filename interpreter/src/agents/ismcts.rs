@@ -115,7 +115,7 @@ impl Playout {
             _ => String::new(),
         };
         match self.turns {
-            Some(2) if self.strategy.is_none() => String::new(),
+            Some(2) if self.strategy.is_none() && !self.strict => String::new(),
             Some(2) => format!(":{policy}{strict}"),
             Some(t) => format!(":{policy}:{t}{strict}"),
             None => format!(":{policy}:end{strict}"),
@@ -265,6 +265,19 @@ impl IsmctsAgent {
         }
     }
 
+    /// With `:strict`, the choice of the rules it follows (`strict=NAME`'s, else the policy's) in
+    /// `game`, when one of them applies.
+    fn rule_move(&self, game: &Game) -> Option<usize> {
+        let (s, _) = self.playout.rules.as_ref().or(self.playout.strategy.as_ref())?;
+        let Status::Decision(d) = game.status() else {
+            return None;
+        };
+        match game.strategy_choice(*s) {
+            Ok(Some(i)) if i < d.options.len() => Some(i),
+            _ => None,
+        }
+    }
+
     /// The play-out after the tree: the policy plays until the turn after next begins.
     fn play_out(&mut self, g: &mut Game, turn: u32) {
         if self.playout.strategy.is_none() {
@@ -313,8 +326,20 @@ impl IsmctsAgent {
         let mut path = vec![0usize];
         let mut node = 0usize;
         let mut at_root = true;
+        let mut ruled = 0;
         loop {
             run_forced(&mut g);
+            // With `:strict`, a decision below the root that the rules cover is theirs, as in the
+            // real game: no node, no search.
+            if !at_root && self.playout.strict && ruled < PLAYOUT_DECISIONS {
+                if let Some(i) = self.rule_move(&g) {
+                    ruled += 1;
+                    if g.apply(i).is_err() {
+                        break;
+                    }
+                    continue;
+                }
+            }
             let Status::Decision(d) = g.status() else {
                 break;
             };
@@ -406,14 +431,7 @@ impl Agent for IsmctsAgent {
             return allowed[0];
         }
         if self.playout.strict {
-            let rule = match &self.playout.rules {
-                Some((r, _)) => match game.strategy_choice(*r) {
-                    Ok(Some(i)) if allowed.contains(&i) => Some(i),
-                    _ => None,
-                },
-                None => self.policy_move(game, &allowed),
-            };
-            if let Some(p) = rule {
+            if let Some(p) = self.rule_move(game).filter(|i| allowed.contains(i)) {
                 self.guard.record(key, p);
                 return p;
             }

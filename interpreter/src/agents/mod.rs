@@ -162,7 +162,8 @@ pub fn make_agent(
                     } else if let Some(rules) = last.strip_prefix("strict=") {
                         parts.pop();
                         playout.strict = true;
-                        playout.rules = Some((strategy_index(program, rules)?, rules.to_string()));
+                        let index = strategy_index(program, rules).map_err(|e| format!("`{other}`: {e}"))?;
+                        playout.rules = Some((index, rules.to_string()));
                     }
                 }
             }
@@ -192,10 +193,10 @@ pub fn make_agent(
                 return Err(format!(
                     "`{other}`: ismcts is written `ismcts:BUDGET`, `ismcts:BUDGET:POLICY` or \
                      `ismcts:BUDGET:POLICY:TURNS`, each of the last two optionally followed by \
-                     `:strict`"
+                     `:strict` or `:strict=NAME`"
                 ));
             }
-            if playout.strict && playout.strategy.is_none() {
+            if playout.strict && playout.strategy.is_none() && playout.rules.is_none() {
                 return Err(format!(
                     "`{other}`: `strict` follows a strategy's rules, so it needs one as the POLICY \
                      (`ismcts:1s:NAME:strict`)"
@@ -268,6 +269,9 @@ mod tests {
             ("ismcts:20:steady:strict", "ismcts:20:steady:strict"),
             ("ismcts:20:steady:4:strict", "ismcts:20:steady:4:strict"),
             ("ismcts:20:steady:2:strict", "ismcts:20:steady:strict"),
+            ("ismcts:20:steady:end:strict=steady", "ismcts:20:steady:end:strict=steady"),
+            ("ismcts:20:random:strict=steady", "ismcts:20:random:strict=steady"),
+            ("ismcts:20:random:2:strict=steady", "ismcts:20:random:strict=steady"),
         ] {
             let a = make_agent(&p, spec, 1, 0).unwrap_or_else(|e| panic!("{spec}: {e}"));
             assert_eq!(a.name(), name);
@@ -297,6 +301,8 @@ mod tests {
             "ismcts:20:random:2:x",
             "ismcts:20:random:strict",
             "ismcts:20:steady:2:strict:strict",
+            "ismcts:20:steady:2:strict=steady:strict",
+            "ismcts:20:steady:strict=",
         ] {
             let e = make_agent(&p, bad, 1, 0)
                 .err()
