@@ -92,10 +92,6 @@ pub struct Playout {
     /// instead of the play-out policy's (`:strict=NAME`): the search then decides what NAME leaves
     /// open, with play-outs (and its preferred move) by the policy.
     pub rules: Option<(usize, String)>,
-    /// No tree (`:flat`): each round plays every allowed option once, all from the same world with the
-    /// same generator (common random numbers), then plays out by the policy; options are compared
-    /// by their paired differences.
-    pub flat: bool,
 }
 
 impl Default for Playout {
@@ -105,7 +101,6 @@ impl Default for Playout {
             turns: Some(2),
             strict: false,
             rules: None,
-            flat: false,
         }
     }
 }
@@ -114,16 +109,13 @@ impl Playout {
     /// How the play-out reads in the agent's name: empty for the default.
     fn suffix(&self) -> String {
         let policy = self.strategy.as_ref().map_or("random", |(_, s)| s.as_str());
-        let mut strict = match (&self.rules, self.strict) {
+        let strict = match (&self.rules, self.strict) {
             (Some((_, r)), true) => format!(":strict={r}"),
             (_, true) => ":strict".to_string(),
             _ => String::new(),
         };
-        if self.flat {
-            strict.push_str(":flat");
-        }
         match self.turns {
-            Some(2) if self.strategy.is_none() && !self.strict && !self.flat => String::new(),
+            Some(2) if self.strategy.is_none() && !self.strict => String::new(),
             Some(2) => format!(":{policy}{strict}"),
             Some(t) => format!(":{policy}:{t}{strict}"),
             None => format!(":{policy}:end{strict}"),
@@ -276,11 +268,7 @@ impl IsmctsAgent {
     /// With `:strict`, the choice of the rules it follows (`strict=NAME`'s, else the policy's) in
     /// `game`, when one of them applies.
     fn rule_move(&self, game: &Game) -> Option<usize> {
-        let (s, _) = self
-            .playout
-            .rules
-            .as_ref()
-            .or(self.playout.strategy.as_ref())?;
+        let (s, _) = self.playout.rules.as_ref().or(self.playout.strategy.as_ref())?;
         let Status::Decision(d) = game.status() else {
             return None;
         };
@@ -320,72 +308,6 @@ impl IsmctsAgent {
             if g.apply(choice).is_err() {
                 return;
             }
-        }
-    }
-
-    /// The search without a tree (`:flat`): rounds in which every allowed option is played once from
-    /// the same world with the same generator, then played out by the policy. The budget counts
-    /// play-outs (at least one round). It plays the option of best mean reward; with a policy, the
-    /// policy's own move unless that option's paired difference with it (the mean of the rounds'
-    /// differences) exceeds [`EVIDENCE`] standard errors.
-    fn flat(&mut self, game: &Game, d: &Decision, worlds: &[World], allowed: &[usize]) -> usize {
-        let seat = d.player as usize;
-        let n = allowed.len();
-        let mut scale = Scale::default();
-        let mut rewards: Vec<Vec<f64>> = Vec::new();
-        let rounds = (self.iterations as usize / n).max(1);
-        let started = Instant::now();
-        for k in 0..rounds {
-            if k > 0 && self.time.is_some_and(|t| started.elapsed() >= t) {
-                break;
-            }
-            let world = &worlds[k % worlds.len()];
-            let seed: u64 = self.rng.gen();
-            let mut round = Vec::with_capacity(n);
-            for &i in allowed {
-                let mut g = world.game.clone();
-                g.reseed(seed);
-                let turn = g.turns();
-                let r = if g.apply(i).is_err() {
-                    0.0
-                } else {
-                    run_forced(&mut g);
-                    self.play_out(&mut g, turn);
-                    run_forced(&mut g);
-                    scale
-                        .rewards(&mut g, &world.root)
-                        .get(seat)
-                        .copied()
-                        .unwrap_or(0.0)
-                };
-                round.push(r);
-            }
-            rewards.push(round);
-        }
-        let m = rewards.len() as f64;
-        let mean = |j: usize| rewards.iter().map(|r| r[j]).sum::<f64>() / m;
-        let mut best = 0;
-        for j in 1..n {
-            if mean(j) > mean(best) {
-                best = j;
-            }
-        }
-        let Some(p) = self.policy_move(game, allowed) else {
-            return allowed[best];
-        };
-        let Some(q) = allowed.iter().position(|&i| i == p) else {
-            return allowed[best];
-        };
-        if best == q || rewards.len() < 2 {
-            return p;
-        }
-        let diffs: Vec<f64> = rewards.iter().map(|r| r[best] - r[q]).collect();
-        let dm = diffs.iter().sum::<f64>() / m;
-        let var = diffs.iter().map(|x| (x - dm) * (x - dm)).sum::<f64>() / (m - 1.0);
-        if dm > EVIDENCE * (var / m).sqrt() {
-            allowed[best]
-        } else {
-            p
         }
     }
 
@@ -516,11 +438,6 @@ impl Agent for IsmctsAgent {
         }
         let seats = game.players() as usize;
         let worlds = self.worlds(game, decision.player);
-        if self.playout.flat {
-            let choice = self.flat(game, decision, &worlds, &allowed);
-            self.guard.record(key, choice);
-            return choice;
-        }
         let mut nodes = vec![Node::new(seats)];
         let mut scale = Scale::default();
         let started = Instant::now();

@@ -154,10 +154,6 @@ pub fn make_agent(
         other if other.starts_with("ismcts:") => {
             let mut parts: Vec<&str> = other["ismcts:".len()..].split(':').map(str::trim).collect();
             let mut playout = Playout::default();
-            if parts.len() > 2 && parts.last() == Some(&"flat") {
-                parts.pop();
-                playout.flat = true;
-            }
             if parts.len() > 2 {
                 if let Some(last) = parts.last().copied() {
                     if last == "strict" {
@@ -166,8 +162,7 @@ pub fn make_agent(
                     } else if let Some(rules) = last.strip_prefix("strict=") {
                         parts.pop();
                         playout.strict = true;
-                        let index = strategy_index(program, rules)
-                            .map_err(|e| format!("`{other}`: {e}"))?;
+                        let index = strategy_index(program, rules).map_err(|e| format!("`{other}`: {e}"))?;
                         playout.rules = Some((index, rules.to_string()));
                     }
                 }
@@ -198,7 +193,7 @@ pub fn make_agent(
                 return Err(format!(
                     "`{other}`: ismcts is written `ismcts:BUDGET`, `ismcts:BUDGET:POLICY` or \
                      `ismcts:BUDGET:POLICY:TURNS`, each of the last two optionally followed by \
-                     `:strict` or `:strict=NAME`, then optionally by `:flat`"
+                     `:strict` or `:strict=NAME`"
                 ));
             }
             if playout.strict && playout.strategy.is_none() && playout.rules.is_none() {
@@ -274,24 +269,9 @@ mod tests {
             ("ismcts:20:steady:strict", "ismcts:20:steady:strict"),
             ("ismcts:20:steady:4:strict", "ismcts:20:steady:4:strict"),
             ("ismcts:20:steady:2:strict", "ismcts:20:steady:strict"),
-            (
-                "ismcts:20:steady:end:strict=steady",
-                "ismcts:20:steady:end:strict=steady",
-            ),
-            (
-                "ismcts:20:random:strict=steady",
-                "ismcts:20:random:strict=steady",
-            ),
-            (
-                "ismcts:20:random:2:strict=steady",
-                "ismcts:20:random:strict=steady",
-            ),
-            ("ismcts:20:steady:end:flat", "ismcts:20:steady:end:flat"),
-            ("ismcts:20:random:2:flat", "ismcts:20:random:flat"),
-            (
-                "ismcts:20:steady:end:strict=steady:flat",
-                "ismcts:20:steady:end:strict=steady:flat",
-            ),
+            ("ismcts:20:steady:end:strict=steady", "ismcts:20:steady:end:strict=steady"),
+            ("ismcts:20:random:strict=steady", "ismcts:20:random:strict=steady"),
+            ("ismcts:20:random:2:strict=steady", "ismcts:20:random:strict=steady"),
         ] {
             let a = make_agent(&p, spec, 1, 0).unwrap_or_else(|e| panic!("{spec}: {e}"));
             assert_eq!(a.name(), name);
@@ -323,7 +303,6 @@ mod tests {
             "ismcts:20:steady:2:strict:strict",
             "ismcts:20:steady:2:strict=steady:strict",
             "ismcts:20:steady:strict=",
-            "ismcts:20:steady:2:flat:strict",
         ] {
             let e = make_agent(&p, bad, 1, 0)
                 .err()
