@@ -167,7 +167,12 @@ fn market_race_search() {
 #[test]
 #[ignore = "slow: run in release mode"]
 fn search_beats_the_old_mcts_on_market_race() {
-    beats("examples/market-race.cardgame", MARKET_RACE, "mcts:200", 0.6);
+    beats(
+        "examples/market-race.cardgame",
+        MARKET_RACE,
+        "mcts:200",
+        0.6,
+    );
 }
 
 // Neither the duel nor the secret bids have a heuristic: the play-outs run to the end of the game.

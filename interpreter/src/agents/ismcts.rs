@@ -27,7 +27,9 @@
 //!   (so that the noise of few play-outs, or a heuristic that misjudges, does not pull the search
 //!   below the strategy it starts from).
 //!   With `:strict` (`ismcts:1s:NAME:strict`), a decision where one of the strategy's rules applies
-//!   is not searched at all: the rule decides, and the search takes only the rest.
+//!   is not searched at all: the rule decides, and the search takes only the rest; below the root
+//!   too, a decision the rules cover is taken by them without a node. `:strict=NAME` follows the
+//!   rules of another strategy of the script, NAME, while the policy still plays the play-outs.
 //! - *Budget.* `ismcts:500` iterations or `ismcts:1s` of thinking per decision (`ismcts` alone: 1,000
 //!   iterations). Forced decisions are taken without search, and the loop guard of `mcts` keeps it from
 //!   taking the same option twice from the same position in one turn.
@@ -268,7 +270,11 @@ impl IsmctsAgent {
     /// With `:strict`, the choice of the rules it follows (`strict=NAME`'s, else the policy's) in
     /// `game`, when one of them applies.
     fn rule_move(&self, game: &Game) -> Option<usize> {
-        let (s, _) = self.playout.rules.as_ref().or(self.playout.strategy.as_ref())?;
+        let (s, _) = self
+            .playout
+            .rules
+            .as_ref()
+            .or(self.playout.strategy.as_ref())?;
         let Status::Decision(d) = game.status() else {
             return None;
         };

@@ -162,7 +162,8 @@ pub fn make_agent(
                     } else if let Some(rules) = last.strip_prefix("strict=") {
                         parts.pop();
                         playout.strict = true;
-                        let index = strategy_index(program, rules).map_err(|e| format!("`{other}`: {e}"))?;
+                        let index = strategy_index(program, rules)
+                            .map_err(|e| format!("`{other}`: {e}"))?;
                         playout.rules = Some((index, rules.to_string()));
                     }
                 }
@@ -269,9 +270,18 @@ mod tests {
             ("ismcts:20:steady:strict", "ismcts:20:steady:strict"),
             ("ismcts:20:steady:4:strict", "ismcts:20:steady:4:strict"),
             ("ismcts:20:steady:2:strict", "ismcts:20:steady:strict"),
-            ("ismcts:20:steady:end:strict=steady", "ismcts:20:steady:end:strict=steady"),
-            ("ismcts:20:random:strict=steady", "ismcts:20:random:strict=steady"),
-            ("ismcts:20:random:2:strict=steady", "ismcts:20:random:strict=steady"),
+            (
+                "ismcts:20:steady:end:strict=steady",
+                "ismcts:20:steady:end:strict=steady",
+            ),
+            (
+                "ismcts:20:random:strict=steady",
+                "ismcts:20:random:strict=steady",
+            ),
+            (
+                "ismcts:20:random:2:strict=steady",
+                "ismcts:20:random:strict=steady",
+            ),
         ] {
             let a = make_agent(&p, spec, 1, 0).unwrap_or_else(|e| panic!("{spec}: {e}"));
             assert_eq!(a.name(), name);
