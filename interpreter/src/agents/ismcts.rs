@@ -27,7 +27,9 @@
 //!   (so that the noise of few play-outs, or a heuristic that misjudges, does not pull the search
 //!   below the strategy it starts from).
 //!   With `:strict` (`ismcts:1s:NAME:strict`), a decision where one of the strategy's rules applies
-//!   is not searched at all: the rule decides, and the search takes only the rest.
+//!   is not searched at all: the rule decides, and the search takes only the rest; below the root
+//!   too, a decision the rules cover is taken by them without a node. `:strict=NAME` follows the
+//!   rules of another strategy of the script, NAME, while the policy still plays the play-outs.
 //! - *Budget.* `ismcts:500` iterations or `ismcts:1s` of thinking per decision (`ismcts` alone: 1,000
 //!   iterations). Forced decisions are taken without search, and the loop guard of `mcts` keeps it from
 //!   taking the same option twice from the same position in one turn.
@@ -88,6 +90,10 @@ pub struct Playout {
     pub turns: Option<u32>,
     /// The strategy's rules are followed wherever one applies; the search decides only the rest.
     pub strict: bool,
+    /// With `strict`, another strategy of the script (its index and name) whose rules are followed
+    /// instead of the play-out policy's (`:strict=NAME`): the search then decides what NAME leaves
+    /// open, with play-outs (and its preferred move) by the policy.
+    pub rules: Option<(usize, String)>,
 }
 
 impl Default for Playout {
@@ -96,6 +102,7 @@ impl Default for Playout {
             strategy: None,
             turns: Some(2),
             strict: false,
+            rules: None,
         }
     }
 }
@@ -104,9 +111,13 @@ impl Playout {
     /// How the play-out reads in the agent's name: empty for the default.
     fn suffix(&self) -> String {
         let policy = self.strategy.as_ref().map_or("random", |(_, s)| s.as_str());
-        let strict = if self.strict { ":strict" } else { "" };
+        let strict = match (&self.rules, self.strict) {
+            (Some((_, r)), true) => format!(":strict={r}"),
+            (_, true) => ":strict".to_string(),
+            _ => String::new(),
+        };
         match self.turns {
-            Some(2) if self.strategy.is_none() => String::new(),
+            Some(2) if self.strategy.is_none() && !self.strict => String::new(),
             Some(2) => format!(":{policy}{strict}"),
             Some(t) => format!(":{policy}:{t}{strict}"),
             None => format!(":{policy}:end{strict}"),
@@ -256,6 +267,23 @@ impl IsmctsAgent {
         }
     }
 
+    /// With `:strict`, the choice of the rules it follows (`strict=NAME`'s, else the policy's) in
+    /// `game`, when one of them applies.
+    fn rule_move(&self, game: &Game) -> Option<usize> {
+        let (s, _) = self
+            .playout
+            .rules
+            .as_ref()
+            .or(self.playout.strategy.as_ref())?;
+        let Status::Decision(d) = game.status() else {
+            return None;
+        };
+        match game.strategy_choice(*s) {
+            Ok(Some(i)) if i < d.options.len() => Some(i),
+            _ => None,
+        }
+    }
+
     /// The play-out after the tree: the policy plays until the turn after next begins.
     fn play_out(&mut self, g: &mut Game, turn: u32) {
         if self.playout.strategy.is_none() {
@@ -304,8 +332,20 @@ impl IsmctsAgent {
         let mut path = vec![0usize];
         let mut node = 0usize;
         let mut at_root = true;
+        let mut ruled = 0;
         loop {
             run_forced(&mut g);
+            // With `:strict`, a decision below the root that the rules cover is theirs, as in the
+            // real game: no node, no search.
+            if !at_root && self.playout.strict && ruled < PLAYOUT_DECISIONS {
+                if let Some(i) = self.rule_move(&g) {
+                    ruled += 1;
+                    if g.apply(i).is_err() {
+                        break;
+                    }
+                    continue;
+                }
+            }
             let Status::Decision(d) = g.status() else {
                 break;
             };
@@ -397,7 +437,7 @@ impl Agent for IsmctsAgent {
             return allowed[0];
         }
         if self.playout.strict {
-            if let Some(p) = self.policy_move(game, &allowed) {
+            if let Some(p) = self.rule_move(game).filter(|i| allowed.contains(i)) {
                 self.guard.record(key, p);
                 return p;
             }

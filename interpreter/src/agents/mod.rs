@@ -154,9 +154,19 @@ pub fn make_agent(
         other if other.starts_with("ismcts:") => {
             let mut parts: Vec<&str> = other["ismcts:".len()..].split(':').map(str::trim).collect();
             let mut playout = Playout::default();
-            if parts.len() > 2 && parts.last() == Some(&"strict") {
-                parts.pop();
-                playout.strict = true;
+            if parts.len() > 2 {
+                if let Some(last) = parts.last().copied() {
+                    if last == "strict" {
+                        parts.pop();
+                        playout.strict = true;
+                    } else if let Some(rules) = last.strip_prefix("strict=") {
+                        parts.pop();
+                        playout.strict = true;
+                        let index = strategy_index(program, rules)
+                            .map_err(|e| format!("`{other}`: {e}"))?;
+                        playout.rules = Some((index, rules.to_string()));
+                    }
+                }
             }
             let mut parts = parts.into_iter();
             let budget = parts.next().unwrap_or("");
@@ -184,10 +194,10 @@ pub fn make_agent(
                 return Err(format!(
                     "`{other}`: ismcts is written `ismcts:BUDGET`, `ismcts:BUDGET:POLICY` or \
                      `ismcts:BUDGET:POLICY:TURNS`, each of the last two optionally followed by \
-                     `:strict`"
+                     `:strict` or `:strict=NAME`"
                 ));
             }
-            if playout.strict && playout.strategy.is_none() {
+            if playout.strict && playout.strategy.is_none() && playout.rules.is_none() {
                 return Err(format!(
                     "`{other}`: `strict` follows a strategy's rules, so it needs one as the POLICY \
                      (`ismcts:1s:NAME:strict`)"
@@ -260,6 +270,18 @@ mod tests {
             ("ismcts:20:steady:strict", "ismcts:20:steady:strict"),
             ("ismcts:20:steady:4:strict", "ismcts:20:steady:4:strict"),
             ("ismcts:20:steady:2:strict", "ismcts:20:steady:strict"),
+            (
+                "ismcts:20:steady:end:strict=steady",
+                "ismcts:20:steady:end:strict=steady",
+            ),
+            (
+                "ismcts:20:random:strict=steady",
+                "ismcts:20:random:strict=steady",
+            ),
+            (
+                "ismcts:20:random:2:strict=steady",
+                "ismcts:20:random:strict=steady",
+            ),
         ] {
             let a = make_agent(&p, spec, 1, 0).unwrap_or_else(|e| panic!("{spec}: {e}"));
             assert_eq!(a.name(), name);
@@ -289,6 +311,8 @@ mod tests {
             "ismcts:20:random:2:x",
             "ismcts:20:random:strict",
             "ismcts:20:steady:2:strict:strict",
+            "ismcts:20:steady:2:strict=steady:strict",
+            "ismcts:20:steady:strict=",
         ] {
             let e = make_agent(&p, bad, 1, 0)
                 .err()
