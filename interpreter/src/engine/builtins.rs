@@ -297,8 +297,21 @@ impl<'a> Mach<'a> {
                 }
                 Value::list(out)
             }
-            Builtin::First => peek(self, 0)?.first().cloned().unwrap_or_default(),
-            Builtin::Last => peek(self, 0)?.last().cloned().unwrap_or_default(),
+            // A zone's first (top) or last card is read in place, with the work of listing it.
+            Builtin::First | Builtin::Last => match arg(0) {
+                (Value::Zone(z), sp) => {
+                    self.list_len(&Value::Zone(z), sp)?;
+                    let cards = &self.s.zones[z as usize].cards;
+                    let c = if b == Builtin::First {
+                        cards.last()
+                    } else {
+                        cards.first()
+                    };
+                    c.map(|&c| Value::Card(c)).unwrap_or_default()
+                }
+                _ if b == Builtin::First => peek(self, 0)?.first().cloned().unwrap_or_default(),
+                _ => peek(self, 0)?.last().cloned().unwrap_or_default(),
+            },
             Builtin::Cards => {
                 let k = match arg(0) {
                     (Value::Kind(k), _) => k,
@@ -312,6 +325,21 @@ impl<'a> Mach<'a> {
                         ))
                     }
                 };
+                // A zone's cards are read in place, with the work of listing them.
+                if let (Value::Zone(z), sp) = arg(1) {
+                    let n = self.list_len(&Value::Zone(z), sp)?;
+                    self.charge(n, sp)?;
+                    let cards = &self.s.cards;
+                    return Ok(Value::list(
+                        self.s.zones[z as usize]
+                            .cards
+                            .iter()
+                            .rev()
+                            .filter(|&&c| cards.get(c as usize).is_some_and(|cs| cs.kind == k))
+                            .map(|&c| Value::Card(c))
+                            .collect(),
+                    ));
+                }
                 let l = list(self, 1)?;
                 Value::list(
                     l.iter()

@@ -100,7 +100,7 @@ impl<'a> Mach<'a> {
     }
 
     /// How many items `as_list` would give for `v`, with the same notes, work and errors.
-    fn list_len(&mut self, v: &Value, span: Span) -> R<usize> {
+    pub(super) fn list_len(&mut self, v: &Value, span: Span) -> R<usize> {
         match v {
             Value::List(l) => Ok(l.len()),
             Value::Zone(z) => {
