@@ -201,10 +201,56 @@ impl<'a> Mach<'a> {
         })
     }
 
+    /// The card kind an argument names (a kind, or a card's kind).
+    fn kind_arg(&self, v: Value, span: Span) -> R<u16> {
+        match v {
+            Value::Kind(k) => Ok(k),
+            Value::Card(c) if (c as usize) < self.s.cards.len() => {
+                Ok(self.s.cards[c as usize].kind)
+            }
+            v => Err(self.err(
+                span,
+                format!("expected a card kind, found {}", self.describe(&v)),
+            )),
+        }
+    }
+
+    /// `count(cards(K, L))` inside the call of `cards`: its arguments, then the cards of kind K in
+    /// L (a zone read in place), with the work `cards` does.
+    fn count_of_kind(&mut self, args: &[Expr]) -> R<i64> {
+        let kv = self.eval(&args[0])?;
+        let lv = self.eval(&args[1])?;
+        let k = self.kind_arg(kv, args[0].span)?;
+        let sp = args[1].span;
+        let of_kind = |m: &Self, c: u32| m.s.cards.get(c as usize).is_some_and(|cs| cs.kind == k);
+        if let Value::Zone(z) = lv {
+            let n = self.list_len(&lv, sp)?;
+            self.charge(n, sp)?;
+            let cards = &self.s.zones[z as usize].cards;
+            return Ok(cards.iter().filter(|&&c| of_kind(self, c)).count() as i64);
+        }
+        let l = self.as_list(lv, sp)?;
+        self.charge(l.len(), sp)?;
+        Ok(l.iter()
+            .filter(|v| matches!(v, Value::Card(c) if of_kind(self, *c)))
+            .count() as i64)
+    }
+
     #[inline(never)]
     pub(super) fn builtin(&mut self, b: Builtin, args: &[Expr], span: Span) -> R<Value> {
         let mut vals = Vec::new();
         if let (Builtin::Size, [a]) = (b, args) {
+            // `count(cards(K, L))`: counted without building the list, with the same work, errors
+            // and depth as the call of `cards` (the general path while reads are recorded).
+            if let ExprKind::Builtin(Builtin::Cards, cargs) = &a.kind {
+                if cargs.len() == 2 && self.s.depth < super::eval::MAX_DEPTH && !self.s.recording {
+                    self.charge(1, a.span)?;
+                    self.s.depth += 1;
+                    let n = self.count_of_kind(cargs);
+                    self.s.depth -= 1;
+                    return Ok(Value::Int(n?));
+                }
+            }
             // `count(Z)` of a zone: no list to build.
             match self.eval(a)? {
                 Value::Zone(z) if (z as usize) < self.s.zones.len() => {
@@ -313,18 +359,8 @@ impl<'a> Mach<'a> {
                 _ => peek(self, 0)?.last().cloned().unwrap_or_default(),
             },
             Builtin::Cards => {
-                let k = match arg(0) {
-                    (Value::Kind(k), _) => k,
-                    (Value::Card(c), _) if (c as usize) < self.s.cards.len() => {
-                        self.s.cards[c as usize].kind
-                    }
-                    (v, sp) => {
-                        return Err(self.err(
-                            sp,
-                            format!("expected a card kind, found {}", self.describe(&v)),
-                        ))
-                    }
-                };
+                let (v, sp) = arg(0);
+                let k = self.kind_arg(v, sp)?;
                 // A zone's cards are read in place, with the work of listing them.
                 if let (Value::Zone(z), sp) = arg(1) {
                     let n = self.list_len(&Value::Zone(z), sp)?;

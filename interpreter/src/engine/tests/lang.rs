@@ -378,3 +378,36 @@ flow {
     let g = start(src);
     assert_eq!(reason(&g), "2 2 1");
 }
+
+/// `cards(K, L)`, `count(cards(K, L))`, `first` and `last` read a zone in place and a list as a list,
+/// with the same results; a kind that is none is a runtime error at the kind's argument.
+#[test]
+fn cards_of_a_kind_in_zones_and_lists() {
+    let src = r#"
+game "Kinds" { players 2 }
+zone deck: pile
+card "A" { copies 3 }
+card "B" { copies 2 }
+setup {
+  move cards("B", box) to deck
+  move cards("A", box) to deck
+}
+flow {
+  let l = [last(deck), first(deck)]
+  log "{count(cards("A", deck))} {count(cards("B", deck))} {count(cards(first(kinds(deck)), deck))}"
+  log "{count(cards("A", l))} {count(cards("B", l))} {cards("B", deck)} {first(deck)} {last(deck)}"
+  log "{count(cards("A", []))} {first(cards("A", box))}"
+  log "{count(cards(first(kinds(box)), deck))}"
+}
+"#;
+    let mut g = start(src);
+    let Status::Error(e) = g.status() else {
+        panic!("{:?}", g.status())
+    };
+    assert!(
+        e.message.contains("expected a card kind, found none"),
+        "{}",
+        e.message
+    );
+    assert_eq!(logs(&g.take_events()), ["3 2 3", "1 1 B, B A B", "0 none"]);
+}
