@@ -215,9 +215,9 @@ impl<'a> Mach<'a> {
         }
     }
 
-    /// `count(cards(K, L))` inside the call of `cards`: its arguments, then the cards of kind K in
-    /// L (a zone read in place), with the work `cards` does.
-    fn count_of_kind(&mut self, args: &[Expr]) -> R<i64> {
+    /// `count(cards(K, L))`, or `first(cards(K, L))` when `first`, inside the call of `cards`: its
+    /// arguments, then the cards of kind K in L (a zone read in place), with the work `cards` does.
+    fn of_kind(&mut self, args: &[Expr], first: bool) -> R<Value> {
         let kv = self.eval(&args[0])?;
         let lv = self.eval(&args[1])?;
         let k = self.kind_arg(kv, args[0].span)?;
@@ -226,31 +226,46 @@ impl<'a> Mach<'a> {
         if let Value::Zone(z) = lv {
             let n = self.list_len(&lv, sp)?;
             self.charge(n, sp)?;
-            let cards = &self.s.zones[z as usize].cards;
-            return Ok(cards.iter().filter(|&&c| of_kind(self, c)).count() as i64);
+            // Top first, as the list of a zone's cards.
+            let mut cards = self.s.zones[z as usize].cards.iter().rev();
+            return Ok(if first {
+                cards
+                    .find(|&&c| of_kind(self, c))
+                    .map(|&c| Value::Card(c))
+                    .unwrap_or_default()
+            } else {
+                Value::Int(cards.filter(|&&c| of_kind(self, c)).count() as i64)
+            });
         }
         let l = self.as_list(lv, sp)?;
         self.charge(l.len(), sp)?;
-        Ok(l.iter()
-            .filter(|v| matches!(v, Value::Card(c) if of_kind(self, *c)))
-            .count() as i64)
+        let mut cards = l
+            .iter()
+            .filter(|v| matches!(v, Value::Card(c) if of_kind(self, *c)));
+        Ok(if first {
+            cards.next().cloned().unwrap_or_default()
+        } else {
+            Value::Int(cards.count() as i64)
+        })
     }
 
     #[inline(never)]
     pub(super) fn builtin(&mut self, b: Builtin, args: &[Expr], span: Span) -> R<Value> {
         let mut vals = Vec::new();
-        if let (Builtin::Size, [a]) = (b, args) {
-            // `count(cards(K, L))`: counted without building the list, with the same work, errors
-            // and depth as the call of `cards` (the general path while reads are recorded).
+        // `count(cards(K, L))` and `first(cards(K, L))`: without building the list, with the same
+        // work, errors and depth as the call of `cards` (the general path while reads are recorded).
+        if let (Builtin::Size | Builtin::First, [a]) = (b, args) {
             if let ExprKind::Builtin(Builtin::Cards, cargs) = &a.kind {
                 if cargs.len() == 2 && self.s.depth < super::eval::MAX_DEPTH && !self.s.recording {
                     self.charge(1, a.span)?;
                     self.s.depth += 1;
-                    let n = self.count_of_kind(cargs);
+                    let v = self.of_kind(cargs, b == Builtin::First);
                     self.s.depth -= 1;
-                    return Ok(Value::Int(n?));
+                    return v;
                 }
             }
+        }
+        if let (Builtin::Size, [a]) = (b, args) {
             // `count(Z)` of a zone: no list to build.
             match self.eval(a)? {
                 Value::Zone(z) if (z as usize) < self.s.zones.len() => {

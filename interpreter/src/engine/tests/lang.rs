@@ -379,7 +379,8 @@ flow {
     assert_eq!(reason(&g), "2 2 1");
 }
 
-/// `cards(K, L)`, `count(cards(K, L))`, `first` and `last` read a zone in place and a list as a list,
+/// `cards(K, L)`, `count(cards(K, L))`, `first(cards(K, L))`, `first` and `last` read a zone in place
+/// and a list as a list,
 /// with the same results; a kind that is none is a runtime error at the kind's argument.
 #[test]
 fn cards_of_a_kind_in_zones_and_lists() {
@@ -396,7 +397,7 @@ flow {
   let l = [last(deck), first(deck)]
   log "{count(cards("A", deck))} {count(cards("B", deck))} {count(cards(first(kinds(deck)), deck))}"
   log "{count(cards("A", l))} {count(cards("B", l))} {cards("B", deck)} {first(deck)} {last(deck)}"
-  log "{count(cards("A", []))} {first(cards("A", box))}"
+  log "{count(cards("A", []))} {first(cards("A", box))} {first(cards("B", deck))} {first(cards("A", l))}"
   log "{count(cards(first(kinds(box)), deck))}"
 }
 "#;
@@ -409,5 +410,8 @@ flow {
         "{}",
         e.message
     );
-    assert_eq!(logs(&g.take_events()), ["3 2 3", "1 1 B, B A B", "0 none"]);
+    assert_eq!(
+        logs(&g.take_events()),
+        ["3 2 3", "1 1 B, B A B", "0 none B A"]
+    );
 }
