@@ -573,7 +573,11 @@ impl Memo {
         self.len += 1;
     }
 
+    #[inline]
     pub fn clear(&mut self) {
+        if self.len == 0 {
+            return;
+        }
         for f in self.touched.drain(..) {
             if let Some(calls) = self.by_fn.get_mut(f as usize) {
                 calls.clear();
