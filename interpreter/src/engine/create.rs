@@ -42,13 +42,13 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
         .extend(p.participants.iter().map(|d| d.display.clone()));
     s.fixed = std::sync::Arc::new(fixed);
     s.eliminated = vec![false; everybody];
-    s.options = p.options.iter().map(|o| o.default.clone()).collect();
+    l.options = p.options.iter().map(|o| o.default.clone()).collect();
     for (id, v) in &config.options {
         if !super::option_value_ok(p, *id, v) {
             let name = p.options.get(id.index()).map_or("?", |o| o.name.as_str());
             return Err(err(format!("the value {v:?} does not fit option `{name}`")));
         }
-        s.options[id.index()] = v.clone();
+        l.options[id.index()] = v.clone();
     }
     if let Some(why) = p.unsupported(config.players, &config.options) {
         return Err(err(why));
@@ -61,7 +61,7 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
             )));
         };
         let v = Mach { p, l, s }.eval(e)?;
-        s.columns.push(v);
+        l.columns.push(v);
     }
     let mut copies = Vec::with_capacity(p.kinds.len());
     let mut total: u64 = 0;

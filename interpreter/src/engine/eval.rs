@@ -239,8 +239,8 @@ impl<'a> Mach<'a> {
                 .get(self.l.var(*v))
                 .cloned()
                 .unwrap_or_default(),
-            ExprKind::Option(o) => self.s.options.get(o.index()).cloned().unwrap_or_default(),
-            ExprKind::Column(c) => self.s.columns.get(c.index()).cloned().unwrap_or_default(),
+            ExprKind::Option(o) => self.l.options.get(o.index()).cloned().unwrap_or_default(),
+            ExprKind::Column(c) => self.l.columns.get(c.index()).cloned().unwrap_or_default(),
             ExprKind::You => Value::Player(self.you().unwrap_or(self.s.active)),
             ExprKind::This => self.this().map(Value::Card).unwrap_or_default(),
             ExprKind::Active => Value::Player(self.s.active),

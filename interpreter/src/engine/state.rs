@@ -254,6 +254,9 @@ pub(crate) struct Layout {
     /// Every card's per-card variables as the game was created, `[card * n_cvars + slot]` (see
     /// `CardVars`).
     pub cvar_init: Vec<Value>,
+    /// The game's options (`option NAME`) and table columns for its number of players.
+    pub options: Vec<Value>,
+    pub columns: Vec<Value>,
     /// The script's measure of a seat for bots: `fn heuristic(p: player): int`, else `fn score` of
     /// the same shape (see `Game::script_score`).
     pub measure: Option<usize>,
@@ -471,8 +474,6 @@ pub(crate) struct State {
     /// shown to. Few cards are shown at a time, so they are kept apart from `cards`.
     pub shown: Vec<(u32, u64)>,
     pub zones: Zones,
-    pub options: Vec<Value>,
-    pub columns: Vec<Value>,
     pub globals: Vec<Value>,
     pub pvars: Vec<Value>,
     /// What simulations report: `stat` records, actions offered, cards chosen and moved.
@@ -529,8 +530,6 @@ pub(crate) struct State {
 #[derive(Debug, Default)]
 pub(crate) struct Memo {
     by_fn: Vec<Vec<MemoEntry>>,
-    /// Functions with remembered calls, to forget them quickly.
-    touched: Vec<u16>,
     len: usize,
 }
 
@@ -565,11 +564,7 @@ impl Memo {
         if self.by_fn.len() <= f as usize {
             self.by_fn.resize_with(f as usize + 1, Vec::new);
         }
-        let calls = &mut self.by_fn[f as usize];
-        if calls.is_empty() {
-            self.touched.push(f);
-        }
-        calls.push(entry);
+        self.by_fn[f as usize].push(entry);
         self.len += 1;
     }
 
@@ -578,10 +573,8 @@ impl Memo {
         if self.len == 0 {
             return;
         }
-        for f in self.touched.drain(..) {
-            if let Some(calls) = self.by_fn.get_mut(f as usize) {
-                calls.clear();
-            }
+        for calls in &mut self.by_fn {
+            calls.clear();
         }
         self.len = 0;
     }
@@ -621,8 +614,6 @@ impl State {
             cards: Vec::new(),
             shown: Vec::new(),
             zones: Zones::default(),
-            options: Vec::new(),
-            columns: Vec::new(),
             globals: Vec::new(),
             pvars: Vec::new(),
             tally: Default::default(),

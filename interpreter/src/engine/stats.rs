@@ -214,7 +214,7 @@ impl Game {
         size_of::<Game>()
             + s.cards.len() * size_of::<super::state::CardState>()
             + s.shown.len() * size_of::<(u32, u64)>()
-            + (s.options.len() + s.columns.len() + s.globals.len() + s.pvars.len()) * value
+            + (s.globals.len() + s.pvars.len()) * value
             + s.cvars.heap_size()
             + s.zones.heap_size()
             + s.frames.len() * size_of::<super::exec::Frame>()
