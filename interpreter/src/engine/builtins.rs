@@ -1,6 +1,7 @@
 //! Engine stage: aggregates (`count`, `sum`, `sort`, ...) and built-in functions.
 
 use super::exec::Mach;
+use super::state::CardState;
 use super::RuntimeError;
 use crate::program::{Aggregate, Builtin, Expr, ExprKind};
 use crate::value::Value;
@@ -215,38 +216,39 @@ impl<'a> Mach<'a> {
         }
     }
 
-    /// `count(cards(K, L))`, or `first(cards(K, L))` when `first`, inside the call of `cards`: its
-    /// arguments, then the cards of kind K in L (a zone read in place), with the work `cards` does.
-    fn of_kind(&mut self, args: &[Expr], first: bool) -> R<Value> {
+    /// `count(cards(K, L))` or `first(cards(K, L))`, inside the call of `cards`: its arguments, then
+    /// `of_kind`.
+    fn call_of_kind(&mut self, args: &[Expr], want: Want) -> R<Value> {
         let kv = self.eval(&args[0])?;
         let lv = self.eval(&args[1])?;
         let k = self.kind_arg(kv, args[0].span)?;
-        let sp = args[1].span;
-        let of_kind = |m: &Self, c: u32| m.s.cards.get(c as usize).is_some_and(|cs| cs.kind == k);
-        if let Value::Zone(z) = lv {
-            let n = self.list_len(&lv, sp)?;
-            self.charge(n, sp)?;
-            // Top first, as the list of a zone's cards.
-            let mut cards = self.s.zones[z as usize].cards.iter().rev();
-            return Ok(if first {
-                cards
-                    .find(|&&c| of_kind(self, c))
-                    .map(|&c| Value::Card(c))
-                    .unwrap_or_default()
-            } else {
-                Value::Int(cards.filter(|&&c| of_kind(self, c)).count() as i64)
-            });
+        self.of_kind(k, lv, args[1].span, want)
+    }
+
+    /// The cards of kind `k` in `l` (a zone read in place, top first), as `cards(K, L)` lists them,
+    /// or only how many there are or the first, with the work of listing L.
+    fn of_kind(&mut self, k: u16, l: Value, span: Span, want: Want) -> R<Value> {
+        fn pick(cards: &[CardState], ids: impl Iterator<Item = u32>, k: u16, want: Want) -> Value {
+            let mut ids = ids.filter(|&c| cards.get(c as usize).is_some_and(|cs| cs.kind == k));
+            match want {
+                Want::List => Value::list(ids.map(Value::Card).collect()),
+                Want::Count => Value::Int(ids.count() as i64),
+                Want::First => ids.next().map(Value::Card).unwrap_or_default(),
+            }
         }
-        let l = self.as_list(lv, sp)?;
-        self.charge(l.len(), sp)?;
-        let mut cards = l
-            .iter()
-            .filter(|v| matches!(v, Value::Card(c) if of_kind(self, *c)));
-        Ok(if first {
-            cards.next().cloned().unwrap_or_default()
-        } else {
-            Value::Int(cards.count() as i64)
-        })
+        if let Value::Zone(z) = l {
+            let n = self.list_len(&l, span)?;
+            self.charge(n, span)?;
+            let ids = self.s.zones[z as usize].cards.iter().rev().copied();
+            return Ok(pick(&self.s.cards, ids, k, want));
+        }
+        let l = self.as_list(l, span)?;
+        self.charge(l.len(), span)?;
+        let ids = l.iter().filter_map(|v| match v {
+            Value::Card(c) => Some(*c),
+            _ => None,
+        });
+        Ok(pick(&self.s.cards, ids, k, want))
     }
 
     #[inline(never)]
@@ -259,7 +261,12 @@ impl<'a> Mach<'a> {
                 if cargs.len() == 2 && self.s.depth < super::eval::MAX_DEPTH && !self.s.recording {
                     self.charge(1, a.span)?;
                     self.s.depth += 1;
-                    let v = self.of_kind(cargs, b == Builtin::First);
+                    let want = if b == Builtin::First {
+                        Want::First
+                    } else {
+                        Want::Count
+                    };
+                    let v = self.call_of_kind(cargs, want);
                     self.s.depth -= 1;
                     return v;
                 }
@@ -376,28 +383,8 @@ impl<'a> Mach<'a> {
             Builtin::Cards => {
                 let (v, sp) = arg(0);
                 let k = self.kind_arg(v, sp)?;
-                // A zone's cards are read in place, with the work of listing them.
-                if let (Value::Zone(z), sp) = arg(1) {
-                    let n = self.list_len(&Value::Zone(z), sp)?;
-                    self.charge(n, sp)?;
-                    let cards = &self.s.cards;
-                    return Ok(Value::list(
-                        self.s.zones[z as usize]
-                            .cards
-                            .iter()
-                            .rev()
-                            .filter(|&&c| cards.get(c as usize).is_some_and(|cs| cs.kind == k))
-                            .map(|&c| Value::Card(c))
-                            .collect(),
-                    ));
-                }
-                let l = list(self, 1)?;
-                Value::list(
-                    l.iter()
-                        .filter(|v| matches!(v, Value::Card(c) if self.s.cards.get(*c as usize).is_some_and(|cs| cs.kind == k)))
-                        .cloned()
-                        .collect(),
-                )
+                let (l, sp) = arg(1);
+                self.of_kind(k, l, sp, Want::List)?
             }
             Builtin::Kinds => {
                 let l = list(self, 0)?;
@@ -570,6 +557,14 @@ pub(crate) fn cmp_values(a: &Value, b: &Value) -> std::cmp::Ordering {
 }
 
 /// Adds `v` to a `sum`, `max` or `min` under way; false when the sum overflows.
+/// What is wanted of the cards of a kind in a list (see `Mach::of_kind`).
+#[derive(Clone, Copy)]
+enum Want {
+    List,
+    Count,
+    First,
+}
+
 fn fold_number(op: Aggregate, v: i64, sum: &mut i64, best: &mut Option<i64>) -> bool {
     match op {
         Aggregate::Sum => match sum.checked_add(v) {
