@@ -45,14 +45,8 @@ impl<'a> Mach<'a> {
         match v {
             Value::List(l) => Ok(l),
             Value::Zone(z) => {
-                self.note_zone(z);
-                match self.s.zones.get(z as usize) {
-                    Some(zi) => Ok(Arc::new({
-                        self.s.exec_count += zi.cards.len() as u64;
-                        zi.cards.iter().rev().map(|&c| Value::Card(c)).collect()
-                    })),
-                    None => Err(self.err(span, "unknown zone".into())),
-                }
+                let n = self.list_len(&v, span)?;
+                Ok(Arc::new(self.zone_items(z, n)))
             }
             Value::None => Ok(Arc::new(Vec::new())),
             v => Err(self.err(
