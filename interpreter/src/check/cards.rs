@@ -127,10 +127,7 @@ impl Compiler<'_> {
         tags.dedup();
         let k = &mut self.p.kinds[kid.index()];
         k.tags = tags;
-        k.copies = copies.unwrap_or(Expr {
-            kind: ExprKind::Const(Value::Int(1)),
-            span: cd.span,
-        });
+        k.copies = copies.unwrap_or(Expr::new(ExprKind::Const(Value::Int(1)), cd.span));
         k.text = text;
         k.props = props;
         k.abilities = abilities;

@@ -24,10 +24,7 @@ pub(crate) fn lower_type(t: &ast::TypeExpr) -> Ty {
 }
 
 pub(super) fn placeholder() -> Expr {
-    Expr {
-        kind: ExprKind::Const(Value::None),
-        span: Span::default(),
-    }
+    Expr::new(ExprKind::Const(Value::None), Span::default())
 }
 
 fn empty_body() -> Body {
@@ -497,10 +494,7 @@ impl Compiler<'_> {
                     };
                     let e = match &pd.default {
                         Some(d) => self.pure_expr(d, &ty),
-                        None => Expr {
-                            kind: ExprKind::Const(default),
-                            span: pd.span,
-                        },
+                        None => Expr::new(ExprKind::Const(default), pd.span),
                     };
                     self.p.props[id.index()].default = e;
                 }
@@ -558,10 +552,7 @@ impl Compiler<'_> {
                     let mut body = self.expr_expect(&mut cx, &f.body, &ret);
                     while let Some((slot, v)) = lets.pop() {
                         let span = v.span.join(body.span);
-                        body = Expr {
-                            kind: ExprKind::Let(slot, Box::new(v), Box::new(body)),
-                            span,
-                        };
+                        body = Expr::new(ExprKind::Let(slot, Box::new(v), Box::new(body)), span);
                     }
                     let def = &mut self.p.fns[id.index()];
                     def.body = body;

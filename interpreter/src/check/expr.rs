@@ -9,7 +9,7 @@ use crate::value::Value;
 use cardgame_grammar::ast::{self, Scope, Span};
 
 pub(super) fn mk(kind: ExprKind, span: Span) -> Expr {
-    Expr { kind, span }
+    Expr::new(kind, span)
 }
 
 pub(super) fn bad(span: Span) -> (Expr, Ty) {

@@ -59,6 +59,9 @@ impl<'a> Mach<'a> {
     }
 
     pub fn eval_int(&mut self, e: &Expr) -> R<i64> {
+        if let Some(i) = self.fast_int(e) {
+            return Ok(i);
+        }
         match self.eval(e)? {
             Value::Int(i) => Ok(i),
             v => Err(self.err(
@@ -71,7 +74,10 @@ impl<'a> Mach<'a> {
     pub fn eval_bool(&mut self, e: &Expr) -> R<bool> {
         // Conditions are evaluated without building values where that is easy: connectives, kind and
         // tag tests of a local card, comparisons of numbers. Anything else (and any error, and the
-        // nesting limit) takes the general path below.
+        // nesting limit) takes the general path below. First the compiled fast path (fast.rs).
+        if let Some(b) = self.fast_cond(e) {
+            return Ok(b);
+        }
         if self.s.depth < MAX_DEPTH {
             match &e.kind {
                 ExprKind::Binary(BinOp::And, a, b) => {
@@ -184,6 +190,9 @@ impl<'a> Mach<'a> {
             return Ok(v.clone());
         }
         if let Some(v) = self.leaf(e) {
+            return Ok(v);
+        }
+        if let Some(v) = self.fast_value(e) {
             return Ok(v);
         }
         self.eval_deep(e)

@@ -9,6 +9,7 @@ mod create;
 mod decide;
 mod eval;
 mod exec;
+pub(crate) mod fast;
 mod label;
 mod lists;
 mod options;

@@ -60,16 +60,16 @@ impl Game {
     pub fn script_score_here(&mut self, seat: u8) -> Option<i64> {
         let f = self.layout.measure?;
         let def = &self.prog.fns[f];
-        let call = crate::program::Expr {
-            kind: crate::program::ExprKind::CallFn(
+        let call = crate::program::Expr::new(
+            crate::program::ExprKind::CallFn(
                 crate::program::FnId(f as u16),
-                vec![crate::program::Expr {
-                    kind: crate::program::ExprKind::Const(crate::value::Value::Player(seat)),
-                    span: Default::default(),
-                }],
+                vec![crate::program::Expr::new(
+                    crate::program::ExprKind::Const(crate::value::Value::Player(seat)),
+                    Default::default(),
+                )],
             ),
-            span: Default::default(),
-        };
+            Default::default(),
+        );
         let slots = def.slots;
         let value = if self.prog.pure_fns.get(f) == Some(&true) {
             // The work and the nesting depth are the only things a pure evaluation changes.

@@ -1,6 +1,7 @@
 //! Engine stage: unit tests on small programs built by hand (no parser or checker involved).
 
 mod build;
+mod fast;
 mod games;
 mod labels;
 mod lang;

@@ -14,10 +14,7 @@ pub fn line(n: usize) -> Span {
 }
 
 pub fn e(kind: ExprKind) -> Expr {
-    Expr {
-        kind,
-        span: Span::default(),
-    }
+    Expr::new(kind, Span::default())
 }
 pub fn int(i: i64) -> Expr {
     e(ExprKind::Const(Value::Int(i)))

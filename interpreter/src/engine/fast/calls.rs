@@ -1,0 +1,186 @@
+//! Engine stage: compiling the fast paths of aggregates over a zone and of function calls (see
+//! `fast/mod.rs`), as `aggregate` (builtins.rs) and `call_fn` (eval.rs) do them, step by step.
+
+use super::compile::{fast, fold, local, step, value_fn, Compiler, Want};
+use super::{Fast, IntFn, ValueFn};
+use crate::engine::state::{Ctx, MemoEntry};
+use crate::program::{Aggregate, Expr, ExprKind};
+use crate::value::Value;
+
+/// The most function calls remembered while listing the options of one decision (as eval.rs).
+const MAX_MEMO: usize = 512;
+
+impl Compiler<'_> {
+    /// `count`, `sum`, `max` or `min` over a zone (`aggregate` in builtins.rs, the same order and work).
+    pub(super) fn aggregate(
+        &mut self,
+        op: Aggregate,
+        value: Option<&Expr>,
+        slot: u16,
+        list: &Expr,
+        filter: Option<&Expr>,
+    ) -> Option<Fast<IntFn>> {
+        if !matches!(
+            op,
+            Aggregate::Count | Aggregate::Sum | Aggregate::Max | Aggregate::Min
+        ) {
+            return None;
+        }
+        let zone = self.zone(list)?;
+        // `sum(c.prop for c in Z)`: read from the table of constant numbers, nothing evaluated.
+        let const_prop = match (op, value.map(|v| &v.kind), filter) {
+            (
+                Aggregate::Sum | Aggregate::Max | Aggregate::Min,
+                Some(ExprKind::Prop(pid, ce)),
+                None,
+            ) if matches!(ce.kind, ExprKind::Local(s) if s == slot) => Some(pid.index()),
+            _ => None,
+        };
+        let value = match (op, value) {
+            (Aggregate::Count, _) => None,
+            (_, Some(v)) => Some(self.int(v)?),
+            (_, None) => return None,
+        };
+        let filter = match filter {
+            Some(f) => Some(self.cond(f)?),
+            None => None,
+        };
+        let h = 3 + zone
+            .height
+            .max(value.as_ref().map_or(0, |v| v.height))
+            .max(filter.as_ref().map_or(0, |f| f.height));
+        let fz = zone.run;
+        let value = value.map(|v| v.run);
+        let filter = filter.map(|f| f.run);
+        Some(fast(
+            h,
+            Box::new(move |m| {
+                step(m);
+                let z = fz(m)?;
+                let len = m.s.zones[z as usize].cards.len();
+                m.s.exec_count += len as u64;
+                let mut sum = 0i64;
+                let mut best: Option<i64> = None;
+                if let Some(pid) = const_prop {
+                    let nprops = m.l.nprops;
+                    for &c in m.s.zones[z as usize].cards.iter().rev() {
+                        let kind = m.s.cards.get(c as usize)?.kind as usize;
+                        let v = (*m.l.prop_int.get(kind * nprops + pid)?)?;
+                        fold(op, v, &mut sum, &mut best)?;
+                    }
+                    return Some(if op == Aggregate::Sum {
+                        sum
+                    } else {
+                        best.unwrap_or(0)
+                    });
+                }
+                let saved = local(m, slot).cloned().unwrap_or_default();
+                let mut count = 0i64;
+                let r = (|| {
+                    for i in 0..len {
+                        let cards = &m.s.zones[z as usize].cards;
+                        let c = *cards.get(cards.len().checked_sub(i + 1)?)?;
+                        m.set_local(slot, Value::Card(c));
+                        if let Some(f) = &filter {
+                            if !f(m)? {
+                                continue;
+                            }
+                        }
+                        match &value {
+                            None => count += 1,
+                            Some(v) => fold(op, v(m)?, &mut sum, &mut best)?,
+                        }
+                    }
+                    Some(())
+                })();
+                m.set_local(slot, saved);
+                r?;
+                Some(match op {
+                    Aggregate::Count => count,
+                    Aggregate::Sum => sum,
+                    _ => best.unwrap_or(0),
+                })
+            }),
+        ))
+    }
+
+    /// A call of a function (`call_fn` in eval.rs): its arguments, remembered calls, its body in a
+    /// frame of its own.
+    pub(super) fn call(&mut self, e: &Expr, want: Want) -> Option<Fast<ValueFn>> {
+        let ExprKind::CallFn(f, args) = &e.kind else {
+            return None;
+        };
+        let f = *f;
+        if self.calling.contains(&f) {
+            return None;
+        }
+        let p = self.p;
+        let def = p.fns.get(f.index())?;
+        let mut compiled = Vec::with_capacity(args.len());
+        let mut h = 0;
+        for a in args {
+            let a = self.value(a)?;
+            h = h.max(a.height);
+            compiled.push(a.run);
+        }
+        self.calling.push(f);
+        let body: Option<Fast<ValueFn>> = match want {
+            Want::Int => self.int(&def.body).map(|b| {
+                let run = b.run;
+                fast(b.height, value_fn(move |m| run(m).map(Value::Int)))
+            }),
+            Want::Truth => self.truth(&def.body).map(|b| {
+                let run = b.run;
+                fast(b.height, value_fn(move |m| run(m).map(Value::Bool)))
+            }),
+            Want::Value => self.value(&def.body),
+        };
+        self.calling.pop();
+        let body = body?;
+        let h = 2 + h.max(body.height);
+        let (run, slots, nargs) = (body.run, def.slots as usize, args.len());
+        let pure = p.pure_fns.get(f.index()) == Some(&true);
+        Some(fast(
+            h,
+            Box::new(move |m| {
+                step(m);
+                let mut locals = m.s.take_locals(0);
+                for a in &compiled {
+                    match a(m) {
+                        Some(v) => locals.push(v),
+                        None => {
+                            m.s.give_back(locals);
+                            return None;
+                        }
+                    }
+                }
+                let (you, this) = (m.you(), m.this());
+                let remember = pure && m.s.memo_on;
+                if remember {
+                    if let Some(v) = m.s.memo.find(f.0, you, this, &locals) {
+                        let v = v.clone();
+                        m.s.give_back(locals);
+                        return Some(v);
+                    }
+                }
+                let key = if remember { locals.clone() } else { Vec::new() };
+                locals.resize(slots.max(nargs), Value::None);
+                let base = m.s.ctxs.len();
+                m.s.ctxs.push(Ctx { locals, you, this });
+                let v = run(m);
+                m.s.truncate_ctxs(base);
+                let v = v?;
+                if remember {
+                    let entry = MemoEntry {
+                        you,
+                        this,
+                        args: key,
+                        value: v.clone(),
+                    };
+                    m.s.memo.remember(f.0, entry, MAX_MEMO);
+                }
+                Some(v)
+            }),
+        ))
+    }
+}

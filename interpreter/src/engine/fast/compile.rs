@@ -1,0 +1,699 @@
+//! Engine stage: compiling an expression's fast paths into typed closures (see `fast/mod.rs`): one
+//! method per way an expression is evaluated, each mirroring the walker's steps (eval.rs,
+//! builtins.rs) node by node, and declining (`None`) any form it does not cover.
+
+use super::{BoolFn, Code, Fast, IntFn, ValueFn, ZoneFn};
+use crate::engine::exec::Mach;
+use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind, FnId, Program, Ty, UnOp};
+use crate::value::Value;
+use cardgame_grammar::ast::Scope;
+
+/// Compiles the fast paths of an expression (none for a constant or a local, which the walker reads
+/// at once, and for forms not covered).
+pub(super) fn compile(p: &Program, e: &Expr) -> Option<Box<Code>> {
+    let mut c = Compiler {
+        p,
+        calling: Vec::new(),
+    };
+    let (int, cond, truth) = match shape(p, e) {
+        Shape::Number => (c.int(e), None, None),
+        Shape::Truth => (None, c.cond(e), c.truth(e)),
+        Shape::Other => return None,
+    };
+    let height = [
+        int.as_ref().map(|f| f.height),
+        cond.as_ref().map(|f| f.height),
+        truth.as_ref().map(|f| f.height),
+    ]
+    .into_iter()
+    .flatten()
+    .max()?;
+    Some(Box::new(Code {
+        height,
+        int: int.map(|f| f.run),
+        cond: cond.map(|f| f.run),
+        truth: truth.map(|f| f.run),
+    }))
+}
+
+#[derive(PartialEq)]
+pub(super) enum Shape {
+    Number,
+    Truth,
+    Other,
+}
+
+/// What an expression worth compiling gives, by its form and the declared types it reads (a
+/// constant or a local is read at once by the walker: nothing to gain).
+pub(super) fn shape(p: &Program, e: &Expr) -> Shape {
+    let of_ty = |t: &Ty| match t {
+        Ty::Int => Shape::Number,
+        Ty::Bool => Shape::Truth,
+        _ => Shape::Other,
+    };
+    match &e.kind {
+        _ if number_shaped(e) => Shape::Number,
+        ExprKind::Binary(
+            BinOp::And
+            | BinOp::Or
+            | BinOp::Lt
+            | BinOp::Le
+            | BinOp::Gt
+            | BinOp::Ge
+            | BinOp::Eq
+            | BinOp::Ne,
+            ..,
+        )
+        | ExprKind::Unary(UnOp::Not, _)
+        | ExprKind::IsKind(..)
+        | ExprKind::IsTag(..) => Shape::Truth,
+        ExprKind::CallFn(f, _) => p.fns.get(f.index()).map_or(Shape::Other, |d| of_ty(&d.ret)),
+        ExprKind::PlayerVar(v, _) | ExprKind::Global(v) => {
+            p.vars.get(v.index()).map_or(Shape::Other, |d| of_ty(&d.ty))
+        }
+        ExprKind::Prop(pid, _) => p
+            .props
+            .get(pid.index())
+            .map_or(Shape::Other, |d| of_ty(&d.ty.ty())),
+        ExprKind::If(_, a, _) => shape(p, a),
+        _ => Shape::Other,
+    }
+}
+
+pub(super) struct Compiler<'p> {
+    pub(super) p: &'p Program,
+    /// The functions whose bodies are being compiled (a recursive call is left to the walker).
+    pub(super) calling: Vec<FnId>,
+}
+
+/// One step of work, as the walker's `charge(1)` (the budget is tested once, at the end).
+#[inline(always)]
+pub(super) fn step(m: &mut Mach) {
+    m.s.exec_count += 1;
+}
+
+impl Compiler<'_> {
+    /// A number, as `eval` gives it.
+    pub(super) fn int(&mut self, e: &Expr) -> Option<Fast<IntFn>> {
+        Some(match &e.kind {
+            ExprKind::Const(Value::Int(i)) => {
+                let i = *i;
+                fast(0, Box::new(move |_| Some(i)))
+            }
+            ExprKind::Local(s) => {
+                let s = *s;
+                fast(
+                    1,
+                    Box::new(move |m| match local(m, s) {
+                        Some(Value::Int(i)) => Some(*i),
+                        _ => None,
+                    }),
+                )
+            }
+            ExprKind::Global(_)
+            | ExprKind::Option(_)
+            | ExprKind::PlayerVar(..)
+            | ExprKind::Prop(..) => {
+                let v = self.value(e)?;
+                let f = v.run;
+                fast(
+                    v.height,
+                    Box::new(move |m| match f(m)? {
+                        Value::Int(i) => Some(i),
+                        _ => None,
+                    }),
+                )
+            }
+            ExprKind::Players => fast(
+                1,
+                Box::new(|m| {
+                    step(m);
+                    Some(m.s.players as i64)
+                }),
+            ),
+            ExprKind::TurnNumber => fast(
+                1,
+                Box::new(|m| {
+                    step(m);
+                    Some(m.s.turn as i64)
+                }),
+            ),
+            ExprKind::Binary(
+                op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem),
+                a,
+                b,
+            ) => {
+                let (a, b) = (self.int(a)?, self.int(b)?);
+                let h = 2 + a.height.max(b.height);
+                let (fa, fb) = (a.run, b.run);
+                let run: IntFn = match op {
+                    BinOp::Add => Box::new(move |m| {
+                        step(m);
+                        fa(m)?.checked_add(fb(m)?)
+                    }),
+                    BinOp::Sub => Box::new(move |m| {
+                        step(m);
+                        fa(m)?.checked_sub(fb(m)?)
+                    }),
+                    BinOp::Mul => Box::new(move |m| {
+                        step(m);
+                        fa(m)?.checked_mul(fb(m)?)
+                    }),
+                    _ => {
+                        let div = *op == BinOp::Div;
+                        Box::new(move |m| {
+                            step(m);
+                            let (i, j) = (fa(m)?, fb(m)?);
+                            let q = i.checked_div(j)?;
+                            let r = i - q * j;
+                            // Round down (towards minus infinity), as the walker.
+                            let (q, r) = if r != 0 && ((r < 0) != (j < 0)) {
+                                (q - 1, r + j)
+                            } else {
+                                (q, r)
+                            };
+                            Some(if div { q } else { r })
+                        })
+                    }
+                };
+                fast(h, run)
+            }
+            ExprKind::Unary(UnOp::Neg, x) => {
+                let x = self.int(x)?;
+                let f = x.run;
+                fast(
+                    2 + x.height,
+                    Box::new(move |m| {
+                        step(m);
+                        f(m)?.checked_neg()
+                    }),
+                )
+            }
+            ExprKind::If(c, a, b) => {
+                let (c, a, b) = (self.cond(c)?, self.int(a)?, self.int(b)?);
+                let h = 2 + c.height.max(a.height).max(b.height);
+                let (fc, fa, fb) = (c.run, a.run, b.run);
+                fast(
+                    h,
+                    Box::new(move |m| {
+                        step(m);
+                        if fc(m)? {
+                            fa(m)
+                        } else {
+                            fb(m)
+                        }
+                    }),
+                )
+            }
+            ExprKind::Aggregate {
+                op,
+                value,
+                slot,
+                list,
+                filter,
+            } => self.aggregate(*op, value.as_deref(), *slot, list, filter.as_deref())?,
+            ExprKind::Builtin(Builtin::Size, args) if args.len() == 1 => {
+                let z = self.zone(&args[0])?;
+                let f = z.run;
+                fast(
+                    2 + z.height,
+                    Box::new(move |m| {
+                        step(m);
+                        let z = f(m)?;
+                        Some(m.s.zones[z as usize].cards.len() as i64)
+                    }),
+                )
+            }
+            ExprKind::Builtin(b @ (Builtin::Max2 | Builtin::Min2), args) if args.len() == 2 => {
+                let (a, c) = (self.int(&args[0])?, self.int(&args[1])?);
+                let h = 2 + a.height.max(c.height);
+                let (fa, fc) = (a.run, c.run);
+                let max = *b == Builtin::Max2;
+                fast(
+                    h,
+                    Box::new(move |m| {
+                        step(m);
+                        let (i, j) = (fa(m)?, fc(m)?);
+                        Some(if max { i.max(j) } else { i.min(j) })
+                    }),
+                )
+            }
+            ExprKind::CallFn(..) if shape(self.p, e) == Shape::Number => {
+                let v = self.call(e, Want::Int)?;
+                let f = v.run;
+                fast(
+                    v.height,
+                    Box::new(move |m| match f(m)? {
+                        Value::Int(i) => Some(i),
+                        _ => None,
+                    }),
+                )
+            }
+            _ => return None,
+        })
+    }
+
+    /// A truth, as `eval_bool` gives it (its own quick forms charge nothing for the node).
+    pub(super) fn cond(&mut self, e: &Expr) -> Option<Fast<BoolFn>> {
+        Some(match &e.kind {
+            ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
+                let (a, b) = (self.cond(a)?, self.cond(b)?);
+                let h = 1 + a.height.max(b.height);
+                let (fa, fb) = (a.run, b.run);
+                if *op == BinOp::And {
+                    fast(h, Box::new(move |m| Some(fa(m)? && fb(m)?)))
+                } else {
+                    fast(h, Box::new(move |m| Some(fa(m)? || fb(m)?)))
+                }
+            }
+            ExprKind::Unary(UnOp::Not, x) => {
+                let x = self.cond(x)?;
+                let f = x.run;
+                fast(1 + x.height, Box::new(move |m| Some(!f(m)?)))
+            }
+            ExprKind::IsKind(x, k, negated) if matches!(x.kind, ExprKind::Local(_)) => {
+                let ExprKind::Local(s) = x.kind else {
+                    return None;
+                };
+                let (k, negated) = (k.0, *negated);
+                fast(
+                    2,
+                    Box::new(move |m| {
+                        let is = match local(m, s) {
+                            Some(Value::Card(c)) => m.s.cards.get(*c as usize)?.kind == k,
+                            // The walker's general path: the node is charged.
+                            Some(Value::Kind(x)) => {
+                                let is = *x == k;
+                                step(m);
+                                is
+                            }
+                            _ => {
+                                step(m);
+                                return Some(false);
+                            }
+                        };
+                        Some(is != negated)
+                    }),
+                )
+            }
+            ExprKind::IsTag(x, t, negated) if matches!(x.kind, ExprKind::Local(_)) => {
+                let ExprKind::Local(s) = x.kind else {
+                    return None;
+                };
+                let (t, negated) = (*t, *negated);
+                fast(
+                    2,
+                    Box::new(move |m| {
+                        let has = match local(m, s) {
+                            Some(Value::Card(c)) => {
+                                let kind = m.s.cards.get(*c as usize)?.kind;
+                                m.p.kinds
+                                    .get(kind as usize)
+                                    .is_some_and(|k| k.tags.binary_search(&t).is_ok())
+                            }
+                            Some(Value::Kind(k)) => {
+                                let k = *k;
+                                step(m);
+                                m.p.kinds
+                                    .get(k as usize)
+                                    .is_some_and(|k| k.tags.binary_search(&t).is_ok())
+                            }
+                            Some(Value::Tag(x)) => {
+                                let x = *x;
+                                step(m);
+                                x == t.0
+                            }
+                            _ => {
+                                step(m);
+                                return Some(false);
+                            }
+                        };
+                        Some(has != negated)
+                    }),
+                )
+            }
+            ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
+                let (a, b) = (self.int(a)?, self.int(b)?);
+                fast(
+                    1 + a.height.max(b.height),
+                    compare(*op, a.run, b.run, false),
+                )
+            }
+            _ => self.truth(e)?,
+        })
+    }
+
+    /// A truth, as `eval` gives it.
+    pub(super) fn truth(&mut self, e: &Expr) -> Option<Fast<BoolFn>> {
+        Some(match &e.kind {
+            ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
+                let (a, b) = (self.cond(a)?, self.cond(b)?);
+                let h = 2 + a.height.max(b.height);
+                let (fa, fb) = (a.run, b.run);
+                if *op == BinOp::And {
+                    fast(
+                        h,
+                        Box::new(move |m| {
+                            step(m);
+                            Some(fa(m)? && fb(m)?)
+                        }),
+                    )
+                } else {
+                    fast(
+                        h,
+                        Box::new(move |m| {
+                            step(m);
+                            Some(fa(m)? || fb(m)?)
+                        }),
+                    )
+                }
+            }
+            ExprKind::Binary(
+                op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne),
+                a,
+                b,
+            ) if number_shaped(a) || number_shaped(b) => {
+                let (a, b) = (self.int(a)?, self.int(b)?);
+                fast(2 + a.height.max(b.height), compare(*op, a.run, b.run, true))
+            }
+            ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+                let (a, b) = (self.value(a)?, self.value(b)?);
+                let h = 2 + a.height.max(b.height);
+                let (fa, fb) = (a.run, b.run);
+                let eq = *op == BinOp::Eq;
+                fast(
+                    h,
+                    Box::new(move |m| {
+                        step(m);
+                        let (x, y) = (fa(m)?, fb(m)?);
+                        // Lists cost their length to compare: the walker's path.
+                        if matches!(x, Value::List(_)) || matches!(y, Value::List(_)) {
+                            return None;
+                        }
+                        Some((x == y) == eq)
+                    }),
+                )
+            }
+            ExprKind::Unary(UnOp::Not, x) => {
+                let x = self.truth(x)?;
+                let f = x.run;
+                fast(
+                    2 + x.height,
+                    Box::new(move |m| {
+                        step(m);
+                        Some(!f(m)?)
+                    }),
+                )
+            }
+            ExprKind::IsKind(x, k, negated) => {
+                let x = self.value(x)?;
+                let (f, k, negated) = (x.run, k.0, *negated);
+                fast(
+                    2 + x.height,
+                    Box::new(move |m| {
+                        step(m);
+                        let is = match f(m)? {
+                            Value::Card(c) => {
+                                m.s.cards.get(c as usize).is_some_and(|cs| cs.kind == k)
+                            }
+                            Value::Kind(x) => x == k,
+                            _ => return Some(false),
+                        };
+                        Some(is != negated)
+                    }),
+                )
+            }
+            ExprKind::IsTag(x, t, negated) => {
+                let x = self.value(x)?;
+                let (f, t, negated) = (x.run, *t, *negated);
+                fast(
+                    2 + x.height,
+                    Box::new(move |m| {
+                        step(m);
+                        let tagged = |m: &Mach, k: usize| {
+                            m.p.kinds
+                                .get(k)
+                                .is_some_and(|k| k.tags.binary_search(&t).is_ok())
+                        };
+                        let has = match f(m)? {
+                            Value::Card(c) => {
+                                let kind = m.s.cards.get(c as usize).map(|cs| cs.kind as usize);
+                                kind.is_some_and(|k| tagged(m, k))
+                            }
+                            Value::Kind(k) => tagged(m, k as usize),
+                            Value::Tag(x) => x == t.0,
+                            _ => return Some(false),
+                        };
+                        Some(has != negated)
+                    }),
+                )
+            }
+            ExprKind::If(c, a, b) => {
+                let (c, a, b) = (self.cond(c)?, self.truth(a)?, self.truth(b)?);
+                let h = 2 + c.height.max(a.height).max(b.height);
+                let (fc, fa, fb) = (c.run, a.run, b.run);
+                fast(
+                    h,
+                    Box::new(move |m| {
+                        step(m);
+                        if fc(m)? {
+                            fa(m)
+                        } else {
+                            fb(m)
+                        }
+                    }),
+                )
+            }
+            ExprKind::Const(_)
+            | ExprKind::Local(_)
+            | ExprKind::Global(_)
+            | ExprKind::Option(_)
+            | ExprKind::PlayerVar(..)
+            | ExprKind::Prop(..) => {
+                let v = self.value(e)?;
+                let f = v.run;
+                fast(
+                    v.height,
+                    Box::new(move |m| match f(m)? {
+                        Value::Bool(b) => Some(b),
+                        _ => None,
+                    }),
+                )
+            }
+            ExprKind::CallFn(..) if shape(self.p, e) == Shape::Truth => {
+                let v = self.call(e, Want::Truth)?;
+                let f = v.run;
+                fast(
+                    v.height,
+                    Box::new(move |m| match f(m)? {
+                        Value::Bool(b) => Some(b),
+                        _ => None,
+                    }),
+                )
+            }
+            _ => return None,
+        })
+    }
+
+    /// Any value, as `eval` gives it: the forms above, and the simple reads.
+    pub(super) fn value(&mut self, e: &Expr) -> Option<Fast<ValueFn>> {
+        Some(match &e.kind {
+            ExprKind::Const(v) => {
+                let v = v.clone();
+                fast(0, Box::new(move |_| Some(v.clone())))
+            }
+            ExprKind::Local(s) => {
+                let s = *s;
+                fast(
+                    1,
+                    Box::new(move |m| Some(local(m, s).cloned().unwrap_or_default())),
+                )
+            }
+            ExprKind::You => fast(
+                1,
+                Box::new(|m| {
+                    let you = m.you();
+                    Some(Value::Player(you.unwrap_or(m.s.active)))
+                }),
+            ),
+            ExprKind::Active => fast(1, Box::new(|m| Some(Value::Player(m.s.active)))),
+            ExprKind::Global(v) => {
+                let v = *v;
+                fast(
+                    1,
+                    Box::new(move |m| {
+                        step(m);
+                        Some(m.s.globals.get(m.l.var(v)).cloned().unwrap_or_default())
+                    }),
+                )
+            }
+            ExprKind::Option(o) => {
+                let o = o.index();
+                fast(
+                    1,
+                    Box::new(move |m| {
+                        step(m);
+                        Some(m.l.options.get(o).cloned().unwrap_or_default())
+                    }),
+                )
+            }
+            ExprKind::PlayerVar(v, pe) => {
+                let pe = self.value(pe)?;
+                let (f, v) = (pe.run, *v);
+                fast(
+                    2 + pe.height,
+                    Box::new(move |m| {
+                        step(m);
+                        let holder = f(m)?;
+                        let p = player(m, holder)?;
+                        let i = p as usize * m.l.n_pvars + m.l.var(v);
+                        Some(m.s.pvars.get(i).cloned().unwrap_or_default())
+                    }),
+                )
+            }
+            // A constant property of the card a local holds.
+            ExprKind::Prop(pid, ce) if matches!(ce.kind, ExprKind::Local(_)) => {
+                let ExprKind::Local(s) = ce.kind else {
+                    return None;
+                };
+                let pid = pid.index();
+                fast(
+                    3,
+                    Box::new(move |m| {
+                        step(m);
+                        let Some(Value::Card(c)) = local(m, s) else {
+                            return None;
+                        };
+                        let kind = m.s.cards.get(*c as usize)?.kind as usize;
+                        m.const_prop(kind, pid)
+                    }),
+                )
+            }
+            ExprKind::CallFn(..) => self.call(e, Want::Value)?,
+            _ => {
+                if number_shaped(e) {
+                    let f = self.int(e)?;
+                    let (h, run) = (f.height, f.run);
+                    fast(h, Box::new(move |m| run(m).map(Value::Int)))
+                } else {
+                    let f = self.truth(e)?;
+                    let (h, run) = (f.height, f.run);
+                    fast(h, Box::new(move |m| run(m).map(Value::Bool)))
+                }
+            }
+        })
+    }
+
+    /// A zone instance, as `eval` gives it.
+    pub(super) fn zone(&mut self, e: &Expr) -> Option<Fast<ZoneFn>> {
+        Some(match &e.kind {
+            ExprKind::Const(Value::Zone(z)) => {
+                let z = *z;
+                fast(
+                    0,
+                    Box::new(move |m| ((z as usize) < m.s.zones.len()).then_some(z)),
+                )
+            }
+            ExprKind::Zone(z, holder) => {
+                let z = z.index();
+                let shared = self.p.zones.get(z)?.scope == Scope::Shared;
+                let holder = match holder {
+                    Some(h) => Some(self.value(h)?),
+                    None if shared => None,
+                    None => return None,
+                };
+                let h = 2 + holder.as_ref().map_or(0, |h| h.height);
+                let holder = holder.map(|h| h.run);
+                fast(
+                    h,
+                    Box::new(move |m| {
+                        step(m);
+                        let h = match &holder {
+                            Some(f) => Some(f(m)?),
+                            None => None,
+                        };
+                        let z = m.zone_of(z, h, Default::default()).ok()?;
+                        ((z as usize) < m.s.zones.len()).then_some(z)
+                    }),
+                )
+            }
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Clone, Copy)]
+pub(super) enum Want {
+    Int,
+    Truth,
+    Value,
+}
+
+pub(super) fn value_fn(
+    f: impl for<'a, 'b> Fn(&'b mut Mach<'a>) -> Option<Value> + Send + Sync + 'static,
+) -> ValueFn {
+    Box::new(f)
+}
+
+pub(super) fn fast<F>(height: u32, run: F) -> Fast<F> {
+    Fast { run, height }
+}
+
+/// Whether an expression is a number by its form (arithmetic, a count, a sum, a number constant).
+pub(super) fn number_shaped(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Const(Value::Int(_))
+        | ExprKind::Players
+        | ExprKind::TurnNumber
+        | ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem, ..)
+        | ExprKind::Unary(UnOp::Neg, _)
+        | ExprKind::Builtin(Builtin::Size | Builtin::Max2 | Builtin::Min2, _) => true,
+        ExprKind::Aggregate { op, .. } => matches!(
+            op,
+            Aggregate::Count | Aggregate::Sum | Aggregate::Max | Aggregate::Min
+        ),
+        _ => false,
+    }
+}
+
+/// A comparison of two numbers; `charged`: the node is a step (as `eval` of it, not `eval_bool`).
+fn compare(op: BinOp, a: IntFn, b: IntFn, charged: bool) -> BoolFn {
+    Box::new(move |m| {
+        if charged {
+            step(m);
+        }
+        let (i, j) = (a(m)?, b(m)?);
+        Some(match op {
+            BinOp::Lt => i < j,
+            BinOp::Le => i <= j,
+            BinOp::Gt => i > j,
+            BinOp::Ge => i >= j,
+            BinOp::Eq => i == j,
+            _ => i != j,
+        })
+    })
+}
+
+#[inline(always)]
+pub(super) fn local<'m>(m: &'m Mach, slot: u16) -> Option<&'m Value> {
+    m.s.ctxs.last()?.locals.get(slot as usize)
+}
+
+/// A seat, as `eval_player` accepts it.
+#[inline]
+pub(super) fn player(m: &Mach, v: Value) -> Option<u8> {
+    match v {
+        Value::Player(p) if p < m.s.players.saturating_add(m.s.participants) => Some(p),
+        _ => None,
+    }
+}
+
+#[inline]
+pub(super) fn fold(op: Aggregate, v: i64, sum: &mut i64, best: &mut Option<i64>) -> Option<()> {
+    match op {
+        Aggregate::Sum => *sum = sum.checked_add(v)?,
+        Aggregate::Max => *best = Some(best.map_or(v, |b| b.max(v))),
+        _ => *best = Some(best.map_or(v, |b| b.min(v))),
+    }
+    Some(())
+}

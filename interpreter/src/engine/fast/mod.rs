@@ -1,0 +1,189 @@
+//! Engine stage: compiled fast paths of expressions (stage 4 of docs/engine.md, first step).
+//!
+//! The first time an expression is evaluated, the parts of it that read numbers, truths, players
+//! and zones (arithmetic, comparisons, connectives, kind and tag tests, variables, constant
+//! properties, counts and sums over a zone, calls of functions built of the same) are compiled into
+//! typed closures, kept beside the expression ([`Compiled`]). Evaluating such an expression then
+//! runs the closures: no `Value` is built for a number or a truth, no node is dispatched by a match,
+//! no nesting or budget is tested per node.
+//!
+//! A fast path never reports anything. Whatever the tree walker (eval.rs) would answer with an error,
+//! and any value of a type the closure does not expect, an overflow, a division by zero, a call
+//! nested too deeply to be sure of the nesting limit, reads being recorded for a check (watch.rs):
+//! the closure gives up (`None`) and the walker evaluates the expression from its start, as it always
+//! did. Expressions do not change the game, so starting again is exact; the work a fast path counted
+//! is taken back first. When it succeeds, a fast path has counted exactly the work the walker counts
+//! (one step per node the walker charges, the items of a list), so budgets end games at the same
+//! point; debug builds evaluate every successful fast path a second time with the walker and compare
+//! value and work (`check`).
+
+mod calls;
+mod compile;
+
+use super::exec::Mach;
+use crate::program::{Expr, Program};
+use crate::value::Value;
+use std::sync::OnceLock;
+
+type IntFn = Box<dyn for<'a, 'b> Fn(&'b mut Mach<'a>) -> Option<i64> + Send + Sync>;
+type BoolFn = Box<dyn for<'a, 'b> Fn(&'b mut Mach<'a>) -> Option<bool> + Send + Sync>;
+type ValueFn = Box<dyn for<'a, 'b> Fn(&'b mut Mach<'a>) -> Option<Value> + Send + Sync>;
+type ZoneFn = Box<dyn for<'a, 'b> Fn(&'b mut Mach<'a>) -> Option<u32> + Send + Sync>;
+
+/// A compiled closure and how deep the walker could nest below the expression it replaces (an upper
+/// bound: the fast path is taken only when that much nesting is left).
+struct Fast<F> {
+    run: F,
+    height: u32,
+}
+
+/// The fast paths of one expression, for each way it is evaluated: as a number (`eval_int`, or
+/// `eval` of a number), as a condition (`eval_bool`), as a value (`eval` of a truth).
+pub(crate) struct Code {
+    pub height: u32,
+    pub int: Option<IntFn>,
+    pub cond: Option<BoolFn>,
+    pub truth: Option<BoolFn>,
+}
+
+/// The compiled fast paths of an expression, made the first time it is evaluated (none: nothing to
+/// gain, or a form the fast paths do not cover). A copy of an expression starts uncompiled.
+#[derive(Default)]
+pub struct Compiled(OnceLock<Option<Box<Code>>>);
+
+impl Clone for Compiled {
+    fn clone(&self) -> Self {
+        Compiled::default()
+    }
+}
+
+impl std::fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Compiled")
+    }
+}
+
+impl Compiled {
+    pub(crate) fn get(&self, p: &Program, e: &Expr) -> Option<&Code> {
+        self.0.get_or_init(|| compile::compile(p, e)).as_deref()
+    }
+}
+
+#[cfg(debug_assertions)]
+thread_local! {
+    /// Set while a debug build checks a fast path against the walker (no fast path inside).
+    static WALKING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// How many fast paths answered on this thread (debug builds; for tests).
+    static ANSWERED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many fast paths answered on this thread so far (debug builds).
+#[cfg(all(test, debug_assertions))]
+pub(crate) fn answered() -> u64 {
+    ANSWERED.with(|a| a.get())
+}
+
+impl Mach<'_> {
+    /// The compiled fast paths of `e`, when they may run now: no reads recorded, nesting to spare.
+    #[inline]
+    fn fast_code<'e>(&self, e: &'e Expr) -> Option<&'e Code> {
+        #[cfg(debug_assertions)]
+        if WALKING.with(|w| w.get()) {
+            return None;
+        }
+        if self.s.recording {
+            return None;
+        }
+        let code = e.compiled.get(self.p, e)?;
+        (self.s.depth.saturating_add(code.height) < super::eval::MAX_DEPTH).then_some(code)
+    }
+
+    /// `e` as a number by its fast path (`None`: the walker's turn).
+    #[inline]
+    pub(super) fn fast_int(&mut self, e: &Expr) -> Option<i64> {
+        let f = self.fast_code(e)?.int.as_ref()?;
+        let start = self.s.exec_count;
+        let r = f(self);
+        let v = self.settle(start, r)?;
+        #[cfg(debug_assertions)]
+        self.check(e, start, &Value::Int(v));
+        Some(v)
+    }
+
+    /// `e` as a condition (`eval_bool`) by its fast path.
+    #[inline]
+    pub(super) fn fast_cond(&mut self, e: &Expr) -> Option<bool> {
+        let f = self.fast_code(e)?.cond.as_ref()?;
+        let start = self.s.exec_count;
+        let r = f(self);
+        let v = self.settle(start, r)?;
+        #[cfg(debug_assertions)]
+        self.check_cond(e, start, v);
+        Some(v)
+    }
+
+    /// `e` as a value (`eval`) by its fast path, when it is a number or a truth.
+    #[inline]
+    pub(super) fn fast_value(&mut self, e: &Expr) -> Option<Value> {
+        let code = self.fast_code(e)?;
+        let start = self.s.exec_count;
+        let v = match (&code.int, &code.truth) {
+            (Some(f), _) => {
+                let r = f(self);
+                Value::Int(self.settle(start, r)?)
+            }
+            (None, Some(f)) => {
+                let r = f(self);
+                Value::Bool(self.settle(start, r)?)
+            }
+            _ => return None,
+        };
+        #[cfg(debug_assertions)]
+        self.check(e, start, &v);
+        Some(v)
+    }
+
+    /// The answer of a fast path, if it has one within the budget; otherwise its work is taken back.
+    #[inline]
+    fn settle<T>(&mut self, start: u64, v: Option<T>) -> Option<T> {
+        if v.is_none() || self.s.exec_count > self.s.fixed.max_steps {
+            self.s.exec_count = start;
+            return None;
+        }
+        v
+    }
+
+    /// Debug builds: the walker gives the same value with the same work (the work only when no calls
+    /// are remembered: a call the fast path remembered costs the walker less).
+    #[cfg(debug_assertions)]
+    fn check(&mut self, e: &Expr, start: u64, v: &Value) {
+        ANSWERED.with(|a| a.set(a.get() + 1));
+        let end = self.s.exec_count;
+        self.s.exec_count = start;
+        WALKING.with(|w| w.set(true));
+        let walked = self.eval(e);
+        WALKING.with(|w| w.set(false));
+        let work = self.s.exec_count;
+        self.s.exec_count = end;
+        assert_eq!(walked.as_ref().ok(), Some(v), "fast path of {:?}", e.kind);
+        if !self.s.memo_on {
+            assert_eq!(work, end, "work of the fast path of {:?}", e.kind);
+        }
+    }
+
+    #[cfg(debug_assertions)]
+    fn check_cond(&mut self, e: &Expr, start: u64, v: bool) {
+        ANSWERED.with(|a| a.set(a.get() + 1));
+        let end = self.s.exec_count;
+        self.s.exec_count = start;
+        WALKING.with(|w| w.set(true));
+        let walked = self.eval_bool(e);
+        WALKING.with(|w| w.set(false));
+        let work = self.s.exec_count;
+        self.s.exec_count = end;
+        assert_eq!(walked.ok(), Some(v), "fast condition {:?}", e.kind);
+        if !self.s.memo_on {
+            assert_eq!(work, end, "work of the fast condition {:?}", e.kind);
+        }
+    }
+}

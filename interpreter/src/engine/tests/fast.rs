@@ -1,0 +1,116 @@
+//! Engine stage: tests of the compiled fast paths of expressions (`fast.rs`). Debug builds compare
+//! every answer of a fast path with the walker's (value and work); these tests make the fast paths
+//! answer, and give up where the walker reports an error, so that the error stays the walker's.
+
+use crate::check::check_source;
+use crate::engine::fast::answered;
+use crate::engine::{Game, GameConfig, Status};
+use std::sync::Arc;
+
+/// A two-player game of 20 cards worth 1 to 5 points in a pile, whose flow is `flow`.
+fn game(defs: &str, flow: &str, max_steps: Option<u64>) -> Game {
+    let src = format!(
+        "game \"Fast\" {{ players 2 }}\nproperty points: int = 0\nzone deck: pile\n\
+         zone hand per player: set\nvar coins per player: int = 0\nvar flag: bool = false\n\
+         card \"One\" {{ copies 4 points 1 }}\ncard \"Three\" {{ copies 8 points 3 }}\n\
+         card \"Five\" {{ copies 8 points 5 }}\nsetup {{ move box to deck }}\n{defs}\n\
+         flow {{\n{flow}\n}}\n"
+    );
+    let checked = check_source(&src);
+    let program = checked
+        .program
+        .unwrap_or_else(|| panic!("the script checks: {:?}", checked.diagnostics));
+    let mut config = GameConfig::new(2, 1);
+    if let Some(n) = max_steps {
+        config.max_steps = n;
+    }
+    Game::new(Arc::new(program), config)
+}
+
+/// The game's end: its winners' reason, or its runtime error.
+fn end(g: &Game) -> String {
+    match g.status() {
+        Status::Over(o) => o.reason.clone(),
+        Status::Error(e) => format!("error: {}", e.message),
+        Status::Decision(_) => "a decision".into(),
+    }
+}
+
+const DEFS: &str = r#"
+fn worth(p: player): int = sum(c.points for c in p.hand) + count(p.hand) * 2 - p.coins / 3
+fn rich(p: player): bool = worth(p) >= 10 and not (p.coins > 100) or flag
+fn best(n: int): int = if n > 3 then max(n, 7) else min(n, -1) % 5
+"#;
+
+#[test]
+fn numbers_truths_and_calls_take_the_fast_path() {
+    let before = answered();
+    let g = game(
+        DEFS,
+        r#"turn seat(1) {
+             move top 6 of deck to you.hand
+             you.coins = 7
+             if rich(you) and count(cards("Five", you.hand)) >= 0 {
+               win [you] "worth {worth(you)}, best {best(worth(you))}, {sum(c.points for c in you.hand where c is "Three")}"
+             }
+             win [you] "not rich"
+           }"#,
+        None,
+    );
+    assert_eq!(end(&g), "worth 20, best 20, 6");
+    assert!(
+        answered() > before + 5,
+        "{} fast answers",
+        answered() - before
+    );
+}
+
+#[test]
+fn errors_stay_the_walkers() {
+    for (defs, flow, max_steps, error) in [
+        (
+            "fn big(n: int): int = n * n * n * n * n",
+            "turn seat(1) { win [you] \"{big(100000)}\" }",
+            None,
+            "error: arithmetic overflow",
+        ),
+        (
+            "fn ratio(p: player): int = 10 / p.coins",
+            "turn seat(1) { win [you] \"{ratio(you)}\" }",
+            None,
+            "error: division by zero",
+        ),
+        (
+            "fn deep(n: int): int = if n <= 0 then 0 else 1 + deep(n - 1)",
+            "turn seat(1) { win [you] \"{deep(5000)}\" }",
+            None,
+            "error: expressions, functions or properties nested too deeply (endless recursion?)",
+        ),
+        (
+            "fn heavy(p: player): int = sum(c.points for c in deck) + sum(c.points + 1 for c in deck)",
+            "turn seat(1) { if heavy(you) > 0 { win [you] \"heavy\" } }",
+            Some(40),
+            "error: ran more than 40 steps",
+        ),
+    ] {
+        let g = game(defs, flow, max_steps);
+        let got = end(&g);
+        assert!(got.starts_with(error), "{flow}: {got}");
+    }
+}
+
+#[test]
+fn a_value_of_an_unexpected_type_leaves_it_to_the_walker() {
+    // The first card of an empty hand is none: the fast path of `c.points` gives up, the walker
+    // reports it.
+    let g = game(
+        "fn pts(c: card): int = c.points + 1",
+        "turn seat(1) { win [you] \"{pts(first(you.hand))}\" }",
+        None,
+    );
+    assert!(
+        end(&g).starts_with("error: expected a card, found none"),
+        "{}",
+        end(&g)
+    );
+}
