@@ -2,7 +2,7 @@
 //! `fast/mod.rs`), as `aggregate` (builtins.rs) and `call_fn` (eval.rs) do them, step by step.
 
 use super::compile::{fast, fold, local, step, value_fn, Compiler, Want};
-use super::{Fast, IntFn, ValueFn};
+use super::{BoolFn, Fast, IntFn, ValueFn};
 use crate::engine::state::{Ctx, MemoEntry};
 use crate::program::{Aggregate, Expr, ExprKind};
 use crate::value::Value;
@@ -11,6 +11,60 @@ use crate::value::Value;
 const MAX_MEMO: usize = 512;
 
 impl Compiler<'_> {
+    /// `any` or `all` over a zone: the test of each card in turn until one decides.
+    pub(super) fn any_all(
+        &mut self,
+        op: Aggregate,
+        value: Option<&Expr>,
+        slot: u16,
+        list: &Expr,
+        filter: Option<&Expr>,
+    ) -> Option<Fast<BoolFn>> {
+        let zone = self.zone(list)?;
+        let test = match filter.or(value) {
+            Some(f) => Some(self.cond(f)?),
+            None => None,
+        };
+        let h = 3 + zone.height.max(test.as_ref().map_or(0, |t| t.height));
+        let (fz, test) = (zone.run, test.map(|t| t.run));
+        let any = op == Aggregate::Any;
+        Some(fast(
+            h,
+            Box::new(move |m| {
+                step(m);
+                let z = fz(m)?;
+                let len = m.s.zones[z as usize].cards.len();
+                m.s.exec_count += len as u64;
+                let Some(test) = &test else {
+                    // Every card passes: `any` of a non-empty zone, `all` of any.
+                    return Some(!any || len > 0);
+                };
+                let saved = local(m, slot).cloned().unwrap_or_default();
+                let mut decided = None;
+                for i in 0..len {
+                    let cards = &m.s.zones[z as usize].cards;
+                    let Some(&c) = cards.len().checked_sub(i + 1).and_then(|j| cards.get(j)) else {
+                        break;
+                    };
+                    m.set_local(slot, Value::Card(c));
+                    match test(m) {
+                        None => {
+                            m.set_local(slot, saved);
+                            return None;
+                        }
+                        Some(holds) if holds == any => {
+                            decided = Some(any);
+                            break;
+                        }
+                        Some(_) => {}
+                    }
+                }
+                m.set_local(slot, saved);
+                Some(decided.unwrap_or(!any))
+            }),
+        ))
+    }
+
     /// `count`, `sum`, `max` or `min` over a zone (`aggregate` in builtins.rs, the same order and work).
     pub(super) fn aggregate(
         &mut self,

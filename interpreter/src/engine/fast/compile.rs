@@ -15,15 +15,17 @@ pub(super) fn compile(p: &Program, e: &Expr) -> Option<Box<Code>> {
         p,
         calling: Vec::new(),
     };
-    let (int, cond, truth) = match shape(p, e) {
-        Shape::Number => (c.int(e), None, None),
-        Shape::Truth => (None, c.cond(e), c.truth(e)),
+    let (int, cond, truth, zone) = match shape(p, e) {
+        Shape::Number => (c.int(e), None, None, None),
+        Shape::Truth => (None, c.cond(e), c.truth(e), None),
+        Shape::Zone => (None, None, None, c.zone(e)),
         Shape::Other => return None,
     };
     let height = [
         int.as_ref().map(|f| f.height),
         cond.as_ref().map(|f| f.height),
         truth.as_ref().map(|f| f.height),
+        zone.as_ref().map(|f| f.height),
     ]
     .into_iter()
     .flatten()
@@ -33,6 +35,7 @@ pub(super) fn compile(p: &Program, e: &Expr) -> Option<Box<Code>> {
         int: int.map(|f| f.run),
         cond: cond.map(|f| f.run),
         truth: truth.map(|f| f.run),
+        zone: zone.map(|f| f.run),
     }))
 }
 
@@ -40,6 +43,7 @@ pub(super) fn compile(p: &Program, e: &Expr) -> Option<Box<Code>> {
 pub(super) enum Shape {
     Number,
     Truth,
+    Zone,
     Other,
 }
 
@@ -68,7 +72,7 @@ pub(super) fn shape(p: &Program, e: &Expr) -> Shape {
         | ExprKind::IsKind(..)
         | ExprKind::IsTag(..) => Shape::Truth,
         ExprKind::CallFn(f, _) => p.fns.get(f.index()).map_or(Shape::Other, |d| of_ty(&d.ret)),
-        ExprKind::PlayerVar(v, _) | ExprKind::Global(v) => {
+        ExprKind::PlayerVar(v, _) | ExprKind::CardVar(v, _) | ExprKind::Global(v) => {
             p.vars.get(v.index()).map_or(Shape::Other, |d| of_ty(&d.ty))
         }
         ExprKind::Prop(pid, _) => p
@@ -76,6 +80,7 @@ pub(super) fn shape(p: &Program, e: &Expr) -> Shape {
             .get(pid.index())
             .map_or(Shape::Other, |d| of_ty(&d.ty.ty())),
         ExprKind::If(_, a, _) => shape(p, a),
+        ExprKind::Zone(..) => Shape::Zone,
         _ => Shape::Other,
     }
 }
@@ -113,6 +118,7 @@ impl Compiler<'_> {
             ExprKind::Global(_)
             | ExprKind::Option(_)
             | ExprKind::PlayerVar(..)
+            | ExprKind::CardVar(..)
             | ExprKind::Prop(..) => {
                 let v = self.value(e)?;
                 let f = v.run;
@@ -469,6 +475,7 @@ impl Compiler<'_> {
             | ExprKind::Global(_)
             | ExprKind::Option(_)
             | ExprKind::PlayerVar(..)
+            | ExprKind::CardVar(..)
             | ExprKind::Prop(..) => {
                 let v = self.value(e)?;
                 let f = v.run;
@@ -480,6 +487,13 @@ impl Compiler<'_> {
                     }),
                 )
             }
+            ExprKind::Aggregate {
+                op: op @ (Aggregate::Any | Aggregate::All),
+                value,
+                slot,
+                list,
+                filter,
+            } => self.any_all(*op, value.as_deref(), *slot, list, filter.as_deref())?,
             ExprKind::CallFn(..) if shape(self.p, e) == Shape::Truth => {
                 let v = self.call(e, Want::Truth)?;
                 let f = v.run;
@@ -548,6 +562,24 @@ impl Compiler<'_> {
                         let p = player(m, holder)?;
                         let i = p as usize * m.l.n_pvars + m.l.var(v);
                         Some(m.s.pvars.get(i).cloned().unwrap_or_default())
+                    }),
+                )
+            }
+            ExprKind::CardVar(v, ce) => {
+                let ce = self.value(ce)?;
+                let (f, v) = (ce.run, *v);
+                fast(
+                    2 + ce.height,
+                    Box::new(move |m| {
+                        step(m);
+                        let Value::Card(c) = f(m)? else {
+                            return None;
+                        };
+                        if c as usize >= m.s.cards.len() {
+                            return None;
+                        }
+                        let i = c as usize * m.l.n_cvars + m.l.var(v);
+                        Some(m.s.cvars.get(m.l, i).cloned().unwrap_or_default())
                     }),
                 )
             }

@@ -44,6 +44,7 @@ pub(crate) struct Code {
     pub int: Option<IntFn>,
     pub cond: Option<BoolFn>,
     pub truth: Option<BoolFn>,
+    pub zone: Option<ZoneFn>,
 }
 
 /// The compiled fast paths of an expression, made the first time it is evaluated (none: nothing to
@@ -122,21 +123,22 @@ impl Mach<'_> {
         Some(v)
     }
 
-    /// `e` as a value (`eval`) by its fast path, when it is a number or a truth.
+    /// `e` as a value (`eval`) by its fast path, when it is a number, a truth or a zone.
     #[inline]
     pub(super) fn fast_value(&mut self, e: &Expr) -> Option<Value> {
         let code = self.fast_code(e)?;
         let start = self.s.exec_count;
-        let v = match (&code.int, &code.truth) {
-            (Some(f), _) => {
-                let r = f(self);
-                Value::Int(self.settle(start, r)?)
-            }
-            (None, Some(f)) => {
-                let r = f(self);
-                Value::Bool(self.settle(start, r)?)
-            }
-            _ => return None,
+        let v = if let Some(f) = &code.int {
+            let r = f(self);
+            Value::Int(self.settle(start, r)?)
+        } else if let Some(f) = &code.truth {
+            let r = f(self);
+            Value::Bool(self.settle(start, r)?)
+        } else if let Some(f) = &code.zone {
+            let r = f(self);
+            Value::Zone(self.settle(start, r)?)
+        } else {
+            return None;
         };
         #[cfg(debug_assertions)]
         self.check(e, start, &v);

@@ -50,7 +50,7 @@ fn numbers_truths_and_calls_take_the_fast_path() {
         r#"turn seat(1) {
              move top 6 of deck to you.hand
              you.coins = 7
-             if rich(you) and count(cards("Five", you.hand)) >= 0 {
+             if rich(you) and count(cards("Five", you.hand)) >= 0 and any(c in you.hand where c is "One") and not all(c in you.hand where c.points > 1) {
                win [you] "worth {worth(you)}, best {best(worth(you))}, {sum(c.points for c in you.hand where c is "Three")}"
              }
              win [you] "not rich"
