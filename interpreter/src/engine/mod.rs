@@ -473,6 +473,23 @@ impl Game {
         r
     }
 
+    /// [`Game::eval`] with local 0 holding `first`.
+    pub(crate) fn eval_with(
+        &mut self,
+        expr: &Expr,
+        slots: u16,
+        first: Value,
+    ) -> Result<Value, RuntimeError> {
+        let mut m = self.mach();
+        let base = m.s.ctxs.len();
+        m.s.ctxs.push(Ctx::new(slots.max(1), None, None));
+        m.set_local(0, first);
+        m.s.depth = 0;
+        let r = m.eval(expr);
+        m.s.truncate_ctxs(base);
+        r
+    }
+
     /// Runs statements that may not ask for a decision (a test's `do { }`); the pending decision stays.
     pub fn run_block(&mut self, block: BlockId, slots: u16) -> Result<(), RuntimeError> {
         if self.prog.blocks.get(block.index()).is_none() {

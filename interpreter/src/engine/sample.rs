@@ -59,29 +59,21 @@ impl Game {
     /// reads the state and changes nothing, so the game is left as it was), on a copy otherwise.
     pub fn script_score_here(&mut self, seat: u8) -> Option<i64> {
         let f = self.layout.measure?;
-        let def = &self.prog.fns[f];
-        let call = crate::program::Expr::new(
-            crate::program::ExprKind::CallFn(
-                crate::program::FnId(f as u16),
-                vec![crate::program::Expr::new(
-                    crate::program::ExprKind::Const(crate::value::Value::Player(seat)),
-                    Default::default(),
-                )],
-            ),
-            Default::default(),
-        );
-        let slots = def.slots;
+        let layout = self.layout.clone();
+        let call = layout.measure_call.as_ref()?;
+        let slots = self.prog.fns[f].slots.max(1);
+        let seat = crate::value::Value::Player(seat);
         let value = if self.prog.pure_fns.get(f) == Some(&true) {
             // The work and the nesting depth are the only things a pure evaluation changes.
             let (work, depth) = (self.st.exec_count, self.st.depth);
-            let v = self.eval(&call, slots);
+            let v = self.eval_with(call, slots, seat);
             self.st.exec_count = work;
             self.st.depth = depth;
             v
         } else {
             let mut g = self.clone();
             g.set_recording(false);
-            g.eval(&call, slots)
+            g.eval_with(call, slots, seat)
         };
         match value {
             Ok(crate::value::Value::Int(i)) => Some(i),

@@ -3,7 +3,7 @@
 use super::exec::Frame;
 use super::trace::Event;
 use super::{Decision, GameConfig, Status};
-use crate::program::{ExprKind, Program, VarId, Visibility, ZoneId};
+use crate::program::{Expr, ExprKind, Program, VarId, Visibility, ZoneId};
 use crate::value::Value;
 use cardgame_grammar::ast::Scope;
 use rand::SeedableRng;
@@ -260,6 +260,8 @@ pub(crate) struct Layout {
     /// The script's measure of a seat for bots: `fn heuristic(p: player): int`, else `fn score` of
     /// the same shape (see `Game::script_score`).
     pub measure: Option<usize>,
+    /// The call of the measure of the seat held by local 0 (one expression, compiled once).
+    pub measure_call: Option<Expr>,
 }
 
 impl Layout {
@@ -341,8 +343,16 @@ impl Layout {
             })
         };
         let measure = find("heuristic").or_else(|| find("score"));
+        let measure_call = measure.map(|f| {
+            let seat = Expr::new(ExprKind::Local(0), Default::default());
+            Expr::new(
+                ExprKind::CallFn(crate::program::FnId(f as u16), vec![seat]),
+                Default::default(),
+            )
+        });
         Layout {
             measure,
+            measure_call,
             var_slot,
             n_pvars: np as usize,
             n_cvars: nc as usize,

@@ -2,15 +2,71 @@
 //! `fast/mod.rs`), as `aggregate` (builtins.rs) and `call_fn` (eval.rs) do them, step by step.
 
 use super::compile::{fast, fold, local, step, value_fn, Compiler, Want};
-use super::{BoolFn, Fast, IntFn, ValueFn};
+use super::{BoolFn, Fast, IntFn, ValueFn, ZoneFn};
+use crate::engine::eval::MAX_LIST;
+use crate::engine::exec::Mach;
 use crate::engine::state::{Ctx, MemoEntry};
-use crate::program::{Aggregate, Expr, ExprKind};
+use crate::program::{Aggregate, BinOp, Expr, ExprKind};
 use crate::value::Value;
 
 /// The most function calls remembered while listing the options of one decision (as eval.rs).
 const MAX_MEMO: usize = 512;
 
+/// The most zones joined by `+` that an aggregate's fast path walks.
+const MAX_PARTS: usize = 8;
+
+/// Evaluates the zones an aggregate walks into `zs`, with the work the walker counts for them (one
+/// zone: read in place; `Z1 + Z2 + ...`: the list `concat` in lists.rs builds, step by step), and
+/// gives the number of cards.
+fn open(parts: &[ZoneFn], m: &mut Mach, zs: &mut [u32; MAX_PARTS]) -> Option<usize> {
+    let mut total = 0usize;
+    for (j, part) in parts.iter().enumerate() {
+        let z = part(m)?;
+        zs[j] = z;
+        let n = m.s.zones[z as usize].cards.len();
+        total += n;
+        if j >= 1 {
+            // `L + Zj`: the node, the lengths it reads (the first zone's too), the items it copies.
+            let first = if j == 1 { total - n } else { 0 };
+            m.s.exec_count += (1 + first + n + total) as u64;
+            if total > MAX_LIST {
+                return None;
+            }
+        }
+    }
+    Some(total)
+}
+
+/// The `i`th card of the zones `zs` one after the other, each top first.
+#[inline]
+fn nth(m: &Mach, zs: &[u32], mut i: usize) -> Option<u32> {
+    for &z in zs {
+        let cards = &m.s.zones[z as usize].cards;
+        if i < cards.len() {
+            return Some(cards[cards.len() - 1 - i]);
+        }
+        i -= cards.len();
+    }
+    None
+}
+
 impl Compiler<'_> {
+    /// The zones an aggregate walks: one zone, or zones joined by `+` (at most `MAX_PARTS`).
+    fn source(&mut self, list: &Expr) -> Option<Fast<Vec<ZoneFn>>> {
+        if let ExprKind::Binary(BinOp::Concat, a, b) = &list.kind {
+            let mut parts = self.source(a)?;
+            let last = self.zone(b)?;
+            if parts.run.len() >= MAX_PARTS {
+                return None;
+            }
+            parts.run.push(last.run);
+            parts.height = 2 + parts.height.max(last.height);
+            return Some(parts);
+        }
+        let z = self.zone(list)?;
+        Some(fast(z.height, vec![z.run]))
+    }
+
     /// `any` or `all` over a zone: the test of each card in turn until one decides.
     pub(super) fn any_all(
         &mut self,
@@ -20,7 +76,7 @@ impl Compiler<'_> {
         list: &Expr,
         filter: Option<&Expr>,
     ) -> Option<Fast<BoolFn>> {
-        let zone = self.zone(list)?;
+        let zone = self.source(list)?;
         let test = match filter.or(value) {
             Some(f) => Some(self.cond(f)?),
             None => None,
@@ -32,8 +88,8 @@ impl Compiler<'_> {
             h,
             Box::new(move |m| {
                 step(m);
-                let z = fz(m)?;
-                let len = m.s.zones[z as usize].cards.len();
+                let mut zs = [0u32; MAX_PARTS];
+                let len = open(&fz, m, &mut zs)?;
                 m.s.exec_count += len as u64;
                 let Some(test) = &test else {
                     // Every card passes: `any` of a non-empty zone, `all` of any.
@@ -42,8 +98,7 @@ impl Compiler<'_> {
                 let saved = local(m, slot).cloned().unwrap_or_default();
                 let mut decided = None;
                 for i in 0..len {
-                    let cards = &m.s.zones[z as usize].cards;
-                    let Some(&c) = cards.len().checked_sub(i + 1).and_then(|j| cards.get(j)) else {
+                    let Some(c) = nth(m, &zs[..fz.len()], i) else {
                         break;
                     };
                     m.set_local(slot, Value::Card(c));
@@ -80,14 +135,17 @@ impl Compiler<'_> {
         ) {
             return None;
         }
-        let zone = self.zone(list)?;
-        // `sum(c.prop for c in Z)`: read from the table of constant numbers, nothing evaluated.
+        let zone = self.source(list)?;
+        // `sum(c.prop for c in Z)` of one zone: read from the table of constant numbers, nothing
+        // evaluated (as the walker does for a zone, not for a list).
         let const_prop = match (op, value.map(|v| &v.kind), filter) {
             (
                 Aggregate::Sum | Aggregate::Max | Aggregate::Min,
                 Some(ExprKind::Prop(pid, ce)),
                 None,
-            ) if matches!(ce.kind, ExprKind::Local(s) if s == slot) => Some(pid.index()),
+            ) if matches!(ce.kind, ExprKind::Local(s) if s == slot) && zone.run.len() == 1 => {
+                Some(pid.index())
+            }
             _ => None,
         };
         let value = match (op, value) {
@@ -110,8 +168,9 @@ impl Compiler<'_> {
             h,
             Box::new(move |m| {
                 step(m);
-                let z = fz(m)?;
-                let len = m.s.zones[z as usize].cards.len();
+                let mut zs = [0u32; MAX_PARTS];
+                let len = open(&fz, m, &mut zs)?;
+                let z = zs[0];
                 m.s.exec_count += len as u64;
                 let mut sum = 0i64;
                 let mut best: Option<i64> = None;
@@ -132,8 +191,7 @@ impl Compiler<'_> {
                 let mut count = 0i64;
                 let r = (|| {
                     for i in 0..len {
-                        let cards = &m.s.zones[z as usize].cards;
-                        let c = *cards.get(cards.len().checked_sub(i + 1)?)?;
+                        let c = nth(m, &zs[..fz.len()], i)?;
                         m.set_local(slot, Value::Card(c));
                         if let Some(f) = &filter {
                             if !f(m)? {

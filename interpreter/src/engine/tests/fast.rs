@@ -66,6 +66,26 @@ fn numbers_truths_and_calls_take_the_fast_path() {
 }
 
 #[test]
+fn aggregates_over_zones_joined_by_plus() {
+    let before = answered();
+    let g = game(
+        "fn all_points(p: player): int = sum(c.points for c in p.hand + deck + p.hand where c is not \"One\")\n\
+         fn none_left(p: player): bool = all(c in p.hand + deck where c.points > 0) and not any(c in deck + p.hand where c.points > 5)",
+        r#"turn seat(1) {
+             move top 3 of deck to you.hand
+             if none_left(you) { win [you] "{all_points(you)} {count(c in you.hand + deck where c.points >= 1)}" }
+           }"#,
+        None,
+    );
+    assert_eq!(end(&g), "64 20");
+    assert!(
+        answered() > before + 2,
+        "{} fast answers",
+        answered() - before
+    );
+}
+
+#[test]
 fn errors_stay_the_walkers() {
     for (defs, flow, max_steps, error) in [
         (
