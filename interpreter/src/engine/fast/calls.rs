@@ -8,6 +8,7 @@ use crate::engine::exec::Mach;
 use crate::engine::state::{Ctx, MemoEntry};
 use crate::program::{Aggregate, BinOp, Expr, ExprKind};
 use crate::value::Value;
+use std::sync::Arc;
 
 /// The most function calls remembered while listing the options of one decision (as eval.rs).
 const MAX_MEMO: usize = 512;
@@ -15,10 +16,42 @@ const MAX_MEMO: usize = 512;
 /// The most zones joined by `+` that an aggregate's fast path walks.
 const MAX_PARTS: usize = 8;
 
-/// Evaluates the zones an aggregate walks into `zs`, with the work the walker counts for them (one
-/// zone: read in place; `Z1 + Z2 + ...`: the list `concat` in lists.rs builds, step by step), and
-/// gives the number of cards.
-fn open(parts: &[ZoneFn], m: &mut Mach, zs: &mut [u32; MAX_PARTS]) -> Option<usize> {
+/// What an aggregate walks: zones (one, or several joined by `+`) or any value that is a list.
+pub(super) enum Source {
+    Zones(Vec<ZoneFn>),
+    Value(ValueFn),
+}
+
+/// What an aggregate walks, evaluated: the first `n` zones of the array, or a list.
+enum Items {
+    Zones([u32; MAX_PARTS], usize),
+    List(Arc<Vec<Value>>),
+}
+
+/// Evaluates what an aggregate walks, with the work the walker counts for it (one zone: read in
+/// place; `Z1 + Z2 + ...`: the list `concat` in lists.rs builds, step by step; a list: nothing), and
+/// gives the number of items.
+fn open(src: &Source, m: &mut Mach) -> Option<(Items, usize)> {
+    let parts = match src {
+        Source::Zones(parts) => parts,
+        Source::Value(f) => {
+            return match f(m)? {
+                Value::Zone(z) if (z as usize) < m.s.zones.len() => {
+                    let n = m.s.zones[z as usize].cards.len();
+                    let mut zs = [0u32; MAX_PARTS];
+                    zs[0] = z;
+                    Some((Items::Zones(zs, 1), n))
+                }
+                Value::List(l) => {
+                    let n = l.len();
+                    Some((Items::List(l), n))
+                }
+                Value::None => Some((Items::Zones([0; MAX_PARTS], 0), 0)),
+                _ => None,
+            };
+        }
+    };
+    let mut zs = [0u32; MAX_PARTS];
     let mut total = 0usize;
     for (j, part) in parts.iter().enumerate() {
         let z = part(m)?;
@@ -34,27 +67,41 @@ fn open(parts: &[ZoneFn], m: &mut Mach, zs: &mut [u32; MAX_PARTS]) -> Option<usi
             }
         }
     }
-    Some(total)
+    Some((Items::Zones(zs, parts.len()), total))
 }
 
-/// The `i`th card of the zones `zs` one after the other, each top first.
+/// The `i`th item: of the zones one after the other, each top first, or of the list.
 #[inline]
-fn nth(m: &Mach, zs: &[u32], mut i: usize) -> Option<u32> {
-    for &z in zs {
-        let cards = &m.s.zones[z as usize].cards;
-        if i < cards.len() {
-            return Some(cards[cards.len() - 1 - i]);
+fn nth(m: &Mach, items: &Items, mut i: usize) -> Option<Value> {
+    match items {
+        Items::Zones(zs, k) => {
+            for &z in &zs[..*k] {
+                let cards = &m.s.zones[z as usize].cards;
+                if i < cards.len() {
+                    return Some(Value::Card(cards[cards.len() - 1 - i]));
+                }
+                i -= cards.len();
+            }
+            None
         }
-        i -= cards.len();
+        Items::List(l) => l.get(i).cloned(),
     }
-    None
 }
 
 impl Compiler<'_> {
-    /// The zones an aggregate walks: one zone, or zones joined by `+` (at most `MAX_PARTS`).
-    fn source(&mut self, list: &Expr) -> Option<Fast<Vec<ZoneFn>>> {
+    /// What an aggregate walks: one zone, zones joined by `+` (at most `MAX_PARTS`), or a value
+    /// that is a list (a local, a variable).
+    fn source(&mut self, list: &Expr) -> Option<Fast<Source>> {
+        if let Some(z) = self.zones(list) {
+            return Some(fast(z.height, Source::Zones(z.run)));
+        }
+        let v = self.value(list)?;
+        Some(fast(v.height, Source::Value(v.run)))
+    }
+
+    fn zones(&mut self, list: &Expr) -> Option<Fast<Vec<ZoneFn>>> {
         if let ExprKind::Binary(BinOp::Concat, a, b) = &list.kind {
-            let mut parts = self.source(a)?;
+            let mut parts = self.zones(a)?;
             let last = self.zone(b)?;
             if parts.run.len() >= MAX_PARTS {
                 return None;
@@ -88,8 +135,7 @@ impl Compiler<'_> {
             h,
             Box::new(move |m| {
                 step(m);
-                let mut zs = [0u32; MAX_PARTS];
-                let len = open(&fz, m, &mut zs)?;
+                let (items, len) = open(&fz, m)?;
                 m.s.exec_count += len as u64;
                 let Some(test) = &test else {
                     // Every card passes: `any` of a non-empty zone, `all` of any.
@@ -98,10 +144,10 @@ impl Compiler<'_> {
                 let saved = local(m, slot).cloned().unwrap_or_default();
                 let mut decided = None;
                 for i in 0..len {
-                    let Some(c) = nth(m, &zs[..fz.len()], i) else {
+                    let Some(item) = nth(m, &items, i) else {
                         break;
                     };
-                    m.set_local(slot, Value::Card(c));
+                    m.set_local(slot, item);
                     match test(m) {
                         None => {
                             m.set_local(slot, saved);
@@ -143,9 +189,7 @@ impl Compiler<'_> {
                 Aggregate::Sum | Aggregate::Max | Aggregate::Min,
                 Some(ExprKind::Prop(pid, ce)),
                 None,
-            ) if matches!(ce.kind, ExprKind::Local(s) if s == slot) && zone.run.len() == 1 => {
-                Some(pid.index())
-            }
+            ) if matches!(ce.kind, ExprKind::Local(s) if s == slot) => Some(pid.index()),
             _ => None,
         };
         let value = match (op, value) {
@@ -168,13 +212,13 @@ impl Compiler<'_> {
             h,
             Box::new(move |m| {
                 step(m);
-                let mut zs = [0u32; MAX_PARTS];
-                let len = open(&fz, m, &mut zs)?;
-                let z = zs[0];
+                let (items, len) = open(&fz, m)?;
                 m.s.exec_count += len as u64;
                 let mut sum = 0i64;
                 let mut best: Option<i64> = None;
-                if let Some(pid) = const_prop {
+                // The walker's table of constant numbers serves one zone read in place only.
+                if let (Some(pid), Items::Zones(zs, 1)) = (const_prop, &items) {
+                    let z = zs[0];
                     let nprops = m.l.nprops;
                     for &c in m.s.zones[z as usize].cards.iter().rev() {
                         let kind = m.s.cards.get(c as usize)?.kind as usize;
@@ -191,8 +235,8 @@ impl Compiler<'_> {
                 let mut count = 0i64;
                 let r = (|| {
                     for i in 0..len {
-                        let c = nth(m, &zs[..fz.len()], i)?;
-                        m.set_local(slot, Value::Card(c));
+                        let item = nth(m, &items, i)?;
+                        m.set_local(slot, item);
                         if let Some(f) = &filter {
                             if !f(m)? {
                                 continue;

@@ -4,7 +4,7 @@
 
 use super::{BoolFn, Code, Fast, IntFn, ValueFn, ZoneFn};
 use crate::engine::exec::Mach;
-use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind, FnId, Program, Ty, UnOp};
+use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind, Field, FnId, Program, Ty, UnOp};
 use crate::value::Value;
 use cardgame_grammar::ast::Scope;
 
@@ -70,7 +70,10 @@ pub(super) fn shape(p: &Program, e: &Expr) -> Shape {
         )
         | ExprKind::Unary(UnOp::Not, _)
         | ExprKind::IsKind(..)
-        | ExprKind::IsTag(..) => Shape::Truth,
+        | ExprKind::IsTag(..)
+        | ExprKind::Binary(BinOp::In, ..)
+        | ExprKind::Field(Field::FaceUp, _) => Shape::Truth,
+        ExprKind::Field(Field::X | Field::Y, _) => Shape::Number,
         ExprKind::CallFn(f, _) => p.fns.get(f.index()).map_or(Shape::Other, |d| of_ty(&d.ret)),
         ExprKind::PlayerVar(v, _) | ExprKind::CardVar(v, _) | ExprKind::Global(v) => {
             p.vars.get(v.index()).map_or(Shape::Other, |d| of_ty(&d.ty))
@@ -119,6 +122,7 @@ impl Compiler<'_> {
             | ExprKind::Option(_)
             | ExprKind::PlayerVar(..)
             | ExprKind::CardVar(..)
+            | ExprKind::Field(..)
             | ExprKind::Prop(..) => {
                 let v = self.value(e)?;
                 let f = v.run;
@@ -218,6 +222,53 @@ impl Compiler<'_> {
                 list,
                 filter,
             } => self.aggregate(*op, value.as_deref(), *slot, list, filter.as_deref())?,
+            ExprKind::Builtin(Builtin::Size, args)
+                if args.len() == 1
+                    && matches!(&args[0].kind, ExprKind::Builtin(Builtin::Cards, c) if c.len() == 2) =>
+            {
+                let ExprKind::Builtin(_, cargs) = &args[0].kind else {
+                    return None;
+                };
+                let (k, l) = (self.value(&cargs[0])?, self.value(&cargs[1])?);
+                let h = 3 + k.height.max(l.height);
+                let (fk, fl) = (k.run, l.run);
+                fast(
+                    h,
+                    Box::new(move |m| {
+                        // The count's node and the call of `cards` (builtins.rs, `call_of_kind`).
+                        step(m);
+                        step(m);
+                        let k = match fk(m)? {
+                            Value::Kind(k) => k,
+                            Value::Card(c) => m.s.cards.get(c as usize)?.kind,
+                            _ => return None,
+                        };
+                        let of_kind = |m: &Mach, c: u32| {
+                            m.s.cards.get(c as usize).is_some_and(|cs| cs.kind == k)
+                        };
+                        match fl(m)? {
+                            Value::Zone(z) => {
+                                let cards = &m.s.zones.get(z as usize)?.cards;
+                                let n = cards.len();
+                                let count = cards.iter().filter(|&&c| of_kind(m, c)).count();
+                                // Its length read, then its cards listed.
+                                m.s.exec_count += 2 * n as u64;
+                                Some(count as i64)
+                            }
+                            Value::List(l) => {
+                                m.s.exec_count += l.len() as u64;
+                                let count = l
+                                    .iter()
+                                    .filter(|v| matches!(v, Value::Card(c) if of_kind(m, *c)))
+                                    .count();
+                                Some(count as i64)
+                            }
+                            Value::None => Some(0),
+                            _ => None,
+                        }
+                    }),
+                )
+            }
             ExprKind::Builtin(Builtin::Size, args) if args.len() == 1 => {
                 let z = self.zone(&args[0])?;
                 let f = z.run;
@@ -400,6 +451,32 @@ impl Compiler<'_> {
                     }),
                 )
             }
+            ExprKind::Binary(BinOp::In, a, b) => {
+                let (a, b) = (self.value(a)?, self.value(b)?);
+                let h = 2 + a.height.max(b.height);
+                let (fa, fb) = (a.run, b.run);
+                fast(
+                    h,
+                    Box::new(move |m| {
+                        step(m);
+                        let (x, y) = (fa(m)?, fb(m)?);
+                        if let (Value::List(l1), Value::List(l2)) = (&x, &y) {
+                            m.s.exec_count += l1.len().min(l2.len()) as u64;
+                        }
+                        match (&x, &y) {
+                            (Value::Card(c), Value::Zone(z)) => {
+                                Some(m.s.cards.get(*c as usize).is_some_and(|cs| cs.zone == *z))
+                            }
+                            (_, Value::List(l)) => {
+                                m.s.exec_count += l.len() as u64;
+                                Some(l.contains(&x))
+                            }
+                            (_, Value::None) => Some(false),
+                            _ => None,
+                        }
+                    }),
+                )
+            }
             ExprKind::Unary(UnOp::Not, x) => {
                 let x = self.truth(x)?;
                 let f = x.run;
@@ -476,6 +553,7 @@ impl Compiler<'_> {
             | ExprKind::Option(_)
             | ExprKind::PlayerVar(..)
             | ExprKind::CardVar(..)
+            | ExprKind::Field(..)
             | ExprKind::Prop(..) => {
                 let v = self.value(e)?;
                 let f = v.run;
@@ -565,6 +643,36 @@ impl Compiler<'_> {
                     }),
                 )
             }
+            ExprKind::Field(f, x) => {
+                let x = self.value(x)?;
+                let (fx, f) = (x.run, *f);
+                fast(
+                    2 + x.height,
+                    Box::new(move |m| {
+                        step(m);
+                        let v = fx(m)?;
+                        if let Field::X | Field::Y = f {
+                            let Value::Space(s) = v else {
+                                return None;
+                            };
+                            let (sx, sy) = *m.l.spaces.get(s as usize)?;
+                            return Some(Value::Int(if f == Field::X { sx } else { sy }));
+                        }
+                        let Value::Card(c) = v else {
+                            return None;
+                        };
+                        let cs = m.s.cards.get(c as usize)?;
+                        Some(match f {
+                            Field::Kind => Value::Kind(cs.kind),
+                            Field::Owner => {
+                                m.s.card_owner(c).map(Value::Player).unwrap_or_default()
+                            }
+                            Field::Zone => Value::Zone(cs.zone),
+                            _ => Value::Bool(cs.face_up),
+                        })
+                    }),
+                )
+            }
             ExprKind::CardVar(v, ce) => {
                 let ce = self.value(ce)?;
                 let (f, v) = (ce.run, *v);
@@ -602,6 +710,14 @@ impl Compiler<'_> {
                 )
             }
             ExprKind::CallFn(..) => self.call(e, Want::Value)?,
+            // Other properties: `int` and `truth` read them through this method, which must not send
+            // them back.
+            ExprKind::Prop(..) => return None,
+            ExprKind::Zone(..) => {
+                let z = self.zone(e)?;
+                let (h, run) = (z.height, z.run);
+                fast(h, Box::new(move |m| run(m).map(Value::Zone)))
+            }
             _ => {
                 if number_shaped(e) {
                     let f = self.int(e)?;

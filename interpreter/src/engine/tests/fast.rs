@@ -70,19 +70,35 @@ fn aggregates_over_zones_joined_by_plus() {
     let before = answered();
     let g = game(
         "fn all_points(p: player): int = sum(c.points for c in p.hand + deck + p.hand where c is not \"One\")\n\
+         fn owned_by(p: player, l: list of card): int = count(x in l where x.owner == p) * 100 + count(cards(\"Three\", l)) * 10 + count(c in l where c in p.hand)\n\
          fn none_left(p: player): bool = all(c in p.hand + deck where c.points > 0) and not any(c in deck + p.hand where c.points > 5)",
         r#"turn seat(1) {
              move top 3 of deck to you.hand
-             if none_left(you) { win [you] "{all_points(you)} {count(c in you.hand + deck where c.points >= 1)}" }
+             if none_left(you) { win [you] "{all_points(you)} {count(c in you.hand + deck where c.points >= 1)} {owned_by(you, filter(c in deck where true) + you.hand)}" }
            }"#,
         None,
     );
-    assert_eq!(end(&g), "64 20");
+    assert_eq!(end(&g), "64 20 383");
     assert!(
         answered() > before + 2,
         "{} fast answers",
         answered() - before
     );
+}
+
+#[test]
+fn forms_not_covered_are_left_to_the_walker() {
+    // A property of a card that is not in a local, a field of it, a list: compiled around, or not
+    // at all, and evaluated by the walker.
+    let g = game(
+        "fn top_points(): int = (top of deck).points + 1\nfn kind_twice(p: player): bool = first(p.hand).kind == (top of deck).kind",
+        r#"turn seat(1) {
+             move top 2 of deck to you.hand
+             if (top of deck).points > 0 and top_points() == 2 and kind_twice(you) { win [you] "{top_points()}" }
+           }"#,
+        None,
+    );
+    assert_eq!(end(&g), "2");
 }
 
 #[test]
