@@ -14,6 +14,7 @@ pub(super) fn compile(p: &Program, e: &Expr) -> Option<Box<Code>> {
     let mut c = Compiler {
         p,
         calling: Vec::new(),
+        depth: 0,
     };
     let (int, cond, truth, zone) = match shape(p, e) {
         Shape::Number => (c.int(e), None, None, None),
@@ -88,10 +89,16 @@ pub(super) fn shape(p: &Program, e: &Expr) -> Shape {
     }
 }
 
+/// The deepest a compilation goes (through nested expressions and the bodies of the functions they
+/// call) before it declines: no fast path could run deeper than the walker's nesting limit anyway.
+const MAX_COMPILE_DEPTH: u32 = crate::engine::eval::MAX_DEPTH;
+
 pub(super) struct Compiler<'p> {
     pub(super) p: &'p Program,
     /// The functions whose bodies are being compiled (a recursive call is left to the walker).
     pub(super) calling: Vec<FnId>,
+    /// How deep the compilation is now.
+    pub(super) depth: u32,
 }
 
 /// One step of work, as the walker's `charge(1)` (the budget is tested once, at the end).
@@ -101,8 +108,22 @@ pub(super) fn step(m: &mut Mach) {
 }
 
 impl Compiler<'_> {
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> Option<T>) -> Option<T> {
+        if self.depth >= MAX_COMPILE_DEPTH {
+            return None;
+        }
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
+    }
+
     /// A number, as `eval` gives it.
     pub(super) fn int(&mut self, e: &Expr) -> Option<Fast<IntFn>> {
+        self.nested(|c| c.int_node(e))
+    }
+
+    fn int_node(&mut self, e: &Expr) -> Option<Fast<IntFn>> {
         Some(match &e.kind {
             ExprKind::Const(Value::Int(i)) => {
                 let i = *i;
@@ -312,6 +333,10 @@ impl Compiler<'_> {
 
     /// A truth, as `eval_bool` gives it (its own quick forms charge nothing for the node).
     pub(super) fn cond(&mut self, e: &Expr) -> Option<Fast<BoolFn>> {
+        self.nested(|c| c.cond_node(e))
+    }
+
+    fn cond_node(&mut self, e: &Expr) -> Option<Fast<BoolFn>> {
         Some(match &e.kind {
             ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
                 let (a, b) = (self.cond(a)?, self.cond(b)?);
@@ -402,6 +427,10 @@ impl Compiler<'_> {
 
     /// A truth, as `eval` gives it.
     pub(super) fn truth(&mut self, e: &Expr) -> Option<Fast<BoolFn>> {
+        self.nested(|c| c.truth_node(e))
+    }
+
+    fn truth_node(&mut self, e: &Expr) -> Option<Fast<BoolFn>> {
         Some(match &e.kind {
             ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
                 let (a, b) = (self.cond(a)?, self.cond(b)?);
@@ -589,6 +618,10 @@ impl Compiler<'_> {
 
     /// Any value, as `eval` gives it: the forms above, and the simple reads.
     pub(super) fn value(&mut self, e: &Expr) -> Option<Fast<ValueFn>> {
+        self.nested(|c| c.value_node(e))
+    }
+
+    fn value_node(&mut self, e: &Expr) -> Option<Fast<ValueFn>> {
         Some(match &e.kind {
             ExprKind::Const(v) => {
                 let v = v.clone();
@@ -734,6 +767,10 @@ impl Compiler<'_> {
 
     /// A zone instance, as `eval` gives it.
     pub(super) fn zone(&mut self, e: &Expr) -> Option<Fast<ZoneFn>> {
+        self.nested(|c| c.zone_node(e))
+    }
+
+    fn zone_node(&mut self, e: &Expr) -> Option<Fast<ZoneFn>> {
         Some(match &e.kind {
             ExprKind::Const(Value::Zone(z)) => {
                 let z = *z;

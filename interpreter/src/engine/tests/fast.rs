@@ -102,6 +102,23 @@ fn forms_not_covered_are_left_to_the_walker() {
 }
 
 #[test]
+fn a_long_chain_of_calls_compiles_within_bounds() {
+    // 3,000 functions, each calling the next: compiling stops at the nesting limit (no stack
+    // overflow), and the walker reports the nesting as before.
+    let mut defs = String::from("fn f2999(n: int): int = n\n");
+    for i in (0..2999).rev() {
+        defs.push_str(&format!(
+            "fn f{i}(n: int): int = f{}(n) + 1 + n * 0\n",
+            i + 1
+        ));
+    }
+    let g = game(&defs, "turn seat(1) { win [you] \"{f0(1)}\" }", None);
+    assert!(end(&g).contains("nested too deeply"), "{}", end(&g));
+    let g = game(&defs, "turn seat(1) { win [you] \"{f2900(1)}\" }", None);
+    assert_eq!(end(&g), "100");
+}
+
+#[test]
 fn errors_stay_the_walkers() {
     for (defs, flow, max_steps, error) in [
         (
