@@ -144,17 +144,7 @@ impl Compiler<'_> {
             | ExprKind::PlayerVar(..)
             | ExprKind::CardVar(..)
             | ExprKind::Field(..)
-            | ExprKind::Prop(..) => {
-                let v = self.value(e)?;
-                let f = v.run;
-                fast(
-                    v.height,
-                    Box::new(move |m| match f(m)? {
-                        Value::Int(i) => Some(i),
-                        _ => None,
-                    }),
-                )
-            }
+            | ExprKind::Prop(..) => to_int(self.value(e)?),
             ExprKind::Players => fast(
                 1,
                 Box::new(|m| {
@@ -317,15 +307,7 @@ impl Compiler<'_> {
                 )
             }
             ExprKind::CallFn(..) if shape(self.p, e) == Shape::Number => {
-                let v = self.call(e, Want::Int)?;
-                let f = v.run;
-                fast(
-                    v.height,
-                    Box::new(move |m| match f(m)? {
-                        Value::Int(i) => Some(i),
-                        _ => None,
-                    }),
-                )
+                to_int(self.call(e, Want::Int)?)
             }
             _ => return None,
         })
@@ -583,17 +565,7 @@ impl Compiler<'_> {
             | ExprKind::PlayerVar(..)
             | ExprKind::CardVar(..)
             | ExprKind::Field(..)
-            | ExprKind::Prop(..) => {
-                let v = self.value(e)?;
-                let f = v.run;
-                fast(
-                    v.height,
-                    Box::new(move |m| match f(m)? {
-                        Value::Bool(b) => Some(b),
-                        _ => None,
-                    }),
-                )
-            }
+            | ExprKind::Prop(..) => to_bool(self.value(e)?),
             ExprKind::Aggregate {
                 op: op @ (Aggregate::Any | Aggregate::All),
                 value,
@@ -602,15 +574,7 @@ impl Compiler<'_> {
                 filter,
             } => self.any_all(*op, value.as_deref(), *slot, list, filter.as_deref())?,
             ExprKind::CallFn(..) if shape(self.p, e) == Shape::Truth => {
-                let v = self.call(e, Want::Truth)?;
-                let f = v.run;
-                fast(
-                    v.height,
-                    Box::new(move |m| match f(m)? {
-                        Value::Bool(b) => Some(b),
-                        _ => None,
-                    }),
-                )
+                to_bool(self.call(e, Want::Truth)?)
             }
             _ => return None,
         })
@@ -812,6 +776,30 @@ pub(super) enum Want {
     Int,
     Truth,
     Value,
+}
+
+/// A value's fast path as a number's (another value: the walker's turn).
+fn to_int(v: Fast<ValueFn>) -> Fast<IntFn> {
+    let f = v.run;
+    fast(
+        v.height,
+        Box::new(move |m| match f(m)? {
+            Value::Int(i) => Some(i),
+            _ => None,
+        }),
+    )
+}
+
+/// A value's fast path as a truth's.
+fn to_bool(v: Fast<ValueFn>) -> Fast<BoolFn> {
+    let f = v.run;
+    fast(
+        v.height,
+        Box::new(move |m| match f(m)? {
+            Value::Bool(b) => Some(b),
+            _ => None,
+        }),
+    )
 }
 
 pub(super) fn value_fn(
