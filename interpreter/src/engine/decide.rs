@@ -15,7 +15,34 @@ use cardgame_grammar::ast::Span;
 type R<T> = Result<T, RuntimeError>;
 
 /// An action with its arguments, as offered in a menu.
-pub(crate) type MenuOption = (ActionId, Vec<Value>);
+pub(crate) type MenuOption = (ActionId, Args);
+
+/// An action's arguments as offered: one (most actions take one card) kept in place, so that listing
+/// a menu and copying a game waiting on one allocate nothing per option; none or several in a vector.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Args {
+    One(Value),
+    Many(Vec<Value>),
+}
+
+impl Args {
+    pub fn from_slice(args: &[Value]) -> Args {
+        match args {
+            [v] => Args::One(v.clone()),
+            _ => Args::Many(args.to_vec()),
+        }
+    }
+}
+
+impl std::ops::Deref for Args {
+    type Target = [Value];
+    fn deref(&self) -> &[Value] {
+        match self {
+            Args::One(v) => std::slice::from_ref(v),
+            Args::Many(v) => v,
+        }
+    }
+}
 
 #[derive(Clone, Debug)]
 pub(crate) struct MenuFrame {
@@ -609,11 +636,14 @@ impl<'a> Mach<'a> {
                         if args.iter().any(|v| self.secret(v)) {
                             hidden = Some("an action");
                         }
-                        for v in &args {
+                        for v in args.iter() {
                             self.note_chosen(v);
                         }
                         let mut locals = self.s.take_locals(0);
-                        locals.extend(args);
+                        match args {
+                            Args::One(v) => locals.push(v),
+                            Args::Many(vs) => locals.extend(vs),
+                        }
                         locals.resize((def.body.slots as usize).max(locals.len()), Value::None);
                         self.push_call(
                             Ctx {

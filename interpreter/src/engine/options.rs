@@ -1,7 +1,7 @@
 //! Engine stage: the options of a decision: identical cards merged, action menus listed (conditions
 //! split by parameter), and labels built, or left out while nobody reads them.
 
-use super::decide::MenuOption;
+use super::decide::{Args, MenuOption};
 use super::exec::{Frame, Mach};
 use super::label::{label, zone_label};
 use super::RuntimeError;
@@ -425,7 +425,7 @@ impl<'a> Mach<'a> {
             if let (Some(fp), Some(buckets)) = (fingerprint, list.seen.as_mut()) {
                 buckets.entry(fp).or_default().push(list.out.len());
             }
-            list.out.push((a, args.clone()));
+            list.out.push((a, Args::from_slice(args)));
             list.labels.push(text);
             return Ok(None);
         }

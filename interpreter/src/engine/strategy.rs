@@ -52,7 +52,7 @@ impl Game {
             Some(Frame::Menu(m)) => m
                 .offered
                 .iter()
-                .map(|(a, args)| Offered::Action(*a, args.clone()))
+                .map(|(a, args)| Offered::Action(*a, args.to_vec()))
                 .collect(),
             Some(Frame::ChooseOne { offered, .. }) => {
                 offered.iter().cloned().map(Offered::Value).collect()

@@ -745,24 +745,34 @@ impl Compiler<'_> {
             }
             ExprKind::Zone(z, holder) => {
                 let z = z.index();
-                let shared = self.p.zones.get(z)?.scope == Scope::Shared;
+                let scope = self.p.zones.get(z)?.scope;
                 let holder = match holder {
                     Some(h) => Some(self.value(h)?),
-                    None if shared => None,
+                    None if scope == Scope::Shared => None,
                     None => return None,
                 };
                 let h = 2 + holder.as_ref().map_or(0, |h| h.height);
                 let holder = holder.map(|h| h.run);
+                // `zone_of` (zones.rs), its scope known here.
                 fast(
                     h,
                     Box::new(move |m| {
                         step(m);
-                        let h = match &holder {
-                            Some(f) => Some(f(m)?),
-                            None => None,
+                        let idx = match &holder {
+                            Some(f) => match (scope, f(m)?) {
+                                (Scope::Shared, _) => 0,
+                                (Scope::PerPlayer, Value::Player(p)) => p as u32,
+                                (Scope::PerCard, Value::Card(c)) => c,
+                                (Scope::PerSpace, Value::Space(s)) => s as u32,
+                                _ => return None,
+                            },
+                            None => 0,
                         };
-                        let z = m.zone_of(z, h, Default::default()).ok()?;
-                        ((z as usize) < m.s.zones.len()).then_some(z)
+                        if idx >= *m.l.zone_len.get(z)? {
+                            return None;
+                        }
+                        let zi = m.l.zone_base.get(z)? + idx;
+                        ((zi as usize) < m.s.zones.len()).then_some(zi)
                     }),
                 )
             }
