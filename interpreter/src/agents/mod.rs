@@ -154,6 +154,15 @@ pub fn make_agent(
         other if other.starts_with("ismcts:") => {
             let mut parts: Vec<&str> = other["ismcts:".len()..].split(':').map(str::trim).collect();
             let mut playout = Playout::default();
+            // Trailing flags, each at most once: `others=NAME`, then `strict` or `strict=NAME`.
+            if parts.len() > 2 {
+                if let Some(name) = parts.last().and_then(|l| l.strip_prefix("others=")) {
+                    let index =
+                        strategy_index(program, name).map_err(|e| format!("`{other}`: {e}"))?;
+                    playout.others = Some((index, name.to_string()));
+                    parts.pop();
+                }
+            }
             if parts.len() > 2 {
                 if let Some(last) = parts.last().copied() {
                     if last == "strict" {
