@@ -98,6 +98,9 @@ pub struct Playout {
     /// play-outs and is their preferred move in the tree (`:others=NAME`): a model of the opponents;
     /// the policy then plays only the searching seat.
     pub others: Option<(usize, String)>,
+    /// Worlds keep each player's unseen cards among that player's hidden zones
+    /// (`Game::determinize_by_holder`, `:owners`).
+    pub owners: bool,
 }
 
 impl Default for Playout {
@@ -108,6 +111,7 @@ impl Default for Playout {
             strict: false,
             rules: None,
             others: None,
+            owners: false,
         }
     }
 }
@@ -124,8 +128,11 @@ impl Playout {
         if let Some((_, o)) = &self.others {
             strict.push_str(&format!(":others={o}"));
         }
+        if self.owners {
+            strict.push_str(":owners");
+        }
         match self.turns {
-            Some(2) if self.strategy.is_none() && !self.strict && self.others.is_none() => {
+            Some(2) if self.strategy.is_none() && !self.strict && strict.is_empty() => {
                 String::new()
             }
             Some(2) => format!(":{policy}{strict}"),
@@ -252,7 +259,13 @@ impl IsmctsAgent {
         }
         if games.is_empty() {
             games = (0..wanted)
-                .map(|_| game.determinize(seat, self.rng.gen()))
+                .map(|_| {
+                    if self.playout.owners {
+                        game.determinize_by_holder(seat, self.rng.gen())
+                    } else {
+                        game.determinize(seat, self.rng.gen())
+                    }
+                })
                 .collect();
         }
         let seats = game.players() as usize;
@@ -494,6 +507,10 @@ impl Agent for IsmctsAgent {
         // other option's mean must exceed it by [`EVIDENCE`] standard errors of the difference.
         if let Some(p) = self.policy_move(game, &allowed) {
             if let (Some(b), Some(q)) = (stats(best.2), stats(p)) {
+                if std::env::var_os("DBG_SEARCH").is_some() {
+                    let all: Vec<String> = allowed.iter().filter_map(|&i| stats(i).map(|e| format!("{}={}/{:.3}", decision.options[i], e.visits, e.mean))).collect();
+                    eprintln!("DBG supply? turn {} strat={} best={} dev={} | {}", game.turns(), decision.options[p], decision.options[best.2], best.2 != p && b.better_than(&q), all.join(" "));
+                }
                 if best.2 != p && !b.better_than(&q) {
                     best.2 = p;
                 }

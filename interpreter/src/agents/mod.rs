@@ -154,28 +154,39 @@ pub fn make_agent(
         other if other.starts_with("ismcts:") => {
             let mut parts: Vec<&str> = other["ismcts:".len()..].split(':').map(str::trim).collect();
             let mut playout = Playout::default();
-            // Trailing flags, each at most once: `others=NAME`, then `strict` or `strict=NAME`.
-            if parts.len() > 2 {
-                if let Some(name) = parts.last().and_then(|l| l.strip_prefix("others=")) {
-                    let index =
-                        strategy_index(program, name).map_err(|e| format!("`{other}`: {e}"))?;
-                    playout.others = Some((index, name.to_string()));
-                    parts.pop();
-                }
-            }
-            if parts.len() > 2 {
-                if let Some(last) = parts.last().copied() {
-                    if last == "strict" {
-                        parts.pop();
-                        playout.strict = true;
-                    } else if let Some(rules) = last.strip_prefix("strict=") {
-                        parts.pop();
-                        playout.strict = true;
+            // Trailing flags, in any order, each at most once: `strict` or `strict=NAME`,
+            // `others=NAME`, `owners`.
+            let repeated = || format!("`{other}`: a flag of ismcts is given twice");
+            while parts.len() > 2 {
+                let Some(last) = parts.last().copied() else {
+                    break;
+                };
+                if last == "strict" || last.starts_with("strict=") {
+                    if playout.strict {
+                        return Err(repeated());
+                    }
+                    playout.strict = true;
+                    if let Some(rules) = last.strip_prefix("strict=") {
                         let index = strategy_index(program, rules)
                             .map_err(|e| format!("`{other}`: {e}"))?;
                         playout.rules = Some((index, rules.to_string()));
                     }
+                } else if let Some(name) = last.strip_prefix("others=") {
+                    if playout.others.is_some() {
+                        return Err(repeated());
+                    }
+                    let index =
+                        strategy_index(program, name).map_err(|e| format!("`{other}`: {e}"))?;
+                    playout.others = Some((index, name.to_string()));
+                } else if last == "owners" {
+                    if playout.owners {
+                        return Err(repeated());
+                    }
+                    playout.owners = true;
+                } else {
+                    break;
                 }
+                parts.pop();
             }
             let mut parts = parts.into_iter();
             let budget = parts.next().unwrap_or("");

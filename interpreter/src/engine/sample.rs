@@ -11,28 +11,55 @@ impl Game {
     /// generator is reseeded, so future shuffles are unknown too. Two games that differ only in cards the
     /// seat cannot see give the same possible worlds for the same `seed`.
     pub fn determinize(&self, seat: u8, seed: u64) -> Game {
+        self.deal_unseen(seat, seed, false)
+    }
+
+    /// [`Game::determinize`] for a seat that remembers whose cards are whose: every card the seat may
+    /// not see is dealt again at random among the places of such cards *of the same holder* (one
+    /// player's zones; or else the shared zones and every other zone together), so each player's
+    /// hidden cards stay among that player's hidden zones (a deck-builder's deck and hand) and the
+    /// shared hidden cards among the shared zones (a supply). It assumes what the seat could have
+    /// followed in a game where no card moves unseen from one holder to another: which cards went
+    /// into each player's hidden zones. Two games that differ only in where a player's unseen cards
+    /// lie among that player's zones give the same possible worlds for the same `seed`.
+    pub fn determinize_by_holder(&self, seat: u8, seed: u64) -> Game {
+        self.deal_unseen(seat, seed, true)
+    }
+
+    fn deal_unseen(&self, seat: u8, seed: u64, by_holder: bool) -> Game {
         let mut g = self.clone();
         g.forget_history();
         let box_zone = g.prog.box_zone.index() as u32;
-        let mut places: Vec<(usize, usize)> = Vec::new();
-        let mut cards: Vec<u32> = Vec::new();
+        // Unseen places and cards by group: one group, or one per holding player (`None`: the rest).
+        let mut groups: std::collections::BTreeMap<Option<u8>, (Vec<(usize, usize)>, Vec<u32>)> =
+            std::collections::BTreeMap::new();
         for (zi, z) in g.st.zones.declared() {
             if zi as u32 == box_zone {
                 continue;
             }
+            let group = match g.st.zones.holder(zi) {
+                Some(super::state::Holder::Player(p)) if by_holder => Some(p),
+                _ => None,
+            };
             for (i, &c) in z.cards.iter().enumerate() {
                 let mask = g.st.card_seen_mask(&g.prog, c);
                 if seat >= 64 || mask & (1u64 << seat) == 0 {
+                    let (places, cards) = groups.entry(group).or_default();
                     places.push((zi, i));
                     cards.push(c);
                 }
             }
         }
-        // A canonical order (by kind) first, so the deal depends on what is unseen, not on where it lies.
-        cards.sort_by_key(|&c| (g.st.cards.get(c as usize).map_or(0, |cs| cs.kind), c));
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        cards.shuffle(&mut rng);
-        for ((zi, i), c) in places.into_iter().zip(cards) {
+        let mut dealt: Vec<((usize, usize), u32)> = Vec::new();
+        for (places, mut cards) in groups.into_values() {
+            // A canonical order (by kind) first, so the deal depends on what is unseen, not on where
+            // it lies.
+            cards.sort_by_key(|&c| (g.st.cards.get(c as usize).map_or(0, |cs| cs.kind), c));
+            cards.shuffle(&mut rng);
+            dealt.extend(places.into_iter().zip(cards));
+        }
+        for ((zi, i), c) in dealt {
             if let Some(slot) = g.st.zones.get_mut(zi).and_then(|z| z.cards.get_mut(i)) {
                 *slot = c;
             }
