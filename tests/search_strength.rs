@@ -154,7 +154,7 @@ fn crafty_explorers_search() {
 
 /// Market Race's search: the script's `plays` rules play the cards, and the search decides the buys by
 /// play-outs in which both seats play `money_actions` to the end of the game.
-const MARKET_RACE: &str = "ismcts:2000:money_actions:end:strict=plays";
+const MARKET_RACE: &str = "ismcts:2000:money_actions:end:strict=plays:owners";
 
 #[test]
 #[ignore = "slow: run in release mode"]

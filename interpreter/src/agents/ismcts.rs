@@ -507,10 +507,6 @@ impl Agent for IsmctsAgent {
         // other option's mean must exceed it by [`EVIDENCE`] standard errors of the difference.
         if let Some(p) = self.policy_move(game, &allowed) {
             if let (Some(b), Some(q)) = (stats(best.2), stats(p)) {
-                if std::env::var_os("DBG_SEARCH").is_some() {
-                    let all: Vec<String> = allowed.iter().filter_map(|&i| stats(i).map(|e| format!("{}={}/{:.3}", decision.options[i], e.visits, e.mean))).collect();
-                    eprintln!("DBG supply? turn {} strat={} best={} dev={} | {}", game.turns(), decision.options[p], decision.options[best.2], best.2 != p && b.better_than(&q), all.join(" "));
-                }
                 if best.2 != p && !b.better_than(&q) {
                     best.2 = p;
                 }
