@@ -94,10 +94,6 @@ pub struct Playout {
     /// instead of the play-out policy's (`:strict=NAME`): the search then decides what NAME leaves
     /// open, with play-outs (and its preferred move) by the policy.
     pub rules: Option<(usize, String)>,
-    /// Another strategy of the script (its index and name) that plays the other seats in the
-    /// play-outs and is their preferred move in the tree (`:others=NAME`): a model of the opponents;
-    /// the policy then plays only the searching seat.
-    pub others: Option<(usize, String)>,
     /// Worlds keep each player's unseen cards among that player's hidden zones
     /// (`Game::determinize_by_holder`, `:owners`).
     pub owners: bool,
@@ -110,7 +106,6 @@ impl Default for Playout {
             turns: Some(2),
             strict: false,
             rules: None,
-            others: None,
             owners: false,
         }
     }
@@ -120,24 +115,19 @@ impl Playout {
     /// How the play-out reads in the agent's name: empty for the default.
     fn suffix(&self) -> String {
         let policy = self.strategy.as_ref().map_or("random", |(_, s)| s.as_str());
-        let mut strict = match (&self.rules, self.strict) {
+        let mut flags = match (&self.rules, self.strict) {
             (Some((_, r)), true) => format!(":strict={r}"),
             (_, true) => ":strict".to_string(),
             _ => String::new(),
         };
-        if let Some((_, o)) = &self.others {
-            strict.push_str(&format!(":others={o}"));
-        }
         if self.owners {
-            strict.push_str(":owners");
+            flags.push_str(":owners");
         }
         match self.turns {
-            Some(2) if self.strategy.is_none() && !self.strict && strict.is_empty() => {
-                String::new()
-            }
-            Some(2) => format!(":{policy}{strict}"),
-            Some(t) => format!(":{policy}:{t}{strict}"),
-            None => format!(":{policy}:end{strict}"),
+            Some(2) if self.strategy.is_none() && flags.is_empty() => String::new(),
+            Some(2) => format!(":{policy}{flags}"),
+            Some(t) => format!(":{policy}:{t}{flags}"),
+            None => format!(":{policy}:end{flags}"),
         }
     }
 }
@@ -307,18 +297,9 @@ impl IsmctsAgent {
         }
     }
 
-    /// The strategy that plays `player` in the play-outs of a search for `seat`: the policy, or for
-    /// another seat the model of the others (`:others=NAME`) when there is one.
-    fn policy_for(&self, player: u8, seat: u8) -> Option<usize> {
-        match &self.playout.others {
-            Some((o, _)) if player != seat => Some(*o),
-            _ => self.playout.strategy.as_ref().map(|(s, _)| *s),
-        }
-    }
-
     /// The play-out after the tree: the policy plays until the turn after next begins.
-    fn play_out(&mut self, g: &mut Game, turn: u32, seat: u8) {
-        if self.playout.strategy.is_none() && self.playout.others.is_none() {
+    fn play_out(&mut self, g: &mut Game, turn: u32) {
+        if self.playout.strategy.is_none() {
             // A random play-out counts options, never reads them.
             g.set_labels(false);
         }
@@ -329,15 +310,15 @@ impl IsmctsAgent {
             u32::MAX
         };
         for _ in 0..limit {
-            let (k, player) = match g.status() {
-                Status::Decision(d) => (d.options.len(), d.player),
+            let k = match g.status() {
+                Status::Decision(d) => d.options.len(),
                 _ => return,
             };
             if self.playout.turns.is_some_and(|t| g.turns() >= turn + t) {
                 return;
             }
-            let choice = match self.policy_for(player, seat) {
-                Some(s) if k > 1 => match g.strategy_choice(s) {
+            let choice = match &self.playout.strategy {
+                Some((s, _)) if k > 1 => match g.strategy_choice(*s) {
                     Ok(Some(i)) if i < k => i,
                     _ => self.rng.gen_range(0..k),
                 },
@@ -356,7 +337,6 @@ impl IsmctsAgent {
         allowed: &[usize],
         nodes: &mut Vec<Node>,
         scale: &mut Scale,
-        seat: u8,
     ) {
         let seats = world.game.players() as usize;
         let mut g = world.game.clone();
@@ -386,8 +366,8 @@ impl IsmctsAgent {
             // The play-out strategy's own choice here, if it has one: tried first, and favoured by
             // a bonus that fades with its visits (a progressive bias), so the search plays the
             // strategy's move unless its play-outs show a better one.
-            let preferred = match self.policy_for(d.player, seat) {
-                Some(s) if d.options.len() > 1 => match g.strategy_choice(s) {
+            let preferred = match &self.playout.strategy {
+                Some((s, _)) if d.options.len() > 1 => match g.strategy_choice(*s) {
                     Ok(Some(i)) => Some(i),
                     _ => None,
                 },
@@ -445,7 +425,7 @@ impl IsmctsAgent {
             node = best.2;
             path.push(node);
         }
-        self.play_out(&mut g, turn, seat);
+        self.play_out(&mut g, turn);
         run_forced(&mut g);
         let r = scale.rewards(&mut g, &world.root);
         for &n in &path {
@@ -485,7 +465,7 @@ impl Agent for IsmctsAgent {
                 break;
             }
             let world = &worlds[k as usize % worlds.len()];
-            self.iterate(world, &allowed, &mut nodes, &mut scale, decision.player);
+            self.iterate(world, &allowed, &mut nodes, &mut scale);
         }
         // The most visited of the allowed options (the best mean reward among equals).
         let root = &nodes[0];

@@ -187,7 +187,17 @@ mod tests {
                 format!("{:?}", b.view(1 - seat))
             );
         }
-        for spec in ["mcts:60", "greedy", "ismcts:60"] {
+        for s in 0..5 {
+            let (a, b) = (
+                g.determinize_by_holder(seat, s),
+                h.determinize_by_holder(seat, s),
+            );
+            assert_eq!(
+                format!("{:?}", a.view(1 - seat)),
+                format!("{:?}", b.view(1 - seat))
+            );
+        }
+        for spec in ["mcts:60", "greedy", "ismcts:60", "ismcts:60:random:owners"] {
             let mut x = make_agent(g.program(), spec, 3, seat).expect("agent");
             let mut y = make_agent(g.program(), spec, 3, seat).expect("agent");
             assert_eq!(
@@ -196,6 +206,64 @@ mod tests {
                 "{spec} looked at hidden cards"
             );
         }
+    }
+
+    /// The kinds of the cards each holder (a player, else the shared zones) has in its zones.
+    fn kinds_by_holder(g: &Game) -> Vec<(Option<u8>, Vec<u16>)> {
+        let mut by: std::collections::BTreeMap<Option<u8>, Vec<u16>> = Default::default();
+        let box_zone = g.prog.box_zone.index();
+        for (zi, z) in g.st.zones.declared() {
+            if zi == box_zone {
+                continue;
+            }
+            let holder = match g.st.zones.holder(zi) {
+                Some(super::super::state::Holder::Player(p)) => Some(p),
+                _ => None,
+            };
+            let kinds = by.entry(holder).or_default();
+            kinds.extend(z.cards.iter().map(|&c| g.st.cards[c as usize].kind));
+        }
+        by.into_iter()
+            .map(|(h, mut k)| {
+                k.sort_unstable();
+                (h, k)
+            })
+            .collect()
+    }
+
+    /// In a deck-builder, `determinize_by_holder` keeps every player's cards among that player's
+    /// zones (its deck and hand are redealt among themselves) and the supply's among the shared
+    /// zones, while `determinize` mixes a deck with the supply.
+    #[test]
+    fn worlds_by_holder_keep_each_players_cards() {
+        let src = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../examples/market-race.cardgame"
+        ))
+        .expect("example");
+        let program = Arc::new(check_source(&src).program.expect("the example checks"));
+        let mut g = Game::new(program, GameConfig::new(2, 5));
+        // A few turns in, so that decks, hands and discards hold bought cards.
+        for step in 0..30 {
+            match g.status() {
+                Status::Decision(d) => {
+                    let i = step % d.options.len();
+                    g.apply(i).expect("applies");
+                }
+                _ => break,
+            }
+        }
+        let real = kinds_by_holder(&g);
+        let (mut moved, mut mixed) = (false, false);
+        for s in 0..10 {
+            let w = g.determinize_by_holder(0, s);
+            assert_eq!(kinds_by_holder(&w), real, "seed {s}");
+            assert_eq!(format!("{:?}", w.view(0)), format!("{:?}", g.view(0)));
+            moved |= format!("{:?}", w.st.zones) != format!("{:?}", g.st.zones);
+            mixed |= kinds_by_holder(&g.determinize(0, s)) != real;
+        }
+        assert!(moved, "the unseen cards must be redealt");
+        assert!(mixed, "determinize mixes the holders' cards");
     }
 
     /// A choice among cards the decider may not see is a blind pick; `show` lets it see them.
