@@ -10,7 +10,10 @@
 //!   rest dealt at random) and stops trying consistent worlds for the rest of that game, since a longer
 //!   history is only harder to match. In a game where the seat has seen many cards (a deck-builder's
 //!   hands) the fallback is the rule; in a game of few hidden cards and telling choices (Monty Hall) the
-//!   worlds are exact.
+//!   worlds are exact. With `:owners` the fallback deals each holder's unseen cards among that holder's
+//!   unseen places (`Game::determinize_by_holder`: a player's deck and hand among themselves, the
+//!   supply among the shared zones), what a seat with a perfect memory knows in a game where no card
+//!   passes unseen from one holder to another (docs/cli.md, Agents).
 //! - *One tree over the information set.* Iteration `k` plays in world `k % pool` with a fresh random
 //!   generator, and walks one tree whose edges are option labels. At each node only the options legal
 //!   in this world are candidates; UCB1 counts, for each child, the iterations in which it was
