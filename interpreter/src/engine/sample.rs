@@ -5,6 +5,9 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+/// The unseen places of one group of zones (zone, index) and the cards that lie there.
+type Unseen = (Vec<(usize, usize)>, Vec<u32>);
+
 impl Game {
     /// A copy of the game consistent with everything `seat` may see: every card the seat may not see
     /// (outside the box) is dealt again at random among the places of such cards, and the game's
@@ -31,7 +34,7 @@ impl Game {
         g.forget_history();
         let box_zone = g.prog.box_zone.index() as u32;
         // Unseen places and cards by group: one group, or one per holding player (`None`: the rest).
-        let mut groups: std::collections::BTreeMap<Option<u8>, (Vec<(usize, usize)>, Vec<u32>)> =
+        let mut groups: std::collections::BTreeMap<Option<u8>, Unseen> =
             std::collections::BTreeMap::new();
         for (zi, z) in g.st.zones.declared() {
             if zi as u32 == box_zone {
