@@ -10,7 +10,10 @@
 //!   rest dealt at random) and stops trying consistent worlds for the rest of that game, since a longer
 //!   history is only harder to match. In a game where the seat has seen many cards (a deck-builder's
 //!   hands) the fallback is the rule; in a game of few hidden cards and telling choices (Monty Hall) the
-//!   worlds are exact.
+//!   worlds are exact. With `:owners` the fallback deals each holder's unseen cards among that holder's
+//!   unseen places (`Game::determinize_by_holder`: a player's deck and hand among themselves, the
+//!   supply among the shared zones), what a seat with a perfect memory knows in a game where no card
+//!   passes unseen from one holder to another (docs/cli.md, Agents).
 //! - *One tree over the information set.* Iteration `k` plays in world `k % pool` with a fresh random
 //!   generator, and walks one tree whose edges are option labels. At each node only the options legal
 //!   in this world are candidates; UCB1 counts, for each child, the iterations in which it was
@@ -94,6 +97,9 @@ pub struct Playout {
     /// instead of the play-out policy's (`:strict=NAME`): the search then decides what NAME leaves
     /// open, with play-outs (and its preferred move) by the policy.
     pub rules: Option<(usize, String)>,
+    /// Worlds keep each player's unseen cards among that player's hidden zones
+    /// (`Game::determinize_by_holder`, `:owners`).
+    pub owners: bool,
 }
 
 impl Default for Playout {
@@ -103,6 +109,7 @@ impl Default for Playout {
             turns: Some(2),
             strict: false,
             rules: None,
+            owners: false,
         }
     }
 }
@@ -111,16 +118,19 @@ impl Playout {
     /// How the play-out reads in the agent's name: empty for the default.
     fn suffix(&self) -> String {
         let policy = self.strategy.as_ref().map_or("random", |(_, s)| s.as_str());
-        let strict = match (&self.rules, self.strict) {
+        let mut flags = match (&self.rules, self.strict) {
             (Some((_, r)), true) => format!(":strict={r}"),
             (_, true) => ":strict".to_string(),
             _ => String::new(),
         };
+        if self.owners {
+            flags.push_str(":owners");
+        }
         match self.turns {
-            Some(2) if self.strategy.is_none() && !self.strict => String::new(),
-            Some(2) => format!(":{policy}{strict}"),
-            Some(t) => format!(":{policy}:{t}{strict}"),
-            None => format!(":{policy}:end{strict}"),
+            Some(2) if self.strategy.is_none() && flags.is_empty() => String::new(),
+            Some(2) => format!(":{policy}{flags}"),
+            Some(t) => format!(":{policy}:{t}{flags}"),
+            None => format!(":{policy}:end{flags}"),
         }
     }
 }
@@ -242,7 +252,13 @@ impl IsmctsAgent {
         }
         if games.is_empty() {
             games = (0..wanted)
-                .map(|_| game.determinize(seat, self.rng.gen()))
+                .map(|_| {
+                    if self.playout.owners {
+                        game.determinize_by_holder(seat, self.rng.gen())
+                    } else {
+                        game.determinize(seat, self.rng.gen())
+                    }
+                })
                 .collect();
         }
         let seats = game.players() as usize;

@@ -154,19 +154,32 @@ pub fn make_agent(
         other if other.starts_with("ismcts:") => {
             let mut parts: Vec<&str> = other["ismcts:".len()..].split(':').map(str::trim).collect();
             let mut playout = Playout::default();
-            if parts.len() > 2 {
-                if let Some(last) = parts.last().copied() {
-                    if last == "strict" {
-                        parts.pop();
-                        playout.strict = true;
-                    } else if let Some(rules) = last.strip_prefix("strict=") {
-                        parts.pop();
-                        playout.strict = true;
+            // Trailing flags, in any order, each at most once: `strict` or `strict=NAME`, and
+            // `owners`.
+            let repeated = || format!("`{other}`: a flag of ismcts is given twice");
+            while parts.len() > 2 {
+                let Some(last) = parts.last().copied() else {
+                    break;
+                };
+                if last == "strict" || last.starts_with("strict=") {
+                    if playout.strict {
+                        return Err(repeated());
+                    }
+                    playout.strict = true;
+                    if let Some(rules) = last.strip_prefix("strict=") {
                         let index = strategy_index(program, rules)
                             .map_err(|e| format!("`{other}`: {e}"))?;
                         playout.rules = Some((index, rules.to_string()));
                     }
+                } else if last == "owners" {
+                    if playout.owners {
+                        return Err(repeated());
+                    }
+                    playout.owners = true;
+                } else {
+                    break;
                 }
+                parts.pop();
             }
             let mut parts = parts.into_iter();
             let budget = parts.next().unwrap_or("");
@@ -282,6 +295,16 @@ mod tests {
                 "ismcts:20:random:2:strict=steady",
                 "ismcts:20:random:strict=steady",
             ),
+            ("ismcts:20:random:owners", "ismcts:20:random:owners"),
+            ("ismcts:20:random:2:owners", "ismcts:20:random:owners"),
+            (
+                "ismcts:20:steady:end:strict=steady:owners",
+                "ismcts:20:steady:end:strict=steady:owners",
+            ),
+            (
+                "ismcts:20:steady:owners:strict",
+                "ismcts:20:steady:strict:owners",
+            ),
         ] {
             let a = make_agent(&p, spec, 1, 0).unwrap_or_else(|e| panic!("{spec}: {e}"));
             assert_eq!(a.name(), name);
@@ -313,6 +336,8 @@ mod tests {
             "ismcts:20:steady:2:strict:strict",
             "ismcts:20:steady:2:strict=steady:strict",
             "ismcts:20:steady:strict=",
+            "ismcts:20:random:owners:owners",
+            "ismcts:20:steady:strict:owners:strict",
         ] {
             let e = make_agent(&p, bad, 1, 0)
                 .err()

@@ -5,34 +5,64 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+/// The unseen places of one group of zones (zone, index) and the cards that lie there.
+type Unseen = (Vec<(usize, usize)>, Vec<u32>);
+
 impl Game {
     /// A copy of the game consistent with everything `seat` may see: every card the seat may not see
     /// (outside the box) is dealt again at random among the places of such cards, and the game's
     /// generator is reseeded, so future shuffles are unknown too. Two games that differ only in cards the
     /// seat cannot see give the same possible worlds for the same `seed`.
     pub fn determinize(&self, seat: u8, seed: u64) -> Game {
+        self.deal_unseen(seat, seed, false)
+    }
+
+    /// [`Game::determinize`] for a seat that remembers whose cards are whose: every card the seat may
+    /// not see is dealt again at random among the places of such cards *of the same holder* (one
+    /// player's zones; or else the shared zones and every other zone together), so each player's
+    /// hidden cards stay among that player's hidden zones (a deck-builder's deck and hand) and the
+    /// shared hidden cards among the shared zones (a supply). It assumes what the seat could have
+    /// followed in a game where no card moves unseen from one holder to another: which cards went
+    /// into each player's hidden zones. Two games that differ only in where a player's unseen cards
+    /// lie among that player's zones give the same possible worlds for the same `seed`.
+    pub fn determinize_by_holder(&self, seat: u8, seed: u64) -> Game {
+        self.deal_unseen(seat, seed, true)
+    }
+
+    fn deal_unseen(&self, seat: u8, seed: u64, by_holder: bool) -> Game {
         let mut g = self.clone();
         g.forget_history();
         let box_zone = g.prog.box_zone.index() as u32;
-        let mut places: Vec<(usize, usize)> = Vec::new();
-        let mut cards: Vec<u32> = Vec::new();
+        // Unseen places and cards by group: one group, or one per holding player (`None`: the rest).
+        let mut groups: std::collections::BTreeMap<Option<u8>, Unseen> =
+            std::collections::BTreeMap::new();
         for (zi, z) in g.st.zones.declared() {
             if zi as u32 == box_zone {
                 continue;
             }
+            let group = match g.st.zones.holder(zi) {
+                Some(super::state::Holder::Player(p)) if by_holder => Some(p),
+                _ => None,
+            };
             for (i, &c) in z.cards.iter().enumerate() {
                 let mask = g.st.card_seen_mask(&g.prog, c);
                 if seat >= 64 || mask & (1u64 << seat) == 0 {
+                    let (places, cards) = groups.entry(group).or_default();
                     places.push((zi, i));
                     cards.push(c);
                 }
             }
         }
-        // A canonical order (by kind) first, so the deal depends on what is unseen, not on where it lies.
-        cards.sort_by_key(|&c| (g.st.cards.get(c as usize).map_or(0, |cs| cs.kind), c));
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        cards.shuffle(&mut rng);
-        for ((zi, i), c) in places.into_iter().zip(cards) {
+        let mut dealt: Vec<((usize, usize), u32)> = Vec::new();
+        for (places, mut cards) in groups.into_values() {
+            // A canonical order (by kind) first, so the deal depends on what is unseen, not on where
+            // it lies.
+            cards.sort_by_key(|&c| (g.st.cards.get(c as usize).map_or(0, |cs| cs.kind), c));
+            cards.shuffle(&mut rng);
+            dealt.extend(places.into_iter().zip(cards));
+        }
+        for ((zi, i), c) in dealt {
             if let Some(slot) = g.st.zones.get_mut(zi).and_then(|z| z.cards.get_mut(i)) {
                 *slot = c;
             }
@@ -152,7 +182,17 @@ mod tests {
                 format!("{:?}", b.view(1 - seat))
             );
         }
-        for spec in ["mcts:60", "greedy", "ismcts:60"] {
+        for s in 0..5 {
+            let (a, b) = (
+                g.determinize_by_holder(seat, s),
+                h.determinize_by_holder(seat, s),
+            );
+            assert_eq!(
+                format!("{:?}", a.view(1 - seat)),
+                format!("{:?}", b.view(1 - seat))
+            );
+        }
+        for spec in ["mcts:60", "greedy", "ismcts:60", "ismcts:60:random:owners"] {
             let mut x = make_agent(g.program(), spec, 3, seat).expect("agent");
             let mut y = make_agent(g.program(), spec, 3, seat).expect("agent");
             assert_eq!(
@@ -161,6 +201,64 @@ mod tests {
                 "{spec} looked at hidden cards"
             );
         }
+    }
+
+    /// The kinds of the cards each holder (a player, else the shared zones) has in its zones.
+    fn kinds_by_holder(g: &Game) -> Vec<(Option<u8>, Vec<u16>)> {
+        let mut by: std::collections::BTreeMap<Option<u8>, Vec<u16>> = Default::default();
+        let box_zone = g.prog.box_zone.index();
+        for (zi, z) in g.st.zones.declared() {
+            if zi == box_zone {
+                continue;
+            }
+            let holder = match g.st.zones.holder(zi) {
+                Some(super::super::state::Holder::Player(p)) => Some(p),
+                _ => None,
+            };
+            let kinds = by.entry(holder).or_default();
+            kinds.extend(z.cards.iter().map(|&c| g.st.cards[c as usize].kind));
+        }
+        by.into_iter()
+            .map(|(h, mut k)| {
+                k.sort_unstable();
+                (h, k)
+            })
+            .collect()
+    }
+
+    /// In a deck-builder, `determinize_by_holder` keeps every player's cards among that player's
+    /// zones (its deck and hand are redealt among themselves) and the supply's among the shared
+    /// zones, while `determinize` mixes a deck with the supply.
+    #[test]
+    fn worlds_by_holder_keep_each_players_cards() {
+        let src = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../examples/market-race.cardgame"
+        ))
+        .expect("example");
+        let program = Arc::new(check_source(&src).program.expect("the example checks"));
+        let mut g = Game::new(program, GameConfig::new(2, 5));
+        // A few turns in, so that decks, hands and discards hold bought cards.
+        for step in 0..30 {
+            match g.status() {
+                Status::Decision(d) => {
+                    let i = step % d.options.len();
+                    g.apply(i).expect("applies");
+                }
+                _ => break,
+            }
+        }
+        let real = kinds_by_holder(&g);
+        let (mut moved, mut mixed) = (false, false);
+        for s in 0..10 {
+            let w = g.determinize_by_holder(0, s);
+            assert_eq!(kinds_by_holder(&w), real, "seed {s}");
+            assert_eq!(format!("{:?}", w.view(0)), format!("{:?}", g.view(0)));
+            moved |= format!("{:?}", w.st.zones) != format!("{:?}", g.st.zones);
+            mixed |= kinds_by_holder(&g.determinize(0, s)) != real;
+        }
+        assert!(moved, "the unseen cards must be redealt");
+        assert!(mixed, "determinize mixes the holders' cards");
     }
 
     /// A choice among cards the decider may not see is a blind pick; `show` lets it see them.
