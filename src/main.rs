@@ -162,7 +162,7 @@ fn agent_form(name: &str) -> (String, &'static str) {
             "Monte Carlo tree search: N iterations (200) or a time T (1s, 250ms) per decision",
         ),
         "ismcts" => (
-            "ismcts[:N|:T|:B:POLICY[:TURNS][:strict]]".into(),
+            "ismcts[:N|:T|:B:POLICY[:TURNS][:strict[=NAME]][:owners]]".into(),
             "information-set MCTS over worlds consistent with what the seat saw (1,000 iterations)",
         ),
         "strategy" => (
