@@ -464,13 +464,7 @@ impl Game {
 
     /// Evaluates an expression in a fresh frame of `slots` locals.
     pub fn eval(&mut self, expr: &Expr, slots: u16) -> Result<Value, RuntimeError> {
-        let mut m = self.mach();
-        let base = m.s.ctxs.len();
-        m.s.ctxs.push(Ctx::new(slots, None, None));
-        m.s.depth = 0;
-        let r = m.eval(expr);
-        m.s.truncate_ctxs(base);
-        r
+        self.eval_in(expr, slots, None)
     }
 
     /// [`Game::eval`] with local 0 holding `first`.
@@ -480,10 +474,21 @@ impl Game {
         slots: u16,
         first: Value,
     ) -> Result<Value, RuntimeError> {
+        self.eval_in(expr, slots.max(1), Some(first))
+    }
+
+    fn eval_in(
+        &mut self,
+        expr: &Expr,
+        slots: u16,
+        first: Option<Value>,
+    ) -> Result<Value, RuntimeError> {
         let mut m = self.mach();
         let base = m.s.ctxs.len();
-        m.s.ctxs.push(Ctx::new(slots.max(1), None, None));
-        m.set_local(0, first);
+        m.s.ctxs.push(Ctx::new(slots, None, None));
+        if let Some(v) = first {
+            m.set_local(0, v);
+        }
         m.s.depth = 0;
         let r = m.eval(expr);
         m.s.truncate_ctxs(base);

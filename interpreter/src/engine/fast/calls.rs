@@ -88,6 +88,35 @@ fn nth(m: &Mach, items: &Items, mut i: usize) -> Option<Value> {
     }
 }
 
+/// Binds each item in turn to local `slot`, as the walker's loop does, and runs `f` until it says
+/// stop (`Some(true)`) or gives up (`None`); the local's value before is restored either way.
+fn each(
+    m: &mut Mach,
+    items: &Items,
+    len: usize,
+    slot: u16,
+    mut f: impl FnMut(&mut Mach) -> Option<bool>,
+) -> Option<()> {
+    let saved = local(m, slot).cloned().unwrap_or_default();
+    let mut r = Some(());
+    for i in 0..len {
+        let Some(item) = nth(m, items, i) else {
+            break;
+        };
+        m.set_local(slot, item);
+        match f(m) {
+            Some(false) => {}
+            Some(true) => break,
+            None => {
+                r = None;
+                break;
+            }
+        }
+    }
+    m.set_local(slot, saved);
+    r
+}
+
 impl Compiler<'_> {
     /// What an aggregate walks: one zone, zones joined by `+` (at most `MAX_PARTS`), or a value
     /// that is a list (a local, a variable).
@@ -141,27 +170,15 @@ impl Compiler<'_> {
                     // Every card passes: `any` of a non-empty zone, `all` of any.
                     return Some(!any || len > 0);
                 };
-                let saved = local(m, slot).cloned().unwrap_or_default();
-                let mut decided = None;
-                for i in 0..len {
-                    let Some(item) = nth(m, &items, i) else {
-                        break;
-                    };
-                    m.set_local(slot, item);
-                    match test(m) {
-                        None => {
-                            m.set_local(slot, saved);
-                            return None;
-                        }
-                        Some(holds) if holds == any => {
-                            decided = Some(any);
-                            break;
-                        }
-                        Some(_) => {}
+                let mut decided = !any;
+                each(m, &items, len, slot, |m| {
+                    let stop = test(m)? == any;
+                    if stop {
+                        decided = any;
                     }
-                }
-                m.set_local(slot, saved);
-                Some(decided.unwrap_or(!any))
+                    Some(stop)
+                })?;
+                Some(decided)
             }),
         ))
     }
@@ -231,26 +248,19 @@ impl Compiler<'_> {
                         best.unwrap_or(0)
                     });
                 }
-                let saved = local(m, slot).cloned().unwrap_or_default();
                 let mut count = 0i64;
-                let r = (|| {
-                    for i in 0..len {
-                        let item = nth(m, &items, i)?;
-                        m.set_local(slot, item);
-                        if let Some(f) = &filter {
-                            if !f(m)? {
-                                continue;
-                            }
-                        }
-                        match &value {
-                            None => count += 1,
-                            Some(v) => fold(op, v(m)?, &mut sum, &mut best)?,
+                each(m, &items, len, slot, |m| {
+                    if let Some(f) = &filter {
+                        if !f(m)? {
+                            return Some(false);
                         }
                     }
-                    Some(())
-                })();
-                m.set_local(slot, saved);
-                r?;
+                    match &value {
+                        None => count += 1,
+                        Some(v) => fold(op, v(m)?, &mut sum, &mut best)?,
+                    }
+                    Some(false)
+                })?;
                 Some(match op {
                     Aggregate::Count => count,
                     Aggregate::Sum => sum,

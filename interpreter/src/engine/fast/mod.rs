@@ -107,7 +107,7 @@ impl Mach<'_> {
         let r = f(self);
         let v = self.settle(start, r)?;
         #[cfg(debug_assertions)]
-        self.check(e, start, &Value::Int(v));
+        self.check(e, start, Value::Int(v), |m| m.eval(e));
         Some(v)
     }
 
@@ -119,7 +119,7 @@ impl Mach<'_> {
         let r = f(self);
         let v = self.settle(start, r)?;
         #[cfg(debug_assertions)]
-        self.check_cond(e, start, v);
+        self.check(e, start, v, |m| m.eval_bool(e));
         Some(v)
     }
 
@@ -141,7 +141,7 @@ impl Mach<'_> {
             return None;
         };
         #[cfg(debug_assertions)]
-        self.check(e, start, &v);
+        self.check(e, start, v.clone(), |m| m.eval(e));
         Some(v)
     }
 
@@ -158,34 +158,24 @@ impl Mach<'_> {
     /// Debug builds: the walker gives the same value with the same work (the work only when no calls
     /// are remembered: a call the fast path remembered costs the walker less).
     #[cfg(debug_assertions)]
-    fn check(&mut self, e: &Expr, start: u64, v: &Value) {
+    fn check<T: PartialEq + std::fmt::Debug>(
+        &mut self,
+        e: &Expr,
+        start: u64,
+        v: T,
+        walk: impl FnOnce(&mut Self) -> Result<T, super::RuntimeError>,
+    ) {
         ANSWERED.with(|a| a.set(a.get() + 1));
         let end = self.s.exec_count;
         self.s.exec_count = start;
         WALKING.with(|w| w.set(true));
-        let walked = self.eval(e);
+        let walked = walk(self);
         WALKING.with(|w| w.set(false));
         let work = self.s.exec_count;
         self.s.exec_count = end;
-        assert_eq!(walked.as_ref().ok(), Some(v), "fast path of {:?}", e.kind);
+        assert_eq!(walked.ok(), Some(v), "fast path of {:?}", e.kind);
         if !self.s.memo_on {
             assert_eq!(work, end, "work of the fast path of {:?}", e.kind);
-        }
-    }
-
-    #[cfg(debug_assertions)]
-    fn check_cond(&mut self, e: &Expr, start: u64, v: bool) {
-        ANSWERED.with(|a| a.set(a.get() + 1));
-        let end = self.s.exec_count;
-        self.s.exec_count = start;
-        WALKING.with(|w| w.set(true));
-        let walked = self.eval_bool(e);
-        WALKING.with(|w| w.set(false));
-        let work = self.s.exec_count;
-        self.s.exec_count = end;
-        assert_eq!(walked.ok(), Some(v), "fast condition {:?}", e.kind);
-        if !self.s.memo_on {
-            assert_eq!(work, end, "work of the fast condition {:?}", e.kind);
         }
     }
 }
