@@ -6,6 +6,7 @@ pub mod check;
 pub mod diag;
 pub mod engine;
 pub mod figures;
+pub mod interchangeable;
 pub mod program;
 pub mod purity;
 pub mod report;

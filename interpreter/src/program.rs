@@ -368,6 +368,9 @@ pub struct ActionDef {
     /// The condition split into its conjuncts, for listing menus (see [`ConditionPart`]); empty
     /// until lowering ends, and then the engine evaluates `condition` whole.
     pub parts: Vec<ConditionPart>,
+    /// Per parameter: whether two identical cards there list the same options, so the engine tries
+    /// one of them (interchangeable.rs); empty until lowering ends, and then every card is tried.
+    pub interchangeable: Vec<bool>,
     pub body: Body,
 }
 

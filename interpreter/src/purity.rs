@@ -13,6 +13,9 @@ pub struct Analysis {
     pub checks: Vec<bool>,
     /// One list per action: its condition split by parameter (`ActionDef::parts`).
     pub parts: Vec<Vec<ConditionPart>>,
+    /// One list per action: which parameters cannot tell identical cards apart
+    /// (`ActionDef::interchangeable`).
+    pub interchangeable: Vec<Vec<bool>>,
 }
 
 pub fn analyse(p: &Program) -> Analysis {
@@ -36,7 +39,14 @@ pub fn analyse(p: &Program) -> Analysis {
             })
         })
         .collect();
-    Analysis { fns, checks, parts }
+    let interchangeable =
+        crate::interchangeable::interchangeable(p, &|e: &Expr| pure(e, &fns, &props));
+    Analysis {
+        fns,
+        checks,
+        parts,
+        interchangeable,
+    }
 }
 
 /// The conjuncts of `a and b and c`, left to right.

@@ -290,6 +290,7 @@ impl Compiler<'_> {
                             label: None,
                             condition: None,
                             parts: vec![],
+                            interchangeable: vec![],
                             body: empty_body(),
                         });
                     }

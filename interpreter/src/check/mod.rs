@@ -271,8 +271,14 @@ fn compile_inner(source: &str, script: &ast::Script, partial: bool) -> (Checked,
         let found = crate::purity::analyse(&c.p);
         c.p.pure_fns = found.fns;
         c.p.guarded_checks = found.checks;
-        for (a, parts) in c.p.actions.iter_mut().zip(found.parts) {
+        for ((a, parts), same) in
+            c.p.actions
+                .iter_mut()
+                .zip(found.parts)
+                .zip(found.interchangeable)
+        {
             a.parts = parts;
+            a.interchangeable = same;
         }
     }
     let symbols = c.symbols();

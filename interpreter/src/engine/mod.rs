@@ -12,7 +12,7 @@ mod exec;
 pub(crate) mod fast;
 mod label;
 mod lists;
-mod options;
+pub(crate) mod options;
 mod sample;
 mod state;
 mod stats;

@@ -44,6 +44,19 @@ fn plain_label(def: &ActionDef, args: &[Value]) -> bool {
 /// Below this many options, duplicates are found by comparing each option with those before it;
 /// above, by hashing, so that a long list of options is listed in linear time.
 const SCAN: usize = 16;
+#[cfg(all(test, debug_assertions))]
+thread_local! {
+    static SKIPPED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many cards menus skipped on this thread as identical to one tried before (debug builds).
+#[cfg(all(test, debug_assertions))]
+pub(crate) fn skipped() -> u64 {
+    SKIPPED.with(|n| n.get())
+}
+
+/// How many sets of identical cards a parameter's listing keeps apart (`Mach::enum_action`).
+const TRIED: usize = 16;
 
 /// Makes labels distinct by appending " #2", " #3" (counted among the labels as first written).
 pub(super) fn distinct_labels(labels: &mut [String]) {
@@ -86,20 +99,21 @@ impl<'a> Mach<'a> {
         let (Value::Card(x), Value::Card(y)) = (a, b) else {
             return false;
         };
-        let (Some(cx), Some(cy)) = (self.s.cards.get(*x as usize), self.s.cards.get(*y as usize))
+        // Every test must hold: the cheapest first.
+        self.alike(*x, *y) && self.mergeable(*x, decider) && self.mergeable(*y, decider)
+    }
+
+    /// Same kind, same zone, same face, same card variables: with both cards mergeable, identical.
+    fn alike(&self, x: u32, y: u32) -> bool {
+        let (Some(cx), Some(cy)) = (self.s.cards.get(x as usize), self.s.cards.get(y as usize))
         else {
             return false;
         };
-        // Every test below must hold: the cheapest first.
         if cx.kind != cy.kind || cx.zone != cy.zone || cx.face_up != cy.face_up {
             return false;
         }
-        if !self.mergeable(*x, decider) || !self.mergeable(*y, decider) {
-            return false;
-        }
         let n = self.l.n_cvars;
-        let (x, y) = (*x as usize, *y as usize);
-        n == 0 || self.s.cvars.same_row(self.l, n, x, y)
+        n == 0 || self.s.cvars.same_row(self.l, n, x as usize, y as usize)
     }
 
     /// Whether a card may be merged with identical ones for `decider`: it sees the card, the card's
@@ -143,8 +157,16 @@ impl<'a> Mach<'a> {
     }
 
     /// A hash that equivalent options share (see [`Mach::equivalent`]): identical cards hash their
-    /// kind, zone, face and card variables; any other value hashes itself.
+    /// kind, zone, face and card variables; a list (equivalent only to an equal list) its length and
+    /// first item, so that long lists are not walked for every option; any other value hashes itself.
     pub(super) fn fingerprint(&self, v: &Value, decider: u8, h: &mut DefaultHasher) {
+        if let Value::List(items) = v {
+            items.len().hash(h);
+            if let Some(first) = items.first() {
+                first.hash(h);
+            }
+            return;
+        }
         if let Value::Card(c) = v {
             if let Some(cs) = self.s.cards.get(*c as usize) {
                 if self.mergeable(*c, decider) {
@@ -362,6 +384,40 @@ impl<'a> Mach<'a> {
         Ok(Ok(()))
     }
 
+    /// Debug builds: a card skipped as identical to one tried before lists no new option, and no error.
+    /// (Tests count the cards skipped: [`skipped`].)
+    #[cfg(debug_assertions)]
+    fn check_skipped(&mut self, a: ActionId, args: &mut Vec<Value>, list: &mut Listing, v: &Value) {
+        #[cfg(test)]
+        SKIPPED.with(|n| n.set(n.get() + 1));
+        let (before, work) = (list.out.len(), self.s.exec_count);
+        let known = list.known.clone();
+        let i = args.len();
+        self.set_local(i as u16, v.clone());
+        args.push(v.clone());
+        for (k, part) in list.known.iter_mut().zip(&self.p.actions[a.index()].parts) {
+            if part.level as usize > i {
+                *k = None;
+            }
+        }
+        let r = self.enum_action(a, args, list);
+        args.pop();
+        list.known = known;
+        // The check's own work may spend a small budget: only then may it fail.
+        let spent = self.s.exec_count > self.s.fixed.max_steps;
+        self.s.exec_count = work;
+        assert!(
+            r.is_ok() || spent,
+            "a skipped identical card fails: {:?}",
+            r.err()
+        );
+        assert_eq!(
+            list.out.len(),
+            before,
+            "a skipped identical card adds options"
+        );
+    }
+
     /// Lists the options of action `a` whose first parameters are `args`. `Some(level)`: stop
     /// listing the parameters from `level` on (a conjunct that reads only the first `level` is false).
     pub(super) fn enum_action(
@@ -431,7 +487,35 @@ impl<'a> Mach<'a> {
         }
         let dom = self.eval_items(&def.params[i])?;
         let mut r = Ok(None);
+        // One card of each set of identical ones, where the action cannot tell them apart: the first
+        // card of each kind of card seen so far (up to `TRIED`; past that, every card is tried), and
+        // once another card is alike, whether that first one may be merged at all.
+        let merge = def.interchangeable.get(i).copied().unwrap_or(false);
+        let mut tried = [(0u32, None::<bool>); TRIED];
+        let mut n_tried = 0;
         for v in dom.iter() {
+            if let (true, Value::Card(c)) = (merge, v) {
+                match tried[..n_tried]
+                    .iter()
+                    .position(|&(t, _)| self.alike(t, *c))
+                {
+                    Some(k) => {
+                        let (t, known) = tried[k];
+                        let first = known.unwrap_or_else(|| self.mergeable(t, decider));
+                        tried[k].1 = Some(first);
+                        if first && self.mergeable(*c, decider) {
+                            #[cfg(debug_assertions)]
+                            self.check_skipped(a, args, list, v);
+                            continue;
+                        }
+                    }
+                    None if n_tried < TRIED => {
+                        tried[n_tried] = (*c, None);
+                        n_tried += 1;
+                    }
+                    None => {}
+                }
+            }
             self.set_local(i as u16, v.clone());
             args.push(v.clone());
             // Conjuncts that read parameter i or a later one must be evaluated again.

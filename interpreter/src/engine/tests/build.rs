@@ -241,6 +241,7 @@ impl B {
             label,
             condition,
             parts: vec![],
+            interchangeable: vec![],
             body,
         });
         ActionId(self.p.actions.len() as u16 - 1)
