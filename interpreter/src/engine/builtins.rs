@@ -58,7 +58,11 @@ impl<'a> Mach<'a> {
         let mut count = 0i64;
         let mut sum = 0i64;
         let mut best: Option<i64> = None;
-        let mut kept = Vec::new();
+        // A filter or a map keeps at most one item per item: room for all at once.
+        let mut kept = match op {
+            Aggregate::Filter | Aggregate::TakeWhile | Aggregate::Map => Vec::with_capacity(len),
+            _ => Vec::new(),
+        };
         let mut keyed: Vec<(Value, Value)> = Vec::new();
         let mut all = true;
         let mut any = false;

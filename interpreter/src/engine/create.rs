@@ -191,6 +191,22 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
             }
         }
     }
+    // A run of cards whose variables start equal (the copies of a card, made one after another)
+    // shares the number of the first of them.
+    let n = l.n_cvars;
+    if n > 0 {
+        let rows = &l.cvar_init;
+        let mut run = 0u32;
+        l.cvar_row = (0..l.ncards)
+            .map(|c| {
+                let (a, b) = (run as usize * n, c as usize * n);
+                if rows.get(a..a + n) != rows.get(b..b + n) {
+                    run = c;
+                }
+                run
+            })
+            .collect();
+    }
     let seats = config.players as usize * l.n_pvars;
     l.participant_init = s.pvars.get(seats..).unwrap_or_default().to_vec();
     Ok(())

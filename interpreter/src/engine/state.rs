@@ -254,6 +254,10 @@ pub(crate) struct Layout {
     /// Every card's per-card variables as the game was created, `[card * n_cvars + slot]` (see
     /// `CardVars`).
     pub cvar_init: Vec<Value>,
+    /// Per card: the first card of the run of cards created one after another whose per-card
+    /// variables as created equal its own (`CardVars::same_row`: two rows never written with the same
+    /// number are equal, without comparing them).
+    pub cvar_row: Vec<u32>,
     /// The game's options (`option NAME`) and table columns for its number of players.
     pub options: Vec<Value>,
     pub columns: Vec<Value>,
@@ -429,7 +433,8 @@ impl CardVars {
                 .is_none_or(|rest| rest.iter().take(n).all(|&k| k == u32::MAX))
         };
         if untouched(c) && untouched(d) {
-            return l.cvar_init.get(c * n..(c + 1) * n) == l.cvar_init.get(d * n..(d + 1) * n);
+            return l.cvar_row.get(c) == l.cvar_row.get(d)
+                || l.cvar_init.get(c * n..(c + 1) * n) == l.cvar_init.get(d * n..(d + 1) * n);
         }
         (0..n).all(|k| self.get(l, c * n + k) == self.get(l, d * n + k))
     }
