@@ -1,49 +1,133 @@
-//! Checks stage: strategies (`strategy NAME { prefer ... otherwise AGENT }`): every action name,
-//! parameter count, condition, ranking and fallback agent is resolved once and lowered to a
-//! [`StrategyDef`].
+//! Checks stage: strategies (`strategy NAME { prefer ... otherwise AGENT }`) and rule sets (`rules NAME
+//! { prefer ... }`): every action name, parameter count, condition, ranking and fallback agent is
+//! resolved once; `use NAME` splices a rule set's rules in (unknown names, strategies and cycles are
+//! errors); each is lowered to a [`StrategyDef`] or a [`RuleSetDef`] holding its spliced rules.
 
 use super::decls::lower_type;
 use super::scope::{BodyKind, Ctx};
 use super::{Compiler, Sym};
 use crate::diag::{did_you_mean, Diagnostic};
 use crate::program::{
-    Builtin, Expr, ExprKind, StrategyDef, StrategyRule, StrategyTarget, Ty, Visibility, ZoneId,
+    Builtin, Expr, ExprKind, RuleSetDef, StrategyDef, StrategyRule, StrategyTarget, Ty, Visibility,
+    ZoneId,
 };
 use cardgame_grammar::ast::{self, Span};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The agents a strategy may fall back to (a strategy never falls back to another strategy).
 pub(crate) const FALLBACK_AGENTS: &[&str] = &["random", "first", "greedy", "mcts", "ismcts"];
 
+/// The most rules a strategy or a rule set may hold once its `use`s are spliced in (rule sets that
+/// each use the next twice would otherwise double at every step).
+pub(crate) const MAX_SPLICED_RULES: usize = 10_000;
+
+/// What a name of the strategies' name space names.
+#[derive(Clone, Copy, PartialEq)]
+enum Named {
+    Strategy,
+    /// A rule set: its index among the script's rule sets.
+    RuleSet(usize),
+}
+
+/// A line of a strategy or a rule set once checked: a rule, or the rule set a `use` splices in
+/// (its index) with the span of the `use`.
+enum Piece {
+    Rule(StrategyRule),
+    Use(usize, Span),
+}
+
 impl Compiler<'_> {
-    /// Lowers every strategy of the script, after every action (their parameter types are known).
+    /// Lowers every strategy and rule set of the script, after every action (their parameter types
+    /// are known). Strategies and rule sets share one name space.
     pub(crate) fn lower_strategies(&mut self, script: &ast::Script) {
-        let mut seen: HashMap<String, Span> = HashMap::new();
+        let mut names: HashMap<String, (Named, Span)> = HashMap::new();
+        let mut strategies: Vec<&ast::StrategyDecl> = Vec::new();
+        let mut sets: Vec<&ast::RuleSetDecl> = Vec::new();
         for item in &script.items {
-            let ast::Item::Strategy(s) = item else {
-                continue;
+            let (name, named) = match item {
+                ast::Item::Strategy(s) => (&s.name, Named::Strategy),
+                ast::Item::Rules(r) => (&r.name, Named::RuleSet(sets.len())),
+                _ => continue,
             };
-            if let Some(first) = seen.get(&s.name.name) {
+            if let Some((first_named, first)) = names.get(&name.name) {
+                let message = match (first_named, named) {
+                    (Named::Strategy, Named::Strategy) => {
+                        format!("two strategies are named `{}`", name.name)
+                    }
+                    (Named::RuleSet(_), Named::RuleSet(_)) => {
+                        format!("two rule sets are named `{}`", name.name)
+                    }
+                    _ => format!("a strategy and a rule set are both named `{}`", name.name),
+                };
                 self.error(
-                    Diagnostic::error(
-                        "E101",
-                        s.name.span,
-                        format!("two strategies are named `{}`", s.name.name),
-                    )
-                    .label("declared again here")
-                    .related(*first, "first declared here")
-                    .help("every strategy of a script has its own name: rename one of them"),
+                    Diagnostic::error("E101", name.span, message)
+                        .label("declared again here")
+                        .related(*first, "first declared here")
+                        .help(
+                            "every strategy and rule set of a script has its own name: rename one \
+                             of them",
+                        ),
                 );
                 continue;
             }
-            seen.insert(s.name.name.clone(), s.name.span);
-            let def = self.lower_strategy(s);
-            self.p.strategies.push(def);
+            names.insert(name.name.clone(), (named, name.span));
+            match item {
+                ast::Item::Strategy(s) => strategies.push(s),
+                ast::Item::Rules(r) => sets.push(r),
+                _ => {}
+            }
+        }
+        // The rule sets first: a strategy splices in their rules once they are whole.
+        let mut pieces = Vec::with_capacity(sets.len());
+        for r in &sets {
+            if let Some(span) = r.otherwise {
+                self.error(
+                    Diagnostic::error(
+                        "E501",
+                        span,
+                        format!("the rule set `{}` has no `otherwise`: it is not a player", r.name.name),
+                    )
+                    .label("a fallback agent in a rule set")
+                    .help(
+                        "remove this line: a strategy that `use`s the rule set keeps its own \
+                         `otherwise`; to play the rules, write `strategy NAME { use RULES  otherwise \
+                         AGENT }`",
+                    ),
+                );
+            }
+            pieces.push(self.pieces(&r.rules, &names, &sets));
+        }
+        let spliced = self.splice_rule_sets(&sets, &pieces);
+        for s in strategies {
+            let description = self.description(s.description.as_ref(), "strategy");
+            let own = self.pieces(&s.rules, &names, &sets);
+            let rules = self.splice(&own, None, &spliced, &HashSet::new(), &s.name);
+            let fallback = match &s.otherwise {
+                None => "random".to_string(),
+                Some((agent, count, span)) => self.fallback(agent, *count, *span),
+            };
+            self.p.strategies.push(StrategyDef {
+                name: s.name.name.clone(),
+                description,
+                rules,
+                fallback,
+                span: s.span,
+            });
+        }
+        for (r, rules) in sets.iter().zip(spliced) {
+            let description = self.description(r.description.as_ref(), "rule set");
+            self.p.rule_sets.push(RuleSetDef {
+                name: r.name.name.clone(),
+                description,
+                rules,
+                span: r.span,
+            });
         }
     }
 
-    fn lower_strategy(&mut self, s: &ast::StrategyDecl) -> StrategyDef {
-        let description = match &s.description {
+    /// A strategy's or rule set's description: plain text.
+    fn description(&mut self, text: Option<&ast::Text>, what: &str) -> String {
+        match text {
             Some(t) => match t.plain() {
                 Some(d) => d,
                 None => {
@@ -51,7 +135,7 @@ impl Compiler<'_> {
                         Diagnostic::error(
                             "E201",
                             t.span,
-                            "a strategy's description is plain text, without `{...}`",
+                            format!("a {what}'s description is plain text, without `{{...}}`"),
                         )
                         .label("interpolated text")
                         .help("write the description without `{...}`"),
@@ -60,19 +144,182 @@ impl Compiler<'_> {
                 }
             },
             None => String::new(),
-        };
-        let rules = s.rules.iter().filter_map(|r| self.lower_rule(r)).collect();
-        let fallback = match &s.otherwise {
-            None => "random".to_string(),
-            Some((agent, count, span)) => self.fallback(agent, *count, *span),
-        };
-        StrategyDef {
-            name: s.name.name.clone(),
-            description,
-            rules,
-            fallback,
-            span: s.span,
         }
+    }
+
+    /// The lines of a strategy or rule set, checked: each rule lowered once, each `use` resolved
+    /// to a rule set (E102 for an unknown name, E502 for a strategy).
+    fn pieces(
+        &mut self,
+        items: &[ast::RuleItem],
+        names: &HashMap<String, (Named, Span)>,
+        sets: &[&ast::RuleSetDecl],
+    ) -> Vec<Piece> {
+        let mut out = Vec::new();
+        for item in items {
+            match item {
+                ast::RuleItem::Prefer(r) => {
+                    if let Some(rule) = self.lower_rule(r) {
+                        out.push(Piece::Rule(rule));
+                    }
+                }
+                ast::RuleItem::Use { name, span } => match names.get(&name.name) {
+                    Some((Named::RuleSet(i), _)) => out.push(Piece::Use(*i, *span)),
+                    Some((Named::Strategy, declared)) => self.error(
+                        Diagnostic::error(
+                            "E502",
+                            name.span,
+                            format!("`{}` is a strategy, not a rule set", name.name),
+                        )
+                        .label("a strategy")
+                        .related(*declared, "declared as a strategy here")
+                        .help(format!(
+                            "`use` splices in the rules of a rule set; to share rules between \
+                             strategies, write them once as `rules NAME {{ ... }}` and `use NAME` in \
+                             each (or make `{}` a rule set if it is not meant to play)",
+                            name.name
+                        )),
+                    ),
+                    None => {
+                        let help = did_you_mean(&name.name, sets.iter().map(|r| r.name.name.as_str()))
+                            .unwrap_or_else(|| {
+                                "declare it with `rules NAME { prefer ... }`".to_string()
+                            });
+                        self.error(
+                            Diagnostic::error(
+                                "E102",
+                                name.span,
+                                format!("no rule set is named `{}`", name.name),
+                            )
+                            .label("unknown rule set")
+                            .help(help),
+                        );
+                    }
+                },
+            }
+        }
+        out
+    }
+
+    /// Every rule set's rules with its `use`s spliced in. The `use`s are followed depth first with
+    /// an explicit stack (no recursion, whatever the input): a `use` of a rule set still being
+    /// spliced closes a cycle (E503) and is left out; a rule set that would hold more than
+    /// [`MAX_SPLICED_RULES`] is an E504.
+    fn splice_rule_sets(
+        &mut self,
+        sets: &[&ast::RuleSetDecl],
+        pieces: &[Vec<Piece>],
+    ) -> Vec<Vec<StrategyRule>> {
+        #[derive(Clone, Copy, PartialEq)]
+        enum Seen {
+            New,
+            Open,
+            Done,
+        }
+        let n = pieces.len();
+        let mut seen = vec![Seen::New; n];
+        let mut spliced: Vec<Vec<StrategyRule>> = vec![Vec::new(); n];
+        // The `use`s left out because they close a cycle: (rule set, line).
+        let mut cut: HashSet<(usize, usize)> = HashSet::new();
+        for root in 0..n {
+            if seen[root] != Seen::New {
+                continue;
+            }
+            seen[root] = Seen::Open;
+            // (rule set, its next line to look at)
+            let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+            while let Some(&(set, line)) = stack.last() {
+                if let Some(piece) = pieces[set].get(line) {
+                    if let Some(top) = stack.last_mut() {
+                        top.1 += 1;
+                    }
+                    let Piece::Use(used, span) = piece else {
+                        continue;
+                    };
+                    match seen[*used] {
+                        Seen::New => {
+                            seen[*used] = Seen::Open;
+                            stack.push((*used, 0));
+                        }
+                        Seen::Open => {
+                            cut.insert((set, line));
+                            let from = stack.iter().position(|(s, _)| s == used).unwrap_or(0);
+                            let mut cycle: Vec<String> = stack[from..]
+                                .iter()
+                                .map(|(s, _)| format!("`{}`", sets[*s].name.name))
+                                .collect();
+                            cycle.push(format!("`{}`", sets[*used].name.name));
+                            let message = if cycle.len() == 2 {
+                                format!("the rule set {} uses itself", cycle[0])
+                            } else {
+                                format!("rule sets use each other in a cycle: {}", cycle.join(" uses "))
+                            };
+                            self.error(
+                                Diagnostic::error("E503", *span, message)
+                                    .label("this `use` closes the cycle")
+                                    .related(sets[*used].name.span, "the rule set used again")
+                                    .help(
+                                        "a rule set cannot hold its own rules: remove one `use` of \
+                                         the cycle",
+                                    ),
+                            );
+                        }
+                        Seen::Done => {}
+                    }
+                } else {
+                    stack.pop();
+                    seen[set] = Seen::Done;
+                    let rules = self.splice(
+                        &pieces[set],
+                        Some(set),
+                        &spliced,
+                        &cut,
+                        &sets[set].name,
+                    );
+                    spliced[set] = rules;
+                }
+            }
+        }
+        spliced
+    }
+
+    /// The rules of `pieces` (the lines of rule set `set`, or of a strategy) with the rule sets
+    /// they use spliced in from `spliced`; the `use`s in `cut` are left out. More than
+    /// [`MAX_SPLICED_RULES`] is an E504 (the rules are cut there).
+    fn splice(
+        &mut self,
+        pieces: &[Piece],
+        set: Option<usize>,
+        spliced: &[Vec<StrategyRule>],
+        cut: &HashSet<(usize, usize)>,
+        name: &ast::Ident,
+    ) -> Vec<StrategyRule> {
+        let mut rules: Vec<StrategyRule> = Vec::new();
+        for (line, piece) in pieces.iter().enumerate() {
+            let more: &[StrategyRule] = match piece {
+                Piece::Rule(r) => std::slice::from_ref(r),
+                Piece::Use(_, _) if set.is_some_and(|s| cut.contains(&(s, line))) => &[],
+                Piece::Use(used, _) => spliced.get(*used).map_or(&[], Vec::as_slice),
+            };
+            if rules.len() + more.len() > MAX_SPLICED_RULES {
+                self.error(
+                    Diagnostic::error(
+                        "E504",
+                        name.span,
+                        format!(
+                            "`{}` holds more than {MAX_SPLICED_RULES} rules once its `use`s are \
+                             spliced in",
+                            name.name
+                        ),
+                    )
+                    .label("too many rules")
+                    .help("a rule set used twice brings its rules twice: use each one once"),
+                );
+                break;
+            }
+            rules.extend(more.iter().cloned());
+        }
+        rules
     }
 
     /// The fallback agent as `--agents` writes it; an unknown one is an E501.
