@@ -331,7 +331,9 @@ pub fn cmd_strategies(file: &Path, format: Format) -> u8 {
             }
             if !program.rule_sets.is_empty() {
                 outln!("");
-                outln!("rule sets (not players: `use NAME` in a strategy, or ismcts's `strict=NAME`):");
+                outln!(
+                    "rule sets (not players: `use NAME` in a strategy, or ismcts's `strict=NAME`):"
+                );
                 for r in &program.rule_sets {
                     let rules = if r.rules.len() == 1 { "rule" } else { "rules" };
                     outln!("rules {}  ({} {rules})", r.name, r.rules.len());

@@ -1711,7 +1711,11 @@ strategy rush {
     };
     assert_eq!(plays.name.name, "plays");
     assert_eq!(
-        plays.description.as_ref().and_then(|d| d.plain()).as_deref(),
+        plays
+            .description
+            .as_ref()
+            .and_then(|d| d.plain())
+            .as_deref(),
         Some("how the cards are played")
     );
     assert!(matches!(&plays.rules[..], [
@@ -1721,8 +1725,10 @@ strategy rush {
     ] if name.name == "openings"));
     assert!(plays.otherwise.is_none());
     assert!(openings.rules.is_empty() && openings.description.is_none());
-    assert!(matches!(&rush.rules[..], [RuleItem::Use { name, .. }, RuleItem::Prefer(_)]
-        if name.name == "plays"));
+    assert!(
+        matches!(&rush.rules[..], [RuleItem::Use { name, .. }, RuleItem::Prefer(_)]
+        if name.name == "plays")
+    );
     assert!(rush.otherwise.is_some());
     // An `otherwise` in a rule set parses (the checker refuses it, with its span).
     let s = parse_ok("rules r { prefer pass otherwise random }");

@@ -145,16 +145,18 @@ fn rules_index(program: &Program, name: &str) -> Result<RulesOf, String> {
         .map(|r| r.name.as_str())
         .chain(program.strategies.iter().map(|s| s.name.as_str()))
         .collect();
-    Err(match crate::diag::did_you_mean(name, names.iter().copied()) {
-        Some(h) => format!("no rule set or strategy is named `{name}`: {h}"),
-        None if names.is_empty() => {
-            format!("no rule set or strategy is named `{name}`: the script has neither")
-        }
-        None => format!(
-            "no rule set or strategy is named `{name}`; the script's are: {}",
-            names.join(", ")
-        ),
-    })
+    Err(
+        match crate::diag::did_you_mean(name, names.iter().copied()) {
+            Some(h) => format!("no rule set or strategy is named `{name}`: {h}"),
+            None if names.is_empty() => {
+                format!("no rule set or strategy is named `{name}`: the script has neither")
+            }
+            None => format!(
+                "no rule set or strategy is named `{name}`; the script's are: {}",
+                names.join(", ")
+            ),
+        },
+    )
 }
 
 /// Make an agent from its command-line name; `seed` and `seat` make each random agent's choices its own.
@@ -203,8 +205,8 @@ pub fn make_agent(
                     }
                     playout.strict = true;
                     if let Some(rules) = last.strip_prefix("strict=") {
-                        let index = rules_index(program, rules)
-                            .map_err(|e| format!("`{other}`: {e}"))?;
+                        let index =
+                            rules_index(program, rules).map_err(|e| format!("`{other}`: {e}"))?;
                         playout.rules = Some((index, rules.to_string()));
                     }
                 } else if last == "owners" {

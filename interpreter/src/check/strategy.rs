@@ -21,6 +21,10 @@ pub(crate) const FALLBACK_AGENTS: &[&str] = &["random", "first", "greedy", "mcts
 /// each use the next twice would otherwise double at every step).
 pub(crate) const MAX_SPLICED_RULES: usize = 10_000;
 
+/// The most rules the strategies and rule sets of a script may hold in all, spliced (each copy of a
+/// rule set's rules counts).
+pub(crate) const MAX_RULES_IN_ALL: usize = 100_000;
+
 /// What a name of the strategies' name space names.
 #[derive(Clone, Copy, PartialEq)]
 enum Named {
@@ -97,11 +101,66 @@ impl Compiler<'_> {
             }
             pieces.push(self.pieces(&r.rules, &names, &sets));
         }
-        let spliced = self.splice_rule_sets(&sets, &pieces);
-        for s in strategies {
+        let (cut, order) = self.use_cycles(&sets, &pieces);
+        let strategy_pieces: Vec<Vec<Piece>> = strategies
+            .iter()
+            .map(|s| self.pieces(&s.rules, &names, &sets))
+            .collect();
+        // How many rules each will hold, counted before anything is copied: too many is an E504,
+        // and then (as after a cycle) nothing is spliced.
+        let mut sizes = vec![0usize; sets.len()];
+        let mut over = vec![false; sets.len()];
+        let mut fits = cut.is_empty();
+        for &set in &order {
+            let (size, used_over) = count_rules(&pieces[set], Some(set), &sizes, &over, &cut);
+            sizes[set] = size;
+            over[set] = size > MAX_SPLICED_RULES;
+            if over[set] && !used_over {
+                self.too_many_rules(&sets[set].name, MAX_SPLICED_RULES, "");
+            }
+            fits &= !over[set];
+        }
+        let mut in_all = sizes.iter().fold(0usize, |a, b| a.saturating_add(*b));
+        for (s, own) in strategies.iter().zip(&strategy_pieces) {
+            let (size, used_over) = count_rules(own, None, &sizes, &over, &cut);
+            if size > MAX_SPLICED_RULES && !used_over {
+                self.too_many_rules(&s.name, MAX_SPLICED_RULES, "");
+            }
+            fits &= size <= MAX_SPLICED_RULES;
+            in_all = in_all.saturating_add(size);
+            if fits && in_all > MAX_RULES_IN_ALL {
+                self.too_many_rules(
+                    &s.name,
+                    MAX_RULES_IN_ALL,
+                    " in all, with the script's other strategies and rule sets",
+                );
+                fits = false;
+            }
+        }
+        if fits && in_all > MAX_RULES_IN_ALL {
+            if let Some(r) = sets.last() {
+                self.too_many_rules(
+                    &r.name,
+                    MAX_RULES_IN_ALL,
+                    " in all, with the script's other strategies and rule sets",
+                );
+            }
+            fits = false;
+        }
+        // Splice: each rule set once its own `use`s are whole (`order`), then the strategies.
+        let mut spliced: Vec<Vec<StrategyRule>> = vec![Vec::new(); sets.len()];
+        if fits {
+            for &set in &order {
+                spliced[set] = splice(&pieces[set], &spliced);
+            }
+        }
+        for (s, own) in strategies.into_iter().zip(&strategy_pieces) {
             let description = self.description(s.description.as_ref(), "strategy");
-            let own = self.pieces(&s.rules, &names, &sets);
-            let rules = self.splice(&own, None, &spliced, &HashSet::new(), &s.name);
+            let rules = if fits {
+                splice(own, &spliced)
+            } else {
+                Vec::new()
+            };
             let fallback = match &s.otherwise {
                 None => "random".to_string(),
                 Some((agent, count, span)) => self.fallback(agent, *count, *span),
@@ -123,6 +182,22 @@ impl Compiler<'_> {
                 span: r.span,
             });
         }
+    }
+
+    /// E504: `name` would hold more than `limit` rules once its `use`s are spliced in.
+    fn too_many_rules(&mut self, name: &ast::Ident, limit: usize, in_all: &str) {
+        self.error(
+            Diagnostic::error(
+                "E504",
+                name.span,
+                format!(
+                    "`{}` holds more than {limit} rules{in_all} once the `use`s are spliced in",
+                    name.name
+                ),
+            )
+            .label("too many rules")
+            .help("a rule set brings all its rules wherever it is used: use each one once"),
+        );
     }
 
     /// A strategy's or rule set's description: plain text.
@@ -201,15 +276,14 @@ impl Compiler<'_> {
         out
     }
 
-    /// Every rule set's rules with its `use`s spliced in. The `use`s are followed depth first with
-    /// an explicit stack (no recursion, whatever the input): a `use` of a rule set still being
-    /// spliced closes a cycle (E503) and is left out; a rule set that would hold more than
-    /// [`MAX_SPLICED_RULES`] is an E504.
-    fn splice_rule_sets(
+    /// The `use`s that close a cycle (E503), as (rule set, line), and the rule sets in an order
+    /// where each comes after every rule set it uses (but those of its cut `use`s). The `use`s are
+    /// followed depth first with an explicit stack: no recursion, whatever the input.
+    fn use_cycles(
         &mut self,
         sets: &[&ast::RuleSetDecl],
         pieces: &[Vec<Piece>],
-    ) -> Vec<Vec<StrategyRule>> {
+    ) -> (HashSet<(usize, usize)>, Vec<usize>) {
         #[derive(Clone, Copy, PartialEq)]
         enum Seen {
             New,
@@ -218,8 +292,7 @@ impl Compiler<'_> {
         }
         let n = pieces.len();
         let mut seen = vec![Seen::New; n];
-        let mut spliced: Vec<Vec<StrategyRule>> = vec![Vec::new(); n];
-        // The `use`s left out because they close a cycle: (rule set, line).
+        let mut order = Vec::with_capacity(n);
         let mut cut: HashSet<(usize, usize)> = HashSet::new();
         for root in 0..n {
             if seen[root] != Seen::New {
@@ -229,97 +302,54 @@ impl Compiler<'_> {
             // (rule set, its next line to look at)
             let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
             while let Some(&(set, line)) = stack.last() {
-                if let Some(piece) = pieces[set].get(line) {
-                    if let Some(top) = stack.last_mut() {
-                        top.1 += 1;
-                    }
-                    let Piece::Use(used, span) = piece else {
-                        continue;
-                    };
-                    match seen[*used] {
-                        Seen::New => {
-                            seen[*used] = Seen::Open;
-                            stack.push((*used, 0));
-                        }
-                        Seen::Open => {
-                            cut.insert((set, line));
-                            let from = stack.iter().position(|(s, _)| s == used).unwrap_or(0);
-                            let mut cycle: Vec<String> = stack[from..]
-                                .iter()
-                                .map(|(s, _)| format!("`{}`", sets[*s].name.name))
-                                .collect();
-                            cycle.push(format!("`{}`", sets[*used].name.name));
-                            let message = if cycle.len() == 2 {
-                                format!("the rule set {} uses itself", cycle[0])
-                            } else {
-                                format!("rule sets use each other in a cycle: {}", cycle.join(" uses "))
-                            };
-                            self.error(
-                                Diagnostic::error("E503", *span, message)
-                                    .label("this `use` closes the cycle")
-                                    .related(sets[*used].name.span, "the rule set used again")
-                                    .help(
-                                        "a rule set cannot hold its own rules: remove one `use` of \
-                                         the cycle",
-                                    ),
-                            );
-                        }
-                        Seen::Done => {}
-                    }
-                } else {
+                let Some(piece) = pieces[set].get(line) else {
                     stack.pop();
                     seen[set] = Seen::Done;
-                    let rules = self.splice(
-                        &pieces[set],
-                        Some(set),
-                        &spliced,
-                        &cut,
-                        &sets[set].name,
-                    );
-                    spliced[set] = rules;
+                    order.push(set);
+                    continue;
+                };
+                if let Some(top) = stack.last_mut() {
+                    top.1 += 1;
+                }
+                let Piece::Use(used, span) = piece else {
+                    continue;
+                };
+                match seen[*used] {
+                    Seen::New => {
+                        seen[*used] = Seen::Open;
+                        stack.push((*used, 0));
+                    }
+                    Seen::Open => {
+                        cut.insert((set, line));
+                        let from = stack.iter().position(|(s, _)| s == used).unwrap_or(0);
+                        let mut cycle: Vec<String> = stack[from..]
+                            .iter()
+                            .map(|(s, _)| format!("`{}`", sets[*s].name.name))
+                            .collect();
+                        cycle.push(format!("`{}`", sets[*used].name.name));
+                        let message = if cycle.len() == 2 {
+                            format!("the rule set {} uses itself", cycle[0])
+                        } else {
+                            format!(
+                                "rule sets use each other in a cycle: {}",
+                                cycle.join(" uses ")
+                            )
+                        };
+                        self.error(
+                            Diagnostic::error("E503", *span, message)
+                                .label("this `use` closes the cycle")
+                                .related(sets[*used].name.span, "the rule set used again")
+                                .help(
+                                    "a rule set cannot hold its own rules: remove one `use` of \
+                                     the cycle",
+                                ),
+                        );
+                    }
+                    Seen::Done => {}
                 }
             }
         }
-        spliced
-    }
-
-    /// The rules of `pieces` (the lines of rule set `set`, or of a strategy) with the rule sets
-    /// they use spliced in from `spliced`; the `use`s in `cut` are left out. More than
-    /// [`MAX_SPLICED_RULES`] is an E504 (the rules are cut there).
-    fn splice(
-        &mut self,
-        pieces: &[Piece],
-        set: Option<usize>,
-        spliced: &[Vec<StrategyRule>],
-        cut: &HashSet<(usize, usize)>,
-        name: &ast::Ident,
-    ) -> Vec<StrategyRule> {
-        let mut rules: Vec<StrategyRule> = Vec::new();
-        for (line, piece) in pieces.iter().enumerate() {
-            let more: &[StrategyRule] = match piece {
-                Piece::Rule(r) => std::slice::from_ref(r),
-                Piece::Use(_, _) if set.is_some_and(|s| cut.contains(&(s, line))) => &[],
-                Piece::Use(used, _) => spliced.get(*used).map_or(&[], Vec::as_slice),
-            };
-            if rules.len() + more.len() > MAX_SPLICED_RULES {
-                self.error(
-                    Diagnostic::error(
-                        "E504",
-                        name.span,
-                        format!(
-                            "`{}` holds more than {MAX_SPLICED_RULES} rules once its `use`s are \
-                             spliced in",
-                            name.name
-                        ),
-                    )
-                    .label("too many rules")
-                    .help("a rule set used twice brings its rules twice: use each one once"),
-                );
-                break;
-            }
-            rules.extend(more.iter().cloned());
-        }
-        rules
+        (cut, order)
     }
 
     /// The fallback agent as `--agents` writes it; an unknown one is an E501.
@@ -509,4 +539,44 @@ impl Compiler<'_> {
         }
         e.children(&mut |c| self.unseen_zones(c, out));
     }
+}
+
+/// How many rules `pieces` (the lines of rule set `set`, or of a strategy) hold with their `use`s
+/// spliced in (`sizes`: the rule sets' counts, saturating), and whether one of the rule sets they use
+/// is already `over` the limit. The `use`s in `cut` count nothing.
+fn count_rules(
+    pieces: &[Piece],
+    set: Option<usize>,
+    sizes: &[usize],
+    over: &[bool],
+    cut: &HashSet<(usize, usize)>,
+) -> (usize, bool) {
+    let mut size = 0usize;
+    let mut used_over = false;
+    for (line, piece) in pieces.iter().enumerate() {
+        match piece {
+            Piece::Rule(_) => size = size.saturating_add(1),
+            Piece::Use(_, _) if set.is_some_and(|s| cut.contains(&(s, line))) => {}
+            Piece::Use(used, _) => {
+                size = size.saturating_add(sizes.get(*used).copied().unwrap_or(0));
+                used_over |= over.get(*used).copied().unwrap_or(false);
+            }
+        }
+    }
+    (size, used_over)
+}
+
+/// The rules of `pieces` with the rule sets they use spliced in from `spliced` (called only when
+/// there is no cycle and every count is within the limits).
+fn splice(pieces: &[Piece], spliced: &[Vec<StrategyRule>]) -> Vec<StrategyRule> {
+    let mut rules = Vec::new();
+    for piece in pieces {
+        match piece {
+            Piece::Rule(r) => rules.push(r.clone()),
+            Piece::Use(used, _) => {
+                rules.extend(spliced.get(*used).into_iter().flatten().cloned());
+            }
+        }
+    }
+    rules
 }
