@@ -741,7 +741,7 @@ pub struct RuleSetDecl {
 #[derive(Clone, Debug, PartialEq)]
 pub enum RuleItem {
     /// `prefer TARGET [if C] [by E]`
-    Prefer(StrategyRule),
+    Prefer(Box<StrategyRule>),
     /// `use NAME`: the rules of the rule set NAME, in order, at this point.
     Use { name: Ident, span: Span },
 }
@@ -750,7 +750,7 @@ impl RuleItem {
     /// The rule, when this line is one (not a `use`).
     pub fn rule(&self) -> Option<&StrategyRule> {
         match self {
-            RuleItem::Prefer(r) => Some(r),
+            RuleItem::Prefer(r) => Some(r.as_ref()),
             RuleItem::Use { .. } => None,
         }
     }

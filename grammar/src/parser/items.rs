@@ -682,12 +682,12 @@ impl Builder<'_> {
                             _ => return Err(Bug),
                         }
                     }
-                    rules.push(RuleItem::Prefer(StrategyRule {
+                    rules.push(RuleItem::Prefer(Box::new(StrategyRule {
                         target,
                         condition,
                         by,
                         span: s,
-                    }));
+                    })));
                 }
                 Rule::strategy_use => {
                     let name = self.ident(&kids(&c).next()?);
