@@ -286,6 +286,7 @@ pub fn cmd_strategies(file: &Path, format: Format) -> u8 {
     };
     match format {
         Format::Json => {
+            // The strategies as before, then each rule set with `"kind": "rules"` and no agent.
             let list: Vec<serde_json::Value> = program
                 .strategies
                 .iter()
@@ -298,6 +299,14 @@ pub fn cmd_strategies(file: &Path, format: Format) -> u8 {
                         "fallback": s.fallback,
                     })
                 })
+                .chain(program.rule_sets.iter().map(|r| {
+                    serde_json::json!({
+                        "name": r.name,
+                        "kind": "rules",
+                        "description": r.description,
+                        "rules": r.rules.len(),
+                    })
+                }))
                 .collect();
             outln!(
                 "{}",
@@ -318,6 +327,19 @@ pub fn cmd_strategies(file: &Path, format: Format) -> u8 {
                 );
                 if !s.description.is_empty() {
                     outln!("    {}", s.description);
+                }
+            }
+            if !program.rule_sets.is_empty() {
+                outln!("");
+                outln!(
+                    "rule sets (not players: `use NAME` in a strategy, or ismcts's `strict=NAME`):"
+                );
+                for r in &program.rule_sets {
+                    let rules = if r.rules.len() == 1 { "rule" } else { "rules" };
+                    outln!("rules {}  ({} {rules})", r.name, r.rules.len());
+                    if !r.description.is_empty() {
+                        outln!("    {}", r.description);
+                    }
                 }
             }
         }

@@ -367,9 +367,10 @@ enum Command {
         #[command(flatten)]
         limits: Limits,
     },
-    /// List the strategies a script defines (`strategy NAME "..." { ... }`), for `--agents strategy:NAME`.
+    /// List the strategies a script defines (`strategy NAME "..." { ... }`), for `--agents strategy:NAME`,
+    /// then its rule sets (`rules NAME "..." { ... }`), for `use NAME` and ismcts's `strict=NAME`.
     Strategies {
-        /// The script whose strategies to list.
+        /// The script whose strategies and rule sets to list.
         file: PathBuf,
         /// The list's format: text, or one JSON array.
         #[arg(long, value_enum, default_value_t = Format::Text)]

@@ -5,7 +5,7 @@
 //!   play-out policy given per game here (300 iterations; play-outs by one of the script's strategies,
 //!   which the search leaves only on evidence, or at random; Heart of Crown's follows its strategy's
 //!   rules and searches the rest, `:strict`; Market Race's, 2,000 iterations, follows the rules of
-//!   `plays`, searches the buys and plays out to the end by `money_actions`, in worlds dealt holder by
+//!   the rule set `plays`, searches the buys and plays out to the end by `money_actions`, in worlds dealt holder by
 //!   holder, `:owners`) beats each of the game's
 //!   written strategies (Market Race: the three it is not built from) and `greedy` in at least 60% of
 //!   the games (seats alternated, a tie counts half), over 100 games, or fewer once
@@ -153,7 +153,7 @@ fn crafty_explorers_search() {
     );
 }
 
-/// Market Race's search: the script's `plays` rules play the cards, and the search decides the buys by
+/// Market Race's search: the rules of the script's rule set `plays` play the cards, and the search decides the buys by
 /// play-outs in which both seats play `money_actions` to the end of the game, in worlds where each
 /// player's unseen cards stay that player's (`:owners`).
 const MARKET_RACE: &str = "ismcts:2000:money_actions:end:strict=plays:owners";

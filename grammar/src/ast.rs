@@ -98,6 +98,8 @@ pub enum Item {
     Check(Block),
     Test(TestDecl),
     Strategy(StrategyDecl),
+    /// `rules NAME ["description"] { prefer ... use ... }`
+    Rules(RuleSetDecl),
     Stat(StatDecl),
     Participant(ParticipantDecl),
 }
@@ -714,10 +716,44 @@ pub enum TestStepKind {
 pub struct StrategyDecl {
     pub name: Ident,
     pub description: Option<Text>,
-    pub rules: Vec<StrategyRule>,
+    /// Its rules and `use`s, in order.
+    pub rules: Vec<RuleItem>,
     /// `otherwise NAME[:N]`: the agent's name, its count, and the span of the whole clause.
     pub otherwise: Option<(Ident, Option<i64>, Span)>,
     pub span: Span,
+}
+
+/// `rules NAME ["description"] { prefer ... use ... }`: a rule set, ordered rules that strategies
+/// splice in with `use NAME` and `ismcts`'s `strict=NAME` follows. It is not a player: it has no
+/// fallback (an `otherwise` is kept here only for the checker to refuse it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuleSetDecl {
+    pub name: Ident,
+    pub description: Option<Text>,
+    /// Its rules and `use`s, in order.
+    pub rules: Vec<RuleItem>,
+    /// An `otherwise NAME[:N]` written in a rule set (an error): the span of the whole clause.
+    pub otherwise: Option<Span>,
+    pub span: Span,
+}
+
+/// One line of a strategy or a rule set.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RuleItem {
+    /// `prefer TARGET [if C] [by E]`
+    Prefer(Box<StrategyRule>),
+    /// `use NAME`: the rules of the rule set NAME, in order, at this point.
+    Use { name: Ident, span: Span },
+}
+
+impl RuleItem {
+    /// The rule, when this line is one (not a `use`).
+    pub fn rule(&self) -> Option<&StrategyRule> {
+        match self {
+            RuleItem::Prefer(r) => Some(r.as_ref()),
+            RuleItem::Use { .. } => None,
+        }
+    }
 }
 
 /// `prefer TARGET [if C] [by E]`

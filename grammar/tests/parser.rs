@@ -1645,23 +1645,25 @@ strategy plain { }"#,
         Some("Castle at 8")
     );
     assert_eq!(st.rules.len(), 7);
+    let rules: Vec<&StrategyRule> = st.rules.iter().filter_map(RuleItem::rule).collect();
+    assert_eq!(rules.len(), 7);
     assert!(
-        matches!(&st.rules[0].target, StrategyTarget::Action { action, params }
+        matches!(&rules[0].target, StrategyTarget::Action { action, params }
         if action.name == "buy" && params.len() == 1)
     );
-    assert!(st.rules[0].condition.is_some() && st.rules[0].by.is_none());
-    assert!(st.rules[1].condition.is_some() && st.rules[1].by.is_some());
+    assert!(rules[0].condition.is_some() && rules[0].by.is_none());
+    assert!(rules[1].condition.is_some() && rules[1].by.is_some());
     assert!(
-        matches!(&st.rules[2].target, StrategyTarget::Action { action, params }
+        matches!(&rules[2].target, StrategyTarget::Action { action, params }
         if action.name == "pass_turn" && params.is_empty())
     );
-    assert!(matches!(st.rules[3].target, StrategyTarget::Pass(_)));
+    assert!(matches!(rules[3].target, StrategyTarget::Pass(_)));
     assert!(
-        matches!(&st.rules[4].target, StrategyTarget::Choose { binder, ty: None, prompt: Some(_) }
+        matches!(&rules[4].target, StrategyTarget::Choose { binder, ty: None, prompt: Some(_) }
         if binder.name == "c")
     );
     assert!(matches!(
-        &st.rules[5].target,
+        &rules[5].target,
         StrategyTarget::Choose {
             ty: Some(TypeExpr::Int(_)),
             prompt: None,
@@ -1669,7 +1671,7 @@ strategy plain { }"#,
         }
     ));
     assert!(
-        matches!(&st.rules[6].target, StrategyTarget::Branch(t) if t.plain().as_deref() == Some("Declare"))
+        matches!(&rules[6].target, StrategyTarget::Branch(t) if t.plain().as_deref() == Some("Declare"))
     );
     let (agent, count, _) = st.otherwise.as_ref().expect("a fallback");
     assert_eq!((agent.name.as_str(), *count), ("mcts", Some(50)));
@@ -1679,10 +1681,70 @@ strategy plain { }"#,
     assert!(plain.rules.is_empty() && plain.otherwise.is_none() && plain.description.is_none());
 }
 
-/// `strategy`, `prefer` and `otherwise` are contextual words: they stay usable as names.
+/// `strategy`, `prefer`, `otherwise`, `rules` and `use` are contextual words: they stay usable as
+/// names.
 #[test]
 fn strategy_words_are_not_reserved() {
     parse_ok("var strategy: int = 0\nvar prefer: int = 0\nfn otherwise(): int = strategy + prefer");
+    parse_ok("var rules: int = 0\nabilities use\nfn f(): int = rules");
+}
+
+/// A rule set: a name, a description, `prefer` rules and `use`s in order, no fallback; a strategy
+/// may `use` one among its rules.
+#[test]
+fn a_rule_set_has_rules_and_uses_in_order() {
+    let s = parse_ok(
+        r#"rules plays "how the cards are played" {
+  prefer play(c) if c is Treasure
+  use openings
+  prefer pass
+}
+rules openings { }
+strategy rush {
+  use plays
+  prefer buy(c) by c.cost
+  otherwise first
+}"#,
+    );
+    let [Item::Rules(plays), Item::Rules(openings), Item::Strategy(rush)] = &s.items[..] else {
+        panic!("expected two rule sets and a strategy, got {:?}", s.items);
+    };
+    assert_eq!(plays.name.name, "plays");
+    assert_eq!(
+        plays
+            .description
+            .as_ref()
+            .and_then(|d| d.plain())
+            .as_deref(),
+        Some("how the cards are played")
+    );
+    let lines: Vec<Option<&StrategyTarget>> = plays
+        .rules
+        .iter()
+        .map(|l| l.rule().map(|r| &r.target))
+        .collect();
+    assert!(matches!(
+        &lines[..],
+        [
+            Some(StrategyTarget::Action { .. }),
+            None,
+            Some(StrategyTarget::Pass(_))
+        ]
+    ));
+    assert!(matches!(&plays.rules[1], RuleItem::Use { name, .. } if name.name == "openings"));
+    assert!(plays.otherwise.is_none());
+    assert!(openings.rules.is_empty() && openings.description.is_none());
+    assert!(
+        matches!(&rush.rules[..], [RuleItem::Use { name, .. }, RuleItem::Prefer(_)]
+        if name.name == "plays")
+    );
+    assert!(rush.otherwise.is_some());
+    // An `otherwise` in a rule set parses (the checker refuses it, with its span).
+    let s = parse_ok("rules r { prefer pass otherwise random }");
+    let [Item::Rules(r)] = &s.items[..] else {
+        panic!("expected a rule set");
+    };
+    assert!(r.otherwise.is_some());
 }
 
 #[test]

@@ -91,6 +91,9 @@ pub struct Program {
     pub tests: Vec<TestDef>,
     /// Fixed policies for the bots (`strategy NAME { ... }`), in the order written.
     pub strategies: Vec<StrategyDef>,
+    /// Rule sets (`rules NAME { ... }`), in the order written: ordered rules that strategies splice
+    /// in with `use NAME` and that `ismcts`'s `strict=NAME` follows; not players.
+    pub rule_sets: Vec<RuleSetDef>,
     /// Statistics the script records (`stat NAME`), in the order declared.
     pub stats: Vec<StatDef>,
     /// Players that are not seats (`participant NAME "Name"`), in the order declared: in a game of
@@ -410,6 +413,16 @@ pub struct StrategyDef {
     pub rules: Vec<StrategyRule>,
     /// The fallback agent as `--agents` writes it (`random`, `first`, `greedy`, `mcts:N`).
     pub fallback: String,
+    pub span: Span,
+}
+
+/// A rule set: ordered rules like a strategy's, with no fallback: not a player. Its `use`s are
+/// spliced in (`rules` holds every rule in the order they are tried).
+#[derive(Clone, Debug)]
+pub struct RuleSetDef {
+    pub name: String,
+    pub description: String,
+    pub rules: Vec<StrategyRule>,
     pub span: Span,
 }
 

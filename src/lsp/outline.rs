@@ -1,6 +1,6 @@
 //! Language server stage: the document outline (documentSymbol) from the syntax tree — game and options,
 //! declarations, cards grouped by the tags of the first tag group, the flow's turns and phases, actions,
-//! tests and strategies.
+//! tests, strategies and rule sets.
 
 use super::document::Document;
 use cardgame_grammar::ast::{Block, CardItem, Item, Span, Stmt, StmtKind};
@@ -340,6 +340,13 @@ pub fn outline(doc: &Document) -> Vec<DocumentSymbol> {
                 SymbolKind::OBJECT,
                 s.span,
                 s.name.span,
+            )),
+            Item::Rules(r) => out.push(sym(
+                &r.name.name,
+                "rules",
+                SymbolKind::NAMESPACE,
+                r.span,
+                r.name.span,
             )),
             Item::Stat(s) => out.push(sym(
                 &s.name.name,

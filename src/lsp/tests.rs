@@ -64,3 +64,26 @@ fn every_handler_answers_at_every_position_of_half_typed_scripts() {
         }
     }
 }
+
+/// The outline of Market Race shows its strategies and its rule set, each with its kind.
+#[test]
+fn the_outline_shows_strategies_and_rule_sets() {
+    let uri = Uri::from_str("file:///t.cardgame").expect("a uri");
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/market-race.cardgame"),
+    )
+    .expect("the script");
+    let doc = Document::new(uri, 1, text);
+    let shown: Vec<String> = outline::outline(&doc)
+        .iter()
+        .filter(|s| matches!(s.detail.as_deref(), Some("strategy" | "rules")))
+        .map(|s| format!("{} {}", s.detail.as_deref().unwrap_or(""), s.name))
+        .collect();
+    insta::assert_snapshot!(shown.join("\n"), @r"
+    strategy big_money
+    strategy engine
+    strategy victory_rush
+    rules plays
+    strategy money_actions
+    ");
+}

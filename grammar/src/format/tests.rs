@@ -259,3 +259,28 @@ fn a_participant_is_one_line() {
         "participant automaton\n  \"the Automated Opponent\"\n"
     );
 }
+
+#[test]
+fn rule_sets_and_uses_are_laid_out_like_strategies() {
+    let src = concat!(
+        "rules plays \"how the cards are played\"{\nprefer play_card(c) if c is \"Cart\"\n",
+        "      use   openings\nprefer choose c in \"Forge: gain\" by c.points*10+c.cost\n}\n",
+        "rules openings{}\n",
+        "strategy money \"Big Money\" {\n use plays\n    prefer buy(c) if c is \"Castle\"\nuse\nopenings\notherwise random\n}\n",
+    );
+    insta::assert_snapshot!(fmt(src), @r#"
+    rules plays "how the cards are played" {
+      prefer play_card(c) if c is "Cart"
+      use openings
+      prefer choose c in "Forge: gain" by c.points * 10 + c.cost
+    }
+    rules openings { }
+    strategy money "Big Money" {
+      use plays
+      prefer buy(c) if c is "Castle"
+      use
+        openings
+      otherwise random
+    }
+    "#);
+}

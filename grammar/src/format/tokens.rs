@@ -64,6 +64,7 @@ fn is_construct(rule: Rule) -> bool {
             | check_decl
             | test_decl
             | strategy_decl
+            | rules_decl
             | stat_decl
             | participant_decl
             | game_players
@@ -92,6 +93,7 @@ fn is_construct(rule: Rule) -> bool {
             | step_expect
             | step_do
             | strategy_rule
+            | strategy_use
             | strategy_otherwise
             | stmt_let_choose
             | stmt_let

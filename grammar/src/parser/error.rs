@@ -312,6 +312,7 @@ keyword_phrases! {
     k_do => "do", k_options => "options", k_has => "has", k_lacks => "lacks",
     k_decider => "decider", k_winners => "winners", k_over => "over",
     k_strategy => "strategy", k_prefer => "prefer", k_otherwise => "otherwise",
+    k_rules => "rules", k_use => "use",
     k_stat => "stat", k_private => "private", k_teams => "teams", k_team => "team",
     k_shown => "shown", k_participant => "participant",
 }

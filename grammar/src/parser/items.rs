@@ -126,6 +126,16 @@ impl Builder<'_> {
             Rule::check_decl => Item::Check(self.block(kids(&p).next()?, 1)?),
             Rule::test_decl => Item::Test(self.test(p)?),
             Rule::strategy_decl => Item::Strategy(self.strategy(p)?),
+            Rule::rules_decl => {
+                let s = self.strategy(p)?;
+                Item::Rules(RuleSetDecl {
+                    name: s.name,
+                    description: s.description,
+                    rules: s.rules,
+                    otherwise: s.otherwise.map(|(_, _, span)| span),
+                    span: s.span,
+                })
+            }
             Rule::stat_decl => {
                 let span = self.sp(&p);
                 let mut k = kids(&p);
@@ -616,6 +626,7 @@ impl Builder<'_> {
         Ok(t)
     }
 
+    /// A strategy, or a rule set (`rules_decl`, the same shape), read as a strategy.
     pub(super) fn strategy(&mut self, p: P<'_>) -> R<StrategyDecl> {
         let span = self.sp(&p);
         let mut k = kids(&p);
@@ -671,12 +682,16 @@ impl Builder<'_> {
                             _ => return Err(Bug),
                         }
                     }
-                    rules.push(StrategyRule {
+                    rules.push(RuleItem::Prefer(Box::new(StrategyRule {
                         target,
                         condition,
                         by,
                         span: s,
-                    });
+                    })));
+                }
+                Rule::strategy_use => {
+                    let name = self.ident(&kids(&c).next()?);
+                    rules.push(RuleItem::Use { name, span: s });
                 }
                 Rule::strategy_otherwise => {
                     let mut ok = kids(&c);

@@ -170,6 +170,7 @@ pub const CONTEXTUAL_WORDS: &[&str] = &[
     "private",
     "public",
     "refill",
+    "rules",
     "seed",
     "set",
     "shown",
@@ -180,6 +181,7 @@ pub const CONTEXTUAL_WORDS: &[&str] = &[
     "tag",
     "team",
     "teams",
+    "use",
     "winners",
 ];
 
@@ -206,6 +208,7 @@ pub const TOP_LEVEL_KEYWORDS: &[&str] = &[
     "strategy",
     "stat",
     "participant",
+    "rules",
 ];
 
 /// The words that start a statement (for "did you mean" help).

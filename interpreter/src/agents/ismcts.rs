@@ -32,7 +32,8 @@
 //!   With `:strict` (`ismcts:1s:NAME:strict`), a decision where one of the strategy's rules applies
 //!   is not searched at all: the rule decides, and the search takes only the rest; below the root
 //!   too, a decision the rules cover is taken by them without a node. `:strict=NAME` follows the
-//!   rules of another strategy of the script, NAME, while the policy still plays the play-outs.
+//!   rules of NAME instead, a rule set (`rules NAME { ... }`) or another strategy of the script,
+//!   while the policy still plays the play-outs.
 //! - *Budget.* `ismcts:500` iterations or `ismcts:1s` of thinking per decision (`ismcts` alone: 1,000
 //!   iterations). Forced decisions are taken without search, and the loop guard of `mcts` keeps it from
 //!   taking the same option twice from the same position in one turn.
@@ -44,7 +45,7 @@
 
 use super::search::{leads, run_forced, LoopGuard, Scale};
 use super::Agent;
-use crate::engine::{Decision, Game, Observations, Status};
+use crate::engine::{Decision, Game, Observations, RulesOf, Status};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
@@ -93,10 +94,10 @@ pub struct Playout {
     pub turns: Option<u32>,
     /// The strategy's rules are followed wherever one applies; the search decides only the rest.
     pub strict: bool,
-    /// With `strict`, another strategy of the script (its index and name) whose rules are followed
-    /// instead of the play-out policy's (`:strict=NAME`): the search then decides what NAME leaves
-    /// open, with play-outs (and its preferred move) by the policy.
-    pub rules: Option<(usize, String)>,
+    /// With `strict`, a rule set or another strategy of the script (which one, and its name) whose
+    /// rules are followed instead of the play-out policy's (`:strict=NAME`): the search then decides
+    /// what NAME leaves open, with play-outs (and its preferred move) by the policy.
+    pub rules: Option<(RulesOf, String)>,
     /// Worlds keep each player's unseen cards among that player's hidden zones
     /// (`Game::determinize_by_holder`, `:owners`).
     pub owners: bool,
@@ -286,15 +287,15 @@ impl IsmctsAgent {
     /// With `:strict`, the choice of the rules it follows (`strict=NAME`'s, else the policy's) in
     /// `game`, when one of them applies.
     fn rule_move(&self, game: &Game) -> Option<usize> {
-        let (s, _) = self
-            .playout
-            .rules
-            .as_ref()
-            .or(self.playout.strategy.as_ref())?;
+        let of = match (&self.playout.rules, &self.playout.strategy) {
+            (Some((of, _)), _) => *of,
+            (None, Some((s, _))) => RulesOf::Strategy(*s),
+            (None, None) => return None,
+        };
         let Status::Decision(d) = game.status() else {
             return None;
         };
-        match game.strategy_choice(*s) {
+        match game.rules_choice(of) {
             Ok(Some(i)) if i < d.options.len() => Some(i),
             _ => None,
         }

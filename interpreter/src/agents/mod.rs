@@ -12,7 +12,7 @@ pub use ismcts::{IsmctsAgent, Playout};
 pub use search::{evaluate, GreedyAgent, MctsAgent};
 pub use strategy::StrategyAgent;
 
-use crate::engine::{Decision, Game};
+use crate::engine::{Decision, Game, RulesOf};
 use crate::program::Program;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -98,10 +98,19 @@ fn mcts_budget(s: &str) -> Option<Budget> {
     }
 }
 
-/// The index of the script's strategy `name`, or a message that names the close ones.
+/// The index of the script's strategy `name`, or a message that names the close ones. A rule set
+/// of that name is refused with how to use it: it is not a player.
 fn strategy_index(program: &Program, name: &str) -> Result<usize, String> {
     if let Some(i) = program.strategies.iter().position(|s| s.name == name) {
         return Ok(i);
+    }
+    if program.rule_sets.iter().any(|r| r.name == name) {
+        return Err(format!(
+            "`{name}` is a rule set, not a strategy: a rule set is not a player (it has no \
+             `otherwise` for the decisions its rules leave open). Follow its rules in a search with \
+             ismcts's `strict={name}` (`ismcts:1s:POLICY:strict={name}`), or play them in a strategy \
+             that starts with `use {name}` (`strategy NAME {{ use {name}  otherwise random }}`)"
+        ));
     }
     let names = program.strategies.iter().map(|s| s.name.as_str());
     Err(match crate::diag::did_you_mean(name, names) {
@@ -119,6 +128,35 @@ fn strategy_index(program: &Program, name: &str) -> Result<usize, String> {
                 .join(", ")
         ),
     })
+}
+
+/// The rules `strict=NAME` follows: the script's rule set or strategy `name`, or a message that
+/// names the close ones.
+fn rules_index(program: &Program, name: &str) -> Result<RulesOf, String> {
+    if let Some(i) = program.rule_sets.iter().position(|r| r.name == name) {
+        return Ok(RulesOf::RuleSet(i));
+    }
+    if let Some(i) = program.strategies.iter().position(|s| s.name == name) {
+        return Ok(RulesOf::Strategy(i));
+    }
+    let names: Vec<&str> = program
+        .rule_sets
+        .iter()
+        .map(|r| r.name.as_str())
+        .chain(program.strategies.iter().map(|s| s.name.as_str()))
+        .collect();
+    Err(
+        match crate::diag::did_you_mean(name, names.iter().copied()) {
+            Some(h) => format!("no rule set or strategy is named `{name}`: {h}"),
+            None if names.is_empty() => {
+                format!("no rule set or strategy is named `{name}`: the script has neither")
+            }
+            None => format!(
+                "no rule set or strategy is named `{name}`; the script's are: {}",
+                names.join(", ")
+            ),
+        },
+    )
 }
 
 /// Make an agent from its command-line name; `seed` and `seat` make each random agent's choices its own.
@@ -167,8 +205,8 @@ pub fn make_agent(
                     }
                     playout.strict = true;
                     if let Some(rules) = last.strip_prefix("strict=") {
-                        let index = strategy_index(program, rules)
-                            .map_err(|e| format!("`{other}`: {e}"))?;
+                        let index =
+                            rules_index(program, rules).map_err(|e| format!("`{other}`: {e}"))?;
                         playout.rules = Some((index, rules.to_string()));
                     }
                 } else if last == "owners" {

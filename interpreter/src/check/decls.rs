@@ -318,7 +318,8 @@ impl Compiler<'_> {
                 ast::Item::Trigger(_)
                 | ast::Item::Check(_)
                 | ast::Item::Test(_)
-                | ast::Item::Strategy(_) => {}
+                | ast::Item::Strategy(_)
+                | ast::Item::Rules(_) => {}
                 ast::Item::Stat(d) => self.declare_stat(d),
                 ast::Item::Participant(d) => self.declare_participant(d),
             }
@@ -599,7 +600,10 @@ impl Compiler<'_> {
                     self.p.checks.push(body);
                 }
                 ast::Item::Test(t) => self.lower_test(t),
-                ast::Item::Strategy(_) | ast::Item::Stat(_) | ast::Item::Participant(_) => {}
+                ast::Item::Strategy(_)
+                | ast::Item::Rules(_)
+                | ast::Item::Stat(_)
+                | ast::Item::Participant(_) => {}
             }
         }
     }

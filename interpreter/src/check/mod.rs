@@ -324,6 +324,7 @@ impl<'s> Compiler<'s> {
             checks: vec![],
             tests: vec![],
             strategies: vec![],
+            rule_sets: vec![],
             stats: vec![],
             participants: Vec::new(),
             blocks: vec![],

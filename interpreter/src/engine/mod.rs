@@ -34,6 +34,7 @@ use state::{Ctx, Layout, State};
 use std::sync::Arc;
 
 pub use belief::{observation, Observations};
+pub use strategy::RulesOf;
 pub use trace::{render_event, seen_by, Event};
 pub use view::{
     CardEntry, DecisionView, Inventory, PlayerView, VarView, View, ZoneCount, ZoneView,

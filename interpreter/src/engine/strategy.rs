@@ -1,4 +1,5 @@
-//! Engine stage: strategies: which option of the pending decision a script's `strategy` picks.
+//! Engine stage: strategies and rule sets: which option of the pending decision a script's
+//! `strategy` (or the rules of a `rules` set) picks.
 //!
 //! The rules are tried in order against the options the pending frame offers (their values, never
 //! their labels, which play-outs may leave out); the first rule that matches an option picks. The
@@ -9,6 +10,15 @@ use super::state::Ctx;
 use super::{Game, RuntimeError, Status};
 use crate::program::{StrategyRule, StrategyTarget, Ty};
 use crate::value::Value;
+
+/// Whose ordered rules are tried: a strategy's or a rule set's, by its index in the program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RulesOf {
+    /// `Program::strategies[i]`
+    Strategy(usize),
+    /// `Program::rule_sets[i]`
+    RuleSet(usize),
+}
 
 /// An option of the pending decision as a strategy sees it.
 enum Offered {
@@ -82,7 +92,17 @@ impl Game {
     /// `None` when no rule applies (or no decision is pending). The game does not change: the
     /// conditions are evaluated on a copy. A condition that fails at runtime is an error.
     pub fn strategy_choice(&self, strategy: usize) -> Result<Option<usize>, RuntimeError> {
-        let Some(def) = self.prog.strategies.get(strategy) else {
+        self.rules_choice(RulesOf::Strategy(strategy))
+    }
+
+    /// The option that the rules of a strategy or a rule set pick for the pending decision, as
+    /// [`Game::strategy_choice`] (a rule set's rules are tried exactly as a strategy's).
+    pub fn rules_choice(&self, of: RulesOf) -> Result<Option<usize>, RuntimeError> {
+        let rules = match of {
+            RulesOf::Strategy(i) => self.prog.strategies.get(i).map(|s| &s.rules),
+            RulesOf::RuleSet(i) => self.prog.rule_sets.get(i).map(|r| &r.rules),
+        };
+        let Some(rules) = rules else {
             return Ok(None);
         };
         let Status::Decision(d) = &self.st.status else {
@@ -91,7 +111,7 @@ impl Game {
         let (decider, prompt) = (d.player, d.prompt.clone());
         let options = self.offered_options();
         let mut scratch: Option<Game> = None;
-        for rule in &def.rules {
+        for rule in rules {
             let candidates: Vec<(usize, Vec<Value>)> = options
                 .iter()
                 .enumerate()

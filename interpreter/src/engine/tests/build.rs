@@ -132,6 +132,7 @@ impl B {
             checks: vec![],
             tests: vec![],
             strategies: vec![],
+            rule_sets: vec![],
             stats: vec![],
             participants: vec![],
             blocks: vec![],
