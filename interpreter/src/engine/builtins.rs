@@ -173,6 +173,19 @@ impl<'a> Mach<'a> {
                         None => item.clone(),
                     };
                     let sp = value.map_or(span, |v| v.span);
+                    if let Value::Zone(z) = v {
+                        // A zone's cards are copied where they lie (as `as_list` would list them:
+                        // the same notes, work and errors), without a list of their own.
+                        let n = self.list_len(&v, sp)?;
+                        if kept.len() + n > super::eval::MAX_LIST {
+                            return Err(self.err(span, "this list grew too long".into()));
+                        }
+                        self.charge(n, span)?;
+                        if let Some(zi) = self.s.zones.get(z as usize) {
+                            kept.extend(zi.cards.iter().rev().map(|&c| Value::Card(c)));
+                        }
+                        continue;
+                    }
                     let l = self.as_list(v, sp)?;
                     if kept.len() + l.len() > super::eval::MAX_LIST {
                         return Err(self.err(span, "this list grew too long".into()));
