@@ -64,6 +64,14 @@ struct Blind<'p> {
     depth: u32,
 }
 
+/// What is studied once and remembered: a function's parameter, a function's `this`, a property.
+#[derive(Clone, Copy)]
+enum Study {
+    FnParam(usize, usize),
+    FnThis(usize),
+    Prop(usize),
+}
+
 /// How deep the study of functions and properties inside one another may go.
 const MAX_NESTING: u32 = 64;
 
@@ -135,64 +143,59 @@ impl Blind<'_> {
     }
 
     fn fn_param(&mut self, f: usize, k: usize) -> bool {
-        let Some(known) = self.fns.get(f).and_then(|v| v.get(k)).copied() else {
-            return false;
-        };
-        if let Some(b) = known {
-            return b;
-        }
-        self.fns[f][k] = Some(false);
-        self.depth += 1;
-        let p = self.p;
-        let b = p
-            .fns
-            .get(f)
-            .is_some_and(|d| self.expr(&d.body, Subject::Local(k as Slot)));
-        self.depth -= 1;
-        self.fns[f][k] = Some(b);
-        b
+        self.study(Study::FnParam(f, k))
     }
 
     fn fn_this(&mut self, f: usize) -> bool {
-        let Some(known) = self.fns_this.get(f).copied() else {
-            return false;
-        };
-        if let Some(b) = known {
-            return b;
-        }
-        self.fns_this[f] = Some(false);
-        self.depth += 1;
-        let p = self.p;
-        let b = p
-            .fns
-            .get(f)
-            .is_some_and(|d| self.expr(&d.body, Subject::This));
-        self.depth -= 1;
-        self.fns_this[f] = Some(b);
-        b
+        self.study(Study::FnThis(f))
     }
 
     fn prop(&mut self, id: usize) -> bool {
-        let Some(known) = self.props.get(id).copied() else {
-            return false;
-        };
-        if let Some(b) = known {
-            return b;
+        self.study(Study::Prop(id))
+    }
+
+    /// Where the answer for `key` is kept (`None`: no such function, parameter or property).
+    fn known(&mut self, key: Study) -> Option<&mut Option<bool>> {
+        match key {
+            Study::FnParam(f, k) => self.fns.get_mut(f).and_then(|v| v.get_mut(k)),
+            Study::FnThis(f) => self.fns_this.get_mut(f),
+            Study::Prop(id) => self.props.get_mut(id),
         }
-        self.props[id] = Some(false);
+    }
+
+    /// The answer for `key`, studied once: while it is studied it reads as no, so a recursive
+    /// function or property is judged cautiously.
+    fn study(&mut self, key: Study) -> bool {
+        match self.known(key) {
+            None => return false,
+            Some(Some(b)) => return *b,
+            Some(slot) => *slot = Some(false),
+        }
         self.depth += 1;
         let p = self.p;
-        let b = p.props.get(id).is_some_and(|d| {
-            self.expr(&d.default, Subject::This)
-                && p.kinds.iter().all(|k| {
-                    k.props
-                        .get(id)
-                        .and_then(|e| e.as_ref())
-                        .is_none_or(|e| self.expr(e, Subject::This))
-                })
-        });
+        let b = match key {
+            Study::FnParam(f, k) => p
+                .fns
+                .get(f)
+                .is_some_and(|d| self.expr(&d.body, Subject::Local(k as Slot))),
+            Study::FnThis(f) => p
+                .fns
+                .get(f)
+                .is_some_and(|d| self.expr(&d.body, Subject::This)),
+            Study::Prop(id) => p.props.get(id).is_some_and(|d| {
+                self.expr(&d.default, Subject::This)
+                    && p.kinds.iter().all(|k| {
+                        k.props
+                            .get(id)
+                            .and_then(|e| e.as_ref())
+                            .is_none_or(|e| self.expr(e, Subject::This))
+                    })
+            }),
+        };
         self.depth -= 1;
-        self.props[id] = Some(b);
+        if let Some(slot) = self.known(key) {
+            *slot = Some(b);
+        }
         b
     }
 }
