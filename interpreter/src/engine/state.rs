@@ -427,16 +427,22 @@ impl CardVars {
 
     /// Card `c`'s row of `n` values equals card `d`'s.
     pub fn same_row(&self, l: &Layout, n: usize, c: usize, d: usize) -> bool {
-        let untouched = |c: usize| {
-            self.at
-                .get(c * n..)
-                .is_none_or(|rest| rest.iter().take(n).all(|&k| k == u32::MAX))
+        // The row's places in `at` (fewer, or none, past its end: never written).
+        let places = |c: usize| {
+            let len = self.at.len();
+            &self.at[(c * n).min(len)..(c * n + n).min(len)]
         };
-        if untouched(c) && untouched(d) {
+        let (pc, pd) = (places(c), places(d));
+        let untouched = |p: &[u32]| p.iter().all(|&k| k == u32::MAX);
+        if untouched(pc) && untouched(pd) {
             return l.cvar_row.get(c) == l.cvar_row.get(d)
                 || l.cvar_init.get(c * n..(c + 1) * n) == l.cvar_init.get(d * n..(d + 1) * n);
         }
-        (0..n).all(|k| self.get(l, c * n + k) == self.get(l, d * n + k))
+        (0..n).all(|k| match (self.get(l, c * n + k), self.get(l, d * n + k)) {
+            // Numbers, the usual card variables, compared at once.
+            (Some(Value::Int(x)), Some(Value::Int(y))) => x == y,
+            (x, y) => x == y,
+        })
     }
 
     /// The bytes a clone copies.
