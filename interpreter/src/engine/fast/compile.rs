@@ -670,6 +670,29 @@ impl Compiler<'_> {
                     }),
                 )
             }
+            // The card's tag in a group (eval.rs, `TagOf`).
+            ExprKind::TagOf(g, x) => {
+                let x = self.value(x)?;
+                let (fx, g) = (x.run, *g);
+                fast(
+                    2 + x.height,
+                    Box::new(move |m| {
+                        step(m);
+                        let Value::Card(c) = fx(m)? else {
+                            return None;
+                        };
+                        let kind = m.s.cards.get(c as usize)?.kind as usize;
+                        let p = m.p;
+                        let tags = p.kinds.get(kind).map_or(&[][..], |k| k.tags.as_slice());
+                        Some(
+                            tags.iter()
+                                .find(|t| p.tags.get(t.index()).map(|d| d.group) == Some(g))
+                                .map(|t| Value::Tag(t.0))
+                                .unwrap_or_default(),
+                        )
+                    }),
+                )
+            }
             ExprKind::CardVar(v, ce) => {
                 let ce = self.value(ce)?;
                 let (f, v) = (ce.run, *v);

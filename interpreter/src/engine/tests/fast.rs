@@ -87,6 +87,28 @@ fn aggregates_over_zones_joined_by_plus() {
 }
 
 #[test]
+fn tags_of_a_group_take_the_fast_path() {
+    let before = answered();
+    let g = game(
+        "tags colour: Red, Blue\ncard \"Red Seven\" { is Red  copies 2  points 7 }\n\
+         fn reds(p: player): int = count(c in p.hand where c.colour == Red) * 10 + count(c in p.hand where c.colour == none)",
+        r#"turn seat(1) {
+             move cards("Red Seven", deck) to you.hand
+             move top 3 of deck to you.hand
+             win [you] "{reds(you)} {all(c in you.hand where c.colour != Blue)}"
+           }"#,
+        None,
+    );
+    assert_eq!(end(&g), "23 true");
+    // 18 answers; 14 when a card's tag is left to the walker.
+    assert!(
+        answered() >= before + 18,
+        "{} fast answers",
+        answered() - before
+    );
+}
+
+#[test]
 fn forms_not_covered_are_left_to_the_walker() {
     // A property of a card that is not in a local, a field of it, a list: compiled around, or not
     // at all, and evaluated by the walker.
