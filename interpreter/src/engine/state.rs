@@ -334,6 +334,15 @@ impl Layout {
                 });
                 prop_const.push(match &e.kind {
                     ExprKind::Const(v) => Some(v.clone()),
+                    // A list of constants (`recipe "Stone", "Wood"`) is a constant too.
+                    ExprKind::List(items) => items
+                        .iter()
+                        .map(|i| match &i.kind {
+                            ExprKind::Const(v) => Some(v.clone()),
+                            _ => None,
+                        })
+                        .collect::<Option<Vec<Value>>>()
+                        .map(Value::list),
                     _ => None,
                 });
             }

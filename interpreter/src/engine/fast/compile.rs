@@ -436,11 +436,15 @@ impl Compiler<'_> {
                     )
                 }
             }
-            ExprKind::Binary(
-                op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne),
-                a,
-                b,
-            ) if number_shaped(a) || number_shaped(b) => {
+            // An order is of numbers (or of lists, whose fast paths give up: the walker's then); an
+            // equality is of numbers when one side is surely a number.
+            ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
+                let (a, b) = (self.int(a)?, self.int(b)?);
+                fast(2 + a.height.max(b.height), compare(*op, a.run, b.run, true))
+            }
+            ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b)
+                if number_shaped(a) || number_shaped(b) =>
+            {
                 let (a, b) = (self.int(a)?, self.int(b)?);
                 fast(2 + a.height.max(b.height), compare(*op, a.run, b.run, true))
             }
@@ -730,6 +734,78 @@ impl Compiler<'_> {
                 )
             }
             ExprKind::CallFn(..) => self.call(e, Want::Value)?,
+            // `cards(K, L)` and `distinct(L)` of a list (builtins.rs: the node, its arguments, then
+            // the list's length as work; a zone is also listed, its length read first).
+            ExprKind::Builtin(Builtin::Cards, args) if args.len() == 2 => {
+                let (k, l) = (self.value(&args[0])?, self.value(&args[1])?);
+                let h = 2 + k.height.max(l.height);
+                let (fk, fl) = (k.run, l.run);
+                fast(
+                    h,
+                    Box::new(move |m| {
+                        step(m);
+                        let (kv, lv) = (fk(m)?, fl(m)?);
+                        let k = match kv {
+                            Value::Kind(k) => k,
+                            Value::Card(c) => m.s.cards.get(c as usize)?.kind,
+                            _ => return None,
+                        };
+                        let cards = &m.s.cards;
+                        let of_kind = |c: u32| cards.get(c as usize).is_some_and(|cs| cs.kind == k);
+                        let (out, work): (Vec<Value>, usize) = match &lv {
+                            Value::Zone(z) => {
+                                let zc = &m.s.zones.get(*z as usize)?.cards;
+                                let out = zc.iter().rev().copied().filter(|&c| of_kind(c));
+                                (out.map(Value::Card).collect(), 2 * zc.len())
+                            }
+                            Value::List(l) => {
+                                let out = l
+                                    .iter()
+                                    .filter(|v| matches!(v, Value::Card(c) if of_kind(*c)));
+                                (out.cloned().collect(), l.len())
+                            }
+                            Value::None => (Vec::new(), 0),
+                            _ => return None,
+                        };
+                        if let Value::Zone(z) = lv {
+                            m.note_zone(z);
+                        }
+                        m.s.exec_count += work as u64;
+                        Some(Value::list(out))
+                    }),
+                )
+            }
+            ExprKind::Builtin(Builtin::Distinct, args) if args.len() == 1 => {
+                let l = self.value(&args[0])?;
+                let (h, fl) = (2 + l.height, l.run);
+                fast(
+                    h,
+                    Box::new(move |m| {
+                        step(m);
+                        let Value::List(l) = fl(m)? else {
+                            return None;
+                        };
+                        m.s.exec_count += l.len() as u64;
+                        // In order of first appearance, as the walker lists them.
+                        let mut out: Vec<Value> = Vec::new();
+                        if l.len() <= 16 {
+                            for v in l.iter() {
+                                if !out.contains(v) {
+                                    out.push(v.clone());
+                                }
+                            }
+                        } else {
+                            let mut seen = std::collections::HashSet::with_capacity(l.len());
+                            for v in l.iter() {
+                                if seen.insert(v) {
+                                    out.push(v.clone());
+                                }
+                            }
+                        }
+                        Some(Value::list(out))
+                    }),
+                )
+            }
             // Other properties: `int` and `truth` read them through this method, which must not send
             // them back.
             ExprKind::Prop(..) => return None,
