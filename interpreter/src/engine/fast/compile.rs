@@ -775,6 +775,36 @@ impl Compiler<'_> {
                     }),
                 )
             }
+            // `opponents(p)` and `from(p)`: the living seats after p (from p) clockwise; a participant's
+            // are the living seats from seat 1 (builtins.rs).
+            ExprKind::Builtin(b @ (Builtin::Opponents | Builtin::From), args)
+                if args.len() == 1 =>
+            {
+                let a = self.value(&args[0])?;
+                let (h, fa, from) = (2 + a.height, a.run, *b == Builtin::From);
+                fast(
+                    h,
+                    Box::new(move |m| {
+                        step(m);
+                        let v = fa(m)?;
+                        let p = player(m, v)?;
+                        let n = m.s.players;
+                        let out: Vec<Value> = if p >= n {
+                            (0..n)
+                                .filter(|&q| m.s.living(q))
+                                .map(Value::Player)
+                                .collect()
+                        } else {
+                            (u8::from(!from)..n)
+                                .map(|k| ((p as u32 + k as u32) % n as u32) as u8)
+                                .filter(|&q| m.s.living(q))
+                                .map(Value::Player)
+                                .collect()
+                        };
+                        Some(Value::list(out))
+                    }),
+                )
+            }
             ExprKind::Builtin(Builtin::Distinct, args) if args.len() == 1 => {
                 let l = self.value(&args[0])?;
                 let (h, fl) = (2 + l.height, l.run);

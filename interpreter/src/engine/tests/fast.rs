@@ -109,6 +109,27 @@ fn tags_of_a_group_take_the_fast_path() {
 }
 
 #[test]
+fn lists_of_a_kind_distinct_lists_and_orders_take_the_fast_path() {
+    let before = answered();
+    let g = game(
+        "fn priciest(k: kind, l: list of card): int = max(c.points for c in cards(k, l))\n\
+         fn kinds_in(l: list of kind): int = count(k in distinct(l) where k != none)\n\
+         fn above(p: player, n: int): bool = if n >= 0 then p.coins >= n else p.coins < 0 - n",
+        r#"turn seat(1) {
+             move top 6 of deck to you.hand
+             you.coins = 4
+             win [you] "{priciest("Five", filter(c in deck where true))} {kinds_in([c.kind for c in deck])} {count(distinct([1, 2, 1]))} {above(you, 3)} {above(you, -5)} {count(opponents(you))} {sum(q.coins * 10 + 1 for q in from(you))}"
+           }"#,
+        None,
+    );
+    assert_eq!(end(&g), "5 2 2 true true 1 42");
+    // Each call compiles whole and answers once: 15 answers here, where the walker left with
+    // `cards`, `distinct` and `opponents` made 24 fast answers of the calls' parts.
+    let n = answered() - before;
+    assert!((1..=15).contains(&n), "{n} fast answers");
+}
+
+#[test]
 fn forms_not_covered_are_left_to_the_walker() {
     // A property of a card that is not in a local, a field of it, a list: compiled around, or not
     // at all, and evaluated by the walker.
