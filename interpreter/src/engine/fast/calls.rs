@@ -37,6 +37,7 @@ fn open(src: &Source, m: &mut Mach) -> Option<(Items, usize)> {
         Source::Value(f) => {
             return match f(m)? {
                 Value::Zone(z) if (z as usize) < m.s.zones.len() => {
+                    m.note_zone(z);
                     let n = m.s.zones[z as usize].cards.len();
                     let mut zs = [0u32; MAX_PARTS];
                     zs[0] = z;

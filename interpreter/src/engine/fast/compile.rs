@@ -4,6 +4,7 @@
 
 use super::{BoolFn, Code, Fast, IntFn, ValueFn, ZoneFn};
 use crate::engine::exec::Mach;
+use crate::engine::watch::Dep;
 use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind, Field, FnId, Program, Ty, UnOp};
 use crate::value::Value;
 use cardgame_grammar::ast::Scope;
@@ -101,6 +102,14 @@ pub(super) struct Compiler<'p> {
     pub(super) depth: u32,
 }
 
+/// Notes a read while a check's guard is recorded, as the walker's `note_expr` does for the node.
+#[inline(always)]
+pub(super) fn read(m: &mut Mach, d: Dep) {
+    if m.s.recording {
+        m.note(d);
+    }
+}
+
 /// One step of work, as the walker's `charge(1)` (the budget is tested once, at the end).
 #[inline(always)]
 pub(super) fn step(m: &mut Mach) {
@@ -155,6 +164,7 @@ impl Compiler<'_> {
             ExprKind::TurnNumber => fast(
                 1,
                 Box::new(|m| {
+                    read(m, Dep::Turn);
                     step(m);
                     Some(m.s.turn as i64)
                 }),
@@ -259,6 +269,7 @@ impl Compiler<'_> {
                         };
                         match fl(m)? {
                             Value::Zone(z) => {
+                                m.note_zone(z);
                                 let cards = &m.s.zones.get(z as usize)?.cards;
                                 let n = cards.len();
                                 let count = cards.iter().filter(|&&c| of_kind(m, c)).count();
@@ -480,6 +491,7 @@ impl Compiler<'_> {
                         }
                         match (&x, &y) {
                             (Value::Card(c), Value::Zone(z)) => {
+                                m.note_zone(*z);
                                 Some(m.s.cards.get(*c as usize).is_some_and(|cs| cs.zone == *z))
                             }
                             (_, Value::List(l)) => {
@@ -605,16 +617,24 @@ impl Compiler<'_> {
             ExprKind::You => fast(
                 1,
                 Box::new(|m| {
+                    read(m, Dep::Active);
                     let you = m.you();
                     Some(Value::Player(you.unwrap_or(m.s.active)))
                 }),
             ),
-            ExprKind::Active => fast(1, Box::new(|m| Some(Value::Player(m.s.active)))),
+            ExprKind::Active => fast(
+                1,
+                Box::new(|m| {
+                    read(m, Dep::Active);
+                    Some(Value::Player(m.s.active))
+                }),
+            ),
             ExprKind::Global(v) => {
                 let v = *v;
                 fast(
                     1,
                     Box::new(move |m| {
+                        read(m, Dep::Var(v.0));
                         step(m);
                         Some(m.s.globals.get(m.l.var(v)).cloned().unwrap_or_default())
                     }),
@@ -636,6 +656,7 @@ impl Compiler<'_> {
                 fast(
                     2 + pe.height,
                     Box::new(move |m| {
+                        read(m, Dep::Var(v.0));
                         step(m);
                         let holder = f(m)?;
                         let p = player(m, holder)?;
@@ -650,6 +671,9 @@ impl Compiler<'_> {
                 fast(
                     2 + x.height,
                     Box::new(move |m| {
+                        if let Field::Owner | Field::Zone | Field::FaceUp = f {
+                            read(m, Dep::Moves);
+                        }
                         step(m);
                         let v = fx(m)?;
                         if let Field::X | Field::Y = f {
@@ -703,6 +727,7 @@ impl Compiler<'_> {
                 fast(
                     2 + ce.height,
                     Box::new(move |m| {
+                        read(m, Dep::Var(v.0));
                         step(m);
                         let Value::Card(c) = f(m)? else {
                             return None;
@@ -785,6 +810,7 @@ impl Compiler<'_> {
                 fast(
                     h,
                     Box::new(move |m| {
+                        read(m, Dep::Eliminated);
                         step(m);
                         let v = fa(m)?;
                         let p = player(m, v)?;
@@ -865,11 +891,16 @@ impl Compiler<'_> {
 
     fn zone_node(&mut self, e: &Expr) -> Option<Fast<ZoneFn>> {
         Some(match &e.kind {
+            // Every zone a fast path reads comes from here or is matched as a `Value::Zone`: each is
+            // noted while a check's guard is recorded (watch.rs).
             ExprKind::Const(Value::Zone(z)) => {
                 let z = *z;
                 fast(
                     0,
-                    Box::new(move |m| ((z as usize) < m.s.zones.len()).then_some(z)),
+                    Box::new(move |m| {
+                        m.note_zone(z);
+                        ((z as usize) < m.s.zones.len()).then_some(z)
+                    }),
                 )
             }
             ExprKind::Zone(z, holder) => {
@@ -901,6 +932,7 @@ impl Compiler<'_> {
                             return None;
                         }
                         let zi = m.l.zone_base.get(z)? + idx;
+                        m.note_zone(zi);
                         ((zi as usize) < m.s.zones.len()).then_some(zi)
                     }),
                 )
