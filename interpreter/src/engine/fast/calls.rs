@@ -271,6 +271,59 @@ impl Compiler<'_> {
         ))
     }
 
+    /// `filter(x in L where C)`, `take_while(x in L where C)` and `[E for x in L where C]` as a list
+    /// (`aggregate` in builtins.rs, the same order and work).
+    pub(super) fn list_aggregate(
+        &mut self,
+        op: Aggregate,
+        value: Option<&Expr>,
+        slot: u16,
+        list: &Expr,
+        filter: Option<&Expr>,
+    ) -> Option<Fast<ValueFn>> {
+        let value = match (op, value) {
+            (Aggregate::Map, Some(v)) => Some(self.value(v)?),
+            (Aggregate::Filter | Aggregate::TakeWhile | Aggregate::Map, None) => None,
+            _ => return None,
+        };
+        let zone = self.source(list)?;
+        let filter = match filter {
+            Some(f) => Some(self.cond(f)?),
+            None => None,
+        };
+        let h = 3 + zone
+            .height
+            .max(value.as_ref().map_or(0, |v| v.height))
+            .max(filter.as_ref().map_or(0, |f| f.height));
+        let fz = zone.run;
+        let value = value.map(|v| v.run);
+        let filter = filter.map(|f| f.run);
+        let take_while = op == Aggregate::TakeWhile;
+        Some(fast(
+            h,
+            Box::new(move |m| {
+                step(m);
+                let (items, len) = open(&fz, m)?;
+                m.s.exec_count += len as u64;
+                let mut kept = Vec::with_capacity(len);
+                each(m, &items, len, slot, |m| {
+                    if let Some(f) = &filter {
+                        if !f(m)? {
+                            // `take_while` stops at the first item that fails.
+                            return Some(take_while);
+                        }
+                    }
+                    kept.push(match &value {
+                        Some(v) => v(m)?,
+                        None => local(m, slot)?.clone(),
+                    });
+                    Some(false)
+                })?;
+                Some(Value::list(kept))
+            }),
+        ))
+    }
+
     /// A call of a function (`call_fn` in eval.rs): its arguments, remembered calls, its body in a
     /// frame of its own.
     pub(super) fn call(&mut self, e: &Expr, want: Want) -> Option<Fast<ValueFn>> {

@@ -800,6 +800,13 @@ impl Compiler<'_> {
                     }),
                 )
             }
+            ExprKind::Aggregate {
+                op: op @ (Aggregate::Filter | Aggregate::TakeWhile | Aggregate::Map),
+                value,
+                slot,
+                list,
+                filter,
+            } => self.list_aggregate(*op, value.as_deref(), *slot, list, filter.as_deref())?,
             // `opponents(p)` and `from(p)`: the living seats after p (from p) clockwise; a participant's
             // are the living seats from seat 1 (builtins.rs).
             ExprKind::Builtin(b @ (Builtin::Opponents | Builtin::From), args)

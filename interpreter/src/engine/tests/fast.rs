@@ -130,6 +130,27 @@ fn lists_of_a_kind_distinct_lists_and_orders_take_the_fast_path() {
 }
 
 #[test]
+fn filters_maps_and_take_whiles_take_the_fast_path() {
+    let before = answered();
+    let g = game(
+        "fn big(p: player): list of card = filter(c in p.hand + deck where c.points >= 3)\n\
+         fn doubled(p: player): list of int = [c.points * 2 for c in p.hand where c is not \"One\"]\n\
+         fn lead(p: player): int = count(take_while(c in deck where c.points == 5))\n\
+         fn total(p: player): int = count(big(p)) * 100 + sum(x for x in doubled(p)) + lead(p) * 1000",
+        r#"turn seat(1) {
+             move top 6 of deck to you.hand
+             move top 8 of deck to seat(2).hand
+             win [you] "{total(you)} {doubled(you)}"
+           }"#,
+        None,
+    );
+    assert_eq!(end(&g), "6812 6, 6");
+    // `total` compiles whole: 41 fast answers here, 49 with the lists left to the walker.
+    let n = answered() - before;
+    assert!((1..=41).contains(&n), "{n} fast answers");
+}
+
+#[test]
 fn forms_not_covered_are_left_to_the_walker() {
     // A property of a card that is not in a local, a field of it, a list: compiled around, or not
     // at all, and evaluated by the walker.
