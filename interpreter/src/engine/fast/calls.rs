@@ -1,7 +1,7 @@
 //! Engine stage: compiling the fast paths of aggregates over a zone and of function calls (see
 //! `fast/mod.rs`), as `aggregate` (builtins.rs) and `call_fn` (eval.rs) do them, step by step.
 
-use super::compile::{fast, fold, local, step, value_fn, Compiler, Want};
+use super::compile::{fast, fold, list_len, local, push_items, step, value_fn, Compiler, Want};
 use super::{BoolFn, Fast, IntFn, ValueFn, ZoneFn};
 use crate::engine::eval::MAX_LIST;
 use crate::engine::exec::Mach;
@@ -282,8 +282,11 @@ impl Compiler<'_> {
         filter: Option<&Expr>,
     ) -> Option<Fast<ValueFn>> {
         let value = match (op, value) {
-            (Aggregate::Map, Some(v)) => Some(self.value(v)?),
-            (Aggregate::Filter | Aggregate::TakeWhile | Aggregate::Map, None) => None,
+            (Aggregate::Map | Aggregate::Flatten, Some(v)) => Some(self.value(v)?),
+            (
+                Aggregate::Filter | Aggregate::TakeWhile | Aggregate::Map | Aggregate::Flatten,
+                None,
+            ) => None,
             _ => return None,
         };
         let zone = self.source(list)?;
@@ -299,6 +302,7 @@ impl Compiler<'_> {
         let value = value.map(|v| v.run);
         let filter = filter.map(|f| f.run);
         let take_while = op == Aggregate::TakeWhile;
+        let flatten = op == Aggregate::Flatten;
         Some(fast(
             h,
             Box::new(move |m| {
@@ -313,10 +317,21 @@ impl Compiler<'_> {
                             return Some(take_while);
                         }
                     }
-                    kept.push(match &value {
+                    let v = match &value {
                         Some(v) => v(m)?,
                         None => local(m, slot)?.clone(),
-                    });
+                    };
+                    if flatten {
+                        // Each list joined (a zone's cards read and counted as `as_list` does).
+                        let n = list_len(m, &v)?;
+                        if kept.len() + n > MAX_LIST {
+                            return None;
+                        }
+                        m.s.exec_count += n as u64;
+                        push_items(m, &v, &mut kept)?;
+                    } else {
+                        kept.push(v);
+                    }
                     Some(false)
                 })?;
                 Some(Value::list(kept))

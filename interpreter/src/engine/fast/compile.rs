@@ -3,6 +3,7 @@
 //! builtins.rs) node by node, and declining (`None`) any form it does not cover.
 
 use super::{BoolFn, Code, Fast, IntFn, ValueFn, ZoneFn};
+use crate::engine::eval::MAX_LIST;
 use crate::engine::exec::Mach;
 use crate::engine::watch::Dep;
 use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind, Field, FnId, Program, Ty, UnOp};
@@ -57,6 +58,7 @@ pub(super) fn shape(p: &Program, e: &Expr) -> Shape {
         Ty::Bool => Shape::Truth,
         _ => Shape::Other,
     };
+
     match &e.kind {
         _ if number_shaped(e) => Shape::Number,
         ExprKind::Binary(
@@ -292,16 +294,39 @@ impl Compiler<'_> {
                 )
             }
             ExprKind::Builtin(Builtin::Size, args) if args.len() == 1 => {
-                let z = self.zone(&args[0])?;
-                let f = z.run;
-                fast(
-                    2 + z.height,
-                    Box::new(move |m| {
-                        step(m);
-                        let z = f(m)?;
-                        Some(m.s.zones[z as usize].cards.len() as i64)
-                    }),
-                )
+                match self.zone(&args[0]) {
+                    Some(z) => {
+                        let f = z.run;
+                        fast(
+                            2 + z.height,
+                            Box::new(move |m| {
+                                step(m);
+                                let z = f(m)?;
+                                Some(m.s.zones[z as usize].cards.len() as i64)
+                            }),
+                        )
+                    }
+                    // The length of a list (a zone's cards, `none` none: builtins.rs, nothing counted).
+                    None => {
+                        let v = self.value(&args[0])?;
+                        let f = v.run;
+                        fast(
+                            2 + v.height,
+                            Box::new(move |m| {
+                                step(m);
+                                match f(m)? {
+                                    Value::List(l) => Some(l.len() as i64),
+                                    Value::Zone(z) => {
+                                        m.note_zone(z);
+                                        Some(m.s.zones.get(z as usize)?.cards.len() as i64)
+                                    }
+                                    Value::None => Some(0),
+                                    _ => None,
+                                }
+                            }),
+                        )
+                    }
+                }
             }
             ExprKind::Builtin(b @ (Builtin::Max2 | Builtin::Min2), args) if args.len() == 2 => {
                 let (a, c) = (self.int(&args[0])?, self.int(&args[1])?);
@@ -801,12 +826,60 @@ impl Compiler<'_> {
                 )
             }
             ExprKind::Aggregate {
-                op: op @ (Aggregate::Filter | Aggregate::TakeWhile | Aggregate::Map),
+                op:
+                    op
+                    @ (Aggregate::Filter | Aggregate::TakeWhile | Aggregate::Map | Aggregate::Flatten),
                 value,
                 slot,
                 list,
                 filter,
             } => self.list_aggregate(*op, value.as_deref(), *slot, list, filter.as_deref())?,
+            // `L1 + L2` of lists or zones (`concat` in lists.rs: the node, both lengths read, a zone's
+            // cards counted as it is read, then every item copied).
+            ExprKind::Binary(BinOp::Concat, a, b) => {
+                let (a, b) = (self.value(a)?, self.value(b)?);
+                let h = 2 + a.height.max(b.height);
+                let (fa, fb) = (a.run, b.run);
+                fast(
+                    h,
+                    Box::new(move |m| {
+                        step(m);
+                        let (x, y) = (fa(m)?, fb(m)?);
+                        // Two lists: the walker's `binary` counts the shorter first, as for any
+                        // operator.
+                        if let (Value::List(l1), Value::List(l2)) = (&x, &y) {
+                            m.s.exec_count += l1.len().min(l2.len()) as u64;
+                        }
+                        let (n1, n2) = (list_len(m, &x)?, list_len(m, &y)?);
+                        if n1 + n2 > MAX_LIST {
+                            return None;
+                        }
+                        m.s.exec_count += (n1 + n2) as u64;
+                        let mut out = Vec::with_capacity(n1 + n2);
+                        push_items(m, &x, &mut out)?;
+                        push_items(m, &y, &mut out)?;
+                        Some(Value::list(out))
+                    }),
+                )
+            }
+            // `if C then L1 else L2` of any values (the walker's `If`: the node, the condition, one
+            // branch).
+            ExprKind::If(c, a, b) => {
+                let (c, a, b) = (self.cond(c)?, self.value(a)?, self.value(b)?);
+                let h = 2 + c.height.max(a.height).max(b.height);
+                let (fc, fa, fb) = (c.run, a.run, b.run);
+                fast(
+                    h,
+                    Box::new(move |m| {
+                        step(m);
+                        if fc(m)? {
+                            fa(m)
+                        } else {
+                            fb(m)
+                        }
+                    }),
+                )
+            }
             // `opponents(p)` and `from(p)`: the living seats after p (from p) clockwise; a participant's
             // are the living seats from seat 1 (builtins.rs).
             ExprKind::Builtin(b @ (Builtin::Opponents | Builtin::From), args)
@@ -1028,6 +1101,36 @@ fn compare(op: BinOp, a: IntFn, b: IntFn, charged: bool) -> BoolFn {
 #[inline(always)]
 pub(super) fn local<'m>(m: &'m Mach, slot: u16) -> Option<&'m Value> {
     m.s.ctxs.last()?.locals.get(slot as usize)
+}
+
+/// How many items a list, a zone or `none` has, as `list_len` (lists.rs) reads it: a zone's cards are
+/// work, and the zone is noted while a guard is recorded. Anything else: the walker's error.
+pub(super) fn list_len(m: &mut Mach, v: &Value) -> Option<usize> {
+    match v {
+        Value::List(l) => Some(l.len()),
+        Value::Zone(z) => {
+            m.note_zone(*z);
+            let n = m.s.zones.get(*z as usize)?.cards.len();
+            m.s.exec_count += n as u64;
+            Some(n)
+        }
+        Value::None => Some(0),
+        _ => None,
+    }
+}
+
+/// Appends the items of a list or a zone (its cards, top first); `none` has none.
+pub(super) fn push_items(m: &Mach, v: &Value, out: &mut Vec<Value>) -> Option<()> {
+    match v {
+        Value::List(l) => out.extend(l.iter().cloned()),
+        Value::Zone(z) => {
+            let cards = &m.s.zones.get(*z as usize)?.cards;
+            out.extend(cards.iter().rev().map(|&c| Value::Card(c)));
+        }
+        Value::None => {}
+        _ => return None,
+    }
+    Some(())
 }
 
 /// A seat, as `eval_player` accepts it.
