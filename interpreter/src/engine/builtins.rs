@@ -429,26 +429,7 @@ impl<'a> Mach<'a> {
                 }
                 Value::list(out)
             }
-            Builtin::Distinct => {
-                let l = list(self, 0)?;
-                // In order of first appearance; a set keeps long lists linear.
-                let mut out: Vec<Value> = Vec::new();
-                if l.len() <= 16 {
-                    for v in l.iter() {
-                        if !out.contains(v) {
-                            out.push(v.clone());
-                        }
-                    }
-                } else {
-                    let mut seen = std::collections::HashSet::with_capacity(l.len());
-                    for v in l.iter() {
-                        if seen.insert(v) {
-                            out.push(v.clone());
-                        }
-                    }
-                }
-                Value::list(out)
-            }
+            Builtin::Distinct => Value::list(distinct(&list(self, 0)?)),
             Builtin::Random => {
                 let l = peek(self, 0)?;
                 if l.is_empty() {
@@ -592,4 +573,24 @@ fn fold_number(op: Aggregate, v: i64, sum: &mut i64, best: &mut Option<i64>) -> 
         _ => *best = Some(best.map_or(v, |b| b.min(v))),
     }
     true
+}
+
+/// `distinct(L)`: the items of a list in order of first appearance (a set keeps long lists linear).
+pub(crate) fn distinct(l: &[Value]) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::new();
+    if l.len() <= 16 {
+        for v in l {
+            if !out.contains(v) {
+                out.push(v.clone());
+            }
+        }
+    } else {
+        let mut seen = std::collections::HashSet::with_capacity(l.len());
+        for v in l {
+            if seen.insert(v) {
+                out.push(v.clone());
+            }
+        }
+    }
+    out
 }

@@ -129,6 +129,31 @@ impl Compiler<'_> {
         r
     }
 
+    /// `a OP b` with both operands as values, as the walker's `binary` (eval.rs) starts it: the node,
+    /// both values, and the shorter of two lists counted; `then` makes the result of the two values.
+    #[allow(clippy::type_complexity)]
+    fn binary_of<T: 'static>(
+        &mut self,
+        a: &Expr,
+        b: &Expr,
+        then: impl for<'a, 'b> Fn(&'b mut Mach<'a>, Value, Value) -> Option<T> + Send + Sync + 'static,
+    ) -> Option<Fast<Box<dyn for<'a, 'b> Fn(&'b mut Mach<'a>) -> Option<T> + Send + Sync>>> {
+        let (a, b) = (self.value(a)?, self.value(b)?);
+        let h = 2 + a.height.max(b.height);
+        let (fa, fb) = (a.run, b.run);
+        Some(fast(
+            h,
+            Box::new(move |m| {
+                step(m);
+                let (x, y) = (fa(m)?, fb(m)?);
+                if let (Value::List(l1), Value::List(l2)) = (&x, &y) {
+                    m.s.exec_count += l1.len().min(l2.len()) as u64;
+                }
+                then(m, x, y)
+            }),
+        ))
+    }
+
     /// A number, as `eval` gives it.
     pub(super) fn int(&mut self, e: &Expr) -> Option<Fast<IntFn>> {
         self.nested(|c| c.int_node(e))
@@ -503,31 +528,18 @@ impl Compiler<'_> {
                 )
             }
             ExprKind::Binary(BinOp::In, a, b) => {
-                let (a, b) = (self.value(a)?, self.value(b)?);
-                let h = 2 + a.height.max(b.height);
-                let (fa, fb) = (a.run, b.run);
-                fast(
-                    h,
-                    Box::new(move |m| {
-                        step(m);
-                        let (x, y) = (fa(m)?, fb(m)?);
-                        if let (Value::List(l1), Value::List(l2)) = (&x, &y) {
-                            m.s.exec_count += l1.len().min(l2.len()) as u64;
-                        }
-                        match (&x, &y) {
-                            (Value::Card(c), Value::Zone(z)) => {
-                                m.note_zone(*z);
-                                Some(m.s.cards.get(*c as usize).is_some_and(|cs| cs.zone == *z))
-                            }
-                            (_, Value::List(l)) => {
-                                m.s.exec_count += l.len() as u64;
-                                Some(l.contains(&x))
-                            }
-                            (_, Value::None) => Some(false),
-                            _ => None,
-                        }
-                    }),
-                )
+                self.binary_of(a, b, |m, x, y| match (&x, &y) {
+                    (Value::Card(c), Value::Zone(z)) => {
+                        m.note_zone(*z);
+                        Some(m.s.cards.get(*c as usize).is_some_and(|cs| cs.zone == *z))
+                    }
+                    (_, Value::List(l)) => {
+                        m.s.exec_count += l.len() as u64;
+                        Some(l.contains(&x))
+                    }
+                    (_, Value::None) => Some(false),
+                    _ => None,
+                })?
             }
             ExprKind::Unary(UnOp::Not, x) => {
                 let x = self.truth(x)?;
@@ -836,32 +848,17 @@ impl Compiler<'_> {
             } => self.list_aggregate(*op, value.as_deref(), *slot, list, filter.as_deref())?,
             // `L1 + L2` of lists or zones (`concat` in lists.rs: the node, both lengths read, a zone's
             // cards counted as it is read, then every item copied).
-            ExprKind::Binary(BinOp::Concat, a, b) => {
-                let (a, b) = (self.value(a)?, self.value(b)?);
-                let h = 2 + a.height.max(b.height);
-                let (fa, fb) = (a.run, b.run);
-                fast(
-                    h,
-                    Box::new(move |m| {
-                        step(m);
-                        let (x, y) = (fa(m)?, fb(m)?);
-                        // Two lists: the walker's `binary` counts the shorter first, as for any
-                        // operator.
-                        if let (Value::List(l1), Value::List(l2)) = (&x, &y) {
-                            m.s.exec_count += l1.len().min(l2.len()) as u64;
-                        }
-                        let (n1, n2) = (list_len(m, &x)?, list_len(m, &y)?);
-                        if n1 + n2 > MAX_LIST {
-                            return None;
-                        }
-                        m.s.exec_count += (n1 + n2) as u64;
-                        let mut out = Vec::with_capacity(n1 + n2);
-                        push_items(m, &x, &mut out)?;
-                        push_items(m, &y, &mut out)?;
-                        Some(Value::list(out))
-                    }),
-                )
-            }
+            ExprKind::Binary(BinOp::Concat, a, b) => self.binary_of(a, b, |m, x, y| {
+                let (n1, n2) = (list_len(m, &x)?, list_len(m, &y)?);
+                if n1 + n2 > MAX_LIST {
+                    return None;
+                }
+                m.s.exec_count += (n1 + n2) as u64;
+                let mut out = Vec::with_capacity(n1 + n2);
+                push_items(m, &x, &mut out)?;
+                push_items(m, &y, &mut out)?;
+                Some(Value::list(out))
+            })?,
             // `if C then L1 else L2` of any values (the walker's `If`: the node, the condition, one
             // branch).
             ExprKind::If(c, a, b) => {
@@ -922,23 +919,7 @@ impl Compiler<'_> {
                             return None;
                         };
                         m.s.exec_count += l.len() as u64;
-                        // In order of first appearance, as the walker lists them.
-                        let mut out: Vec<Value> = Vec::new();
-                        if l.len() <= 16 {
-                            for v in l.iter() {
-                                if !out.contains(v) {
-                                    out.push(v.clone());
-                                }
-                            }
-                        } else {
-                            let mut seen = std::collections::HashSet::with_capacity(l.len());
-                            for v in l.iter() {
-                                if seen.insert(v) {
-                                    out.push(v.clone());
-                                }
-                            }
-                        }
-                        Some(Value::list(out))
+                        Some(Value::list(crate::engine::builtins::distinct(&l)))
                     }),
                 )
             }
