@@ -76,6 +76,10 @@ pub(super) fn shape(p: &Program, e: &Expr) -> Shape {
         | ExprKind::IsKind(..)
         | ExprKind::IsTag(..)
         | ExprKind::Binary(BinOp::In, ..)
+        | ExprKind::Aggregate {
+            op: Aggregate::Any | Aggregate::All,
+            ..
+        }
         | ExprKind::Field(Field::FaceUp, _) => Shape::Truth,
         ExprKind::Field(Field::X | Field::Y, _) => Shape::Number,
         ExprKind::CallFn(f, _) => p.fns.get(f.index()).map_or(Shape::Other, |d| of_ty(&d.ret)),

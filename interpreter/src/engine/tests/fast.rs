@@ -173,6 +173,30 @@ fn joined_chosen_and_flattened_lists_take_the_fast_path() {
 }
 
 #[test]
+fn any_and_all_compile_as_whole_conditions() {
+    // The fast answers of setting the game up, then of the same game with the condition.
+    let before = answered();
+    let g = game("", r#"turn seat(1) { win [you] "no five" }"#, None);
+    assert_eq!(end(&g), "no five");
+    let setup = answered() - before;
+    let before = answered();
+    let g = game(
+        "",
+        r#"turn seat(1) {
+             if all(c in deck where c.points > 0) {
+               if any(c in deck where c.points > 4) { win [you] "some fives" }
+             }
+             win [you] "no five"
+           }"#,
+        None,
+    );
+    assert_eq!(end(&g), "some fives");
+    // One fast answer for each whole condition (the walker, left with them, asks the fast paths for
+    // the zone and for each card's test).
+    assert_eq!(answered() - before, setup + 2);
+}
+
+#[test]
 fn forms_not_covered_are_left_to_the_walker() {
     // A property of a card that is not in a local, a field of it, a list: compiled around, or not
     // at all, and evaluated by the walker.
