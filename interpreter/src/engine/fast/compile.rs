@@ -290,11 +290,8 @@ impl Compiler<'_> {
                         // The count's node and the call of `cards` (builtins.rs, `call_of_kind`).
                         step(m);
                         step(m);
-                        let k = match fk(m)? {
-                            Value::Kind(k) => k,
-                            Value::Card(c) => m.s.cards.get(c as usize)?.kind,
-                            _ => return None,
-                        };
+                        let k = fk(m)?;
+                        let k = kind_arg(m, k)?;
                         let of_kind = |m: &Mach, c: u32| {
                             m.s.cards.get(c as usize).is_some_and(|cs| cs.kind == k)
                         };
@@ -811,11 +808,7 @@ impl Compiler<'_> {
                     Box::new(move |m| {
                         step(m);
                         let (kv, lv) = (fk(m)?, fl(m)?);
-                        let k = match kv {
-                            Value::Kind(k) => k,
-                            Value::Card(c) => m.s.cards.get(c as usize)?.kind,
-                            _ => return None,
-                        };
+                        let k = kind_arg(m, kv)?;
                         let cards = &m.s.cards;
                         let of_kind = |c: u32| cards.get(c as usize).is_some_and(|cs| cs.kind == k);
                         let (out, work): (Vec<Value>, usize) = match &lv {
@@ -1116,6 +1109,15 @@ pub(super) fn push_items(m: &Mach, v: &Value, out: &mut Vec<Value>) -> Option<()
         _ => return None,
     }
     Some(())
+}
+
+/// The card kind an argument names: a kind, or a card's kind (`kind_arg` in builtins.rs).
+fn kind_arg(m: &Mach, v: Value) -> Option<u16> {
+    match v {
+        Value::Kind(k) => Some(k),
+        Value::Card(c) => Some(m.s.cards.get(c as usize)?.kind),
+        _ => None,
+    }
 }
 
 /// A seat, as `eval_player` accepts it.
