@@ -433,59 +433,10 @@ impl<'a> Mach<'a> {
         let i = args.len();
         let decider = self.you().unwrap_or(self.s.active);
         if i == def.params.len() {
-            let out = &list.out;
-            let same = |(b, bargs): &MenuOption| {
-                *b == a
-                    && bargs
-                        .iter()
-                        .zip(args.iter())
-                        .all(|(x, y)| self.equivalent(x, y, decider))
-            };
-            // Few options so far: compare with each; many: with those of the same fingerprint.
-            let mut fingerprint = None;
-            if out.len() < SCAN && list.seen.is_none() {
-                if out.iter().any(same) {
-                    return Ok(None);
-                }
-            } else {
-                let fp = self.option_fingerprint(a, args, decider);
-                let buckets = list.seen.get_or_insert_with(|| {
-                    let mut m: HashMap<u64, Vec<usize>> = HashMap::new();
-                    for (k, (b, bargs)) in out.iter().enumerate() {
-                        let f = self.option_fingerprint(*b, bargs, decider);
-                        m.entry(f).or_default().push(k);
-                    }
-                    m
-                });
-                if buckets
-                    .get(&fp)
-                    .is_some_and(|b| b.iter().any(|&k| same(&out[k])))
-                {
-                    return Ok(None);
-                }
-                fingerprint = Some(fp);
-            }
-            if let Err(level) = self.condition_holds(def, list)? {
-                return Ok((level != u16::MAX).then_some(level));
-            }
-            let text = if !self.wants_labels() && plain_label(def, args) {
-                // Built when someone reads it (`Game::set_labels`).
-                self.s.unlabelled = true;
-                String::new()
-            } else {
-                match &def.label {
-                    Some(t) => self.text(t)?,
-                    None => self.default_label(def, args, decider),
-                }
-            };
-            if let (Some(fp), Some(buckets)) = (fingerprint, list.seen.as_mut()) {
-                buckets.entry(fp).or_default().push(list.out.len());
-            }
-            list.out.push((a, Args::from_slice(args)));
-            list.labels.push(text);
-            return Ok(None);
+            return self.offer(a, def, args, decider, list);
         }
-        let dom = self.eval_items(&def.params[i])?;
+        let dom = self.domain_items(&def.params[i])?;
+        let last = i + 1 == def.params.len();
         let mut r = Ok(None);
         // One card of each set of identical ones, where the action cannot tell them apart: the first
         // card of each kind of card seen so far (up to `TRIED`; past that, every card is tried), and
@@ -493,8 +444,9 @@ impl<'a> Mach<'a> {
         let merge = def.interchangeable.get(i).copied().unwrap_or(false);
         let mut tried = [(0u32, None::<bool>); TRIED];
         let mut n_tried = 0;
-        for v in dom.iter() {
-            if let (true, Value::Card(c)) = (merge, v) {
+        for k in 0..dom.len() {
+            let v = dom.get(self, k);
+            if let (true, Value::Card(c)) = (merge, &v) {
                 match tried[..n_tried]
                     .iter()
                     .position(|&(t, _)| self.alike(t, *c))
@@ -505,7 +457,7 @@ impl<'a> Mach<'a> {
                         tried[k].1 = Some(first);
                         if first && self.mergeable(*c, decider) {
                             #[cfg(debug_assertions)]
-                            self.check_skipped(a, args, list, v);
+                            self.check_skipped(a, args, list, &v);
                             continue;
                         }
                     }
@@ -517,14 +469,19 @@ impl<'a> Mach<'a> {
                 }
             }
             self.set_local(i as u16, v.clone());
-            args.push(v.clone());
+            args.push(v);
             // Conjuncts that read parameter i or a later one must be evaluated again.
             for (k, part) in list.known.iter_mut().zip(&def.parts) {
                 if part.level as usize > i {
                     *k = None;
                 }
             }
-            r = self.enum_action(a, args, list);
+            // The last parameter: the option itself (what `enum_action` would do one level down).
+            r = if last {
+                self.offer(a, def, args, decider, list)
+            } else {
+                self.enum_action(a, args, list)
+            };
             args.pop();
             match r {
                 Err(_) => break,
@@ -533,7 +490,128 @@ impl<'a> Mach<'a> {
                 Ok(_) => r = Ok(None),
             }
         }
-        self.s.give_back(dom);
+        dom.give_back(self);
         r
+    }
+
+    /// Offers action `a` with all its arguments, unless an equivalent option is offered already or
+    /// its condition does not hold (`Some(level)`: nor for any choice of the parameters from
+    /// `level` on).
+    fn offer(
+        &mut self,
+        a: ActionId,
+        def: &'a ActionDef,
+        args: &[Value],
+        decider: u8,
+        list: &mut Listing,
+    ) -> R<Option<u16>> {
+        let out = &list.out;
+        let same = |(b, bargs): &MenuOption| {
+            *b == a
+                && bargs
+                    .iter()
+                    .zip(args.iter())
+                    .all(|(x, y)| self.equivalent(x, y, decider))
+        };
+        // Few options so far: compare with each; many: with those of the same fingerprint.
+        let mut fingerprint = None;
+        if out.len() < SCAN && list.seen.is_none() {
+            if out.iter().any(same) {
+                return Ok(None);
+            }
+        } else {
+            let fp = self.option_fingerprint(a, args, decider);
+            let buckets = list.seen.get_or_insert_with(|| {
+                let mut m: HashMap<u64, Vec<usize>> = HashMap::new();
+                for (k, (b, bargs)) in out.iter().enumerate() {
+                    let f = self.option_fingerprint(*b, bargs, decider);
+                    m.entry(f).or_default().push(k);
+                }
+                m
+            });
+            if buckets
+                .get(&fp)
+                .is_some_and(|b| b.iter().any(|&k| same(&out[k])))
+            {
+                return Ok(None);
+            }
+            fingerprint = Some(fp);
+        }
+        if let Err(level) = self.condition_holds(def, list)? {
+            return Ok((level != u16::MAX).then_some(level));
+        }
+        let text = if !self.wants_labels() && plain_label(def, args) {
+            // Built when someone reads it (`Game::set_labels`).
+            self.s.unlabelled = true;
+            String::new()
+        } else {
+            match &def.label {
+                Some(t) => self.text(t)?,
+                None => self.default_label(def, args, decider),
+            }
+        };
+        if let (Some(fp), Some(buckets)) = (fingerprint, list.seen.as_mut()) {
+            buckets.entry(fp).or_default().push(list.out.len());
+        }
+        list.out.push((a, Args::from_slice(args)));
+        list.labels.push(text);
+        Ok(None)
+    }
+}
+
+/// The items of a parameter's domain: a zone's cards read where they lie (nothing moves while
+/// options are listed), or a list's items in a vector from the spare pool.
+enum Domain {
+    /// The zone and how many cards it held.
+    Zone(u32, usize),
+    Items(Vec<Value>),
+}
+
+impl Domain {
+    fn len(&self) -> usize {
+        match self {
+            Domain::Zone(_, n) => *n,
+            Domain::Items(v) => v.len(),
+        }
+    }
+
+    /// The `k`th item, top first for a zone.
+    fn get(&self, m: &Mach, k: usize) -> Value {
+        match self {
+            Domain::Zone(z, n) => {
+                m.s.zones
+                    .get(*z as usize)
+                    .and_then(|zi| zi.cards.get(n.wrapping_sub(k + 1)))
+                    .map_or(Value::None, |&c| Value::Card(c))
+            }
+            Domain::Items(v) => v.get(k).cloned().unwrap_or_default(),
+        }
+    }
+
+    fn give_back(self, m: &mut Mach) {
+        if let Domain::Items(v) = self {
+            m.s.give_back(v);
+        }
+    }
+}
+
+impl<'a> Mach<'a> {
+    /// A parameter's domain, with the notes, work and errors of `eval_items`.
+    fn domain_items(&mut self, e: &crate::program::Expr) -> R<Domain> {
+        match self.eval(e)? {
+            Value::Zone(z) if (z as usize) < self.s.zones.len() => {
+                self.note_zone(z);
+                let n = self.s.zones[z as usize].cards.len();
+                self.charge(n, e.span)?;
+                Ok(Domain::Zone(z, n))
+            }
+            v => {
+                let l = self.as_list(v, e.span)?;
+                self.charge(l.len(), e.span)?;
+                let mut out = self.s.take_locals(0);
+                out.extend(l.iter().cloned());
+                Ok(Domain::Items(out))
+            }
+        }
     }
 }
