@@ -130,11 +130,24 @@ impl<'a> Mach<'a> {
         if self.p.zones.get(def.index()).is_none_or(|d| d.ordered) {
             return false;
         }
+        !self.holds_cards(card)
+    }
+
+    /// Whether cards are attached to `card` (in a zone of its own, `zone kept per card`).
+    fn holds_cards(&self, card: u32) -> bool {
         let c = card as usize;
-        !self.l.card_zones.iter().any(|&z| {
+        self.l.card_zones.iter().any(|&z| {
             let zi = self.l.zone_base[z] as usize + c;
             self.s.zones.get(zi).is_some_and(|z| !z.cards.is_empty())
         })
+    }
+
+    /// `mergeable(card, decider)` for a card alike (`alike`) to `first`, a mergeable card: the
+    /// same zone (unordered) and the same face, so only what is the card's own can differ: whether
+    /// it was shown to the decider (`sees`: the decider sees the zone's cards of that face anyway),
+    /// and the cards attached to it.
+    fn mergeable_like(&self, card: u32, sees: bool, decider: u8) -> bool {
+        (sees || self.s.known(card) & (1u64 << decider) != 0) && !self.holds_cards(card)
     }
 
     /// Whether a card lies where `seat` may not see it.
@@ -442,7 +455,8 @@ impl<'a> Mach<'a> {
         // card of each kind of card seen so far (up to `TRIED`; past that, every card is tried), and
         // once another card is alike, whether that first one may be merged at all.
         let merge = def.interchangeable.get(i).copied().unwrap_or(false);
-        let mut tried = [(0u32, None::<bool>); TRIED];
+        // For a first card found mergeable: whether the decider sees its zone's cards of its face.
+        let mut tried = [(0u32, None::<Option<bool>>); TRIED];
         let mut n_tried = 0;
         for k in 0..dom.len() {
             let v = dom.get(self, k);
@@ -453,9 +467,22 @@ impl<'a> Mach<'a> {
                 {
                     Some(k) => {
                         let (t, known) = tried[k];
-                        let first = known.unwrap_or_else(|| self.mergeable(t, decider));
+                        let first = known.unwrap_or_else(|| {
+                            self.mergeable(t, decider).then(|| {
+                                let cs = &self.s.cards[t as usize];
+                                self.s.seen_mask(self.p, cs.zone, cs.face_up) & (1u64 << decider)
+                                    != 0
+                            })
+                        });
                         tried[k].1 = Some(first);
-                        if first && self.mergeable(*c, decider) {
+                        let skip = first.is_some_and(|sees| self.mergeable_like(*c, sees, decider));
+                        #[cfg(debug_assertions)]
+                        assert_eq!(
+                            skip,
+                            first.is_some() && self.mergeable(*c, decider),
+                            "mergeable_like"
+                        );
+                        if skip {
                             #[cfg(debug_assertions)]
                             self.check_skipped(a, args, list, &v);
                             continue;
