@@ -517,7 +517,6 @@ impl<'a> Mach<'a> {
                 Ok(_) => r = Ok(None),
             }
         }
-        dom.give_back(self);
         r
     }
 
@@ -586,19 +585,19 @@ impl<'a> Mach<'a> {
     }
 }
 
-/// The items of a parameter's domain: a zone's cards read where they lie (nothing moves while
-/// options are listed), or a list's items in a vector from the spare pool.
+/// The items of a parameter's domain, read where they lie: a zone's cards (nothing moves while
+/// options are listed), or a list's items.
 enum Domain {
     /// The zone and how many cards it held.
     Zone(u32, usize),
-    Items(Vec<Value>),
+    List(std::sync::Arc<Vec<Value>>),
 }
 
 impl Domain {
     fn len(&self) -> usize {
         match self {
             Domain::Zone(_, n) => *n,
-            Domain::Items(v) => v.len(),
+            Domain::List(v) => v.len(),
         }
     }
 
@@ -611,13 +610,7 @@ impl Domain {
                     .and_then(|zi| zi.cards.get(n.wrapping_sub(k + 1)))
                     .map_or(Value::None, |&c| Value::Card(c))
             }
-            Domain::Items(v) => v.get(k).cloned().unwrap_or_default(),
-        }
-    }
-
-    fn give_back(self, m: &mut Mach) {
-        if let Domain::Items(v) = self {
-            m.s.give_back(v);
+            Domain::List(v) => v.get(k).cloned().unwrap_or_default(),
         }
     }
 }
@@ -635,9 +628,7 @@ impl<'a> Mach<'a> {
             v => {
                 let l = self.as_list(v, e.span)?;
                 self.charge(l.len(), e.span)?;
-                let mut out = self.s.take_locals(0);
-                out.extend(l.iter().cloned());
-                Ok(Domain::Items(out))
+                Ok(Domain::List(l))
             }
         }
     }
