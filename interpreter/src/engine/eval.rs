@@ -30,8 +30,23 @@ impl<'a> Mach<'a> {
             .unwrap_or_default()
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn set_local(&mut self, slot: u16, v: Value) {
+        match self
+            .s
+            .ctxs
+            .last_mut()
+            .and_then(|c| c.locals.get_mut(slot as usize))
+        {
+            Some(place) => *place = v,
+            None => self.set_local_slow(slot, v),
+        }
+    }
+
+    /// `set_local` when there is no context yet, or the slot is past the end of the locals.
+    #[cold]
+    #[inline(never)]
+    fn set_local_slow(&mut self, slot: u16, v: Value) {
         if self.s.ctxs.is_empty() {
             self.s.ctxs.push(Ctx::default());
         }
