@@ -179,9 +179,53 @@ impl Compiler<'_> {
                     }),
                 )
             }
+            // A player's number (`you.coins`): the value node's reads and work, without a value.
+            ExprKind::PlayerVar(v, pe) => {
+                let (who, h) = self.who(pe)?;
+                let v = *v;
+                fast(
+                    2 + h,
+                    Box::new(move |m| {
+                        read(m, Dep::Var(v.0));
+                        step(m);
+                        let p = who.seat(m)?;
+                        let i = p as usize * m.l.n_pvars + m.l.var(v);
+                        match m.s.pvars.get(i) {
+                            Some(Value::Int(n)) => Some(*n),
+                            _ => None,
+                        }
+                    }),
+                )
+            }
+            // A constant number property of the card a local holds (`c.cost`), from the table of
+            // constant numbers where the kind has one.
+            ExprKind::Prop(pid, ce) if matches!(ce.kind, ExprKind::Local(_)) => {
+                let ExprKind::Local(s) = ce.kind else {
+                    return None;
+                };
+                let pid = pid.index();
+                fast(
+                    3,
+                    Box::new(move |m| {
+                        step(m);
+                        let Some(Value::Card(c)) = local(m, s) else {
+                            return None;
+                        };
+                        let kind = m.s.cards.get(*c as usize)?.kind as usize;
+                        if pid < m.l.nprops {
+                            if let Some(Some(n)) = m.l.prop_int.get(kind * m.l.nprops + pid) {
+                                return Some(*n);
+                            }
+                        }
+                        match m.const_prop(kind, pid)? {
+                            Value::Int(n) => Some(n),
+                            _ => None,
+                        }
+                    }),
+                )
+            }
             ExprKind::Global(_)
             | ExprKind::Option(_)
-            | ExprKind::PlayerVar(..)
             | ExprKind::CardVar(..)
             | ExprKind::Field(..)
             | ExprKind::Prop(..) => to_int(self.value(e)?),
@@ -689,15 +733,14 @@ impl Compiler<'_> {
                 )
             }
             ExprKind::PlayerVar(v, pe) => {
-                let pe = self.value(pe)?;
-                let (f, v) = (pe.run, *v);
+                let (who, h) = self.who(pe)?;
+                let v = *v;
                 fast(
-                    2 + pe.height,
+                    2 + h,
                     Box::new(move |m| {
                         read(m, Dep::Var(v.0));
                         step(m);
-                        let holder = f(m)?;
-                        let p = player(m, holder)?;
+                        let p = who.seat(m)?;
                         let i = p as usize * m.l.n_pvars + m.l.var(v);
                         Some(m.s.pvars.get(i).cloned().unwrap_or_default())
                     }),
@@ -965,25 +1008,19 @@ impl Compiler<'_> {
                 let z = z.index();
                 let scope = self.p.zones.get(z)?.scope;
                 let holder = match holder {
-                    Some(h) => Some(self.value(h)?),
+                    Some(h) => Some(self.who(h)?),
                     None if scope == Scope::Shared => None,
                     None => return None,
                 };
-                let h = 2 + holder.as_ref().map_or(0, |h| h.height);
-                let holder = holder.map(|h| h.run);
+                let h = 2 + holder.as_ref().map_or(0, |h| h.1);
+                let holder = holder.map(|h| h.0);
                 // `zone_of` (zones.rs), its scope known here.
                 fast(
                     h,
                     Box::new(move |m| {
                         step(m);
                         let idx = match &holder {
-                            Some(f) => match (scope, f(m)?) {
-                                (Scope::Shared, _) => 0,
-                                (Scope::PerPlayer, Value::Player(p)) => p as u32,
-                                (Scope::PerCard, Value::Card(c)) => c,
-                                (Scope::PerSpace, Value::Space(s)) => s as u32,
-                                _ => return None,
-                            },
+                            Some(who) => who.holder(m, scope)?,
                             None => 0,
                         };
                         if idx >= *m.l.zone_len.get(z)? {
@@ -1121,6 +1158,87 @@ fn kind_arg(m: &Mach, v: Value) -> Option<u16> {
 }
 
 /// A seat, as `eval_player` accepts it.
+/// How a holder (a player, a card, a space) is read: a local, `you` and `active` directly, anything
+/// else by its value's fast path. The same reads and work as that fast path.
+pub(super) enum Who {
+    Local(u16),
+    You,
+    Active,
+    Value(ValueFn),
+}
+
+impl Who {
+    /// A seat (or participant), as `player` of the value.
+    #[inline]
+    fn seat(&self, m: &mut Mach) -> Option<u8> {
+        match self {
+            Who::Local(s) => match local(m, *s)? {
+                &Value::Player(p) if p < m.s.players.saturating_add(m.s.participants) => Some(p),
+                _ => None,
+            },
+            Who::You | Who::Active => {
+                let v = self.simple(m);
+                player(m, v)
+            }
+            Who::Value(f) => {
+                let v = f(m)?;
+                player(m, v)
+            }
+        }
+    }
+
+    /// `you` or `active`, noted as their value nodes note them.
+    #[inline]
+    fn simple(&self, m: &mut Mach) -> Value {
+        read(m, Dep::Active);
+        let p = match self {
+            Who::You => m.you().unwrap_or(m.s.active),
+            _ => m.s.active,
+        };
+        Value::Player(p)
+    }
+
+    /// The index of the holder's instance of a zone of this scope.
+    #[inline]
+    fn holder(&self, m: &mut Mach, scope: Scope) -> Option<u32> {
+        let v = match self {
+            Who::Local(s) => {
+                return match (scope, local(m, *s)?) {
+                    (Scope::Shared, _) => Some(0),
+                    (Scope::PerPlayer, &Value::Player(p)) => Some(p as u32),
+                    (Scope::PerCard, &Value::Card(c)) => Some(c),
+                    (Scope::PerSpace, &Value::Space(s)) => Some(s as u32),
+                    _ => None,
+                };
+            }
+            Who::You | Who::Active => self.simple(m),
+            Who::Value(f) => f(m)?,
+        };
+        match (scope, v) {
+            (Scope::Shared, _) => Some(0),
+            (Scope::PerPlayer, Value::Player(p)) => Some(p as u32),
+            (Scope::PerCard, Value::Card(c)) => Some(c),
+            (Scope::PerSpace, Value::Space(s)) => Some(s as u32),
+            _ => None,
+        }
+    }
+}
+
+impl Compiler<'_> {
+    /// A holder's reader and the height of its value node.
+    fn who(&mut self, e: &Expr) -> Option<(Who, u32)> {
+        Some(match e.kind {
+            ExprKind::Local(s) => (Who::Local(s), 1),
+            ExprKind::You => (Who::You, 1),
+            ExprKind::Active => (Who::Active, 1),
+            _ => {
+                let v = self.value(e)?;
+                (Who::Value(v.run), v.height)
+            }
+        })
+    }
+}
+
 #[inline]
 pub(super) fn player(m: &Mach, v: Value) -> Option<u8> {
     match v {
