@@ -164,6 +164,12 @@ impl<'a> Mach<'a> {
     }
 
     pub fn eval_zone(&mut self, e: &Expr) -> R<u32> {
+        // A player's or a card's zone (`p.hand`): the fast path `eval` would take, without a value.
+        if let ExprKind::Zone(_, Some(_)) = e.kind {
+            if let Some(z) = self.fast_zone(e) {
+                return Ok(z);
+            }
+        }
         match self.eval(e)? {
             Value::Zone(z) if (z as usize) < self.s.zones.len() => Ok(z),
             v => Err(self.err(

@@ -143,6 +143,22 @@ impl Mach<'_> {
         Some(v)
     }
 
+    /// A zone instance by its fast path (`p.hand`: `eval` of a zone expression would take it too).
+    #[inline]
+    pub(super) fn fast_zone(&mut self, e: &Expr) -> Option<u32> {
+        let code = self.fast_code(e)?;
+        if code.int.is_some() || code.truth.is_some() {
+            return None;
+        }
+        let f = code.zone.as_ref()?;
+        let start = self.s.exec_count;
+        let r = f(self);
+        let z = self.settle(start, r)?;
+        #[cfg(debug_assertions)]
+        self.check(e, start, Value::Zone(z), |m| m.eval(e));
+        Some(z)
+    }
+
     /// The answer of a fast path, if it has one within the budget; otherwise its work is taken back.
     #[inline]
     fn settle<T>(&mut self, start: u64, v: Option<T>) -> Option<T> {
