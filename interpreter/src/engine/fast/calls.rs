@@ -1,8 +1,8 @@
 //! Engine stage: compiling the fast paths of aggregates over a zone and of function calls (see
 //! `fast/mod.rs`), as `aggregate` (builtins.rs) and `call_fn` (eval.rs) do them, step by step.
 
-use super::compile::{fast, fold, list_len, local, push_items, step, value_fn, Compiler, Want};
-use super::{BoolFn, Fast, IntFn, ValueFn, ZoneFn};
+use super::compile::{fast, fold, list_len, local, push_items, step, Compiler};
+use super::{BoolFn, Fast, FastFn, IntFn, ValueFn, ZoneFn};
 use crate::engine::eval::MAX_LIST;
 use crate::engine::exec::Mach;
 use crate::engine::state::{Ctx, MemoEntry};
@@ -341,7 +341,29 @@ impl Compiler<'_> {
 
     /// A call of a function (`call_fn` in eval.rs): its arguments, remembered calls, its body in a
     /// frame of its own.
-    pub(super) fn call(&mut self, e: &Expr, want: Want) -> Option<Fast<ValueFn>> {
+    /// A call of a user function whose value is a number, a truth or any value: its arguments,
+    /// then its body with them as its locals (remembered while options are listed, when pure).
+    pub(super) fn call_int(&mut self, e: &Expr) -> Option<Fast<IntFn>> {
+        self.call_as(e, |c, body| c.int(body), Value::Int, Value::as_int)
+    }
+
+    pub(super) fn call_truth(&mut self, e: &Expr) -> Option<Fast<BoolFn>> {
+        self.call_as(e, |c, body| c.truth(body), Value::Bool, Value::as_bool)
+    }
+
+    pub(super) fn call_value(&mut self, e: &Expr) -> Option<Fast<ValueFn>> {
+        self.call_as(e, |c, body| c.value(body), |v| v, |v| Some(v.clone()))
+    }
+
+    /// A call whose body compiles to a closure giving `T` (`into` and `from`: `T` as the value a
+    /// remembered call keeps).
+    fn call_as<T: Clone + 'static>(
+        &mut self,
+        e: &Expr,
+        compile_body: impl FnOnce(&mut Self, &Expr) -> Option<Fast<FastFn<T>>>,
+        into: fn(T) -> Value,
+        from: fn(&Value) -> Option<T>,
+    ) -> Option<Fast<FastFn<T>>> {
         let ExprKind::CallFn(f, args) = &e.kind else {
             return None;
         };
@@ -359,17 +381,7 @@ impl Compiler<'_> {
             compiled.push(a.run);
         }
         self.calling.push(f);
-        let body: Option<Fast<ValueFn>> = match want {
-            Want::Int => self.int(&def.body).map(|b| {
-                let run = b.run;
-                fast(b.height, value_fn(move |m| run(m).map(Value::Int)))
-            }),
-            Want::Truth => self.truth(&def.body).map(|b| {
-                let run = b.run;
-                fast(b.height, value_fn(move |m| run(m).map(Value::Bool)))
-            }),
-            Want::Value => self.value(&def.body),
-        };
+        let body = compile_body(self, &def.body);
         self.calling.pop();
         let body = body?;
         let h = 2 + h.max(body.height);
@@ -393,9 +405,9 @@ impl Compiler<'_> {
                 let remember = pure && m.s.memo_on;
                 if remember {
                     if let Some(v) = m.s.memo.find(f.0, you, this, &locals) {
-                        let v = v.clone();
+                        let v = from(v);
                         m.s.give_back(locals);
-                        return Some(v);
+                        return v;
                     }
                 }
                 let key = if remember { locals.clone() } else { Vec::new() };
@@ -410,7 +422,7 @@ impl Compiler<'_> {
                         you,
                         this,
                         args: key,
-                        value: v.clone(),
+                        value: into(v.clone()),
                     };
                     m.s.memo.remember(f.0, entry, MAX_MEMO);
                 }

@@ -412,9 +412,7 @@ impl Compiler<'_> {
                     }),
                 )
             }
-            ExprKind::CallFn(..) if shape(self.p, e) == Shape::Number => {
-                to_int(self.call(e, Want::Int)?)
-            }
+            ExprKind::CallFn(..) if shape(self.p, e) == Shape::Number => self.call_int(e)?,
             _ => return None,
         })
     }
@@ -671,9 +669,7 @@ impl Compiler<'_> {
                 list,
                 filter,
             } => self.any_all(*op, value.as_deref(), *slot, list, filter.as_deref())?,
-            ExprKind::CallFn(..) if shape(self.p, e) == Shape::Truth => {
-                to_bool(self.call(e, Want::Truth)?)
-            }
+            ExprKind::CallFn(..) if shape(self.p, e) == Shape::Truth => self.call_truth(e)?,
             _ => return None,
         })
     }
@@ -839,7 +835,7 @@ impl Compiler<'_> {
                     }),
                 )
             }
-            ExprKind::CallFn(..) => self.call(e, Want::Value)?,
+            ExprKind::CallFn(..) => self.call_value(e)?,
             // `cards(K, L)` and `distinct(L)` of a list (builtins.rs: the node, its arguments, then
             // the list's length as work; a zone is also listed, its length read first).
             ExprKind::Builtin(Builtin::Cards, args) if args.len() == 2 => {
@@ -1037,13 +1033,6 @@ impl Compiler<'_> {
     }
 }
 
-#[derive(Clone, Copy)]
-pub(super) enum Want {
-    Int,
-    Truth,
-    Value,
-}
-
 /// A value's fast path as a number's (another value: the walker's turn).
 fn to_int(v: Fast<ValueFn>) -> Fast<IntFn> {
     let f = v.run;
@@ -1066,12 +1055,6 @@ fn to_bool(v: Fast<ValueFn>) -> Fast<BoolFn> {
             _ => None,
         }),
     )
-}
-
-pub(super) fn value_fn(
-    f: impl for<'a, 'b> Fn(&'b mut Mach<'a>) -> Option<Value> + Send + Sync + 'static,
-) -> ValueFn {
-    Box::new(f)
 }
 
 pub(super) fn fast<F>(height: u32, run: F) -> Fast<F> {

@@ -25,10 +25,12 @@ use crate::program::{Expr, Program};
 use crate::value::Value;
 use std::sync::OnceLock;
 
-type IntFn = Box<dyn for<'a, 'b> Fn(&'b mut Mach<'a>) -> Option<i64> + Send + Sync>;
-type BoolFn = Box<dyn for<'a, 'b> Fn(&'b mut Mach<'a>) -> Option<bool> + Send + Sync>;
-type ValueFn = Box<dyn for<'a, 'b> Fn(&'b mut Mach<'a>) -> Option<Value> + Send + Sync>;
-type ZoneFn = Box<dyn for<'a, 'b> Fn(&'b mut Mach<'a>) -> Option<u32> + Send + Sync>;
+/// A compiled closure giving a `T` (`None`: the walker's turn).
+type FastFn<T> = Box<dyn for<'a, 'b> Fn(&'b mut Mach<'a>) -> Option<T> + Send + Sync>;
+type IntFn = FastFn<i64>;
+type BoolFn = FastFn<bool>;
+type ValueFn = FastFn<Value>;
+type ZoneFn = FastFn<u32>;
 
 /// A compiled closure and how deep the walker could nest below the expression it replaces (an upper
 /// bound: the fast path is taken only when that much nesting is left).
