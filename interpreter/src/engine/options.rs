@@ -495,8 +495,14 @@ impl<'a> Mach<'a> {
                     None => {}
                 }
             }
-            self.set_local(i as u16, v.clone());
-            args.push(v);
+            // A card is written where it goes, not copied there (values are moved byte by byte).
+            if let Value::Card(c) = v {
+                self.set_local(i as u16, Value::Card(c));
+                args.push(Value::Card(c));
+            } else {
+                self.set_local(i as u16, v.clone());
+                args.push(v);
+            }
             // Conjuncts that read parameter i or a later one must be evaluated again.
             for (k, part) in list.known.iter_mut().zip(&def.parts) {
                 if part.level as usize > i {

@@ -71,22 +71,20 @@ fn open(src: &Source, m: &mut Mach) -> Option<(Items, usize)> {
     Some((Items::Zones(zs, parts.len()), total))
 }
 
-/// The `i`th item: of the zones one after the other, each top first, or of the list.
+/// The `i`th card of zones one after the other, each top first.
 #[inline]
-fn nth(m: &Mach, items: &Items, mut i: usize) -> Option<Value> {
-    match items {
-        Items::Zones(zs, k) => {
-            for &z in &zs[..*k] {
-                let cards = &m.s.zones[z as usize].cards;
-                if i < cards.len() {
-                    return Some(Value::Card(cards[cards.len() - 1 - i]));
-                }
-                i -= cards.len();
-            }
-            None
+fn nth_card(m: &Mach, items: &Items, mut i: usize) -> Option<u32> {
+    let Items::Zones(zs, k) = items else {
+        return None;
+    };
+    for &z in &zs[..*k] {
+        let cards = &m.s.zones[z as usize].cards;
+        if i < cards.len() {
+            return Some(cards[cards.len() - 1 - i]);
         }
-        Items::List(l) => l.get(i).cloned(),
+        i -= cards.len();
     }
+    None
 }
 
 /// Binds each item in turn to local `slot`, as the walker's loop does, and runs `f` until it says
@@ -101,10 +99,21 @@ fn each(
     let saved = local(m, slot).cloned().unwrap_or_default();
     let mut r = Some(());
     for i in 0..len {
-        let Some(item) = nth(m, items, i) else {
-            break;
-        };
-        m.set_local(slot, item);
+        // A card is written where it goes, not built and then copied there.
+        match items {
+            Items::Zones(..) => {
+                let Some(c) = nth_card(m, items, i) else {
+                    break;
+                };
+                m.set_local(slot, Value::Card(c));
+            }
+            Items::List(l) => {
+                let Some(item) = l.get(i).cloned() else {
+                    break;
+                };
+                m.set_local(slot, item);
+            }
+        }
         match f(m) {
             Some(false) => {}
             Some(true) => break,
