@@ -31,6 +31,7 @@ enum Items {
 /// Evaluates what an aggregate walks, with the work the walker counts for it (one zone: read in
 /// place; `Z1 + Z2 + ...`: the list `concat` in lists.rs builds, step by step; a list: nothing), and
 /// gives the number of items.
+#[inline(always)]
 fn open(src: &Source, m: &mut Mach) -> Option<(Items, usize)> {
     let parts = match src {
         Source::Zones(parts) => parts,
