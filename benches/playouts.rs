@@ -10,6 +10,11 @@
 
 mod handwritten;
 
+/// The allocator the tool ships with (src/main.rs), for the interpreted and the hand-written games
+/// alike.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use cardgame_interpreter::agents::make_agent;
 use cardgame_interpreter::check::check_source;
 use cardgame_interpreter::engine::{Game, GameConfig, Status};
