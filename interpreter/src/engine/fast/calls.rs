@@ -108,12 +108,11 @@ fn each(
                 };
                 m.set_local(slot, Value::Card(c));
             }
-            Items::List(l) => {
-                let Some(item) = l.get(i).cloned() else {
-                    break;
-                };
-                m.set_local(slot, item);
-            }
+            Items::List(l) => match l.get(i) {
+                Some(&Value::Card(c)) => m.set_local(slot, Value::Card(c)),
+                Some(item) => m.set_local(slot, item.clone()),
+                None => break,
+            },
         }
         match f(m) {
             Some(false) => {}
