@@ -607,7 +607,8 @@ impl Domain {
         }
     }
 
-    /// The `k`th item, top first for a zone.
+    /// The `k`th item, top first for a zone (a card built where it goes: see `enum_action`).
+    #[inline(always)]
     fn get(&self, m: &Mach, k: usize) -> Value {
         match self {
             Domain::Zone(z, n) => {
@@ -616,7 +617,11 @@ impl Domain {
                     .and_then(|zi| zi.cards.get(n.wrapping_sub(k + 1)))
                     .map_or(Value::None, |&c| Value::Card(c))
             }
-            Domain::List(v) => v.get(k).cloned().unwrap_or_default(),
+            Domain::List(v) => match v.get(k) {
+                Some(&Value::Card(c)) => Value::Card(c),
+                Some(x) => x.clone(),
+                None => Value::None,
+            },
         }
     }
 }
