@@ -211,12 +211,25 @@ impl<'a> Mach<'a> {
 
     pub fn push_call(&mut self, ctx: Ctx, block: BlockId) {
         self.s.ctxs.push(ctx);
-        self.s.frames.push(Frame::Call);
-        self.s.frames.push(Frame::Block { block, pc: 0 });
+        // Frames are written where they go (`resize_with`): a frame built first and then copied
+        // onto the stack was read back in wider pieces than it had been written, and the copy
+        // stalled the processor.
+        let n = self.s.frames.len();
+        let mut call = true;
+        self.s.frames.resize_with(n + 2, || {
+            if std::mem::take(&mut call) {
+                Frame::Call
+            } else {
+                Frame::Block { block, pc: 0 }
+            }
+        });
     }
 
     pub fn push_block(&mut self, block: BlockId) {
-        self.s.frames.push(Frame::Block { block, pc: 0 });
+        let n = self.s.frames.len();
+        self.s
+            .frames
+            .resize_with(n + 1, || Frame::Block { block, pc: 0 });
     }
 
     pub fn pop_frame(&mut self) {
