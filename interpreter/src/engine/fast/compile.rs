@@ -6,7 +6,9 @@ use super::{BoolFn, Code, Fast, IntFn, ValueFn, ZoneFn};
 use crate::engine::eval::MAX_LIST;
 use crate::engine::exec::Mach;
 use crate::engine::watch::Dep;
-use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind, Field, FnId, Program, Ty, UnOp};
+use crate::program::{
+    Aggregate, BinOp, Builtin, Expr, ExprKind, Field, FnId, Program, Ty, UnOp, VarId,
+};
 use crate::value::Value;
 use cardgame_grammar::ast::Scope;
 
@@ -186,10 +188,7 @@ impl Compiler<'_> {
                 fast(
                     2 + h,
                     Box::new(move |m| {
-                        read(m, Dep::Var(v.0));
-                        step(m);
-                        let p = who.seat(m)?;
-                        let i = p as usize * m.l.n_pvars + m.l.var(v);
+                        let i = player_var(m, &who, v)?;
                         match m.s.pvars.get(i) {
                             Some(Value::Int(n)) => Some(*n),
                             _ => None,
@@ -207,11 +206,7 @@ impl Compiler<'_> {
                 fast(
                     3,
                     Box::new(move |m| {
-                        step(m);
-                        let Some(Value::Card(c)) = local(m, s) else {
-                            return None;
-                        };
-                        let kind = m.s.cards.get(*c as usize)?.kind as usize;
+                        let kind = kind_of_local(m, s)?;
                         if pid < m.l.nprops {
                             if let Some(Some(n)) = m.l.prop_int.get(kind * m.l.nprops + pid) {
                                 return Some(*n);
@@ -734,10 +729,7 @@ impl Compiler<'_> {
                 fast(
                     2 + h,
                     Box::new(move |m| {
-                        read(m, Dep::Var(v.0));
-                        step(m);
-                        let p = who.seat(m)?;
-                        let i = p as usize * m.l.n_pvars + m.l.var(v);
+                        let i = player_var(m, &who, v)?;
                         Some(m.s.pvars.get(i).cloned().unwrap_or_default())
                     }),
                 )
@@ -826,11 +818,7 @@ impl Compiler<'_> {
                 fast(
                     3,
                     Box::new(move |m| {
-                        step(m);
-                        let Some(Value::Card(c)) = local(m, s) else {
-                            return None;
-                        };
-                        let kind = m.s.cards.get(*c as usize)?.kind as usize;
+                        let kind = kind_of_local(m, s)?;
                         m.const_prop(kind, pid)
                     }),
                 )
@@ -1141,6 +1129,25 @@ fn kind_arg(m: &Mach, v: Value) -> Option<u16> {
 }
 
 /// A seat, as `eval_player` accepts it.
+/// Where a player's variable `v` lies, with the node's read and step (`p.coins`).
+#[inline]
+fn player_var(m: &mut Mach, who: &Who, v: VarId) -> Option<usize> {
+    read(m, Dep::Var(v.0));
+    step(m);
+    let p = who.seat(m)?;
+    Some(p as usize * m.l.n_pvars + m.l.var(v))
+}
+
+/// The kind of the card local `s` holds, with the step of the property node that reads it.
+#[inline]
+fn kind_of_local(m: &mut Mach, s: u16) -> Option<usize> {
+    step(m);
+    let Some(Value::Card(c)) = local(m, s) else {
+        return None;
+    };
+    Some(m.s.cards.get(*c as usize)?.kind as usize)
+}
+
 /// How a holder (a player, a card, a space) is read: a local, `you` and `active` directly, anything
 /// else by its value's fast path. The same reads and work as that fast path.
 pub(super) enum Who {
