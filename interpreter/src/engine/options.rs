@@ -142,9 +142,9 @@ impl<'a> Mach<'a> {
         })
     }
 
-    /// `mergeable(card, decider)` for a card alike (`alike`) to `first`, a mergeable card: the
-    /// same zone (unordered) and the same face, so only what is the card's own can differ: whether
-    /// it was shown to the decider (`sees`: the decider sees the zone's cards of that face anyway),
+    /// `mergeable(card, decider)` for a card alike (`alike`) to a mergeable card: it lies in the
+    /// same (unordered) zone with the same face, so only what is the card's own can differ: whether
+    /// it was shown to the decider (`sees`: the decider sees that zone's cards of that face anyway),
     /// and the cards attached to it.
     fn mergeable_like(&self, card: u32, sees: bool, decider: u8) -> bool {
         (sees || self.s.known(card) & (1u64 << decider) != 0) && !self.holds_cards(card)
@@ -495,7 +495,8 @@ impl<'a> Mach<'a> {
                     None => {}
                 }
             }
-            // A card is written where it goes, not copied there (values are moved byte by byte).
+            // A card is written where it goes: a value built and then copied was read back in wider
+            // pieces than it had been written, a store-forwarding stall (docs/engine.md).
             if let Value::Card(c) = v {
                 self.set_local(i as u16, Value::Card(c));
                 args.push(Value::Card(c));
