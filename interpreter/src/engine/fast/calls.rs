@@ -153,6 +153,24 @@ impl Compiler<'_> {
         Some(fast(z.height, vec![z.run]))
     }
 
+    /// An aggregate's filter, and the height of the whole: the loop, the item and the deepest of
+    /// what it walks, the value and the filter.
+    fn filter_of(
+        &mut self,
+        filter: Option<&Expr>,
+        zone: u32,
+        value: Option<u32>,
+    ) -> Option<(Option<BoolFn>, u32)> {
+        let filter = match filter {
+            Some(f) => Some(self.cond(f)?),
+            None => None,
+        };
+        let h = 3 + zone
+            .max(value.unwrap_or(0))
+            .max(filter.as_ref().map_or(0, |f| f.height));
+        Some((filter.map(|f| f.run), h))
+    }
+
     /// `any` or `all` over a zone: the test of each card in turn until one decides.
     pub(super) fn any_all(
         &mut self,
@@ -224,17 +242,9 @@ impl Compiler<'_> {
             (_, Some(v)) => Some(self.int(v)?),
             (_, None) => return None,
         };
-        let filter = match filter {
-            Some(f) => Some(self.cond(f)?),
-            None => None,
-        };
-        let h = 3 + zone
-            .height
-            .max(value.as_ref().map_or(0, |v| v.height))
-            .max(filter.as_ref().map_or(0, |f| f.height));
+        let (filter, h) = self.filter_of(filter, zone.height, value.as_ref().map(|v| v.height))?;
         let fz = zone.run;
         let value = value.map(|v| v.run);
-        let filter = filter.map(|f| f.run);
         Some(fast(
             h,
             Box::new(move |m| {
@@ -299,17 +309,9 @@ impl Compiler<'_> {
             _ => return None,
         };
         let zone = self.source(list)?;
-        let filter = match filter {
-            Some(f) => Some(self.cond(f)?),
-            None => None,
-        };
-        let h = 3 + zone
-            .height
-            .max(value.as_ref().map_or(0, |v| v.height))
-            .max(filter.as_ref().map_or(0, |f| f.height));
+        let (filter, h) = self.filter_of(filter, zone.height, value.as_ref().map(|v| v.height))?;
         let fz = zone.run;
         let value = value.map(|v| v.run);
-        let filter = filter.map(|f| f.run);
         let take_while = op == Aggregate::TakeWhile;
         let flatten = op == Aggregate::Flatten;
         Some(fast(

@@ -2,7 +2,7 @@
 //! method per way an expression is evaluated, each mirroring the walker's steps (eval.rs,
 //! builtins.rs) node by node, and declining (`None`) any form it does not cover.
 
-use super::{BoolFn, Code, Fast, IntFn, ValueFn, ZoneFn};
+use super::{BoolFn, Code, Fast, FastFn, IntFn, ValueFn, ZoneFn};
 use crate::engine::eval::MAX_LIST;
 use crate::engine::exec::Mach;
 use crate::engine::watch::Dep;
@@ -290,22 +290,7 @@ impl Compiler<'_> {
                     }),
                 )
             }
-            ExprKind::If(c, a, b) => {
-                let (c, a, b) = (self.cond(c)?, self.int(a)?, self.int(b)?);
-                let h = 2 + c.height.max(a.height).max(b.height);
-                let (fc, fa, fb) = (c.run, a.run, b.run);
-                fast(
-                    h,
-                    Box::new(move |m| {
-                        step(m);
-                        if fc(m)? {
-                            fa(m)
-                        } else {
-                            fb(m)
-                        }
-                    }),
-                )
-            }
+            ExprKind::If(c, a, b) => if_else(self.cond(c)?, self.int(a)?, self.int(b)?),
             ExprKind::Aggregate {
                 op,
                 value,
@@ -633,22 +618,7 @@ impl Compiler<'_> {
                     }),
                 )
             }
-            ExprKind::If(c, a, b) => {
-                let (c, a, b) = (self.cond(c)?, self.truth(a)?, self.truth(b)?);
-                let h = 2 + c.height.max(a.height).max(b.height);
-                let (fc, fa, fb) = (c.run, a.run, b.run);
-                fast(
-                    h,
-                    Box::new(move |m| {
-                        step(m);
-                        if fc(m)? {
-                            fa(m)
-                        } else {
-                            fb(m)
-                        }
-                    }),
-                )
-            }
+            ExprKind::If(c, a, b) => if_else(self.cond(c)?, self.truth(a)?, self.truth(b)?),
             ExprKind::Const(_)
             | ExprKind::Local(_)
             | ExprKind::Global(_)
@@ -885,22 +855,7 @@ impl Compiler<'_> {
             })?,
             // `if C then L1 else L2` of any values (the walker's `If`: the node, the condition, one
             // branch).
-            ExprKind::If(c, a, b) => {
-                let (c, a, b) = (self.cond(c)?, self.value(a)?, self.value(b)?);
-                let h = 2 + c.height.max(a.height).max(b.height);
-                let (fc, fa, fb) = (c.run, a.run, b.run);
-                fast(
-                    h,
-                    Box::new(move |m| {
-                        step(m);
-                        if fc(m)? {
-                            fa(m)
-                        } else {
-                            fb(m)
-                        }
-                    }),
-                )
-            }
+            ExprKind::If(c, a, b) => if_else(self.cond(c)?, self.value(a)?, self.value(b)?),
             // `opponents(p)` and `from(p)`: the living seats after p (from p) clockwise; a participant's
             // are the living seats from seat 1 (builtins.rs).
             ExprKind::Builtin(b @ (Builtin::Opponents | Builtin::From), args)
@@ -1136,6 +1091,23 @@ fn player_var(m: &mut Mach, who: &Who, v: VarId) -> Option<usize> {
     step(m);
     let p = who.seat(m)?;
     Some(p as usize * m.l.n_pvars + m.l.var(v))
+}
+
+/// `if C then A else B` of any type (the walker's `If`: the node, the condition, one branch).
+fn if_else<T: 'static>(c: Fast<BoolFn>, a: Fast<FastFn<T>>, b: Fast<FastFn<T>>) -> Fast<FastFn<T>> {
+    let h = 2 + c.height.max(a.height).max(b.height);
+    let (fc, fa, fb) = (c.run, a.run, b.run);
+    fast(
+        h,
+        Box::new(move |m| {
+            step(m);
+            if fc(m)? {
+                fa(m)
+            } else {
+                fb(m)
+            }
+        }),
+    )
 }
 
 /// The kind of the card local `s` holds, with the step of the property node that reads it.
