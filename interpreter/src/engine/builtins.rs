@@ -1,7 +1,7 @@
 //! Engine stage: aggregates (`count`, `sum`, `sort`, ...) and built-in functions.
 
 use super::exec::Mach;
-use super::state::CardState;
+use super::state::{CardState, SeatList};
 use super::RuntimeError;
 use crate::program::{Aggregate, Builtin, Expr, ExprKind};
 use crate::value::Value;
@@ -270,7 +270,6 @@ impl<'a> Mach<'a> {
 
     #[inline(never)]
     pub(super) fn builtin(&mut self, b: Builtin, args: &[Expr], span: Span) -> R<Value> {
-        let mut vals = Vec::new();
         // `count(cards(K, L))` and `first(cards(K, L))`: without building the list, with the same
         // work, errors and depth as the call of `cards` (the general path while reads are recorded).
         if let (Builtin::Size | Builtin::First, [a]) = (b, args) {
@@ -289,21 +288,40 @@ impl<'a> Mach<'a> {
                 }
             }
         }
+        // The arguments' values, in a recycled vector.
+        let mut vals = self.s.take_locals(0);
         if let (Builtin::Size, [a]) = (b, args) {
             // `count(Z)` of a zone: no list to build.
-            match self.eval(a)? {
-                Value::Zone(z) if (z as usize) < self.s.zones.len() => {
+            match self.eval(a) {
+                Ok(Value::Zone(z)) if (z as usize) < self.s.zones.len() => {
+                    self.s.give_back(vals);
                     self.note_zone(z);
                     return Ok(Value::Int(self.s.zones[z as usize].cards.len() as i64));
                 }
-                v => vals.push(v),
+                Ok(v) => vals.push(v),
+                Err(e) => {
+                    self.s.give_back(vals);
+                    return Err(e);
+                }
             }
         } else {
-            vals.reserve_exact(args.len());
             for a in args {
-                vals.push(self.eval(a)?);
+                match self.eval(a) {
+                    Ok(v) => vals.push(v),
+                    Err(e) => {
+                        self.s.give_back(vals);
+                        return Err(e);
+                    }
+                }
             }
         }
+        let r = self.builtin_of(b, args, &vals, span);
+        self.s.give_back(vals);
+        r
+    }
+
+    /// A built-in applied to its arguments' values `vals` (the expressions `args`, for their spans).
+    fn builtin_of(&mut self, b: Builtin, args: &[Expr], vals: &[Value], span: Span) -> R<Value> {
         let arg = |i: usize| -> (Value, Span) {
             (
                 vals.get(i).cloned().unwrap_or_default(),
@@ -467,22 +485,14 @@ impl<'a> Mach<'a> {
                 found
             }
             // A participant sits at no seat: its opponents are the living seats from seat 1.
-            Builtin::Opponents | Builtin::From if player(self, 0)? >= n => Value::list(
-                (0..n)
-                    .filter(|&q| self.s.living(q))
-                    .map(Value::Player)
-                    .collect(),
-            ),
-            Builtin::Opponents | Builtin::From => {
+            // A participant's are the living seats from seat 1 (`State::seat_list`).
+            Builtin::Opponents => {
                 let p = player(self, 0)?;
-                let start = if b == Builtin::From { 0 } else { 1 };
-                Value::list(
-                    (start..n)
-                        .map(|k| ((p as u32 + k as u32) % n as u32) as u8)
-                        .filter(|&q| self.s.living(q))
-                        .map(Value::Player)
-                        .collect(),
-                )
+                self.s.seat_list(SeatList::Opponents(p))
+            }
+            Builtin::From => {
+                let p = player(self, 0)?;
+                self.s.seat_list(SeatList::From(p))
             }
             Builtin::Eliminated => Value::Bool(!self.s.living(player(self, 0)?)),
             Builtin::At => {

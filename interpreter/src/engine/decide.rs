@@ -154,9 +154,13 @@ impl<'a> Mach<'a> {
     }
 
     fn prompt(&mut self, t: Option<&TextIr>, default: &str) -> R<String> {
+        let buffer = std::mem::take(&mut self.s.recycled.prompt);
         match t {
-            Some(t) => self.text(t),
-            None => Ok(default.to_string()),
+            Some(t) => self.text_into(t, buffer),
+            None => {
+                self.s.recycled.prompt = buffer;
+                Ok(self.s.recycled.prompt(default))
+            }
         }
     }
 
@@ -281,21 +285,24 @@ impl<'a> Mach<'a> {
             return Ok(Flow::Next);
         };
         let offered = self.distinct(&f.candidates, f.decider);
-        let mut labels: Vec<String> = if self.wants_labels() {
-            offered
-                .iter()
-                .map(|&i| self.label_for(&f.candidates[i], f.decider))
-                .collect()
+        let mut labels = self.s.recycled.labels();
+        if self.wants_labels() {
+            labels.extend(
+                offered
+                    .iter()
+                    .map(|&i| self.label_for(&f.candidates[i], f.decider)),
+            );
         } else {
-            vec![String::new(); offered.len()]
-        };
+            labels.resize(offered.len(), String::new());
+        }
         if f.with_done {
             labels.push("done".into());
         }
         if !self.wants_labels() {
             self.s.unlabelled = true;
         }
-        let d = self.decision(f.decider, f.prompt.clone(), labels, false, span);
+        let (decider, prompt) = (f.decider, self.s.recycled.prompt(&f.prompt));
+        let d = self.decision(decider, prompt, labels, false, span);
         if let Some(Frame::ChooseMany(f)) = self.s.frames.last_mut() {
             f.offered = offered;
         }
@@ -369,11 +376,14 @@ impl<'a> Mach<'a> {
             return Ok(Flow::Next);
         }
         if pass {
-            labels.push("pass".into());
+            labels.push(self.s.recycled.pass());
         }
-        let d = self.decision(decider, "Choose an action".into(), labels, false, *span);
+        let prompt = self.s.recycled.prompt("Choose an action");
+        let d = self.decision(decider, prompt, labels, false, *span);
         if let Some(Frame::Menu(m)) = self.s.frames.last_mut() {
-            m.offered = offered;
+            let mut old = std::mem::replace(&mut m.offered, offered);
+            old.clear();
+            self.s.recycled.options = old;
         }
         Ok(Flow::Stop(Stop::Decision(d)))
     }

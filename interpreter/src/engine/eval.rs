@@ -2,7 +2,7 @@
 
 use super::exec::Mach;
 use super::label::{label, label_into};
-use super::state::{Ctx, MemoEntry};
+use super::state::{Ctx, MemoEntry, SeatList};
 use super::RuntimeError;
 use crate::program::{BinOp, Expr, ExprKind, Field, TextIr, TextPartIr, UnOp, VarId};
 use crate::value::Value;
@@ -413,12 +413,7 @@ impl<'a> Mach<'a> {
                     .map(|i| Value::Space(i as u16))
                     .collect(),
             ),
-            ExprKind::Everyone => Value::list(
-                (0..self.s.players)
-                    .filter(|&p| self.s.living(p))
-                    .map(Value::Player)
-                    .collect(),
-            ),
+            ExprKind::Everyone => self.s.seat_list(SeatList::Everyone),
             ExprKind::Unary(op, x) => {
                 let v = self.eval(x)?;
                 match (op, v) {
@@ -562,7 +557,12 @@ impl<'a> Mach<'a> {
     }
 
     pub fn text(&mut self, t: &TextIr) -> R<String> {
-        let mut out = String::new();
+        self.text_into(t, String::new())
+    }
+
+    /// [`Mach::text`] written into `out`, emptied first (a recycled buffer).
+    pub fn text_into(&mut self, t: &TextIr, mut out: String) -> R<String> {
+        out.clear();
         for part in &t.parts {
             match part {
                 TextPartIr::Lit(s) => out.push_str(s),

@@ -546,7 +546,7 @@ impl<'a> Mach<'a> {
             TurnStage::End => {
                 *stage = TurnStage::Checks;
                 let ev = self.p.turn_end;
-                self.emit(ev, vec![Value::Player(player)]);
+                self.emit(ev, &[Value::Player(player)]);
             }
             TurnStage::Checks => {
                 if let Some(o) = self.run_checks()? {
@@ -558,8 +558,9 @@ impl<'a> Mach<'a> {
         Ok(Flow::Next)
     }
 
-    /// Pushes the triggers of an event (they run before the next statement).
-    pub fn emit(&mut self, ev: crate::program::EventId, args: Vec<Value>) {
+    /// Pushes the triggers of an event (they run before the next statement); its arguments are
+    /// copied only when some trigger listens.
+    pub fn emit(&mut self, ev: crate::program::EventId, args: &[Value]) {
         let p: &'a Program = self.p;
         let l: &'a Layout = self.l;
         let e = ev.index();
@@ -650,7 +651,7 @@ impl<'a> Mach<'a> {
         }
         if !list.is_empty() {
             self.s.frames.push(Frame::Emit {
-                args: Arc::new(args),
+                args: Arc::new(args.to_vec()),
                 list: Arc::new(list),
                 idx: 0,
             });

@@ -373,6 +373,7 @@ impl Game {
             Arc::make_mut(h).choices.push(option as u32);
         }
         let r = self.mach().answer(&d, option);
+        self.st.recycled.keep(d);
         match r {
             Ok(()) => self.resume(),
             Err(e) => self.finish(Err(e)),

@@ -240,11 +240,14 @@ impl<'a> Mach<'a> {
     }
 
     pub(super) fn labels(&mut self, vals: &[Value], decider: u8) -> Vec<String> {
+        let mut out = self.s.recycled.labels();
         if !self.wants_labels() {
             self.s.unlabelled = true;
-            return vec![String::new(); vals.len()];
+            out.resize(vals.len(), String::new());
+            return out;
         }
-        vals.iter().map(|v| self.label_for(v, decider)).collect()
+        out.extend(vals.iter().map(|v| self.label_for(v, decider)));
+        out
     }
 
     /// Whether options get their labels as they are listed (`GameConfig::labels`, or events are
@@ -341,12 +344,22 @@ impl<'a> Mach<'a> {
         let base = self.s.ctxs.len();
         let locals = self.s.take_locals(0);
         self.s.push_ctx(locals, Some(decider), None);
-        let mut list = Listing::default();
+        // The buffers of the last decision are used again: listing a menu allocates nothing once
+        // they are large enough.
+        let rec = &mut self.s.recycled;
+        let mut list = Listing {
+            out: std::mem::take(&mut rec.options),
+            labels: rec.labels(),
+            seen: None,
+            known: std::mem::take(&mut rec.known),
+        };
+        list.out.clear();
+        let mut args = self.s.take_locals(0);
         let mut r = Ok(());
         // Listing options changes nothing: pure function calls may be remembered meanwhile.
         self.s.remember();
         for &a in actions {
-            let mut args = Vec::new();
+            args.clear();
             list.known.clear();
             if let Some(def) = self.p.actions.get(a.index()) {
                 list.known.resize(def.parts.len(), None);
@@ -358,6 +371,8 @@ impl<'a> Mach<'a> {
         }
         self.s.forget();
         self.s.truncate_ctxs(base);
+        self.s.give_back(args);
+        self.s.recycled.known = list.known;
         r?;
         Ok((list.out, list.labels))
     }

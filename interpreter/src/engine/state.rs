@@ -8,6 +8,7 @@ use crate::value::Value;
 use cardgame_grammar::ast::Scope;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
 
 /// Where a zone instance hangs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -543,6 +544,11 @@ pub(crate) struct State {
     pub spare: Pool<Vec<Value>>,
     /// An emptied frame stack kept for the next nested run (not copied by a clone).
     pub spare_frames: Pool<Frame>,
+    /// The buffers of the last decision, emptied for the next one (not copied by a clone).
+    pub recycled: Recycled,
+    /// `everyone`, `opponents(p)` and `from(p)`, built once for the living seats (not copied by a
+    /// clone).
+    pub seat_lists: SeatLists,
     /// The remembered calls (empty when `memo_on` is off; not copied by a clone).
     pub memo: Memo,
     /// Whether pure function calls are remembered now: only while no statement runs, as when the
@@ -553,6 +559,89 @@ pub(crate) struct State {
     pub watch: Option<Box<super::watch::Watch>>,
     /// Whether the reads of what is evaluated are noted in `watch` (while a guard is evaluated).
     pub recording: bool,
+}
+
+/// The buffers of a decision, kept empty once it was answered so that the next decision is listed
+/// and asked without allocating: a menu's options, the option labels, the prompt, the `pass` label,
+/// and the known values of an action's conjuncts. A clone starts with empty ones.
+#[derive(Debug, Default)]
+pub(crate) struct Recycled {
+    pub options: Vec<super::decide::MenuOption>,
+    pub labels: Vec<String>,
+    pub prompt: String,
+    pub pass: String,
+    pub known: Vec<Option<bool>>,
+}
+
+impl Clone for Recycled {
+    fn clone(&self) -> Recycled {
+        Recycled::default()
+    }
+}
+
+impl Recycled {
+    /// An empty vector for the labels of a decision.
+    pub fn labels(&mut self) -> Vec<String> {
+        let mut v = std::mem::take(&mut self.labels);
+        v.clear();
+        v
+    }
+
+    /// `text` in the recycled prompt's buffer.
+    pub fn prompt(&mut self, text: &str) -> String {
+        let mut s = std::mem::take(&mut self.prompt);
+        s.clear();
+        s.push_str(text);
+        s
+    }
+
+    /// The label `pass`.
+    pub fn pass(&mut self) -> String {
+        let s = std::mem::take(&mut self.pass);
+        if s == "pass" {
+            s
+        } else {
+            "pass".into()
+        }
+    }
+
+    /// Keeps the buffers of an answered decision.
+    pub fn keep(&mut self, mut d: super::Decision) {
+        if d.options.last().is_some_and(|l| l == "pass") {
+            self.pass = d.options.pop().unwrap_or_default();
+        }
+        d.options.clear();
+        self.labels = d.options;
+        self.prompt = d.prompt;
+    }
+}
+
+/// A list of living seats (see [`State::seat_list`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum SeatList {
+    /// `everyone`: the living seats in seat order.
+    Everyone,
+    /// `from(p)`: the living seats from p, clockwise.
+    From(u8),
+    /// `opponents(p)`: the living seats after p, clockwise.
+    Opponents(u8),
+}
+
+/// The lists of living seats built so far, shared by every expression that asks for the same one
+/// until a seat is eliminated: `for p in everyone` and `first(opponents(you))` then build nothing.
+/// A clone starts with none.
+#[derive(Debug, Default)]
+pub(crate) struct SeatLists {
+    /// The living seats the lists were built for, a bit per seat.
+    living: u64,
+    /// `everyone`, then `from(p)` of every seat, then `opponents(p)` of every seat.
+    lists: Vec<Option<Arc<Vec<Value>>>>,
+}
+
+impl Clone for SeatLists {
+    fn clone(&self) -> SeatLists {
+        SeatLists::default()
+    }
 }
 
 /// The calls of pure functions remembered while options are listed, by function (a call is looked
@@ -667,6 +756,8 @@ impl State {
             no_decide: None,
             spare: Pool::default(),
             spare_frames: Pool::default(),
+            recycled: Recycled::default(),
+            seat_lists: SeatLists::default(),
             memo: Memo::default(),
             nested: 0,
             outer_phase: None,
@@ -736,6 +827,41 @@ impl State {
             .get(p as usize)
             .cloned()
             .unwrap_or_else(|| format!("P{}", p as u32 + 1))
+    }
+
+    /// A list of living seats as a value, built the first time it is asked for with these seats
+    /// living. A participant's `from` and `opponents` are the living seats from seat 1, as
+    /// `everyone`.
+    pub fn seat_list(&mut self, which: SeatList) -> Value {
+        let n = self.players;
+        let living = (0..n.min(64))
+            .filter(|&q| self.living(q))
+            .fold(0u64, |m, q| m | 1 << q);
+        let (i, start, skip) = match which {
+            SeatList::From(p) if p < n => (1 + p as usize, p, 0),
+            SeatList::Opponents(p) if p < n => (1 + n as usize + p as usize, p, 1),
+            _ => (0, 0, 0),
+        };
+        let cache = &mut self.seat_lists;
+        if cache.living != living || cache.lists.is_empty() {
+            cache.living = living;
+            cache.lists.clear();
+            cache.lists.resize(1 + 2 * n as usize, None);
+        }
+        if let Some(Some(l)) = cache.lists.get(i) {
+            return Value::List(l.clone());
+        }
+        let list: Arc<Vec<Value>> = Arc::new(
+            (skip..n)
+                .map(|k| ((start as u32 + k as u32) % n as u32) as u8)
+                .filter(|&q| self.living(q))
+                .map(Value::Player)
+                .collect(),
+        );
+        if let Some(slot) = self.seat_lists.lists.get_mut(i) {
+            *slot = Some(list.clone());
+        }
+        Value::List(list)
     }
 
     pub fn living(&self, p: u8) -> bool {

@@ -204,7 +204,7 @@ impl<'a> Mach<'a> {
                 for a in args {
                     vals.push(self.eval(a)?);
                 }
-                self.emit(*ev, vals);
+                self.emit(*ev, &vals);
             }
             StmtKind::Return(e) => {
                 let v = self.eval(e)?;
@@ -254,14 +254,16 @@ impl<'a> Mach<'a> {
                 self.s.active = player;
                 self.s.turn += 1;
                 self.s.turn_steps = self.s.steps;
-                let name = self.s.name(player);
-                self.s.push_event(Event::Turn {
-                    turn: self.s.turn,
-                    player,
-                    name,
-                });
+                if self.s.record {
+                    let name = self.s.name(player);
+                    self.s.events.push(Event::Turn {
+                        turn: self.s.turn,
+                        player,
+                        name,
+                    });
+                }
                 let ev = self.p.turn_start;
-                self.emit(ev, vec![Value::Player(player)]);
+                self.emit(ev, &[Value::Player(player)]);
             }
             StmtKind::Phase(name, body) => {
                 self.s.frames.push(Frame::Phase { at });
@@ -337,8 +339,10 @@ impl<'a> Mach<'a> {
                 for p in self.players_of(v, e.span)? {
                     if self.s.living(p) {
                         self.s.eliminated[p as usize] = true;
-                        let name = self.s.name(p);
-                        self.s.push_event(Event::Eliminated { player: p, name });
+                        if self.s.record {
+                            let name = self.s.name(p);
+                            self.s.events.push(Event::Eliminated { player: p, name });
+                        }
                     }
                 }
             }

@@ -6,6 +6,7 @@ mod games;
 mod labels;
 mod lang;
 mod more;
+mod seat_lists;
 mod simul_many;
 mod store;
 mod watch;

@@ -5,6 +5,7 @@
 use super::{BoolFn, Code, Fast, FastFn, IntFn, ValueFn, ZoneFn};
 use crate::engine::eval::MAX_LIST;
 use crate::engine::exec::Mach;
+use crate::engine::state::SeatList;
 use crate::engine::watch::Dep;
 use crate::program::{
     Aggregate, BinOp, Builtin, Expr, ExprKind, Field, FnId, Program, Ty, UnOp, VarId,
@@ -870,20 +871,11 @@ impl Compiler<'_> {
                         step(m);
                         let v = fa(m)?;
                         let p = player(m, v)?;
-                        let n = m.s.players;
-                        let out: Vec<Value> = if p >= n {
-                            (0..n)
-                                .filter(|&q| m.s.living(q))
-                                .map(Value::Player)
-                                .collect()
+                        Some(m.s.seat_list(if from {
+                            SeatList::From(p)
                         } else {
-                            (u8::from(!from)..n)
-                                .map(|k| ((p as u32 + k as u32) % n as u32) as u8)
-                                .filter(|&q| m.s.living(q))
-                                .map(Value::Player)
-                                .collect()
-                        };
-                        Some(Value::list(out))
+                            SeatList::Opponents(p)
+                        }))
                     }),
                 )
             }
