@@ -351,7 +351,7 @@ impl<'a> Mach<'a> {
             span,
         }) = self.stmt(at)
         else {
-            self.s.frames.pop();
+            self.pop_frame();
             return Ok(Flow::Next);
         };
         let done = match mode {
@@ -360,7 +360,7 @@ impl<'a> Mach<'a> {
             MenuMode::UntilPass => false,
         };
         if done {
-            self.s.frames.pop();
+            self.pop_frame();
             return Ok(Flow::Next);
         }
         if let Some(stop) = self.before_decision(*span)? {
@@ -372,7 +372,7 @@ impl<'a> Mach<'a> {
         }
         let pass = matches!(mode, MenuMode::UntilPass | MenuMode::OnceOrPass);
         if offered.is_empty() && !pass {
-            self.s.frames.pop();
+            self.pop_frame();
             return Ok(Flow::Next);
         }
         if pass {
@@ -665,7 +665,7 @@ impl<'a> Mach<'a> {
                         );
                     }
                     None => {
-                        self.s.frames.pop();
+                        self.pop_frame();
                     }
                 }
             }

@@ -571,6 +571,10 @@ pub(crate) struct Recycled {
     pub prompt: String,
     pub pass: String,
     pub known: Vec<Option<bool>>,
+    /// The frame of the last menu that ended.
+    pub menu: Option<Box<super::decide::MenuFrame>>,
+    /// Card ids copied out of a zone before they move (`move top N of Z`, `move Z`).
+    pub ids: Vec<u32>,
 }
 
 impl Clone for Recycled {
@@ -603,6 +607,30 @@ impl Recycled {
         } else {
             "pass".into()
         }
+    }
+
+    /// A menu's frame, in the box of the last menu that ended.
+    pub fn menu_frame(
+        &mut self,
+        frame: super::decide::MenuFrame,
+    ) -> Box<super::decide::MenuFrame> {
+        match self.menu.take() {
+            Some(mut b) => {
+                *b = frame;
+                b
+            }
+            None => Box::new(frame),
+        }
+    }
+
+    /// Keeps the box and the options' vector of a menu that ended.
+    pub fn keep_menu(&mut self, mut m: Box<super::decide::MenuFrame>) {
+        let mut offered = std::mem::take(&mut m.offered);
+        if offered.capacity() > self.options.capacity() {
+            offered.clear();
+            self.options = offered;
+        }
+        self.menu = Some(m);
     }
 
     /// Keeps the buffers of an answered decision.

@@ -6,7 +6,8 @@ use super::label::{kind_name, zone_label};
 use super::state::{Ctx, Holder, State};
 use super::trace::Event;
 use super::{Outcome, RuntimeError};
-use crate::program::{AssignOp, Expr, Program, Stmt, StmtKind, Target, VarId};
+use super::eval::MAX_DEPTH;
+use crate::program::{AssignOp, Expr, ExprKind, Program, Stmt, StmtKind, Target, VarId};
 use crate::value::Value;
 use cardgame_grammar::ast::{Face, Position, Span};
 
@@ -306,13 +307,14 @@ impl<'a> Mach<'a> {
                     crate::program::MenuMode::Times(n) => Some(self.eval_int(n)?),
                     _ => None,
                 };
-                self.s.frames.push(Frame::Menu(Box::new(MenuFrame {
+                let menu = self.s.recycled.menu_frame(MenuFrame {
                     at,
                     decider,
                     left,
                     taken: 0,
                     offered: Vec::new(),
-                })));
+                });
+                self.s.frames.push(Frame::Menu(menu));
             }
             StmtKind::ChooseBranch {
                 by,
@@ -455,6 +457,16 @@ impl<'a> Mach<'a> {
         face: Option<Face>,
         span: Span,
     ) -> R<Flow> {
+        if let ExprKind::Pile {
+            position: from,
+            count: Some(n),
+            zone,
+        } = &what.kind
+        {
+            if !self.s.recording && self.s.depth < MAX_DEPTH {
+                return self.move_pile(what.span, *from, n, zone, to, position, face, span);
+            }
+        }
         self.s.short = false;
         let v = self.eval(what)?;
         let mut failed = self.s.short;
@@ -476,17 +488,15 @@ impl<'a> Mach<'a> {
                 // The work of reading the zone as a list, then of its elements.
                 self.s.exec_count += n as u64;
                 self.charge_later(n);
-                let ids: Vec<u32> = self.s.zones[z as usize]
-                    .cards
-                    .iter()
-                    .rev()
-                    .copied()
-                    .collect();
-                for c in ids {
+                let mut ids = std::mem::take(&mut self.s.recycled.ids);
+                ids.clear();
+                ids.extend(self.s.zones[z as usize].cards.iter().rev());
+                for &c in &ids {
                     if !self.move_card(c, target, position, face)? {
                         failed = true;
                     }
                 }
+                self.s.recycled.ids = ids;
                 return Ok(if failed { self.fail(span) } else { Flow::Next });
             }
             Value::List(l) => l,
@@ -521,6 +531,57 @@ impl<'a> Mach<'a> {
                 _ => failed = true,
             }
         }
+        Ok(if failed { self.fail(span) } else { Flow::Next })
+    }
+
+    /// `move top N of Z to W` (or `bottom`): the walker's evaluation of the pile (its node, the zone,
+    /// N, the refill, the short flag) and then of the move, with the same work and errors, but the
+    /// cards copied as ids into a recycled vector instead of a list of values.
+    #[allow(clippy::too_many_arguments)]
+    fn move_pile(
+        &mut self,
+        pile_span: Span,
+        from: Position,
+        n: &Expr,
+        zone: &Expr,
+        to: &Expr,
+        position: Position,
+        face: Option<Face>,
+        span: Span,
+    ) -> R<Flow> {
+        self.s.short = false;
+        self.charge(1, pile_span)?;
+        self.s.depth += 1;
+        let z = self.eval_zone(zone);
+        let n = z.and_then(|z| Ok((z, self.eval_int(n)?.max(0) as usize)));
+        let (z, n) = match n {
+            Ok(zn) => zn,
+            Err(e) => {
+                self.s.depth -= 1;
+                return Err(e);
+            }
+        };
+        self.ensure(z, n);
+        let mut ids = std::mem::take(&mut self.s.recycled.ids);
+        ids.clear();
+        let cards = &self.s.zones[z as usize].cards;
+        if cards.len() < n {
+            self.s.short = true;
+        }
+        match from {
+            Position::Top => ids.extend(cards.iter().rev().take(n)),
+            Position::Bottom => ids.extend(cards.iter().take(n)),
+        }
+        self.s.depth -= 1;
+        let mut failed = self.s.short;
+        let target = self.eval_zone(to)?;
+        self.charge_later(ids.len());
+        for &c in &ids {
+            if !self.move_card(c, target, position, face)? {
+                failed = true;
+            }
+        }
+        self.s.recycled.ids = ids;
         Ok(if failed { self.fail(span) } else { Flow::Next })
     }
 
