@@ -7,9 +7,67 @@ use super::label::{label, zone_label};
 use super::RuntimeError;
 use crate::program::{ActionDef, ActionId, ExprKind, MenuMode, Program, Stmt, StmtKind};
 use crate::value::Value;
-use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet};
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+
+/// The hash of option fingerprints: the multiply-and-rotate hash of rustc (`FxHash`), much cheaper
+/// than the standard SipHash for the few words of an option. Fingerprints only sort options into
+/// buckets before they are compared, so the hash decides nothing that is seen.
+#[derive(Default, Clone, Copy)]
+pub(super) struct Fx(u64);
+
+impl Fx {
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = self.0.wrapping_add(word).wrapping_mul(Self::K);
+    }
+}
+
+impl Hasher for Fx {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.add(u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(i as u64);
+    }
+    #[inline]
+    fn write_u16(&mut self, i: u16) {
+        self.add(i as u64);
+    }
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.add(i as u64);
+    }
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0.rotate_left(26)
+    }
+}
+
+/// Buckets of options by fingerprint.
+type Buckets = HashMap<u64, Vec<usize>, BuildHasherDefault<Fx>>;
 
 type R<T> = Result<T, RuntimeError>;
 
@@ -19,7 +77,7 @@ pub(super) struct Listing {
     out: Vec<MenuOption>,
     labels: Vec<String>,
     /// Fingerprint buckets of `out`, once it is long.
-    seen: Option<HashMap<u64, Vec<usize>>>,
+    seen: Option<Buckets>,
     /// Per conjunct of the action being listed: its value for the parameters bound now, if known.
     known: Vec<Option<bool>>,
 }
@@ -172,7 +230,7 @@ impl<'a> Mach<'a> {
     /// A hash that equivalent options share (see [`Mach::equivalent`]): identical cards hash their
     /// kind, zone, face and card variables; a list (equivalent only to an equal list) its length and
     /// first item, so that long lists are not walked for every option; any other value hashes itself.
-    pub(super) fn fingerprint(&self, v: &Value, decider: u8, h: &mut DefaultHasher) {
+    pub(super) fn fingerprint(&self, v: &Value, decider: u8, h: &mut Fx) {
         if let Value::List(items) = v {
             items.len().hash(h);
             if let Some(first) = items.first() {
@@ -207,9 +265,9 @@ impl<'a> Mach<'a> {
             }
             return out;
         }
-        let mut buckets: HashMap<u64, Vec<usize>> = HashMap::with_capacity(vals.len());
+        let mut buckets = Buckets::with_capacity_and_hasher(vals.len(), Default::default());
         for (i, v) in vals.iter().enumerate() {
-            let mut h = DefaultHasher::new();
+            let mut h = Fx::default();
             self.fingerprint(v, decider, &mut h);
             let b = buckets.entry(h.finish()).or_default();
             if !b.iter().any(|&o| self.equivalent(&vals[o], v, decider)) {
@@ -231,7 +289,7 @@ impl<'a> Mach<'a> {
 
     /// The fingerprint of a menu option: its action and its arguments' fingerprints.
     pub(super) fn option_fingerprint(&self, a: ActionId, args: &[Value], decider: u8) -> u64 {
-        let mut h = DefaultHasher::new();
+        let mut h = Fx::default();
         a.0.hash(&mut h);
         for v in args {
             self.fingerprint(v, decider, &mut h);
@@ -473,14 +531,22 @@ impl<'a> Mach<'a> {
         // For a first card found mergeable: whether the decider sees its zone's cards of its face.
         let mut tried = [(0u32, None::<Option<bool>>); TRIED];
         let mut n_tried = 0;
+        // The set the last card belonged to, tried first: identical cards usually lie together.
+        // At most one set is alike a card (`alike` is an equivalence), so the answer is the same.
+        let mut last_set = 0;
         for k in 0..dom.len() {
             let v = dom.get(self, k);
             if let (true, Value::Card(c)) = (merge, &v) {
-                match tried[..n_tried]
-                    .iter()
-                    .position(|&(t, _)| self.alike(t, *c))
-                {
+                let found = if last_set < n_tried && self.alike(tried[last_set].0, *c) {
+                    Some(last_set)
+                } else {
+                    tried[..n_tried]
+                        .iter()
+                        .position(|&(t, _)| self.alike(t, *c))
+                };
+                match found {
                     Some(k) => {
+                        last_set = k;
                         let (t, known) = tried[k];
                         let first = known.unwrap_or_else(|| {
                             self.mergeable(t, decider).then(|| {
@@ -505,6 +571,7 @@ impl<'a> Mach<'a> {
                     }
                     None if n_tried < TRIED => {
                         tried[n_tried] = (*c, None);
+                        last_set = n_tried;
                         n_tried += 1;
                     }
                     None => {}
@@ -570,7 +637,7 @@ impl<'a> Mach<'a> {
         } else {
             let fp = self.option_fingerprint(a, args, decider);
             let buckets = list.seen.get_or_insert_with(|| {
-                let mut m: HashMap<u64, Vec<usize>> = HashMap::new();
+                let mut m = Buckets::default();
                 for (k, (b, bargs)) in out.iter().enumerate() {
                     let f = self.option_fingerprint(*b, bargs, decider);
                     m.entry(f).or_default().push(k);
