@@ -1,6 +1,7 @@
 //! Engine stage: evaluation of expressions (they never pause), value helpers and labels.
 
 use super::exec::Mach;
+use super::hash::Fx;
 use super::label::{label, label_into};
 use super::state::{Ctx, MemoEntry, SeatList};
 use super::RuntimeError;
@@ -341,8 +342,9 @@ impl<'a> Mach<'a> {
         }
         let (you, this) = (self.you(), self.this());
         let remember = self.s.memo_on && p.pure_fns.get(f.index()) == Some(&true);
+        let hash = if remember { Fx::of_values(&locals) } else { 0 };
         if remember {
-            if let Some(v) = self.s.memo.find(f.0, you, this, &locals) {
+            if let Some(v) = self.s.memo.find(f.0, you, this, &locals, hash) {
                 let v = v.clone();
                 self.s.give_back(locals);
                 return Ok(v);
@@ -356,6 +358,7 @@ impl<'a> Mach<'a> {
                 you,
                 this,
                 args: key,
+                hash,
                 value: value.clone(),
             };
             self.s.memo.remember(f.0, entry, MAX_MEMO);

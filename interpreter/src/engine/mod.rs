@@ -10,6 +10,7 @@ mod decide;
 mod eval;
 mod exec;
 pub(crate) mod fast;
+pub(crate) mod hash;
 mod label;
 mod lists;
 pub(crate) mod options;

@@ -3,68 +3,13 @@
 
 use super::decide::{Args, MenuOption};
 use super::exec::{Frame, Mach};
+use super::hash::Fx;
 use super::label::{label, zone_label};
 use super::RuntimeError;
 use crate::program::{ActionDef, ActionId, ExprKind, MenuMode, Program, Stmt, StmtKind};
 use crate::value::Value;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
-
-/// The hash of option fingerprints: the multiply-and-rotate hash of rustc (`FxHash`), much cheaper
-/// than the standard SipHash for the few words of an option. Fingerprints only sort options into
-/// buckets before they are compared, so the hash decides nothing that is seen.
-#[derive(Default, Clone, Copy)]
-pub(super) struct Fx(u64);
-
-impl Fx {
-    const K: u64 = 0xf135_7aea_2e62_a9c5;
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.0 = self.0.wrapping_add(word).wrapping_mul(Self::K);
-    }
-}
-
-impl Hasher for Fx {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.add(u64::from_le_bytes(w));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(w));
-        }
-    }
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn write_u16(&mut self, i: u16) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn write_u32(&mut self, i: u32) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0.rotate_left(26)
-    }
-}
 
 /// Buckets of options by fingerprint.
 type Buckets = HashMap<u64, Vec<usize>, BuildHasherDefault<Fx>>;

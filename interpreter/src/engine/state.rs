@@ -610,10 +610,7 @@ impl Recycled {
     }
 
     /// A menu's frame, in the box of the last menu that ended.
-    pub fn menu_frame(
-        &mut self,
-        frame: super::decide::MenuFrame,
-    ) -> Box<super::decide::MenuFrame> {
+    pub fn menu_frame(&mut self, frame: super::decide::MenuFrame) -> Box<super::decide::MenuFrame> {
         match self.menu.take() {
             Some(mut b) => {
                 *b = frame;
@@ -695,11 +692,13 @@ impl Memo {
         you: Option<u8>,
         this: Option<u32>,
         args: &[Value],
+        hash: u64,
     ) -> Option<&Value> {
+        // The hash of the arguments first: most remembered calls differ there.
         self.by_fn
             .get(f as usize)?
             .iter()
-            .find(|m| m.you == you && m.this == this && m.args == args)
+            .find(|m| m.hash == hash && m.you == you && m.this == this && m.args == args)
             .map(|m| &m.value)
     }
 
@@ -733,6 +732,8 @@ pub struct MemoEntry {
     pub you: Option<u8>,
     pub this: Option<u32>,
     pub args: Vec<Value>,
+    /// The arguments' hash (`Fx::of_values`).
+    pub hash: u64,
     pub value: Value,
 }
 

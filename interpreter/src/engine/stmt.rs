@@ -1,12 +1,12 @@
 //! Engine stage: the execution of statements (moves, variables, loops, turns, failure).
 
 use super::decide::{MenuFrame, SimulFrame};
+use super::eval::MAX_DEPTH;
 use super::exec::{At, Flow, Frame, Mach, Stop, TurnStage};
 use super::label::{kind_name, zone_label};
 use super::state::{Ctx, Holder, State};
 use super::trace::Event;
 use super::{Outcome, RuntimeError};
-use super::eval::MAX_DEPTH;
 use crate::program::{AssignOp, Expr, ExprKind, Program, Stmt, StmtKind, Target, VarId};
 use crate::value::Value;
 use cardgame_grammar::ast::{Face, Position, Span};

@@ -5,6 +5,7 @@ use super::compile::{fast, fold, list_len, local, push_items, step, Compiler};
 use super::{BoolFn, Fast, FastFn, IntFn, ValueFn, ZoneFn};
 use crate::engine::eval::MAX_LIST;
 use crate::engine::exec::Mach;
+use crate::engine::hash::Fx;
 use crate::engine::state::{Ctx, MemoEntry};
 use crate::program::{Aggregate, BinOp, Expr, ExprKind};
 use crate::value::Value;
@@ -414,8 +415,9 @@ impl Compiler<'_> {
                 }
                 let (you, this) = (m.you(), m.this());
                 let remember = pure && m.s.memo_on;
+                let hash = if remember { Fx::of_values(&locals) } else { 0 };
                 if remember {
-                    if let Some(v) = m.s.memo.find(f.0, you, this, &locals) {
+                    if let Some(v) = m.s.memo.find(f.0, you, this, &locals, hash) {
                         let v = from(v);
                         m.s.give_back(locals);
                         return v;
@@ -433,6 +435,7 @@ impl Compiler<'_> {
                         you,
                         this,
                         args: key,
+                        hash,
                         value: into(v.clone()),
                     };
                     m.s.memo.remember(f.0, entry, MAX_MEMO);
