@@ -575,6 +575,8 @@ pub(crate) struct Recycled {
     pub menu: Option<Box<super::decide::MenuFrame>>,
     /// Card ids copied out of a zone before they move (`move top N of Z`, `move Z`).
     pub ids: Vec<u32>,
+    /// The text of a `log` that nobody records.
+    pub text: String,
 }
 
 impl Clone for Recycled {

@@ -410,10 +410,14 @@ impl<'a> Mach<'a> {
                 }
             }
             StmtKind::Log(t) => {
-                // Nobody records: a text that cannot fail need not be built.
-                if self.s.record || !self.text_is_plain(t) {
+                if self.s.record {
                     let text = self.text(t)?;
-                    self.s.push_event(Event::Log { text });
+                    self.s.events.push(Event::Log { text });
+                } else if !self.text_is_plain(t) {
+                    // Nobody records: the text is built only for the errors it could meet (a text
+                    // that cannot fail is not built at all), in a recycled buffer.
+                    let buffer = std::mem::take(&mut self.s.recycled.text);
+                    self.s.recycled.text = self.text_into(t, buffer)?;
                 }
             }
         }
