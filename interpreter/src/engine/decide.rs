@@ -643,7 +643,8 @@ impl<'a> Mach<'a> {
                         let Some(def) = p.actions.get(a.index()) else {
                             return Err(self.err(d.span, "unknown action".into()));
                         };
-                        if args.iter().any(|v| self.secret(v)) {
+                        // Only the recorded event says what was hidden.
+                        if event.is_some() && args.iter().any(|v| self.secret(v)) {
                             hidden = Some("an action");
                         }
                         for v in args.iter() {

@@ -12,7 +12,7 @@ use cardgame_grammar::ast::Span;
 /// Nesting of expression evaluation (through functions and properties too) before a runtime error.
 pub(crate) const MAX_DEPTH: u32 = 800;
 /// The longest list a range may build.
-const MAX_RANGE: i64 = 1_000_000;
+pub(crate) const MAX_RANGE: i64 = 1_000_000;
 /// The longest list or text an expression may build (a value doubling in a loop stops here).
 pub(crate) const MAX_LIST: usize = 1_000_000;
 /// The most function calls remembered while listing the options of one decision.

@@ -3,7 +3,7 @@
 //! builtins.rs) node by node, and declining (`None`) any form it does not cover.
 
 use super::{BoolFn, Code, Fast, FastFn, IntFn, ValueFn, ZoneFn};
-use crate::engine::eval::MAX_LIST;
+use crate::engine::eval::{MAX_LIST, MAX_RANGE};
 use crate::engine::exec::Mach;
 use crate::engine::state::SeatList;
 use crate::engine::watch::Dep;
@@ -876,6 +876,141 @@ impl Compiler<'_> {
                         } else {
                             SeatList::Opponents(p)
                         }))
+                    }),
+                )
+            }
+            // `[a, b, c]`: the node, then every item (eval.rs).
+            ExprKind::List(items) => {
+                let mut fs = Vec::with_capacity(items.len());
+                let mut h = 0;
+                for i in items {
+                    let f = self.value(i)?;
+                    h = h.max(f.height);
+                    fs.push(f.run);
+                }
+                fast(
+                    1 + h,
+                    Box::new(move |m| {
+                        step(m);
+                        let mut out = Vec::with_capacity(fs.len());
+                        for f in &fs {
+                            out.push(f(m)?);
+                        }
+                        Some(Value::list(out))
+                    }),
+                )
+            }
+            // `left(p)` and `right(p)`: the next living seat clockwise or anticlockwise; none for a
+            // participant (builtins.rs).
+            ExprKind::Builtin(b @ (Builtin::Left | Builtin::Right), args) if args.len() == 1 => {
+                let a = self.value(&args[0])?;
+                let (h, fa, left) = (2 + a.height, a.run, *b == Builtin::Left);
+                fast(
+                    h,
+                    Box::new(move |m| {
+                        read(m, Dep::Eliminated);
+                        step(m);
+                        let v = fa(m)?;
+                        let p = player(m, v)?;
+                        let n = m.s.players as u32;
+                        if p as u32 >= n {
+                            return Some(Value::None);
+                        }
+                        let p = p as u32;
+                        for k in 1..=n {
+                            let q = if left { (p + k) % n } else { (p + n - k) % n } as u8;
+                            if m.s.living(q) {
+                                return Some(Value::Player(q));
+                            }
+                        }
+                        Some(Value::None)
+                    }),
+                )
+            }
+            // `a..b`: the numbers from a to b (eval.rs: the node, both ends, then one step per item;
+            // a range too long is the walker's error).
+            ExprKind::Range(a, b) => {
+                let (a, b) = (self.int(a)?, self.int(b)?);
+                let h = 2 + a.height.max(b.height);
+                let (fa, fb) = (a.run, b.run);
+                fast(
+                    h,
+                    Box::new(move |m| {
+                        step(m);
+                        let (a, b) = (fa(m)?, fb(m)?);
+                        if b < a {
+                            return Some(Value::list(Vec::new()));
+                        }
+                        if b.saturating_sub(a) > MAX_RANGE {
+                            return None;
+                        }
+                        m.s.exec_count += (b - a) as u64 + 1;
+                        // A range makes work out of two numbers: past the budget, the walker
+                        // reports it (a loop over ranges would otherwise run on to its end first).
+                        if m.s.exec_count > m.s.fixed.max_steps {
+                            return None;
+                        }
+                        Some(Value::list((a..=b).map(Value::Int).collect()))
+                    }),
+                )
+            }
+            // `L[k]`: the k-th item of a list, or of a zone's cards top first; none out of range
+            // (builtins.rs: the node, both arguments, a zone's cards counted as it is read as a list).
+            ExprKind::Builtin(Builtin::Index, args) if args.len() == 2 => {
+                let (l, k) = (self.value(&args[0])?, self.int(&args[1])?);
+                let h = 2 + l.height.max(k.height);
+                let (fl, fk) = (l.run, k.run);
+                fast(
+                    h,
+                    Box::new(move |m| {
+                        step(m);
+                        let l = fl(m)?;
+                        let k = fk(m)?;
+                        let n = list_len(m, &l)?;
+                        let i = match usize::try_from(k) {
+                            Ok(i) if (1..=n).contains(&i) => i,
+                            _ => return Some(Value::None),
+                        };
+                        Some(match &l {
+                            Value::List(items) => items.get(i - 1)?.clone(),
+                            Value::Zone(z) => {
+                                let cards = &m.s.zones.get(*z as usize)?.cards;
+                                Value::Card(*cards.get(cards.len() - i)?)
+                            }
+                            _ => return None,
+                        })
+                    }),
+                )
+            }
+            // `take(L, k)`: the first k items (builtins.rs: the node, both arguments, a zone's cards
+            // counted as it is read, then one step per item taken).
+            ExprKind::Builtin(Builtin::Take, args) if args.len() == 2 => {
+                let (l, k) = (self.value(&args[0])?, self.int(&args[1])?);
+                let h = 2 + l.height.max(k.height);
+                let (fl, fk) = (l.run, k.run);
+                fast(
+                    h,
+                    Box::new(move |m| {
+                        step(m);
+                        let l = fl(m)?;
+                        let k = fk(m)?.max(0);
+                        let n = list_len(m, &l)?;
+                        let k = usize::try_from(k).unwrap_or(usize::MAX).min(n);
+                        m.s.exec_count += k as u64;
+                        let out: Vec<Value> = match &l {
+                            Value::List(items) => items[..k].to_vec(),
+                            Value::Zone(z) => {
+                                let cards = &m.s.zones.get(*z as usize)?.cards;
+                                cards
+                                    .iter()
+                                    .rev()
+                                    .take(k)
+                                    .map(|&c| Value::Card(c))
+                                    .collect()
+                            }
+                            _ => Vec::new(),
+                        };
+                        Some(Value::list(out))
                     }),
                 )
             }

@@ -178,6 +178,41 @@ fn joined_chosen_and_flattened_lists_take_the_fast_path() {
 }
 
 #[test]
+fn ranges_indices_takes_literals_and_neighbours_take_the_fast_path() {
+    let before = answered();
+    let g = game(
+        "fn slot(p: player, c: card): int = max(k for k in 1..count(p.hand) where p.hand[k] == c)\n\
+         fn before_it(p: player, c: card): int = count(d in p.hand where d in take(p.hand, slot(p, c) - 1))\n\
+         fn pair(p: player): list of player = [p, left(p), right(p)]\n\
+         fn score(p: player): int = slot(p, first(p.hand)) * 1000 + slot(p, last(p.hand)) * 100 + before_it(p, last(p.hand)) * 10 + count(pair(p)) + sum(x for x in 3..1) + count(take([1, 2, 3], -2)) + count(take(deck, 100))",
+        r#"turn seat(1) {
+             move top 5 of deck to you.hand
+             win [you] "{score(you)} {pair(you)} {you.hand[0]} {you.hand[6]} {deck[1]}"
+           }"#,
+        None,
+    );
+    assert_eq!(end(&g), "1558 P1, P2, P2 none none Three");
+    // `score` compiles whole: 21 fast answers here, 72 with ranges, `L[k]`, `take`, list literals
+    // and `left`/`right` left to the walker.
+    let n = answered() - before;
+    assert!((1..=21).contains(&n), "{n} fast answers");
+}
+
+#[test]
+fn a_range_too_long_is_the_walkers_error() {
+    let g = game(
+        "fn many(n: int): int = count(k in 1..n where k > 0)",
+        "turn seat(1) { win [you] \"{many(2000000)}\" }",
+        None,
+    );
+    assert!(
+        end(&g).starts_with("error: the range 1..2000000 is too long"),
+        "{}",
+        end(&g)
+    );
+}
+
+#[test]
 fn any_and_all_compile_as_whole_conditions() {
     // The fast answers of setting the game up, then of the same game with the condition.
     let before = answered();
