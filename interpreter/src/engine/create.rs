@@ -6,8 +6,80 @@ use super::{GameConfig, RuntimeError};
 use crate::program::{Program, ZoneId, MAX_BOARD_SIDE, MAX_BOARD_SPACES, MAX_CARDS, MAX_COPIES};
 use crate::value::Value;
 use cardgame_grammar::ast::{Scope, Span};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
 
 type R<T> = Result<T, RuntimeError>;
+
+/// A game as created, before its setup runs: what every game of the same program and configuration
+/// (but for the seed) starts from.
+struct Template {
+    program: std::sync::Weak<Program>,
+    config: GameConfig,
+    layout: Arc<Layout>,
+    state: State,
+}
+
+thread_local! {
+    /// The last game created on this thread, kept as a template: `sim`, the bench and the searches
+    /// create many games of one program and configuration, and copying the created state is cheaper
+    /// than creating it again (evaluating copy counts, tables and every variable's initial value).
+    static TEMPLATE: std::cell::RefCell<Option<Template>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Whether two configurations create the same game but for the seed.
+fn same_but_seed(a: &GameConfig, b: &GameConfig) -> bool {
+    a.players == b.players
+        && a.options == b.options
+        && a.names == b.names
+        && a.max_turns == b.max_turns
+        && a.max_steps == b.max_steps
+        && a.max_decisions == b.max_decisions
+        && a.record == b.record
+        && a.labels == b.labels
+}
+
+/// The layout and the state of a game created from `program` and `config`, before its setup runs;
+/// on an error, the layout and state as far as creation went, with the error. A copy of the last
+/// game created on this thread with the same program and configuration (but for the seed) when
+/// creating it used no randomness: the same state, its generator seeded anew. The program is known
+/// by a weak reference, which keeps its address from being reused while the template lives.
+pub(crate) fn created(
+    program: &Arc<Program>,
+    config: &GameConfig,
+) -> Result<(Arc<Layout>, State), (Arc<Layout>, State, RuntimeError)> {
+    let copy = TEMPLATE.with(|t| {
+        let t = t.borrow();
+        let t = t.as_ref()?;
+        (std::sync::Weak::ptr_eq(&t.program, &Arc::downgrade(program))
+            && same_but_seed(&t.config, config))
+        .then(|| (t.layout.clone(), t.state.clone()))
+    });
+    if let Some((layout, mut state)) = copy {
+        state.rng = ChaCha8Rng::seed_from_u64(config.seed);
+        return Ok((layout, state));
+    }
+    let mut state = State::new(config);
+    let mut layout = Layout::new(program);
+    let r = create(program, &mut layout, &mut state, config);
+    let layout = Arc::new(layout);
+    if let Err(e) = r {
+        return Err((layout, state, e));
+    }
+    // A creation that drew random numbers (`random` in an initial value) is not repeated by a copy.
+    if state.rng.get_word_pos() == 0 {
+        TEMPLATE.with(|t| {
+            *t.borrow_mut() = Some(Template {
+                program: Arc::downgrade(program),
+                config: config.clone(),
+                layout: layout.clone(),
+                state: state.clone(),
+            })
+        });
+    }
+    Ok((layout, state))
+}
 
 /// Creates cards, zones, spaces and variables.
 pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameConfig) -> R<()> {

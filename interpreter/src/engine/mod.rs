@@ -227,19 +227,25 @@ impl Game {
         given: Option<Body>,
         start: Option<(ProcId, Vec<Expr>)>,
     ) -> Game {
-        let mut st = State::new(&config);
-        let mut layout = Layout::new(&program);
-        let created = create::create(&program, &mut layout, &mut st, &config);
+        let (layout, st) = match create::created(&program, &config) {
+            Ok(created) => created,
+            Err((layout, st, e)) => {
+                let mut game = Game {
+                    prog: program,
+                    layout,
+                    st,
+                    history: None,
+                };
+                game.finish(Err(e));
+                return game;
+            }
+        };
         let mut game = Game {
             prog: program,
-            layout: Arc::new(layout),
+            layout,
             st,
             history: None,
         };
-        if let Err(e) = created {
-            game.finish(Err(e));
-            return game;
-        }
         let p = game.prog.clone();
         // Frames run top first: setup, then given, then the start procedure or the flow.
         match start {

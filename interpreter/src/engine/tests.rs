@@ -9,4 +9,5 @@ mod more;
 mod seat_lists;
 mod simul_many;
 mod store;
+mod template;
 mod watch;
