@@ -40,15 +40,19 @@ fn same_but_seed(a: &GameConfig, b: &GameConfig) -> bool {
         && a.labels == b.labels
 }
 
+/// A game as created (or as far as creation went, with the error that stopped it).
+pub(crate) struct Created {
+    pub layout: Arc<Layout>,
+    pub state: State,
+    pub error: Option<RuntimeError>,
+}
+
 /// The layout and the state of a game created from `program` and `config`, before its setup runs;
 /// on an error, the layout and state as far as creation went, with the error. A copy of the last
 /// game created on this thread with the same program and configuration (but for the seed) when
 /// creating it used no randomness: the same state, its generator seeded anew. The program is known
 /// by a weak reference, which keeps its address from being reused while the template lives.
-pub(crate) fn created(
-    program: &Arc<Program>,
-    config: &GameConfig,
-) -> Result<(Arc<Layout>, State), (Arc<Layout>, State, RuntimeError)> {
+pub(crate) fn created(program: &Arc<Program>, config: &GameConfig) -> Created {
     let copy = TEMPLATE.with(|t| {
         let t = t.borrow();
         let t = t.as_ref()?;
@@ -58,14 +62,22 @@ pub(crate) fn created(
     });
     if let Some((layout, mut state)) = copy {
         state.rng = ChaCha8Rng::seed_from_u64(config.seed);
-        return Ok((layout, state));
+        return Created {
+            layout,
+            state,
+            error: None,
+        };
     }
     let mut state = State::new(config);
     let mut layout = Layout::new(program);
     let r = create(program, &mut layout, &mut state, config);
     let layout = Arc::new(layout);
     if let Err(e) = r {
-        return Err((layout, state, e));
+        return Created {
+            layout,
+            state,
+            error: Some(e),
+        };
     }
     // A creation that drew random numbers (`random` in an initial value) is not repeated by a copy.
     if state.rng.get_word_pos() == 0 {
@@ -78,7 +90,11 @@ pub(crate) fn created(
             })
         });
     }
-    Ok((layout, state))
+    Created {
+        layout,
+        state,
+        error: None,
+    }
 }
 
 /// Creates cards, zones, spaces and variables.

@@ -227,25 +227,17 @@ impl Game {
         given: Option<Body>,
         start: Option<(ProcId, Vec<Expr>)>,
     ) -> Game {
-        let (layout, st) = match create::created(&program, &config) {
-            Ok(created) => created,
-            Err((layout, st, e)) => {
-                let mut game = Game {
-                    prog: program,
-                    layout,
-                    st,
-                    history: None,
-                };
-                game.finish(Err(e));
-                return game;
-            }
-        };
+        let created = create::created(&program, &config);
         let mut game = Game {
             prog: program,
-            layout,
-            st,
+            layout: created.layout,
+            st: created.state,
             history: None,
         };
+        if let Some(e) = created.error {
+            game.finish(Err(e));
+            return game;
+        }
         let p = game.prog.clone();
         // Frames run top first: setup, then given, then the start procedure or the flow.
         match start {
