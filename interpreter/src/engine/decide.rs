@@ -154,12 +154,12 @@ impl<'a> Mach<'a> {
     }
 
     fn prompt(&mut self, t: Option<&TextIr>, default: &str) -> R<String> {
-        let buffer = std::mem::take(&mut self.s.recycled.prompt);
+        let buffer = std::mem::take(&mut self.s.recycled.get().prompt);
         match t {
             Some(t) => self.text_into(t, buffer),
             None => {
-                self.s.recycled.prompt = buffer;
-                Ok(self.s.recycled.prompt(default))
+                self.s.recycled.get().prompt = buffer;
+                Ok(self.s.recycled.get().prompt(default))
             }
         }
     }
@@ -285,7 +285,7 @@ impl<'a> Mach<'a> {
             return Ok(Flow::Next);
         };
         let offered = self.distinct(&f.candidates, f.decider);
-        let mut labels = self.s.recycled.labels();
+        let mut labels = self.s.recycled.get().labels();
         if self.wants_labels() {
             labels.extend(
                 offered
@@ -301,7 +301,7 @@ impl<'a> Mach<'a> {
         if !self.wants_labels() {
             self.s.unlabelled = true;
         }
-        let (decider, prompt) = (f.decider, self.s.recycled.prompt(&f.prompt));
+        let (decider, prompt) = (f.decider, self.s.recycled.get().prompt(&f.prompt));
         let d = self.decision(decider, prompt, labels, false, span);
         if let Some(Frame::ChooseMany(f)) = self.s.frames.last_mut() {
             f.offered = offered;
@@ -376,14 +376,14 @@ impl<'a> Mach<'a> {
             return Ok(Flow::Next);
         }
         if pass {
-            labels.push(self.s.recycled.pass());
+            labels.push(self.s.recycled.get().pass());
         }
-        let prompt = self.s.recycled.prompt("Choose an action");
+        let prompt = self.s.recycled.get().prompt("Choose an action");
         let d = self.decision(decider, prompt, labels, false, *span);
         if let Some(Frame::Menu(m)) = self.s.frames.last_mut() {
             let mut old = std::mem::replace(&mut m.offered, offered);
             old.clear();
-            self.s.recycled.options = old;
+            self.s.recycled.get().options = old;
         }
         Ok(Flow::Stop(Stop::Decision(d)))
     }

@@ -236,7 +236,7 @@ impl<'a> Mach<'a> {
         match self.s.frames.pop() {
             Some(Frame::Call) => self.s.pop_ctx(),
             Some(Frame::Turn { prev, .. }) => self.s.active = prev,
-            Some(Frame::Menu(m)) => self.s.recycled.keep_menu(m),
+            Some(Frame::Menu(m)) => self.s.recycled.get().keep_menu(m),
             _ => {}
         }
     }

@@ -372,7 +372,7 @@ impl Game {
             Arc::make_mut(h).choices.push(option as u32);
         }
         let r = self.mach().answer(&d, option);
-        self.st.recycled.keep(d);
+        self.st.recycled.get().keep(d);
         match r {
             Ok(()) => self.resume(),
             Err(e) => self.finish(Err(e)),

@@ -243,7 +243,7 @@ impl<'a> Mach<'a> {
     }
 
     pub(super) fn labels(&mut self, vals: &[Value], decider: u8) -> Vec<String> {
-        let mut out = self.s.recycled.labels();
+        let mut out = self.s.recycled.get().labels();
         if !self.wants_labels() {
             self.s.unlabelled = true;
             out.resize(vals.len(), String::new());
@@ -349,7 +349,7 @@ impl<'a> Mach<'a> {
         self.s.push_ctx(locals, Some(decider), None);
         // The buffers of the last decision are used again: listing a menu allocates nothing once
         // they are large enough.
-        let rec = &mut self.s.recycled;
+        let rec = self.s.recycled.get();
         let mut list = Listing {
             out: std::mem::take(&mut rec.options),
             labels: rec.labels(),
@@ -375,7 +375,7 @@ impl<'a> Mach<'a> {
         self.s.forget();
         self.s.truncate_ctxs(base);
         self.s.give_back(args);
-        self.s.recycled.known = list.known;
+        self.s.recycled.get().known = list.known;
         r?;
         Ok((list.out, list.labels))
     }

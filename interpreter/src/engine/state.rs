@@ -544,11 +544,9 @@ pub(crate) struct State {
     pub spare: Pool<Vec<Value>>,
     /// An emptied frame stack kept for the next nested run (not copied by a clone).
     pub spare_frames: Pool<Frame>,
-    /// The buffers of the last decision, emptied for the next one (not copied by a clone).
-    pub recycled: Recycled,
-    /// `everyone`, `opponents(p)` and `from(p)`, built once for the living seats (not copied by a
-    /// clone).
-    pub seat_lists: SeatLists,
+    /// The buffers of the last decision, emptied for the next one, and the lists of living seats
+    /// (not copied by a clone; boxed, so that a clone copies one pointer for them).
+    pub recycled: Lazy<Recycled>,
     /// The remembered calls (empty when `memo_on` is off; not copied by a clone).
     pub memo: Memo,
     /// Whether pure function calls are remembered now: only while no statement runs, as when the
@@ -563,7 +561,7 @@ pub(crate) struct State {
 
 /// The buffers of a decision, kept empty once it was answered so that the next decision is listed
 /// and asked without allocating: a menu's options, the option labels, the prompt, the `pass` label,
-/// and the known values of an action's conjuncts. A clone starts with empty ones.
+/// and the known values of an action's conjuncts (in `State::recycled`: a clone starts with none).
 #[derive(Debug, Default)]
 pub(crate) struct Recycled {
     pub options: Vec<super::decide::MenuOption>,
@@ -577,11 +575,25 @@ pub(crate) struct Recycled {
     pub ids: Vec<u32>,
     /// The text of a `log` that nobody records.
     pub text: String,
+    /// `everyone`, `opponents(p)` and `from(p)`, built once for the living seats.
+    pub seat_lists: SeatLists,
 }
 
-impl Clone for Recycled {
-    fn clone(&self) -> Recycled {
-        Recycled::default()
+/// Working space kept in a box made when it is first needed: a clone starts with none, and copies
+/// one pointer for it.
+#[derive(Debug, Default)]
+pub(crate) struct Lazy<T>(Option<Box<T>>);
+
+impl<T> Clone for Lazy<T> {
+    fn clone(&self) -> Lazy<T> {
+        Lazy(None)
+    }
+}
+
+impl<T: Default> Lazy<T> {
+    #[inline]
+    pub fn get(&mut self) -> &mut T {
+        self.0.get_or_insert_with(Box::default)
     }
 }
 
@@ -655,20 +667,14 @@ pub(crate) enum SeatList {
 }
 
 /// The lists of living seats built so far, shared by every expression that asks for the same one
-/// until a seat is eliminated: `for p in everyone` and `first(opponents(you))` then build nothing.
-/// A clone starts with none.
+/// until a seat is eliminated: `for p in everyone` and `first(opponents(you))` then build nothing
+/// (in `State::recycled`: a clone starts with none).
 #[derive(Debug, Default)]
 pub(crate) struct SeatLists {
     /// The living seats the lists were built for, a bit per seat.
     living: u64,
     /// `everyone`, then `from(p)` of every seat, then `opponents(p)` of every seat.
     lists: Vec<Option<Arc<Vec<Value>>>>,
-}
-
-impl Clone for SeatLists {
-    fn clone(&self) -> SeatLists {
-        SeatLists::default()
-    }
 }
 
 /// The calls of pure functions remembered while options are listed, by function (a call is looked
@@ -787,8 +793,7 @@ impl State {
             no_decide: None,
             spare: Pool::default(),
             spare_frames: Pool::default(),
-            recycled: Recycled::default(),
-            seat_lists: SeatLists::default(),
+            recycled: Lazy::default(),
             memo: Memo::default(),
             nested: 0,
             outer_phase: None,
@@ -873,7 +878,7 @@ impl State {
             SeatList::Opponents(p) if p < n => (1 + n as usize + p as usize, p, 1),
             _ => (0, 0, 0),
         };
-        let cache = &mut self.seat_lists;
+        let cache = &mut self.recycled.get().seat_lists;
         if cache.living != living || cache.lists.is_empty() {
             cache.living = living;
             cache.lists.clear();
@@ -889,7 +894,7 @@ impl State {
                 .map(Value::Player)
                 .collect(),
         );
-        if let Some(slot) = self.seat_lists.lists.get_mut(i) {
+        if let Some(slot) = self.recycled.get().seat_lists.lists.get_mut(i) {
             *slot = Some(list.clone());
         }
         Value::List(list)

@@ -307,7 +307,7 @@ impl<'a> Mach<'a> {
                     crate::program::MenuMode::Times(n) => Some(self.eval_int(n)?),
                     _ => None,
                 };
-                let menu = self.s.recycled.menu_frame(MenuFrame {
+                let menu = self.s.recycled.get().menu_frame(MenuFrame {
                     at,
                     decider,
                     left,
@@ -416,8 +416,8 @@ impl<'a> Mach<'a> {
                 } else if !self.text_is_plain(t) {
                     // Nobody records: the text is built only for the errors it could meet (a text
                     // that cannot fail is not built at all), in a recycled buffer.
-                    let buffer = std::mem::take(&mut self.s.recycled.text);
-                    self.s.recycled.text = self.text_into(t, buffer)?;
+                    let buffer = std::mem::take(&mut self.s.recycled.get().text);
+                    self.s.recycled.get().text = self.text_into(t, buffer)?;
                 }
             }
         }
@@ -492,7 +492,7 @@ impl<'a> Mach<'a> {
                 // The work of reading the zone as a list, then of its elements.
                 self.s.exec_count += n as u64;
                 self.charge_later(n);
-                let mut ids = std::mem::take(&mut self.s.recycled.ids);
+                let mut ids = std::mem::take(&mut self.s.recycled.get().ids);
                 ids.clear();
                 ids.extend(self.s.zones[z as usize].cards.iter().rev());
                 for &c in &ids {
@@ -500,7 +500,7 @@ impl<'a> Mach<'a> {
                         failed = true;
                     }
                 }
-                self.s.recycled.ids = ids;
+                self.s.recycled.get().ids = ids;
                 return Ok(if failed { self.fail(span) } else { Flow::Next });
             }
             Value::List(l) => l,
@@ -566,7 +566,7 @@ impl<'a> Mach<'a> {
             }
         };
         self.ensure(z, n);
-        let mut ids = std::mem::take(&mut self.s.recycled.ids);
+        let mut ids = std::mem::take(&mut self.s.recycled.get().ids);
         ids.clear();
         let cards = &self.s.zones[z as usize].cards;
         if cards.len() < n {
@@ -585,7 +585,7 @@ impl<'a> Mach<'a> {
                 failed = true;
             }
         }
-        self.s.recycled.ids = ids;
+        self.s.recycled.get().ids = ids;
         Ok(if failed { self.fail(span) } else { Flow::Next })
     }
 
