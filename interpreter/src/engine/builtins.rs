@@ -465,26 +465,10 @@ impl<'a> Mach<'a> {
                     Value::None
                 }
             }
-            Builtin::Left | Builtin::Right if player(self, 0)? >= n => Value::None,
             Builtin::Left | Builtin::Right => {
                 let p = player(self, 0)?;
-                let mut found = Value::None;
-                let (p, n) = (p as u32, n as u32);
-                for k in 1..=n {
-                    // Clockwise is seat + 1; k <= n keeps `p + n - k` from going below zero.
-                    let q = if b == Builtin::Left {
-                        (p + k) % n
-                    } else {
-                        (p + n - k) % n
-                    } as u8;
-                    if self.s.living(q) {
-                        found = Value::Player(q);
-                        break;
-                    }
-                }
-                found
+                self.s.neighbour(p, b == Builtin::Left)
             }
-            // A participant sits at no seat: its opponents are the living seats from seat 1.
             // A participant's are the living seats from seat 1 (`State::seat_list`).
             Builtin::Opponents => {
                 let p = player(self, 0)?;

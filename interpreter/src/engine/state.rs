@@ -900,6 +900,24 @@ impl State {
         Value::List(list)
     }
 
+    /// `left(p)` (the next living seat clockwise) or `right(p)` (anticlockwise); none for a
+    /// participant, or when no other seat lives (then p itself, if it lives).
+    pub fn neighbour(&self, p: u8, left: bool) -> Value {
+        let n = self.players as u32;
+        if p as u32 >= n {
+            return Value::None;
+        }
+        let p = p as u32;
+        for k in 1..=n {
+            // Clockwise is seat + 1; k <= n keeps `p + n - k` from going below zero.
+            let q = if left { (p + k) % n } else { (p + n - k) % n } as u8;
+            if self.living(q) {
+                return Value::Player(q);
+            }
+        }
+        Value::None
+    }
+
     pub fn living(&self, p: u8) -> bool {
         (p as usize) < self.eliminated.len() && !self.eliminated[p as usize]
     }

@@ -641,6 +641,55 @@ impl Compiler<'_> {
     }
 
     /// Any value, as `eval` gives it: the forms above, and the simple reads.
+    /// A built-in of one seat (`opponents(p)`, `left(p)`): as builtins.rs starts it, the living seats
+    /// noted, the node, the argument as a seat; `then` gives the value.
+    fn of_seat(
+        &mut self,
+        arg: &Expr,
+        then: impl for<'a, 'b> Fn(&'b mut Mach<'a>, u8) -> Option<Value> + Send + Sync + 'static,
+    ) -> Option<Fast<ValueFn>> {
+        let a = self.value(arg)?;
+        let (h, fa) = (2 + a.height, a.run);
+        Some(fast(
+            h,
+            Box::new(move |m| {
+                read(m, Dep::Eliminated);
+                step(m);
+                let v = fa(m)?;
+                let p = player(m, v)?;
+                then(m, p)
+            }),
+        ))
+    }
+
+    /// A built-in of a list and a number (`L[k]`, `take(L, k)`): the node, both arguments, the list's
+    /// length (a zone's cards counted as it is read as a list); `then` gets the list, its length
+    /// and the number.
+    #[allow(clippy::type_complexity)]
+    fn list_and_int(
+        &mut self,
+        list: &Expr,
+        k: &Expr,
+        then: impl for<'a, 'b> Fn(&'b mut Mach<'a>, Value, usize, i64) -> Option<Value>
+            + Send
+            + Sync
+            + 'static,
+    ) -> Option<Fast<ValueFn>> {
+        let (l, k) = (self.value(list)?, self.int(k)?);
+        let h = 2 + l.height.max(k.height);
+        let (fl, fk) = (l.run, k.run);
+        Some(fast(
+            h,
+            Box::new(move |m| {
+                step(m);
+                let l = fl(m)?;
+                let k = fk(m)?;
+                let n = list_len(m, &l)?;
+                then(m, l, n, k)
+            }),
+        ))
+    }
+
     pub(super) fn value(&mut self, e: &Expr) -> Option<Fast<ValueFn>> {
         self.nested(|c| c.value_node(e))
     }
@@ -862,22 +911,14 @@ impl Compiler<'_> {
             ExprKind::Builtin(b @ (Builtin::Opponents | Builtin::From), args)
                 if args.len() == 1 =>
             {
-                let a = self.value(&args[0])?;
-                let (h, fa, from) = (2 + a.height, a.run, *b == Builtin::From);
-                fast(
-                    h,
-                    Box::new(move |m| {
-                        read(m, Dep::Eliminated);
-                        step(m);
-                        let v = fa(m)?;
-                        let p = player(m, v)?;
-                        Some(m.s.seat_list(if from {
-                            SeatList::From(p)
-                        } else {
-                            SeatList::Opponents(p)
-                        }))
-                    }),
-                )
+                let from = *b == Builtin::From;
+                self.of_seat(&args[0], move |m, p| {
+                    Some(m.s.seat_list(if from {
+                        SeatList::From(p)
+                    } else {
+                        SeatList::Opponents(p)
+                    }))
+                })?
             }
             // `[a, b, c]`: the node, then every item (eval.rs).
             ExprKind::List(items) => {
@@ -903,29 +944,8 @@ impl Compiler<'_> {
             // `left(p)` and `right(p)`: the next living seat clockwise or anticlockwise; none for a
             // participant (builtins.rs).
             ExprKind::Builtin(b @ (Builtin::Left | Builtin::Right), args) if args.len() == 1 => {
-                let a = self.value(&args[0])?;
-                let (h, fa, left) = (2 + a.height, a.run, *b == Builtin::Left);
-                fast(
-                    h,
-                    Box::new(move |m| {
-                        read(m, Dep::Eliminated);
-                        step(m);
-                        let v = fa(m)?;
-                        let p = player(m, v)?;
-                        let n = m.s.players as u32;
-                        if p as u32 >= n {
-                            return Some(Value::None);
-                        }
-                        let p = p as u32;
-                        for k in 1..=n {
-                            let q = if left { (p + k) % n } else { (p + n - k) % n } as u8;
-                            if m.s.living(q) {
-                                return Some(Value::Player(q));
-                            }
-                        }
-                        Some(Value::None)
-                    }),
-                )
+                let left = *b == Builtin::Left;
+                self.of_seat(&args[0], move |m, p| Some(m.s.neighbour(p, left)))?
             }
             // `a..b`: the numbers from a to b (eval.rs: the node, both ends, then one step per item;
             // a range too long is the walker's error).
@@ -957,62 +977,42 @@ impl Compiler<'_> {
             // `L[k]`: the k-th item of a list, or of a zone's cards top first; none out of range
             // (builtins.rs: the node, both arguments, a zone's cards counted as it is read as a list).
             ExprKind::Builtin(Builtin::Index, args) if args.len() == 2 => {
-                let (l, k) = (self.value(&args[0])?, self.int(&args[1])?);
-                let h = 2 + l.height.max(k.height);
-                let (fl, fk) = (l.run, k.run);
-                fast(
-                    h,
-                    Box::new(move |m| {
-                        step(m);
-                        let l = fl(m)?;
-                        let k = fk(m)?;
-                        let n = list_len(m, &l)?;
-                        let i = match usize::try_from(k) {
-                            Ok(i) if (1..=n).contains(&i) => i,
-                            _ => return Some(Value::None),
-                        };
-                        Some(match &l {
-                            Value::List(items) => items.get(i - 1)?.clone(),
-                            Value::Zone(z) => {
-                                let cards = &m.s.zones.get(*z as usize)?.cards;
-                                Value::Card(*cards.get(cards.len() - i)?)
-                            }
-                            _ => return None,
-                        })
-                    }),
-                )
+                self.list_and_int(&args[0], &args[1], |m, l, n, k| {
+                    let i = match usize::try_from(k) {
+                        Ok(i) if (1..=n).contains(&i) => i,
+                        _ => return Some(Value::None),
+                    };
+                    Some(match &l {
+                        Value::List(items) => items.get(i - 1)?.clone(),
+                        Value::Zone(z) => {
+                            let cards = &m.s.zones.get(*z as usize)?.cards;
+                            Value::Card(*cards.get(cards.len() - i)?)
+                        }
+                        _ => return None,
+                    })
+                })?
             }
             // `take(L, k)`: the first k items (builtins.rs: the node, both arguments, a zone's cards
             // counted as it is read, then one step per item taken).
             ExprKind::Builtin(Builtin::Take, args) if args.len() == 2 => {
-                let (l, k) = (self.value(&args[0])?, self.int(&args[1])?);
-                let h = 2 + l.height.max(k.height);
-                let (fl, fk) = (l.run, k.run);
-                fast(
-                    h,
-                    Box::new(move |m| {
-                        step(m);
-                        let l = fl(m)?;
-                        let k = fk(m)?.max(0);
-                        let n = list_len(m, &l)?;
-                        let k = usize::try_from(k).unwrap_or(usize::MAX).min(n);
-                        m.s.exec_count += k as u64;
-                        let out: Vec<Value> = match &l {
-                            Value::List(items) => items[..k].to_vec(),
-                            Value::Zone(z) => {
-                                let cards = &m.s.zones.get(*z as usize)?.cards;
-                                cards
-                                    .iter()
-                                    .rev()
-                                    .take(k)
-                                    .map(|&c| Value::Card(c))
-                                    .collect()
-                            }
-                            _ => Vec::new(),
-                        };
-                        Some(Value::list(out))
-                    }),
-                )
+                self.list_and_int(&args[0], &args[1], |m, l, n, k| {
+                    let k = usize::try_from(k.max(0)).unwrap_or(usize::MAX).min(n);
+                    m.s.exec_count += k as u64;
+                    let out: Vec<Value> = match &l {
+                        Value::List(items) => items[..k].to_vec(),
+                        Value::Zone(z) => {
+                            let cards = &m.s.zones.get(*z as usize)?.cards;
+                            cards
+                                .iter()
+                                .rev()
+                                .take(k)
+                                .map(|&c| Value::Card(c))
+                                .collect()
+                        }
+                        _ => Vec::new(),
+                    };
+                    Some(Value::list(out))
+                })?
             }
             ExprKind::Builtin(Builtin::Distinct, args) if args.len() == 1 => {
                 let l = self.value(&args[0])?;
