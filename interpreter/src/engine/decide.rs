@@ -382,8 +382,12 @@ impl<'a> Mach<'a> {
         let d = self.decision(decider, prompt, labels, false, *span);
         if let Some(Frame::Menu(m)) = self.s.frames.last_mut() {
             let mut old = std::mem::replace(&mut m.offered, offered);
-            old.clear();
-            self.s.recycled.get().options = old;
+            // A new menu's first listing replaces an empty vector: keep the larger one.
+            let rec = self.s.recycled.get();
+            if old.capacity() > rec.options.capacity() {
+                old.clear();
+                rec.options = old;
+            }
         }
         Ok(Flow::Stop(Stop::Decision(d)))
     }
