@@ -222,6 +222,7 @@ impl Compiler<'_> {
             }
             ExprKind::Global(_)
             | ExprKind::Option(_)
+            | ExprKind::Column(_)
             | ExprKind::CardVar(..)
             | ExprKind::Field(..)
             | ExprKind::Prop(..) => to_int(self.value(e)?),
@@ -624,6 +625,7 @@ impl Compiler<'_> {
             | ExprKind::Local(_)
             | ExprKind::Global(_)
             | ExprKind::Option(_)
+            | ExprKind::Column(_)
             | ExprKind::PlayerVar(..)
             | ExprKind::CardVar(..)
             | ExprKind::Field(..)
@@ -740,6 +742,17 @@ impl Compiler<'_> {
                     Box::new(move |m| {
                         step(m);
                         Some(m.l.options.get(o).cloned().unwrap_or_default())
+                    }),
+                )
+            }
+            // A column of the player-count table: fixed for the game (eval.rs: one step).
+            ExprKind::Column(c) => {
+                let c = c.index();
+                fast(
+                    1,
+                    Box::new(move |m| {
+                        step(m);
+                        Some(m.l.columns.get(c).cloned().unwrap_or_default())
                     }),
                 )
             }

@@ -199,6 +199,49 @@ fn ranges_indices_takes_literals_and_neighbours_take_the_fast_path() {
 }
 
 #[test]
+fn table_columns_take_the_fast_path() {
+    // Two rows: the column is read from the game's table (with one player count it would be a
+    // constant). `LIMIT` is replaced by the calls, or by constants for the baseline.
+    let src = r#"game "Columns" { players 2..3 }
+table by players {
+  columns hand_size, bonus
+  2: 4, 10
+  3: 3, 20
+}
+card "Coin" { copies 10 }
+zone deck: pile
+zone hand per player: set
+fn limit(p: player): int = if count(p.hand) > hand_size then hand_size else count(p.hand) + bonus
+setup { move box to deck }
+flow {
+  turn seat(1) {
+    move top 3 of deck to you.hand
+    let a = LIMIT
+    move top 3 of deck to you.hand
+    win [you] "{a} {LIMIT}"
+  }
+}
+"#;
+    let play = |limit: &str, players: u8| {
+        let checked = check_source(&src.replace("LIMIT", limit));
+        let program = checked
+            .program
+            .unwrap_or_else(|| panic!("the script checks: {:?}", checked.diagnostics));
+        let before = answered();
+        let g = Game::new(Arc::new(program), GameConfig::new(players, 1));
+        (end(&g), answered() - before)
+    };
+    let (_, baseline) = play("count(you.hand) * 0", 2);
+    let (two, answers) = play("limit(you) + 0", 2);
+    assert_eq!(two, "13 4");
+    // Each call compiles whole: one fast answer each, as the baseline's expressions (the walker,
+    // left with the column, would ask the fast paths for the pieces of `limit`).
+    assert_eq!(answers, baseline);
+    let (three, _) = play("limit(you) + 0", 3);
+    assert_eq!(three, "23 3");
+}
+
+#[test]
 fn a_range_too_long_is_the_walkers_error() {
     let g = game(
         "fn many(n: int): int = count(k in 1..n where k > 0)",
