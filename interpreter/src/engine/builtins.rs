@@ -290,38 +290,34 @@ impl<'a> Mach<'a> {
         }
         // The arguments' values, in a recycled vector.
         let mut vals = self.s.take_locals(0);
-        if let (Builtin::Size, [a]) = (b, args) {
-            // `count(Z)` of a zone: no list to build.
-            match self.eval(a) {
-                Ok(Value::Zone(z)) if (z as usize) < self.s.zones.len() => {
-                    self.s.give_back(vals);
-                    self.note_zone(z);
-                    return Ok(Value::Int(self.s.zones[z as usize].cards.len() as i64));
-                }
-                Ok(v) => vals.push(v),
-                Err(e) => {
-                    self.s.give_back(vals);
-                    return Err(e);
-                }
-            }
-        } else {
-            for a in args {
-                match self.eval(a) {
-                    Ok(v) => vals.push(v),
-                    Err(e) => {
-                        self.s.give_back(vals);
-                        return Err(e);
-                    }
-                }
-            }
-        }
-        let r = self.builtin_of(b, args, &vals, span);
+        let r = self.builtin_of(b, args, &mut vals, span);
         self.s.give_back(vals);
         r
     }
 
-    /// A built-in applied to its arguments' values `vals` (the expressions `args`, for their spans).
-    fn builtin_of(&mut self, b: Builtin, args: &[Expr], vals: &[Value], span: Span) -> R<Value> {
+    /// A built-in applied to its arguments `args`, whose values it puts in `vals`.
+    fn builtin_of(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        vals: &mut Vec<Value>,
+        span: Span,
+    ) -> R<Value> {
+        if let (Builtin::Size, [a]) = (b, args) {
+            // `count(Z)` of a zone: no list to build.
+            match self.eval(a)? {
+                Value::Zone(z) if (z as usize) < self.s.zones.len() => {
+                    self.note_zone(z);
+                    return Ok(Value::Int(self.s.zones[z as usize].cards.len() as i64));
+                }
+                v => vals.push(v),
+            }
+        } else {
+            for a in args {
+                vals.push(self.eval(a)?);
+            }
+        }
+        let vals: &[Value] = vals;
         let arg = |i: usize| -> (Value, Span) {
             (
                 vals.get(i).cloned().unwrap_or_default(),

@@ -28,16 +28,28 @@ thread_local! {
     static TEMPLATE: std::cell::RefCell<Option<Template>> = const { std::cell::RefCell::new(None) };
 }
 
-/// Whether two configurations create the same game but for the seed.
+/// Whether two configurations create the same game but for the seed. Every field is named, so that
+/// a field added to `GameConfig` must be considered here.
 fn same_but_seed(a: &GameConfig, b: &GameConfig) -> bool {
-    a.players == b.players
-        && a.options == b.options
-        && a.names == b.names
-        && a.max_turns == b.max_turns
-        && a.max_steps == b.max_steps
-        && a.max_decisions == b.max_decisions
-        && a.record == b.record
-        && a.labels == b.labels
+    let GameConfig {
+        players,
+        seed: _,
+        options,
+        names,
+        max_turns,
+        max_steps,
+        max_decisions,
+        record,
+        labels,
+    } = a;
+    *players == b.players
+        && *options == b.options
+        && *names == b.names
+        && *max_turns == b.max_turns
+        && *max_steps == b.max_steps
+        && *max_decisions == b.max_decisions
+        && *record == b.record
+        && *labels == b.labels
 }
 
 /// A game as created (or as far as creation went, with the error that stopped it).

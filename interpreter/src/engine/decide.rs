@@ -154,13 +154,12 @@ impl<'a> Mach<'a> {
     }
 
     fn prompt(&mut self, t: Option<&TextIr>, default: &str) -> R<String> {
-        let buffer = std::mem::take(&mut self.s.recycled.get().prompt);
         match t {
-            Some(t) => self.text_into(t, buffer),
-            None => {
-                self.s.recycled.get().prompt = buffer;
-                Ok(self.s.recycled.get().prompt(default))
+            Some(t) => {
+                let buffer = std::mem::take(&mut self.s.recycled.get().prompt);
+                self.text_into(t, buffer)
             }
+            None => Ok(self.s.recycled.get().prompt(default)),
         }
     }
 
@@ -381,13 +380,8 @@ impl<'a> Mach<'a> {
         let prompt = self.s.recycled.get().prompt("Choose an action");
         let d = self.decision(decider, prompt, labels, false, *span);
         if let Some(Frame::Menu(m)) = self.s.frames.last_mut() {
-            let mut old = std::mem::replace(&mut m.offered, offered);
-            // A new menu's first listing replaces an empty vector: keep the larger one.
-            let rec = self.s.recycled.get();
-            if old.capacity() > rec.options.capacity() {
-                old.clear();
-                rec.options = old;
-            }
+            let old = std::mem::replace(&mut m.offered, offered);
+            self.s.recycled.get().keep_options(old);
         }
         Ok(Flow::Stop(Stop::Decision(d)))
     }

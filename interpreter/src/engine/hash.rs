@@ -9,14 +9,6 @@ use std::hash::Hasher;
 #[derive(Default, Clone, Copy)]
 pub(crate) struct Fx(u64);
 
-impl Fx {
-    const K: u64 = 0xf135_7aea_2e62_a9c5;
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.0 = self.0.wrapping_add(word).wrapping_mul(Self::K);
-    }
-}
-
 impl Hasher for Fx {
     #[inline]
     fn write(&mut self, bytes: &[u8]) {
@@ -59,21 +51,33 @@ impl Hasher for Fx {
     }
 }
 
+/// Hashes a value as option fingerprints and remembered calls do: a list by its length and first item
+/// only, so that a long list is not walked for every option or call (equal lists still hash alike);
+/// any other value whole.
+pub(crate) fn hash_shallow<H: Hasher>(v: &crate::value::Value, h: &mut H) {
+    use std::hash::Hash;
+    match v {
+        crate::value::Value::List(items) => {
+            items.len().hash(h);
+            items.first().hash(h);
+        }
+        v => v.hash(h),
+    }
+}
+
 impl Fx {
-    /// The hash of a call's arguments. A list argument hashes its length and first item only, so
-    /// that a long list is not walked at every call (equal lists still hash alike).
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = self.0.wrapping_add(word).wrapping_mul(Self::K);
+    }
+
+    /// The hash of a call's arguments (`hash_shallow` of each).
     pub fn of_values(values: &[crate::value::Value]) -> u64 {
-        use crate::value::Value;
-        use std::hash::Hash;
         let mut h = Fx::default();
         for v in values {
-            match v {
-                Value::List(items) => {
-                    items.len().hash(&mut h);
-                    items.first().hash(&mut h);
-                }
-                v => v.hash(&mut h),
-            }
+            hash_shallow(v, &mut h);
         }
         h.finish()
     }

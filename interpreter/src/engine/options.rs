@@ -3,7 +3,7 @@
 
 use super::decide::{Args, MenuOption};
 use super::exec::{Frame, Mach};
-use super::hash::Fx;
+use super::hash::{hash_shallow, Fx};
 use super::label::{label, zone_label};
 use super::RuntimeError;
 use crate::program::{ActionDef, ActionId, ExprKind, MenuMode, Program, Stmt, StmtKind};
@@ -176,13 +176,6 @@ impl<'a> Mach<'a> {
     /// kind, zone, face and card variables; a list (equivalent only to an equal list) its length and
     /// first item, so that long lists are not walked for every option; any other value hashes itself.
     pub(super) fn fingerprint(&self, v: &Value, decider: u8, h: &mut Fx) {
-        if let Value::List(items) = v {
-            items.len().hash(h);
-            if let Some(first) = items.first() {
-                first.hash(h);
-            }
-            return;
-        }
         if let Value::Card(c) = v {
             if let Some(cs) = self.s.cards.get(*c as usize) {
                 if self.mergeable(*c, decider) {
@@ -196,7 +189,7 @@ impl<'a> Mach<'a> {
                 }
             }
         }
-        v.hash(h);
+        hash_shallow(v, h);
     }
 
     /// The indices of the first of each set of equivalent values, in order.

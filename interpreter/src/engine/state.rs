@@ -636,12 +636,17 @@ impl Recycled {
 
     /// Keeps the box and the options' vector of a menu that ended.
     pub fn keep_menu(&mut self, mut m: Box<super::decide::MenuFrame>) {
-        let mut offered = std::mem::take(&mut m.offered);
-        if offered.capacity() > self.options.capacity() {
-            offered.clear();
-            self.options = offered;
-        }
+        self.keep_options(std::mem::take(&mut m.offered));
         self.menu = Some(m);
+    }
+
+    /// Keeps a menu's options vector, emptied, if it is larger than the one kept (a new menu's
+    /// first listing replaces an empty one).
+    pub fn keep_options(&mut self, mut options: Vec<super::decide::MenuOption>) {
+        if options.capacity() > self.options.capacity() {
+            options.clear();
+            self.options = options;
+        }
     }
 
     /// Keeps the buffers of an answered decision.

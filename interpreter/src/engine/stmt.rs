@@ -495,12 +495,9 @@ impl<'a> Mach<'a> {
                 let mut ids = std::mem::take(&mut self.s.recycled.get().ids);
                 ids.clear();
                 ids.extend(self.s.zones[z as usize].cards.iter().rev());
-                for &c in &ids {
-                    if !self.move_card(c, target, position, face)? {
-                        failed = true;
-                    }
+                if !self.move_ids(ids, target, position, face)? {
+                    failed = true;
                 }
-                self.s.recycled.get().ids = ids;
                 return Ok(if failed { self.fail(span) } else { Flow::Next });
             }
             Value::List(l) => l,
@@ -565,28 +562,37 @@ impl<'a> Mach<'a> {
                 return Err(e);
             }
         };
-        self.ensure(z, n);
         let mut ids = std::mem::take(&mut self.s.recycled.get().ids);
-        ids.clear();
-        let cards = &self.s.zones[z as usize].cards;
-        if cards.len() < n {
-            self.s.short = true;
-        }
-        match from {
-            Position::Top => ids.extend(cards.iter().rev().take(n)),
-            Position::Bottom => ids.extend(cards.iter().take(n)),
-        }
+        self.pile_ids(z, n, from, &mut ids);
         self.s.depth -= 1;
-        let mut failed = self.s.short;
+        let short = self.s.short;
         let target = self.eval_zone(to)?;
         self.charge_later(ids.len());
+        let moved = self.move_ids(ids, target, position, face)?;
+        Ok(if short || !moved {
+            self.fail(span)
+        } else {
+            Flow::Next
+        })
+    }
+
+    /// Moves the cards `ids` in order, then keeps the vector for the next move; false when a target
+    /// zone was full for one of them.
+    fn move_ids(
+        &mut self,
+        ids: Vec<u32>,
+        target: u32,
+        position: Position,
+        face: Option<Face>,
+    ) -> R<bool> {
+        let mut all = true;
         for &c in &ids {
             if !self.move_card(c, target, position, face)? {
-                failed = true;
+                all = false;
             }
         }
         self.s.recycled.get().ids = ids;
-        Ok(if failed { self.fail(span) } else { Flow::Next })
+        Ok(all)
     }
 
     /// Moves one card; false when the target zone is full.

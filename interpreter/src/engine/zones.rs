@@ -38,23 +38,28 @@ impl<'a> Mach<'a> {
             }
             Some(n) => {
                 let n = self.eval_int(n)?.max(0) as usize;
-                self.ensure(z, n);
-                let cards = &self.s.zones[z as usize].cards;
-                if cards.len() < n {
-                    self.s.short = true;
-                }
-                let out: Vec<Value> = match position {
-                    Position::Top => cards
-                        .iter()
-                        .rev()
-                        .take(n)
-                        .map(|&c| Value::Card(c))
-                        .collect(),
-                    Position::Bottom => cards.iter().take(n).map(|&c| Value::Card(c)).collect(),
-                };
-                Value::list(out)
+                let mut ids = std::mem::take(&mut self.s.recycled.get().ids);
+                self.pile_ids(z, n, position, &mut ids);
+                let list = Value::list(ids.iter().map(|&c| Value::Card(c)).collect());
+                self.s.recycled.get().ids = ids;
+                list
             }
         })
+    }
+
+    /// Replaces `ids` by the `n` cards of zone `z` from its top or bottom (top or bottom first),
+    /// after the refill they need; sets `short` when fewer are there.
+    pub(super) fn pile_ids(&mut self, z: u32, n: usize, position: Position, ids: &mut Vec<u32>) {
+        self.ensure(z, n);
+        let cards = &self.s.zones[z as usize].cards;
+        if cards.len() < n {
+            self.s.short = true;
+        }
+        ids.clear();
+        match position {
+            Position::Top => ids.extend(cards.iter().rev().take(n)),
+            Position::Bottom => ids.extend(cards.iter().take(n)),
+        }
     }
 
     /// The zone instance of definition `z` held by `holder`.

@@ -1,6 +1,7 @@
 //! Engine stage: tests of the lists of living seats built once and shared (`State::seat_list`): they
 //! follow eliminations, and a clone or a copy made before one is not changed by it.
 
+use super::games::choose;
 use crate::check::check_source;
 use crate::engine::{Event, Game, GameConfig};
 use std::sync::Arc;
@@ -36,15 +37,6 @@ fn logs(g: &mut Game) -> Vec<String> {
             _ => None,
         })
         .collect()
-}
-
-fn choose(g: &mut Game, label: &str) {
-    let options = g.decision().map(|d| d.options.clone()).unwrap_or_default();
-    let i = options
-        .iter()
-        .position(|o| o == label)
-        .unwrap_or_else(|| panic!("no option {label:?} in {options:?}"));
-    g.apply(i).expect("apply");
 }
 
 #[test]
