@@ -317,13 +317,21 @@ impl<'a> Mach<'a> {
                 vals.push(self.eval(a)?);
             }
         }
-        let vals: &[Value] = vals;
-        let arg = |i: usize| -> (Value, Span) {
-            (
-                vals.get(i).cloned().unwrap_or_default(),
-                args.get(i).map_or(span, |a| a.span),
-            )
-        };
+        self.apply_builtin(b, &|i| args.get(i).map_or(span, |a| a.span), vals, span)
+    }
+
+    /// A built-in applied to the values `vals` of its arguments (`span_of(i)`: the span of argument
+    /// `i`, which its errors name): what the walker does once the arguments are evaluated, and what the fast paths call
+    /// for the built-ins they do not write out (fast/compile.rs).
+    pub(crate) fn apply_builtin(
+        &mut self,
+        b: Builtin,
+        span_of: &dyn Fn(usize) -> Span,
+        vals: &[Value],
+        span: Span,
+    ) -> R<Value> {
+        let arg =
+            |i: usize| -> (Value, Span) { (vals.get(i).cloned().unwrap_or_default(), span_of(i)) };
         let int = |m: &Self, i: usize| -> R<i64> {
             let (v, sp) = arg(i);
             v.as_int()

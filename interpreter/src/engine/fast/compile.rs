@@ -394,9 +394,58 @@ impl Compiler<'_> {
                     }),
                 )
             }
+            // `abs(n)` (builtins.rs: the node, its argument; an overflow is the walker's error).
+            ExprKind::Builtin(Builtin::Abs, args) if args.len() == 1 => {
+                let a = self.int(&args[0])?;
+                let (h, fa) = (2 + a.height, a.run);
+                fast(
+                    h,
+                    Box::new(move |m| {
+                        step(m);
+                        fa(m)?.checked_abs()
+                    }),
+                )
+            }
             ExprKind::CallFn(..) if shape(self.p, e) == Shape::Number => self.call_int(e)?,
             _ => return None,
         })
+    }
+
+    /// A built-in applied by the walker's code (`Mach::apply_builtin`, builtins.rs) to its arguments'
+    /// values: the node's step, the arguments in order, then the built-in's own work and errors (an
+    /// error gives up, and the walker reports it).
+    fn builtin_value(&mut self, b: Builtin, args: &[Expr]) -> Option<Fast<ValueFn>> {
+        let mut fs = Vec::with_capacity(args.len());
+        let mut h = 0;
+        for a in args {
+            let f = self.value(a)?;
+            h = h.max(f.height);
+            fs.push(f.run);
+        }
+        // Errors give up, so the spans they would name do not matter.
+        let span = args.first().map(|a| a.span).unwrap_or_default();
+        Some(fast(
+            2 + h,
+            Box::new(move |m| {
+                if b == Builtin::Eliminated {
+                    read(m, Dep::Eliminated);
+                }
+                step(m);
+                let mut vals = m.s.take_locals(0);
+                for f in &fs {
+                    match f(m) {
+                        Some(v) => vals.push(v),
+                        None => {
+                            m.s.give_back(vals);
+                            return None;
+                        }
+                    }
+                }
+                let r = m.apply_builtin(b, &|_| span, &vals, span);
+                m.s.give_back(vals);
+                r.ok()
+            }),
+        ))
     }
 
     /// A truth, as `eval_bool` gives it (its own quick forms charge nothing for the node).
@@ -1041,6 +1090,17 @@ impl Compiler<'_> {
                         Some(Value::list(crate::engine::builtins::distinct(&l)))
                     }),
                 )
+            }
+            // Any other built-in but `random` (it draws: a fast path that gave up would draw
+            // again) and the numbers (`int` writes them out): the node, its arguments, then the
+            // walker's own code on their values.
+            ExprKind::Builtin(b, args)
+                if !matches!(
+                    b,
+                    Builtin::Random | Builtin::Size | Builtin::Max2 | Builtin::Min2
+                ) =>
+            {
+                self.builtin_value(*b, args)?
             }
             // Other properties: `int` and `truth` read them through this method, which must not send
             // them back.
