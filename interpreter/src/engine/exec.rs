@@ -63,6 +63,13 @@ pub(crate) enum TrigRef {
     Card(u16, u16),
 }
 
+/// The next item of a `for` loop, read from its list.
+enum Item {
+    Card(u32),
+    Player(u8),
+    Other(Value),
+}
+
 /// One trigger to run for an emitted event.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Invocation {
@@ -502,9 +509,16 @@ impl<'a> Mach<'a> {
                 return Ok(Flow::Next);
             };
             let at = *at;
-            let Some(v) = list.get(*idx as usize).cloned() else {
-                self.pop_frame();
-                return Ok(Flow::Next);
+            // A card or a player is written into the local where it goes: a whole value copied
+            // through memory is read back in wider pieces than it was written, which stalls.
+            let item = match list.get(*idx as usize) {
+                None => {
+                    self.pop_frame();
+                    return Ok(Flow::Next);
+                }
+                Some(&Value::Card(c)) => Item::Card(c),
+                Some(&Value::Player(p)) => Item::Player(p),
+                Some(v) => Item::Other(v.clone()),
             };
             *idx += 1;
             let Some(Stmt {
@@ -517,7 +531,11 @@ impl<'a> Mach<'a> {
                 self.pop_frame();
                 return Ok(Flow::Next);
             };
-            self.set_local(*slot, v);
+            match item {
+                Item::Card(c) => self.set_local(*slot, Value::Card(c)),
+                Item::Player(p) => self.set_local(*slot, Value::Player(p)),
+                Item::Other(v) => self.set_local(*slot, v),
+            }
             if let Some(f) = filter {
                 if !self.eval_bool(f)? {
                     continue;
