@@ -18,13 +18,21 @@ impl<'a> Mach<'a> {
     pub(super) fn exec(&mut self, stmt: &'a Stmt, at: At) -> R<Flow> {
         let span = stmt.span;
         match &stmt.kind {
-            StmtKind::Let(slot, e) => {
-                let v = self.eval(e)?;
-                self.set_local(*slot, v);
-            }
+            // A number from a fast path is written where it goes: a whole value returned through
+            // memory is read back in wider pieces than it was written, which stalls.
+            StmtKind::Let(slot, e) => match self.fast_int(e) {
+                Some(i) => self.set_local(*slot, Value::Int(i)),
+                None => {
+                    let v = self.eval(e)?;
+                    self.set_local(*slot, v);
+                }
+            },
             StmtKind::Choose(slot, ch) => return self.exec_choose(stmt, *slot, ch, at),
             StmtKind::Assign(t, op, e) => {
-                let v = self.eval(e)?;
+                let v = match self.fast_int(e) {
+                    Some(i) => Value::Int(i),
+                    None => self.eval(e)?,
+                };
                 let place = self.place(t)?;
                 let new = match op {
                     AssignOp::Set => v,
@@ -687,6 +695,7 @@ pub(crate) enum Place {
 }
 
 impl<'a> Mach<'a> {
+    #[inline(always)]
     fn place(&mut self, t: &Target) -> R<Place> {
         Ok(match t {
             Target::Local(s) => Place::Local(*s),
