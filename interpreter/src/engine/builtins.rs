@@ -314,7 +314,7 @@ impl<'a> Mach<'a> {
             }
         } else {
             for a in args {
-                vals.push(self.eval(a)?);
+                self.eval_push(a, vals)?;
             }
         }
         self.apply_builtin(b, &|i| args.get(i).map_or(span, |a| a.span), vals, span)

@@ -220,6 +220,31 @@ impl<'a> Mach<'a> {
         self.eval_deep(e)
     }
 
+    /// Evaluates `e` onto the end of `out` (the arguments of a call or a built-in). A local's card
+    /// or player, and a number from a fast path, are written where they go: a whole value returned
+    /// through memory and then copied is read back in wider pieces than it was written, a stall.
+    #[inline]
+    pub fn eval_push(&mut self, e: &Expr, out: &mut Vec<Value>) -> R<()> {
+        if let ExprKind::Local(s) = e.kind {
+            if self.s.depth < MAX_DEPTH {
+                match self.s.ctxs.last().and_then(|c| c.locals.get(s as usize)) {
+                    Some(&Value::Card(c)) => out.push(Value::Card(c)),
+                    Some(&Value::Player(p)) => out.push(Value::Player(p)),
+                    Some(v) => out.push(v.clone()),
+                    None => out.push(Value::None),
+                }
+                return Ok(());
+            }
+        }
+        if let Some(i) = self.fast_int_computed(e) {
+            out.push(Value::Int(i));
+            return Ok(());
+        }
+        let v = self.eval(e)?;
+        out.push(v);
+        Ok(())
+    }
+
     /// The value of an expression that reads one thing and can neither fail nor nest (`None`:
     /// any other expression, or no nesting left, where evaluating it is an error).
     #[inline]
@@ -338,7 +363,7 @@ impl<'a> Mach<'a> {
         };
         let mut locals = self.s.take_locals(0);
         for a in args {
-            locals.push(self.eval(a)?);
+            self.eval_push(a, &mut locals)?;
         }
         let (you, this) = (self.you(), self.this());
         let remember = self.s.memo_on && p.pure_fns.get(f.index()) == Some(&true);

@@ -531,17 +531,25 @@ impl<'a> Mach<'a> {
                 }
             }
             // The last parameter: the option itself (what `enum_action` would do one level down).
-            r = if last {
+            let step = if last {
                 self.offer(a, def, args, decider, list)
             } else {
                 self.enum_action(a, args, list)
             };
             args.pop();
-            match r {
-                Err(_) => break,
+            // Matched where it is returned, not copied into `r` first (a stall, as above).
+            match step {
+                Ok(None) => r = Ok(None),
                 // Every later choice of parameter i fails too: back to the caller's loop.
-                Ok(Some(level)) if level as usize <= i => break,
-                Ok(_) => r = Ok(None),
+                Ok(Some(level)) if level as usize <= i => {
+                    r = Ok(Some(level));
+                    break;
+                }
+                Ok(Some(_)) => r = Ok(None),
+                Err(e) => {
+                    r = Err(e);
+                    break;
+                }
             }
         }
         r
@@ -606,7 +614,21 @@ impl<'a> Mach<'a> {
         if let (Some(fp), Some(buckets)) = (fingerprint, list.seen.as_mut()) {
             buckets.entry(fp).or_default().push(list.out.len());
         }
-        list.out.push((a, Args::from_slice(args)));
+        // A single card or player is written where it goes (a stall, as in `enum_action`).
+        let n = list.out.len();
+        match args {
+            [Value::Card(c)] => {
+                let c = *c;
+                list.out
+                    .resize_with(n + 1, || (a, Args::One(Value::Card(c))));
+            }
+            [Value::Player(p)] => {
+                let p = *p;
+                list.out
+                    .resize_with(n + 1, || (a, Args::One(Value::Player(p))));
+            }
+            _ => list.out.push((a, Args::from_slice(args))),
+        }
         list.labels.push(text);
         Ok(None)
     }

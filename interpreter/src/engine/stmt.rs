@@ -20,7 +20,7 @@ impl<'a> Mach<'a> {
         match &stmt.kind {
             // A number from a fast path is written where it goes: a whole value returned through
             // memory is read back in wider pieces than it was written, which stalls.
-            StmtKind::Let(slot, e) => match self.fast_int(e) {
+            StmtKind::Let(slot, e) => match self.fast_int_computed(e) {
                 Some(i) => self.set_local(*slot, Value::Int(i)),
                 None => {
                     let v = self.eval(e)?;
@@ -29,7 +29,7 @@ impl<'a> Mach<'a> {
             },
             StmtKind::Choose(slot, ch) => return self.exec_choose(stmt, *slot, ch, at),
             StmtKind::Assign(t, op, e) => {
-                let v = match self.fast_int(e) {
+                let v = match self.fast_int_computed(e) {
                     Some(i) => Value::Int(i),
                     None => self.eval(e)?,
                 };
@@ -211,7 +211,7 @@ impl<'a> Mach<'a> {
             StmtKind::Emit(ev, args) => {
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {
-                    vals.push(self.eval(a)?);
+                    self.eval_push(a, &mut vals)?;
                 }
                 self.emit(*ev, &vals);
             }
@@ -233,7 +233,7 @@ impl<'a> Mach<'a> {
                 }
                 let mut locals = self.s.take_locals(0);
                 for a in args {
-                    locals.push(self.eval(a)?);
+                    self.eval_push(a, &mut locals)?;
                 }
                 locals.resize((def.body.slots as usize).max(locals.len()), Value::None);
                 let (you, this) = (self.you(), self.this());

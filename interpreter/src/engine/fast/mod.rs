@@ -21,7 +21,7 @@ mod calls;
 mod compile;
 
 use super::exec::Mach;
-use crate::program::{Expr, Program};
+use crate::program::{Expr, ExprKind, Program};
 use crate::value::Value;
 use std::sync::OnceLock;
 
@@ -109,6 +109,16 @@ impl Mach<'_> {
         #[cfg(debug_assertions)]
         self.check(e, start, Value::Int(v), |m| m.eval(e));
         Some(v)
+    }
+
+    /// `e` as a number by its fast path, for a statement or an argument that would take it through
+    /// `eval` (which reads a constant or a local at once, without a fast path: so does this).
+    #[inline]
+    pub(crate) fn fast_int_computed(&mut self, e: &Expr) -> Option<i64> {
+        if let ExprKind::Const(_) | ExprKind::Local(_) = e.kind {
+            return None;
+        }
+        self.fast_int(e)
     }
 
     /// `e` as a condition (`eval_bool`) by its fast path.
