@@ -39,7 +39,10 @@ impl<'a> Mach<'a> {
             .last_mut()
             .and_then(|c| c.locals.get_mut(slot as usize))
         {
-            Some(place) => *place = v,
+            // The old value is taken out before it is dropped: with `*place = v`, the new value
+            // had to be kept in memory across the drop (a call) and was then copied from there in
+            // wider pieces than it was written, which stalls.
+            Some(place) => drop(std::mem::replace(place, v)),
             None => self.set_local_slow(slot, v),
         }
     }

@@ -473,8 +473,10 @@ impl<'a> Mach<'a> {
         // At most one set is alike a card (`alike` is an equivalence), so the answer is the same.
         let mut last_set = 0;
         for k in 0..dom.len() {
-            let v = dom.get(self, k);
-            if let (true, Value::Card(c)) = (merge, &v) {
+            // A card item stays a number until it is written into the local and the arguments;
+            // any other item is a value (`other`).
+            let (card, other) = dom.get(self, k);
+            if let (true, Some(c)) = (merge, &card) {
                 let found = if last_set < n_tried && self.alike(tried[last_set].0, *c) {
                     Some(last_set)
                 } else {
@@ -503,7 +505,7 @@ impl<'a> Mach<'a> {
                         );
                         if skip {
                             #[cfg(debug_assertions)]
-                            self.check_skipped(a, args, list, &v);
+                            self.check_skipped(a, args, list, &Value::Card(*c));
                             continue;
                         }
                     }
@@ -516,13 +518,14 @@ impl<'a> Mach<'a> {
                 }
             }
             // A card is written where it goes: a value built and then copied was read back in wider
-            // pieces than it had been written, a store-forwarding stall (docs/engine.md).
-            if let Value::Card(c) = v {
-                self.set_local(i as u16, Value::Card(c));
-                args.push(Value::Card(c));
-            } else {
-                self.set_local(i as u16, v.clone());
-                args.push(v);
+            // pieces than it had been written, a store-forwarding stall (docs/engine.md). Any other
+            // item is bound out of line, so that the two paths cannot be merged into one copy.
+            match card {
+                Some(c) => {
+                    self.set_local(i as u16, Value::Card(c));
+                    args.push(Value::Card(c));
+                }
+                None => self.bind_parameter(i as u16, other, args),
             }
             // Conjuncts that read parameter i or a later one must be evaluated again.
             for (k, part) in list.known.iter_mut().zip(&def.parts) {
@@ -650,26 +653,37 @@ impl Domain {
         }
     }
 
-    /// The `k`th item, top first for a zone (a card built where it goes: see `enum_action`).
+    /// The `k`th item, top first for a zone: a card as its number, anything else as a value (a
+    /// card is built where it goes: see `enum_action`).
     #[inline(always)]
-    fn get(&self, m: &Mach, k: usize) -> Value {
+    fn get(&self, m: &Mach, k: usize) -> (Option<u32>, Value) {
         match self {
-            Domain::Zone(z, n) => {
-                m.s.zones
-                    .get(*z as usize)
-                    .and_then(|zi| zi.cards.get(n.wrapping_sub(k + 1)))
-                    .map_or(Value::None, |&c| Value::Card(c))
-            }
+            Domain::Zone(z, n) => match m
+                .s
+                .zones
+                .get(*z as usize)
+                .and_then(|zi| zi.cards.get(n.wrapping_sub(k + 1)))
+            {
+                Some(&c) => (Some(c), Value::None),
+                None => (None, Value::None),
+            },
             Domain::List(v) => match v.get(k) {
-                Some(&Value::Card(c)) => Value::Card(c),
-                Some(x) => x.clone(),
-                None => Value::None,
+                Some(&Value::Card(c)) => (Some(c), Value::None),
+                Some(x) => (None, x.clone()),
+                None => (None, Value::None),
             },
         }
     }
 }
 
 impl<'a> Mach<'a> {
+    /// Binds parameter `slot` to an item that is not a card: in its local and the arguments.
+    #[inline(never)]
+    fn bind_parameter(&mut self, slot: u16, v: Value, args: &mut Vec<Value>) {
+        self.set_local(slot, v.clone());
+        args.push(v);
+    }
+
     /// A parameter's domain, with the notes, work and errors of `eval_items`.
     fn domain_items(&mut self, e: &crate::program::Expr) -> R<Domain> {
         match self.eval(e)? {
