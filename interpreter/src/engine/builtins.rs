@@ -457,7 +457,7 @@ impl<'a> Mach<'a> {
                 if l.is_empty() {
                     Value::None
                 } else {
-                    let i = self.s.rng.gen_range(0..l.len());
+                    let i = self.s.rng_to_draw().gen_range(0..l.len());
                     l[i].clone()
                 }
             }

@@ -19,6 +19,18 @@ struct Template {
     config: GameConfig,
     layout: Arc<Layout>,
     state: State,
+    prefix: Prefix,
+}
+
+/// The template's game run on from its creation (setup, flow) and paused at the head of the
+/// statement that first draws a random number (`State::first_draw`): up to there every game of the
+/// program and configuration runs alike, whatever its seed, so the others start there.
+enum Prefix {
+    /// No game has been played from the template yet.
+    Untried,
+    /// The first draw came after a decision, in a nested run, or never.
+    Unusable,
+    Paused(Box<State>),
 }
 
 thread_local! {
@@ -26,6 +38,18 @@ thread_local! {
     /// create many games of one program and configuration, and copying the created state is cheaper
     /// than creating it again (evaluating copy counts, tables and every variable's initial value).
     static TEMPLATE: std::cell::RefCell<Option<Template>> = const { std::cell::RefCell::new(None) };
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Games started from a template's prefix on this thread (for tests).
+    static PREFIX_COPIES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many games were started from a template's prefix on this thread so far.
+#[cfg(test)]
+pub(crate) fn prefix_copies() -> u64 {
+    PREFIX_COPIES.with(|n| n.get())
 }
 
 /// Whether two configurations create the same game but for the seed. Every field is named, so that
@@ -99,6 +123,7 @@ pub(crate) fn created(program: &Arc<Program>, config: &GameConfig) -> Created {
                 config: config.clone(),
                 layout: layout.clone(),
                 state: state.clone(),
+                prefix: Prefix::Untried,
             })
         });
     }
@@ -107,6 +132,52 @@ pub(crate) fn created(program: &Arc<Program>, config: &GameConfig) -> Created {
         state,
         error: None,
     }
+}
+
+/// The template's game paused before its first draw (`Prefix`), when `program` and `config` (but for
+/// the seed) are the template's: a copy, its generator seeded with `config`'s seed.
+pub(crate) fn prefix(program: &Arc<Program>, config: &GameConfig) -> Option<(Arc<Layout>, State)> {
+    TEMPLATE.with(|t| {
+        let t = t.borrow();
+        let t = t.as_ref()?;
+        let Prefix::Paused(state) = &t.prefix else {
+            return None;
+        };
+        (std::sync::Weak::ptr_eq(&t.program, &Arc::downgrade(program))
+            && same_but_seed(&t.config, config))
+        .then(|| {
+            let mut state = State::clone(state);
+            state.rng = ChaCha8Rng::seed_from_u64(config.seed);
+            #[cfg(test)]
+            PREFIX_COPIES.with(|n| n.set(n.get() + 1));
+            (t.layout.clone(), state)
+        })
+    })
+}
+
+/// Whether the template is `program`'s and `config`'s (but for the seed) and its prefix is still
+/// to be found.
+pub(crate) fn prefix_untried(program: &Arc<Program>, config: &GameConfig) -> bool {
+    TEMPLATE.with(|t| {
+        t.borrow().as_ref().is_some_and(|t| {
+            matches!(t.prefix, Prefix::Untried)
+                && std::sync::Weak::ptr_eq(&t.program, &Arc::downgrade(program))
+                && same_but_seed(&t.config, config)
+        })
+    })
+}
+
+/// Keeps the template's prefix (`None`: it has none).
+pub(crate) fn keep_prefix(program: &Arc<Program>, config: &GameConfig, paused: Option<State>) {
+    TEMPLATE.with(|t| {
+        if let Some(t) = t.borrow_mut().as_mut() {
+            if std::sync::Weak::ptr_eq(&t.program, &Arc::downgrade(program))
+                && same_but_seed(&t.config, config)
+            {
+                t.prefix = paused.map_or(Prefix::Unusable, |s| Prefix::Paused(Box::new(s)));
+            }
+        }
+    });
 }
 
 /// Creates cards, zones, spaces and variables.

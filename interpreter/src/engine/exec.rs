@@ -269,6 +269,7 @@ impl<'a> Mach<'a> {
     pub fn run(&mut self) -> R<Stop> {
         let p: &'a Program = self.p;
         loop {
+            self.s.head = self.s.exec_count;
             self.s.exec_count += 1;
             if self.s.exec_count > self.s.fixed.max_steps {
                 let span = self.current_span();
@@ -427,7 +428,9 @@ impl<'a> Mach<'a> {
         let prev = self.s.no_decide.replace(why);
         let locals = self.s.take_locals(body.slots as usize);
         self.push_call(Ctx { locals, you, this }, body.block);
+        let head = self.s.head;
         let r = self.run();
+        self.s.head = head;
         self.s.nested -= 1;
         self.s.outer_phase = outer;
         let mut used = std::mem::replace(&mut self.s.frames, frames);

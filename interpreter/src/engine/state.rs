@@ -490,6 +490,11 @@ impl<T> Clone for Pool<T> {
     }
 }
 
+/// `State::first_draw` before the first draw.
+pub(crate) const NO_DRAW: u64 = u64::MAX;
+/// `State::first_draw` when the first draw came in a nested run.
+pub(crate) const NESTED_DRAW: u64 = u64::MAX - 1;
+
 /// The mutable state of a game.
 #[derive(Clone, Debug)]
 pub(crate) struct State {
@@ -530,6 +535,13 @@ pub(crate) struct State {
     /// Work done since the last decision: statements run, expressions evaluated, list items walked
     /// (see `Mach::charge`).
     pub exec_count: u64,
+    /// `exec_count` at the head of the run loop, before its step, for the statement the outermost
+    /// run is executing (see `first_draw`).
+    pub head: u64,
+    /// `head` when the random generator was first drawn from (`NO_DRAW` before that, `NESTED_DRAW`
+    /// if that was in a nested run): every game of a program and configuration runs alike up to
+    /// that statement, whatever its seed, so later games may start there (`create::prefix`).
+    pub first_draw: u64,
     /// Set when `top N of Z` found fewer than N cards.
     pub short: bool,
     /// Nesting of function and property evaluation.
@@ -751,6 +763,25 @@ pub struct MemoEntry {
 }
 
 impl State {
+    /// The random generator, to draw from: the first draw is noted (`first_draw`).
+    #[inline]
+    pub fn rng_to_draw(&mut self) -> &mut ChaCha8Rng {
+        self.note_draw();
+        &mut self.rng
+    }
+
+    /// Notes a draw from the random generator about to happen (`first_draw`).
+    #[inline]
+    pub fn note_draw(&mut self) {
+        if self.first_draw == NO_DRAW {
+            self.first_draw = if self.nested == 0 {
+                self.head
+            } else {
+                NESTED_DRAW
+            };
+        }
+    }
+
     pub fn new(config: &GameConfig) -> State {
         let n = config.players;
         let names = (0..n)
@@ -792,6 +823,8 @@ impl State {
             steps: 0,
             turn_steps: 0,
             exec_count: 0,
+            head: 0,
+            first_draw: NO_DRAW,
             short: false,
             depth: 0,
             memo_on: false,

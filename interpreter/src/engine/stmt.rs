@@ -52,6 +52,7 @@ impl<'a> Mach<'a> {
             StmtKind::Shuffle(e) => {
                 let z = self.eval_zone(e)?;
                 self.charge_later(self.s.zones[z as usize].cards.len());
+                self.s.note_draw();
                 let zi = &mut self.s.zones[z as usize];
                 zi.changed();
                 rand::seq::SliceRandom::shuffle(zi.cards.as_mut_slice(), &mut self.s.rng);

@@ -115,7 +115,7 @@ impl<'a> Mach<'a> {
         self.s.moved();
         let mut moved = std::mem::take(&mut self.s.zones[r as usize].cards);
         self.charge_later(moved.len());
-        rand::seq::SliceRandom::shuffle(moved.as_mut_slice(), &mut self.s.rng);
+        rand::seq::SliceRandom::shuffle(moved.as_mut_slice(), self.s.rng_to_draw());
         let face = super::state::State::default_face(self.p, self.s.zones.def(z as usize));
         for &c in &moved {
             let cs = &mut self.s.cards[c as usize];

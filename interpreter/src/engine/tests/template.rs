@@ -1,6 +1,7 @@
 //! Engine stage: tests of the template of created games (`create::created`): a game copied from the
 //! template plays exactly as one created anew, and a creation that draws random numbers is never
-//! copied.
+//! copied; games started where the template's game first drew a random number (`create::prefix`)
+//! play exactly as games run from their creation.
 
 use crate::check::check_source;
 use crate::engine::{Game, GameConfig, Status};
@@ -21,6 +22,7 @@ fn trace(program: &Arc<crate::program::Program>, seed: u64) -> String {
     let mut out = Vec::new();
     for _ in 0..500 {
         out.extend(g.take_events().iter().map(|e| format!("{e:?}")));
+        out.push(format!("work {} state {}", g.work(), g.state_size()));
         match g.status() {
             Status::Decision(d) => {
                 let last = d.options.len() - 1;
@@ -80,4 +82,78 @@ flow { turn seat(1) { win [seat(1)] "rolled {seat(1).die}" } }
         )
         .collect();
     assert!(rolls.len() > 3, "{rolls:?}");
+}
+
+#[test]
+fn games_start_where_the_first_one_first_drew() {
+    use crate::engine::create::prefix_copies;
+    // The deal is the same for every seed; the first draw is the shuffle after it.
+    let p = program(
+        r#"game "Deal" { players 2..4 }
+property worth: int = 0
+card "Coin" { copies 4 * players worth 1 }
+card "Gem" { copies players + 1 worth 3 }
+zone deck: pile, hidden
+zone hand per player: set
+var points per player: int = 0
+setup {
+  for k in kinds(box) {
+    while count(cards(k, box)) > 0 {
+      for p in everyone {
+        if count(cards(k, box)) > 0 { move first(cards(k, box)) to p.hand }
+      }
+    }
+  }
+  log "dealt"
+  for p in everyone { p.points = count(p.hand) }
+  for p in everyone { move p.hand to deck }
+  shuffle deck
+  log "shuffled"
+}
+action pick(c in deck) label "Take {c}" { move c to you.hand  you.points += c.worth }
+flow { repeat 4 { for p in everyone { turn p { actions by p once [pick] } } } win everyone "done" }
+"#,
+    );
+    // Four players first, so that three players are created anew below.
+    let _ = Game::new(p.clone(), GameConfig::new(4, 1));
+    let before = prefix_copies();
+    let first = trace(&p, 11);
+    assert_eq!(
+        prefix_copies(),
+        before,
+        "the first game runs from its creation"
+    );
+    let other = trace(&p, 12);
+    assert_ne!(first, other, "two seeds shuffle differently");
+    assert_eq!(trace(&p, 11), first);
+    assert_eq!(trace(&p, 12), other);
+    assert_eq!(
+        prefix_copies(),
+        before + 3,
+        "the others start at the shuffle"
+    );
+    assert!(
+        first.contains("dealt") && first.contains("shuffled"),
+        "{first}"
+    );
+}
+
+#[test]
+fn a_first_draw_after_a_decision_leaves_no_prefix() {
+    use crate::engine::create::prefix_copies;
+    let p = program(
+        r#"game "Later" { players 3 }
+card "Coin" { copies 6 }
+zone deck: pile, hidden
+zone hand per player: set
+setup { move box to deck }
+action draw() label "Draw" { shuffle deck  move top of deck to you.hand }
+flow { repeat 2 { for p in everyone { turn p { actions by p once [draw] } } } win everyone "done" }
+"#,
+    );
+    let before = prefix_copies();
+    let first = trace(&p, 5);
+    assert_eq!(trace(&p, 5), first);
+    assert_eq!(trace(&p, 6), trace(&p, 6));
+    assert_eq!(prefix_copies(), before);
 }
