@@ -490,6 +490,69 @@ impl<T> Clone for Pool<T> {
     }
 }
 
+/// Sums, maxima and minima of a constant number property over a zone's cards (`sum(c.points for c
+/// in Z)`), remembered with the zone's version: while the zone is unchanged, the same. A clone
+/// starts with none (versions are compared within one game's history only: a copy's zones change
+/// apart from the original's).
+#[derive(Debug, Default)]
+pub(crate) struct Folds {
+    entries: Vec<Fold>,
+    /// The entry the next new one replaces, once all `FOLDS` are taken.
+    next: usize,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Fold {
+    zone: u32,
+    ver: u32,
+    /// The property and the operation (`pid * 4 + op`).
+    key: u32,
+    value: i64,
+}
+
+/// The folds remembered at most.
+const FOLDS: usize = 16;
+
+impl Clone for Folds {
+    fn clone(&self) -> Folds {
+        Folds::default()
+    }
+}
+
+impl Folds {
+    /// The fold `key` of zone `zone` at version `ver`, if remembered.
+    #[inline]
+    pub fn get(&self, zone: u32, ver: u32, key: u32) -> Option<i64> {
+        self.entries
+            .iter()
+            .find(|f| f.zone == zone && f.key == key)
+            .filter(|f| f.ver == ver)
+            .map(|f| f.value)
+    }
+
+    /// Remembers the fold `key` of zone `zone` at version `ver`.
+    pub fn keep(&mut self, zone: u32, ver: u32, key: u32, value: i64) {
+        let fold = Fold {
+            zone,
+            ver,
+            key,
+            value,
+        };
+        if let Some(f) = self
+            .entries
+            .iter_mut()
+            .find(|f| f.zone == zone && f.key == key)
+        {
+            *f = fold;
+        } else if self.entries.len() < FOLDS {
+            self.entries.push(fold);
+        } else {
+            self.entries[self.next] = fold;
+            self.next = (self.next + 1) % FOLDS;
+        }
+    }
+}
+
 /// `State::first_draw` before the first draw.
 pub(crate) const NO_DRAW: u64 = u64::MAX;
 /// `State::first_draw` when the first draw came in a nested run.
@@ -556,6 +619,8 @@ pub(crate) struct State {
     pub spare: Pool<Vec<Value>>,
     /// An emptied frame stack kept for the next nested run (not copied by a clone).
     pub spare_frames: Pool<Frame>,
+    /// Folds of constant properties over zones, by zone version (not copied by a clone).
+    pub folds: Folds,
     /// The buffers of the last decision, emptied for the next one, and the lists of living seats
     /// (not copied by a clone; boxed, so that a clone copies one pointer for them).
     pub recycled: Lazy<Recycled>,
@@ -831,6 +896,7 @@ impl State {
             no_decide: None,
             spare: Pool::default(),
             spare_frames: Pool::default(),
+            folds: Folds::default(),
             recycled: Lazy::default(),
             memo: Memo::default(),
             nested: 0,

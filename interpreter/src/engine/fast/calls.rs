@@ -89,6 +89,16 @@ fn nth_card(m: &Mach, items: &Items, mut i: usize) -> Option<u32> {
     None
 }
 
+/// The key of a fold of property `pid` in `State::folds`.
+pub(crate) fn fold_key(pid: usize, op: Aggregate) -> u32 {
+    (pid as u32) << 2
+        | match op {
+            Aggregate::Sum => 0,
+            Aggregate::Max => 1,
+            _ => 2,
+        }
+}
+
 /// Binds each item in turn to local `slot`, as the walker's loop does, and runs `f` until it says
 /// stop (`Some(true)`) or gives up (`None`); the local's value before is restored either way.
 fn each(
@@ -257,17 +267,24 @@ impl Compiler<'_> {
                 // The walker's table of constant numbers serves one zone read in place only.
                 if let (Some(pid), Items::Zones(zs, 1)) = (const_prop, &items) {
                     let z = zs[0];
+                    // Remembered while the zone is unchanged (`State::folds`).
+                    let (ver, key) = (m.s.zones[z as usize].ver, fold_key(pid, op));
+                    if let Some(v) = m.s.folds.get(z, ver, key) {
+                        return Some(v);
+                    }
                     let nprops = m.l.nprops;
                     for &c in m.s.zones[z as usize].cards.iter().rev() {
                         let kind = m.s.cards.get(c as usize)?.kind as usize;
                         let v = (*m.l.prop_int.get(kind * nprops + pid)?)?;
                         fold(op, v, &mut sum, &mut best)?;
                     }
-                    return Some(if op == Aggregate::Sum {
+                    let v = if op == Aggregate::Sum {
                         sum
                     } else {
                         best.unwrap_or(0)
-                    });
+                    };
+                    m.s.folds.keep(z, ver, key, v);
+                    return Some(v);
                 }
                 let mut count = 0i64;
                 each(m, &items, len, slot, |m| {

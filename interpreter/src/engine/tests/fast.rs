@@ -387,3 +387,24 @@ fn other_built_ins_take_the_fast_path_with_the_walkers_code() {
     );
     assert_eq!(end(&g), "error: arithmetic overflow");
 }
+
+#[test]
+fn folds_of_constant_properties_follow_their_zone() {
+    // The sum and the maximum of `points` over a hand are remembered with the hand's version: the
+    // same while it is unchanged, computed again after each move into or out of it.
+    let g = game(
+        "fn pts(p: player): int = sum(c.points for c in p.hand) * 100 + max(c.points for c in p.hand)",
+        r#"turn seat(1) {
+             move top 2 of deck to you.hand
+             let a = pts(you)
+             let b = pts(you)
+             move top 14 of deck to you.hand
+             let c = pts(you)
+             move you.hand to deck
+             move top 1 of deck to you.hand
+             win [you] "{a} {b} {c} {pts(you)} {sum(d.points for d in you.hand)}"
+           }"#,
+        None,
+    );
+    assert_eq!(end(&g), "201 201 4805 101 1");
+}
