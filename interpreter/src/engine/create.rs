@@ -76,6 +76,14 @@ fn same_but_seed(a: &GameConfig, b: &GameConfig) -> bool {
         && *labels == b.labels
 }
 
+impl Template {
+    /// Whether the template is of `program` and of `config` but for the seed.
+    fn is_for(&self, program: &Arc<Program>, config: &GameConfig) -> bool {
+        std::sync::Weak::ptr_eq(&self.program, &Arc::downgrade(program))
+            && same_but_seed(&self.config, config)
+    }
+}
+
 /// A game as created (or as far as creation went, with the error that stopped it).
 pub(crate) struct Created {
     pub layout: Arc<Layout>,
@@ -92,9 +100,8 @@ pub(crate) fn created(program: &Arc<Program>, config: &GameConfig) -> Created {
     let copy = TEMPLATE.with(|t| {
         let t = t.borrow();
         let t = t.as_ref()?;
-        (std::sync::Weak::ptr_eq(&t.program, &Arc::downgrade(program))
-            && same_but_seed(&t.config, config))
-        .then(|| (t.layout.clone(), t.state.clone()))
+        t.is_for(program, config)
+            .then(|| (t.layout.clone(), t.state.clone()))
     });
     if let Some((layout, mut state)) = copy {
         state.rng = ChaCha8Rng::seed_from_u64(config.seed);
@@ -143,9 +150,7 @@ pub(crate) fn prefix(program: &Arc<Program>, config: &GameConfig) -> Option<(Arc
         let Prefix::Paused(state) = &t.prefix else {
             return None;
         };
-        (std::sync::Weak::ptr_eq(&t.program, &Arc::downgrade(program))
-            && same_but_seed(&t.config, config))
-        .then(|| {
+        t.is_for(program, config).then(|| {
             let mut state = State::clone(state);
             state.rng = ChaCha8Rng::seed_from_u64(config.seed);
             #[cfg(test)]
@@ -159,11 +164,9 @@ pub(crate) fn prefix(program: &Arc<Program>, config: &GameConfig) -> Option<(Arc
 /// to be found.
 pub(crate) fn prefix_untried(program: &Arc<Program>, config: &GameConfig) -> bool {
     TEMPLATE.with(|t| {
-        t.borrow().as_ref().is_some_and(|t| {
-            matches!(t.prefix, Prefix::Untried)
-                && std::sync::Weak::ptr_eq(&t.program, &Arc::downgrade(program))
-                && same_but_seed(&t.config, config)
-        })
+        t.borrow()
+            .as_ref()
+            .is_some_and(|t| matches!(t.prefix, Prefix::Untried) && t.is_for(program, config))
     })
 }
 
@@ -171,9 +174,7 @@ pub(crate) fn prefix_untried(program: &Arc<Program>, config: &GameConfig) -> boo
 pub(crate) fn keep_prefix(program: &Arc<Program>, config: &GameConfig, paused: Option<State>) {
     TEMPLATE.with(|t| {
         if let Some(t) = t.borrow_mut().as_mut() {
-            if std::sync::Weak::ptr_eq(&t.program, &Arc::downgrade(program))
-                && same_but_seed(&t.config, config)
-            {
+            if t.is_for(program, config) {
                 t.prefix = paused.map_or(Prefix::Unusable, |s| Prefix::Paused(Box::new(s)));
             }
         }

@@ -90,13 +90,30 @@ fn nth_card(m: &Mach, items: &Items, mut i: usize) -> Option<u32> {
 }
 
 /// The key of a fold of property `pid` in `State::folds`.
-pub(crate) fn fold_key(pid: usize, op: Aggregate) -> u32 {
+fn fold_key(pid: usize, op: Aggregate) -> u32 {
     (pid as u32) << 2
         | match op {
             Aggregate::Sum => 0,
             Aggregate::Max => 1,
             _ => 2,
         }
+}
+
+/// The values of a call's or a built-in's arguments, in order, in a vector from the pool (`None`,
+/// the vector given back, when one gives up).
+#[inline(always)]
+pub(super) fn arguments(m: &mut Mach, args: &[ValueFn]) -> Option<Vec<Value>> {
+    let mut vals = m.s.take_locals(0);
+    for a in args {
+        match a(m) {
+            Some(v) => vals.push(v),
+            None => {
+                m.s.give_back(vals);
+                return None;
+            }
+        }
+    }
+    Some(vals)
 }
 
 /// Binds each item in turn to local `slot`, as the walker's loop does, and runs `f` until it says
@@ -420,16 +437,7 @@ impl Compiler<'_> {
             h,
             Box::new(move |m| {
                 step(m);
-                let mut locals = m.s.take_locals(0);
-                for a in &compiled {
-                    match a(m) {
-                        Some(v) => locals.push(v),
-                        None => {
-                            m.s.give_back(locals);
-                            return None;
-                        }
-                    }
-                }
+                let mut locals = arguments(m, &compiled)?;
                 let (you, this) = (m.you(), m.this());
                 let remember = pure && m.s.memo_on;
                 let hash = if remember { Fx::of_values(&locals) } else { 0 };

@@ -431,16 +431,7 @@ impl Compiler<'_> {
                     read(m, Dep::Eliminated);
                 }
                 step(m);
-                let mut vals = m.s.take_locals(0);
-                for f in &fs {
-                    match f(m) {
-                        Some(v) => vals.push(v),
-                        None => {
-                            m.s.give_back(vals);
-                            return None;
-                        }
-                    }
-                }
+                let vals = super::calls::arguments(m, &fs)?;
                 let r = m.apply_builtin(b, &|_| span, &vals, span);
                 m.s.give_back(vals);
                 r.ok()
