@@ -733,7 +733,21 @@ impl<'a> Mach<'a> {
             Place::Card(var, c) => (var, self.you(), Some(c)),
         };
         if let (Some(def), Value::Int(mut x)) = (p.vars.get(var), &v) {
-            if def.min.is_some() || def.max.is_some() {
+            let constant = |b: &Option<Expr>| match b.as_ref().map(|e| &e.kind) {
+                None => Some(None),
+                Some(ExprKind::Const(Value::Int(i))) => Some(Some(*i)),
+                Some(_) => None,
+            };
+            if let (Some(lo), Some(hi)) = (constant(&def.min), constant(&def.max)) {
+                // Constant bounds (`min 0 max 10`): nothing to evaluate, no context to push.
+                if let Some(hi) = hi {
+                    x = x.min(hi);
+                }
+                if let Some(lo) = lo {
+                    x = x.max(lo);
+                }
+                v = Value::Int(x);
+            } else if def.min.is_some() || def.max.is_some() {
                 let base = self.s.ctxs.len();
                 self.s.ctxs.push(Ctx {
                     locals: Vec::new(),
