@@ -496,6 +496,18 @@ pub struct Block {
 pub struct Stmt {
     pub kind: StmtKind,
     pub span: Span,
+    /// The engine's fast path of this statement, compiled when it first runs.
+    pub(crate) compiled: crate::engine::fast::StmtCompiled,
+}
+
+impl Stmt {
+    pub fn new(kind: StmtKind, span: Span) -> Stmt {
+        Stmt {
+            kind,
+            span,
+            compiled: Default::default(),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

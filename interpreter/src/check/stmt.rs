@@ -592,7 +592,7 @@ impl Compiler<'_> {
             S::Log(t) => StmtKind::Log(self.text(cx, t)),
             S::Stat(name, op, value) => self.stat_stmt(cx, name, *op, value, span)?,
         };
-        Some(Stmt { kind, span })
+        Some(Stmt::new(kind, span))
     }
 
     /// The values of a call, an emit or a test's `start`: one per parameter, each of its type.

@@ -348,6 +348,7 @@ impl<'a> Mach<'a> {
         let Some(Stmt {
             kind: StmtKind::Actions { mode, actions, .. },
             span,
+            ..
         }) = self.stmt(at)
         else {
             self.pop_frame();
@@ -404,6 +405,7 @@ impl<'a> Mach<'a> {
                     ..
                 },
             span,
+            ..
         }) = self.stmt(at)
         else {
             self.s.frames.pop();

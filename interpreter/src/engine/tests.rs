@@ -2,6 +2,7 @@
 
 mod build;
 mod fast;
+mod fast_stmts;
 mod games;
 mod labels;
 mod lang;

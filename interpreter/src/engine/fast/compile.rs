@@ -1323,7 +1323,7 @@ pub(super) enum Who {
 impl Who {
     /// A seat (or participant), as `player` of the value.
     #[inline]
-    fn seat(&self, m: &mut Mach) -> Option<u8> {
+    pub(super) fn seat(&self, m: &mut Mach) -> Option<u8> {
         match self {
             Who::Local(s) => match local(m, *s)? {
                 &Value::Player(p) if p < m.s.players.saturating_add(m.s.participants) => Some(p),
@@ -1353,7 +1353,7 @@ impl Who {
 
     /// The index of the holder's instance of a zone of this scope.
     #[inline]
-    fn holder(&self, m: &mut Mach, scope: Scope) -> Option<u32> {
+    pub(super) fn holder(&self, m: &mut Mach, scope: Scope) -> Option<u32> {
         let v = match self {
             Who::Local(s) => {
                 return match (scope, local(m, *s)?) {
@@ -1379,7 +1379,7 @@ impl Who {
 
 impl Compiler<'_> {
     /// A holder's reader and the height of its value node.
-    fn who(&mut self, e: &Expr) -> Option<(Who, u32)> {
+    pub(super) fn who(&mut self, e: &Expr) -> Option<(Who, u32)> {
         Some(match e.kind {
             ExprKind::Local(s) => (Who::Local(s), 1),
             ExprKind::You => (Who::You, 1),

@@ -19,6 +19,9 @@
 
 mod calls;
 mod compile;
+mod stmts;
+
+pub use stmts::StmtCompiled;
 
 use super::exec::Mach;
 use crate::program::{Expr, ExprKind, Program};
@@ -78,6 +81,29 @@ thread_local! {
     static WALKING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// How many fast paths answered on this thread (debug builds; for tests).
     static ANSWERED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// How many of them were statements' (fast/stmts.rs).
+    static STATEMENTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: statements run by `exec` only.
+    static NO_FAST_STATEMENTS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Tests: runs `f` with every statement run by `exec`, none by a fast path (fast/stmts.rs).
+#[cfg(test)]
+pub(crate) fn without_statement_fast_paths<T>(f: impl FnOnce() -> T) -> T {
+    NO_FAST_STATEMENTS.with(|n| n.set(true));
+    let r = f();
+    NO_FAST_STATEMENTS.with(|n| n.set(false));
+    r
+}
+
+/// How many statements ran by their fast paths on this thread so far (debug builds).
+#[cfg(all(test, debug_assertions))]
+pub(crate) fn statements_answered() -> u64 {
+    STATEMENTS.with(|a| a.get())
 }
 
 /// How many fast paths answered on this thread so far (debug builds).

@@ -70,16 +70,10 @@ pub fn lit(s: &str) -> TextIr {
 }
 
 pub fn s(kind: StmtKind) -> Stmt {
-    Stmt {
-        kind,
-        span: Span::default(),
-    }
+    Stmt::new(kind, Span::default())
 }
 pub fn sl(n: usize, kind: StmtKind) -> Stmt {
-    Stmt {
-        kind,
-        span: line(n),
-    }
+    Stmt::new(kind, line(n))
 }
 pub fn mv(what: Expr, to: Expr) -> Stmt {
     s(StmtKind::Move {

@@ -129,9 +129,10 @@ fn lists_of_a_kind_distinct_lists_and_orders_take_the_fast_path() {
     );
     assert_eq!(end(&g), "5 2 2 true true 1 42");
     // Each call compiles whole and answers once: 15 answers here, where the walker left with
-    // `cards`, `distinct` and `opponents` made 24 fast answers of the calls' parts.
+    // `cards`, `distinct` and `opponents` made 24 fast answers of the calls' parts; and one for the
+    // statement `you.coins = 4` (fast/stmts.rs).
     let n = answered() - before;
-    assert!((1..=15).contains(&n), "{n} fast answers");
+    assert!((1..=16).contains(&n), "{n} fast answers");
 }
 
 #[test]
@@ -376,9 +377,10 @@ fn other_built_ins_take_the_fast_path_with_the_walkers_code() {
         None,
     );
     assert_eq!(end(&g), "25071");
-    // `mix` compiles whole: 11 fast answers here, 24 with these built-ins left to the walker.
+    // `mix` compiles whole: 11 fast answers here, 24 with these built-ins left to the walker; and
+    // one for the statement `you.coins = 3` (fast/stmts.rs).
     let n = answered() - before;
-    assert!((1..=11).contains(&n), "{n} fast answers");
+    assert!((1..=12).contains(&n), "{n} fast answers");
     // An overflow inside the built-in: the fast path gives up, the walker reports it.
     let g = game(
         "fn wide(p: player): int = abs(p.coins - 9223372036854775807 - 1) + count(kinds(p.hand))",

@@ -1,0 +1,312 @@
+//! Engine stage: compiled fast paths of statements (stage 4 of docs/engine.md, statements).
+//!
+//! The first time a statement runs, a statement of a form covered here is compiled into one closure
+//! ([`StmtCompiled`]): today an assignment of a number to a variable of a player or a global one
+//! (`p.coins += 1`, `round = 0`) whose bounds are constants. The closure evaluates what the
+//! statement reads with the expressions' fast paths, in the walker's order and with its work, then
+//! tests the budget, and only then changes the game, in a way that cannot fail. Whenever it cannot
+//! be sure of that (a value of another type, an overflow, an expression's fast path that gives up,
+//! a spent budget, reads being recorded for a check), it gives up before changing anything, its work
+//! is taken back, and `exec` runs the statement as it always did, reporting what it reports.
+//! Debug builds run every statement a fast path completed a second time with `exec` on a copy of
+//! the state from before it, and compare what the two changed (`check_stmt`).
+
+use super::compile::{Compiler, Who};
+use crate::engine::exec::{At, Mach};
+use crate::program::{AssignOp, Expr, ExprKind, Program, Stmt, StmtKind, Target, VarId};
+use crate::value::Value;
+use std::sync::OnceLock;
+
+/// A compiled statement: `None` when it gave up before changing anything.
+type StmtFn = Box<dyn for<'a, 'b> Fn(&'b mut Mach<'a>) -> Option<()> + Send + Sync>;
+
+/// A statement's compiled closure, and how deep the walker could nest below it.
+pub(crate) struct StmtCode {
+    pub height: u32,
+    pub run: StmtFn,
+}
+
+/// The compiled fast path of a statement, made the first time it runs (none: a form not covered).
+/// A copy of a statement starts uncompiled.
+#[derive(Default)]
+pub struct StmtCompiled(OnceLock<Option<Box<StmtCode>>>);
+
+impl Clone for StmtCompiled {
+    fn clone(&self) -> Self {
+        StmtCompiled::default()
+    }
+}
+
+impl std::fmt::Debug for StmtCompiled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StmtCompiled")
+    }
+}
+
+impl StmtCompiled {
+    pub(crate) fn get(&self, p: &Program, s: &Stmt) -> Option<&StmtCode> {
+        self.0.get_or_init(|| compile_stmt(p, s)).as_deref()
+    }
+}
+
+/// A variable's bounds when both are constant numbers or absent (`min 0 max 10`): `write_place`
+/// clamps with them without evaluating anything.
+fn constant_bounds(p: &Program, var: VarId) -> Option<(Option<i64>, Option<i64>)> {
+    let def = p.vars.get(var.index())?;
+    let bound = |b: &Option<Expr>| match b.as_ref().map(|e| &e.kind) {
+        None => Some(None),
+        Some(ExprKind::Const(Value::Int(i))) => Some(Some(*i)),
+        Some(_) => None,
+    };
+    Some((bound(&def.min)?, bound(&def.max)?))
+}
+
+/// The new value of a number variable, as `combine` and `write_place` make it (`None`: an overflow,
+/// which the walker reports).
+#[inline(always)]
+fn assigned(op: AssignOp, cur: i64, v: i64, (lo, hi): (Option<i64>, Option<i64>)) -> Option<i64> {
+    let mut x = match op {
+        AssignOp::Set => v,
+        AssignOp::Add => cur.checked_add(v)?,
+        AssignOp::Sub => cur.checked_sub(v)?,
+    };
+    if let Some(hi) = hi {
+        x = x.min(hi);
+    }
+    if let Some(lo) = lo {
+        x = x.max(lo);
+    }
+    Some(x)
+}
+
+/// Writes number `x` into a variable's cell that holds a number (`None` otherwise: the walker's turn).
+#[inline(always)]
+fn write_int(cell: Option<&mut Value>, x: i64) {
+    if let Some(Value::Int(n)) = cell {
+        *n = x;
+    }
+}
+
+fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
+    let mut c = Compiler {
+        p,
+        calling: Vec::new(),
+        depth: 0,
+    };
+    match &s.kind {
+        // `p.v op= E` and `v op= E` of a number variable: `exec`'s `Assign` evaluates E (as a
+        // number, or `eval` of a constant or a local), then the holder (`eval_player`), then reads
+        // the cell (but for `=`), combines, clamps and writes.
+        StmtKind::Assign(target @ (Target::Player(..) | Target::Global(_)), op, e) => {
+            let op = *op;
+            let value = c.int(e)?;
+            let (var, who) = match target {
+                Target::Player(var, pe) => (*var, Some(c.who(pe)?)),
+                Target::Global(var) => (*var, None),
+                _ => return None,
+            };
+            let bounds = constant_bounds(p, var)?;
+            let height = value.height.max(who.as_ref().map_or(0, |w| w.1));
+            let f = value.run;
+            let run: StmtFn = match who {
+                Some((who, _)) => Box::new(move |m| {
+                    let v = f(m)?;
+                    let seat = seat(m, &who)?;
+                    if m.s.exec_count > m.s.fixed.max_steps {
+                        return None;
+                    }
+                    let i = seat as usize * m.l.n_pvars + m.l.var(var);
+                    let Some(&Value::Int(cur)) = m.s.pvars.get(i) else {
+                        return None;
+                    };
+                    let x = assigned(op, cur, v, bounds)?;
+                    write_int(m.s.pvars.get_mut(i), x);
+                    m.s.wrote_var(var.index());
+                    Some(())
+                }),
+                None => Box::new(move |m| {
+                    let v = f(m)?;
+                    if m.s.exec_count > m.s.fixed.max_steps {
+                        return None;
+                    }
+                    let i = m.l.var(var);
+                    let Some(&Value::Int(cur)) = m.s.globals.get(i) else {
+                        return None;
+                    };
+                    let x = assigned(op, cur, v, bounds)?;
+                    write_int(m.s.globals.get_mut(i), x);
+                    m.s.wrote_var(var.index());
+                    Some(())
+                }),
+            };
+            Some(Box::new(StmtCode { height, run }))
+        }
+        // `c.v op= E` of a number variable of a card: as above, the holder by `eval_card`.
+        StmtKind::Assign(Target::Card(var, ce), op, e) => {
+            let op = *op;
+            let value = c.int(e)?;
+            let (who, h) = c.who(ce)?;
+            let bounds = constant_bounds(p, *var)?;
+            let (var, f) = (*var, value.run);
+            let run: StmtFn = Box::new(move |m| {
+                let v = f(m)?;
+                let card = who.holder(m, cardgame_grammar::ast::Scope::PerCard)?;
+                if card as usize >= m.s.cards.len() || m.s.exec_count > m.s.fixed.max_steps {
+                    return None;
+                }
+                let i = card as usize * m.l.n_cvars + m.l.var(var);
+                let Some(&Value::Int(cur)) = m.s.cvars.get(m.l, i) else {
+                    return None;
+                };
+                let x = assigned(op, cur, v, bounds)?;
+                write_int(m.s.cvars.get_mut(m.l, i), x);
+                m.s.wrote_var(var.index());
+                Some(())
+            });
+            Some(Box::new(StmtCode {
+                height: value.height.max(h),
+                run,
+            }))
+        }
+        // `x op= E` of a local holding a number (`=`: any number).
+        StmtKind::Assign(Target::Local(slot), op, e) => {
+            let (op, slot) = (*op, *slot);
+            let value = c.int(e)?;
+            let f = value.run;
+            let run: StmtFn = Box::new(move |m| {
+                let v = f(m)?;
+                if m.s.exec_count > m.s.fixed.max_steps {
+                    return None;
+                }
+                let x = match op {
+                    AssignOp::Set => v,
+                    _ => match super::compile::local(m, slot)? {
+                        &Value::Int(cur) => assigned(op, cur, v, (None, None))?,
+                        _ => return None,
+                    },
+                };
+                m.set_local(slot, Value::Int(x));
+                Some(())
+            });
+            Some(Box::new(StmtCode {
+                height: value.height,
+                run,
+            }))
+        }
+        // `let x = E` of a number.
+        StmtKind::Let(slot, e) => {
+            let slot = *slot;
+            let value = c.int(e)?;
+            let f = value.run;
+            let run: StmtFn = Box::new(move |m| {
+                let v = f(m)?;
+                if m.s.exec_count > m.s.fixed.max_steps {
+                    return None;
+                }
+                m.set_local(slot, Value::Int(v));
+                Some(())
+            });
+            Some(Box::new(StmtCode {
+                height: value.height,
+                run,
+            }))
+        }
+        // `if C1 { } else if C2 { } else { }`: the conditions in order, as `eval_bool` gives them,
+        // then the block of the first that holds (or `else`) is pushed.
+        StmtKind::If(branches, other) => {
+            let mut conds = Vec::with_capacity(branches.len());
+            let mut height = 0;
+            for (cond, block) in branches {
+                let f = c.cond(cond)?;
+                height = height.max(f.height);
+                conds.push((f.run, *block));
+            }
+            let other = *other;
+            let run: StmtFn = Box::new(move |m| {
+                let mut chosen = other;
+                for (f, block) in &conds {
+                    if f(m)? {
+                        chosen = Some(*block);
+                        break;
+                    }
+                }
+                if m.s.exec_count > m.s.fixed.max_steps {
+                    return None;
+                }
+                if let Some(b) = chosen {
+                    m.push_block(b);
+                }
+                Some(())
+            });
+            Some(Box::new(StmtCode { height, run }))
+        }
+        _ => None,
+    }
+}
+
+/// The seat of a holder, as `eval_player` gives it.
+#[inline(always)]
+fn seat(m: &mut Mach, who: &Who) -> Option<u8> {
+    who.seat(m)
+}
+
+impl<'a> Mach<'a> {
+    /// Runs `stmt` by its compiled fast path; false when it has none or it gave up, having changed
+    /// nothing (`exec` runs it then).
+    #[inline]
+    #[cfg_attr(not(debug_assertions), allow(unused_variables))]
+    pub(crate) fn fast_stmt(&mut self, stmt: &'a Stmt, at: At) -> bool {
+        #[cfg(debug_assertions)]
+        if super::WALKING.with(|w| w.get()) {
+            return false;
+        }
+        #[cfg(test)]
+        if super::NO_FAST_STATEMENTS.with(|n| n.get()) {
+            return false;
+        }
+        if self.s.recording {
+            return false;
+        }
+        let Some(code) = stmt.compiled.get(self.p, stmt) else {
+            return false;
+        };
+        if self.s.depth.saturating_add(code.height) >= crate::engine::eval::MAX_DEPTH {
+            return false;
+        }
+        let start = self.s.exec_count;
+        #[cfg(debug_assertions)]
+        let before = self.s.clone();
+        if (code.run)(self).is_none() {
+            self.s.exec_count = start;
+            return false;
+        }
+        #[cfg(debug_assertions)]
+        self.check_stmt(stmt, at, before);
+        true
+    }
+
+    /// Debug builds: `exec` run on the state from before the statement changes what the fast path
+    /// changed, in the same way, with the same work (counted among the fast answers).
+    #[cfg(debug_assertions)]
+    fn check_stmt(&mut self, stmt: &'a Stmt, at: At, before: crate::engine::state::State) {
+        super::ANSWERED.with(|a| a.set(a.get() + 1));
+        super::STATEMENTS.with(|a| a.set(a.get() + 1));
+        let fast = std::mem::replace(&mut *self.s, before);
+        super::WALKING.with(|w| w.set(true));
+        let r = self.exec_walked(stmt, at);
+        super::WALKING.with(|w| w.set(false));
+        let walked = std::mem::replace(&mut *self.s, fast);
+        assert!(
+            r.is_ok(),
+            "the walker fails where the fast path of {:?} did not",
+            stmt.kind
+        );
+        let key = |s: &crate::engine::state::State| {
+            format!(
+                "{} {:?} {:?} {:?} {:?}",
+                s.exec_count, s.globals, s.pvars, s.cvars, s.watch
+            )
+        };
+        assert_eq!(key(&walked), key(self.s), "fast path of {:?}", stmt.kind);
+    }
+}

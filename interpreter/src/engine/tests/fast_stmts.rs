@@ -1,0 +1,108 @@
+//! Engine stage: tests of the compiled fast paths of statements (`fast/stmts.rs`). Debug builds run
+//! every statement a fast path completed a second time with `exec` and compare what both changed;
+//! these tests make the fast paths run, and give up where `exec` reports an error or a budget ends,
+//! so that what a game does, reports and counts stays `exec`'s.
+
+use crate::check::check_source;
+use crate::engine::fast::{statements_answered, without_statement_fast_paths};
+use crate::engine::{Game, GameConfig, Status};
+use std::sync::Arc;
+
+/// A two-player game whose flow is `flow`: `coins` is a player's number with constant bounds, the
+/// fast paths' form; `slow` the same with a bound that is an expression, which `exec` runs.
+fn game(flow: &str, max_steps: Option<u64>) -> Game {
+    let src = format!(
+        "game \"Statements\" {{ players 2 }}\nproperty points: int = 0\nzone deck: pile\n\
+         card \"Five\" {{ copies 8 points 5 }}\nsetup {{ move box to deck }}\n\
+         var coins per player: int = 0 min 0 max 100\n\
+         var slow per player: int = 0 min 0 max count(deck) * 0 + 100\n\
+         var round: int = 0\nvar stock per card: int = 1\n\
+         flow {{\n{flow}\n}}\n"
+    );
+    let checked = check_source(&src);
+    let program = checked
+        .program
+        .unwrap_or_else(|| panic!("the script checks: {:?}", checked.diagnostics));
+    let mut config = GameConfig::new(2, 1);
+    if let Some(n) = max_steps {
+        config.max_steps = n;
+    }
+    Game::new(Arc::new(program), config)
+}
+
+/// The game's end: its winners' reason, or its runtime error and its line.
+fn end(g: &Game) -> String {
+    match g.status() {
+        Status::Over(o) => o.reason.clone(),
+        Status::Error(e) => format!("error: {} (line {})", e.message, e.line),
+        Status::Decision(_) => "a decision".into(),
+    }
+}
+
+/// Assignments of players', cards' and global numbers and of locals, `let` and `if`.
+const BODY: &str = r#"turn seat(1) {
+  let n = count(deck)
+  repeat 5 {
+    you.coins += n * 5
+    round += 1
+    first(deck).stock -= 2
+    n -= 1
+    if you.coins > 50 { round += 10 } else if n < 0 { round -= 100 } else { n = n + 0 }
+  }
+  win [you] "{you.coins} {round} {n} {first(deck).stock}"
+}"#;
+
+#[test]
+fn assignments_lets_and_ifs_take_the_fast_path() {
+    let before = statements_answered();
+    let g = game(BODY, None);
+    // 40, 75, then 110 and more, clamped to 100 by the constant bound.
+    assert_eq!(end(&g), "100 45 3 -9");
+    // `let`, and per round the four assignments, the `if` and one branch's assignment.
+    assert_eq!(statements_answered() - before, 1 + 5 * 6);
+    // The same with a bound that is an expression: `exec` runs those five assignments.
+    let before = statements_answered();
+    let g = game(&BODY.replace("coins", "slow"), None);
+    assert_eq!(end(&g), "100 45 3 -9");
+    assert_eq!(statements_answered() - before, 1 + 5 * 5);
+    // And with every statement run by `exec`.
+    let before = statements_answered();
+    let g = without_statement_fast_paths(|| game(BODY, None));
+    assert_eq!(end(&g), "100 45 3 -9");
+    assert_eq!(statements_answered(), before);
+}
+
+#[test]
+fn budgets_end_at_the_same_step_either_way() {
+    // Every budget from nothing to more than the game needs: with the fast paths and with `exec`
+    // alone the game ends the same way, with the same error at the same line, after the same work.
+    let needed = game(BODY, None).work();
+    let mut ended = 0u64;
+    for max in 0..needed + 20 {
+        let fast = game(BODY, Some(max));
+        let walked = without_statement_fast_paths(|| game(BODY, Some(max)));
+        assert_eq!(end(&fast), end(&walked), "budget {max}");
+        assert_eq!(fast.work(), walked.work(), "budget {max}");
+        ended += u64::from(end(&fast).starts_with("error: ran more than"));
+    }
+    // Budgets that end the game before its end and budgets that let it finish are both tried (the
+    // last steps' work is counted but not tested: no step follows the end).
+    assert!(
+        ended >= needed / 2 && ended <= needed,
+        "{ended} of {needed} budgets spent"
+    );
+}
+
+#[test]
+fn an_overflow_is_the_walkers_error() {
+    let g = game(
+        "round = 9223372036854775807\nround += 1\nwin everyone \"no overflow\"",
+        None,
+    );
+    assert_eq!(end(&g), "error: arithmetic overflow (line 12)");
+    let g = game(
+        "let n = 9223372036854775807\nn += 1\nwin everyone \"no overflow\"",
+        None,
+    );
+    assert_eq!(end(&g), "error: arithmetic overflow (line 12)");
+}
