@@ -338,7 +338,14 @@ impl<'a> Mach<'a> {
         actions: &'a [ActionId],
     ) -> R<(Vec<MenuOption>, Vec<String>)> {
         let base = self.s.ctxs.len();
-        let locals = self.s.take_locals(0);
+        // Room for every action's parameters and binders: no local is written past the end.
+        let slots = actions
+            .iter()
+            .filter_map(|a| self.p.actions.get(a.index()))
+            .map(|d| d.body.slots as usize)
+            .max()
+            .unwrap_or(0);
+        let locals = self.s.take_locals(slots);
         self.s.push_ctx(locals, Some(decider), None);
         // The buffers of the last decision are used again: listing a menu allocates nothing once
         // they are large enough.
@@ -468,6 +475,9 @@ impl<'a> Mach<'a> {
         let merge = def.interchangeable.get(i).copied().unwrap_or(false);
         // For a first card found mergeable: whether the decider sees its zone's cards of its face.
         let mut tried = [(0u32, None::<Option<bool>>); TRIED];
+        // Each tried card's kind, zone and face: a card alike it has the same (`alike`), so the
+        // other cards are passed over without reading the tried card again.
+        let mut looks = [(0u16, 0u32, false); TRIED];
         let mut n_tried = 0;
         // The set the last card belonged to, tried first: identical cards usually lie together.
         // At most one set is alike a card (`alike` is an equivalence), so the answer is the same.
@@ -476,13 +486,23 @@ impl<'a> Mach<'a> {
             // A card item stays a number until it is written into the local and the arguments;
             // any other item is a value (`other`).
             let (card, other) = dom.get(self, k);
+            // An option of a single parameter whose card is the first of a new set of identical
+            // cards: no option listed before can be the same (`offer` compares with none).
+            let mut fresh = false;
             if let (true, Some(c)) = (merge, &card) {
+                let look = || {
+                    self.s
+                        .cards
+                        .get(*c as usize)
+                        .map_or((u16::MAX, u32::MAX, false), |cs| {
+                            (cs.kind, cs.zone, cs.face_up)
+                        })
+                };
                 let found = if last_set < n_tried && self.alike(tried[last_set].0, *c) {
                     Some(last_set)
                 } else {
-                    tried[..n_tried]
-                        .iter()
-                        .position(|&(t, _)| self.alike(t, *c))
+                    let look = look();
+                    (0..n_tried).position(|k| looks[k] == look && self.alike(tried[k].0, *c))
                 };
                 match found {
                     Some(k) => {
@@ -511,8 +531,10 @@ impl<'a> Mach<'a> {
                     }
                     None if n_tried < TRIED => {
                         tried[n_tried] = (*c, None);
+                        looks[n_tried] = look();
                         last_set = n_tried;
                         n_tried += 1;
+                        fresh = i == 0 && last;
                     }
                     None => {}
                 }
@@ -535,7 +557,7 @@ impl<'a> Mach<'a> {
             }
             // The last parameter: the option itself (what `enum_action` would do one level down).
             let step = if last {
-                self.offer(a, def, args, decider, list)
+                self.offer_new(a, def, args, decider, list, fresh)
             } else {
                 self.enum_action(a, args, list)
             };
@@ -569,6 +591,21 @@ impl<'a> Mach<'a> {
         decider: u8,
         list: &mut Listing,
     ) -> R<Option<u16>> {
+        self.offer_new(a, def, args, decider, list, false)
+    }
+
+    /// `offer`, told whether the option is known to differ from every option listed before
+    /// (`fresh`: its only argument is the first card of a new set of identical cards).
+    #[inline(always)]
+    fn offer_new(
+        &mut self,
+        a: ActionId,
+        def: &'a ActionDef,
+        args: &[Value],
+        decider: u8,
+        list: &mut Listing,
+        fresh: bool,
+    ) -> R<Option<u16>> {
         let out = &list.out;
         let same = |(b, bargs): &MenuOption| {
             *b == a
@@ -579,7 +616,9 @@ impl<'a> Mach<'a> {
         };
         // Few options so far: compare with each; many: with those of the same fingerprint.
         let mut fingerprint = None;
-        if out.len() < SCAN && list.seen.is_none() {
+        if fresh && list.seen.is_none() {
+            debug_assert!(!out.iter().any(same), "a fresh option is listed already");
+        } else if out.len() < SCAN && list.seen.is_none() {
             if out.iter().any(same) {
                 return Ok(None);
             }

@@ -596,7 +596,7 @@ impl<'a> Mach<'a> {
 
     /// Moves the cards `ids` in order, then keeps the vector for the next move; false when a target
     /// zone was full for one of them.
-    fn move_ids(
+    pub(crate) fn move_ids(
         &mut self,
         ids: Vec<u32>,
         target: u32,

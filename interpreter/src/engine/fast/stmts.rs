@@ -240,6 +240,70 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
             });
             Some(Box::new(StmtCode { height, run }))
         }
+        // `move C to Z` of a card, a zone's cards or a list of cards (not a pile): `exec_move`
+        // evaluates what moves, then the zone, then moves the cards. Only into a zone without a
+        // `max`, where no move can fail.
+        StmtKind::Move {
+            what,
+            to,
+            position,
+            face,
+        } if !matches!(what.kind, ExprKind::Pile { .. }) => {
+            let card = c.value(what)?;
+            let zone = c.zone(to)?;
+            let (position, face) = (*position, *face);
+            let height = card.height.max(zone.height);
+            let (fc, fz) = (card.run, zone.run);
+            let run: StmtFn = Box::new(move |m| {
+                m.s.short = false;
+                let what = fc(m)?;
+                let target = fz(m)?;
+                if m.s.exec_count > m.s.fixed.max_steps || m.s.short {
+                    return None;
+                }
+                let def = m.s.zones.def(target as usize);
+                if m.p.zones.get(def.index()).is_none_or(|d| d.max.is_some()) {
+                    return None;
+                }
+                let n = m.s.cards.len();
+                match what {
+                    Value::Card(card) if (card as usize) < n => {
+                        let moved = m.move_card(card, target, position, face);
+                        debug_assert!(matches!(moved, Ok(true)), "a move without a limit fails");
+                    }
+                    // A zone's cards, top first: the work of reading it as a list, then of its
+                    // cards (`exec_move`).
+                    Value::Zone(z) if (z as usize) < m.s.zones.len() => {
+                        let k = m.s.zones[z as usize].cards.len();
+                        m.s.exec_count += 2 * k as u64;
+                        let mut ids = std::mem::take(&mut m.s.recycled.get().ids);
+                        ids.clear();
+                        ids.extend(m.s.zones[z as usize].cards.iter().rev());
+                        let moved = m.move_ids(ids, target, position, face);
+                        debug_assert!(matches!(moved, Ok(true)), "a move without a limit fails");
+                    }
+                    // A list of cards, every one a card (`none` or anything else: `exec`).
+                    Value::List(l)
+                        if l.iter()
+                            .all(|v| matches!(v, &Value::Card(c) if (c as usize) < n)) =>
+                    {
+                        m.s.exec_count += l.len() as u64;
+                        for v in l.iter() {
+                            if let &Value::Card(card) = v {
+                                let moved = m.move_card(card, target, position, face);
+                                debug_assert!(
+                                    matches!(moved, Ok(true)),
+                                    "a move without a limit fails"
+                                );
+                            }
+                        }
+                    }
+                    _ => return None,
+                }
+                Some(())
+            });
+            Some(Box::new(StmtCode { height, run }))
+        }
         _ => None,
     }
 }
@@ -301,11 +365,23 @@ impl<'a> Mach<'a> {
             "the walker fails where the fast path of {:?} did not",
             stmt.kind
         );
+        let moves = matches!(stmt.kind, StmtKind::Move { .. });
         let key = |s: &crate::engine::state::State| {
-            format!(
-                "{} {:?} {:?} {:?} {:?}",
-                s.exec_count, s.globals, s.pvars, s.cvars, s.watch
-            )
+            let mut k = format!(
+                "{} {:?} {:?} {:?} {:?} {:?}",
+                s.exec_count, s.globals, s.pvars, s.cvars, s.watch, s.short
+            );
+            if moves {
+                k += &format!(
+                    "{:?} {:?} {:?} {:?} {}",
+                    s.cards,
+                    s.zones,
+                    s.shown,
+                    s.tally,
+                    s.events.len()
+                );
+            }
+            k
         };
         assert_eq!(key(&walked), key(self.s), "fast path of {:?}", stmt.kind);
     }

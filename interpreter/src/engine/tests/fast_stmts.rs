@@ -58,13 +58,14 @@ fn assignments_lets_and_ifs_take_the_fast_path() {
     let g = game(BODY, None);
     // 40, 75, then 110 and more, clamped to 100 by the constant bound.
     assert_eq!(end(&g), "100 45 3 -9");
-    // `let`, and per round the four assignments, the `if` and one branch's assignment.
-    assert_eq!(statements_answered() - before, 1 + 5 * 6);
+    // The setup's `move`, `let`, and per round the four assignments, the `if` and one branch's
+    // assignment.
+    assert_eq!(statements_answered() - before, 2 + 5 * 6);
     // The same with a bound that is an expression: `exec` runs those five assignments.
     let before = statements_answered();
     let g = game(&BODY.replace("coins", "slow"), None);
     assert_eq!(end(&g), "100 45 3 -9");
-    assert_eq!(statements_answered() - before, 1 + 5 * 5);
+    assert_eq!(statements_answered() - before, 2 + 5 * 5);
     // And with every statement run by `exec`.
     let before = statements_answered();
     let g = without_statement_fast_paths(|| game(BODY, None));
@@ -105,4 +106,52 @@ fn an_overflow_is_the_walkers_error() {
         None,
     );
     assert_eq!(end(&g), "error: arithmetic overflow (line 12)");
+}
+
+/// Moves of a card, of a zone's cards, of a list, and into a zone with a limit.
+const MOVES: &str = r#"turn seat(1) {
+  let c = first(deck)
+  move c to you.hand
+  move top of deck to you.hand
+  move you.hand to pile
+  move filter(x in deck where x.points > 0) to you.hand
+  repeat 3 {
+    move first(you.hand) to small
+  }
+  move [first(you.hand), first(pile)] to deck
+  win [you] "{count(deck)} {count(you.hand)} {count(pile)} {count(small)}"
+}"#;
+
+#[test]
+fn moves_take_the_fast_path_and_end_budgets_the_same_way() {
+    let script = |flow: &str, max| {
+        let src = format!(
+            "game \"Moves\" {{ players 2 }}\nproperty points: int = 0\nzone deck: pile\n\
+             zone pile: pile\nzone small: set, max 2\nzone hand per player: set\n\
+             card \"Five\" {{ copies 8 points 5 }}\nsetup {{ move box to deck }}\n\
+             flow {{\n{flow}\n}}\n"
+        );
+        let checked = check_source(&src);
+        let program = checked
+            .program
+            .unwrap_or_else(|| panic!("the script checks: {:?}", checked.diagnostics));
+        let mut config = GameConfig::new(2, 1);
+        if let Some(n) = max {
+            config.max_steps = n;
+        }
+        Game::new(Arc::new(program), config)
+    };
+    let before = statements_answered();
+    let g = script(MOVES, None);
+    assert_eq!(end(&g), "2 3 1 2");
+    // The setup's move and the moves of `c`, of the hand, of the filter and of the list: not those
+    // into `small` (it has a limit), nor `top of` (a pile), nor `let` of a card.
+    assert_eq!(statements_answered() - before, 1 + 4);
+    let needed = g.work();
+    for max in 0..needed + 10 {
+        let fast = script(MOVES, Some(max));
+        let walked = without_statement_fast_paths(|| script(MOVES, Some(max)));
+        assert_eq!(end(&fast), end(&walked), "budget {max}");
+        assert_eq!(fast.work(), walked.work(), "budget {max}");
+    }
 }
