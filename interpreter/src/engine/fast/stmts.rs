@@ -8,11 +8,13 @@
 //! be sure of that (a value of another type, an overflow, an expression's fast path that gives up,
 //! a spent budget, reads being recorded for a check), it gives up before changing anything, its work
 //! is taken back, and `exec` runs the statement as it always did, reporting what it reports.
-//! Debug builds run every statement a fast path completed a second time with `exec` on a copy of
-//! the state from before it, and compare what the two changed (`check_stmt`).
+//! Debug builds run the statements a fast path completed a second time with `exec` on a copy of
+//! the state from before them, and compare what the two changed (`check_stmt`): the first 256 runs
+//! of each statement and one in 256 after.
 
 use super::compile::{Compiler, Who};
-use crate::engine::exec::{At, Mach};
+use crate::engine::exec::{At, Frame, Mach};
+use crate::engine::state::Ctx;
 use crate::program::{AssignOp, Expr, ExprKind, Program, Stmt, StmtKind, Target, VarId};
 use crate::value::Value;
 use std::sync::OnceLock;
@@ -24,6 +26,29 @@ type StmtFn = Box<dyn for<'a, 'b> Fn(&'b mut Mach<'a>) -> Option<()> + Send + Sy
 pub(crate) struct StmtCode {
     pub height: u32,
     pub run: StmtFn,
+    /// Debug builds: how many times the statement ran by this path (see `checked`).
+    #[cfg(debug_assertions)]
+    pub runs: std::sync::atomic::AtomicU32,
+}
+
+impl StmtCode {
+    fn new(height: u32, run: StmtFn) -> Box<StmtCode> {
+        Box::new(StmtCode {
+            height,
+            run,
+            #[cfg(debug_assertions)]
+            runs: Default::default(),
+        })
+    }
+
+    /// Debug builds: whether this run is checked against `exec`: the first 256 runs of each
+    /// statement and one in 256 after (a check copies the whole state; expressions' checks are
+    /// cheap enough to be made every time).
+    #[cfg(debug_assertions)]
+    fn checked(&self) -> bool {
+        let n = self.runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        n < 256 || n % 256 == 0
+    }
 }
 
 /// The compiled fast path of a statement, made the first time it runs (none: a form not covered).
@@ -139,7 +164,7 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
                     Some(())
                 }),
             };
-            Some(Box::new(StmtCode { height, run }))
+            Some(StmtCode::new(height, run))
         }
         // `c.v op= E` of a number variable of a card: as above, the holder by `eval_card`.
         StmtKind::Assign(Target::Card(var, ce), op, e) => {
@@ -163,10 +188,7 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
                 m.s.wrote_var(var.index());
                 Some(())
             });
-            Some(Box::new(StmtCode {
-                height: value.height.max(h),
-                run,
-            }))
+            Some(StmtCode::new(value.height.max(h), run))
         }
         // `x op= E` of a local holding a number (`=`: any number).
         StmtKind::Assign(Target::Local(slot), op, e) => {
@@ -188,28 +210,34 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
                 m.set_local(slot, Value::Int(x));
                 Some(())
             });
-            Some(Box::new(StmtCode {
-                height: value.height,
-                run,
-            }))
+            Some(StmtCode::new(value.height, run))
         }
-        // `let x = E` of a number.
+        // `let x = E`: a number by its own path, any other value by the value's.
         StmtKind::Let(slot, e) => {
             let slot = *slot;
-            let value = c.int(e)?;
+            if let Some(value) = c.int(e) {
+                let f = value.run;
+                let run: StmtFn = Box::new(move |m| {
+                    let v = f(m)?;
+                    if m.s.exec_count > m.s.fixed.max_steps {
+                        return None;
+                    }
+                    m.set_local(slot, Value::Int(v));
+                    Some(())
+                });
+                return Some(StmtCode::new(value.height, run));
+            }
+            let value = c.value(e)?;
             let f = value.run;
             let run: StmtFn = Box::new(move |m| {
                 let v = f(m)?;
                 if m.s.exec_count > m.s.fixed.max_steps {
                     return None;
                 }
-                m.set_local(slot, Value::Int(v));
+                m.set_local(slot, v);
                 Some(())
             });
-            Some(Box::new(StmtCode {
-                height: value.height,
-                run,
-            }))
+            Some(StmtCode::new(value.height, run))
         }
         // `if C1 { } else if C2 { } else { }`: the conditions in order, as `eval_bool` gives them,
         // then the block of the first that holds (or `else`) is pushed.
@@ -238,7 +266,7 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
                 }
                 Some(())
             });
-            Some(Box::new(StmtCode { height, run }))
+            Some(StmtCode::new(height, run))
         }
         // `move C to Z` of a card, a zone's cards or a list of cards (not a pile): `exec_move`
         // evaluates what moves, then the zone, then moves the cards. Only into a zone without a
@@ -302,7 +330,49 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
                 }
                 Some(())
             });
-            Some(Box::new(StmtCode { height, run }))
+            Some(StmtCode::new(height, run))
+        }
+        // A procedure's call (`proc(args)`, `let x = proc(args)`): its arguments as `eval_push`
+        // gives them, then its frames; the procedure itself runs on the stack as before.
+        StmtKind::Call(proc, args) | StmtKind::CallLet(_, proc, args) => {
+            let result = match &s.kind {
+                StmtKind::CallLet(slot, ..) => Some(*slot),
+                _ => None,
+            };
+            let def = p.procs.get(proc.index())?;
+            let (slots, block) = (def.body.slots as usize, def.body.block);
+            let mut height = 0;
+            let mut fs = Vec::with_capacity(args.len());
+            for a in args {
+                let f = c.value(a)?;
+                height = height.max(f.height);
+                fs.push(f.run);
+            }
+            let run: StmtFn = Box::new(move |m| {
+                let mut locals = m.s.take_locals(0);
+                for f in &fs {
+                    match f(m) {
+                        Some(v) => locals.push(v),
+                        None => {
+                            m.s.give_back(locals);
+                            return None;
+                        }
+                    }
+                }
+                if m.s.exec_count > m.s.fixed.max_steps {
+                    m.s.give_back(locals);
+                    return None;
+                }
+                let n = locals.len();
+                locals.resize(slots.max(n), Value::None);
+                if let Some(slot) = result {
+                    m.s.frames.push(Frame::Result { slot });
+                }
+                let (you, this) = (m.you(), m.this());
+                m.push_call(Ctx { locals, you, this }, block);
+                Some(())
+            });
+            Some(StmtCode::new(height, run))
         }
         _ => None,
     }
@@ -339,13 +409,19 @@ impl<'a> Mach<'a> {
         }
         let start = self.s.exec_count;
         #[cfg(debug_assertions)]
-        let before = self.s.clone();
+        let before = code.checked().then(|| self.s.clone());
         if (code.run)(self).is_none() {
             self.s.exec_count = start;
             return false;
         }
         #[cfg(debug_assertions)]
-        self.check_stmt(stmt, at, before);
+        match before {
+            Some(before) => self.check_stmt(stmt, at, before),
+            None => {
+                super::ANSWERED.with(|a| a.set(a.get() + 1));
+                super::STATEMENTS.with(|a| a.set(a.get() + 1));
+            }
+        }
         true
     }
 
@@ -368,9 +444,18 @@ impl<'a> Mach<'a> {
         let moves = matches!(stmt.kind, StmtKind::Move { .. });
         let key = |s: &crate::engine::state::State| {
             let mut k = format!(
-                "{} {:?} {:?} {:?} {:?} {:?}",
-                s.exec_count, s.globals, s.pvars, s.cvars, s.watch, s.short
+                "{} {:?} {:?} {:?} {:?} {:?} {:?}",
+                s.exec_count,
+                s.globals,
+                s.pvars,
+                s.cvars,
+                s.watch,
+                s.short,
+                s.ctxs.last().map(|c| &c.locals)
             );
+            // What a statement can push: a block, or a call's frames and context.
+            let top = &s.frames[s.frames.len().saturating_sub(3)..];
+            k += &format!(" {} {:?} {}", s.frames.len(), top, s.ctxs.len());
             if moves {
                 k += &format!(
                     "{:?} {:?} {:?} {:?} {}",
