@@ -47,7 +47,7 @@ impl StmtCode {
     #[cfg(debug_assertions)]
     fn checked(&self) -> bool {
         let n = self.runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        n < 256 || n % 256 == 0
+        n < 256 || n.is_multiple_of(256)
     }
 }
 
