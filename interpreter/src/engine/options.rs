@@ -475,9 +475,6 @@ impl<'a> Mach<'a> {
         let merge = def.interchangeable.get(i).copied().unwrap_or(false);
         // For a first card found mergeable: whether the decider sees its zone's cards of its face.
         let mut tried = [(0u32, None::<Option<bool>>); TRIED];
-        // Each tried card's kind, zone and face: a card alike it has the same (`alike`), so the
-        // other cards are passed over without reading the tried card again.
-        let mut looks = [(0u16, 0u32, false); TRIED];
         let mut n_tried = 0;
         // The set the last card belonged to, tried first: identical cards usually lie together.
         // At most one set is alike a card (`alike` is an equivalence), so the answer is the same.
@@ -490,19 +487,12 @@ impl<'a> Mach<'a> {
             // cards: no option listed before can be the same (`offer` compares with none).
             let mut fresh = false;
             if let (true, Some(c)) = (merge, &card) {
-                let look = || {
-                    self.s
-                        .cards
-                        .get(*c as usize)
-                        .map_or((u16::MAX, u32::MAX, false), |cs| {
-                            (cs.kind, cs.zone, cs.face_up)
-                        })
-                };
                 let found = if last_set < n_tried && self.alike(tried[last_set].0, *c) {
                     Some(last_set)
                 } else {
-                    let look = look();
-                    (0..n_tried).position(|k| looks[k] == look && self.alike(tried[k].0, *c))
+                    tried[..n_tried]
+                        .iter()
+                        .position(|&(t, _)| self.alike(t, *c))
                 };
                 match found {
                     Some(k) => {
@@ -531,7 +521,6 @@ impl<'a> Mach<'a> {
                     }
                     None if n_tried < TRIED => {
                         tried[n_tried] = (*c, None);
-                        looks[n_tried] = look();
                         last_set = n_tried;
                         n_tried += 1;
                         fresh = i == 0 && last;
@@ -596,7 +585,7 @@ impl<'a> Mach<'a> {
 
     /// `offer`, told whether the option is known to differ from every option listed before
     /// (`fresh`: its only argument is the first card of a new set of identical cards).
-    #[inline(always)]
+    #[inline]
     fn offer_new(
         &mut self,
         a: ActionId,

@@ -78,6 +78,10 @@ impl StmtCompiled {
 /// clamps with them without evaluating anything.
 fn constant_bounds(p: &Program, var: VarId) -> Option<(Option<i64>, Option<i64>)> {
     let def = p.vars.get(var.index())?;
+    // Only a number variable (a truth written from a local would give up at every run).
+    if def.ty != crate::program::Ty::Int {
+        return None;
+    }
     let bound = |b: &Option<Expr>| match b.as_ref().map(|e| &e.kind) {
         None => Some(None),
         Some(ExprKind::Const(Value::Int(i))) => Some(Some(*i)),
@@ -215,7 +219,9 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
         // `let x = E`: a number by its own path, any other value by the value's.
         StmtKind::Let(slot, e) => {
             let slot = *slot;
-            if let Some(value) = c.int(e) {
+            // A local is read as it is, whatever it holds; a number by its own path.
+            let number = !matches!(e.kind, ExprKind::Local(_));
+            if let Some(value) = number.then(|| c.int(e)).flatten() {
                 let f = value.run;
                 let run: StmtFn = Box::new(move |m| {
                     let v = f(m)?;
@@ -277,6 +283,13 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
             position,
             face,
         } if !matches!(what.kind, ExprKind::Pile { .. }) => {
+            // A zone named here with a limit: the move can fail, `exec`'s (other zones are tested
+            // when the move runs).
+            if let ExprKind::Zone(z, _) = &to.kind {
+                if p.zones.get(z.index()).is_none_or(|d| d.max.is_some()) {
+                    return None;
+                }
+            }
             let card = c.value(what)?;
             let zone = c.zone(to)?;
             let (position, face) = (*position, *face);
