@@ -238,11 +238,26 @@ impl<'a> Mach<'a> {
 
     pub fn pop_frame(&mut self) {
         match self.s.frames.pop() {
-            // A block holds nothing to drop: forgotten rather than dropped, the generic drop of a
-            // frame (a call and a dispatch on its kind) is the most frequent drop of the machine.
-            Some(f @ Frame::Block { .. }) => std::mem::forget(f),
-            Some(Frame::Call) => self.s.pop_ctx(),
-            Some(Frame::Turn { prev, .. }) => self.s.active = prev,
+            // Frames that hold nothing to drop are forgotten rather than dropped: the generic drop
+            // of a frame (a call and a dispatch on its kind) was the most frequent drop of the
+            // machine.
+            Some(
+                f @ (Frame::Block { .. }
+                | Frame::Strict
+                | Frame::Phase { .. }
+                | Frame::While { .. }
+                | Frame::Repeat { .. }
+                | Frame::Loop { .. }
+                | Frame::Result { .. }),
+            ) => std::mem::forget(f),
+            Some(f @ Frame::Call) => {
+                std::mem::forget(f);
+                self.s.pop_ctx()
+            }
+            Some(f @ Frame::Turn { prev, .. }) => {
+                std::mem::forget(f);
+                self.s.active = prev
+            }
             Some(Frame::Menu(m)) => self.s.recycled.get().keep_menu(m),
             _ => {}
         }
