@@ -254,3 +254,17 @@ impl B {
         Arc::new(self.p)
     }
 }
+
+/// A game of a script that checks (a test's own script), two players, seed 1, with `max_steps` as
+/// its work budget when given.
+pub fn checked_game(src: &str, max_steps: Option<u64>) -> crate::engine::Game {
+    let checked = crate::check::check_source(src);
+    let program = checked
+        .program
+        .unwrap_or_else(|| panic!("the script checks: {:?}", checked.diagnostics));
+    let mut config = crate::engine::GameConfig::new(2, 1);
+    if let Some(n) = max_steps {
+        config.max_steps = n;
+    }
+    crate::engine::Game::new(Arc::new(program), config)
+}

@@ -16,15 +16,7 @@ fn game(defs: &str, flow: &str, max_steps: Option<u64>) -> Game {
          card \"Five\" {{ copies 8 points 5 }}\nsetup {{ move box to deck }}\n{defs}\n\
          flow {{\n{flow}\n}}\n"
     );
-    let checked = check_source(&src);
-    let program = checked
-        .program
-        .unwrap_or_else(|| panic!("the script checks: {:?}", checked.diagnostics));
-    let mut config = GameConfig::new(2, 1);
-    if let Some(n) = max_steps {
-        config.max_steps = n;
-    }
-    Game::new(Arc::new(program), config)
+    super::build::checked_game(&src, max_steps)
 }
 
 /// The game's end: its winners' reason, or its runtime error.

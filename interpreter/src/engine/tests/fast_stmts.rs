@@ -3,10 +3,9 @@
 //! these tests make the fast paths run, and give up where `exec` reports an error or a budget ends,
 //! so that what a game does, reports and counts stays `exec`'s.
 
-use crate::check::check_source;
+use super::build::checked_game;
 use crate::engine::fast::{statements_answered, without_statement_fast_paths};
-use crate::engine::{Game, GameConfig, Status};
-use std::sync::Arc;
+use crate::engine::{Game, Status};
 
 /// A two-player game whose flow is `flow`: `coins` is a player's number with constant bounds, the
 /// fast paths' form; `slow` the same with a bound that is an expression, which `exec` runs.
@@ -19,15 +18,7 @@ fn game(flow: &str, max_steps: Option<u64>) -> Game {
          var round: int = 0\nvar stock per card: int = 1\n\
          flow {{\n{flow}\n}}\n"
     );
-    let checked = check_source(&src);
-    let program = checked
-        .program
-        .unwrap_or_else(|| panic!("the script checks: {:?}", checked.diagnostics));
-    let mut config = GameConfig::new(2, 1);
-    if let Some(n) = max_steps {
-        config.max_steps = n;
-    }
-    Game::new(Arc::new(program), config)
+    checked_game(&src, max_steps)
 }
 
 /// The game's end: its winners' reason, or its runtime error and its line.
@@ -131,15 +122,7 @@ fn moves_take_the_fast_path_and_end_budgets_the_same_way() {
              card \"Five\" {{ copies 8 points 5 }}\nsetup {{ move box to deck }}\n\
              flow {{\n{flow}\n}}\n"
         );
-        let checked = check_source(&src);
-        let program = checked
-            .program
-            .unwrap_or_else(|| panic!("the script checks: {:?}", checked.diagnostics));
-        let mut config = GameConfig::new(2, 1);
-        if let Some(n) = max {
-            config.max_steps = n;
-        }
-        Game::new(Arc::new(program), config)
+        checked_game(&src, max)
     };
     let before = statements_answered();
     let g = script(MOVES, None);
