@@ -1,18 +1,21 @@
 //! Engine stage: compiled fast paths of statements (stage 4 of docs/engine.md, statements).
 //!
 //! The first time a statement runs, a statement of a form covered here is compiled into one closure
-//! ([`StmtCompiled`]): today an assignment of a number to a variable of a player or a global one
-//! (`p.coins += 1`, `round = 0`) whose bounds are constants. The closure evaluates what the
-//! statement reads with the expressions' fast paths, in the walker's order and with its work, then
-//! tests the budget, and only then changes the game, in a way that cannot fail. Whenever it cannot
-//! be sure of that (a value of another type, an overflow, an expression's fast path that gives up,
-//! a spent budget, reads being recorded for a check), it gives up before changing anything, its work
-//! is taken back, and `exec` runs the statement as it always did, reporting what it reports.
+//! ([`StmtCompiled`]): an assignment of a number to a variable of a player, of a card or a global
+//! one whose bounds are constants (`p.coins += 1`, `round = 0`), or to a local; `let`; `if`; `move`
+//! of a card, a zone's cards or a list of cards into a zone without a limit; a procedure's call
+//! (the procedure itself still runs on the stack of frames: it may pause). The closure evaluates
+//! what the statement reads with the expressions' fast paths, in the walker's order and with its
+//! work, then tests the budget, and only then changes the game, in a way that cannot fail. Whenever
+//! it cannot be sure of that (a value of another type, an overflow, an expression's fast path that
+//! gives up, a spent budget, reads being recorded for a check), it gives up before changing
+//! anything, its work is taken back, and `exec` runs the statement as it always did, reporting what
+//! it reports.
 //! Debug builds run the statements a fast path completed a second time with `exec` on a copy of
 //! the state from before them, and compare what the two changed (`check_stmt`): the first 256 runs
 //! of each statement and one in 256 after.
 
-use super::compile::{Compiler, Who};
+use super::compile::Compiler;
 use crate::engine::exec::{At, Frame, Mach};
 use crate::engine::state::Ctx;
 use crate::program::{AssignOp, Expr, ExprKind, Program, Stmt, StmtKind, Target, VarId};
@@ -140,7 +143,7 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
             let run: StmtFn = match who {
                 Some((who, _)) => Box::new(move |m| {
                     let v = f(m)?;
-                    let seat = seat(m, &who)?;
+                    let seat = who.seat(m)?;
                     if m.s.exec_count > m.s.fixed.max_steps {
                         return None;
                     }
@@ -389,12 +392,6 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
         }
         _ => None,
     }
-}
-
-/// The seat of a holder, as `eval_player` gives it.
-#[inline(always)]
-fn seat(m: &mut Mach, who: &Who) -> Option<u8> {
-    who.seat(m)
 }
 
 impl<'a> Mach<'a> {
