@@ -464,7 +464,7 @@ impl<'a> Mach<'a> {
         let i = args.len();
         let decider = self.you().unwrap_or(self.s.active);
         if i == def.params.len() {
-            return self.offer(a, def, args, decider, list);
+            return self.offer(a, def, args, decider, list, false);
         }
         let dom = self.domain_items(&def.params[i])?;
         let last = i + 1 == def.params.len();
@@ -546,7 +546,7 @@ impl<'a> Mach<'a> {
             }
             // The last parameter: the option itself (what `enum_action` would do one level down).
             let step = if last {
-                self.offer_new(a, def, args, decider, list, fresh)
+                self.offer(a, def, args, decider, list, fresh)
             } else {
                 self.enum_action(a, args, list)
             };
@@ -571,22 +571,10 @@ impl<'a> Mach<'a> {
 
     /// Offers action `a` with all its arguments, unless an equivalent option is offered already or
     /// its condition does not hold (`Some(level)`: nor for any choice of the parameters from
-    /// `level` on).
-    fn offer(
-        &mut self,
-        a: ActionId,
-        def: &'a ActionDef,
-        args: &[Value],
-        decider: u8,
-        list: &mut Listing,
-    ) -> R<Option<u16>> {
-        self.offer_new(a, def, args, decider, list, false)
-    }
-
-    /// `offer`, told whether the option is known to differ from every option listed before
-    /// (`fresh`: its only argument is the first card of a new set of identical cards).
+    /// `level` on). `fresh`: the option is known to differ from every option listed before (its
+    /// only argument is the first card of a new set of identical cards).
     #[inline]
-    fn offer_new(
+    fn offer(
         &mut self,
         a: ActionId,
         def: &'a ActionDef,

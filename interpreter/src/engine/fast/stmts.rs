@@ -111,12 +111,20 @@ fn assigned(op: AssignOp, cur: i64, v: i64, (lo, hi): (Option<i64>, Option<i64>)
     Some(x)
 }
 
-/// Writes number `x` into a variable's cell that holds a number (`None` otherwise: the walker's turn).
+/// Assigns `v` to a cell that holds a number (`None`, nothing written: the cell holds anything
+/// else, or an overflow; the walker's turn).
 #[inline(always)]
-fn write_int(cell: Option<&mut Value>, x: i64) {
-    if let Some(Value::Int(n)) = cell {
-        *n = x;
-    }
+fn assign_number(
+    cell: Option<&mut Value>,
+    op: AssignOp,
+    v: i64,
+    bounds: (Option<i64>, Option<i64>),
+) -> Option<()> {
+    let Some(Value::Int(n)) = cell else {
+        return None;
+    };
+    *n = assigned(op, *n, v, bounds)?;
+    Some(())
 }
 
 fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
@@ -148,11 +156,8 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
                         return None;
                     }
                     let i = seat as usize * m.l.n_pvars + m.l.var(var);
-                    let Some(&Value::Int(cur)) = m.s.pvars.get(i) else {
-                        return None;
-                    };
-                    let x = assigned(op, cur, v, bounds)?;
-                    write_int(m.s.pvars.get_mut(i), x);
+                    let cell = m.s.pvars.get_mut(i);
+                    assign_number(cell, op, v, bounds)?;
                     m.s.wrote_var(var.index());
                     Some(())
                 }),
@@ -161,12 +166,8 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
                     if m.s.exec_count > m.s.fixed.max_steps {
                         return None;
                     }
-                    let i = m.l.var(var);
-                    let Some(&Value::Int(cur)) = m.s.globals.get(i) else {
-                        return None;
-                    };
-                    let x = assigned(op, cur, v, bounds)?;
-                    write_int(m.s.globals.get_mut(i), x);
+                    let cell = m.s.globals.get_mut(m.l.var(var));
+                    assign_number(cell, op, v, bounds)?;
                     m.s.wrote_var(var.index());
                     Some(())
                 }),
@@ -187,11 +188,13 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
                     return None;
                 }
                 let i = card as usize * m.l.n_cvars + m.l.var(var);
+                // Read first: `get_mut` keeps a written copy of the card's value even if nothing
+                // is written then.
                 let Some(&Value::Int(cur)) = m.s.cvars.get(m.l, i) else {
                     return None;
                 };
                 let x = assigned(op, cur, v, bounds)?;
-                write_int(m.s.cvars.get_mut(m.l, i), x);
+                assign_number(m.s.cvars.get_mut(m.l, i), AssignOp::Set, x, (None, None))?;
                 m.s.wrote_var(var.index());
                 Some(())
             });
