@@ -81,6 +81,7 @@ pub(crate) struct Invocation {
 }
 
 #[derive(Clone, Debug)]
+#[repr(u8)]
 pub(crate) enum Frame {
     /// A body with its own context (the top of `State::ctxs`).
     Call,
@@ -313,7 +314,8 @@ impl<'a> Mach<'a> {
                             self.exec(stmt, At { block: b, idx: i })?
                         }
                         None => {
-                            self.pop_frame();
+                            // A block holds nothing to drop: popped without `pop_frame`'s dispatch.
+                            std::mem::forget(self.s.frames.pop());
                             Flow::Next
                         }
                     }

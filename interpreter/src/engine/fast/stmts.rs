@@ -4,7 +4,8 @@
 //! ([`StmtCompiled`]): an assignment of a number to a variable of a player, of a card or a global
 //! one whose bounds are constants (`p.coins += 1`, `round = 0`), or to a local; `let`; `if`; `move`
 //! of a card, a zone's cards or a list of cards into a zone without a limit; a procedure's call
-//! (the procedure itself still runs on the stack of frames: it may pause). The closure evaluates
+//! (the procedure itself still runs on the stack of frames: it may pause); `log` while nobody
+//! records, of a text that cannot fail (nothing to build). The closure evaluates
 //! what the statement reads with the expressions' fast paths, in the walker's order and with its
 //! work, then tests the budget, and only then changes the game, in a way that cannot fail. Whenever
 //! it cannot be sure of that (a value of another type, an overflow, an expression's fast path that
@@ -18,7 +19,9 @@
 use super::compile::Compiler;
 use crate::engine::exec::{At, Frame, Mach};
 use crate::engine::state::Ctx;
-use crate::program::{AssignOp, Expr, ExprKind, Program, Stmt, StmtKind, Target, VarId};
+use crate::program::{
+    AssignOp, Expr, ExprKind, Program, Stmt, StmtKind, Target, TextPartIr, VarId,
+};
 use crate::value::Value;
 use std::sync::OnceLock;
 
@@ -392,6 +395,39 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
                 Some(())
             });
             Some(StmtCode::new(height, run))
+        }
+        // `log` while nobody records: `exec` builds nothing for a text that cannot fail (literals,
+        // `you`, `active`, `this`, the turn, participants, constants and locals that are not
+        // lists), which is what this tests, reading only the locals it names.
+        StmtKind::Log(t) => {
+            let mut slots = Vec::new();
+            for part in &t.parts {
+                let TextPartIr::Expr(e) = part else {
+                    continue;
+                };
+                match &e.kind {
+                    ExprKind::Local(slot) => slots.push(*slot),
+                    ExprKind::You
+                    | ExprKind::Active
+                    | ExprKind::This
+                    | ExprKind::TurnNumber
+                    | ExprKind::Participant(_) => {}
+                    ExprKind::Const(v) if !matches!(v, Value::List(_)) => {}
+                    _ => return None,
+                }
+            }
+            let run: StmtFn = Box::new(move |m| {
+                if m.s.record {
+                    return None;
+                }
+                for &slot in &slots {
+                    if let Some(Value::List(_)) = super::compile::local(m, slot) {
+                        return None;
+                    }
+                }
+                Some(())
+            });
+            Some(StmtCode::new(0, run))
         }
         _ => None,
     }

@@ -138,3 +138,54 @@ fn moves_take_the_fast_path_and_end_budgets_the_same_way() {
         assert_eq!(fast.work(), walked.work(), "budget {max}");
     }
 }
+
+/// Logs whose texts cannot fail: a player, a number, the turn's number and a constant.
+const LOGS: &str = r#"turn seat(1) {
+  let n = 3
+  let l = everyone
+  log "{you} has {n} at turn {turn_number}, {active} is active"
+  log "{n}"
+  log "the players: {l}"
+  log "{count(deck)} cards"
+  win [you] "{n}"
+}"#;
+
+#[test]
+fn logs_nobody_records_take_the_fast_path() {
+    let script = |flow: &str, record: bool| {
+        let src = format!(
+            "game \"Logs\" {{ players 2 }}\nzone deck: pile\ncard \"Five\" {{ copies 8 }}\n\
+             setup {{ move box to deck }}\nflow {{\n{flow}\n}}\n"
+        );
+        let checked = crate::check::check_source(&src);
+        let program = checked.program.expect("the script checks");
+        let mut config = crate::engine::GameConfig::new(2, 1);
+        config.record = record;
+        Game::new(std::sync::Arc::new(program), config)
+    };
+    let without = LOGS
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("log"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let answered = |flow: &str, record| {
+        let before = statements_answered();
+        let g = script(flow, record);
+        assert_eq!(end(&g), "3");
+        (statements_answered() - before, g.work())
+    };
+    let (base, base_work) = answered(&without, false);
+    // The first two logs; not the one of a list (`exec` builds it, a list's items are work), nor
+    // the one of an expression.
+    let (n, work) = answered(LOGS, false);
+    assert_eq!(n - base, 2);
+    // Each log is one step, and the list's two players and the expression are work too, as
+    // `exec` counts them.
+    assert!(work > base_work + 4 + 2);
+    let walked = without_statement_fast_paths(|| script(LOGS, false));
+    assert_eq!(walked.work(), work);
+    // While events are recorded, every text is built: `exec` runs every log.
+    let (base, _) = answered(&without, true);
+    let (n, _) = answered(LOGS, true);
+    assert_eq!(n, base);
+}
