@@ -655,7 +655,7 @@ impl<'a> Mach<'a> {
                             Args::One(v) => locals.push(v),
                             Args::Many(vs) => locals.extend(vs),
                         }
-                        locals.resize((def.body.slots as usize).max(locals.len()), Value::None);
+                        crate::engine::state::grow_locals(&mut locals, def.body.slots as usize);
                         self.push_call(
                             Ctx {
                                 locals,

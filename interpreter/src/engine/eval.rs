@@ -57,7 +57,7 @@ impl<'a> Mach<'a> {
         if let Some(c) = self.s.ctxs.last_mut() {
             let i = slot as usize;
             if i >= c.locals.len() {
-                c.locals.resize(i + 1, Value::None);
+                crate::engine::state::grow_locals(&mut c.locals, i + 1);
             }
             c.locals[i] = v;
         }
@@ -379,7 +379,7 @@ impl<'a> Mach<'a> {
             }
         }
         let key = if remember { locals.clone() } else { Vec::new() };
-        locals.resize((def.slots as usize).max(args.len()), Value::None);
+        crate::engine::state::grow_locals(&mut locals, def.slots as usize);
         let value = self.nested(Ctx { locals, you, this }, |m| m.eval(&def.body))?;
         if remember {
             let entry = MemoEntry {

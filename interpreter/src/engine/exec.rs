@@ -391,7 +391,7 @@ impl<'a> Mach<'a> {
                     for a in args.iter() {
                         locals.push(self.eval(a)?);
                     }
-                    locals.resize((def.body.slots as usize).max(locals.len()), Value::None);
+                    crate::engine::state::grow_locals(&mut locals, def.body.slots as usize);
                     self.push_call(
                         Ctx {
                             locals,
@@ -725,7 +725,7 @@ impl<'a> Mach<'a> {
         }
         let mut locals = self.s.take_locals(0);
         locals.extend(args.iter().cloned());
-        locals.resize((trig.body.slots as usize).max(locals.len()), Value::None);
+        crate::engine::state::grow_locals(&mut locals, trig.body.slots as usize);
         let base = self.s.ctxs.len();
         self.s.push_ctx(locals, Some(inv.you), inv.card);
         if let Some(c) = &trig.condition {

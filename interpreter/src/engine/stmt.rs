@@ -245,7 +245,7 @@ impl<'a> Mach<'a> {
                 for a in args {
                     self.eval_push(a, &mut locals)?;
                 }
-                locals.resize((def.body.slots as usize).max(locals.len()), Value::None);
+                crate::engine::state::grow_locals(&mut locals, def.body.slots as usize);
                 let (you, this) = (self.you(), self.this());
                 self.push_call(Ctx { locals, you, this }, def.body.block);
             }

@@ -189,7 +189,7 @@ impl Game {
         let mut m = self.mach();
         let base = m.s.ctxs.len();
         let mut locals = args.to_vec();
-        locals.resize((rule.slots as usize).max(args.len()), Value::None);
+        crate::engine::state::grow_locals(&mut locals, rule.slots as usize);
         m.s.ctxs.push(Ctx {
             locals,
             you: Some(decider),

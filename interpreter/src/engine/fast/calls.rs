@@ -431,7 +431,7 @@ impl Compiler<'_> {
         self.calling.pop();
         let body = body?;
         let h = 2 + h.max(body.height);
-        let (run, slots, nargs) = (body.run, def.slots as usize, args.len());
+        let (run, slots) = (body.run, def.slots as usize);
         let pure = p.pure_fns.get(f.index()) == Some(&true);
         Some(fast(
             h,
@@ -449,7 +449,7 @@ impl Compiler<'_> {
                     }
                 }
                 let key = if remember { locals.clone() } else { Vec::new() };
-                locals.resize(slots.max(nargs), Value::None);
+                crate::engine::state::grow_locals(&mut locals, slots);
                 let base = m.s.ctxs.len();
                 m.s.ctxs.push(Ctx { locals, you, this });
                 let v = run(m);

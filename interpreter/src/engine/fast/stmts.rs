@@ -385,8 +385,7 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
                     m.s.give_back(locals);
                     return None;
                 }
-                let n = locals.len();
-                locals.resize(slots.max(n), Value::None);
+                crate::engine::state::grow_locals(&mut locals, slots);
                 if let Some(slot) = result {
                     m.s.frames.push(Frame::Result { slot });
                 }
