@@ -99,6 +99,36 @@ fn fold_key(pid: usize, op: Aggregate) -> u32 {
         }
 }
 
+/// `sum`, `max` or `min` of constant number property `pid` over the one zone `zf` names (see
+/// `aggregate`): remembered while the zone is unchanged (`State::folds`).
+fn fold_of_zone(zf: ZoneFn, pid: usize, op: Aggregate) -> IntFn {
+    let key = fold_key(pid, op);
+    Box::new(move |m| {
+        step(m);
+        let z = zf(m)?;
+        let zone = m.s.zones.get(z as usize)?;
+        let ver = zone.ver;
+        m.s.exec_count += zone.cards.len() as u64;
+        if let Some(v) = m.s.folds.get(z, ver, key) {
+            return Some(v);
+        }
+        let (mut sum, mut best) = (0i64, None);
+        let nprops = m.l.nprops;
+        for &c in m.s.zones[z as usize].cards.iter().rev() {
+            let kind = m.s.cards.get(c as usize)?.kind as usize;
+            let v = (*m.l.prop_int.get(kind * nprops + pid)?)?;
+            fold(op, v, &mut sum, &mut best)?;
+        }
+        let v = if op == Aggregate::Sum {
+            sum
+        } else {
+            best.unwrap_or(0)
+        };
+        m.s.folds.keep(z, ver, key, v);
+        Some(v)
+    })
+}
+
 /// The values of a call's or a built-in's arguments, in order, in a vector from the pool (`None`,
 /// the vector given back, when one gives up).
 #[inline(always)]
@@ -271,7 +301,15 @@ impl Compiler<'_> {
             (_, None) => return None,
         };
         let (filter, h) = self.filter_of(filter, zone.height, value.as_ref().map(|v| v.height))?;
-        let fz = zone.run;
+        // A constant property over one zone named in place (`sum(c.points for c in p.deck)`): the
+        // zone, its length as work, then the fold remembered for its version or made (the same as
+        // the general closure below, without its items).
+        let fz = match (const_prop, zone.run) {
+            (Some(pid), Source::Zones(mut parts)) if parts.len() == 1 => {
+                return Some(fast(h, fold_of_zone(parts.pop()?, pid, op)));
+            }
+            (_, run) => run,
+        };
         let value = value.map(|v| v.run);
         Some(fast(
             h,
