@@ -183,21 +183,27 @@ impl<'a> Mach<'a> {
         }
     }
 
+    #[inline]
     pub fn as_player(&self, v: &Value, span: Span) -> R<u8> {
         match v {
             Value::Player(p) if *p < self.s.players.saturating_add(self.s.participants) => Ok(*p),
-            v => Err(self.err(
-                span,
-                format!("expected a player, found {}", self.describe(v)),
-            )),
+            v => Err(self.expected("a player", v, span)),
         }
     }
 
+    #[inline]
     pub fn as_card(&self, v: &Value, span: Span) -> R<u32> {
         match v {
             Value::Card(c) if (*c as usize) < self.s.cards.len() => Ok(*c),
-            v => Err(self.err(span, format!("expected a card, found {}", self.describe(v)))),
+            v => Err(self.expected("a card", v, span)),
         }
+    }
+
+    /// "expected a card, found ...": out of the way of the conversions above, which inline.
+    #[cold]
+    #[inline(never)]
+    fn expected(&self, what: &str, v: &Value, span: Span) -> RuntimeError {
+        self.err(span, format!("expected {what}, found {}", self.describe(v)))
     }
 
     /// A short description of a value for error messages.

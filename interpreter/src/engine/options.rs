@@ -475,6 +475,9 @@ impl<'a> Mach<'a> {
         let merge = def.interchangeable.get(i).copied().unwrap_or(false);
         // For a first card found mergeable: whether the decider sees its zone's cards of its face.
         let mut tried = [(0u32, None::<Option<bool>>); TRIED];
+        // The kinds of the tried cards: a card of another kind is passed over without reading the
+        // tried card (most cards of a hand differ in kind).
+        let mut tried_kinds = [0u16; TRIED];
         let mut n_tried = 0;
         // The set the last card belonged to, tried first: identical cards usually lie together.
         // At most one set is alike a card (`alike` is an equivalence), so the answer is the same.
@@ -487,12 +490,14 @@ impl<'a> Mach<'a> {
             // cards: no option listed before can be the same (`offer` compares with none).
             let mut fresh = false;
             if let (true, Some(c)) = (merge, &card) {
-                let found = if last_set < n_tried && self.alike(tried[last_set].0, *c) {
+                let kind = self.s.cards.get(*c as usize).map_or(u16::MAX, |cs| cs.kind);
+                let found = if last_set < n_tried
+                    && tried_kinds[last_set] == kind
+                    && self.alike(tried[last_set].0, *c)
+                {
                     Some(last_set)
                 } else {
-                    tried[..n_tried]
-                        .iter()
-                        .position(|&(t, _)| self.alike(t, *c))
+                    (0..n_tried).find(|&k| tried_kinds[k] == kind && self.alike(tried[k].0, *c))
                 };
                 match found {
                     Some(k) => {
@@ -521,6 +526,7 @@ impl<'a> Mach<'a> {
                     }
                     None if n_tried < TRIED => {
                         tried[n_tried] = (*c, None);
+                        tried_kinds[n_tried] = kind;
                         last_set = n_tried;
                         n_tried += 1;
                         fresh = i == 0 && last;
@@ -702,6 +708,15 @@ impl<'a> Mach<'a> {
 
     /// A parameter's domain, with the notes, work and errors of `eval_items`.
     fn domain_items(&mut self, e: &crate::program::Expr) -> R<Domain> {
+        // A player's zone (`you.hand`), by the fast path `eval` would take, without a value.
+        if let crate::program::ExprKind::Zone(_, Some(_)) = e.kind {
+            if let Some(z) = self.fast_zone(e) {
+                self.note_zone(z);
+                let n = self.s.zones[z as usize].cards.len();
+                self.charge(n, e.span)?;
+                return Ok(Domain::Zone(z, n));
+            }
+        }
         match self.eval(e)? {
             Value::Zone(z) if (z as usize) < self.s.zones.len() => {
                 self.note_zone(z);
