@@ -613,6 +613,69 @@ impl<'a> Mach<'a> {
         Ok(all)
     }
 
+    /// Moves every card of zone `z` into zone `target`, another zone without a limit, top card
+    /// first, while no event is recorded: what `move_ids` does with the zone's cards (the same
+    /// cards, order, faces, versions, marks and work), with the bookkeeping of the loop done once.
+    pub(crate) fn move_zone(
+        &mut self,
+        z: u32,
+        target: u32,
+        position: Position,
+        face: Option<Face>,
+    ) {
+        debug_assert!(z != target && !self.s.record);
+        let Some(k) = self.s.zones.get(z as usize).map(|zi| zi.cards.len()) else {
+            return;
+        };
+        if k == 0 || self.s.zones.get(target as usize).is_none() {
+            return;
+        }
+        let up = match face {
+            Some(Face::Up) => true,
+            Some(Face::Down) => false,
+            None => State::default_face(self.p, self.s.zones.def(target as usize)),
+        };
+        let Some(source) = self.s.zones.get_mut(z as usize) else {
+            return;
+        };
+        // Each card taken from the top changed the zone once.
+        source.ver = source.ver.wrapping_add(k as u32);
+        let cards = std::mem::take(&mut source.cards);
+        let mark = self.s.steps > 0;
+        for &c in cards.iter().rev() {
+            debug_assert_eq!(self.s.cards[c as usize].zone, z);
+            if mark {
+                let kind = self.s.cards[c as usize].kind as usize;
+                self.s.tally.mark(super::stats::Mark::Moved, kind);
+            }
+            self.s.unshow(c);
+            let cs = &mut self.s.cards[c as usize];
+            cs.zone = target;
+            cs.face_up = up;
+        }
+        self.s.moved_many(k as u32);
+        // Each card: one for the move, one for its distance from the top (it is the top).
+        let mut work = 2 * k;
+        if let Some(to) = self.s.zones.get_mut(target as usize) {
+            to.ver = to.ver.wrapping_add(k as u32);
+            match position {
+                Position::Top => to.cards.extend(cards.iter().rev()),
+                Position::Bottom => {
+                    for &c in cards.iter().rev() {
+                        work += to.cards.len();
+                        to.cards.insert(0, c);
+                    }
+                }
+            }
+        }
+        self.charge_later(work);
+        let mut cards = cards;
+        cards.clear();
+        if let Some(source) = self.s.zones.get_mut(z as usize) {
+            source.cards = cards;
+        }
+    }
+
     /// Moves one card; false when the target zone is full.
     pub fn move_card(
         &mut self,

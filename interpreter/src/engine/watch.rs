@@ -96,8 +96,14 @@ impl State {
     /// A card moved or changed face.
     #[inline]
     pub fn moved(&mut self) {
+        self.moved_many(1);
+    }
+
+    /// `moved` `n` times.
+    #[inline]
+    pub fn moved_many(&mut self, n: u32) {
         if let Some(w) = self.watch.as_deref_mut() {
-            w.moves = w.moves.wrapping_add(1);
+            w.moves = w.moves.wrapping_add(n);
         }
     }
 

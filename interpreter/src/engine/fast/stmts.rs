@@ -326,6 +326,10 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
                     Value::Zone(z) if (z as usize) < m.s.zones.len() => {
                         let k = m.s.zones[z as usize].cards.len();
                         m.s.exec_count += 2 * k as u64;
+                        if z != target && !m.s.record {
+                            m.move_zone(z, target, position, face);
+                            return Some(());
+                        }
                         let mut ids = std::mem::take(&mut m.s.recycled.get().ids);
                         ids.clear();
                         ids.extend(m.s.zones[z as usize].cards.iter().rev());

@@ -189,3 +189,51 @@ fn logs_nobody_records_take_the_fast_path() {
     let (n, _) = answered(LOGS, true);
     assert_eq!(n, base);
 }
+
+/// Moves of a whole zone into another, on top and at the bottom, with cards shown to a player and
+/// faces given, and a `check` that watches the moves.
+const ZONE_MOVES: &str = r#"turn seat(1) {
+  move top 3 of deck to pile
+  show pile to you
+  move deck to you.hand
+  move pile to you.hand bottom face up
+  move you.hand to pile
+  move pile to deck bottom
+  move deck to you.hand face down
+  win [you] "{count(deck)} {count(you.hand)} {count(pile)} {sum(c.points for c in you.hand)}"
+}"#;
+
+#[test]
+fn moves_of_whole_zones_nobody_records_are_the_walkers() {
+    let script = |max: Option<u64>| {
+        let src = format!(
+            "game \"Zone moves\" {{ players 2 }}\nproperty points: int = 0\nzone deck: pile\n\
+             zone pile: pile\nzone hand per player: set\nvar moves: int = 0\n\
+             card \"Five\" {{ copies 5 points 5 }}\ncard \"One\" {{ copies 3 points 1 }}\n\
+             setup {{ move box to deck\n shuffle deck }}\n\
+             check {{ if count(pile) > 100 {{ moves += 1 }} }}\n\
+             flow {{\n{ZONE_MOVES}\n}}\n"
+        );
+        let checked = crate::check::check_source(&src);
+        let program = checked.program.expect("the script checks");
+        let mut config = crate::engine::GameConfig::new(2, 7);
+        config.record = false;
+        if let Some(n) = max {
+            config.max_steps = n;
+        }
+        Game::new(std::sync::Arc::new(program), config)
+    };
+    let before = statements_answered();
+    let g = script(None);
+    assert_eq!(end(&g), "0 8 0 28");
+    // The five moves of whole zones (each checked against `exec` in debug builds, cards, zones,
+    // versions, shown cards, marks and work); not `top 3 of` (a pile) nor `show`.
+    assert!(statements_answered() - before >= 5);
+    let needed = g.work();
+    for max in 0..needed + 10 {
+        let fast = script(Some(max));
+        let walked = without_statement_fast_paths(|| script(Some(max)));
+        assert_eq!(end(&fast), end(&walked), "budget {max}");
+        assert_eq!(fast.work(), walked.work(), "budget {max}");
+    }
+}
