@@ -76,7 +76,11 @@ impl<'a> Mach<'a> {
                 let cur = self.read_place(&place);
                 match cur {
                     Value::Int(have) if have >= amount => {
-                        self.write_place(&place, Value::Int(have - amount), span)?;
+                        // A negative amount adds: past the largest number it is an overflow.
+                        let Some(left) = have.checked_sub(amount) else {
+                            return Err(self.err(span, "arithmetic overflow".into()));
+                        };
+                        self.write_place(&place, Value::Int(left), span)?;
                     }
                     Value::Int(_) | Value::None => return Ok(self.fail(span)),
                     v => {

@@ -237,3 +237,18 @@ fn moves_of_whole_zones_nobody_records_are_the_walkers() {
         assert_eq!(fast.work(), walked.work(), "budget {max}");
     }
 }
+
+/// `pay` of a negative amount adds: past the largest number it is an overflow, not a panic.
+#[test]
+fn a_payment_past_the_largest_number_is_an_overflow() {
+    let g = game(
+        "round = 5\npay 0 - 9223372036854775807 - 1 from round\nwin everyone \"paid\"",
+        None,
+    );
+    assert_eq!(end(&g), "error: arithmetic overflow (line 12)");
+    let g = game(
+        "round = 5\npay 0 - 4 from round\nwin everyone \"{round}\"",
+        None,
+    );
+    assert_eq!(end(&g), "9");
+}
