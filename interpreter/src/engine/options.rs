@@ -389,7 +389,7 @@ impl<'a> Mach<'a> {
     ) -> R<Result<(), u16>> {
         if def.parts.is_empty() {
             if let Some(c) = &def.condition {
-                if !self.eval_bool(c)? {
+                if !self.eval_cond(c)? {
                     return Ok(Err(u16::MAX));
                 }
             }
@@ -399,7 +399,7 @@ impl<'a> Mach<'a> {
             let holds = match list.known.get(j).copied().flatten() {
                 Some(b) => b,
                 None => {
-                    let b = self.eval_bool(&part.expr)?;
+                    let b = self.eval_cond(&part.expr)?;
                     if part.pure {
                         if let Some(k) = list.known.get_mut(j) {
                             *k = Some(b);
