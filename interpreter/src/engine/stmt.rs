@@ -618,8 +618,7 @@ impl<'a> Mach<'a> {
     }
 
     /// Moves every card of zone `z` into zone `target`, another zone without a limit, top card
-    /// first, while no event is recorded: what `move_ids` does with the zone's cards (the same
-    /// cards, order, faces, versions, marks and work), with the bookkeeping of the loop done once.
+    /// first, while no event is recorded: see `move_top`.
     pub(crate) fn move_zone(
         &mut self,
         z: u32,
@@ -627,10 +626,26 @@ impl<'a> Mach<'a> {
         position: Position,
         face: Option<Face>,
     ) {
+        self.move_top(z, usize::MAX, target, position, face);
+    }
+
+    /// Moves the top `k` cards of zone `z` (all of them if it holds fewer) into zone `target`,
+    /// another zone without a limit, top card first, while no event is recorded: what `move_ids`
+    /// does with those cards (the same cards, order, faces, versions, marks and work), with the
+    /// bookkeeping of the loop done once.
+    pub(crate) fn move_top(
+        &mut self,
+        z: u32,
+        k: usize,
+        target: u32,
+        position: Position,
+        face: Option<Face>,
+    ) {
         debug_assert!(z != target && !self.s.record);
-        let Some(k) = self.s.zones.get(z as usize).map(|zi| zi.cards.len()) else {
+        let Some(len) = self.s.zones.get(z as usize).map(|zi| zi.cards.len()) else {
             return;
         };
+        let k = k.min(len);
         if k == 0 || self.s.zones.get(target as usize).is_none() {
             return;
         }
@@ -639,14 +654,16 @@ impl<'a> Mach<'a> {
             Some(Face::Down) => false,
             None => State::default_face(self.p, self.s.zones.def(target as usize)),
         };
-        let Some(source) = self.s.zones.get_mut(z as usize) else {
-            return;
-        };
-        // Each card taken from the top changed the zone once.
-        source.ver = source.ver.wrapping_add(k as u32);
-        let cards = std::mem::take(&mut source.cards);
+        let mut moving = std::mem::take(&mut self.s.recycled.get().ids);
+        moving.clear();
+        if let Some(source) = self.s.zones.get_mut(z as usize) {
+            // Each card taken from the top changed the zone once.
+            source.ver = source.ver.wrapping_add(k as u32);
+            // Bottom first, as they lay.
+            moving.extend(source.cards.drain(len - k..));
+        }
         let mark = self.s.steps > 0;
-        for &c in cards.iter().rev() {
+        for &c in moving.iter().rev() {
             debug_assert_eq!(self.s.cards[c as usize].zone, z);
             if mark {
                 let kind = self.s.cards[c as usize].kind as usize;
@@ -657,15 +674,15 @@ impl<'a> Mach<'a> {
             cs.zone = target;
             cs.face_up = up;
         }
-        self.s.moved_many(k as u32);
+        self.s.moved_many(moving.len() as u32);
         // Each card: one for the move, one for its distance from the top (it is the top).
-        let mut work = 2 * k;
+        let mut work = 2 * moving.len();
         if let Some(to) = self.s.zones.get_mut(target as usize) {
-            to.ver = to.ver.wrapping_add(k as u32);
+            to.ver = to.ver.wrapping_add(moving.len() as u32);
             match position {
-                Position::Top => to.cards.extend(cards.iter().rev()),
+                Position::Top => to.cards.extend(moving.iter().rev()),
                 Position::Bottom => {
-                    for &c in cards.iter().rev() {
+                    for &c in moving.iter().rev() {
                         work += to.cards.len();
                         to.cards.insert(0, c);
                     }
@@ -673,11 +690,7 @@ impl<'a> Mach<'a> {
             }
         }
         self.charge_later(work);
-        let mut cards = cards;
-        cards.clear();
-        if let Some(source) = self.s.zones.get_mut(z as usize) {
-            source.cards = cards;
-        }
+        self.s.recycled.get().ids = moving;
     }
 
     /// Moves one card; false when the target zone is full.

@@ -3,7 +3,8 @@
 //! The first time a statement runs, a statement of a form covered here is compiled into one closure
 //! ([`StmtCompiled`]): an assignment of a number to a variable of a player, of a card or a global
 //! one whose bounds are constants (`p.coins += 1`, `round = 0`), or to a local; `let`; `if`; `move`
-//! of a card, a zone's cards or a list of cards into a zone without a limit; a procedure's call
+//! of a card, a zone's cards, a list of cards or the top cards of a pile into a zone without a
+//! limit; a procedure's call
 //! (the procedure itself still runs on the stack of frames: it may pause); `log` while nobody
 //! records, of a text that cannot fail (nothing to build). The closure evaluates
 //! what the statement reads with the expressions' fast paths, in the walker's order and with its
@@ -286,6 +287,66 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
         // `move C to Z` of a card, a zone's cards or a list of cards (not a pile): `exec_move`
         // evaluates what moves, then the zone, then moves the cards. Only into a zone without a
         // `max`, where no move can fail.
+        // `move top N of Z to T` while nobody records, Z holding at least N cards (no refill, not
+        // short) and T another zone without a limit: `exec`'s `move_pile` (the pile's node, Z, N,
+        // then T; the cards' list; their moves) in one pass (`move_top`).
+        StmtKind::Move {
+            what:
+                Expr {
+                    kind:
+                        ExprKind::Pile {
+                            position: cardgame_grammar::ast::Position::Top,
+                            count: Some(n),
+                            zone,
+                        },
+                    ..
+                },
+            to,
+            position,
+            face,
+        } => {
+            if let ExprKind::Zone(z, _) = &to.kind {
+                if p.zones.get(z.index()).is_none_or(|d| d.max.is_some()) {
+                    return None;
+                }
+            }
+            let source = c.zone(zone)?;
+            let count = c.int(n)?;
+            let dest = c.zone(to)?;
+            // The pile's node nests what it reads one level deeper.
+            let height = (1 + source.height.max(count.height)).max(dest.height);
+            let (fs, fc, fd) = (source.run, count.run, dest.run);
+            let (position, face) = (*position, *face);
+            let run: StmtFn = Box::new(move |m| {
+                if m.s.record {
+                    return None;
+                }
+                m.s.short = false;
+                m.s.exec_count += 1;
+                let z = fs(m)?;
+                let n = fc(m)?.max(0) as usize;
+                let target = fd(m)?;
+                if m.s.exec_count > m.s.fixed.max_steps || z == target {
+                    return None;
+                }
+                if m.s
+                    .zones
+                    .get(z as usize)
+                    .is_none_or(|zi| zi.cards.len() < n)
+                {
+                    return None;
+                }
+                let def = m.s.zones.def(target as usize);
+                if m.p.zones.get(def.index()).is_none_or(|d| d.max.is_some()) {
+                    return None;
+                }
+                // The list of the cards taken, then their moves.
+                m.charge_later(n);
+                m.move_top(z, n, target, position, face);
+                Some(())
+            });
+            Some(StmtCode::new(height, run))
+        }
         StmtKind::Move {
             what,
             to,

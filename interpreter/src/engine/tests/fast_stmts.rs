@@ -252,3 +252,55 @@ fn a_payment_past_the_largest_number_is_an_overflow() {
     );
     assert_eq!(end(&g), "9");
 }
+
+/// The top cards of a pile into other zones: enough cards (the fast path), then fewer than asked
+/// (a refill from the discard: `exec`), and the pile's top moved into the pile itself (`exec`).
+const PILE_MOVES: &str = r#"turn seat(1) {
+  move top 3 of deck to you.hand
+  move top 2 of deck to pile bottom face up
+  move top 2 of pile to you.hand
+  move top 0 of deck to pile
+  move top 4 of deck to pile
+  move top 1 of pile to pile
+  win [you] "{count(deck)} {count(you.hand)} {count(pile)} {count(discard)} {sum(c.points for c in you.hand)}"
+}"#;
+
+#[test]
+fn top_cards_of_a_pile_take_the_fast_path_unless_it_runs_short() {
+    let script = |flow: &str, max: Option<u64>| {
+        let src = format!(
+            "game \"Pile moves\" {{ players 2 }}\nproperty points: int = 0\n\
+             zone deck: pile, refill from discard\nzone discard: pile\nzone pile: pile\n\
+             zone hand per player: set\n\
+             card \"Five\" {{ copies 4 points 5 }}\ncard \"One\" {{ copies 4 points 1 }}\n\
+             setup {{ move box to deck\n shuffle deck\n move top 2 of deck to discard }}\n\
+             flow {{\n{flow}\n}}\n"
+        );
+        let checked = crate::check::check_source(&src);
+        let program = checked.program.expect("the script checks");
+        let mut config = crate::engine::GameConfig::new(2, 3);
+        config.record = false;
+        if let Some(n) = max {
+            config.max_steps = n;
+        }
+        Game::new(std::sync::Arc::new(program), config)
+    };
+    let before = statements_answered();
+    script("win everyone \"none\"", None);
+    let setup = statements_answered() - before;
+    let before = statements_answered();
+    let g = script(PILE_MOVES, None);
+    // 6 in the deck: 3 to the hand, 2 under the pile, the pile's top 2 to the hand; 1 left, 4
+    // asked: the 2 discarded cards refill the deck, 3 go to the pile.
+    assert!(end(&g).starts_with("0 5 3 0 "), "{}", end(&g));
+    // The first four moves of the flow (each checked against `exec` in debug builds); not the
+    // move that runs short, nor the pile into itself.
+    assert_eq!(statements_answered() - before, setup + 4);
+    let needed = g.work();
+    for max in 0..needed + 10 {
+        let fast = script(PILE_MOVES, Some(max));
+        let walked = without_statement_fast_paths(|| script(PILE_MOVES, Some(max)));
+        assert_eq!(end(&fast), end(&walked), "budget {max}");
+        assert_eq!(fast.work(), walked.work(), "budget {max}");
+    }
+}
