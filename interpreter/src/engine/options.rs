@@ -708,16 +708,15 @@ impl<'a> Mach<'a> {
 
     /// A parameter's domain, with the notes, work and errors of `eval_items`.
     fn domain_items(&mut self, e: &crate::program::Expr) -> R<Domain> {
-        // A player's zone (`you.hand`), by the fast path `eval` would take, without a value.
-        if let crate::program::ExprKind::Zone(_, Some(_)) = e.kind {
-            if let Some(z) = self.fast_zone(e) {
-                self.note_zone(z);
-                let n = self.s.zones[z as usize].cards.len();
-                self.charge(n, e.span)?;
-                return Ok(Domain::Zone(z, n));
-            }
-        }
-        match self.eval(e)? {
+        // A player's zone (`you.hand`) by the fast path `eval` would take, without `eval`'s tries.
+        let v = match e.kind {
+            crate::program::ExprKind::Zone(_, Some(_)) => match self.fast_zone(e) {
+                Some(z) => Value::Zone(z),
+                None => self.eval(e)?,
+            },
+            _ => self.eval(e)?,
+        };
+        match v {
             Value::Zone(z) if (z as usize) < self.s.zones.len() => {
                 self.note_zone(z);
                 let n = self.s.zones[z as usize].cards.len();

@@ -617,18 +617,6 @@ impl<'a> Mach<'a> {
         Ok(all)
     }
 
-    /// Moves every card of zone `z` into zone `target`, another zone without a limit, top card
-    /// first, while no event is recorded: see `move_top`.
-    pub(crate) fn move_zone(
-        &mut self,
-        z: u32,
-        target: u32,
-        position: Position,
-        face: Option<Face>,
-    ) {
-        self.move_top(z, usize::MAX, target, position, face);
-    }
-
     /// Moves the top `k` cards of zone `z` (all of them if it holds fewer) into zone `target`,
     /// another zone without a limit, top card first, while no event is recorded: what `move_ids`
     /// does with those cards (the same cards, order, faces, versions, marks and work), with the

@@ -100,33 +100,41 @@ fn fold_key(pid: usize, op: Aggregate) -> u32 {
 }
 
 /// `sum`, `max` or `min` of constant number property `pid` over the one zone `zf` names (see
-/// `aggregate`): remembered while the zone is unchanged (`State::folds`).
+/// `aggregate`): the zone's cards as work, then `fold_zone`.
 fn fold_of_zone(zf: ZoneFn, pid: usize, op: Aggregate) -> IntFn {
-    let key = fold_key(pid, op);
     Box::new(move |m| {
         step(m);
         let z = zf(m)?;
         let zone = m.s.zones.get(z as usize)?;
         let ver = zone.ver;
         m.s.exec_count += zone.cards.len() as u64;
-        if let Some(v) = m.s.folds.get(z, ver, key) {
-            return Some(v);
-        }
-        let (mut sum, mut best) = (0i64, None);
-        let nprops = m.l.nprops;
-        for &c in m.s.zones[z as usize].cards.iter().rev() {
-            let kind = m.s.cards.get(c as usize)?.kind as usize;
-            let v = (*m.l.prop_int.get(kind * nprops + pid)?)?;
-            fold(op, v, &mut sum, &mut best)?;
-        }
-        let v = if op == Aggregate::Sum {
-            sum
-        } else {
-            best.unwrap_or(0)
-        };
-        m.s.folds.keep(z, ver, key, v);
-        Some(v)
+        fold_zone(m, z, ver, pid, op)
     })
+}
+
+/// `sum`, `max` or `min` of constant number property `pid` over zone `z`'s cards (at version
+/// `ver`), read from the table of constant numbers; remembered while the zone is unchanged
+/// (`State::folds`).
+#[inline(always)]
+fn fold_zone(m: &mut Mach, z: u32, ver: u32, pid: usize, op: Aggregate) -> Option<i64> {
+    let key = fold_key(pid, op);
+    if let Some(v) = m.s.folds.get(z, ver, key) {
+        return Some(v);
+    }
+    let (mut sum, mut best) = (0i64, None);
+    let nprops = m.l.nprops;
+    for &c in m.s.zones[z as usize].cards.iter().rev() {
+        let kind = m.s.cards.get(c as usize)?.kind as usize;
+        let v = (*m.l.prop_int.get(kind * nprops + pid)?)?;
+        fold(op, v, &mut sum, &mut best)?;
+    }
+    let v = if op == Aggregate::Sum {
+        sum
+    } else {
+        best.unwrap_or(0)
+    };
+    m.s.folds.keep(z, ver, key, v);
+    Some(v)
 }
 
 /// The values of a call's or a built-in's arguments, in order, in a vector from the pool (`None`,
@@ -321,25 +329,8 @@ impl Compiler<'_> {
                 let mut best: Option<i64> = None;
                 // The walker's table of constant numbers serves one zone read in place only.
                 if let (Some(pid), Items::Zones(zs, 1)) = (const_prop, &items) {
-                    let z = zs[0];
-                    // Remembered while the zone is unchanged (`State::folds`).
-                    let (ver, key) = (m.s.zones[z as usize].ver, fold_key(pid, op));
-                    if let Some(v) = m.s.folds.get(z, ver, key) {
-                        return Some(v);
-                    }
-                    let nprops = m.l.nprops;
-                    for &c in m.s.zones[z as usize].cards.iter().rev() {
-                        let kind = m.s.cards.get(c as usize)?.kind as usize;
-                        let v = (*m.l.prop_int.get(kind * nprops + pid)?)?;
-                        fold(op, v, &mut sum, &mut best)?;
-                    }
-                    let v = if op == Aggregate::Sum {
-                        sum
-                    } else {
-                        best.unwrap_or(0)
-                    };
-                    m.s.folds.keep(z, ver, key, v);
-                    return Some(v);
+                    let ver = m.s.zones[zs[0] as usize].ver;
+                    return fold_zone(m, zs[0], ver, pid, op);
                 }
                 let mut count = 0i64;
                 each(m, &items, len, slot, |m| {

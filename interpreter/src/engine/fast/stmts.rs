@@ -388,7 +388,7 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
                         let k = m.s.zones[z as usize].cards.len();
                         m.s.exec_count += 2 * k as u64;
                         if z != target && !m.s.record {
-                            m.move_zone(z, target, position, face);
+                            m.move_top(z, usize::MAX, target, position, face);
                             return Some(());
                         }
                         let mut ids = std::mem::take(&mut m.s.recycled.get().ids);

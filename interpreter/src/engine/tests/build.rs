@@ -258,11 +258,18 @@ impl B {
 /// A game of a script that checks (a test's own script), two players, seed 1, with `max_steps` as
 /// its work budget when given.
 pub fn checked_game(src: &str, max_steps: Option<u64>) -> crate::engine::Game {
+    game_of(src, 1, max_steps, true)
+}
+
+/// A game of a script that checks, with seed `seed`, events recorded or not (`record`: off as in
+/// `sim`, where statements may take fast paths that only hold while nobody reads the events).
+pub fn game_of(src: &str, seed: u64, max_steps: Option<u64>, record: bool) -> crate::engine::Game {
     let checked = crate::check::check_source(src);
     let program = checked
         .program
         .unwrap_or_else(|| panic!("the script checks: {:?}", checked.diagnostics));
-    let mut config = crate::engine::GameConfig::new(2, 1);
+    let mut config = crate::engine::GameConfig::new(2, seed);
+    config.record = record;
     if let Some(n) = max_steps {
         config.max_steps = n;
     }

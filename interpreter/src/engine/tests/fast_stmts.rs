@@ -3,7 +3,7 @@
 //! these tests make the fast paths run, and give up where `exec` reports an error or a budget ends,
 //! so that what a game does, reports and counts stays `exec`'s.
 
-use super::build::checked_game;
+use super::build::{checked_game, game_of};
 use crate::engine::fast::{statements_answered, without_statement_fast_paths};
 use crate::engine::{Game, Status};
 
@@ -157,11 +157,7 @@ fn logs_nobody_records_take_the_fast_path() {
             "game \"Logs\" {{ players 2 }}\nzone deck: pile\ncard \"Five\" {{ copies 8 }}\n\
              setup {{ move box to deck }}\nflow {{\n{flow}\n}}\n"
         );
-        let checked = crate::check::check_source(&src);
-        let program = checked.program.expect("the script checks");
-        let mut config = crate::engine::GameConfig::new(2, 1);
-        config.record = record;
-        Game::new(std::sync::Arc::new(program), config)
+        game_of(&src, 1, None, record)
     };
     let without = LOGS
         .lines()
@@ -214,14 +210,7 @@ fn moves_of_whole_zones_nobody_records_are_the_walkers() {
              check {{ if count(pile) > 100 {{ moves += 1 }} }}\n\
              flow {{\n{ZONE_MOVES}\n}}\n"
         );
-        let checked = crate::check::check_source(&src);
-        let program = checked.program.expect("the script checks");
-        let mut config = crate::engine::GameConfig::new(2, 7);
-        config.record = false;
-        if let Some(n) = max {
-            config.max_steps = n;
-        }
-        Game::new(std::sync::Arc::new(program), config)
+        game_of(&src, 7, max, false)
     };
     let before = statements_answered();
     let g = script(None);
@@ -276,14 +265,7 @@ fn top_cards_of_a_pile_take_the_fast_path_unless_it_runs_short() {
              setup {{ move box to deck\n shuffle deck\n move top 2 of deck to discard }}\n\
              flow {{\n{flow}\n}}\n"
         );
-        let checked = crate::check::check_source(&src);
-        let program = checked.program.expect("the script checks");
-        let mut config = crate::engine::GameConfig::new(2, 3);
-        config.record = false;
-        if let Some(n) = max {
-            config.max_steps = n;
-        }
-        Game::new(std::sync::Arc::new(program), config)
+        game_of(&src, 3, max, false)
     };
     let before = statements_answered();
     script("win everyone \"none\"", None);
