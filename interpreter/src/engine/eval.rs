@@ -3,7 +3,7 @@
 use super::exec::Mach;
 use super::hash::Fx;
 use super::label::{label, label_into};
-use super::state::{Ctx, MemoEntry, SeatList};
+use super::state::{Ctx, SeatList};
 use super::RuntimeError;
 use crate::program::{BinOp, Expr, ExprKind, Field, TextIr, TextPartIr, UnOp, VarId};
 use crate::value::Value;
@@ -386,28 +386,42 @@ impl<'a> Mach<'a> {
             self.eval_push(a, &mut locals)?;
         }
         let (you, this) = (self.you(), self.this());
-        let remember = self.s.memo_on && p.pure_fns.get(f.index()) == Some(&true);
+        let remember =
+            self.s.memo_on && p.pure_fns.get(f.index()) == Some(&true) && self.s.memo.wanted(f.0);
         let hash = if remember { Fx::of_values(&locals) } else { 0 };
         if remember {
-            if let Some(v) = self.s.memo.find(f.0, you, this, &locals, hash) {
-                let v = v.clone();
-                self.s.give_back(locals);
-                return Ok(v);
+            let (count, most) = (self.s.exec_count, self.s.fixed.max_steps);
+            if let Some((v, work)) = self.s.memo.find(f.0, you, this, &locals, hash) {
+                // The body's work, as if it ran; a call that would spend the budget runs, to end
+                // where and how it ends.
+                if count.saturating_add(work) <= most {
+                    let v = v.clone();
+                    self.s.exec_count += work;
+                    self.s.give_back(locals);
+                    return Ok(v);
+                }
             }
         }
-        let key = if remember { locals.clone() } else { Vec::new() };
+        let n = locals.len();
         crate::engine::state::grow_locals(&mut locals, def.slots as usize);
-        let value = self.nested(Ctx { locals, you, this }, |m| m.eval(&def.body))?;
+        let base = self.s.ctxs.len();
+        self.s.ctxs.push(Ctx { locals, you, this });
+        let before = self.s.exec_count;
+        let value = self.eval(&def.body);
         if remember {
-            let entry = MemoEntry {
-                you,
-                this,
-                args: key,
-                hash,
-                value: value.clone(),
-            };
-            self.s.memo.remember(f.0, entry, MAX_MEMO);
+            let work = self.s.exec_count.saturating_sub(before);
+            if let Ok(v) = &value {
+                // The arguments are still the first locals of the call (a function's body binds
+                // only the slots after its parameters).
+                let s = &mut *self.s;
+                if let Some(args) = s.ctxs.get(base).and_then(|c| c.locals.get(..n)) {
+                    s.memo
+                        .remember(f.0, you, this, args, hash, v.clone(), work, MAX_MEMO);
+                }
+            }
         }
+        self.s.truncate_ctxs(base);
+        let value = value?;
         Ok(value)
     }
 

@@ -1,11 +1,15 @@
 //! Engine stage: unit tests on small programs built by hand (no parser or checker involved).
 
 mod build;
+// The fast paths' tests count what the debug builds' checks saw: debug builds only.
+#[cfg(debug_assertions)]
 mod fast;
+#[cfg(debug_assertions)]
 mod fast_stmts;
 mod games;
 mod labels;
 mod lang;
+mod memo;
 mod more;
 mod seat_lists;
 mod simul_many;

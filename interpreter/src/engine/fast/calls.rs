@@ -6,7 +6,7 @@ use super::{BoolFn, Fast, FastFn, IntFn, ValueFn, ZoneFn};
 use crate::engine::eval::MAX_LIST;
 use crate::engine::exec::Mach;
 use crate::engine::hash::Fx;
-use crate::engine::state::{Ctx, MemoEntry};
+use crate::engine::state::Ctx;
 use crate::program::{Aggregate, BinOp, Expr, ExprKind};
 use crate::value::Value;
 use std::sync::Arc;
@@ -468,32 +468,38 @@ impl Compiler<'_> {
                 step(m);
                 let mut locals = arguments(m, &compiled)?;
                 let (you, this) = (m.you(), m.this());
-                let remember = pure && m.s.memo_on;
+                let remember = pure && m.s.memo_on && m.s.memo.wanted(f.0);
                 let hash = if remember { Fx::of_values(&locals) } else { 0 };
                 if remember {
-                    if let Some(v) = m.s.memo.find(f.0, you, this, &locals, hash) {
+                    if let Some((v, work)) = m.s.memo.find(f.0, you, this, &locals, hash) {
+                        // The body's work, as if it ran (the budget is tested by `settle`).
                         let v = from(v);
+                        m.s.exec_count += work;
                         m.s.give_back(locals);
                         return v;
                     }
                 }
-                let key = if remember { locals.clone() } else { Vec::new() };
+                let n = locals.len();
                 crate::engine::state::grow_locals(&mut locals, slots);
                 let base = m.s.ctxs.len();
                 m.s.ctxs.push(Ctx { locals, you, this });
+                let before = m.s.exec_count;
                 let v = run(m);
+                if remember {
+                    let work = m.s.exec_count.saturating_sub(before);
+                    if let Some(v) = &v {
+                        // The arguments are still the first locals of the call (a function's body
+                        // binds only the slots after its parameters).
+                        let s = &mut *m.s;
+                        if let Some(args) = s.ctxs.get(base).and_then(|c| c.locals.get(..n)) {
+                            let v = into(v.clone());
+                            s.memo
+                                .remember(f.0, you, this, args, hash, v, work, MAX_MEMO);
+                        }
+                    }
+                }
                 m.s.truncate_ctxs(base);
                 let v = v?;
-                if remember {
-                    let entry = MemoEntry {
-                        you,
-                        this,
-                        args: key,
-                        hash,
-                        value: into(v.clone()),
-                    };
-                    m.s.memo.remember(f.0, entry, MAX_MEMO);
-                }
                 Some(v)
             }),
         ))

@@ -1,0 +1,87 @@
+//! Engine stage: tests of the calls remembered while a menu is listed (`Memo`, state.rs): a call
+//! found there gives the same value and counts the same work as evaluating it, so that budgets end
+//! games at the same step, with the same error, whether calls are remembered or not.
+
+use super::build::game_of;
+use crate::engine::state::{memo_found, without_memo};
+use crate::engine::{Game, Status};
+
+/// Every candidate card of the menu calls `heavy` with the same arguments: after the first card,
+/// the calls are found remembered. `light` saves nothing and is soon no longer looked for.
+const SRC: &str = r#"game "Memo" { players 2 }
+property points: int = 0
+zone deck: pile
+zone hand per player: set
+card "One" { copies 4 points 1 }
+card "Two" { copies 4 points 2 }
+card "Three" { copies 4 points 3 }
+setup { move box to deck }
+fn heavy(n: int): int = sum(c.points for c in deck where c.points < n) + count(c in deck where c.points >= n)
+fn light(c: card): bool = c.points > 0
+action pick(c in deck) label "Take {c}" if light(c) and heavy(3) > c.points and heavy(2) >= 0 {
+  move c to you.hand
+}
+flow {
+  repeat 6 {
+    turn seat(1) { actions by you once [pick] }
+  }
+  win [seat(1)] "{count(seat(1).hand)} {heavy(3)}"
+}
+"#;
+
+/// Plays the game to its end, always taking the last option.
+fn play(max_steps: Option<u64>) -> (String, u64) {
+    let mut g: Game = game_of(SRC, 1, max_steps, false);
+    let mut work = 0;
+    loop {
+        work += g.work();
+        match g.status() {
+            Status::Decision(d) => {
+                let last = d.options.len() - 1;
+                g.apply(last).expect("apply");
+            }
+            Status::Over(o) => return (o.reason.clone(), work),
+            Status::Error(e) => return (format!("error: {} (line {})", e.message, e.line), work),
+        }
+    }
+}
+
+#[test]
+fn remembered_calls_count_the_work_of_their_bodies() {
+    let before = memo_found();
+    let remembered = play(None);
+    assert!(memo_found() - before > 50, "calls are found remembered");
+    let before = memo_found();
+    let evaluated = without_memo(|| play(None));
+    assert_eq!(memo_found(), before);
+    assert_eq!(remembered.0, "6 8");
+    assert_eq!(remembered, evaluated);
+}
+
+#[test]
+fn budgets_end_at_the_same_step_with_or_without_remembered_calls() {
+    // The most work between two decisions (the first menu's listing): every budget up to it
+    // ends the game at the same place, with the same error and work, either way.
+    let needed = {
+        let mut g = game_of(SRC, 1, None, false);
+        let mut most = g.work();
+        while let Status::Decision(d) = g.status() {
+            let last = d.options.len() - 1;
+            g.apply(last).expect("apply");
+            most = most.max(g.work());
+        }
+        most
+    };
+    assert!(needed > 100);
+    let mut ended = 0;
+    for max in 0..needed + 5 {
+        let remembered = play(Some(max));
+        let evaluated = without_memo(|| play(Some(max)));
+        assert_eq!(remembered, evaluated, "budget {max}");
+        ended += u64::from(remembered.0.starts_with("error: ran more than"));
+    }
+    assert!(
+        ended > 0 && ended < needed + 5,
+        "{ended} budgets ended the game"
+    );
+}
