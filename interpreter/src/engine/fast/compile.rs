@@ -11,7 +11,7 @@ use crate::program::{
     Aggregate, BinOp, Builtin, Expr, ExprKind, Field, FnId, Program, Ty, UnOp, VarId,
 };
 use crate::value::Value;
-use cardgame_grammar::ast::Scope;
+use cardgame_grammar::ast::{Position, Scope};
 
 /// Compiles the fast paths of an expression (none for a constant or a local, which the walker reads
 /// at once, and for forms not covered).
@@ -21,17 +21,27 @@ pub(super) fn compile(p: &Program, e: &Expr) -> Option<Box<Code>> {
         calling: Vec::new(),
         depth: 0,
     };
-    let (int, cond, truth, zone) = match shape(p, e) {
-        Shape::Number => (c.int(e), None, None, None),
-        Shape::Truth => (None, c.cond(e), c.truth(e), None),
-        Shape::Zone => (None, None, None, c.zone(e)),
-        Shape::Other => return None,
+    let (int, cond, truth, zone, value) = match shape(p, e) {
+        Shape::Number => (c.int(e), None, None, None, None),
+        Shape::Truth => (None, c.cond(e), c.truth(e), None, None),
+        Shape::Zone => (None, None, None, c.zone(e), None),
+        // A constant, a local, `you` and `active` are read at once by the walker (`leaf`).
+        Shape::Other
+            if matches!(
+                e.kind,
+                ExprKind::Const(_) | ExprKind::Local(_) | ExprKind::You | ExprKind::Active
+            ) =>
+        {
+            return None
+        }
+        Shape::Other => (None, None, None, None, c.value(e)),
     };
     let height = [
         int.as_ref().map(|f| f.height),
         cond.as_ref().map(|f| f.height),
         truth.as_ref().map(|f| f.height),
         zone.as_ref().map(|f| f.height),
+        value.as_ref().map(|f| f.height),
     ]
     .into_iter()
     .flatten()
@@ -42,6 +52,7 @@ pub(super) fn compile(p: &Program, e: &Expr) -> Option<Box<Code>> {
         cond: cond.map(|f| f.run),
         truth: truth.map(|f| f.run),
         zone: zone.map(|f| f.run),
+        value: value.map(|f| f.run),
     }))
 }
 
@@ -972,6 +983,39 @@ impl Compiler<'_> {
                         SeatList::Opponents(p)
                     }))
                 })?
+            }
+            // `everyone`: the living seats from seat 1 (eval.rs: the node).
+            ExprKind::Everyone => fast(
+                1,
+                Box::new(|m| {
+                    read(m, Dep::Eliminated);
+                    step(m);
+                    Some(m.s.seat_list(SeatList::Everyone))
+                }),
+            ),
+            // `top of Z` and `bottom of Z`: the card there (zones.rs `pile`: the node, then the
+            // zone). An empty zone (which a refill may fill first) is the walker's, and so is a
+            // pile read while a check's reads are recorded (it makes the record unusable).
+            ExprKind::Pile {
+                position,
+                count: None,
+                zone,
+            } => {
+                let z = self.zone(zone)?;
+                let (h, fz, top) = (1 + z.height, z.run, *position == Position::Top);
+                fast(
+                    h,
+                    Box::new(move |m| {
+                        if m.s.recording {
+                            return None;
+                        }
+                        step(m);
+                        let z = fz(m)?;
+                        let cards = &m.s.zones.get(z as usize)?.cards;
+                        let c = if top { cards.last() } else { cards.first() };
+                        Some(Value::Card(*c?))
+                    }),
+                )
             }
             // `[a, b, c]`: the node, then every item (eval.rs).
             ExprKind::List(items) => {

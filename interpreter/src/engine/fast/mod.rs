@@ -50,6 +50,8 @@ pub(crate) struct Code {
     pub cond: Option<BoolFn>,
     pub truth: Option<BoolFn>,
     pub zone: Option<ZoneFn>,
+    /// Any other value (a card, a player, a list, ...).
+    pub value: Option<ValueFn>,
 }
 
 /// The compiled fast paths of an expression, made the first time it is evaluated (none: nothing to
@@ -159,7 +161,7 @@ impl Mach<'_> {
         Some(v)
     }
 
-    /// `e` as a value (`eval`) by its fast path, when it is a number, a truth or a zone.
+    /// `e` as a value (`eval`) by its fast path: a number, a truth, a zone or any other value.
     #[inline]
     pub(super) fn fast_value(&mut self, e: &Expr) -> Option<Value> {
         let code = self.fast_code(e)?;
@@ -173,6 +175,9 @@ impl Mach<'_> {
         } else if let Some(f) = &code.zone {
             let r = f(self);
             Value::Zone(self.settle(start, r)?)
+        } else if let Some(f) = &code.value {
+            let r = f(self);
+            self.settle(start, r)?
         } else {
             return None;
         };
