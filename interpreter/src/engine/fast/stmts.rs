@@ -17,7 +17,8 @@
 //! the state from before them, and compare what the two changed (`check_stmt`): the first 256 runs
 //! of each statement and one in 256 after.
 
-use super::compile::Compiler;
+use super::compile::{fast, shape, Compiler, Shape};
+use super::{Fast, ValueFn};
 use crate::engine::exec::{At, Frame, Mach};
 use crate::engine::state::Ctx;
 use crate::program::{
@@ -131,6 +132,107 @@ fn assign_number(
     Some(())
 }
 
+/// Whether `= E` into `target` writes a value that no bound clamps: a variable of another type than
+/// a number, or a local given anything but a number (the number's own paths are below).
+fn sets_any_value(p: &Program, target: &Target, e: &Expr) -> bool {
+    let var = match target {
+        Target::Player(var, _) | Target::Global(var) | Target::Card(var, _) => *var,
+        Target::Local(_) => return shape(p, e) != Shape::Number,
+    };
+    p.vars
+        .get(var.index())
+        .is_some_and(|d| d.ty != crate::program::Ty::Int)
+}
+
+/// `E` as `exec`'s `Assign` evaluates it (`eval`, a number by its fast path), as a value.
+fn any_value(c: &mut Compiler, e: &Expr) -> Option<Fast<ValueFn>> {
+    Some(match shape(c.p, e) {
+        Shape::Number => {
+            let f = c.int(e)?;
+            let run = f.run;
+            fast(f.height, Box::new(move |m| run(m).map(Value::Int)))
+        }
+        Shape::Truth => {
+            let f = c.truth(e)?;
+            let run = f.run;
+            fast(f.height, Box::new(move |m| run(m).map(Value::Bool)))
+        }
+        Shape::Zone => {
+            let f = c.zone(e)?;
+            let run = f.run;
+            fast(f.height, Box::new(move |m| run(m).map(Value::Zone)))
+        }
+        Shape::Other => c.value(e)?,
+    })
+}
+
+/// `T = E` of a value no bound clamps (`sets_any_value`): `exec`'s `Assign` evaluates E, then the
+/// holder (`place`), then writes the cell (`write_place`) and notes the variable written.
+fn set_any_value(c: &mut Compiler, target: &Target, e: &Expr) -> Option<Box<StmtCode>> {
+    let value = any_value(c, e)?;
+    let f = value.run;
+    let (run, h): (StmtFn, u32) = match target {
+        Target::Local(slot) => {
+            let slot = *slot;
+            let run: StmtFn = Box::new(move |m| {
+                let v = f(m)?;
+                if m.s.exec_count > m.s.fixed.max_steps {
+                    return None;
+                }
+                m.set_local(slot, v);
+                Some(())
+            });
+            (run, 0)
+        }
+        Target::Global(var) => {
+            let var = *var;
+            let run: StmtFn = Box::new(move |m| {
+                let v = f(m)?;
+                if m.s.exec_count > m.s.fixed.max_steps {
+                    return None;
+                }
+                *m.s.globals.get_mut(m.l.var(var))? = v;
+                m.s.wrote_var(var.index());
+                Some(())
+            });
+            (run, 0)
+        }
+        Target::Player(var, pe) => {
+            let var = *var;
+            let (who, h) = c.who(pe)?;
+            let run: StmtFn = Box::new(move |m| {
+                let v = f(m)?;
+                let seat = who.seat(m)?;
+                if m.s.exec_count > m.s.fixed.max_steps {
+                    return None;
+                }
+                let i = seat as usize * m.l.n_pvars + m.l.var(var);
+                *m.s.pvars.get_mut(i)? = v;
+                m.s.wrote_var(var.index());
+                Some(())
+            });
+            (run, h)
+        }
+        Target::Card(var, ce) => {
+            let var = *var;
+            let (who, h) = c.who(ce)?;
+            let run: StmtFn = Box::new(move |m| {
+                let v = f(m)?;
+                let card = who.holder(m, cardgame_grammar::ast::Scope::PerCard)?;
+                if card as usize >= m.s.cards.len() || m.s.exec_count > m.s.fixed.max_steps {
+                    return None;
+                }
+                let i = card as usize * m.l.n_cvars + m.l.var(var);
+                *m.s.cvars.get_mut(m.l, i)? = v;
+                m.s.wrote_var(var.index());
+                Some(())
+            });
+            (run, h)
+        }
+    };
+    Some(StmtCode::new(value.height.max(h), run))
+}
+
 fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
     let mut c = Compiler {
         p,
@@ -138,6 +240,9 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
         depth: 0,
     };
     match &s.kind {
+        StmtKind::Assign(target, AssignOp::Set, e) if sets_any_value(p, target, e) => {
+            set_any_value(&mut c, target, e)
+        }
         // `p.v op= E` and `v op= E` of a number variable: `exec`'s `Assign` evaluates E (as a
         // number, or `eval` of a constant or a local), then the holder (`eval_player`), then reads
         // the cell (but for `=`), combines, clamps and writes.

@@ -286,3 +286,51 @@ fn top_cards_of_a_pile_take_the_fast_path_unless_it_runs_short() {
         assert_eq!(fast.work(), walked.work(), "budget {max}");
     }
 }
+
+/// Assignments of values no bound clamps: a list, a player and a card to variables of a player, a
+/// global and a card, a truth to a card's variable, a list to a local.
+const VALUES: &str = r#"turn seat(1) {
+  let hand = filter(c in deck where c.points > 0)
+  repeat 3 {
+    you.mine = take(deck, 2)
+    leader = left(you)
+    first(deck).marked = count(you.mine) > 1
+    picked = first(you.mine)
+    hand = you.mine
+  }
+  win [leader] "{count(you.mine)} {picked} {first(deck).marked} {count(hand)} {leader}"
+}"#;
+
+#[test]
+fn assignments_of_any_value_take_the_fast_path_and_end_budgets_the_same_way() {
+    let script = |flow: &str, max| {
+        let src = format!(
+            "game \"Values\" {{ players 2 }}\nproperty points: int = 0\nzone deck: pile\n\
+             card \"Five\" {{ copies 8 points 5 }}\nsetup {{ move box to deck }}\n\
+             var mine per player: list of card = []\nvar leader: player = seat(1)\n\
+             var picked: card = none\nvar marked per card: bool = false\n\
+             flow {{\n{flow}\n}}\n"
+        );
+        game_of(&src, 1, max, false)
+    };
+    let before = statements_answered();
+    let g = script(VALUES, None);
+    assert_eq!(end(&g), "2 Five true 2 P2");
+    // The setup's move, `let`, and the five assignments of each of the three rounds.
+    assert_eq!(statements_answered() - before, 1 + 1 + 3 * 5);
+    let g = without_statement_fast_paths(|| script(VALUES, None));
+    assert_eq!(end(&g), "2 Five true 2 P2");
+    let needed = g.work();
+    let mut ended = 0;
+    for max in 0..needed + 10 {
+        let fast = script(VALUES, Some(max));
+        let walked = without_statement_fast_paths(|| script(VALUES, Some(max)));
+        assert_eq!(end(&fast), end(&walked), "budget {max}");
+        assert_eq!(fast.work(), walked.work(), "budget {max}");
+        ended += u64::from(end(&fast).starts_with("error: ran more than"));
+    }
+    assert!(
+        ended > 0 && ended < needed + 10,
+        "{ended} budgets ended the game"
+    );
+}
