@@ -776,8 +776,14 @@ pub(crate) struct SeatLists {
 /// was evaluated (`MemoEntry::work`), so budgets end games at the same step whether a call was
 /// remembered or not. So the calls of a function are no longer looked for once that has not paid
 /// (`FnMemo`). A clone starts with none, and with every function looked for.
+///
+/// The table lives behind a box made at the first call remembered, so that a game's state (copied
+/// by every clone) holds one pointer for it.
 #[derive(Debug, Default)]
-pub(crate) struct Memo {
+pub(crate) struct Memo(Option<Box<MemoTable>>);
+
+#[derive(Debug, Default)]
+struct MemoTable {
     /// The remembered calls, in the order they were remembered.
     calls: Vec<MemoEntry>,
     /// The arguments of the remembered calls (`MemoEntry::args` is a range of it).
@@ -813,6 +819,53 @@ impl Clone for Memo {
 }
 
 impl Memo {
+    /// Whether the calls of `f` are looked for.
+    #[inline]
+    pub fn wanted(&self, f: u16) -> bool {
+        self.0.as_ref().is_none_or(|t| t.wanted(f))
+    }
+
+    /// The remembered value of a call and the work its body did, if any (see `MemoTable::find`).
+    #[inline]
+    pub fn find(
+        &mut self,
+        f: u16,
+        you: Option<u8>,
+        this: Option<u32>,
+        args: &[Value],
+        hash: u64,
+    ) -> Option<(&Value, u64)> {
+        let t = self.0.get_or_insert_with(Default::default);
+        t.find(f, you, this, args, hash)
+    }
+
+    /// Remembers a call (see `MemoTable::remember`).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn remember(
+        &mut self,
+        f: u16,
+        you: Option<u8>,
+        this: Option<u32>,
+        args: &[Value],
+        hash: u64,
+        value: Value,
+        work: u64,
+        most: usize,
+    ) {
+        let t = self.0.get_or_insert_with(Default::default);
+        t.remember(f, you, this, args, hash, value, work, most);
+    }
+
+    #[inline]
+    pub fn clear(&mut self) {
+        if let Some(t) = &mut self.0 {
+            t.clear();
+        }
+    }
+}
+
+impl MemoTable {
     /// The place where a call's search starts.
     #[inline]
     fn place(f: u16, you: Option<u8>, this: Option<u32>, hash: u64) -> usize {
