@@ -178,7 +178,19 @@ impl Compiler<'_> {
                 let xs: Vec<Expr> = xs;
                 let def = &self.p.fns[f.index()];
                 match self.lowered_fns.contains(&f) {
-                    true => match super::inline::inline_call(def, &xs) {
+                    true => match super::inline::inline_call(def, &xs, |n| {
+                        // Far from the most slots a frame may have (`u16`).
+                        if !cx.copies_binders
+                            || u32::from(cx.max) + u32::from(n) > u32::from(u16::MAX / 2)
+                        {
+                            return None;
+                        }
+                        let first = cx.hidden_slot();
+                        for _ in 1..n {
+                            cx.hidden_slot();
+                        }
+                        Some(first)
+                    }) {
                         Some(body) => (body, ret),
                         None => (mk(ExprKind::CallFn(f, xs), span), ret),
                     },

@@ -30,6 +30,10 @@ pub struct Ctx {
     /// In a procedure: the type its `return` gives (`Some(None)`: a procedure without one);
     /// `None` elsewhere.
     pub ret: Option<Option<Ty>>,
+    /// Whether functions with binders of their own may be copied into this body's calls
+    /// (inline.rs): not into a strategy's rules, whose check of what a rule reads does not look
+    /// into the functions it calls.
+    pub copies_binders: bool,
 }
 
 impl Ctx {
@@ -43,6 +47,7 @@ impl Ctx {
             names: vec![],
             no_you: None,
             ret: None,
+            copies_binders: true,
         }
     }
     pub fn push(&mut self) {

@@ -397,6 +397,7 @@ impl Compiler<'_> {
 
     fn lower_rule(&mut self, r: &ast::StrategyRule) -> Option<StrategyRule> {
         let mut cx = Ctx::new(BodyKind::Pure);
+        cx.copies_binders = false;
         let target = match &r.target {
             ast::StrategyTarget::Pass(_) => StrategyTarget::Pass,
             ast::StrategyTarget::Branch(t) => match t.plain() {
