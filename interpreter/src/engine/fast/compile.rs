@@ -104,7 +104,7 @@ pub(super) fn shape(p: &Program, e: &Expr) -> Shape {
             .props
             .get(pid.index())
             .map_or(Shape::Other, |d| of_ty(&d.ty.ty())),
-        ExprKind::If(_, a, _) => shape(p, a),
+        ExprKind::If(_, a, _) | ExprKind::Let(_, _, a) => shape(p, a),
         ExprKind::Zone(..) => Shape::Zone,
         _ => Shape::Other,
     }
@@ -304,6 +304,7 @@ impl Compiler<'_> {
                 )
             }
             ExprKind::If(c, a, b) => if_else(self.cond(c)?, self.int(a)?, self.int(b)?),
+            ExprKind::Let(slot, v, b) => let_in(*slot, self.any_value(v)?, self.int(b)?),
             ExprKind::Aggregate {
                 op,
                 value,
@@ -672,6 +673,7 @@ impl Compiler<'_> {
                 )
             }
             ExprKind::If(c, a, b) => if_else(self.cond(c)?, self.truth(a)?, self.truth(b)?),
+            ExprKind::Let(slot, v, b) => let_in(*slot, self.any_value(v)?, self.truth(b)?),
             ExprKind::Const(_)
             | ExprKind::Local(_)
             | ExprKind::Global(_)
@@ -745,6 +747,28 @@ impl Compiler<'_> {
 
     pub(super) fn value(&mut self, e: &Expr) -> Option<Fast<ValueFn>> {
         self.nested(|c| c.value_node(e))
+    }
+
+    /// `e` as `eval` gives it, whatever its type: a number, a truth or a zone by their own paths.
+    pub(super) fn any_value(&mut self, e: &Expr) -> Option<Fast<ValueFn>> {
+        Some(match shape(self.p, e) {
+            Shape::Number => {
+                let f = self.int(e)?;
+                let run = f.run;
+                fast(f.height, Box::new(move |m| run(m).map(Value::Int)))
+            }
+            Shape::Truth => {
+                let f = self.truth(e)?;
+                let run = f.run;
+                fast(f.height, Box::new(move |m| run(m).map(Value::Bool)))
+            }
+            Shape::Zone => {
+                let f = self.zone(e)?;
+                let run = f.run;
+                fast(f.height, Box::new(move |m| run(m).map(Value::Zone)))
+            }
+            Shape::Other => self.value(e)?,
+        })
     }
 
     fn value_node(&mut self, e: &Expr) -> Option<Fast<ValueFn>> {
@@ -970,6 +994,7 @@ impl Compiler<'_> {
             // `if C then L1 else L2` of any values (the walker's `If`: the node, the condition, one
             // branch).
             ExprKind::If(c, a, b) => if_else(self.cond(c)?, self.value(a)?, self.value(b)?),
+            ExprKind::Let(slot, v, b) => let_in(*slot, self.any_value(v)?, self.any_value(b)?),
             // `opponents(p)` and `from(p)`: the living seats after p (from p) clockwise; a participant's
             // are the living seats from seat 1 (builtins.rs).
             ExprKind::Builtin(b @ (Builtin::Opponents | Builtin::From), args)
@@ -1166,6 +1191,8 @@ impl Compiler<'_> {
 
     fn zone_node(&mut self, e: &Expr) -> Option<Fast<ZoneFn>> {
         Some(match &e.kind {
+            ExprKind::If(c, a, b) => if_else(self.cond(c)?, self.zone(a)?, self.zone(b)?),
+            ExprKind::Let(slot, v, b) => let_in(*slot, self.any_value(v)?, self.zone(b)?),
             // Every zone a fast path reads comes from here or is matched as a `Value::Zone`: each is
             // noted while a check's guard is recorded (watch.rs).
             ExprKind::Const(Value::Zone(z)) => {
@@ -1329,6 +1356,22 @@ fn player_var(m: &mut Mach, who: &Who, v: VarId) -> Option<usize> {
 }
 
 /// `if C then A else B` of any type (the walker's `If`: the node, the condition, one branch).
+/// `let x = V` then B (a function's `let`, eval.rs): the node, V as `eval` gives it into slot `x`,
+/// then B.
+fn let_in<T: 'static>(slot: u16, v: Fast<ValueFn>, b: Fast<FastFn<T>>) -> Fast<FastFn<T>> {
+    let h = 2 + v.height.max(b.height);
+    let (fv, fb) = (v.run, b.run);
+    fast(
+        h,
+        Box::new(move |m| {
+            step(m);
+            let x = fv(m)?;
+            m.set_local(slot, x);
+            fb(m)
+        }),
+    )
+}
+
 fn if_else<T: 'static>(c: Fast<BoolFn>, a: Fast<FastFn<T>>, b: Fast<FastFn<T>>) -> Fast<FastFn<T>> {
     let h = 2 + c.height.max(a.height).max(b.height);
     let (fc, fa, fb) = (c.run, a.run, b.run);

@@ -17,8 +17,7 @@
 //! the state from before them, and compare what the two changed (`check_stmt`): the first 256 runs
 //! of each statement and one in 256 after.
 
-use super::compile::{fast, shape, Compiler, Shape};
-use super::{Fast, ValueFn};
+use super::compile::{shape, Compiler, Shape};
 use crate::engine::exec::{At, Frame, Mach};
 use crate::engine::state::Ctx;
 use crate::program::{
@@ -144,32 +143,10 @@ fn sets_any_value(p: &Program, target: &Target, e: &Expr) -> bool {
         .is_some_and(|d| d.ty != crate::program::Ty::Int)
 }
 
-/// `E` as `exec`'s `Assign` evaluates it (`eval`, a number by its fast path), as a value.
-fn any_value(c: &mut Compiler, e: &Expr) -> Option<Fast<ValueFn>> {
-    Some(match shape(c.p, e) {
-        Shape::Number => {
-            let f = c.int(e)?;
-            let run = f.run;
-            fast(f.height, Box::new(move |m| run(m).map(Value::Int)))
-        }
-        Shape::Truth => {
-            let f = c.truth(e)?;
-            let run = f.run;
-            fast(f.height, Box::new(move |m| run(m).map(Value::Bool)))
-        }
-        Shape::Zone => {
-            let f = c.zone(e)?;
-            let run = f.run;
-            fast(f.height, Box::new(move |m| run(m).map(Value::Zone)))
-        }
-        Shape::Other => c.value(e)?,
-    })
-}
-
 /// `T = E` of a value no bound clamps (`sets_any_value`): `exec`'s `Assign` evaluates E, then the
 /// holder (`place`), then writes the cell (`write_place`) and notes the variable written.
 fn set_any_value(c: &mut Compiler, target: &Target, e: &Expr) -> Option<Box<StmtCode>> {
-    let value = any_value(c, e)?;
+    let value = c.any_value(e)?;
     let f = value.run;
     let (run, h): (StmtFn, u32) = match target {
         Target::Local(slot) => {
