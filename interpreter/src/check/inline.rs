@@ -12,8 +12,10 @@
 
 use crate::program::{Expr, ExprKind, FnDef};
 
-/// The largest body (in expression nodes) copied into a call site.
-const MAX_NODES: usize = 32;
+/// The largest body (in expression nodes) copied into a call site. (At 128 rather than 32,
+/// Crafty Explorers' random games retire 5.7% fewer instructions and Craft the Crown's 1.6% fewer;
+/// a copy holds the copies it made of its own calls, so no copy is larger than this.)
+const MAX_NODES: usize = 128;
 
 /// The body of `def` with its parameters replaced by `args`, when the call may be inlined.
 /// `fresh(n)` reserves `n` slots of the caller's frame, one after the other, for the body's binders
