@@ -21,7 +21,7 @@ use super::compile::{shape, Compiler, Shape};
 use crate::engine::exec::{At, Frame, Mach};
 use crate::engine::state::Ctx;
 use crate::program::{
-    AssignOp, Expr, ExprKind, Program, Stmt, StmtKind, Target, TextPartIr, VarId,
+    AssignOp, Expr, ExprKind, Program, Stmt, StmtKind, Target, TextIr, TextPartIr, VarId,
 };
 use crate::value::Value;
 use std::sync::OnceLock;
@@ -208,6 +208,100 @@ fn set_any_value(c: &mut Compiler, target: &Target, e: &Expr) -> Option<Box<Stmt
         }
     };
     Some(StmtCode::new(value.height.max(h), run))
+}
+
+/// `log` while nobody records: `exec` builds nothing for a text that cannot fail (literals, `you`,
+/// `active`, `this`, the turn, participants, constants and locals that are not lists), which is
+/// what this tests, reading only the locals it names.
+fn plain_log(t: &TextIr) -> Option<Box<StmtCode>> {
+    let mut slots = Vec::new();
+    for part in &t.parts {
+        let TextPartIr::Expr(e) = part else {
+            continue;
+        };
+        match &e.kind {
+            ExprKind::Local(slot) => slots.push(*slot),
+            ExprKind::You
+            | ExprKind::Active
+            | ExprKind::This
+            | ExprKind::TurnNumber
+            | ExprKind::Participant(_) => {}
+            ExprKind::Const(v) if !matches!(v, Value::List(_)) => {}
+            _ => return None,
+        }
+    }
+    let run: StmtFn = Box::new(move |m| {
+        if m.s.record {
+            return None;
+        }
+        for &slot in &slots {
+            if let Some(Value::List(_)) = super::compile::local(m, slot) {
+                return None;
+            }
+        }
+        Some(())
+    });
+    Some(StmtCode::new(0, run))
+}
+
+/// Any other `log` while nobody records: `exec` builds its text only for the errors it could meet
+/// (an expression's, a list's length past the budget, a text grown too long). Its parts are
+/// evaluated by their fast paths, in order, with the work `exec` counts, and nothing is built: a
+/// part that gives a text or a list holding one or a list (whose text could grow long), or a text
+/// that could reach the longest allowed even from names alone, is left to `exec`.
+fn log_of_values(c: &mut Compiler, t: &TextIr) -> Option<Box<StmtCode>> {
+    let (mut parts, mut height, mut words) = (Vec::new(), 0, 0usize);
+    for part in &t.parts {
+        match part {
+            TextPartIr::Lit(w) => words += w.len(),
+            TextPartIr::Expr(e) => {
+                let f = c.any_value(e)?;
+                height = height.max(f.height);
+                parts.push(f.run);
+            }
+        }
+    }
+    // The longest text of a value that is not a list or a text (label.rs): a number, a space, a
+    // name of the script's, a zone's name with its holder's (a player, or a card and its number).
+    let p = c.p;
+    let names = (p.kinds.iter().map(|k| k.name.len()))
+        .chain(p.tags.iter().map(|t| t.name.len()))
+        .chain(p.zones.iter().map(|z| z.name.len()))
+        .max()
+        .unwrap_or(0);
+    let run: StmtFn = Box::new(move |m| {
+        if m.s.record {
+            return None;
+        }
+        let one = 2 * names + m.s.fixed.names.iter().map(String::len).max().unwrap_or(0) + 64;
+        let mut most = words;
+        for f in &parts {
+            most = match f(m)? {
+                Value::Text(_) => return None,
+                // A list's items (none a list or a text), counted as work as `exec` does, each
+                // with its separator.
+                Value::List(items) => {
+                    if items
+                        .iter()
+                        .any(|i| matches!(i, Value::List(_) | Value::Text(_)))
+                    {
+                        return None;
+                    }
+                    m.s.exec_count += items.len() as u64;
+                    most.checked_add(items.len().checked_mul(one + 2)?)?
+                }
+                _ => most.checked_add(one)?,
+            };
+            if most > crate::engine::eval::MAX_LIST {
+                return None;
+            }
+        }
+        if m.s.exec_count > m.s.fixed.max_steps {
+            return None;
+        }
+        Some(())
+    });
+    Some(StmtCode::new(height, run))
 }
 
 fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
@@ -542,39 +636,19 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
             });
             Some(StmtCode::new(height, run))
         }
-        // `log` while nobody records: `exec` builds nothing for a text that cannot fail (literals,
-        // `you`, `active`, `this`, the turn, participants, constants and locals that are not
-        // lists), which is what this tests, reading only the locals it names.
-        StmtKind::Log(t) => {
-            let mut slots = Vec::new();
-            for part in &t.parts {
-                let TextPartIr::Expr(e) = part else {
-                    continue;
-                };
-                match &e.kind {
-                    ExprKind::Local(slot) => slots.push(*slot),
-                    ExprKind::You
-                    | ExprKind::Active
-                    | ExprKind::This
-                    | ExprKind::TurnNumber
-                    | ExprKind::Participant(_) => {}
-                    ExprKind::Const(v) if !matches!(v, Value::List(_)) => {}
-                    _ => return None,
-                }
+        // A plain text's log first (nothing to evaluate), then by its parts' values (a local that
+        // holds a list, or any other part).
+        StmtKind::Log(t) => match (plain_log(t), log_of_values(&mut c, t)) {
+            (Some(plain), Some(parts)) => {
+                let height = plain.height.max(parts.height);
+                let (a, b) = (plain.run, parts.run);
+                Some(StmtCode::new(
+                    height,
+                    Box::new(move |m| a(m).or_else(|| b(m))),
+                ))
             }
-            let run: StmtFn = Box::new(move |m| {
-                if m.s.record {
-                    return None;
-                }
-                for &slot in &slots {
-                    if let Some(Value::List(_)) = super::compile::local(m, slot) {
-                        return None;
-                    }
-                }
-                Some(())
-            });
-            Some(StmtCode::new(0, run))
-        }
+            (plain, parts) => plain.or(parts),
+        },
         _ => None,
     }
 }

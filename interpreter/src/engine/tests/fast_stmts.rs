@@ -139,7 +139,8 @@ fn moves_take_the_fast_path_and_end_budgets_the_same_way() {
     }
 }
 
-/// Logs whose texts cannot fail: a player, a number, the turn's number and a constant.
+/// Logs: texts that cannot fail (a player, a number, the turn's number and a constant), a list's and
+/// an expression's.
 const LOGS: &str = r#"turn seat(1) {
   let n = 3
   let l = everyone
@@ -171,10 +172,10 @@ fn logs_nobody_records_take_the_fast_path() {
         (statements_answered() - before, g.work())
     };
     let (base, base_work) = answered(&without, false);
-    // The first two logs; not the one of a list (`exec` builds it, a list's items are work), nor
-    // the one of an expression.
+    // Every log: the first two build nothing at all, the list's and the expression's have their
+    // parts evaluated for the errors they could meet (a list's items are work).
     let (n, work) = answered(LOGS, false);
-    assert_eq!(n - base, 2);
+    assert_eq!(n - base, 4);
     // Each log is one step, and the list's two players and the expression are work too, as
     // `exec` counts them.
     assert!(work > base_work + 4 + 2);
@@ -333,4 +334,37 @@ fn assignments_of_any_value_take_the_fast_path_and_end_budgets_the_same_way() {
         ended > 0 && ended < needed + 10,
         "{ended} budgets ended the game"
     );
+}
+
+#[test]
+fn logs_of_expressions_leave_their_errors_and_budgets_to_exec() {
+    let script = |flow: &str, max| {
+        let src = format!(
+            "game \"Logs\" {{ players 2 }}\nzone deck: pile\ncard \"Five\" {{ copies 8 }}\n\
+             var big: int = 9223372036854775807\nsetup {{ move box to deck }}\n\
+             flow {{\n{flow}\n}}\n"
+        );
+        game_of(&src, 1, max, false)
+    };
+    // An overflow in a log's text is `exec`'s error, at the log's line; a list of lists is built by
+    // `exec` (its text could grow long), which gives the same end.
+    let g = script(
+        "log \"{count(deck)} {big + 1}\"\nwin everyone \"no overflow\"",
+        None,
+    );
+    assert_eq!(end(&g), "error: arithmetic overflow (line 7)");
+    let nested = "let l = [[1, 2], [3]]\nlog \"{l} {count(deck)}\"\nwin everyone \"{count(l)}\"";
+    let before = statements_answered();
+    let g = script(nested, None);
+    assert_eq!(end(&g), "2");
+    // The setup's move and `let`: not the log.
+    assert_eq!(statements_answered() - before, 2);
+    // Every budget ends the game at the same step, with the same error, either way.
+    let needed = script(LOGS, None).work();
+    for max in 0..needed + 10 {
+        let fast = script(LOGS, Some(max));
+        let walked = without_statement_fast_paths(|| script(LOGS, Some(max)));
+        assert_eq!(end(&fast), end(&walked), "budget {max}");
+        assert_eq!(fast.work(), walked.work(), "budget {max}");
+    }
 }
