@@ -215,6 +215,11 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
     s.fixed = std::sync::Arc::new(fixed);
     s.eliminated = vec![false; everybody];
     l.options = p.options.iter().map(|o| o.default.clone()).collect();
+    l.longest_name = (p.kinds.iter().map(|k| k.name.len()))
+        .chain(p.tags.iter().map(|t| t.name.len()))
+        .chain(p.zones.iter().map(|z| z.name.len()))
+        .max()
+        .unwrap_or(0);
     for (id, v) in &config.options {
         if !super::option_value_ok(p, *id, v) {
             let name = p.options.get(id.index()).map_or("?", |o| o.name.as_str());

@@ -6,7 +6,9 @@ use super::exec::{Frame, Mach};
 use super::hash::{hash_shallow, Fx};
 use super::label::{label, zone_label};
 use super::RuntimeError;
-use crate::program::{ActionDef, ActionId, ExprKind, MenuMode, Program, Stmt, StmtKind};
+use crate::program::{
+    ActionDef, ActionId, Expr, ExprKind, MenuMode, Program, Stmt, StmtKind, TextPartIr,
+};
 use crate::value::Value;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
@@ -35,8 +37,8 @@ fn plain_label(def: &ActionDef, args: &[Value]) -> bool {
     }
     def.label.as_ref().is_none_or(|t| {
         t.parts.iter().all(|part| match part {
-            crate::program::TextPartIr::Lit(_) => true,
-            crate::program::TextPartIr::Expr(e) => {
+            TextPartIr::Lit(_) => true,
+            TextPartIr::Expr(e) => {
                 matches!(e.kind, ExprKind::Local(s) if (s as usize) < def.params.len())
                     || matches!(e.kind, ExprKind::You)
             }
@@ -252,9 +254,88 @@ impl<'a> Mach<'a> {
         self.s.labels || self.s.record
     }
 
+    /// Whether an option's label whose text reads more than its parameters and `you` (a variable,
+    /// a call) can be built later all the same: every such part has a fast path that gives a value
+    /// whose text cannot grow long (not a list, not a text), and the whole text cannot reach the
+    /// longest allowed from names alone. The parts are evaluated now, with the work the label's
+    /// text counts, so that the work is the same as if it were built; when the label cannot wait,
+    /// that work is taken back (the text is then built, counting it again). Built later, in the same
+    /// position (a pending decision's state does not change), the text is the same.
+    fn label_can_wait(&mut self, def: &ActionDef, args: &[Value]) -> bool {
+        let Some(t) = &def.label else {
+            return false;
+        };
+        if args
+            .iter()
+            .any(|v| matches!(v, Value::List(_) | Value::Text(_)))
+        {
+            return false;
+        }
+        // Every part read by a fast path, or none evaluated.
+        let params = def.params.len();
+        let read = |e: &Expr| match e.kind {
+            ExprKind::Local(s) => (s as usize) >= params,
+            ExprKind::You => false,
+            _ => true,
+        };
+        let all_fast = t.parts.iter().all(|part| match part {
+            TextPartIr::Expr(e) => !read(e) || self.has_fast_value(e),
+            TextPartIr::Lit(_) => true,
+        });
+        if !all_fast {
+            return false;
+        }
+        let player = self
+            .s
+            .fixed
+            .names
+            .iter()
+            .map(String::len)
+            .max()
+            .unwrap_or(0);
+        let one = 2 * self.l.longest_name + player + 64;
+        let start = self.s.exec_count;
+        let mut most = 0usize;
+        for part in &t.parts {
+            let e = match part {
+                TextPartIr::Lit(w) => {
+                    most = most.saturating_add(w.len());
+                    continue;
+                }
+                TextPartIr::Expr(e) => e,
+            };
+            most = most.saturating_add(one);
+            match e.kind {
+                ExprKind::Local(s) if (s as usize) < def.params.len() => continue,
+                ExprKind::You => continue,
+                _ => {}
+            }
+            match self.fast_value(e) {
+                Some(Value::List(_) | Value::Text(_)) | None => {
+                    self.s.exec_count = start;
+                    return false;
+                }
+                Some(_) => {}
+            }
+        }
+        if most > crate::engine::eval::MAX_LIST {
+            self.s.exec_count = start;
+            return false;
+        }
+        true
+    }
+
     /// The labels of the pending decision, built now (its options were listed without them). The
-    /// texts left out are those that cannot fail (see `plain_label`).
+    /// texts left out are those that cannot fail (see `plain_label` and `label_can_wait`); the
+    /// work of building them was counted when the options were listed.
     pub fn labels_of_pending(&mut self) -> Vec<String> {
+        let work = self.s.exec_count;
+        let labels = self.pending_labels();
+        self.s.exec_count = work;
+        labels
+    }
+
+    fn pending_labels(&mut self) -> Vec<String> {
         let mut labels: Vec<String> = match self.s.frames.last() {
             Some(Frame::Menu(m)) => {
                 let (decider, at) = (m.decider, m.at);
@@ -626,16 +707,17 @@ impl<'a> Mach<'a> {
         if let Err(level) = self.condition_holds(def, list)? {
             return Ok((level != u16::MAX).then_some(level));
         }
-        let text = if !self.wants_labels() && plain_label(def, args) {
-            // Built when someone reads it (`Game::set_labels`).
-            self.s.unlabelled = true;
-            String::new()
-        } else {
-            match &def.label {
-                Some(t) => self.text(t)?,
-                None => self.default_label(def, args, decider),
-            }
-        };
+        let text =
+            if !self.wants_labels() && (plain_label(def, args) || self.label_can_wait(def, args)) {
+                // Built when someone reads it (`Game::set_labels`).
+                self.s.unlabelled = true;
+                String::new()
+            } else {
+                match &def.label {
+                    Some(t) => self.text(t)?,
+                    None => self.default_label(def, args, decider),
+                }
+            };
         if let (Some(fp), Some(buckets)) = (fingerprint, list.seen.as_mut()) {
             buckets.entry(fp).or_default().push(list.out.len());
         }

@@ -230,6 +230,8 @@ impl Ctx {
 #[derive(Debug, Default)]
 pub(crate) struct Layout {
     pub ncards: u32,
+    /// The longest name of a card kind, a tag or a zone (a bound on the texts of values, label.rs).
+    pub longest_name: usize,
     /// First zone instance of every zone definition, and how many it has.
     pub zone_base: Vec<u32>,
     pub zone_len: Vec<u32>,

@@ -186,6 +186,14 @@ impl Mach<'_> {
         Some(v)
     }
 
+    /// Whether `e` has a fast path as a value (`fast_value` may answer).
+    #[inline]
+    pub(super) fn has_fast_value(&self, e: &Expr) -> bool {
+        self.fast_code(e).is_some_and(|c| {
+            c.int.is_some() || c.truth.is_some() || c.zone.is_some() || c.value.is_some()
+        })
+    }
+
     /// A zone instance by its fast path (`p.hand`: `eval` of a zone expression would take it too).
     #[inline]
     pub(super) fn fast_zone(&mut self, e: &Expr) -> Option<u32> {

@@ -114,3 +114,66 @@ flow {
         }
     }
 }
+
+/// A label that reads more than its parameters (a variable, a card's variable, a call, a count)
+/// waits too when every such part has a fast path and gives no list or text: its parts are
+/// evaluated as the options are listed (the same work as building it), and built when asked for,
+/// the same text. A label showing a list is built at once.
+#[test]
+fn labels_reading_the_position_wait_and_are_built_the_same() {
+    let src = r#"
+game "Later" { players 2 }
+zone hand per player: set, owner
+zone pile: pile
+card "Ruby" { copies 2 }
+card "Opal" { copies 2 }
+var target: player = seat(2)
+var shown: list of card = []
+var given per card: int = 0
+fn twice(n: int): int = n * 2 + count(pile)
+action give(c in you.hand) label "Give {c} to {target} ({c.given}, {twice(c.given)}, {count(pile)})" {
+  c.given += 1
+  move c to pile
+}
+action note(c in you.hand) label "Show {c} after {shown}" { shown = shown + [c] }
+setup { move box to seat(1).hand }
+flow {
+  turn seat(1) { repeat 3 { actions by seat(1) once [give, note] } }
+  win [seat(1)] "done"
+}
+"#;
+    let make = |labels: bool| {
+        let p = Arc::new(check_source(src).program.expect("the script checks"));
+        let mut config = GameConfig::new(2, 1);
+        config.record = false;
+        config.labels = labels;
+        Game::new(p, config)
+    };
+    let (mut on, mut off) = (make(true), make(false));
+    for choice in [0, 2, 0] {
+        let want = options(&on);
+        let got = options(&off);
+        assert_eq!(got.len(), want.len());
+        assert!(
+            want.iter()
+                .any(|l| l.starts_with("Give ") && l.contains(" to P2 (")),
+            "{want:?}"
+        );
+        // The gifts' labels wait; the shows' (a list) are built.
+        for (g, w) in got.iter().zip(&want) {
+            if w.starts_with("Give") {
+                assert!(g.is_empty(), "{g:?}");
+            } else {
+                assert_eq!(g, w);
+            }
+        }
+        assert_eq!(on.work(), off.work(), "{want:?}");
+        let mut labelled = off.clone();
+        labelled.set_labels(true);
+        assert_eq!(options(&labelled), want);
+        assert_eq!(labelled.work(), off.work());
+        on.apply(choice).expect("applies");
+        off.apply(choice).expect("applies");
+    }
+    assert_eq!(on.status(), off.status());
+}
