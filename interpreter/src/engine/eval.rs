@@ -391,7 +391,7 @@ impl<'a> Mach<'a> {
         let hash = if remember { Fx::of_values(&locals) } else { 0 };
         if remember {
             let (count, most) = (self.s.exec_count, self.s.fixed.max_steps);
-            if let Some((v, work)) = self.s.memo.find(f.0, you, this, &locals, hash) {
+            if let Some((v, work)) = self.s.memo.table().find(f.0, you, this, &locals, hash) {
                 // The body's work, as if it ran; a call that would spend the budget runs, to end
                 // where and how it ends.
                 if count.saturating_add(work) <= most {
@@ -416,6 +416,7 @@ impl<'a> Mach<'a> {
                 let s = &mut *self.s;
                 if let Some(args) = s.ctxs.get(base).and_then(|c| c.locals.get(..n)) {
                     s.memo
+                        .table()
                         .remember(f.0, you, this, args, hash, v.clone(), work, MAX_MEMO);
                 }
             }

@@ -785,7 +785,7 @@ pub(crate) struct SeatLists {
 pub(crate) struct Memo(Option<Box<MemoTable>>);
 
 #[derive(Debug, Default)]
-struct MemoTable {
+pub(crate) struct MemoTable {
     /// The remembered calls, in the order they were remembered.
     calls: Vec<MemoEntry>,
     /// The arguments of the remembered calls (`MemoEntry::args` is a range of it).
@@ -827,36 +827,10 @@ impl Memo {
         self.0.as_ref().is_none_or(|t| t.wanted(f))
     }
 
-    /// The remembered value of a call and the work its body did, if any (see `MemoTable::find`).
+    /// The table, made at the first use.
     #[inline]
-    pub fn find(
-        &mut self,
-        f: u16,
-        you: Option<u8>,
-        this: Option<u32>,
-        args: &[Value],
-        hash: u64,
-    ) -> Option<(&Value, u64)> {
-        let t = self.0.get_or_insert_with(Default::default);
-        t.find(f, you, this, args, hash)
-    }
-
-    /// Remembers a call (see `MemoTable::remember`).
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    pub fn remember(
-        &mut self,
-        f: u16,
-        you: Option<u8>,
-        this: Option<u32>,
-        args: &[Value],
-        hash: u64,
-        value: Value,
-        work: u64,
-        most: usize,
-    ) {
-        let t = self.0.get_or_insert_with(Default::default);
-        t.remember(f, you, this, args, hash, value, work, most);
+    pub fn table(&mut self) -> &mut MemoTable {
+        self.0.get_or_insert_with(Default::default)
     }
 
     #[inline]

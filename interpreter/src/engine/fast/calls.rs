@@ -471,7 +471,7 @@ impl Compiler<'_> {
                 let remember = pure && m.s.memo_on && m.s.memo.wanted(f.0);
                 let hash = if remember { Fx::of_values(&locals) } else { 0 };
                 if remember {
-                    if let Some((v, work)) = m.s.memo.find(f.0, you, this, &locals, hash) {
+                    if let Some((v, work)) = m.s.memo.table().find(f.0, you, this, &locals, hash) {
                         // The body's work, as if it ran (the budget is tested by `settle`).
                         let v = from(v);
                         m.s.exec_count += work;
@@ -494,6 +494,7 @@ impl Compiler<'_> {
                         if let Some(args) = s.ctxs.get(base).and_then(|c| c.locals.get(..n)) {
                             let v = into(v.clone());
                             s.memo
+                                .table()
                                 .remember(f.0, you, this, args, hash, v, work, MAX_MEMO);
                         }
                     }

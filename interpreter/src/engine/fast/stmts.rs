@@ -18,6 +18,7 @@
 //! of each statement and one in 256 after.
 
 use super::compile::{shape, Compiler, Shape};
+use super::{Fast, ValueFn};
 use crate::engine::exec::{At, Frame, Mach};
 use crate::engine::state::Ctx;
 use crate::program::{
@@ -143,24 +144,30 @@ fn sets_any_value(p: &Program, target: &Target, e: &Expr) -> bool {
         .is_some_and(|d| d.ty != crate::program::Ty::Int)
 }
 
+/// `x = E` or `let x = E` of a value into local `x`: E, then the budget, then the local written.
+fn set_local(slot: u16, value: Fast<ValueFn>) -> Box<StmtCode> {
+    let f = value.run;
+    let run: StmtFn = Box::new(move |m| {
+        let v = f(m)?;
+        if m.s.exec_count > m.s.fixed.max_steps {
+            return None;
+        }
+        m.set_local(slot, v);
+        Some(())
+    });
+    StmtCode::new(value.height, run)
+}
+
 /// `T = E` of a value no bound clamps (`sets_any_value`): `exec`'s `Assign` evaluates E, then the
 /// holder (`place`), then writes the cell (`write_place`) and notes the variable written.
 fn set_any_value(c: &mut Compiler, target: &Target, e: &Expr) -> Option<Box<StmtCode>> {
     let value = c.any_value(e)?;
+    if let Target::Local(slot) = target {
+        return Some(set_local(*slot, value));
+    }
     let f = value.run;
     let (run, h): (StmtFn, u32) = match target {
-        Target::Local(slot) => {
-            let slot = *slot;
-            let run: StmtFn = Box::new(move |m| {
-                let v = f(m)?;
-                if m.s.exec_count > m.s.fixed.max_steps {
-                    return None;
-                }
-                m.set_local(slot, v);
-                Some(())
-            });
-            (run, 0)
-        }
+        Target::Local(_) => return None, // written above
         Target::Global(var) => {
             let var = *var;
             let run: StmtFn = Box::new(move |m| {
@@ -419,17 +426,7 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
                 });
                 return Some(StmtCode::new(value.height, run));
             }
-            let value = c.value(e)?;
-            let f = value.run;
-            let run: StmtFn = Box::new(move |m| {
-                let v = f(m)?;
-                if m.s.exec_count > m.s.fixed.max_steps {
-                    return None;
-                }
-                m.set_local(slot, v);
-                Some(())
-            });
-            Some(StmtCode::new(value.height, run))
+            Some(set_local(slot, c.value(e)?))
         }
         // `if C1 { } else if C2 { } else { }`: the conditions in order, as `eval_bool` gives them,
         // then the block of the first that holds (or `else`) is pushed.

@@ -43,6 +43,21 @@ const BODY: &str = r#"turn seat(1) {
   win [you] "{you.coins} {round} {n} {first(deck).stock}"
 }"#;
 
+/// Every budget from nothing to `past` steps beyond `needed`: the game `at(budget)` ends the same
+/// way with the fast paths and with `exec` alone, with the same error at the same line, after the
+/// same work. Gives how many budgets ended the game with a budget's error.
+fn same_at_every_budget(needed: u64, past: u64, at: impl Fn(u64) -> Game) -> u64 {
+    let mut ended = 0;
+    for max in 0..needed + past {
+        let fast = at(max);
+        let walked = without_statement_fast_paths(|| at(max));
+        assert_eq!(end(&fast), end(&walked), "budget {max}");
+        assert_eq!(fast.work(), walked.work(), "budget {max}");
+        ended += u64::from(end(&fast).starts_with("error: ran more than"));
+    }
+    ended
+}
+
 #[test]
 fn assignments_lets_and_ifs_take_the_fast_path() {
     let before = statements_answered();
@@ -69,14 +84,7 @@ fn budgets_end_at_the_same_step_either_way() {
     // Every budget from nothing to more than the game needs: with the fast paths and with `exec`
     // alone the game ends the same way, with the same error at the same line, after the same work.
     let needed = game(BODY, None).work();
-    let mut ended = 0u64;
-    for max in 0..needed + 20 {
-        let fast = game(BODY, Some(max));
-        let walked = without_statement_fast_paths(|| game(BODY, Some(max)));
-        assert_eq!(end(&fast), end(&walked), "budget {max}");
-        assert_eq!(fast.work(), walked.work(), "budget {max}");
-        ended += u64::from(end(&fast).starts_with("error: ran more than"));
-    }
+    let ended = same_at_every_budget(needed, 20, |max| game(BODY, Some(max)));
     // Budgets that end the game before its end and budgets that let it finish are both tried (the
     // last steps' work is counted but not tested: no step follows the end).
     assert!(
@@ -131,12 +139,7 @@ fn moves_take_the_fast_path_and_end_budgets_the_same_way() {
     // not those into `small` (it has a limit), nor `top of` (a pile).
     assert_eq!(statements_answered() - before, 1 + 1 + 4);
     let needed = g.work();
-    for max in 0..needed + 10 {
-        let fast = script(MOVES, Some(max));
-        let walked = without_statement_fast_paths(|| script(MOVES, Some(max)));
-        assert_eq!(end(&fast), end(&walked), "budget {max}");
-        assert_eq!(fast.work(), walked.work(), "budget {max}");
-    }
+    same_at_every_budget(needed, 10, |max| script(MOVES, Some(max)));
 }
 
 /// Logs: texts that cannot fail (a player, a number, the turn's number and a constant), a list's and
@@ -220,12 +223,7 @@ fn moves_of_whole_zones_nobody_records_are_the_walkers() {
     // versions, shown cards, marks and work); not `top 3 of` (a pile) nor `show`.
     assert!(statements_answered() - before >= 5);
     let needed = g.work();
-    for max in 0..needed + 10 {
-        let fast = script(Some(max));
-        let walked = without_statement_fast_paths(|| script(Some(max)));
-        assert_eq!(end(&fast), end(&walked), "budget {max}");
-        assert_eq!(fast.work(), walked.work(), "budget {max}");
-    }
+    same_at_every_budget(needed, 10, |max| script(Some(max)));
 }
 
 /// `pay` of a negative amount adds: past the largest number it is an overflow, not a panic.
@@ -280,12 +278,7 @@ fn top_cards_of_a_pile_take_the_fast_path_unless_it_runs_short() {
     // move that runs short, nor the pile into itself.
     assert_eq!(statements_answered() - before, setup + 4);
     let needed = g.work();
-    for max in 0..needed + 10 {
-        let fast = script(PILE_MOVES, Some(max));
-        let walked = without_statement_fast_paths(|| script(PILE_MOVES, Some(max)));
-        assert_eq!(end(&fast), end(&walked), "budget {max}");
-        assert_eq!(fast.work(), walked.work(), "budget {max}");
-    }
+    same_at_every_budget(needed, 10, |max| script(PILE_MOVES, Some(max)));
 }
 
 /// Assignments of values no bound clamps: a list, a player and a card to variables of a player, a
@@ -322,14 +315,7 @@ fn assignments_of_any_value_take_the_fast_path_and_end_budgets_the_same_way() {
     let g = without_statement_fast_paths(|| script(VALUES, None));
     assert_eq!(end(&g), "2 Five true 2 P2");
     let needed = g.work();
-    let mut ended = 0;
-    for max in 0..needed + 10 {
-        let fast = script(VALUES, Some(max));
-        let walked = without_statement_fast_paths(|| script(VALUES, Some(max)));
-        assert_eq!(end(&fast), end(&walked), "budget {max}");
-        assert_eq!(fast.work(), walked.work(), "budget {max}");
-        ended += u64::from(end(&fast).starts_with("error: ran more than"));
-    }
+    let ended = same_at_every_budget(needed, 10, |max| script(VALUES, Some(max)));
     assert!(
         ended > 0 && ended < needed + 10,
         "{ended} budgets ended the game"
@@ -361,10 +347,5 @@ fn logs_of_expressions_leave_their_errors_and_budgets_to_exec() {
     assert_eq!(statements_answered() - before, 2);
     // Every budget ends the game at the same step, with the same error, either way.
     let needed = script(LOGS, None).work();
-    for max in 0..needed + 10 {
-        let fast = script(LOGS, Some(max));
-        let walked = without_statement_fast_paths(|| script(LOGS, Some(max)));
-        assert_eq!(end(&fast), end(&walked), "budget {max}");
-        assert_eq!(fast.work(), walked.work(), "budget {max}");
-    }
+    same_at_every_budget(needed, 10, |max| script(LOGS, Some(max)));
 }
