@@ -168,9 +168,11 @@ impl<'a> Mach<'a> {
         if let Some(why) = self.s.no_decide {
             return Err(self.err(span, format!("{why} cannot ask for a decision")));
         }
-        Ok(self.run_checks()?.map(Stop::Over))
+        Ok(self.run_checks()?.map(|o| Stop::Over(Box::new(o))))
     }
 
+    /// Poses a decision: it becomes the game's status, where `Game` reads it (the stop that says so
+    /// stays small, and so does every step's result that passes it on).
     fn decision(
         &mut self,
         player: u8,
@@ -178,17 +180,18 @@ impl<'a> Mach<'a> {
         mut options: Vec<String>,
         simultaneous: bool,
         span: Span,
-    ) -> Decision {
+    ) -> Stop {
         if !self.s.unlabelled {
             distinct_labels(&mut options);
         }
-        Decision {
+        self.s.status = super::Status::Decision(Decision {
             player,
             prompt,
             options,
             simultaneous,
             span,
-        }
+        });
+        Stop::Decision
     }
 
     /// The elements of a domain that pass the filter (with the binder in `var`).
@@ -235,7 +238,7 @@ impl<'a> Mach<'a> {
                 let labels = self.labels(&offered, decider);
                 let d = self.decision(decider, prompt, labels, false, span);
                 self.s.frames.push(Frame::ChooseOne { slot, offered });
-                Ok(Flow::Stop(Stop::Decision(d)))
+                Ok(Flow::Stop(d))
             }
             count => {
                 let (n, with_done, default) = self.count_of(count, cands.len())?;
@@ -305,7 +308,7 @@ impl<'a> Mach<'a> {
         if let Some(Frame::ChooseMany(f)) = self.s.frames.last_mut() {
             f.offered = offered;
         }
-        Ok(Flow::Stop(Stop::Decision(d)))
+        Ok(Flow::Stop(d))
     }
 
     pub fn exec_branch(
@@ -337,7 +340,7 @@ impl<'a> Mach<'a> {
         let prompt = self.prompt(prompt, "Choose one")?;
         let d = self.decision(decider, prompt, labels, false, span);
         self.s.frames.push(Frame::Branch { blocks });
-        Ok(Flow::Stop(Stop::Decision(d)))
+        Ok(Flow::Stop(d))
     }
 
     pub fn step_menu(&mut self) -> R<Flow> {
@@ -384,7 +387,7 @@ impl<'a> Mach<'a> {
             let old = std::mem::replace(&mut m.offered, offered);
             self.s.recycled.get().keep_options(old);
         }
-        Ok(Flow::Stop(Stop::Decision(d)))
+        Ok(Flow::Stop(d))
     }
 
     pub fn step_simul(&mut self) -> R<Flow> {
@@ -476,7 +479,7 @@ impl<'a> Mach<'a> {
             if let Some(Frame::Simul(f)) = self.s.frames.last_mut() {
                 f.offered = offered;
             }
-            return Ok(Flow::Stop(Stop::Decision(d)));
+            return Ok(Flow::Stop(d));
         }
     }
 
@@ -577,7 +580,7 @@ impl<'a> Mach<'a> {
                 pk.offered = offered;
             }
         }
-        Ok(Some(Flow::Stop(Stop::Decision(d))))
+        Ok(Some(Flow::Stop(d)))
     }
 
     /// Whether a chosen value is a card that not everybody can see.

@@ -3,7 +3,7 @@
 use super::decide::{ChooseMany, MenuFrame, SimulFrame};
 use super::state::{Ctx, Layout, State};
 use super::trace::Event;
-use super::{Decision, Outcome, RuntimeError};
+use super::{Outcome, RuntimeError};
 use crate::program::{BlockId, Body, Expr, ProcId, Program, Stmt, StmtKind, TriggerDef, ZoneId};
 use crate::value::Value;
 use cardgame_grammar::ast::{Scope, Span};
@@ -29,8 +29,10 @@ pub(crate) struct Mach<'a> {
 /// Why the run loop stopped.
 #[derive(Debug)]
 pub(crate) enum Stop {
-    Decision(Decision),
-    Over(Outcome),
+    /// A decision is posed: the game's status holds it.
+    Decision,
+    /// Boxed: a step's result stays two words wide.
+    Over(Box<Outcome>),
     /// The stack is empty.
     Empty,
 }
@@ -377,7 +379,7 @@ impl<'a> Mach<'a> {
                     let body = *body;
                     self.pop_frame();
                     match self.run_nested(body, None, None, "a `given` block")? {
-                        Some(o) => Flow::Stop(Stop::Over(o)),
+                        Some(o) => Flow::Stop(Stop::Over(Box::new(o))),
                         None => Flow::Next,
                     }
                 }
@@ -457,8 +459,14 @@ impl<'a> Mach<'a> {
         self.s.no_decide = prev;
         match r? {
             Stop::Empty => Ok(None),
-            Stop::Over(o) => Ok(Some(o)),
-            Stop::Decision(d) => Err(self.err(d.span, format!("{why} cannot ask for a decision"))),
+            Stop::Over(o) => Ok(Some(*o)),
+            Stop::Decision => {
+                let span = match &self.s.status {
+                    super::Status::Decision(d) => d.span,
+                    _ => self.current_span(),
+                };
+                Err(self.err(span, format!("{why} cannot ask for a decision")))
+            }
         }
     }
 
@@ -589,7 +597,7 @@ impl<'a> Mach<'a> {
             }
             TurnStage::Checks => {
                 if let Some(o) = self.run_checks()? {
-                    return Ok(Flow::Stop(Stop::Over(o)));
+                    return Ok(Flow::Stop(Stop::Over(Box::new(o))));
                 }
                 self.pop_frame();
             }

@@ -352,7 +352,7 @@ impl Game {
 
     fn finish(&mut self, r: Result<Stop, RuntimeError>) {
         match r {
-            Ok(Stop::Decision(d)) => {
+            Ok(Stop::Decision) => {
                 if self.st.steps.saturating_sub(self.st.turn_steps) >= self.st.fixed.max_decisions {
                     let reason = match self.st.turn {
                         0 => format!(
@@ -370,11 +370,10 @@ impl Game {
                         reason,
                         finished: false,
                     });
-                } else {
-                    self.st.status = Status::Decision(d);
                 }
+                // Otherwise the decision posed is the status already.
             }
-            Ok(Stop::Over(o)) => self.end(o),
+            Ok(Stop::Over(o)) => self.end(*o),
             Ok(Stop::Empty) => self.end(Outcome {
                 winners: Vec::new(),
                 participants: Vec::new(),

@@ -260,12 +260,12 @@ impl<'a> Mach<'a> {
                     return Ok(Flow::Next);
                 }
                 if self.s.turn >= self.s.fixed.max_turns {
-                    return Ok(Flow::Stop(Stop::Over(Outcome {
+                    return Ok(Flow::Stop(Stop::Over(Box::new(Outcome {
                         winners: Vec::new(),
                         participants: Vec::new(),
                         reason: format!("turn limit of {} turns reached", self.s.fixed.max_turns),
                         finished: false,
-                    })));
+                    }))));
                 }
                 let prev = self.s.active;
                 self.s.frames.push(Frame::Turn {
@@ -382,12 +382,12 @@ impl<'a> Mach<'a> {
                     None => Vec::new(),
                 };
                 let reason = self.text(reason)?;
-                return Ok(Flow::Stop(Stop::Over(Outcome {
+                return Ok(Flow::Stop(Stop::Over(Box::new(Outcome {
                     winners,
                     participants: Vec::new(),
                     reason,
                     finished: true,
-                })));
+                }))));
             }
             StmtKind::Win(e, reason) => {
                 let v = self.eval(e)?;
@@ -404,12 +404,12 @@ impl<'a> Mach<'a> {
                     }
                 }
                 let reason = self.text(reason)?;
-                return Ok(Flow::Stop(Stop::Over(Outcome {
+                return Ok(Flow::Stop(Stop::Over(Box::new(Outcome {
                     winners,
                     participants,
                     reason,
                     finished: true,
-                })));
+                }))));
             }
             StmtKind::Stat(id, op, e) => {
                 // Recorded for `cardgame sim`, never shown in the trace.
