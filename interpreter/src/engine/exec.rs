@@ -611,6 +611,14 @@ impl<'a> Mach<'a> {
         let p: &'a Program = self.p;
         let l: &'a Layout = self.l;
         let e = ev.index();
+        // Most events (a turn's start and end) have no listener at all: nothing to look for.
+        let families = l.families.get(e).map(|f| f.as_slice()).unwrap_or(&[]);
+        if families.is_empty()
+            && l.glob_trigs.get(e).is_none_or(|g| g.is_empty())
+            && !l.anywhere.get(e).copied().unwrap_or(false)
+        {
+            return;
+        }
         let mut list = Vec::new();
         let active = self.s.active;
         if let Some(g) = l.glob_trigs.get(e) {
@@ -623,7 +631,6 @@ impl<'a> Mach<'a> {
                 });
             }
         }
-        let families = l.families.get(e).map(|f| f.as_slice()).unwrap_or(&[]);
         let n = self.s.players;
         let add_zone = |s: &State, list: &mut Vec<Invocation>, fam: ZoneId, z: u32| {
             let Some(zi) = s.zones.get(z as usize) else {
