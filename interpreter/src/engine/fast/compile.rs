@@ -231,6 +231,21 @@ impl Compiler<'_> {
                     }),
                 )
             }
+            // A number variable of the card a local holds (`c.boost`): the value node's reads and
+            // work, without a value.
+            ExprKind::CardVar(v, ce) if matches!(ce.kind, ExprKind::Local(_)) => {
+                let ExprKind::Local(s) = ce.kind else {
+                    return None;
+                };
+                let v = *v;
+                fast(
+                    3,
+                    Box::new(move |m| match card_var_of_local(m, v, s)? {
+                        Value::Int(n) => Some(*n),
+                        _ => None,
+                    }),
+                )
+            }
             ExprKind::Global(_)
             | ExprKind::Option(_)
             | ExprKind::Column(_)
@@ -674,6 +689,20 @@ impl Compiler<'_> {
             }
             ExprKind::If(c, a, b) => if_else(self.cond(c)?, self.truth(a)?, self.truth(b)?),
             ExprKind::Let(slot, v, b) => let_in(*slot, self.any_value(v)?, self.truth(b)?),
+            // A truth variable of the card a local holds (`s.faces_left`), as the number's above.
+            ExprKind::CardVar(v, ce) if matches!(ce.kind, ExprKind::Local(_)) => {
+                let ExprKind::Local(s) = ce.kind else {
+                    return None;
+                };
+                let v = *v;
+                fast(
+                    3,
+                    Box::new(move |m| match card_var_of_local(m, v, s)? {
+                        Value::Bool(b) => Some(*b),
+                        _ => None,
+                    }),
+                )
+            }
             ExprKind::Const(_)
             | ExprKind::Local(_)
             | ExprKind::Global(_)
@@ -1386,6 +1415,22 @@ fn if_else<T: 'static>(c: Fast<BoolFn>, a: Fast<FastFn<T>>, b: Fast<FastFn<T>>) 
             }
         }),
     )
+}
+
+/// Variable `v` of the card local `s` holds, with the reads and work of the value node of
+/// `CardVar(v, Local(s))` (the variable noted, one step; reading the local counts nothing).
+#[inline(always)]
+fn card_var_of_local<'m>(m: &'m mut Mach, v: VarId, s: u16) -> Option<&'m Value> {
+    read(m, Dep::Var(v.0));
+    step(m);
+    let Some(&Value::Card(c)) = local(m, s) else {
+        return None;
+    };
+    if c as usize >= m.s.cards.len() {
+        return None;
+    }
+    let i = c as usize * m.l.n_cvars + m.l.var(v);
+    m.s.cvars.get(m.l, i)
 }
 
 /// The kind of the card local `s` holds, with the step of the property node that reads it.
