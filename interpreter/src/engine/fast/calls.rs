@@ -365,9 +365,15 @@ impl Compiler<'_> {
         filter: Option<&Expr>,
     ) -> Option<Fast<ValueFn>> {
         let value = match (op, value) {
-            (Aggregate::Map | Aggregate::Flatten, Some(v)) => Some(self.value(v)?),
+            (Aggregate::Map | Aggregate::Flatten | Aggregate::Sort, Some(v)) => {
+                Some(self.value(v)?)
+            }
             (
-                Aggregate::Filter | Aggregate::TakeWhile | Aggregate::Map | Aggregate::Flatten,
+                Aggregate::Filter
+                | Aggregate::TakeWhile
+                | Aggregate::Map
+                | Aggregate::Flatten
+                | Aggregate::Sort,
                 None,
             ) => None,
             _ => return None,
@@ -378,6 +384,9 @@ impl Compiler<'_> {
         let value = value.map(|v| v.run);
         let take_while = op == Aggregate::TakeWhile;
         let flatten = op == Aggregate::Flatten;
+        // `sort(x in L by K)`: each item with its key, then a stable sort by the keys (the walker's
+        // `aggregate`: the keys' work, none for sorting).
+        let sort = op == Aggregate::Sort;
         Some(fast(
             h,
             Box::new(move |m| {
@@ -385,6 +394,7 @@ impl Compiler<'_> {
                 let (items, len) = open(&fz, m)?;
                 m.s.exec_count += len as u64;
                 let mut kept = Vec::with_capacity(len);
+                let mut keys = Vec::new();
                 each(m, &items, len, slot, |m| {
                     if let Some(f) = &filter {
                         if !f(m)? {
@@ -404,11 +414,20 @@ impl Compiler<'_> {
                         }
                         m.s.exec_count += n as u64;
                         push_items(m, &v, &mut kept)?;
+                    } else if sort {
+                        kept.push(local(m, slot)?.clone());
+                        keys.push(v);
                     } else {
                         kept.push(v);
                     }
                     Some(false)
                 })?;
+                if sort {
+                    let mut order: Vec<usize> = (0..kept.len()).collect();
+                    order.sort_by(|&a, &b| crate::engine::builtins::cmp_values(&keys[a], &keys[b]));
+                    let sorted = order.into_iter().map(|i| std::mem::take(&mut kept[i]));
+                    return Some(Value::list(sorted.collect()));
+                }
                 Some(Value::list(kept))
             }),
         ))

@@ -20,6 +20,7 @@ pub(super) fn compile(p: &Program, e: &Expr) -> Option<Box<Code>> {
         p,
         calling: Vec::new(),
         depth: 0,
+        in_prop: false,
     };
     let (int, cond, truth, zone, value) = match shape(p, e) {
         Shape::Number => (c.int(e), None, None, None, None),
@@ -120,6 +121,8 @@ pub(super) struct Compiler<'p> {
     pub(super) calling: Vec<FnId>,
     /// How deep the compilation is now.
     pub(super) depth: u32,
+    /// A computed property's expressions are being compiled (props.rs).
+    pub(super) in_prop: bool,
 }
 
 /// Notes a read while a check's guard is recorded, as the walker's `note_expr` does for the node.
@@ -215,6 +218,9 @@ impl Compiler<'_> {
                     return None;
                 };
                 let pid = pid.index();
+                if let Some(f) = self.computed_prop_int(pid, s) {
+                    return Some(f);
+                }
                 fast(
                     3,
                     Box::new(move |m| {
@@ -828,6 +834,15 @@ impl Compiler<'_> {
                     Some(Value::Player(m.s.active))
                 }),
             ),
+            // The card whose ability, trigger or property runs (`none` outside one): a node of its
+            // own for the walker, one step.
+            ExprKind::This => fast(
+                1,
+                Box::new(|m| {
+                    step(m);
+                    Some(m.this().map(Value::Card).unwrap_or_default())
+                }),
+            ),
             ExprKind::Global(v) => {
                 let v = *v;
                 fast(
@@ -952,6 +967,9 @@ impl Compiler<'_> {
                     return None;
                 };
                 let pid = pid.index();
+                if let Some(f) = self.computed_prop(pid, s) {
+                    return Some(f);
+                }
                 fast(
                     3,
                     Box::new(move |m| {
@@ -1000,8 +1018,11 @@ impl Compiler<'_> {
             }
             ExprKind::Aggregate {
                 op:
-                    op
-                    @ (Aggregate::Filter | Aggregate::TakeWhile | Aggregate::Map | Aggregate::Flatten),
+                    op @ (Aggregate::Filter
+                    | Aggregate::TakeWhile
+                    | Aggregate::Map
+                    | Aggregate::Flatten
+                    | Aggregate::Sort),
                 value,
                 slot,
                 list,

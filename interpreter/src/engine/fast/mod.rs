@@ -19,6 +19,7 @@
 
 mod calls;
 mod compile;
+mod props;
 mod stmts;
 
 pub use stmts::StmtCompiled;
