@@ -834,6 +834,17 @@ impl Compiler<'_> {
                     Some(Value::Player(m.s.active))
                 }),
             ),
+            // Every space of the board, in order (a list made each time, as the walker's).
+            ExprKind::Spaces => fast(
+                1,
+                Box::new(|m| {
+                    step(m);
+                    let n = m.l.spaces.len();
+                    Some(Value::list(
+                        (0..n).map(|i| Value::Space(i as u16)).collect(),
+                    ))
+                }),
+            ),
             // The card whose ability, trigger or property runs (`none` outside one): a node of its
             // own for the walker, one step.
             ExprKind::This => fast(
