@@ -634,6 +634,100 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
             });
             Some(StmtCode::new(height, run))
         }
+        // `perform A of C` (by the card's owner, as itself): `exec` evaluates the card, finds its
+        // kind's ability (none: a failure, `exec`'s), counts the performance for the owner (the
+        // active player for a card nobody owns) and pushes the ability's frames.
+        StmtKind::Perform {
+            ability,
+            card,
+            as_card: None,
+            by: None,
+        } => {
+            let fc = c.value(card)?;
+            let (height, fc, ability) = (fc.height, fc.run, ability.index());
+            let run: StmtFn = Box::new(move |m| {
+                let Value::Card(card) = fc(m)? else {
+                    return None;
+                };
+                let kind = m.s.cards.get(card as usize)?.kind as usize;
+                let p: &Program = m.p;
+                let body = *p.kinds.get(kind)?.abilities.get(ability)?.as_ref()?;
+                if m.s.exec_count > m.s.fixed.max_steps {
+                    return None;
+                }
+                let you = m.s.card_owner(card).unwrap_or(m.s.active);
+                let nk = p.kinds.len();
+                if m.s.tally.performed.is_empty() {
+                    m.s.tally.performed = vec![0; m.s.players as usize * nk];
+                }
+                if let Some(n) = m.s.tally.performed.get_mut(you as usize * nk + kind) {
+                    *n += 1;
+                }
+                let locals = m.s.take_locals(body.slots as usize);
+                m.push_call(
+                    Ctx {
+                        locals,
+                        you: Some(you),
+                        this: Some(card),
+                    },
+                    body.block,
+                );
+                Some(())
+            });
+            Some(StmtCode::new(height, run))
+        }
+        // `reveal C` / `hide C` of a card, a zone's cards or a list of cards while nobody records:
+        // `exec` evaluates them, counts a list's items (a zone's twice: read as a list, then as
+        // cards), then turns each card (`none` is passed over).
+        StmtKind::Reveal(e, up) => {
+            let f = c.value(e)?;
+            let (height, f, up) = (f.height, f.run, *up);
+            let run: StmtFn = Box::new(move |m| {
+                if m.s.record {
+                    return None;
+                }
+                let v = f(m)?;
+                if m.s.exec_count > m.s.fixed.max_steps {
+                    return None;
+                }
+                let n = m.s.cards.len();
+                let turn = |m: &mut Mach, c: u32| {
+                    m.s.cards[c as usize].face_up = up;
+                    m.s.moved();
+                };
+                match v {
+                    Value::None => {}
+                    Value::Card(c) if (c as usize) < n => turn(m, c),
+                    // A zone's cards: read as a list (its length) and counted as cards.
+                    Value::Zone(z) if (z as usize) < m.s.zones.len() => {
+                        m.note_zone(z);
+                        let k = m.s.zones[z as usize].cards.len();
+                        m.charge_later(2 * k);
+                        for i in 0..k {
+                            let c = m.s.zones[z as usize].cards[i];
+                            turn(m, c);
+                        }
+                    }
+                    Value::List(l)
+                        if l.iter().all(|v| match v {
+                            Value::Card(c) => (*c as usize) < n,
+                            Value::None => true,
+                            _ => false,
+                        }) =>
+                    {
+                        m.charge_later(l.len());
+                        for v in l.iter() {
+                            if let Value::Card(c) = v {
+                                turn(m, *c);
+                            }
+                        }
+                    }
+                    _ => return None,
+                }
+                Some(())
+            });
+            Some(StmtCode::new(height, run))
+        }
         // A plain text's log first (nothing to evaluate), then by its parts' values (a local that
         // holds a list, or any other part).
         StmtKind::Log(t) => match (plain_log(t), log_of_values(&mut c, t)) {
@@ -708,7 +802,11 @@ impl<'a> Mach<'a> {
             "the walker fails where the fast path of {:?} did not",
             stmt.kind
         );
-        let moves = matches!(stmt.kind, StmtKind::Move { .. });
+        // Statements that turn cards or count performances: the cards, zones and tally too.
+        let moves = matches!(
+            stmt.kind,
+            StmtKind::Move { .. } | StmtKind::Reveal(..) | StmtKind::Perform { .. }
+        );
         let key = |s: &crate::engine::state::State| {
             let mut k = format!(
                 "{} {:?} {:?} {:?} {:?} {:?} {:?}",
@@ -718,7 +816,7 @@ impl<'a> Mach<'a> {
                 s.cvars,
                 s.watch,
                 s.short,
-                s.ctxs.last().map(|c| &c.locals)
+                s.ctxs.last().map(|c| (&c.locals, c.you, c.this))
             );
             // What a statement can push: a block, or a call's frames and context.
             let top = &s.frames[s.frames.len().saturating_sub(3)..];

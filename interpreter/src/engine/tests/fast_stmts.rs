@@ -349,3 +349,51 @@ fn logs_of_expressions_leave_their_errors_and_budgets_to_exec() {
     let needed = script(LOGS, None).work();
     same_at_every_budget(needed, 10, |max| script(LOGS, Some(max)));
 }
+
+/// `perform` of a card's ability and `reveal` / `hide` of a card, a zone's cards and a list, while
+/// nobody records (the events are off, as in `sim`).
+const TURNING: &str = r#"game "Turning" { players 2 }
+property points: int = 0
+abilities play
+zone deck: pile, hidden
+zone hand per player: set, owner
+var score per player: int = 0
+card "Five" {
+  copies 4
+  points 5
+  ability play { you.score += this.points }
+}
+card "Blank" { copies 2 }
+setup { move box to deck }
+flow {
+  turn seat(1) {
+    move top 6 of deck to you.hand
+    reveal you.hand
+    hide first(you.hand)
+    reveal [first(you.hand), none]
+    for c in you.hand {
+      perform play of c
+    }
+    reveal deck
+    win [you] "{you.score} {count(c in you.hand where c.face_up)}"
+  }
+}
+"#;
+
+#[test]
+fn performs_and_reveals_take_the_fast_path() {
+    let game = |max: Option<u64>| game_of(TURNING, 1, max, false);
+    let before = statements_answered();
+    let g = game(None);
+    // Four Fives perform (the Blanks have no ability: a failure, `exec`'s); every card ends face up.
+    assert_eq!(end(&g), "20 6");
+    // Ten statements by their fast paths, four of them the reveals and the hide and four the Fives'
+    // performs (without either of those fast paths, six).
+    assert_eq!(statements_answered() - before, 10);
+    let needed = g.work();
+    let ended = same_at_every_budget(needed, 10, |max| game(Some(max)));
+    assert!(
+        ended > 0 && ended <= needed,
+        "{ended} of {needed} budgets spent"
+    );
+}
