@@ -193,6 +193,84 @@ fn each(
     r
 }
 
+/// A test `x is Tag` (or `is not`) of the binder itself, as a table of the kinds that pass: the
+/// compiled test reads nothing else and counts no work for a card, so the items are read where they
+/// lie, without binding the local (`tagged`).
+fn tag_test(p: &crate::program::Program, test: Option<&Expr>, slot: u16) -> Option<Vec<bool>> {
+    let ExprKind::IsTag(x, t, negated) = &test?.kind else {
+        return None;
+    };
+    if !matches!(x.kind, ExprKind::Local(s) if s == slot) {
+        return None;
+    }
+    Some(
+        p.kinds
+            .iter()
+            .map(|k| k.tags.binary_search(t).is_ok() != *negated)
+            .collect(),
+    )
+}
+
+/// How many of the items pass a tag test (`tag_test`), up to `stop` of them (`None`: an item that
+/// is not a card, which the compiled test would have counted work for: the general loop's turn).
+fn tagged(m: &Mach, items: &Items, len: usize, passes: &[bool], stop: usize) -> Option<usize> {
+    let cards = &m.s.cards;
+    let pass = |c: u32| {
+        let kind = cards.get(c as usize)?.kind as usize;
+        passes.get(kind).copied()
+    };
+    let mut n = 0;
+    match items {
+        Items::Zones(zs, k) => {
+            for &z in &zs[..*k] {
+                for &c in m.s.zones[z as usize].cards.iter().rev() {
+                    if pass(c)? {
+                        n += 1;
+                        if n >= stop {
+                            return Some(n);
+                        }
+                    }
+                }
+            }
+        }
+        Items::List(l) => {
+            for v in l.iter().take(len) {
+                let Value::Card(c) = v else {
+                    return None;
+                };
+                if pass(*c)? {
+                    n += 1;
+                    if n >= stop {
+                        return Some(n);
+                    }
+                }
+            }
+        }
+    }
+    Some(n)
+}
+
+/// `any` or `all` of the items by the compiled test, each bound to the local in turn.
+#[inline(always)]
+fn any_all_each(
+    m: &mut Mach,
+    items: &Items,
+    len: usize,
+    slot: u16,
+    test: &BoolFn,
+    any: bool,
+) -> Option<bool> {
+    let mut decided = !any;
+    each(m, items, len, slot, |m| {
+        let stop = test(m)? == any;
+        if stop {
+            decided = any;
+        }
+        Some(stop)
+    })?;
+    Some(decided)
+}
+
 impl Compiler<'_> {
     /// What an aggregate walks: one zone, zones joined by `+` (at most `MAX_PARTS`), or a value
     /// that is a list (a local, a variable).
@@ -251,12 +329,25 @@ impl Compiler<'_> {
             Some(f) => Some(self.cond(f)?),
             None => None,
         };
+        let tags = tag_test(self.p, filter.or(value), slot);
         let h = 3 + zone.height.max(test.as_ref().map_or(0, |t| t.height));
         let (fz, test) = (zone.run, test.map(|t| t.run));
         let any = op == Aggregate::Any;
-        Some(fast(
-            h,
-            Box::new(move |m| {
+        let run: BoolFn = match (tags, test) {
+            // A tag test: the items read where they lie (`any`: one card that passes; `all`: as
+            // many that pass as there are items), the general loop for a list of other things.
+            (Some(passes), Some(test)) => Box::new(move |m| {
+                step(m);
+                let (items, len) = open(&fz, m)?;
+                m.s.exec_count += len as u64;
+                let stop = if any { 1 } else { usize::MAX };
+                match tagged(m, &items, len, &passes, stop) {
+                    Some(n) if any => Some(n > 0),
+                    Some(n) => Some(n == len),
+                    None => any_all_each(m, &items, len, slot, &test, any),
+                }
+            }),
+            (_, test) => Box::new(move |m| {
                 step(m);
                 let (items, len) = open(&fz, m)?;
                 m.s.exec_count += len as u64;
@@ -264,17 +355,10 @@ impl Compiler<'_> {
                     // Every card passes: `any` of a non-empty zone, `all` of any.
                     return Some(!any || len > 0);
                 };
-                let mut decided = !any;
-                each(m, &items, len, slot, |m| {
-                    let stop = test(m)? == any;
-                    if stop {
-                        decided = any;
-                    }
-                    Some(stop)
-                })?;
-                Some(decided)
+                any_all_each(m, &items, len, slot, test, any)
             }),
-        ))
+        };
+        Some(fast(h, run))
     }
 
     /// `count`, `sum`, `max` or `min` over a zone (`aggregate` in builtins.rs, the same order and work).
@@ -308,6 +392,11 @@ impl Compiler<'_> {
             (_, Some(v)) => Some(self.int(v)?),
             (_, None) => return None,
         };
+        // `count(x in L where x is Tag)`: the items read where they lie (`tag_test`).
+        let tags = match (op, &value) {
+            (Aggregate::Count, None) => tag_test(self.p, filter, slot),
+            _ => None,
+        };
         let (filter, h) = self.filter_of(filter, zone.height, value.as_ref().map(|v| v.height))?;
         // A constant property over one zone named in place (`sum(c.points for c in p.deck)`): the
         // zone, its length as work, then the fold remembered for its version or made (the same as
@@ -317,6 +406,30 @@ impl Compiler<'_> {
                 return Some(fast(h, fold_of_zone(parts.pop()?, pid, op)));
             }
             (_, run) => run,
+        };
+        // A count by a tag test: the items read where they lie, the general loop for a list of
+        // other things.
+        let filter = match (tags, filter) {
+            (Some(passes), Some(test)) => {
+                return Some(fast(
+                    h,
+                    Box::new(move |m| {
+                        step(m);
+                        let (items, len) = open(&fz, m)?;
+                        m.s.exec_count += len as u64;
+                        if let Some(n) = tagged(m, &items, len, &passes, usize::MAX) {
+                            return Some(n as i64);
+                        }
+                        let mut count = 0i64;
+                        each(m, &items, len, slot, |m| {
+                            count += i64::from(test(m)?);
+                            Some(false)
+                        })?;
+                        Some(count)
+                    }),
+                ));
+            }
+            (_, filter) => filter,
         };
         let value = value.map(|v| v.run);
         Some(fast(
