@@ -474,7 +474,31 @@ impl Compiler<'_> {
 
     /// A truth, as `eval_bool` gives it (its own quick forms charge nothing for the node).
     pub(super) fn cond(&mut self, e: &Expr) -> Option<Fast<BoolFn>> {
-        self.nested(|c| c.cond_node(e))
+        let general = self.nested(|c| c.cond_node(e))?;
+        // `and`, `or` and `not` of tag and kind tests of one local (`c is Attack or c is Spell`)
+        // count no work for a card and depend on its kind alone: a table of the kinds that pass,
+        // the general closure for anything but a card.
+        if matches!(
+            e.kind,
+            ExprKind::Binary(BinOp::And | BinOp::Or, ..) | ExprKind::Unary(UnOp::Not, _)
+        ) {
+            if let Some(slot) = kind_formula_slot(e) {
+                let p = self.p;
+                let table: Vec<bool> = (0..p.kinds.len()).map(|k| kind_formula(p, e, k)).collect();
+                let f = general.run;
+                return Some(fast(
+                    general.height,
+                    Box::new(move |m| match local(m, slot) {
+                        Some(&Value::Card(c)) => {
+                            let kind = m.s.cards.get(c as usize)?.kind as usize;
+                            table.get(kind).copied()
+                        }
+                        _ => f(m),
+                    }),
+                ));
+            }
+        }
+        Some(general)
     }
 
     fn cond_node(&mut self, e: &Expr) -> Option<Fast<BoolFn>> {
@@ -1296,6 +1320,40 @@ impl Compiler<'_> {
             }
             _ => return None,
         })
+    }
+}
+
+/// The local that every test of a formula of `and`, `or` and `not` over tag and kind tests reads
+/// (`None`: another form, or several locals).
+fn kind_formula_slot(e: &Expr) -> Option<u16> {
+    match &e.kind {
+        ExprKind::IsTag(x, ..) | ExprKind::IsKind(x, ..) => match x.kind {
+            ExprKind::Local(s) => Some(s),
+            _ => None,
+        },
+        ExprKind::Binary(BinOp::And | BinOp::Or, a, b) => {
+            let s = kind_formula_slot(a)?;
+            (kind_formula_slot(b)? == s).then_some(s)
+        }
+        ExprKind::Unary(UnOp::Not, x) => kind_formula_slot(x),
+        _ => None,
+    }
+}
+
+/// Whether a card of kind `kind` passes such a formula (`kind_formula_slot`).
+fn kind_formula(p: &Program, e: &Expr, kind: usize) -> bool {
+    match &e.kind {
+        ExprKind::IsTag(_, t, negated) => {
+            p.kinds
+                .get(kind)
+                .is_some_and(|k| k.tags.binary_search(t).is_ok())
+                != *negated
+        }
+        ExprKind::IsKind(_, k, negated) => (kind == k.0 as usize) != *negated,
+        ExprKind::Binary(BinOp::And, a, b) => kind_formula(p, a, kind) && kind_formula(p, b, kind),
+        ExprKind::Binary(BinOp::Or, a, b) => kind_formula(p, a, kind) || kind_formula(p, b, kind),
+        ExprKind::Unary(UnOp::Not, x) => !kind_formula(p, x, kind),
+        _ => false,
     }
 }
 
