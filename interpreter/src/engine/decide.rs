@@ -473,8 +473,8 @@ impl<'a> Mach<'a> {
                 return Ok(Flow::Stop(stop));
             }
             let prompt = self.prompt(prompt.as_ref(), "Choose one")?;
-            // Simultaneous choices are rare: always labelled.
-            let labels: Vec<String> = offered.iter().map(|v| self.label_for(v, q)).collect();
+            // Labelled when someone reads them (`labels`), as a single choice's.
+            let labels = self.labels(&offered, q);
             let d = self.decision(q, prompt, labels, true, *span);
             if let Some(Frame::Simul(f)) = self.s.frames.last_mut() {
                 f.offered = offered;
@@ -559,6 +559,9 @@ impl<'a> Mach<'a> {
         if let Some(stop) = self.before_decision(span)? {
             return Ok(Some(Flow::Stop(stop)));
         }
+        // Labelled when someone reads them, as a choice of several elements' (`pose_many`).
+        let mut labels = self.s.recycled.get().labels();
+        let wants = self.wants_labels();
         let Some(Frame::Simul(f)) = self.s.frames.last() else {
             return Ok(Some(Flow::Next));
         };
@@ -566,13 +569,20 @@ impl<'a> Mach<'a> {
             return Ok(Some(Flow::Next));
         };
         let offered = self.distinct(&pk.candidates, q);
-        // Simultaneous choices are rare: always labelled.
-        let mut labels: Vec<String> = offered
-            .iter()
-            .map(|&i| self.label_for(&pk.candidates[i], q))
-            .collect();
+        if wants {
+            labels.extend(
+                offered
+                    .iter()
+                    .map(|&i| self.label_for(&pk.candidates[i], q)),
+            );
+        } else {
+            labels.resize(offered.len(), String::new());
+        }
         if pk.with_done {
             labels.push("done".into());
+        }
+        if !wants {
+            self.s.unlabelled = true;
         }
         let d = self.decision(q, pk.prompt.clone(), labels, true, span);
         if let Some(Frame::Simul(f)) = self.s.frames.last_mut() {

@@ -370,6 +370,28 @@ impl<'a> Mach<'a> {
                 }
                 out
             }
+            // A simultaneous choice: of one element, or one of several (`picking`).
+            Some(Frame::Simul(f)) => {
+                let decider = self.pending_decider();
+                match f.picking.as_deref() {
+                    Some(pk) => {
+                        let mut out: Vec<String> = pk
+                            .offered
+                            .iter()
+                            .map(|&i| self.label_for(&pk.candidates[i], decider))
+                            .collect();
+                        if pk.with_done {
+                            out.push("done".into());
+                        }
+                        out
+                    }
+                    None => f
+                        .offered
+                        .iter()
+                        .map(|v| self.label_for(v, decider))
+                        .collect(),
+                }
+            }
             _ => Vec::new(),
         };
         distinct_labels(&mut labels);

@@ -177,3 +177,62 @@ flow {
     }
     assert_eq!(on.status(), off.status());
 }
+
+/// Simultaneous choices, of one card and of several (`up to 2`, one decision per card, with
+/// "done"): without labels the same options and course, and the pending decision labelled on
+/// demand exactly as in a labelled game.
+const SIMULTANEOUS: &str = r#"
+game "Together" { players 2 }
+zone hand per player: set, owner
+zone pile: pile
+card "Ruby" { copies 4 }
+card "Opal" { copies 4 }
+setup {
+  for p in everyone {
+    move top 4 of box to p.hand
+  }
+}
+flow {
+  simultaneously q in everyone choose c in q.hand prompt "Pick one" {
+    move c to pile
+  }
+  simultaneously q in everyone choose up to 2 c in q.hand prompt "Pick some" {
+    move c to pile
+  }
+  win everyone "done"
+}
+"#;
+
+#[test]
+fn simultaneous_labels_are_built_the_same_when_asked_for() {
+    let make = |labels: bool| {
+        let p = Arc::new(
+            check_source(SIMULTANEOUS)
+                .program
+                .expect("the script checks"),
+        );
+        let mut config = GameConfig::new(2, 3);
+        config.record = false;
+        config.labels = labels;
+        Game::new(p, config)
+    };
+    let (mut on, mut off) = (make(true), make(false));
+    let mut decisions = 0;
+    while let Status::Decision(_) = on.status() {
+        let want = options(&on);
+        let got = options(&off);
+        assert_eq!(got.len(), want.len());
+        assert!(got.iter().all(|l| l.is_empty() || l == "done"), "{got:?}");
+        assert!(want.iter().any(|l| l == "Ruby" || l == "Opal"), "{want:?}");
+        let mut labelled = off.clone();
+        labelled.set_labels(true);
+        assert_eq!(options(&labelled), want);
+        let choice = decisions % want.len();
+        on.apply(choice).expect("applies");
+        off.apply(choice).expect("applies");
+        decisions += 1;
+    }
+    // Two single picks, then at least two decisions of the picks of several.
+    assert!(decisions >= 4, "{decisions} decisions");
+    assert_eq!(on.status(), off.status());
+}
