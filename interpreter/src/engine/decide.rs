@@ -288,21 +288,9 @@ impl<'a> Mach<'a> {
         };
         let offered = self.distinct(&f.candidates, f.decider);
         let mut labels = self.s.recycled.get().labels();
-        if self.wants_labels() {
-            labels.extend(
-                offered
-                    .iter()
-                    .map(|&i| self.label_for(&f.candidates[i], f.decider)),
-            );
-        } else {
-            labels.resize(offered.len(), String::new());
-        }
-        if f.with_done {
-            labels.push("done".into());
-        }
-        if !self.wants_labels() {
-            self.s.unlabelled = true;
-        }
+        let wanted = self.wants_labels();
+        self.many_labels(f, &offered, f.decider, wanted, &mut labels);
+        self.s.unlabelled |= !wanted;
         let (decider, prompt) = (f.decider, self.s.recycled.get().prompt(&f.prompt));
         let d = self.decision(decider, prompt, labels, false, span);
         if let Some(Frame::ChooseMany(f)) = self.s.frames.last_mut() {
@@ -561,7 +549,7 @@ impl<'a> Mach<'a> {
         }
         // Labelled when someone reads them, as a choice of several elements' (`pose_many`).
         let mut labels = self.s.recycled.get().labels();
-        let wants = self.wants_labels();
+        let wanted = self.wants_labels();
         let Some(Frame::Simul(f)) = self.s.frames.last() else {
             return Ok(Some(Flow::Next));
         };
@@ -569,21 +557,8 @@ impl<'a> Mach<'a> {
             return Ok(Some(Flow::Next));
         };
         let offered = self.distinct(&pk.candidates, q);
-        if wants {
-            labels.extend(
-                offered
-                    .iter()
-                    .map(|&i| self.label_for(&pk.candidates[i], q)),
-            );
-        } else {
-            labels.resize(offered.len(), String::new());
-        }
-        if pk.with_done {
-            labels.push("done".into());
-        }
-        if !wants {
-            self.s.unlabelled = true;
-        }
+        self.many_labels(pk, &offered, q, wanted, &mut labels);
+        self.s.unlabelled |= !wanted;
         let d = self.decision(q, pk.prompt.clone(), labels, true, span);
         if let Some(Frame::Simul(f)) = self.s.frames.last_mut() {
             if let Some(pk) = f.picking.as_mut() {

@@ -1,7 +1,7 @@
 //! Engine stage: the options of a decision: identical cards merged, action menus listed (conditions
 //! split by parameter), and labels built, or left out while nobody reads them.
 
-use super::decide::{Args, MenuOption};
+use super::decide::{Args, ChooseMany, MenuOption};
 use super::exec::{Frame, Mach};
 use super::hash::{hash_shallow, Fx};
 use super::label::{label, zone_label};
@@ -360,14 +360,8 @@ impl<'a> Mach<'a> {
                 offered.iter().map(|v| self.label_for(v, decider)).collect()
             }
             Some(Frame::ChooseMany(f)) => {
-                let mut out: Vec<String> = f
-                    .offered
-                    .iter()
-                    .map(|&i| self.label_for(&f.candidates[i], f.decider))
-                    .collect();
-                if f.with_done {
-                    out.push("done".into());
-                }
+                let mut out = Vec::new();
+                self.many_labels(f, &f.offered, f.decider, true, &mut out);
                 out
             }
             // A simultaneous choice: of one element, or one of several (`picking`).
@@ -375,14 +369,8 @@ impl<'a> Mach<'a> {
                 let decider = self.pending_decider();
                 match f.picking.as_deref() {
                     Some(pk) => {
-                        let mut out: Vec<String> = pk
-                            .offered
-                            .iter()
-                            .map(|&i| self.label_for(&pk.candidates[i], decider))
-                            .collect();
-                        if pk.with_done {
-                            out.push("done".into());
-                        }
+                        let mut out = Vec::new();
+                        self.many_labels(pk, &pk.offered, decider, true, &mut out);
                         out
                     }
                     None => f
@@ -396,6 +384,31 @@ impl<'a> Mach<'a> {
         };
         distinct_labels(&mut labels);
         labels
+    }
+
+    /// The labels of the candidates `offered` of a choice of several elements, then `done` when it
+    /// may stop, onto `out`: built when `wanted`, else left out (empty; built on demand by
+    /// `labels_of_pending`).
+    pub(super) fn many_labels(
+        &self,
+        many: &ChooseMany,
+        offered: &[usize],
+        decider: u8,
+        wanted: bool,
+        out: &mut Vec<String>,
+    ) {
+        if wanted {
+            out.extend(
+                offered
+                    .iter()
+                    .map(|&i| self.label_for(&many.candidates[i], decider)),
+            );
+        } else {
+            out.resize(out.len() + offered.len(), String::new());
+        }
+        if many.with_done {
+            out.push("done".into());
+        }
     }
 
     pub(super) fn pending_decider(&self) -> u8 {

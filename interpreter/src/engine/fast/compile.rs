@@ -240,17 +240,7 @@ impl Compiler<'_> {
             // A number variable of the card a local holds (`c.boost`): the value node's reads and
             // work, without a value.
             ExprKind::CardVar(v, ce) if matches!(ce.kind, ExprKind::Local(_)) => {
-                let ExprKind::Local(s) = ce.kind else {
-                    return None;
-                };
-                let v = *v;
-                fast(
-                    3,
-                    Box::new(move |m| match card_var_of_local(m, v, s)? {
-                        Value::Int(n) => Some(*n),
-                        _ => None,
-                    }),
-                )
+                card_var_as(*v, ce, Value::as_int)?
             }
             ExprKind::Global(_)
             | ExprKind::Option(_)
@@ -721,17 +711,7 @@ impl Compiler<'_> {
             ExprKind::Let(slot, v, b) => let_in(*slot, self.any_value(v)?, self.truth(b)?),
             // A truth variable of the card a local holds (`s.faces_left`), as the number's above.
             ExprKind::CardVar(v, ce) if matches!(ce.kind, ExprKind::Local(_)) => {
-                let ExprKind::Local(s) = ce.kind else {
-                    return None;
-                };
-                let v = *v;
-                fast(
-                    3,
-                    Box::new(move |m| match card_var_of_local(m, v, s)? {
-                        Value::Bool(b) => Some(*b),
-                        _ => None,
-                    }),
-                )
+                card_var_as(*v, ce, Value::as_bool)?
             }
             ExprKind::Const(_)
             | ExprKind::Local(_)
@@ -1505,6 +1485,21 @@ fn if_else<T: 'static>(c: Fast<BoolFn>, a: Fast<FastFn<T>>, b: Fast<FastFn<T>>) 
             }
         }),
     )
+}
+
+/// `CardVar(v, Local(s))` as a `T` (a number, a truth) by `from`, or `None` when `ce` is not a local.
+fn card_var_as<T: 'static>(
+    v: VarId,
+    ce: &Expr,
+    from: impl Fn(&Value) -> Option<T> + Send + Sync + 'static,
+) -> Option<Fast<FastFn<T>>> {
+    let ExprKind::Local(s) = ce.kind else {
+        return None;
+    };
+    Some(fast(
+        3,
+        Box::new(move |m| from(card_var_of_local(m, v, s)?)),
+    ))
 }
 
 /// Variable `v` of the card local `s` holds, with the reads and work of the value node of

@@ -24,8 +24,13 @@ flow {
 "#;
 
 fn game(labels: bool) -> Game {
-    let p = Arc::new(check_source(SCRIPT).program.expect("the script checks"));
-    let mut config = GameConfig::new(2, 1);
+    game_of(SCRIPT, 1, labels)
+}
+
+/// A two-player game of `src` with seed `seed`, nobody recording, labels on or off.
+fn game_of(src: &str, seed: u64, labels: bool) -> Game {
+    let p = Arc::new(check_source(src).program.expect("the script checks"));
+    let mut config = GameConfig::new(2, seed);
     config.record = false;
     config.labels = labels;
     Game::new(p, config)
@@ -68,11 +73,7 @@ action a(x in [1, 0]) label "Split {10 / x}" { win [you] "a" }
 flow { actions by seat(1) once [a] }
 "#;
     for labels in [true, false] {
-        let p = Arc::new(check_source(src).program.expect("the script checks"));
-        let mut config = GameConfig::new(2, 1);
-        config.record = false;
-        config.labels = labels;
-        let g = Game::new(p, config);
+        let g = game_of(src, 1, labels);
         match g.status() {
             Status::Error(e) => assert_eq!(e.line, 3, "{}", e.message),
             s => panic!("labels {labels}: {s:?}"),
@@ -142,14 +143,7 @@ flow {
   win [seat(1)] "done"
 }
 "#;
-    let make = |labels: bool| {
-        let p = Arc::new(check_source(src).program.expect("the script checks"));
-        let mut config = GameConfig::new(2, 1);
-        config.record = false;
-        config.labels = labels;
-        Game::new(p, config)
-    };
-    let (mut on, mut off) = (make(true), make(false));
+    let (mut on, mut off) = (game_of(src, 1, true), game_of(src, 1, false));
     for choice in [0, 2, 0] {
         let want = options(&on);
         let got = options(&off);
@@ -205,18 +199,10 @@ flow {
 
 #[test]
 fn simultaneous_labels_are_built_the_same_when_asked_for() {
-    let make = |labels: bool| {
-        let p = Arc::new(
-            check_source(SIMULTANEOUS)
-                .program
-                .expect("the script checks"),
-        );
-        let mut config = GameConfig::new(2, 3);
-        config.record = false;
-        config.labels = labels;
-        Game::new(p, config)
-    };
-    let (mut on, mut off) = (make(true), make(false));
+    let (mut on, mut off) = (
+        game_of(SIMULTANEOUS, 3, true),
+        game_of(SIMULTANEOUS, 3, false),
+    );
     let mut decisions = 0;
     while let Status::Decision(_) = on.status() {
         let want = options(&on);
