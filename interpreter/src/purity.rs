@@ -100,6 +100,7 @@ fn condition_parts(a: &ActionDef, fns: &[bool], props: &[bool]) -> Vec<Condition
                 level,
                 pure,
                 skip,
+                kinds: Default::default(),
             }
         })
         .collect()

@@ -13,6 +13,7 @@ pub(crate) mod fast;
 pub(crate) mod hash;
 mod label;
 mod lists;
+pub(crate) mod menus;
 pub(crate) mod options;
 mod sample;
 mod state;

@@ -5,6 +5,7 @@ use super::decide::{Args, ChooseMany, MenuOption};
 use super::exec::{Frame, Mach};
 use super::hash::{hash_shallow, Fx};
 use super::label::{label, zone_label};
+use super::menus::{Sorted, Tried};
 use super::RuntimeError;
 use crate::program::{
     ActionDef, ActionId, Expr, ExprKind, MenuMode, Program, Stmt, StmtKind, TextPartIr,
@@ -19,14 +20,22 @@ type Buckets = HashMap<u64, Vec<usize>, BuildHasherDefault<Fx>>;
 type R<T> = Result<T, RuntimeError>;
 
 /// The options of a menu being listed.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(super) struct Listing {
     out: Vec<MenuOption>,
     labels: Vec<String>,
     /// Fingerprint buckets of `out`, once it is long.
     seen: Option<Buckets>,
     /// Per conjunct of the action being listed: its value for the parameters bound now, if known.
-    known: Vec<Option<bool>>,
+    pub(super) known: Vec<Option<bool>>,
+}
+
+impl Listing {
+    /// Debug builds: the same options and labels.
+    #[cfg(debug_assertions)]
+    pub(super) fn same_as(&self, other: &Listing) -> bool {
+        self.labels == other.labels && self.out == other.out
+    }
 }
 
 /// Whether an option's label can be left out and built later: building it cannot fail (its text is
@@ -60,8 +69,11 @@ pub(crate) fn skipped() -> u64 {
     SKIPPED.with(|n| n.get())
 }
 
-/// How many sets of identical cards a parameter's listing keeps apart (`Mach::enum_action`).
-const TRIED: usize = 16;
+/// Sets the count of [`skipped`] cards (a debug check that lists a menu twice counts it once).
+#[cfg(all(test, debug_assertions))]
+pub(crate) fn set_skipped(n: u64) {
+    SKIPPED.with(|s| s.set(n))
+}
 
 /// Makes labels distinct by appending " #2", " #3" (counted among the labels as first written).
 pub(super) fn distinct_labels(labels: &mut [String]) {
@@ -109,7 +121,7 @@ impl<'a> Mach<'a> {
     }
 
     /// Same kind, same zone, same face, same card variables: with both cards mergeable, identical.
-    fn alike(&self, x: u32, y: u32) -> bool {
+    pub(super) fn alike(&self, x: u32, y: u32) -> bool {
         let (Some(cx), Some(cy)) = (self.s.cards.get(x as usize), self.s.cards.get(y as usize))
         else {
             return false;
@@ -151,7 +163,7 @@ impl<'a> Mach<'a> {
     /// same (unordered) zone with the same face, so only what is the card's own can differ: whether
     /// it was shown to the decider (`sees`: the decider sees that zone's cards of that face anyway),
     /// and the cards attached to it.
-    fn mergeable_like(&self, card: u32, sees: bool, decider: u8) -> bool {
+    pub(super) fn mergeable_like(&self, card: u32, sees: bool, decider: u8) -> bool {
         (sees || self.s.known(card) & (1u64 << decider) != 0) && !self.holds_cards(card)
     }
 
@@ -483,7 +495,12 @@ impl<'a> Mach<'a> {
             if let Some(def) = self.p.actions.get(a.index()) {
                 list.known.resize(def.parts.len(), None);
             }
-            r = self.enum_action(a, &mut args, &mut list).map(|_| ());
+            r = match self.p.actions.get(a.index()) {
+                Some(def) if super::menus::by_list_one(def) => {
+                    self.list_one(a, def, &mut args, &mut list)
+                }
+                _ => self.enum_action(a, &mut args, &mut list).map(|_| ()),
+            };
             if r.is_err() {
                 break;
             }
@@ -534,7 +551,13 @@ impl<'a> Mach<'a> {
     /// Debug builds: a card skipped as identical to one tried before lists no new option, and no error.
     /// (Tests count the cards skipped: [`skipped`].)
     #[cfg(debug_assertions)]
-    fn check_skipped(&mut self, a: ActionId, args: &mut Vec<Value>, list: &mut Listing, v: &Value) {
+    pub(super) fn check_skipped(
+        &mut self,
+        a: ActionId,
+        args: &mut Vec<Value>,
+        list: &mut Listing,
+        v: &Value,
+    ) {
         #[cfg(test)]
         SKIPPED.with(|n| n.set(n.get() + 1));
         let (before, work) = (list.out.len(), self.s.exec_count);
@@ -583,21 +606,25 @@ impl<'a> Mach<'a> {
             return self.offer(a, def, args, decider, list, false);
         }
         let dom = self.domain_items(&def.params[i])?;
+        self.enum_domain(a, def, &dom, args, list)
+    }
+
+    /// `enum_action` with parameter `args.len()`'s domain evaluated.
+    pub(super) fn enum_domain(
+        &mut self,
+        a: ActionId,
+        def: &'a ActionDef,
+        dom: &Domain,
+        args: &mut Vec<Value>,
+        list: &mut Listing,
+    ) -> R<Option<u16>> {
+        let i = args.len();
+        let decider = self.you().unwrap_or(self.s.active);
         let last = i + 1 == def.params.len();
         let mut r = Ok(None);
-        // One card of each set of identical ones, where the action cannot tell them apart: the first
-        // card of each kind of card seen so far (up to `TRIED`; past that, every card is tried), and
-        // once another card is alike, whether that first one may be merged at all.
+        // One card of each set of identical ones, where the action cannot tell them apart.
         let merge = def.interchangeable.get(i).copied().unwrap_or(false);
-        // For a first card found mergeable: whether the decider sees its zone's cards of its face.
-        let mut tried = [(0u32, None::<Option<bool>>); TRIED];
-        // The kinds of the tried cards: a card of another kind is passed over without reading the
-        // tried card (most cards of a hand differ in kind).
-        let mut tried_kinds = [0u16; TRIED];
-        let mut n_tried = 0;
-        // The set the last card belonged to, tried first: identical cards usually lie together.
-        // At most one set is alike a card (`alike` is an equivalence), so the answer is the same.
-        let mut last_set = 0;
+        let mut tried = Tried::default();
         for k in 0..dom.len() {
             // A card item stays a number until it is written into the local and the arguments;
             // any other item is a value (`other`).
@@ -606,48 +633,14 @@ impl<'a> Mach<'a> {
             // cards: no option listed before can be the same (`offer` compares with none).
             let mut fresh = false;
             if let (true, Some(c)) = (merge, &card) {
-                let kind = self.s.cards.get(*c as usize).map_or(u16::MAX, |cs| cs.kind);
-                let found = if last_set < n_tried
-                    && tried_kinds[last_set] == kind
-                    && self.alike(tried[last_set].0, *c)
-                {
-                    Some(last_set)
-                } else {
-                    (0..n_tried).find(|&k| tried_kinds[k] == kind && self.alike(tried[k].0, *c))
-                };
-                match found {
-                    Some(k) => {
-                        last_set = k;
-                        let (t, known) = tried[k];
-                        let first = known.unwrap_or_else(|| {
-                            self.mergeable(t, decider).then(|| {
-                                let cs = &self.s.cards[t as usize];
-                                self.s.seen_mask(self.p, cs.zone, cs.face_up) & (1u64 << decider)
-                                    != 0
-                            })
-                        });
-                        tried[k].1 = Some(first);
-                        let skip = first.is_some_and(|sees| self.mergeable_like(*c, sees, decider));
+                match self.sort_card(&mut tried, *c, decider) {
+                    Sorted::Skip => {
                         #[cfg(debug_assertions)]
-                        assert_eq!(
-                            skip,
-                            first.is_some() && self.mergeable(*c, decider),
-                            "mergeable_like"
-                        );
-                        if skip {
-                            #[cfg(debug_assertions)]
-                            self.check_skipped(a, args, list, &Value::Card(*c));
-                            continue;
-                        }
+                        self.check_skipped(a, args, list, &Value::Card(*c));
+                        continue;
                     }
-                    None if n_tried < TRIED => {
-                        tried[n_tried] = (*c, None);
-                        tried_kinds[n_tried] = kind;
-                        last_set = n_tried;
-                        n_tried += 1;
-                        fresh = i == 0 && last;
-                    }
-                    None => {}
+                    Sorted::First => fresh = i == 0 && last,
+                    Sorted::Other => {}
                 }
             }
             // A card is written where it goes: a value built and then copied was read back in wider
@@ -696,7 +689,7 @@ impl<'a> Mach<'a> {
     /// `level` on). `fresh`: the option is known to differ from every option listed before (its
     /// only argument is the first card of a new set of identical cards).
     #[inline]
-    fn offer(
+    pub(super) fn offer(
         &mut self,
         a: ActionId,
         def: &'a ActionDef,
@@ -778,14 +771,14 @@ impl<'a> Mach<'a> {
 
 /// The items of a parameter's domain, read where they lie: a zone's cards (nothing moves while
 /// options are listed), or a list's items.
-enum Domain {
+pub(super) enum Domain {
     /// The zone and how many cards it held.
     Zone(u32, usize),
     List(std::sync::Arc<Vec<Value>>),
 }
 
 impl Domain {
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         match self {
             Domain::Zone(_, n) => *n,
             Domain::List(v) => v.len(),
@@ -795,7 +788,7 @@ impl Domain {
     /// The `k`th item, top first for a zone: a card as its number, anything else as a value (a
     /// card is built where it goes: see `enum_action`).
     #[inline(always)]
-    fn get(&self, m: &Mach, k: usize) -> (Option<u32>, Value) {
+    pub(super) fn get(&self, m: &Mach, k: usize) -> (Option<u32>, Value) {
         match self {
             Domain::Zone(z, n) => match m
                 .s
@@ -824,7 +817,7 @@ impl<'a> Mach<'a> {
     }
 
     /// A parameter's domain, with the notes, work and errors of `eval_items`.
-    fn domain_items(&mut self, e: &crate::program::Expr) -> R<Domain> {
+    pub(super) fn domain_items(&mut self, e: &crate::program::Expr) -> R<Domain> {
         // A player's zone (`you.hand`) by the fast path `eval` would take, without `eval`'s tries.
         let v = match e.kind {
             crate::program::ExprKind::Zone(_, Some(_)) => match self.fast_zone(e) {

@@ -10,6 +10,7 @@ mod games;
 mod labels;
 mod lang;
 mod memo;
+mod menus;
 mod more;
 mod seat_lists;
 mod simul_many;

@@ -1305,7 +1305,7 @@ impl Compiler<'_> {
 
 /// The local that every test of a formula of `and`, `or` and `not` over tag and kind tests reads
 /// (`None`: another form, or several locals).
-fn kind_formula_slot(e: &Expr) -> Option<u16> {
+pub(super) fn kind_formula_slot(e: &Expr) -> Option<u16> {
     match &e.kind {
         ExprKind::IsTag(x, ..) | ExprKind::IsKind(x, ..) => match x.kind {
             ExprKind::Local(s) => Some(s),
@@ -1321,7 +1321,7 @@ fn kind_formula_slot(e: &Expr) -> Option<u16> {
 }
 
 /// Whether a card of kind `kind` passes such a formula (`kind_formula_slot`).
-fn kind_formula(p: &Program, e: &Expr, kind: usize) -> bool {
+pub(super) fn kind_formula(p: &Program, e: &Expr, kind: usize) -> bool {
     match &e.kind {
         ExprKind::IsTag(_, t, negated) => {
             p.kinds

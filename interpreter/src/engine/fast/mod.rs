@@ -78,6 +78,40 @@ impl Compiled {
     }
 }
 
+/// The kinds of card that pass a condition made of tag and kind tests of one local (`c is Attack or
+/// c is Spell`), made the first time it is asked for (none: a condition of another form). Such a
+/// condition counts no work and cannot fail for a card: a menu tests the card's kind against the
+/// table without binding the local (engine/menus.rs). A copy starts unmade.
+#[derive(Default)]
+pub struct KindTable(OnceLock<Option<Box<[bool]>>>);
+
+impl Clone for KindTable {
+    fn clone(&self) -> Self {
+        KindTable::default()
+    }
+}
+
+impl std::fmt::Debug for KindTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("KindTable")
+    }
+}
+
+impl KindTable {
+    /// The table of `e` when it tests local `slot` alone.
+    pub(crate) fn get(&self, p: &Program, e: &Expr, slot: u16) -> Option<&[bool]> {
+        self.0
+            .get_or_init(|| {
+                (compile::kind_formula_slot(e) == Some(slot)).then(|| {
+                    (0..p.kinds.len())
+                        .map(|k| compile::kind_formula(p, e, k))
+                        .collect()
+                })
+            })
+            .as_deref()
+    }
+}
+
 #[cfg(debug_assertions)]
 thread_local! {
     /// Set while a debug build checks a fast path against the walker (no fast path inside).

@@ -1,0 +1,291 @@
+//! Engine stage: menus: the cards of a parameter sorted into sets of identical ones, and the options
+//! of an action of one parameter over a zone listed in one loop (docs/engine.md, "menus").
+//!
+//! Most actions of a script have one parameter whose domain is a zone (`play_card(c in you.hand)`,
+//! `buy(c in market)`). `Mach::list_one` lists them without the general enumeration's recursion
+//! over parameters and vector of arguments: each card of the zone is read where it lies, sorted
+//! (`sort_card`), written into the parameter's local and offered. What it does, in which order, with
+//! which work and errors, is what `enum_action` does for the same action; debug builds list every
+//! such menu a second time by `enum_action` and compare the options.
+
+use super::exec::Mach;
+use super::options::{Domain, Listing};
+use super::RuntimeError;
+use crate::program::{ActionDef, ActionId};
+use crate::value::Value;
+
+type R<T> = Result<T, RuntimeError>;
+
+/// How many sets of identical cards a parameter's listing keeps apart; past that, every card is
+/// tried.
+const TRIED: usize = 16;
+
+/// The sets of identical cards met so far at one parameter of a menu being listed: the first card
+/// of each set, its kind, and once another card was alike it, whether that first card may be merged
+/// at all (and then whether the decider sees its zone's cards of its face).
+pub(super) struct Tried {
+    first: [(u32, Option<Option<bool>>); TRIED],
+    kinds: [u16; TRIED],
+    n: usize,
+    /// The set the last card belonged to, tried first: identical cards usually lie together. At
+    /// most one set is alike a card (`alike` is an equivalence), so the answer is the same.
+    last: usize,
+}
+
+impl Default for Tried {
+    fn default() -> Self {
+        Tried {
+            first: [(0, None); TRIED],
+            kinds: [0; TRIED],
+            n: 0,
+            last: 0,
+        }
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: every menu listed by `enum_action`, none by `list_one`.
+    static NO_LIST_ONE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// How many cards `list_one` passed over by a table of kinds on this thread.
+    static BY_KIND: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Tests: runs `f` with every menu listed by the general enumeration (`enum_action`).
+#[cfg(test)]
+pub(crate) fn without_list_one<T>(f: impl FnOnce() -> T) -> T {
+    NO_LIST_ONE.with(|n| n.set(true));
+    let r = f();
+    NO_LIST_ONE.with(|n| n.set(false));
+    r
+}
+
+/// Tests: how many cards menus passed over by a table of kinds on this thread so far.
+#[cfg(test)]
+pub(crate) fn passed_by_kind() -> u64 {
+    BY_KIND.with(|n| n.get())
+}
+
+/// Whether a menu's action of one parameter is listed by `list_one`.
+pub(super) fn by_list_one(def: &ActionDef) -> bool {
+    #[cfg(test)]
+    if NO_LIST_ONE.with(|n| n.get()) {
+        return false;
+    }
+    def.params.len() == 1
+}
+
+/// How many leading conjuncts `Mach::kind_fails` looks at.
+const PRE: usize = 4;
+
+/// A leading conjunct of an action's condition, as `Mach::kind_fails` reads it.
+#[derive(Clone, Copy)]
+enum Pre<'a> {
+    /// It reads no parameter: its value once known (`Listing::known`).
+    Known(usize),
+    /// A table of the kinds that pass.
+    Table(&'a [bool]),
+}
+
+/// The leading conjuncts `Mach::kind_fails` reads: the first `n`.
+struct Prefilter<'a> {
+    parts: [Pre<'a>; PRE],
+    n: usize,
+}
+
+/// Where a card of a parameter's domain belongs.
+pub(super) enum Sorted {
+    /// Identical to a card tried before, for the decider: it lists nothing new.
+    Skip,
+    /// The first card of a new set of identical cards.
+    First,
+    /// Anything else: alike a card tried before but not mergeable, or past `TRIED` sets.
+    Other,
+}
+
+impl<'a> Mach<'a> {
+    /// Sorts card `c` of a parameter's domain among the sets tried so far (and adds a new set).
+    #[inline(always)]
+    pub(super) fn sort_card(&self, t: &mut Tried, c: u32, decider: u8) -> Sorted {
+        let kind = self.s.cards.get(c as usize).map_or(u16::MAX, |cs| cs.kind);
+        // A card of another kind is passed over without reading the tried card (most cards of a
+        // hand differ in kind).
+        let found = if t.last < t.n && t.kinds[t.last] == kind && self.alike(t.first[t.last].0, c) {
+            Some(t.last)
+        } else {
+            (0..t.n).find(|&k| t.kinds[k] == kind && self.alike(t.first[k].0, c))
+        };
+        match found {
+            Some(k) => {
+                t.last = k;
+                let (first, known) = t.first[k];
+                let sees = known.unwrap_or_else(|| {
+                    self.mergeable(first, decider).then(|| {
+                        let cs = &self.s.cards[first as usize];
+                        self.s.seen_mask(self.p, cs.zone, cs.face_up) & (1u64 << decider) != 0
+                    })
+                });
+                t.first[k].1 = Some(sees);
+                let skip = sees.is_some_and(|sees| self.mergeable_like(c, sees, decider));
+                #[cfg(debug_assertions)]
+                assert_eq!(
+                    skip,
+                    sees.is_some() && self.mergeable(c, decider),
+                    "mergeable_like"
+                );
+                if skip {
+                    Sorted::Skip
+                } else {
+                    Sorted::Other
+                }
+            }
+            None if t.n < TRIED => {
+                t.first[t.n] = (c, None);
+                t.kinds[t.n] = kind;
+                t.last = t.n;
+                t.n += 1;
+                Sorted::First
+            }
+            None => Sorted::Other,
+        }
+    }
+
+    /// Lists the options of action `a`, of one parameter: `enum_action`'s options, work and errors,
+    /// in one loop when the domain is a zone.
+    pub(super) fn list_one(
+        &mut self,
+        a: ActionId,
+        def: &'a ActionDef,
+        args: &mut Vec<Value>,
+        list: &mut Listing,
+    ) -> R<()> {
+        debug_assert!(def.params.len() == 1 && args.is_empty());
+        #[cfg(debug_assertions)]
+        let before = (self.s.exec_count, list.clone());
+        let dom = self.domain_items(&def.params[0])?;
+        let Domain::Zone(z, n) = dom else {
+            return self.enum_domain(a, def, &dom, args, list).map(|_| ());
+        };
+        let decider = self.you().unwrap_or(self.s.active);
+        let merge = def.interchangeable.first().copied().unwrap_or(false);
+        // Whether a conjunct reads the parameter: its known value is forgotten for every card.
+        let reads = def.parts.iter().any(|part| part.level > 0);
+        let pre = self.prefilter(def);
+        let mut tried = Tried::default();
+        let mut r = Ok(());
+        for k in 0..n {
+            // Nothing moves while options are listed: the zone still holds its `n` cards.
+            let Some(&c) = self.s.zones[z as usize].cards.get(n - 1 - k) else {
+                break;
+            };
+            if pre.n > 0 && self.kind_fails(&pre, list, c) {
+                #[cfg(test)]
+                BY_KIND.with(|n| n.set(n.get() + 1));
+                continue;
+            }
+            let mut fresh = false;
+            if merge {
+                match self.sort_card(&mut tried, c, decider) {
+                    Sorted::Skip => {
+                        #[cfg(debug_assertions)]
+                        self.check_skipped(a, args, list, &Value::Card(c));
+                        continue;
+                    }
+                    Sorted::First => fresh = true,
+                    Sorted::Other => {}
+                }
+            }
+            self.set_local(0, Value::Card(c));
+            if reads {
+                for (known, part) in list.known.iter_mut().zip(&def.parts) {
+                    if part.level > 0 {
+                        *known = None;
+                    }
+                }
+            }
+            match self.offer(a, def, &[Value::Card(c)], decider, list, fresh) {
+                Ok(None) => {}
+                // A conjunct that reads no parameter is false: no card can be offered.
+                Ok(Some(0)) => break,
+                Ok(Some(_)) => {}
+                Err(e) => {
+                    r = Err(e);
+                    break;
+                }
+            }
+        }
+        #[cfg(debug_assertions)]
+        if r.is_ok() {
+            self.check_list_one(a, list, before);
+        }
+        r
+    }
+
+    /// The leading conjuncts of an action's condition that read no parameter or are tables of
+    /// kinds, up to the last table among them (none: no such table).
+    fn prefilter(&self, def: &'a ActionDef) -> Prefilter<'a> {
+        let mut pre = Prefilter {
+            parts: [Pre::Known(0); PRE],
+            n: 0,
+        };
+        let mut k = 0;
+        for (j, part) in def.parts.iter().enumerate().take(PRE) {
+            pre.parts[k] = if part.level == 0 {
+                Pre::Known(j)
+            } else {
+                match part.kinds.get(self.p, &part.expr, 0) {
+                    Some(table) => Pre::Table(table),
+                    None => break,
+                }
+            };
+            k += 1;
+            if matches!(pre.parts[k - 1], Pre::Table(_)) {
+                pre.n = k;
+            }
+        }
+        pre
+    }
+
+    /// Whether card `c` fails a conjunct that is a table of kinds while every conjunct before it is
+    /// known to hold (it reads no parameter, is pure and was evaluated for an earlier card): the
+    /// condition is false for the card with no work and no error, as `offer` would find, and the
+    /// card lists nothing. (Whether it is identical to a card tried before does not matter then.)
+    #[inline]
+    fn kind_fails(&self, pre: &Prefilter, list: &Listing, c: u32) -> bool {
+        let Some(kind) = self.s.cards.get(c as usize).map(|cs| cs.kind as usize) else {
+            return false;
+        };
+        for part in &pre.parts[..pre.n] {
+            match *part {
+                Pre::Known(j) => {
+                    if list.known.get(j).copied().flatten() != Some(true) {
+                        return false;
+                    }
+                }
+                Pre::Table(table) => {
+                    if table.get(kind) == Some(&false) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Debug builds: the same action listed again by `enum_action`, from the listing and the work
+    /// before `list_one`, gives the same options, labels and work.
+    #[cfg(debug_assertions)]
+    fn check_list_one(&mut self, a: ActionId, list: &Listing, (work, mut again): (u64, Listing)) {
+        let done = self.s.exec_count;
+        self.s.exec_count = work;
+        let mut args = Vec::new();
+        #[cfg(test)]
+        let skipped = super::options::skipped();
+        let r = self.enum_action(a, &mut args, &mut again);
+        #[cfg(test)]
+        super::options::set_skipped(skipped);
+        assert!(r.is_ok(), "enum_action fails where list_one did not: {r:?}");
+        assert_eq!(self.s.exec_count, done, "list_one's work");
+        assert!(again.same_as(list), "list_one's options");
+    }
+}

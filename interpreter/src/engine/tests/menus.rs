@@ -1,0 +1,88 @@
+//! Engine stage: menus of one parameter listed in one loop (engine/menus.rs), against the general
+//! enumeration.
+
+use crate::check::check_source;
+use crate::engine::menus::{passed_by_kind, without_list_one};
+use crate::engine::{Game, GameConfig, Status};
+use std::sync::Arc;
+
+/// Cards of three kinds and two tags; menus whose conditions test tags, kinds, a variable that no
+/// parameter reads, and a property, in several orders; identical cards in a hand (merged) and in a
+/// pile (not merged).
+const SCRIPT: &str = r#"
+game "Menus" { players 2 }
+tags type: Gem, Rock
+property points: int = 0
+zone hand per player: set, owner
+zone row: pile
+zone spent: pile
+card "Ruby" { is Gem copies 5 points 3 }
+card "Flint" { is Rock copies 5 points 1 }
+card "Straw" { copies 4 points 2 }
+var coins per player: int = 0 min 0 max 3
+action polish(c in you.hand) label "Polish {c}" if c is Gem or c is Rock {
+  move c to spent
+  you.coins += 1
+}
+action sell(c in you.hand) if you.coins > 0 and not (c is Rock) and c.points >= 2 {
+  move c to row
+  you.coins -= 1
+}
+action pick(c in row) label "Pick {c}" if c is "Straw" or (c is Gem and you.coins < 2) {
+  move c to you.hand
+}
+action drop(c in you.hand) if c.points < 2 and c is not Gem { move c to row }
+setup {
+  for p in everyone { move take(box, 6) to p.hand }
+  move box to row
+}
+flow {
+  repeat 20 {
+    for p in everyone {
+      turn p { actions by p until pass [polish, sell, pick, drop] }
+    }
+  }
+  win everyone "done"
+}
+"#;
+
+/// The options and the work of each decision of a game of `SCRIPT` with the given seed, the
+/// options chosen by the seed too, labels off (built when read).
+fn play(seed: u64) -> Vec<(Vec<String>, u64)> {
+    let p = Arc::new(check_source(SCRIPT).program.expect("the script checks"));
+    let mut config = GameConfig::new(2, seed);
+    config.record = false;
+    config.labels = false;
+    let mut g = Game::new(p, config);
+    let mut seen = Vec::new();
+    let mut pick = seed;
+    while let Status::Decision(d) = g.status() {
+        let n = d.options.len();
+        seen.push((d.options.clone(), g.work()));
+        pick = pick
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        g.apply((pick >> 33) as usize % n).expect("applies");
+        if seen.len() > 2_000 {
+            break;
+        }
+    }
+    seen
+}
+
+/// Every decision lists the same options with the same work whether menus of one parameter are
+/// listed in one loop or by the general enumeration, and the loop passed over cards by their kind.
+#[test]
+fn one_loop_lists_what_the_general_enumeration_lists() {
+    for seed in 1..=4 {
+        let before = passed_by_kind();
+        let fast = play(seed);
+        assert!(
+            passed_by_kind() > before,
+            "seed {seed}: no card was passed over by its kind"
+        );
+        let general = without_list_one(|| play(seed));
+        assert!(fast.len() > 20, "seed {seed}: {} decisions", fast.len());
+        assert_eq!(fast, general, "seed {seed}");
+    }
+}
