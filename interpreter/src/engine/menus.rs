@@ -9,7 +9,7 @@
 //! such menu a second time by `enum_action` and compare the options.
 
 use super::exec::Mach;
-use super::options::{Domain, Listing};
+use super::options::{Domain, Known, Listing};
 use super::RuntimeError;
 use crate::program::{ActionDef, ActionId};
 use crate::value::Value;
@@ -43,21 +43,37 @@ impl Default for Tried {
     }
 }
 
+#[cfg(any(test, debug_assertions))]
+thread_local! {
+    /// Tests and debug checks: every menu listed by `enum_action` alone, without `list_one` and
+    /// without tables of kinds.
+    static PLAIN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 #[cfg(test)]
 thread_local! {
-    /// Tests: every menu listed by `enum_action`, none by `list_one`.
-    static NO_LIST_ONE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// How many cards `list_one` passed over by a table of kinds on this thread.
+    /// How many cards menus passed over by a table of kinds on this thread.
     static BY_KIND: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// Tests: runs `f` with every menu listed by the general enumeration (`enum_action`).
-#[cfg(test)]
-pub(crate) fn without_list_one<T>(f: impl FnOnce() -> T) -> T {
-    NO_LIST_ONE.with(|n| n.set(true));
+/// Runs `f` with every menu listed by the general enumeration alone (`enum_action`, no tables
+/// of kinds).
+#[cfg(any(test, debug_assertions))]
+pub(crate) fn plainly<T>(f: impl FnOnce() -> T) -> T {
+    let was = PLAIN.with(|n| n.replace(true));
     let r = f();
-    NO_LIST_ONE.with(|n| n.set(false));
+    PLAIN.with(|n| n.set(was));
     r
+}
+
+/// Whether menus are listed plainly now (see [`plainly`]).
+#[inline]
+fn plain() -> bool {
+    #[cfg(any(test, debug_assertions))]
+    if PLAIN.with(|n| n.get()) {
+        return true;
+    }
+    false
 }
 
 /// Tests: how many cards menus passed over by a table of kinds on this thread so far.
@@ -66,19 +82,10 @@ pub(crate) fn passed_by_kind() -> u64 {
     BY_KIND.with(|n| n.get())
 }
 
-/// Whether a menu's action of one parameter is listed by `list_one`.
-pub(super) fn by_list_one(def: &ActionDef) -> bool {
-    #[cfg(test)]
-    if NO_LIST_ONE.with(|n| n.get()) {
-        return false;
-    }
-    def.params.len() == 1
-}
-
-/// How many leading conjuncts `Mach::kind_fails` looks at.
+/// How many leading conjuncts `Mach::by_kind` looks at.
 const PRE: usize = 4;
 
-/// A leading conjunct of an action's condition, as `Mach::kind_fails` reads it.
+/// A leading conjunct of an action's condition, as `Mach::by_kind` reads it.
 #[derive(Clone, Copy)]
 enum Pre<'a> {
     /// It reads no parameter: its value once known (`Listing::known`).
@@ -87,10 +94,22 @@ enum Pre<'a> {
     Table(&'a [bool]),
 }
 
-/// The leading conjuncts `Mach::kind_fails` reads: the first `n`.
+/// The leading conjuncts `Mach::by_kind` reads: the first `n`; `whole`: they are all of them.
 struct Prefilter<'a> {
     parts: [Pre<'a>; PRE],
     n: usize,
+    whole: bool,
+}
+
+impl Prefilter<'_> {
+    /// No conjunct read: no card is decided by its kind.
+    fn none() -> Self {
+        Prefilter {
+            parts: [Pre::Known(0); PRE],
+            n: 0,
+            whole: false,
+        }
+    }
 }
 
 /// Where a card of a parameter's domain belongs.
@@ -150,6 +169,27 @@ impl<'a> Mach<'a> {
         }
     }
 
+    /// Lists the options of action `a` (`enum_action`; `list_one` for one parameter).
+    pub(super) fn list_action(
+        &mut self,
+        a: ActionId,
+        args: &mut Vec<Value>,
+        list: &mut Listing,
+    ) -> R<()> {
+        let p: &'a crate::program::Program = self.p;
+        #[cfg(debug_assertions)]
+        let before = (self.s.exec_count, list.clone());
+        let r = match p.actions.get(a.index()) {
+            Some(def) if def.params.len() == 1 && !plain() => self.list_one(a, def, args, list),
+            _ => self.enum_action(a, args, list).map(|_| ()),
+        };
+        #[cfg(debug_assertions)]
+        if r.is_ok() && !plain() {
+            self.check_listing(a, list, before);
+        }
+        r
+    }
+
     /// Lists the options of action `a`, of one parameter: `enum_action`'s options, work and errors,
     /// in one loop when the domain is a zone.
     pub(super) fn list_one(
@@ -160,8 +200,6 @@ impl<'a> Mach<'a> {
         list: &mut Listing,
     ) -> R<()> {
         debug_assert!(def.params.len() == 1 && args.is_empty());
-        #[cfg(debug_assertions)]
-        let before = (self.s.exec_count, list.clone());
         let dom = self.domain_items(&def.params[0])?;
         let Domain::Zone(z, n) = dom else {
             return self.enum_domain(a, def, &dom, args, list).map(|_| ());
@@ -178,11 +216,18 @@ impl<'a> Mach<'a> {
             let Some(&c) = self.s.zones[z as usize].cards.get(n - 1 - k) else {
                 break;
             };
-            if pre.n > 0 && self.kind_fails(&pre, list, c) {
-                #[cfg(test)]
-                BY_KIND.with(|n| n.set(n.get() + 1));
-                continue;
-            }
+            let holds = match pre.n {
+                0 => false,
+                _ => match self.by_kind(&pre, list, c) {
+                    Some(false) => {
+                        #[cfg(test)]
+                        BY_KIND.with(|n| n.set(n.get() + 1));
+                        continue;
+                    }
+                    Some(true) => true,
+                    None => false,
+                },
+            };
             let mut fresh = false;
             if merge {
                 match self.sort_card(&mut tried, c, decider) {
@@ -203,7 +248,14 @@ impl<'a> Mach<'a> {
                     }
                 }
             }
-            match self.offer(a, def, &[Value::Card(c)], decider, list, fresh) {
+            match self.offer(
+                a,
+                def,
+                &[Value::Card(c)],
+                decider,
+                list,
+                Known { fresh, holds },
+            ) {
                 Ok(None) => {}
                 // A conjunct that reads no parameter is false: no card can be offered.
                 Ok(Some(0)) => break,
@@ -214,20 +266,16 @@ impl<'a> Mach<'a> {
                 }
             }
         }
-        #[cfg(debug_assertions)]
-        if r.is_ok() {
-            self.check_list_one(a, list, before);
-        }
         r
     }
 
-    /// The leading conjuncts of an action's condition that read no parameter or are tables of
-    /// kinds, up to the last table among them (none: no such table).
+    /// The leading conjuncts of the condition of an action of one parameter that read no parameter
+    /// or are tables of the parameter's kinds, up to the last table among them (none: no table).
     fn prefilter(&self, def: &'a ActionDef) -> Prefilter<'a> {
-        let mut pre = Prefilter {
-            parts: [Pre::Known(0); PRE],
-            n: 0,
-        };
+        let mut pre = Prefilter::none();
+        if plain() {
+            return pre;
+        }
         let mut k = 0;
         for (j, part) in def.parts.iter().enumerate().take(PRE) {
             pre.parts[k] = if part.level == 0 {
@@ -243,49 +291,52 @@ impl<'a> Mach<'a> {
                 pre.n = k;
             }
         }
+        pre.whole = pre.n == def.parts.len();
         pre
     }
 
-    /// Whether card `c` fails a conjunct that is a table of kinds while every conjunct before it is
-    /// known to hold (it reads no parameter, is pure and was evaluated for an earlier card): the
-    /// condition is false for the card with no work and no error, as `offer` would find, and the
-    /// card lists nothing. (Whether it is identical to a card tried before does not matter then.)
+    /// The condition for card `c` by the tables of kinds, when they decide it with no work and no
+    /// error, as `offer` would find it. `Some(false)`: the card fails a conjunct that is a table
+    /// while every conjunct before it is known to hold (it reads no parameter, is pure and was
+    /// evaluated for an earlier card); the card lists nothing, whether or not it is identical to a
+    /// card tried before. `Some(true)`: every conjunct is a table the card passes or known to hold.
     #[inline]
-    fn kind_fails(&self, pre: &Prefilter, list: &Listing, c: u32) -> bool {
-        let Some(kind) = self.s.cards.get(c as usize).map(|cs| cs.kind as usize) else {
-            return false;
-        };
+    fn by_kind(&self, pre: &Prefilter, list: &Listing, c: u32) -> Option<bool> {
+        let kind = self.s.cards.get(c as usize)?.kind as usize;
         for part in &pre.parts[..pre.n] {
             match *part {
                 Pre::Known(j) => {
                     if list.known.get(j).copied().flatten() != Some(true) {
-                        return false;
+                        return None;
                     }
                 }
                 Pre::Table(table) => {
-                    if table.get(kind) == Some(&false) {
-                        return true;
+                    if !*table.get(kind)? {
+                        return Some(false);
                     }
                 }
             }
         }
-        false
+        pre.whole.then_some(true)
     }
 
-    /// Debug builds: the same action listed again by `enum_action`, from the listing and the work
-    /// before `list_one`, gives the same options, labels and work.
+    /// Debug builds: the same action listed again plainly (`enum_action` without tables of
+    /// kinds), from the listing and the work before, gives the same options, labels and work.
     #[cfg(debug_assertions)]
-    fn check_list_one(&mut self, a: ActionId, list: &Listing, (work, mut again): (u64, Listing)) {
+    fn check_listing(&mut self, a: ActionId, list: &Listing, (work, mut again): (u64, Listing)) {
         let done = self.s.exec_count;
         self.s.exec_count = work;
         let mut args = Vec::new();
         #[cfg(test)]
         let skipped = super::options::skipped();
-        let r = self.enum_action(a, &mut args, &mut again);
+        let r = plainly(|| self.enum_action(a, &mut args, &mut again));
         #[cfg(test)]
         super::options::set_skipped(skipped);
-        assert!(r.is_ok(), "enum_action fails where list_one did not: {r:?}");
-        assert_eq!(self.s.exec_count, done, "list_one's work");
-        assert!(again.same_as(list), "list_one's options");
+        assert!(
+            r.is_ok(),
+            "a plain listing fails where the listing did not: {r:?}"
+        );
+        assert_eq!(self.s.exec_count, done, "a listing's work");
+        assert!(again.same_as(list), "a listing's options");
     }
 }

@@ -75,6 +75,16 @@ pub(crate) fn set_skipped(n: u64) {
     SKIPPED.with(|s| s.set(n))
 }
 
+/// What is known of an option before `Mach::offer` offers it.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Known {
+    /// It differs from every option listed before (its only argument is the first card of a new
+    /// set of identical cards).
+    pub fresh: bool,
+    /// Its condition holds, with no work (engine/menus.rs, tables of kinds).
+    pub holds: bool,
+}
+
 /// Makes labels distinct by appending " #2", " #3" (counted among the labels as first written).
 pub(super) fn distinct_labels(labels: &mut [String]) {
     // Usually all labels differ already: nothing to rename.
@@ -495,12 +505,7 @@ impl<'a> Mach<'a> {
             if let Some(def) = self.p.actions.get(a.index()) {
                 list.known.resize(def.parts.len(), None);
             }
-            r = match self.p.actions.get(a.index()) {
-                Some(def) if super::menus::by_list_one(def) => {
-                    self.list_one(a, def, &mut args, &mut list)
-                }
-                _ => self.enum_action(a, &mut args, &mut list).map(|_| ()),
-            };
+            r = self.list_action(a, &mut args, &mut list);
             if r.is_err() {
                 break;
             }
@@ -603,7 +608,7 @@ impl<'a> Mach<'a> {
         let i = args.len();
         let decider = self.you().unwrap_or(self.s.active);
         if i == def.params.len() {
-            return self.offer(a, def, args, decider, list, false);
+            return self.offer(a, def, args, decider, list, Known::default());
         }
         let dom = self.domain_items(&def.params[i])?;
         self.enum_domain(a, def, &dom, args, list)
@@ -661,7 +666,17 @@ impl<'a> Mach<'a> {
             }
             // The last parameter: the option itself (what `enum_action` would do one level down).
             let step = if last {
-                self.offer(a, def, args, decider, list, fresh)
+                self.offer(
+                    a,
+                    def,
+                    args,
+                    decider,
+                    list,
+                    Known {
+                        fresh,
+                        holds: false,
+                    },
+                )
             } else {
                 self.enum_action(a, args, list)
             };
@@ -686,8 +701,7 @@ impl<'a> Mach<'a> {
 
     /// Offers action `a` with all its arguments, unless an equivalent option is offered already or
     /// its condition does not hold (`Some(level)`: nor for any choice of the parameters from
-    /// `level` on). `fresh`: the option is known to differ from every option listed before (its
-    /// only argument is the first card of a new set of identical cards).
+    /// `level` on). What is known of it already: `known`.
     #[inline]
     pub(super) fn offer(
         &mut self,
@@ -696,8 +710,9 @@ impl<'a> Mach<'a> {
         args: &[Value],
         decider: u8,
         list: &mut Listing,
-        fresh: bool,
+        known: Known,
     ) -> R<Option<u16>> {
+        let Known { fresh, holds } = known;
         let out = &list.out;
         let same = |(b, bargs): &MenuOption| {
             *b == a
@@ -732,8 +747,10 @@ impl<'a> Mach<'a> {
             }
             fingerprint = Some(fp);
         }
-        if let Err(level) = self.condition_holds(def, list)? {
-            return Ok((level != u16::MAX).then_some(level));
+        if !holds {
+            if let Err(level) = self.condition_holds(def, list)? {
+                return Ok((level != u16::MAX).then_some(level));
+            }
         }
         let text =
             if !self.wants_labels() && (plain_label(def, args) || self.label_can_wait(def, args)) {

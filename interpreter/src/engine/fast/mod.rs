@@ -83,7 +83,7 @@ impl Compiled {
 /// condition counts no work and cannot fail for a card: a menu tests the card's kind against the
 /// table without binding the local (engine/menus.rs). A copy starts unmade.
 #[derive(Default)]
-pub struct KindTable(OnceLock<Option<Box<[bool]>>>);
+pub struct KindTable(OnceLock<Option<(u16, Box<[bool]>)>>);
 
 impl Clone for KindTable {
     fn clone(&self) -> Self {
@@ -100,15 +100,17 @@ impl std::fmt::Debug for KindTable {
 impl KindTable {
     /// The table of `e` when it tests local `slot` alone.
     pub(crate) fn get(&self, p: &Program, e: &Expr, slot: u16) -> Option<&[bool]> {
-        self.0
+        let (tested, table) = self
+            .0
             .get_or_init(|| {
-                (compile::kind_formula_slot(e) == Some(slot)).then(|| {
-                    (0..p.kinds.len())
-                        .map(|k| compile::kind_formula(p, e, k))
-                        .collect()
-                })
+                let tested = compile::kind_formula_slot(e)?;
+                let table = (0..p.kinds.len())
+                    .map(|k| compile::kind_formula(p, e, k))
+                    .collect();
+                Some((tested, table))
             })
-            .as_deref()
+            .as_ref()?;
+        (*tested == slot).then_some(&**table)
     }
 }
 
