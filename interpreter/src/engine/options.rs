@@ -14,8 +14,52 @@ use crate::value::Value;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
-/// Buckets of options by fingerprint.
-type Buckets = HashMap<u64, Vec<usize>, BuildHasherDefault<Fx>>;
+/// Values by fingerprint, once there are many: per fingerprint the last value added with it, and
+/// per value the one added before it with the same fingerprint (`NONE`: none). A menu's are kept
+/// from one listing to the next (cleared, not freed), and no value costs an allocation of its own.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Seen {
+    last: HashMap<u64, u32, BuildHasherDefault<Fx>>,
+    before: Vec<u32>,
+}
+
+/// The end of a chain of values of one fingerprint (`Seen`).
+const NONE: u32 = u32::MAX;
+
+impl Seen {
+    fn with_capacity(n: usize) -> Seen {
+        Seen {
+            last: HashMap::with_capacity_and_hasher(n, Default::default()),
+            before: Vec::with_capacity(n),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.last.clear();
+        self.before.clear();
+    }
+
+    /// Adds value `k` with fingerprint `fp`.
+    fn add(&mut self, fp: u64, k: usize) {
+        let prev = self.last.insert(fp, k as u32).unwrap_or(NONE);
+        if self.before.len() <= k {
+            self.before.resize(k + 1, NONE);
+        }
+        self.before[k] = prev;
+    }
+
+    /// Whether a value added with fingerprint `fp` passes `same` (the last added first).
+    fn any(&self, fp: u64, mut same: impl FnMut(usize) -> bool) -> bool {
+        let mut k = self.last.get(&fp).copied().unwrap_or(NONE);
+        while k != NONE {
+            if same(k as usize) {
+                return true;
+            }
+            k = self.before.get(k as usize).copied().unwrap_or(NONE);
+        }
+        false
+    }
+}
 
 type R<T> = Result<T, RuntimeError>;
 
@@ -24,8 +68,8 @@ type R<T> = Result<T, RuntimeError>;
 pub(super) struct Listing {
     out: Vec<MenuOption>,
     labels: Vec<String>,
-    /// Fingerprint buckets of `out`, once it is long.
-    seen: Option<Buckets>,
+    /// `out` by fingerprint, once it is long.
+    seen: Option<Box<Seen>>,
     /// Per conjunct of the action being listed: its value for the parameters bound now, if known.
     pub(super) known: Vec<Option<bool>>,
 }
@@ -227,13 +271,13 @@ impl<'a> Mach<'a> {
             }
             return out;
         }
-        let mut buckets = Buckets::with_capacity_and_hasher(vals.len(), Default::default());
+        let mut seen = Seen::with_capacity(vals.len());
         for (i, v) in vals.iter().enumerate() {
             let mut h = Fx::default();
             self.fingerprint(v, decider, &mut h);
-            let b = buckets.entry(h.finish()).or_default();
-            if !b.iter().any(|&o| self.equivalent(&vals[o], v, decider)) {
-                b.push(i);
+            let fp = h.finish();
+            if !seen.any(fp, |o| self.equivalent(&vals[o], v, decider)) {
+                seen.add(fp, i);
                 out.push(i);
             }
         }
@@ -513,7 +557,12 @@ impl<'a> Mach<'a> {
         self.s.forget();
         self.s.truncate_ctxs(base);
         self.s.give_back(args);
-        self.s.recycled.get().known = list.known;
+        let rec = self.s.recycled.get();
+        rec.known = list.known;
+        if let Some(mut seen) = list.seen {
+            seen.clear();
+            rec.seen = Some(seen);
+        }
         r?;
         Ok((list.out, list.labels))
     }
@@ -713,6 +762,15 @@ impl<'a> Mach<'a> {
         known: Known,
     ) -> R<Option<u16>> {
         let Known { fresh, holds } = known;
+        // Many options listed: from now on they are compared by fingerprint (the last long
+        // menu's table, cleared).
+        if list.seen.is_none() && !fresh && list.out.len() >= SCAN {
+            let mut seen = self.s.recycled.get().seen.take().unwrap_or_default();
+            for (k, (b, bargs)) in list.out.iter().enumerate() {
+                seen.add(self.option_fingerprint(*b, bargs, decider), k);
+            }
+            list.seen = Some(seen);
+        }
         let out = &list.out;
         let same = |(b, bargs): &MenuOption| {
             *b == a
@@ -723,29 +781,22 @@ impl<'a> Mach<'a> {
         };
         // Few options so far: compare with each; many: with those of the same fingerprint.
         let mut fingerprint = None;
-        if fresh && list.seen.is_none() {
-            debug_assert!(!out.iter().any(same), "a fresh option is listed already");
-        } else if out.len() < SCAN && list.seen.is_none() {
-            if out.iter().any(same) {
-                return Ok(None);
+        match &list.seen {
+            None if fresh => {
+                debug_assert!(!out.iter().any(same), "a fresh option is listed already");
             }
-        } else {
-            let fp = self.option_fingerprint(a, args, decider);
-            let buckets = list.seen.get_or_insert_with(|| {
-                let mut m = Buckets::default();
-                for (k, (b, bargs)) in out.iter().enumerate() {
-                    let f = self.option_fingerprint(*b, bargs, decider);
-                    m.entry(f).or_default().push(k);
+            None => {
+                if out.iter().any(same) {
+                    return Ok(None);
                 }
-                m
-            });
-            if buckets
-                .get(&fp)
-                .is_some_and(|b| b.iter().any(|&k| same(&out[k])))
-            {
-                return Ok(None);
             }
-            fingerprint = Some(fp);
+            Some(seen) => {
+                let fp = self.option_fingerprint(a, args, decider);
+                if seen.any(fp, |k| same(&out[k])) {
+                    return Ok(None);
+                }
+                fingerprint = Some(fp);
+            }
         }
         if !holds {
             if let Err(level) = self.condition_holds(def, list)? {
@@ -763,8 +814,8 @@ impl<'a> Mach<'a> {
                     None => self.default_label(def, args, decider),
                 }
             };
-        if let (Some(fp), Some(buckets)) = (fingerprint, list.seen.as_mut()) {
-            buckets.entry(fp).or_default().push(list.out.len());
+        if let (Some(fp), Some(seen)) = (fingerprint, list.seen.as_mut()) {
+            seen.add(fp, list.out.len());
         }
         // A single card or player is written where it goes (a stall, as in `enum_action`).
         let n = list.out.len();
@@ -856,5 +907,38 @@ impl<'a> Mach<'a> {
                 Ok(Domain::List(l))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Seen;
+
+    /// Values of one fingerprint are found whatever their order and however many; another
+    /// fingerprint's are not; a cleared table finds nothing; values may be added past gaps.
+    #[test]
+    fn seen_finds_the_values_of_a_fingerprint() {
+        let mut seen = Seen::default();
+        for k in 0..40 {
+            seen.add(k % 3, k as usize);
+        }
+        let found = |seen: &Seen, fp: u64| {
+            let mut ks = Vec::new();
+            seen.any(fp, |k| {
+                ks.push(k);
+                false
+            });
+            ks
+        };
+        let ones: Vec<usize> = (0..40).filter(|k| k % 3 == 1).rev().collect();
+        assert_eq!(found(&seen, 1), ones);
+        assert!(seen.any(2, |k| k == 38));
+        assert!(!seen.any(2, |k| k == 37));
+        assert!(found(&seen, 7).is_empty());
+        seen.clear();
+        assert!(found(&seen, 1).is_empty());
+        seen.add(5, 9);
+        seen.add(5, 3);
+        assert_eq!(found(&seen, 5), [3, 9]);
     }
 }

@@ -655,6 +655,8 @@ pub(crate) struct Recycled {
     pub prompt: String,
     pub pass: String,
     pub known: Vec<Option<bool>>,
+    /// The options of the last long menu by fingerprint.
+    pub seen: Option<Box<super::options::Seen>>,
     /// The frame of the last menu that ended.
     pub menu: Option<Box<super::decide::MenuFrame>>,
     /// Card ids copied out of a zone before they move (`move top N of Z`, `move Z`).
