@@ -2,7 +2,7 @@
 //! (their options are listed in `options.rs`).
 
 use super::exec::{At, Flow, Frame, Mach, Stop};
-use super::options::distinct_labels;
+use super::label::distinct_labels;
 use super::state::Ctx;
 use super::trace::Event;
 use super::{Decision, RuntimeError};

@@ -3,6 +3,7 @@
 use super::state::{Holder, Layout, State};
 use crate::program::Program;
 use crate::value::Value;
+use std::collections::{HashMap, HashSet};
 
 /// A value as text.
 pub(crate) fn label(p: &Program, l: &Layout, s: &State, v: &Value) -> String {
@@ -88,5 +89,36 @@ pub(crate) fn zone_label(p: &Program, l: &Layout, s: &State, z: u32) -> String {
             Some((x, y)) => format!("{name} at ({x},{y})"),
             None => format!("{name} at space#{sp}"),
         },
+    }
+}
+
+/// Makes labels distinct by appending " #2", " #3" (counted among the labels as first written).
+pub(super) fn distinct_labels(labels: &mut [String]) {
+    // Usually all labels differ already: nothing to rename.
+    let all_distinct = if labels.len() <= super::options::SCAN {
+        !(1..labels.len()).any(|i| labels[..i].contains(&labels[i]))
+    } else {
+        let mut seen = HashSet::with_capacity(labels.len());
+        labels.iter().all(|l| seen.insert(l.as_str()))
+    };
+    if all_distinct {
+        return;
+    }
+    let original: Vec<String> = labels.to_vec();
+    // Every label written or given so far, and how many times each original label came before.
+    let mut taken: HashSet<String> = original.iter().cloned().collect();
+    let mut before: HashMap<&str, usize> = HashMap::new();
+    for i in 0..labels.len() {
+        let n = before.entry(original[i].as_str()).or_insert(0);
+        *n += 1;
+        if *n > 1 {
+            let mut k = *n;
+            // A label that already ends in " #k" must not collide with a generated one.
+            while taken.contains(&format!("{} #{k}", original[i])) {
+                k += 1;
+            }
+            labels[i] = format!("{} #{k}", original[i]);
+            taken.insert(labels[i].clone());
+        }
     }
 }

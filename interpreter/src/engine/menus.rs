@@ -1,20 +1,110 @@
-//! Engine stage: menus: the cards of a parameter sorted into sets of identical ones, and the options
-//! of an action of one parameter over a zone listed in one loop (docs/engine.md, "menus").
+//! Engine stage: menus: the cards of a parameter sorted into sets of identical ones, options found
+//! by fingerprint once they are many, and the options of an action of one parameter over a zone
+//! listed in one loop (docs/engine.md, "The sixteenth session").
 //!
 //! Most actions of a script have one parameter whose domain is a zone (`play_card(c in you.hand)`,
 //! `buy(c in market)`). `Mach::list_one` lists them without the general enumeration's recursion
 //! over parameters and vector of arguments: each card of the zone is read where it lies, sorted
 //! (`sort_card`), written into the parameter's local and offered. What it does, in which order, with
 //! which work and errors, is what `enum_action` does for the same action; debug builds list every
-//! such menu a second time by `enum_action` and compare the options.
+//! action of every menu a second time plainly (`enum_action`, no tables of kinds) and compare.
 
 use super::exec::Mach;
-use super::options::{Domain, Known, Listing};
+use super::hash::Fx;
+use super::options::{Known, Listing};
 use super::RuntimeError;
 use crate::program::{ActionDef, ActionId};
 use crate::value::Value;
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 type R<T> = Result<T, RuntimeError>;
+
+/// Values by fingerprint, once there are many: per fingerprint the last value added with it, and
+/// per value the one added before it with the same fingerprint (`NONE`: none). A menu's are kept
+/// from one listing to the next (cleared, not freed), and no value costs an allocation of its own.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Seen {
+    last: HashMap<u64, u32, BuildHasherDefault<Fx>>,
+    before: Vec<u32>,
+}
+
+/// The end of a chain of values of one fingerprint (`Seen`).
+const NONE: u32 = u32::MAX;
+
+impl Seen {
+    pub(super) fn with_capacity(n: usize) -> Seen {
+        Seen {
+            last: HashMap::with_capacity_and_hasher(n, Default::default()),
+            before: Vec::with_capacity(n),
+        }
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.last.clear();
+        self.before.clear();
+    }
+
+    /// Adds value `k` with fingerprint `fp`.
+    pub(super) fn add(&mut self, fp: u64, k: usize) {
+        let prev = self.last.insert(fp, k as u32).unwrap_or(NONE);
+        if self.before.len() <= k {
+            self.before.resize(k + 1, NONE);
+        }
+        self.before[k] = prev;
+    }
+
+    /// Whether a value added with fingerprint `fp` passes `same` (the last added first).
+    pub(super) fn any(&self, fp: u64, mut same: impl FnMut(usize) -> bool) -> bool {
+        let mut k = self.last.get(&fp).copied().unwrap_or(NONE);
+        while k != NONE {
+            if same(k as usize) {
+                return true;
+            }
+            k = self.before.get(k as usize).copied().unwrap_or(NONE);
+        }
+        false
+    }
+}
+
+/// The items of a parameter's domain, read where they lie: a zone's cards (nothing moves while
+/// options are listed), or a list's items.
+pub(super) enum Domain {
+    /// The zone and how many cards it held.
+    Zone(u32, usize),
+    List(std::sync::Arc<Vec<Value>>),
+}
+
+impl Domain {
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Domain::Zone(_, n) => *n,
+            Domain::List(v) => v.len(),
+        }
+    }
+
+    /// The `k`th item, top first for a zone: a card as its number, anything else as a value (a
+    /// card is built where it goes: see `enum_action`).
+    #[inline(always)]
+    pub(super) fn get(&self, m: &Mach, k: usize) -> (Option<u32>, Value) {
+        match self {
+            Domain::Zone(z, n) => match m
+                .s
+                .zones
+                .get(*z as usize)
+                .and_then(|zi| zi.cards.get(n.wrapping_sub(k + 1)))
+            {
+                Some(&c) => (Some(c), Value::None),
+                None => (None, Value::None),
+            },
+            Domain::List(v) => match v.get(k) {
+                Some(&Value::Card(c)) => (Some(c), Value::None),
+                Some(x) => (None, x.clone()),
+                None => (None, Value::None),
+            },
+        }
+    }
+}
 
 /// How many sets of identical cards a parameter's listing keeps apart; past that, every card is
 /// tried.
@@ -338,5 +428,38 @@ impl<'a> Mach<'a> {
         );
         assert_eq!(self.s.exec_count, done, "a listing's work");
         assert!(again.same_as(list), "a listing's options");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Seen;
+
+    /// Values of one fingerprint are found whatever their order and however many; another
+    /// fingerprint's are not; a cleared table finds nothing; values may be added past gaps.
+    #[test]
+    fn seen_finds_the_values_of_a_fingerprint() {
+        let mut seen = Seen::default();
+        for k in 0..40 {
+            seen.add(k % 3, k as usize);
+        }
+        let found = |seen: &Seen, fp: u64| {
+            let mut ks = Vec::new();
+            seen.any(fp, |k| {
+                ks.push(k);
+                false
+            });
+            ks
+        };
+        let ones: Vec<usize> = (0..40).filter(|k| k % 3 == 1).rev().collect();
+        assert_eq!(found(&seen, 1), ones);
+        assert!(seen.any(2, |k| k == 38));
+        assert!(!seen.any(2, |k| k == 37));
+        assert!(found(&seen, 7).is_empty());
+        seen.clear();
+        assert!(found(&seen, 1).is_empty());
+        seen.add(5, 9);
+        seen.add(5, 3);
+        assert_eq!(found(&seen, 5), [3, 9]);
     }
 }

@@ -4,62 +4,15 @@
 use super::decide::{Args, ChooseMany, MenuOption};
 use super::exec::{Frame, Mach};
 use super::hash::{hash_shallow, Fx};
+use super::label::distinct_labels;
 use super::label::{label, zone_label};
-use super::menus::{Sorted, Tried};
+use super::menus::{Domain, Seen, Sorted, Tried};
 use super::RuntimeError;
 use crate::program::{
     ActionDef, ActionId, Expr, ExprKind, MenuMode, Program, Stmt, StmtKind, TextPartIr,
 };
 use crate::value::Value;
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hash, Hasher};
-
-/// Values by fingerprint, once there are many: per fingerprint the last value added with it, and
-/// per value the one added before it with the same fingerprint (`NONE`: none). A menu's are kept
-/// from one listing to the next (cleared, not freed), and no value costs an allocation of its own.
-#[derive(Debug, Default, Clone)]
-pub(crate) struct Seen {
-    last: HashMap<u64, u32, BuildHasherDefault<Fx>>,
-    before: Vec<u32>,
-}
-
-/// The end of a chain of values of one fingerprint (`Seen`).
-const NONE: u32 = u32::MAX;
-
-impl Seen {
-    fn with_capacity(n: usize) -> Seen {
-        Seen {
-            last: HashMap::with_capacity_and_hasher(n, Default::default()),
-            before: Vec::with_capacity(n),
-        }
-    }
-
-    fn clear(&mut self) {
-        self.last.clear();
-        self.before.clear();
-    }
-
-    /// Adds value `k` with fingerprint `fp`.
-    fn add(&mut self, fp: u64, k: usize) {
-        let prev = self.last.insert(fp, k as u32).unwrap_or(NONE);
-        if self.before.len() <= k {
-            self.before.resize(k + 1, NONE);
-        }
-        self.before[k] = prev;
-    }
-
-    /// Whether a value added with fingerprint `fp` passes `same` (the last added first).
-    fn any(&self, fp: u64, mut same: impl FnMut(usize) -> bool) -> bool {
-        let mut k = self.last.get(&fp).copied().unwrap_or(NONE);
-        while k != NONE {
-            if same(k as usize) {
-                return true;
-            }
-            k = self.before.get(k as usize).copied().unwrap_or(NONE);
-        }
-        false
-    }
-}
+use std::hash::{Hash, Hasher};
 
 type R<T> = Result<T, RuntimeError>;
 
@@ -101,7 +54,7 @@ fn plain_label(def: &ActionDef, args: &[Value]) -> bool {
 
 /// Below this many options, duplicates are found by comparing each option with those before it;
 /// above, by hashing, so that a long list of options is listed in linear time.
-const SCAN: usize = 16;
+pub(super) const SCAN: usize = 16;
 #[cfg(all(test, debug_assertions))]
 thread_local! {
     static SKIPPED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
@@ -127,37 +80,6 @@ pub(super) struct Known {
     pub fresh: bool,
     /// Its condition holds, with no work (engine/menus.rs, tables of kinds).
     pub holds: bool,
-}
-
-/// Makes labels distinct by appending " #2", " #3" (counted among the labels as first written).
-pub(super) fn distinct_labels(labels: &mut [String]) {
-    // Usually all labels differ already: nothing to rename.
-    let all_distinct = if labels.len() <= SCAN {
-        !(1..labels.len()).any(|i| labels[..i].contains(&labels[i]))
-    } else {
-        let mut seen = HashSet::with_capacity(labels.len());
-        labels.iter().all(|l| seen.insert(l.as_str()))
-    };
-    if all_distinct {
-        return;
-    }
-    let original: Vec<String> = labels.to_vec();
-    // Every label written or given so far, and how many times each original label came before.
-    let mut taken: HashSet<String> = original.iter().cloned().collect();
-    let mut before: HashMap<&str, usize> = HashMap::new();
-    for i in 0..labels.len() {
-        let n = before.entry(original[i].as_str()).or_insert(0);
-        *n += 1;
-        if *n > 1 {
-            let mut k = *n;
-            // A label that already ends in " #k" must not collide with a generated one.
-            while taken.contains(&format!("{} #{k}", original[i])) {
-                k += 1;
-            }
-            labels[i] = format!("{} #{k}", original[i]);
-            taken.insert(labels[i].clone());
-        }
-    }
 }
 
 impl<'a> Mach<'a> {
@@ -837,45 +759,6 @@ impl<'a> Mach<'a> {
     }
 }
 
-/// The items of a parameter's domain, read where they lie: a zone's cards (nothing moves while
-/// options are listed), or a list's items.
-pub(super) enum Domain {
-    /// The zone and how many cards it held.
-    Zone(u32, usize),
-    List(std::sync::Arc<Vec<Value>>),
-}
-
-impl Domain {
-    pub(super) fn len(&self) -> usize {
-        match self {
-            Domain::Zone(_, n) => *n,
-            Domain::List(v) => v.len(),
-        }
-    }
-
-    /// The `k`th item, top first for a zone: a card as its number, anything else as a value (a
-    /// card is built where it goes: see `enum_action`).
-    #[inline(always)]
-    pub(super) fn get(&self, m: &Mach, k: usize) -> (Option<u32>, Value) {
-        match self {
-            Domain::Zone(z, n) => match m
-                .s
-                .zones
-                .get(*z as usize)
-                .and_then(|zi| zi.cards.get(n.wrapping_sub(k + 1)))
-            {
-                Some(&c) => (Some(c), Value::None),
-                None => (None, Value::None),
-            },
-            Domain::List(v) => match v.get(k) {
-                Some(&Value::Card(c)) => (Some(c), Value::None),
-                Some(x) => (None, x.clone()),
-                None => (None, Value::None),
-            },
-        }
-    }
-}
-
 impl<'a> Mach<'a> {
     /// Binds parameter `slot` to an item that is not a card: in its local and the arguments.
     #[inline(never)]
@@ -907,38 +790,5 @@ impl<'a> Mach<'a> {
                 Ok(Domain::List(l))
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Seen;
-
-    /// Values of one fingerprint are found whatever their order and however many; another
-    /// fingerprint's are not; a cleared table finds nothing; values may be added past gaps.
-    #[test]
-    fn seen_finds_the_values_of_a_fingerprint() {
-        let mut seen = Seen::default();
-        for k in 0..40 {
-            seen.add(k % 3, k as usize);
-        }
-        let found = |seen: &Seen, fp: u64| {
-            let mut ks = Vec::new();
-            seen.any(fp, |k| {
-                ks.push(k);
-                false
-            });
-            ks
-        };
-        let ones: Vec<usize> = (0..40).filter(|k| k % 3 == 1).rev().collect();
-        assert_eq!(found(&seen, 1), ones);
-        assert!(seen.any(2, |k| k == 38));
-        assert!(!seen.any(2, |k| k == 37));
-        assert!(found(&seen, 7).is_empty());
-        seen.clear();
-        assert!(found(&seen, 1).is_empty());
-        seen.add(5, 9);
-        seen.add(5, 3);
-        assert_eq!(found(&seen, 5), [3, 9]);
     }
 }

@@ -656,7 +656,7 @@ pub(crate) struct Recycled {
     pub pass: String,
     pub known: Vec<Option<bool>>,
     /// The options of the last long menu by fingerprint.
-    pub seen: Option<Box<super::options::Seen>>,
+    pub seen: Option<Box<super::menus::Seen>>,
     /// The frame of the last menu that ended.
     pub menu: Option<Box<super::decide::MenuFrame>>,
     /// Card ids copied out of a zone before they move (`move top N of Z`, `move Z`).
