@@ -449,17 +449,34 @@ impl CardVars {
 
     /// Card `c`'s row of `n` values equals card `d`'s.
     pub fn same_row(&self, l: &Layout, n: usize, c: usize, d: usize) -> bool {
-        // The row's places in `at` (fewer, or none, past its end: never written).
-        let places = |c: usize| {
-            let len = self.at.len();
-            &self.at[(c * n).min(len)..(c * n + n).min(len)]
+        // Whether the row starting at `b` was never written: its places in `at` (fewer, or none,
+        // past its end) are all empty.
+        let untouched = |b: usize| {
+            let end = (b + n).min(self.at.len());
+            let mut i = b;
+            while i < end {
+                if self.at[i] != u32::MAX {
+                    return false;
+                }
+                i += 1;
+            }
+            true
         };
-        let (pc, pd) = (places(c), places(d));
-        let untouched = |p: &[u32]| p.iter().all(|&k| k == u32::MAX);
-        if untouched(pc) && untouched(pd) {
-            return l.cvar_row.get(c) == l.cvar_row.get(d)
-                || l.cvar_init.get(c * n..(c + 1) * n) == l.cvar_init.get(d * n..(d + 1) * n);
+        if untouched(c * n) && untouched(d * n) {
+            return l.cvar_row.get(c) == l.cvar_row.get(d) || self.same_init(l, n, c, d);
         }
+        self.same_values(l, n, c, d)
+    }
+
+    /// `same_row` of two rows as created (which do not start the same run).
+    #[inline(never)]
+    fn same_init(&self, l: &Layout, n: usize, c: usize, d: usize) -> bool {
+        l.cvar_init.get(c * n..(c + 1) * n) == l.cvar_init.get(d * n..(d + 1) * n)
+    }
+
+    /// `same_row` value by value.
+    #[inline(never)]
+    fn same_values(&self, l: &Layout, n: usize, c: usize, d: usize) -> bool {
         (0..n).all(|k| match (self.get(l, c * n + k), self.get(l, d * n + k)) {
             // Numbers, the usual card variables, compared at once.
             (Some(Value::Int(x)), Some(Value::Int(y))) => x == y,

@@ -91,3 +91,53 @@ fn shortcuts_list_what_the_general_enumeration_lists() {
         assert_eq!(fast, general, "seed {seed}");
     }
 }
+
+/// Copies of a card are one option while their card variables are equal, whether never written or
+/// written back to what they were, and two options once they differ (`CardVars::same_row`), with
+/// one variable and with three.
+#[test]
+fn copies_are_one_option_while_their_card_variables_are_equal() {
+    let script = |vars: &str, written: &str| {
+        format!(
+            r#"
+game "Rows" {{ players 2 }}
+zone hand per player: set, owner
+zone pile: pile
+{vars}
+card "Gem" {{ copies 6 }}
+action play(c in you.hand) label "Play {{c}} {{c.mark}}" {{ move c to pile }}
+setup {{
+  move box to seat(1).hand
+  let k = 0
+  for c in seat(1).hand {{
+    k = k + 1
+    {written}
+  }}
+}}
+flow {{ turn seat(1) {{ actions by seat(1) once [play] }} win [seat(1)] "done" }}
+"#
+        )
+    };
+    let one = "var mark per card: int = 0";
+    let three = "var low per card: int = 0\nvar mark per card: int = 0\nvar high per card: int = 5";
+    for vars in [one, three] {
+        for (written, expected) in [
+            ("", vec!["Play Gem 0"]),
+            ("if k == 2 { c.mark = 1 }", vec!["Play Gem 0", "Play Gem 1"]),
+            ("if k == 2 { c.mark = 1\n c.mark = 0 }", vec!["Play Gem 0"]),
+            ("if k > 3 { c.mark = 1 }", vec!["Play Gem 0", "Play Gem 1"]),
+        ] {
+            let src = script(vars, written);
+            let p = Arc::new(check_source(&src).program.expect("the script checks"));
+            let mut config = GameConfig::new(2, 1);
+            config.labels = true;
+            let g = Game::new(p, config);
+            let Status::Decision(d) = g.status() else {
+                panic!("{:?}", g.status());
+            };
+            let mut options = d.options.clone();
+            options.sort();
+            assert_eq!(options, expected, "{vars} / {written}");
+        }
+    }
+}
