@@ -296,8 +296,6 @@ impl<'a> Mach<'a> {
         };
         let decider = self.you().unwrap_or(self.s.active);
         let merge = def.interchangeable.first().copied().unwrap_or(false);
-        // Whether a conjunct reads the parameter: its known value is forgotten for every card.
-        let reads = def.parts.iter().any(|part| part.level > 0);
         let pre = self.prefilter(def);
         let mut tried = Tried::default();
         let mut r = Ok(());
@@ -331,13 +329,7 @@ impl<'a> Mach<'a> {
                 }
             }
             self.set_local(0, Value::Card(c));
-            if reads {
-                for (known, part) in list.known.iter_mut().zip(&def.parts) {
-                    if part.level > 0 {
-                        *known = None;
-                    }
-                }
-            }
+            list.forget_from(def, 0);
             match self.offer(
                 a,
                 def,

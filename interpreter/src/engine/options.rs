@@ -4,8 +4,7 @@
 use super::decide::{Args, ChooseMany, MenuOption};
 use super::exec::{Frame, Mach};
 use super::hash::{hash_shallow, Fx};
-use super::label::distinct_labels;
-use super::label::{label, zone_label};
+use super::label::{distinct_labels, label, zone_label};
 use super::menus::{Domain, Seen, Sorted, Tried};
 use super::RuntimeError;
 use crate::program::{
@@ -28,6 +27,17 @@ pub(super) struct Listing {
 }
 
 impl Listing {
+    /// Forgets the known values of the conjuncts that read parameter `i` or a later one: they must
+    /// be evaluated again for its next value.
+    #[inline]
+    pub(super) fn forget_from(&mut self, def: &ActionDef, i: usize) {
+        for (k, part) in self.known.iter_mut().zip(&def.parts) {
+            if part.level as usize > i {
+                *k = None;
+            }
+        }
+    }
+
     /// Debug builds: the same options and labels.
     #[cfg(debug_assertions)]
     pub(super) fn same_as(&self, other: &Listing) -> bool {
@@ -541,11 +551,7 @@ impl<'a> Mach<'a> {
         let i = args.len();
         self.set_local(i as u16, v.clone());
         args.push(v.clone());
-        for (k, part) in list.known.iter_mut().zip(&self.p.actions[a.index()].parts) {
-            if part.level as usize > i {
-                *k = None;
-            }
-        }
+        list.forget_from(&self.p.actions[a.index()], i);
         let r = self.enum_action(a, args, list);
         args.pop();
         list.known = known;
@@ -577,8 +583,8 @@ impl<'a> Mach<'a> {
             return Ok(None);
         };
         let i = args.len();
-        let decider = self.you().unwrap_or(self.s.active);
         if i == def.params.len() {
+            let decider = self.you().unwrap_or(self.s.active);
             return self.offer(a, def, args, decider, list, Known::default());
         }
         let dom = self.domain_items(&def.params[i])?;
@@ -629,12 +635,7 @@ impl<'a> Mach<'a> {
                 }
                 None => self.bind_parameter(i as u16, other, args),
             }
-            // Conjuncts that read parameter i or a later one must be evaluated again.
-            for (k, part) in list.known.iter_mut().zip(&def.parts) {
-                if part.level as usize > i {
-                    *k = None;
-                }
-            }
+            list.forget_from(def, i);
             // The last parameter: the option itself (what `enum_action` would do one level down).
             let step = if last {
                 self.offer(

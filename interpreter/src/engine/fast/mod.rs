@@ -55,22 +55,31 @@ pub(crate) struct Code {
     pub value: Option<ValueFn>,
 }
 
+/// A cache made on first use and kept beside a node of the program (a `OnceLock`): a copy of the
+/// node starts with it unmade, and it shows as its name in debug output.
+macro_rules! made_on_first_use {
+    ($t:ident) => {
+        impl Clone for $t {
+            fn clone(&self) -> Self {
+                $t::default()
+            }
+        }
+
+        impl std::fmt::Debug for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(stringify!($t))
+            }
+        }
+    };
+}
+pub(crate) use made_on_first_use;
+
 /// The compiled fast paths of an expression, made the first time it is evaluated (none: nothing to
 /// gain, or a form the fast paths do not cover). A copy of an expression starts uncompiled.
 #[derive(Default)]
 pub struct Compiled(OnceLock<Option<Box<Code>>>);
 
-impl Clone for Compiled {
-    fn clone(&self) -> Self {
-        Compiled::default()
-    }
-}
-
-impl std::fmt::Debug for Compiled {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Compiled")
-    }
-}
+made_on_first_use!(Compiled);
 
 impl Compiled {
     pub(crate) fn get(&self, p: &Program, e: &Expr) -> Option<&Code> {
@@ -85,17 +94,7 @@ impl Compiled {
 #[derive(Default)]
 pub struct KindTable(OnceLock<Option<(u16, Box<[bool]>)>>);
 
-impl Clone for KindTable {
-    fn clone(&self) -> Self {
-        KindTable::default()
-    }
-}
-
-impl std::fmt::Debug for KindTable {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("KindTable")
-    }
-}
+made_on_first_use!(KindTable);
 
 impl KindTable {
     /// The table of `e` when it tests local `slot` alone.

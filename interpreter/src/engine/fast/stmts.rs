@@ -64,17 +64,7 @@ impl StmtCode {
 #[derive(Default)]
 pub struct StmtCompiled(OnceLock<Option<Box<StmtCode>>>);
 
-impl Clone for StmtCompiled {
-    fn clone(&self) -> Self {
-        StmtCompiled::default()
-    }
-}
-
-impl std::fmt::Debug for StmtCompiled {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("StmtCompiled")
-    }
-}
+super::made_on_first_use!(StmtCompiled);
 
 impl StmtCompiled {
     pub(crate) fn get(&self, p: &Program, s: &Stmt) -> Option<&StmtCode> {
