@@ -1,7 +1,7 @@
 //! Engine stage: compiling the fast paths of aggregates over a zone and of function calls (see
 //! `fast/mod.rs`), as `aggregate` (builtins.rs) and `call_fn` (eval.rs) do them, step by step.
 
-use super::compile::{fast, fold, list_len, local, push_items, step, Compiler};
+use super::compile::{fast, fold, kind_table, list_len, local, push_items, step, Compiler};
 use super::{BoolFn, Fast, FastFn, IntFn, ValueFn, ZoneFn};
 use crate::engine::eval::MAX_LIST;
 use crate::engine::exec::Mach;
@@ -193,26 +193,11 @@ fn each(
     r
 }
 
-/// A test `x is Tag` (or `is not`) of the binder itself, as a table of the kinds that pass: the
-/// compiled test reads nothing else and counts no work for a card, so the items are read where they
-/// lie, without binding the local (`tagged`).
-fn tag_test(p: &crate::program::Program, test: Option<&Expr>, slot: u16) -> Option<Vec<bool>> {
-    let ExprKind::IsTag(x, t, negated) = &test?.kind else {
-        return None;
-    };
-    if !matches!(x.kind, ExprKind::Local(s) if s == slot) {
-        return None;
-    }
-    Some(
-        p.kinds
-            .iter()
-            .map(|k| k.tags.binary_search(t).is_ok() != *negated)
-            .collect(),
-    )
-}
-
-/// How many of the items pass a tag test (`tag_test`), up to `stop` of them (`None`: an item that
-/// is not a card, which the compiled test would have counted work for: the general loop's turn).
+/// How many of the items pass a test of their kind (`kind_table`: tags and kinds of the binder,
+/// joined by `and`, `or` and `not`; it reads nothing else and counts no work for a card, so the
+/// items are read where they lie, without binding the local), up to `stop` of them (`None`: an
+/// item that is not a card, which the compiled test would have counted work for: the general
+/// loop's turn).
 fn tagged(m: &Mach, items: &Items, len: usize, passes: &[bool], stop: usize) -> Option<usize> {
     let cards = &m.s.cards;
     let pass = |c: u32| {
@@ -329,7 +314,7 @@ impl Compiler<'_> {
             Some(f) => Some(self.cond(f)?),
             None => None,
         };
-        let tags = tag_test(self.p, filter.or(value), slot);
+        let tags = filter.or(value).and_then(|t| kind_table(self.p, t, slot));
         let h = 3 + zone.height.max(test.as_ref().map_or(0, |t| t.height));
         let (fz, test) = (zone.run, test.map(|t| t.run));
         let any = op == Aggregate::Any;
@@ -392,9 +377,9 @@ impl Compiler<'_> {
             (_, Some(v)) => Some(self.int(v)?),
             (_, None) => return None,
         };
-        // `count(x in L where x is Tag)`: the items read where they lie (`tag_test`).
+        // `count(x in L where x is Tag)`: the items read where they lie (`tagged`).
         let tags = match (op, &value) {
-            (Aggregate::Count, None) => tag_test(self.p, filter, slot),
+            (Aggregate::Count, None) => filter.and_then(|t| kind_table(self.p, t, slot)),
             _ => None,
         };
         let (filter, h) = self.filter_of(filter, zone.height, value.as_ref().map(|v| v.height))?;

@@ -472,9 +472,10 @@ impl Compiler<'_> {
             e.kind,
             ExprKind::Binary(BinOp::And | BinOp::Or, ..) | ExprKind::Unary(UnOp::Not, _)
         ) {
-            if let Some(slot) = kind_formula_slot(e) {
-                let p = self.p;
-                let table: Vec<bool> = (0..p.kinds.len()).map(|k| kind_formula(p, e, k)).collect();
+            if let Some((slot, table)) = kind_formula_slot(e).and_then(|slot| {
+                let table = kind_table(self.p, e, slot)?;
+                Some((slot, table))
+            }) {
                 let f = general.run;
                 return Some(fast(
                     general.height,
@@ -1320,8 +1321,16 @@ pub(super) fn kind_formula_slot(e: &Expr) -> Option<u16> {
     }
 }
 
+/// The table of the kinds of card that pass `e`, a formula of `and`, `or` and `not` over tag and
+/// kind tests of local `slot` alone (`None`: another form). Such a formula counts no work and cannot
+/// fail for a card.
+pub(super) fn kind_table(p: &Program, e: &Expr, slot: u16) -> Option<Vec<bool>> {
+    (kind_formula_slot(e)? == slot)
+        .then(|| (0..p.kinds.len()).map(|k| kind_formula(p, e, k)).collect())
+}
+
 /// Whether a card of kind `kind` passes such a formula (`kind_formula_slot`).
-pub(super) fn kind_formula(p: &Program, e: &Expr, kind: usize) -> bool {
+fn kind_formula(p: &Program, e: &Expr, kind: usize) -> bool {
     match &e.kind {
         ExprKind::IsTag(_, t, negated) => {
             p.kinds

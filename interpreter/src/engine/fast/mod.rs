@@ -103,10 +103,8 @@ impl KindTable {
             .0
             .get_or_init(|| {
                 let tested = compile::kind_formula_slot(e)?;
-                let table = (0..p.kinds.len())
-                    .map(|k| compile::kind_formula(p, e, k))
-                    .collect();
-                Some((tested, table))
+                let table = compile::kind_table(p, e, tested)?;
+                Some((tested, table.into_boxed_slice()))
             })
             .as_ref()?;
         (*tested == slot).then_some(&**table)
