@@ -467,6 +467,16 @@ impl Compiler<'_> {
                 let mut ids = vec![];
                 for a in actions {
                     match self.lookup(a) {
+                        // Named twice: its options are offered once.
+                        Some(Sym::Action(id)) if ids.contains(&id) => self.error(
+                            Diagnostic::warning(
+                                "W006",
+                                a.span,
+                                format!("the action `{}` is named twice in this menu", a.name),
+                            )
+                            .label("named a second time")
+                            .help("its options are offered once: remove the second name"),
+                        ),
                         Some(Sym::Action(id)) => ids.push(id),
                         _ => {
                             self.unknown_name(&a.name, a.span, &super::UNKNOWN_ACTION);

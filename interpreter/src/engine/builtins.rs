@@ -488,19 +488,11 @@ impl<'a> Mach<'a> {
                 self.l.space_at(x, y).map(Value::Space).unwrap_or_default()
             }
             Builtin::Neighbours => {
-                let (x, y) = space(self, 0)?;
-                let mut out = Vec::new();
-                for dy in -1..=1i64 {
-                    for dx in -1..=1i64 {
-                        if (dx == 0 && dy == 0) || (dx != 0 && dy != 0 && !self.l.diagonal) {
-                            continue;
-                        }
-                        if let Some(s) = self.l.space_at(x + dx, y + dy) {
-                            out.push(Value::Space(s));
-                        }
-                    }
+                space(self, 0)?;
+                match arg(0).0 {
+                    Value::Space(s) => self.l.neighbours[s as usize].clone(),
+                    _ => Value::None,
                 }
-                Value::list(out)
             }
             Builtin::Adjacent => {
                 let (a, b) = (space(self, 0)?, space(self, 1)?);

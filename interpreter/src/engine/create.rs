@@ -281,6 +281,10 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
                 l.spaces.push((x, y));
             }
         }
+        // `neighbours(s)` of every space, made once: the lists are shared, never built in play.
+        l.neighbours = (0..l.spaces.len())
+            .map(|s| Value::list(l.neighbours_of(s)))
+            .collect();
     }
     l.ncards = total as u32;
     let nspaces = l.spaces.len() as u32;

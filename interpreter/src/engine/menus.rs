@@ -83,6 +83,34 @@ impl Domain {
         }
     }
 
+    /// Whether the items are different values none of which is a card (a list of numbers, players,
+    /// spaces, tags, kinds or zones in increasing order, as `board` and `1..n` are).
+    pub(super) fn distinct(&self) -> bool {
+        let Domain::List(v) = self else {
+            return false;
+        };
+        let key = |x: &Value| match *x {
+            Value::Int(i) => Some((0, i)),
+            Value::Player(p) => Some((1, p.into())),
+            Value::Space(s) => Some((2, s.into())),
+            Value::Tag(t) => Some((3, t.into())),
+            Value::Kind(k) => Some((4, k.into())),
+            Value::Zone(z) => Some((5, z.into())),
+            _ => None,
+        };
+        let mut last = None;
+        for x in v.iter() {
+            let Some(k) = key(x) else {
+                return false;
+            };
+            if last.is_some_and(|l| l >= k) {
+                return false;
+            }
+            last = Some(k);
+        }
+        true
+    }
+
     /// The `k`th item, top first for a zone: a card as its number, anything else as a value (a
     /// card is built where it goes: see `enum_action`).
     #[inline(always)]

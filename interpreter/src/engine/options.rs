@@ -475,6 +475,7 @@ impl<'a> Mach<'a> {
         let mut r = Ok(());
         // Listing options changes nothing: pure function calls may be remembered meanwhile.
         self.s.remember();
+        // No action is named twice (the checker keeps the first, W006): `fresh` options are new.
         for &a in actions {
             args.clear();
             list.known.clear();
@@ -604,6 +605,9 @@ impl<'a> Mach<'a> {
         let decider = self.you().unwrap_or(self.s.active);
         let last = i + 1 == def.params.len();
         let mut r = Ok(None);
+        // The only parameter, over different items none of which is a card: each option differs from
+        // every other (`equivalent` is equality but for cards), and `offer` compares with none.
+        let distinct = i == 0 && last && dom.distinct();
         // One card of each set of identical ones, where the action cannot tell them apart.
         let merge = def.interchangeable.get(i).copied().unwrap_or(false);
         let mut tried = Tried::default();
@@ -613,7 +617,7 @@ impl<'a> Mach<'a> {
             let (card, other) = dom.get(self, k);
             // An option of a single parameter whose card is the first of a new set of identical
             // cards: no option listed before can be the same (`offer` compares with none).
-            let mut fresh = false;
+            let mut fresh = distinct;
             if let (true, Some(c)) = (merge, &card) {
                 match self.sort_card(&mut tried, *c, decider) {
                     Sorted::Skip => {

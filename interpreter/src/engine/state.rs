@@ -247,6 +247,8 @@ pub(crate) struct Layout {
     pub width: i64,
     pub height: i64,
     pub diagonal: bool,
+    /// `neighbours(s)` of every space (a list of spaces), in the order `neighbours_of` gives.
+    pub neighbours: Vec<Value>,
     pub nevents: usize,
     /// Global triggers per event.
     pub glob_trigs: Vec<Vec<u16>>,
@@ -393,6 +395,26 @@ impl Layout {
             prop_int,
             ..Layout::default()
         }
+    }
+
+    /// The spaces next to space `s` (sharing a side; also a corner on a `diagonal` board), row by row
+    /// from the one above-left: `neighbours(s)`.
+    pub fn neighbours_of(&self, s: usize) -> Vec<Value> {
+        let mut out = Vec::new();
+        let Some(&(x, y)) = self.spaces.get(s) else {
+            return out;
+        };
+        for dy in -1..=1i64 {
+            for dx in -1..=1i64 {
+                if (dx == 0 && dy == 0) || (dx != 0 && dy != 0 && !self.diagonal) {
+                    continue;
+                }
+                if let Some(s) = self.space_at(x + dx, y + dy) {
+                    out.push(Value::Space(s));
+                }
+            }
+        }
+        out
     }
 
     pub fn space_at(&self, x: i64, y: i64) -> Option<u16> {

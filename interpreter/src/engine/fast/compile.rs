@@ -1135,6 +1135,22 @@ impl Compiler<'_> {
                 let left = *b == Builtin::Left;
                 self.of_seat(&args[0], move |m, p| Some(m.s.neighbour(p, left)))?
             }
+            // `neighbours(s)`: the space's list, made when the game was created (builtins.rs: one
+            // step for the call; anything but a space is the walker's error).
+            ExprKind::Builtin(Builtin::Neighbours, args) if args.len() == 1 => {
+                let f = self.value(&args[0])?;
+                let (h, fs) = (f.height, f.run);
+                fast(
+                    2 + h,
+                    Box::new(move |m| {
+                        step(m);
+                        match fs(m)? {
+                            Value::Space(s) => m.l.neighbours.get(s as usize).cloned(),
+                            _ => None,
+                        }
+                    }),
+                )
+            }
             // `a..b`: the numbers from a to b (eval.rs: the node, both ends, then one step per item;
             // a range too long is the walker's error).
             ExprKind::Range(a, b) => {

@@ -141,3 +141,53 @@ flow {{ turn seat(1) {{ actions by seat(1) once [play] }} win [seat(1)] "done" }
         }
     }
 }
+
+/// An action named twice in a menu (W006) offers its options once; a parameter over a list offers
+/// each different item once, whether the list repeats items (`[2, 1, 1, 3]`) or holds different
+/// ones in increasing order (`1..3`, whose options `offer` compares with none).
+#[test]
+fn each_option_is_offered_once() {
+    let src = r#"
+game "Twice" { players 2 }
+card "Coin" { copies 2 }
+zone pile: set
+zone hand per player: set
+setup { move box to pile }
+action grab(c in pile) label "Grab {c}" { move c to you.hand }
+action pick(n in [2, 1, 1, 3]) label "Pick {n}" { log "{n}" }
+action step(n in 1..3) label "Step {n}" { log "{n}" }
+flow {
+  turn seat(1) { actions by seat(1) once [grab, pick, grab, step, pick] }
+  win [seat(1)] "done"
+}
+"#;
+    let checked = check_source(src);
+    let codes: Vec<&str> = checked.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["W006", "W006"]);
+    let p = Arc::new(checked.program.expect("the script checks"));
+    let mut config = GameConfig::new(2, 1);
+    config.labels = true;
+    for plain in [false, true] {
+        let g = if plain {
+            plainly(|| Game::new(p.clone(), config.clone()))
+        } else {
+            Game::new(p.clone(), config.clone())
+        };
+        let Status::Decision(d) = g.status() else {
+            panic!("{:?}", g.status());
+        };
+        assert_eq!(
+            d.options,
+            [
+                "Grab Coin",
+                "Pick 2",
+                "Pick 1",
+                "Pick 3",
+                "Step 1",
+                "Step 2",
+                "Step 3"
+            ],
+            "plain: {plain}"
+        );
+    }
+}
