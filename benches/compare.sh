@@ -16,7 +16,8 @@
 # games (memory must not grow with the number of games).
 #
 # Environment: SECONDS_PER_RUN (2) sets N so that one old run lasts about that long; ROUNDS (3) the
-# old/new alternations; MCTS_GAMES (4) and MCTS_ROUNDS (1) the mcts line; MEMORY=0 skips the memory line.
+# old/new alternations; MCTS_GAMES (4) and MCTS_ROUNDS (1) the mcts line (MCTS_GAMES=0 skips it);
+# MEMORY=0 skips the memory line; ONLY=WORD plays only the scripts whose path contains WORD.
 set -euo pipefail
 
 commit="${1:-a9083d8}"
@@ -25,6 +26,7 @@ rounds="${ROUNDS:-3}"
 mcts_games="${MCTS_GAMES:-4}"
 mcts_rounds="${MCTS_ROUNDS:-1}"
 memory="${MEMORY:-1}"
+only="${ONLY:-}"
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -81,6 +83,7 @@ echo "random playouts, one core, median of $rounds rounds (old and new alternate
 echo "ratio: new/old games per second (wall clock); cpu: old/new user CPU seconds (median), steadier under load"
 printf '%-34s %7s %8s %12s %12s %8s\n' script players games "old games/s" "new games/s" ratio
 for file in games/*.cardgame examples/*.cardgame; do
+  case "$file" in *"$only"*) ;; *) continue ;; esac
   players="$(players_of "$file")"
   old_file="$file"
   note=""
@@ -123,6 +126,9 @@ for file in games/*.cardgame examples/*.cardgame; do
 done
 
 echo
+if [ "$mcts_games" = 0 ]; then
+  mcts_rounds=0
+fi
 hoc="games/heart-of-crown.cardgame"
 # As above: the old build plays its own copy of the script when it does not accept the current one.
 old_hoc="$hoc"
@@ -139,11 +145,13 @@ for ((r = 0; r < mcts_rounds; r++)); do
     if [ "$side" = old ]; then olds+=("$per_game"); else news+=("$per_game"); fi
   done
 done
+if [ "$mcts_rounds" -gt 0 ]; then
 old_median="$(printf '%s\n' "${olds[@]}" | median)"
 new_median="$(printf '%s\n' "${news[@]}" | median)"
 printf 'mcts:200 on %s, 2 players, %s games x %s rounds: old %.2f s/game, new %.2f s/game, speed-up %.2fx\n' \
   "$hoc" "$mcts_games" "$mcts_rounds" "$old_median" "$new_median" \
   "$(awk -v o="$old_median" -v n="$new_median" 'BEGIN {print o / n}')"
+fi
 
 if [ "$memory" != 0 ]; then
   # Peak resident set size in KB of a command (GNU time when present, else the kernel's VmHWM).

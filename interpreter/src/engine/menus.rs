@@ -75,40 +75,25 @@ pub(super) enum Domain {
     List(std::sync::Arc<Vec<Value>>),
 }
 
+/// Whether a domain's items are different values none of which is a card, by its form: the board,
+/// the living players, a range of numbers, and the built-ins that give different players or spaces.
+pub(super) fn distinct_items(e: &crate::program::Expr) -> bool {
+    use crate::program::{Builtin, ExprKind};
+    matches!(
+        e.kind,
+        ExprKind::Spaces
+            | ExprKind::Everyone
+            | ExprKind::Range(..)
+            | ExprKind::Builtin(Builtin::Opponents | Builtin::From | Builtin::Neighbours, _)
+    )
+}
+
 impl Domain {
     pub(super) fn len(&self) -> usize {
         match self {
             Domain::Zone(_, n) => *n,
             Domain::List(v) => v.len(),
         }
-    }
-
-    /// Whether the items are different values none of which is a card (a list of numbers, players,
-    /// spaces, tags, kinds or zones in increasing order, as `board` and `1..n` are).
-    pub(super) fn distinct(&self) -> bool {
-        let Domain::List(v) = self else {
-            return false;
-        };
-        let key = |x: &Value| match *x {
-            Value::Int(i) => Some((0, i)),
-            Value::Player(p) => Some((1, p.into())),
-            Value::Space(s) => Some((2, s.into())),
-            Value::Tag(t) => Some((3, t.into())),
-            Value::Kind(k) => Some((4, k.into())),
-            Value::Zone(z) => Some((5, z.into())),
-            _ => None,
-        };
-        let mut last = None;
-        for x in v.iter() {
-            let Some(k) = key(x) else {
-                return false;
-            };
-            if last.is_some_and(|l| l >= k) {
-                return false;
-            }
-            last = Some(k);
-        }
-        true
     }
 
     /// The `k`th item, top first for a zone: a card as its number, anything else as a value (a

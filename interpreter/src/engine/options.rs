@@ -607,7 +607,7 @@ impl<'a> Mach<'a> {
         let mut r = Ok(None);
         // The only parameter, over different items none of which is a card: each option differs from
         // every other (`equivalent` is equality but for cards), and `offer` compares with none.
-        let distinct = i == 0 && last && dom.distinct();
+        let distinct = i == 0 && last && super::menus::distinct_items(&def.params[i]);
         // One card of each set of identical ones, where the action cannot tell them apart.
         let merge = def.interchangeable.get(i).copied().unwrap_or(false);
         let mut tried = Tried::default();
