@@ -1,13 +1,15 @@
 //! Engine stage: compiling the fast paths of aggregates over a zone and of function calls (see
 //! `fast/mod.rs`), as `aggregate` (builtins.rs) and `call_fn` (eval.rs) do them, step by step.
 
-use super::compile::{fast, fold, kind_table, list_len, local, push_items, step, Compiler};
+use super::compile::{
+    fast, fold, kind_arg, kind_table, list_len, local, push_items, step, Compiler,
+};
 use super::{BoolFn, Fast, FastFn, IntFn, ValueFn, ZoneFn};
 use crate::engine::eval::MAX_LIST;
 use crate::engine::exec::Mach;
 use crate::engine::hash::Fx;
 use crate::engine::state::Ctx;
-use crate::program::{Aggregate, BinOp, Expr, ExprKind};
+use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind};
 use crate::value::Value;
 use std::sync::Arc;
 
@@ -361,6 +363,9 @@ impl Compiler<'_> {
         ) {
             return None;
         }
+        if let Some(f) = self.prop_of_cards(op, value, slot, list, filter) {
+            return Some(f);
+        }
         let zone = self.source(list)?;
         // `sum(c.prop for c in Z)` of one zone: read from the table of constant numbers, nothing
         // evaluated (as the walker does for a zone, not for a list).
@@ -448,6 +453,78 @@ impl Compiler<'_> {
                     Aggregate::Sum => sum,
                     _ => best.unwrap_or(0),
                 })
+            }),
+        ))
+    }
+
+    /// `sum`, `max` or `min` of a constant property over `cards(K, L)` (`max(c.price for c in
+    /// cards(k, pool))`): every item is of kind K, so the property is K's and only the copies are
+    /// counted, no list made. The work of the general closure: the aggregate's node, the call of
+    /// `cards` (its node, its arguments, L's length, twice for a zone), then two per copy: the item,
+    /// and the property read from it (one step). A property that is not a constant of K: the
+    /// walker's turn.
+    fn prop_of_cards(
+        &mut self,
+        op: Aggregate,
+        value: Option<&Expr>,
+        slot: u16,
+        list: &Expr,
+        filter: Option<&Expr>,
+    ) -> Option<Fast<IntFn>> {
+        let (Aggregate::Sum | Aggregate::Max | Aggregate::Min, Some(v), None) = (op, value, filter)
+        else {
+            return None;
+        };
+        let (ExprKind::Prop(pid, ce), ExprKind::Builtin(Builtin::Cards, args)) =
+            (&v.kind, &list.kind)
+        else {
+            return None;
+        };
+        if !matches!(ce.kind, ExprKind::Local(s) if s == slot) || args.len() != 2 {
+            return None;
+        }
+        // The heights the general closure would have: its list and its value.
+        let h = 3 + self.value(list)?.height.max(self.int(v)?.height);
+        let (k, l) = (self.value(&args[0])?, self.value(&args[1])?);
+        let (fk, fl, pid) = (k.run, l.run, pid.index());
+        Some(fast(
+            h,
+            Box::new(move |m| {
+                // The aggregate's node, then the call of `cards`.
+                step(m);
+                step(m);
+                let (kv, lv) = (fk(m)?, fl(m)?);
+                let k = kind_arg(m, kv)?;
+                let cards = &m.s.cards;
+                let of_kind = |c: u32| cards.get(c as usize).is_some_and(|cs| cs.kind == k);
+                let (n, work) = match &lv {
+                    Value::Zone(z) => {
+                        let zc = &m.s.zones.get(*z as usize)?.cards;
+                        (zc.iter().filter(|&&c| of_kind(c)).count(), 2 * zc.len())
+                    }
+                    Value::List(l) => (
+                        l.iter()
+                            .filter(|v| matches!(v, Value::Card(c) if of_kind(*c)))
+                            .count(),
+                        l.len(),
+                    ),
+                    Value::None => (0, 0),
+                    _ => return None,
+                };
+                if let Value::Zone(z) = lv {
+                    m.note_zone(z);
+                }
+                m.s.exec_count += (work + 2 * n) as u64;
+                if n == 0 {
+                    return Some(0);
+                }
+                let Value::Int(p) = m.const_prop(k as usize, pid)? else {
+                    return None;
+                };
+                match op {
+                    Aggregate::Sum => p.checked_mul(n as i64),
+                    _ => Some(p),
+                }
             }),
         ))
     }

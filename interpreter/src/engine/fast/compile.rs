@@ -1461,7 +1461,7 @@ pub(super) fn push_items(m: &Mach, v: &Value, out: &mut Vec<Value>) -> Option<()
 }
 
 /// The card kind an argument names: a kind, or a card's kind (`kind_arg` in builtins.rs).
-fn kind_arg(m: &Mach, v: Value) -> Option<u16> {
+pub(super) fn kind_arg(m: &Mach, v: Value) -> Option<u16> {
     match v {
         Value::Kind(k) => Some(k),
         Value::Card(c) => Some(m.s.cards.get(c as usize)?.kind),

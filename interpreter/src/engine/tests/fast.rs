@@ -519,3 +519,26 @@ fn tag_tests_read_the_items_where_they_lie() {
         answered() - before
     );
 }
+
+/// `sum`, `max` and `min` of a constant property over `cards(K, L)`, of a zone and of a list, with
+/// copies and with none: counted without a list made, with the walker's work (compared in debug
+/// builds).
+#[test]
+fn a_property_over_the_cards_of_a_kind() {
+    let before = answered();
+    let g = game(
+        "fn of_threes(l: list of card): int = sum(c.points for c in cards(\"Three\", l))\n\
+         fn top_five(p: player): int = max(c.points for c in cards(\"Five\", deck)) + min(c.points for c in cards(\"One\", p.hand))",
+        r#"turn seat(1) {
+             move cards("One", deck) to you.hand
+             win [you] "{of_threes(filter(c in deck where true))} {sum(c.points for c in cards("Three", deck))} {top_five(you)} {top_five(seat(2))} {max(c.points for c in cards("One", deck))}"
+           }"#,
+        None,
+    );
+    assert_eq!(end(&g), "24 24 6 5 0");
+    assert!(
+        answered() > before + 4,
+        "{} fast answers",
+        answered() - before
+    );
+}
