@@ -165,6 +165,10 @@ fn each(
     slot: u16,
     mut f: impl FnMut(&mut Mach) -> Option<bool>,
 ) -> Option<()> {
+    // Nothing to bind (an empty zone: most of a board's): the local is left as it is.
+    if len == 0 {
+        return Some(());
+    }
     let saved = local(m, slot).cloned().unwrap_or_default();
     let mut r = Some(());
     for i in 0..len {

@@ -1052,10 +1052,20 @@ impl Compiler<'_> {
                     return None;
                 }
                 m.s.exec_count += (n1 + n2) as u64;
-                let mut out = Vec::with_capacity(n1 + n2);
-                push_items(m, &x, &mut out)?;
-                push_items(m, &y, &mut out)?;
-                Some(Value::list(out))
+                // A list made just before (the left side of a chain `a + b + c`) grows in place, as
+                // in the walker; nothing to add leaves it as it is.
+                let mut out = match x {
+                    Value::List(l) => l,
+                    x => {
+                        let mut out = Vec::with_capacity(n1 + n2);
+                        push_items(m, &x, &mut out)?;
+                        std::sync::Arc::new(out)
+                    }
+                };
+                if n2 > 0 {
+                    push_items(m, &y, std::sync::Arc::make_mut(&mut out))?;
+                }
+                Some(Value::List(out))
             })?,
             // `if C then L1 else L2` of any values (the walker's `If`: the node, the condition, one
             // branch).
