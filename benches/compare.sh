@@ -17,7 +17,9 @@
 #
 # Environment: SECONDS_PER_RUN (2) sets N so that one old run lasts about that long; ROUNDS (3) the
 # old/new alternations; MCTS_GAMES (4) and MCTS_ROUNDS (1) the mcts line (MCTS_GAMES=0 skips it);
-# MEMORY=0 skips the memory line; ONLY=WORD plays only the scripts whose path contains WORD.
+# MEMORY=0 skips the memory line; ONLY=WORD plays only the scripts whose path contains WORD;
+# SAME_SCRIPT=0 skips, for a script the old build plays from its own copy, the third run of each round
+# in which the new build plays that copy too (the `same script` ratio: both builds on one text).
 set -euo pipefail
 
 commit="${1:-a9083d8}"
@@ -27,6 +29,7 @@ mcts_games="${MCTS_GAMES:-4}"
 mcts_rounds="${MCTS_ROUNDS:-1}"
 memory="${MEMORY:-1}"
 only="${ONLY:-}"
+same_script="${SAME_SCRIPT:-1}"
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -101,6 +104,7 @@ for file in games/*.cardgame examples/*.cardgame; do
   olds=()
   news=()
   cpus=()
+  sames=()
   for ((r = 0; r < rounds; r++)); do
     args=(--games "$games" --players "$players" --agents random)
     if ((r % 2 == 0)); then
@@ -113,6 +117,10 @@ for file in games/*.cardgame examples/*.cardgame; do
     olds+=("$og")
     news+=("$ng")
     cpus+=("$(awk -v o="$oc" -v n="$nc" 'BEGIN {if (n > 0) print o / n; else print 0}')")
+    if [ -n "$note" ] && [ "$same_script" != 0 ]; then
+      read -r sg _ <<<"$(timed_sim "$new_bin" "$old_file" "${args[@]}")"
+      sames+=("$(awk -v o="$og" -v n="$sg" 'BEGIN {if (o > 0) print n / o; else print 0}')")
+    fi
   done
   old_median="$(printf '%s\n' "${olds[@]}" | median)"
   new_median="$(printf '%s\n' "${news[@]}" | median)"
@@ -123,6 +131,11 @@ for file in games/*.cardgame examples/*.cardgame; do
   cpu_ratio="$(printf '%s\n' "${cpus[@]}" | median)"
   printf '%-34s %7s %8s %12.1f %12.1f %7.2fx  (min %.2fx, max %.2fx)  cpu %.2fx%s\n' \
     "$file" "$players" "$games" "$old_median" "$new_median" "$ratio" "$lo" "$hi" "$cpu_ratio" "$note"
+  if ((${#sames[@]} > 0)); then
+    printf '%-34s %7s %8s %25s %7.2fx  (min %.2fx, max %.2fx)  same script: the new build on %s'"'"'s copy\n' \
+      "" "" "" "" "$(printf '%s\n' "${sames[@]}" | median)" \
+      "$(printf '%s\n' "${sames[@]}" | sort -g | head -1)" "$(printf '%s\n' "${sames[@]}" | sort -g | tail -1)" "$hash"
+  fi
 done
 
 echo
