@@ -490,7 +490,12 @@ impl<'a> Mach<'a> {
             Builtin::Neighbours => {
                 space(self, 0)?;
                 match arg(0).0 {
-                    Value::Space(s) => self.l.neighbours[s as usize].clone(),
+                    Value::Space(s) => self
+                        .l
+                        .neighbours
+                        .get(s as usize)
+                        .cloned()
+                        .unwrap_or_default(),
                     _ => Value::None,
                 }
             }
