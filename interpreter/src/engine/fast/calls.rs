@@ -2,7 +2,7 @@
 //! `fast/mod.rs`), as `aggregate` (builtins.rs) and `call_fn` (eval.rs) do them, step by step.
 
 use super::compile::{
-    fast, fold, kind_arg, kind_table, list_len, local, push_items, step, Compiler,
+    copies_of_kind, fast, fold, kind_arg, kind_table, list_len, local, push_items, step, Compiler,
 };
 use super::{BoolFn, Fast, FastFn, IntFn, ValueFn, ZoneFn};
 use crate::engine::eval::MAX_LIST;
@@ -499,26 +499,9 @@ impl Compiler<'_> {
                 step(m);
                 let (kv, lv) = (fk(m)?, fl(m)?);
                 let k = kind_arg(m, kv)?;
-                let cards = &m.s.cards;
-                let of_kind = |c: u32| cards.get(c as usize).is_some_and(|cs| cs.kind == k);
-                let (n, work) = match &lv {
-                    Value::Zone(z) => {
-                        let zc = &m.s.zones.get(*z as usize)?.cards;
-                        (zc.iter().filter(|&&c| of_kind(c)).count(), 2 * zc.len())
-                    }
-                    Value::List(l) => (
-                        l.iter()
-                            .filter(|v| matches!(v, Value::Card(c) if of_kind(*c)))
-                            .count(),
-                        l.len(),
-                    ),
-                    Value::None => (0, 0),
-                    _ => return None,
-                };
-                if let Value::Zone(z) = lv {
-                    m.note_zone(z);
-                }
-                m.s.exec_count += (work + 2 * n) as u64;
+                let n = copies_of_kind(m, k, &lv)?;
+                // Each copy an item, and its property read as a step.
+                m.s.exec_count += 2 * n as u64;
                 if n == 0 {
                     return Some(0);
                 }

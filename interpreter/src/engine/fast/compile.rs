@@ -341,30 +341,8 @@ impl Compiler<'_> {
                         step(m);
                         let k = fk(m)?;
                         let k = kind_arg(m, k)?;
-                        let of_kind = |m: &Mach, c: u32| {
-                            m.s.cards.get(c as usize).is_some_and(|cs| cs.kind == k)
-                        };
-                        match fl(m)? {
-                            Value::Zone(z) => {
-                                m.note_zone(z);
-                                let cards = &m.s.zones.get(z as usize)?.cards;
-                                let n = cards.len();
-                                let count = cards.iter().filter(|&&c| of_kind(m, c)).count();
-                                // Its length read, then its cards listed.
-                                m.s.exec_count += 2 * n as u64;
-                                Some(count as i64)
-                            }
-                            Value::List(l) => {
-                                m.s.exec_count += l.len() as u64;
-                                let count = l
-                                    .iter()
-                                    .filter(|v| matches!(v, Value::Card(c) if of_kind(m, *c)))
-                                    .count();
-                                Some(count as i64)
-                            }
-                            Value::None => Some(0),
-                            _ => None,
-                        }
+                        let l = fl(m)?;
+                        Some(copies_of_kind(m, k, &l)? as i64)
                     }),
                 )
             }
@@ -1468,6 +1446,33 @@ pub(super) fn push_items(m: &Mach, v: &Value, out: &mut Vec<Value>) -> Option<()
         _ => return None,
     }
     Some(())
+}
+
+/// How many cards of kind `k` list `l` (a zone, a list, or none) holds, as `cards(K, L)` lists them:
+/// the zone noted, and the work of the call (a zone's length read, then its cards listed; a list's
+/// length). `None`: another value, the walker's error.
+pub(super) fn copies_of_kind(m: &mut Mach, k: u16, l: &Value) -> Option<usize> {
+    let cards = &m.s.cards;
+    let of_kind = |c: u32| cards.get(c as usize).is_some_and(|cs| cs.kind == k);
+    let (n, work) = match l {
+        Value::Zone(z) => {
+            let zc = &m.s.zones.get(*z as usize)?.cards;
+            (zc.iter().filter(|&&c| of_kind(c)).count(), 2 * zc.len())
+        }
+        Value::List(l) => (
+            l.iter()
+                .filter(|v| matches!(v, Value::Card(c) if of_kind(*c)))
+                .count(),
+            l.len(),
+        ),
+        Value::None => (0, 0),
+        _ => return None,
+    };
+    if let Value::Zone(z) = l {
+        m.note_zone(*z);
+    }
+    m.s.exec_count += work as u64;
+    Some(n)
 }
 
 /// The card kind an argument names: a kind, or a card's kind (`kind_arg` in builtins.rs).
