@@ -159,11 +159,11 @@ for ((r = 0; r < mcts_rounds; r++)); do
   done
 done
 if [ "$mcts_rounds" -gt 0 ]; then
-old_median="$(printf '%s\n' "${olds[@]}" | median)"
-new_median="$(printf '%s\n' "${news[@]}" | median)"
-printf 'mcts:200 on %s, 2 players, %s games x %s rounds: old %.2f s/game, new %.2f s/game, speed-up %.2fx\n' \
-  "$hoc" "$mcts_games" "$mcts_rounds" "$old_median" "$new_median" \
-  "$(awk -v o="$old_median" -v n="$new_median" 'BEGIN {print o / n}')"
+  old_median="$(printf '%s\n' "${olds[@]}" | median)"
+  new_median="$(printf '%s\n' "${news[@]}" | median)"
+  printf 'mcts:200 on %s, 2 players, %s games x %s rounds: old %.2f s/game, new %.2f s/game, speed-up %.2fx\n' \
+    "$hoc" "$mcts_games" "$mcts_rounds" "$old_median" "$new_median" \
+    "$(awk -v o="$old_median" -v n="$new_median" 'BEGIN {print o / n}')"
 fi
 
 if [ "$memory" != 0 ]; then
