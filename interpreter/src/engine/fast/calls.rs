@@ -2,8 +2,9 @@
 //! `fast/mod.rs`), as `aggregate` (builtins.rs) and `call_fn` (eval.rs) do them, step by step.
 
 use super::compile::{
-    copies_of_kind, fast, fold, kind_arg, kind_table, list_len, local, push_items, step, Compiler,
+    copies_of_kind, fast, fold, kind_arg, list_len, local, push_items, step, Compiler,
 };
+use super::kinds::{each_by_kind, ByKind};
 use super::{BoolFn, Fast, FastFn, IntFn, ValueFn, ZoneFn};
 use crate::engine::eval::MAX_LIST;
 use crate::engine::exec::Mach;
@@ -89,6 +90,14 @@ fn nth_card(m: &Mach, items: &Items, mut i: usize) -> Option<u32> {
         i -= cards.len();
     }
     None
+}
+
+/// The `i`th item, as `each` binds it.
+fn item_of(m: &Mach, items: &Items, i: usize) -> Option<Value> {
+    match items {
+        Items::Zones(..) => nth_card(m, items, i).map(Value::Card),
+        Items::List(l) => l.get(i).cloned(),
+    }
 }
 
 /// The key of a fold of property `pid` in `State::folds`.
@@ -197,6 +206,39 @@ fn each(
     }
     m.set_local(slot, saved);
     r
+}
+
+/// The items that pass a test of their kind (`tagged`), in order, as cards (`None`: an item that is
+/// not a card, the general loop's turn).
+fn kept_by_kind(m: &Mach, items: &Items, len: usize, passes: &[bool]) -> Option<Vec<Value>> {
+    let cards = &m.s.cards;
+    let pass = |c: u32| {
+        let kind = cards.get(c as usize)?.kind as usize;
+        passes.get(kind).copied()
+    };
+    let mut kept = Vec::new();
+    match items {
+        Items::Zones(zs, k) => {
+            for &z in &zs[..*k] {
+                for &c in m.s.zones[z as usize].cards.iter().rev() {
+                    if pass(c)? {
+                        kept.push(Value::Card(c));
+                    }
+                }
+            }
+        }
+        Items::List(l) => {
+            for v in l.iter().take(len) {
+                let Value::Card(c) = v else {
+                    return None;
+                };
+                if pass(*c)? {
+                    kept.push(Value::Card(*c));
+                }
+            }
+        }
+    }
+    Some(kept)
 }
 
 /// How many of the items pass a test of their kind (`kind_table`: tags and kinds of the binder,
@@ -320,14 +362,30 @@ impl Compiler<'_> {
             Some(f) => Some(self.cond(f)?),
             None => None,
         };
-        let tags = filter.or(value).and_then(|t| kind_table(self.p, t, slot));
+        let tags = filter.or(value).and_then(|t| ByKind::of(self.p, t, slot));
         let h = 3 + zone.height.max(test.as_ref().map_or(0, |t| t.height));
         let (fz, test) = (zone.run, test.map(|t| t.run));
         let any = op == Aggregate::Any;
         let run: BoolFn = match (tags, test) {
+            // A test of the kind with work: learned per kind (kinds.rs).
+            (Some(by @ ByKind::Learned(_)), Some(test)) => Box::new(move |m| {
+                step(m);
+                let (items, len) = open(&fz, m)?;
+                m.s.exec_count += len as u64;
+                let mut decided = !any;
+                let item = |m: &Mach, i| item_of(m, &items, i);
+                each_by_kind(m, len, item, slot, &by, &test, |_, _, pass| {
+                    let stop = pass == any;
+                    if stop {
+                        decided = any;
+                    }
+                    Some(stop)
+                })?;
+                Some(decided)
+            }),
             // A tag test: the items read where they lie (`any`: one card that passes; `all`: as
             // many that pass as there are items), the general loop for a list of other things.
-            (Some(passes), Some(test)) => Box::new(move |m| {
+            (Some(ByKind::Table(passes)), Some(test)) => Box::new(move |m| {
                 step(m);
                 let (items, len) = open(&fz, m)?;
                 m.s.exec_count += len as u64;
@@ -388,7 +446,7 @@ impl Compiler<'_> {
         };
         // `count(x in L where x is Tag)`: the items read where they lie (`tagged`).
         let tags = match (op, &value) {
-            (Aggregate::Count, None) => filter.and_then(|t| kind_table(self.p, t, slot)),
+            (Aggregate::Count, None) => filter.and_then(|t| ByKind::of(self.p, t, slot)),
             _ => None,
         };
         let (filter, h) = self.filter_of(filter, zone.height, value.as_ref().map(|v| v.height))?;
@@ -404,7 +462,24 @@ impl Compiler<'_> {
         // A count by a tag test: the items read where they lie, the general loop for a list of
         // other things.
         let filter = match (tags, filter) {
-            (Some(passes), Some(test)) => {
+            (Some(by @ ByKind::Learned(_)), Some(test)) => {
+                return Some(fast(
+                    h,
+                    Box::new(move |m| {
+                        step(m);
+                        let (items, len) = open(&fz, m)?;
+                        m.s.exec_count += len as u64;
+                        let mut count = 0i64;
+                        let item = |m: &Mach, i| item_of(m, &items, i);
+                        each_by_kind(m, len, item, slot, &by, &test, |_, _, pass| {
+                            count += i64::from(pass);
+                            Some(false)
+                        })?;
+                        Some(count)
+                    }),
+                ));
+            }
+            (Some(ByKind::Table(passes)), Some(test)) => {
                 return Some(fast(
                     h,
                     Box::new(move |m| {
@@ -541,8 +616,59 @@ impl Compiler<'_> {
             _ => return None,
         };
         let zone = self.source(list)?;
+        // `filter(c in Z where T)` with T a test of the card's kind alone (`kind_table`): no item
+        // bound, each read where it lies (a list holding other things than cards: the loop).
+        let tags = match (op, &value, filter) {
+            (Aggregate::Filter, None, Some(t)) => ByKind::of(self.p, t, slot),
+            _ => None,
+        };
         let (filter, h) = self.filter_of(filter, zone.height, value.as_ref().map(|v| v.height))?;
         let fz = zone.run;
+        let (filter, by_kind) = match (tags, filter) {
+            (Some(by), Some(test)) => (None, Some((by, test))),
+            (_, filter) => (filter, None),
+        };
+        if let Some((by, test)) = by_kind {
+            let ByKind::Table(passes) = by else {
+                // A test of the kind with work: learned per kind (kinds.rs).
+                return Some(fast(
+                    h,
+                    Box::new(move |m| {
+                        step(m);
+                        let (items, len) = open(&fz, m)?;
+                        m.s.exec_count += len as u64;
+                        let mut kept = Vec::with_capacity(len);
+                        let item = |m: &Mach, i| item_of(m, &items, i);
+                        each_by_kind(m, len, item, slot, &by, &test, |_, v, pass| {
+                            if pass {
+                                kept.push(v);
+                            }
+                            Some(false)
+                        })?;
+                        Some(Value::list(kept))
+                    }),
+                ));
+            };
+            return Some(fast(
+                h,
+                Box::new(move |m| {
+                    step(m);
+                    let (items, len) = open(&fz, m)?;
+                    m.s.exec_count += len as u64;
+                    if let Some(kept) = kept_by_kind(m, &items, len, &passes) {
+                        return Some(Value::list(kept));
+                    }
+                    let mut kept = Vec::with_capacity(len);
+                    each(m, &items, len, slot, |m| {
+                        if test(m)? {
+                            kept.push(local(m, slot)?.clone());
+                        }
+                        Some(false)
+                    })?;
+                    Some(Value::list(kept))
+                }),
+            ));
+        }
         let value = value.map(|v| v.run);
         let take_while = op == Aggregate::TakeWhile;
         let flatten = op == Aggregate::Flatten;

@@ -467,7 +467,7 @@ impl Compiler<'_> {
                 ));
             }
         }
-        Some(general)
+        Some(super::kinds::learned(self.p, e, general))
     }
 
     fn cond_node(&mut self, e: &Expr) -> Option<Fast<BoolFn>> {

@@ -19,6 +19,7 @@
 
 mod calls;
 mod compile;
+mod kinds;
 mod props;
 mod stmts;
 

@@ -542,3 +542,38 @@ fn a_property_over_the_cards_of_a_kind() {
         answered() - before
     );
 }
+
+/// Tests of the card's kind alone with work (`c.colour != none`, `c.points * 2 > 5`): the answer
+/// and work are learned from the first card of each kind and replayed for the others (kinds.rs),
+/// whole (the filter, count, `any` and `all` below) or as the left side of an `and` whose right side
+/// reads the game. Debug builds compare every answer and its work with the walker's: a replayed
+/// work one step off fails here.
+#[test]
+fn tests_of_the_kind_alone_are_learned_per_kind() {
+    let defs = "tags colour: Red, Blue\ncard \"Red Seven\" { is Red  copies 2  points 7 }\n\
+         card \"Blue Two\" { is Blue  copies 3  points 2 }";
+    let flow = r#"turn seat(1) {
+             win [you] "{count(filter(c in deck where c.colour != none and c.points > 2))} {count(c in deck where c.points * 2 > 5)} {any(c in deck where c.colour == Blue and c.points < 2)} {all(c in deck where c.points >= 1)} {count(c in deck where c.colour != none and c.points > count(deck) - 19)} {[c.points for c in filter(c in deck where not (c.colour == Red))]}"
+           }"#;
+    let before = answered();
+    let g = game(defs, flow, None);
+    assert_eq!(
+        end(&g),
+        "2 18 false true 2 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 5, 5, 5, 5, 5, 5, 5, 5, 2, 2, 2"
+    );
+    assert!(
+        answered() > before + 5,
+        "{} fast answers",
+        answered() - before
+    );
+    // Every budget ends the game at the same point as the walker would (compared in debug builds),
+    // and the whole needs more than the budgets below it.
+    for max in 0..120 {
+        let g = game(defs, flow, Some(max));
+        let e = end(&g);
+        assert!(
+            e.starts_with("error: ran more than") || e.starts_with("2 18"),
+            "{e}"
+        );
+    }
+}

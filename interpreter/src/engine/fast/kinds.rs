@@ -1,0 +1,216 @@
+//! Engine stage: compiled fast paths, tests of a card that depend on its kind alone (`c is Basic`,
+//! `c.faction != none`, `c.cost >= 3`), decided once per kind instead of once per card.
+//!
+//! A test over an aggregate's binder (`filter(c in box where T)`, `count(...)`, `any(...)`) that
+//! reads nothing but the binder's kind, its tags, its tag in a group and its constant properties,
+//! and constants, gives the same answer for every card of a kind, after the same work: the
+//! program is the same for every game, and such a test reads nothing of the game. So the answer
+//! and the work are learned from the first card of each kind the compiled test meets (the local
+//! bound, the closure run and its work counted) and replayed for the others, whose local is then
+//! not bound at all. A test of tags and kinds alone counts no work and is known before any card is
+//! met (`kind_table`). The items' order, the work counted and the local's value after the loop are
+//! those of the general loop (`each` in calls.rs); debug builds compare the whole aggregate with
+//! the walker, as for every fast path.
+
+use super::compile::{fast, kind_table, local};
+use super::{BoolFn, Fast};
+use crate::engine::exec::Mach;
+use crate::program::{Expr, ExprKind, Field, Program};
+use crate::value::Value;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// How a test of an aggregate's binder is decided by the binder's kind.
+pub(super) enum ByKind {
+    /// Tags and kinds joined by `and`, `or`, `not`: which kinds pass, with no work.
+    Table(Vec<bool>),
+    /// Any other test of the kind alone: per kind, unknown (0) or `1 + passes + 2 * work`, learned
+    /// from the first card of the kind (shared by every game and thread: the same for all).
+    Learned(Vec<AtomicU32>),
+}
+
+/// The most work a learned answer keeps (more: the test is run for every card).
+const MAX_LEARNED_WORK: u64 = 1 << 30;
+
+impl ByKind {
+    /// How test `e` of local `slot` is decided by the kind of card the local holds, if it is.
+    pub(super) fn of(p: &Program, e: &Expr, slot: u16) -> Option<ByKind> {
+        if let Some(t) = kind_table(p, e, slot) {
+            return Some(ByKind::Table(t));
+        }
+        kind_alone(p, e, slot)
+            .then(|| ByKind::Learned((0..p.kinds.len()).map(|_| AtomicU32::new(0)).collect()))
+    }
+
+    /// The answer and work for kind `kind`, when known.
+    #[inline(always)]
+    fn known(&self, kind: usize) -> Option<(bool, u64)> {
+        match self {
+            ByKind::Table(t) => t.get(kind).map(|&pass| (pass, 0)),
+            ByKind::Learned(l) => match l.get(kind)?.load(Ordering::Relaxed) {
+                0 => None,
+                v => Some(((v - 1) & 1 == 1, u64::from((v - 1) >> 1))),
+            },
+        }
+    }
+
+    fn learn(&self, kind: usize, pass: bool, work: u64) {
+        if let (ByKind::Learned(l), true) = (self, work < MAX_LEARNED_WORK) {
+            if let Some(a) = l.get(kind) {
+                a.store(1 + u32::from(pass) + 2 * work as u32, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// Test `e` (compiled as `general`) when it is one of the kind of the card a local holds with work
+/// (`c.faction != none`, `c.cost <= 3`; not a table's tags and kinds): for a card, the answer and
+/// work learned from the first card of its kind, replayed; anything else, `general`.
+pub(super) fn learned(p: &Program, e: &Expr, general: Fast<BoolFn>) -> Fast<BoolFn> {
+    let Some(slot) = binder_slot(e) else {
+        return general;
+    };
+    if !kind_alone(p, e, slot) || kind_table(p, e, slot).is_some() {
+        return general;
+    }
+    let by = ByKind::Learned((0..p.kinds.len()).map(|_| AtomicU32::new(0)).collect());
+    let f = general.run;
+    fast(
+        general.height,
+        Box::new(move |m| {
+            let kind = match local(m, slot) {
+                Some(&Value::Card(c)) => m.s.cards.get(c as usize)?.kind as usize,
+                _ => return f(m),
+            };
+            if let Some((pass, work)) = by.known(kind) {
+                m.s.exec_count += work;
+                return Some(pass);
+            }
+            let before = m.s.exec_count;
+            let pass = f(m)?;
+            by.learn(kind, pass, m.s.exec_count - before);
+            Some(pass)
+        }),
+    )
+}
+
+/// The local whose card's kind a test reads (the first met).
+fn binder_slot(e: &Expr) -> Option<u16> {
+    match &e.kind {
+        ExprKind::IsTag(x, ..)
+        | ExprKind::IsKind(x, ..)
+        | ExprKind::TagOf(_, x)
+        | ExprKind::Field(_, x)
+        | ExprKind::Prop(_, x) => match x.kind {
+            ExprKind::Local(s) => Some(s),
+            _ => None,
+        },
+        ExprKind::Unary(_, a) => binder_slot(a),
+        ExprKind::Binary(_, a, b) => binder_slot(a).or_else(|| binder_slot(b)),
+        ExprKind::If(c, a, b) => binder_slot(c)
+            .or_else(|| binder_slot(a))
+            .or_else(|| binder_slot(b)),
+        ExprKind::List(items) => items.iter().find_map(binder_slot),
+        _ => None,
+    }
+}
+
+/// Whether `e` reads nothing but constants and the kind of the card local `slot` holds (its kind,
+/// tags, tag in a group, properties constant for every kind).
+fn kind_alone(p: &Program, e: &Expr, slot: u16) -> bool {
+    let binder = |x: &Expr| matches!(x.kind, ExprKind::Local(s) if s == slot);
+    match &e.kind {
+        ExprKind::Const(_) => true,
+        ExprKind::IsTag(x, ..)
+        | ExprKind::IsKind(x, ..)
+        | ExprKind::TagOf(_, x)
+        | ExprKind::Field(Field::Kind, x) => binder(x),
+        ExprKind::Prop(pid, x) => binder(x) && constant_prop(p, pid.index()),
+        ExprKind::Unary(_, a) => kind_alone(p, a, slot),
+        ExprKind::Binary(_, a, b) => kind_alone(p, a, slot) && kind_alone(p, b, slot),
+        ExprKind::If(c, a, b) => {
+            kind_alone(p, c, slot) && kind_alone(p, a, slot) && kind_alone(p, b, slot)
+        }
+        ExprKind::List(items) => items.iter().all(|i| kind_alone(p, i, slot)),
+        _ => false,
+    }
+}
+
+/// Whether property `pid` is a constant (or a list of constants) for every kind.
+fn constant_prop(p: &Program, pid: usize) -> bool {
+    let Some(d) = p.props.get(pid) else {
+        return false;
+    };
+    let constant = |e: &Expr| match &e.kind {
+        ExprKind::Const(_) => true,
+        ExprKind::List(items) => items.iter().all(|i| matches!(i.kind, ExprKind::Const(_))),
+        _ => false,
+    };
+    p.kinds.iter().all(|k| match k.props.get(pid) {
+        Some(Some(e)) => constant(e),
+        _ => constant(&d.default),
+    })
+}
+
+/// Runs `test` on each of `len` items in turn (`item(m, i)`, `None` ending them early), as `each`
+/// in calls.rs binds them to local `slot` and runs it, and gives each item and its answer to `f`
+/// until `f` says stop (`Some(true)`) or something gives up (`None`). A card whose kind's answer is
+/// known is not bound; the local's value before is restored when any item was.
+pub(super) fn each_by_kind(
+    m: &mut Mach,
+    len: usize,
+    item: impl Fn(&Mach, usize) -> Option<Value>,
+    slot: u16,
+    by: &ByKind,
+    test: &BoolFn,
+    mut f: impl FnMut(&mut Mach, Value, bool) -> Option<bool>,
+) -> Option<()> {
+    let mut saved: Option<Value> = None;
+    let mut r = Some(());
+    for i in 0..len {
+        let Some(item) = item(m, i) else {
+            break;
+        };
+        let kind = match item {
+            Value::Card(c) => Some(m.s.cards.get(c as usize).map(|cs| cs.kind as usize)),
+            _ => None,
+        };
+        let known = match kind {
+            Some(Some(k)) => by.known(k),
+            // A card that is not in the game: the test's turn (it gives up as the walker fails).
+            _ => None,
+        };
+        let pass = match known {
+            Some((pass, work)) => {
+                m.s.exec_count += work;
+                pass
+            }
+            None => {
+                if saved.is_none() {
+                    saved = Some(local(m, slot).cloned().unwrap_or_default());
+                }
+                m.set_local(slot, item.clone());
+                let before = m.s.exec_count;
+                let Some(pass) = test(m) else {
+                    r = None;
+                    break;
+                };
+                if let Some(Some(k)) = kind {
+                    by.learn(k, pass, m.s.exec_count - before);
+                }
+                pass
+            }
+        };
+        match f(m, item, pass) {
+            Some(false) => {}
+            Some(true) => break,
+            None => {
+                r = None;
+                break;
+            }
+        }
+    }
+    if let Some(v) = saved {
+        m.set_local(slot, v);
+    }
+    r
+}
