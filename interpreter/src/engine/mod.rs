@@ -14,6 +14,7 @@ pub(crate) mod hash;
 mod label;
 mod lists;
 pub(crate) mod menus;
+mod moves;
 pub(crate) mod options;
 mod sample;
 mod state;

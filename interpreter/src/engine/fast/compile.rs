@@ -177,7 +177,8 @@ impl Compiler<'_> {
 
     /// A number, as `eval` gives it.
     pub(super) fn int(&mut self, e: &Expr) -> Option<Fast<IntFn>> {
-        self.nested(|c| c.int_node(e))
+        let general = self.nested(|c| c.int_node(e))?;
+        Some(super::kinds::learned_int(self.p, e, general))
     }
 
     fn int_node(&mut self, e: &Expr) -> Option<Fast<IntFn>> {

@@ -13,11 +13,11 @@
 //! the walker, as for every fast path.
 
 use super::compile::{fast, kind_table, local};
-use super::{BoolFn, Fast};
+use super::{BoolFn, Fast, IntFn};
 use crate::engine::exec::Mach;
 use crate::program::{Expr, ExprKind, Field, Program};
 use crate::value::Value;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, Ordering};
 
 /// How a test of an aggregate's binder is decided by the binder's kind.
 pub(super) enum ByKind {
@@ -93,6 +93,55 @@ pub(super) fn learned(p: &Program, e: &Expr, general: Fast<BoolFn>) -> Fast<Bool
     )
 }
 
+/// Number `e` (compiled as `general`) when it is one of the kind of the card a local holds, with
+/// work and more than a constant property's read (`coin_worth(c)`, `(c.cost + 1) / 2`): for a
+/// card, the value and work learned from the first card of its kind, replayed; anything else,
+/// `general`.
+pub(super) fn learned_int(p: &Program, e: &Expr, general: Fast<IntFn>) -> Fast<IntFn> {
+    if !matches!(
+        e.kind,
+        ExprKind::CallFn(..) | ExprKind::If(..) | ExprKind::Binary(..) | ExprKind::Unary(..)
+    ) {
+        return general;
+    }
+    let Some(slot) = binder_slot(e) else {
+        return general;
+    };
+    if !kind_alone(p, e, slot) {
+        return general;
+    }
+    // Per kind: 0 unknown, else `1 + work`; then the value (written before the work).
+    let known: Vec<(AtomicU64, AtomicI64)> = (0..p.kinds.len())
+        .map(|_| (AtomicU64::new(0), AtomicI64::new(0)))
+        .collect();
+    let f = general.run;
+    fast(
+        general.height,
+        Box::new(move |m| {
+            let kind = match local(m, slot) {
+                Some(&Value::Card(c)) => m.s.cards.get(c as usize)?.kind as usize,
+                _ => return f(m),
+            };
+            let Some((w, v)) = known.get(kind) else {
+                return f(m);
+            };
+            let work = w.load(Ordering::Acquire);
+            if work > 0 {
+                m.s.exec_count += work - 1;
+                return Some(v.load(Ordering::Relaxed));
+            }
+            let before = m.s.exec_count;
+            let value = f(m)?;
+            let work = m.s.exec_count - before;
+            if work < MAX_LEARNED_WORK {
+                v.store(value, Ordering::Relaxed);
+                w.store(1 + work, Ordering::Release);
+            }
+            Some(value)
+        }),
+    )
+}
+
 /// The local whose card's kind a test reads (the first met).
 fn binder_slot(e: &Expr) -> Option<u16> {
     match &e.kind {
@@ -102,6 +151,13 @@ fn binder_slot(e: &Expr) -> Option<u16> {
         | ExprKind::Field(_, x)
         | ExprKind::Prop(_, x) => match x.kind {
             ExprKind::Local(s) => Some(s),
+            _ => None,
+        },
+        ExprKind::CallFn(_, args) => match args.as_slice() {
+            [Expr {
+                kind: ExprKind::Local(s),
+                ..
+            }] => Some(*s),
             _ => None,
         },
         ExprKind::Unary(_, a) => binder_slot(a),
@@ -117,8 +173,25 @@ fn binder_slot(e: &Expr) -> Option<u16> {
 /// Whether `e` reads nothing but constants and the kind of the card local `slot` holds (its kind,
 /// tags, tag in a group, properties constant for every kind).
 fn kind_alone(p: &Program, e: &Expr, slot: u16) -> bool {
+    alone_within(p, e, slot, 0)
+}
+
+/// The calls followed at most, one inside another (`kind_alone`).
+const MAX_CALLS: u32 = 4;
+
+fn alone_within(p: &Program, e: &Expr, slot: u16, calls: u32) -> bool {
     let binder = |x: &Expr| matches!(x.kind, ExprKind::Local(s) if s == slot);
+    let kind_alone = |p: &Program, e: &Expr, slot: u16| alone_within(p, e, slot, calls);
     match &e.kind {
+        // A function of one card, called with the card, whose body reads only that card's kind
+        // (`coin_worth(c)`): its parameter is its first local.
+        ExprKind::CallFn(f, args) => {
+            calls < MAX_CALLS
+                && matches!(args.as_slice(), [a] if binder(a))
+                && p.fns
+                    .get(f.index())
+                    .is_some_and(|d| alone_within(p, &d.body, 0, calls + 1))
+        }
         ExprKind::Const(_) => true,
         ExprKind::IsTag(x, ..)
         | ExprKind::IsKind(x, ..)

@@ -567,6 +567,10 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
                             .all(|v| matches!(v, &Value::Card(c) if (c as usize) < n)) =>
                     {
                         m.s.exec_count += l.len() as u64;
+                        // Several cards of one zone, listed from its top down: in one pass.
+                        if !m.s.record && l.len() > 1 && m.move_listed(&l, target, position, face) {
+                            return Some(());
+                        }
                         for v in l.iter() {
                             if let &Value::Card(card) = v {
                                 let moved = m.move_card(card, target, position, face);

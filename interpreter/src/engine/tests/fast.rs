@@ -543,23 +543,25 @@ fn a_property_over_the_cards_of_a_kind() {
     );
 }
 
-/// Tests of the card's kind alone with work (`c.colour != none`, `c.points * 2 > 5`): the answer
-/// and work are learned from the first card of each kind and replayed for the others (kinds.rs),
+/// Tests and numbers of the card's kind alone with work (`c.colour != none`, `c.points * 2 > 5`,
+/// calls of functions of one card such as `worth(c)`): the answer or value and the work are learned from the first card of each kind and replayed for the others (kinds.rs),
 /// whole (the filter, count, `any` and `all` below) or as the left side of an `and` whose right side
 /// reads the game. Debug builds compare every answer and its work with the walker's: a replayed
 /// work one step off fails here.
 #[test]
 fn tests_of_the_kind_alone_are_learned_per_kind() {
     let defs = "tags colour: Red, Blue\ncard \"Red Seven\" { is Red  copies 2  points 7 }\n\
-         card \"Blue Two\" { is Blue  copies 3  points 2 }";
+         card \"Blue Two\" { is Blue  copies 3  points 2 }\n\
+         fn worth(c: card): int = if c.colour == Red then c.points * 2 else (c.points + 1) / 2\n\
+         fn big(c: card): bool = worth(c) > 2";
     let flow = r#"turn seat(1) {
-             win [you] "{count(filter(c in deck where c.colour != none and c.points > 2))} {count(c in deck where c.points * 2 > 5)} {any(c in deck where c.colour == Blue and c.points < 2)} {all(c in deck where c.points >= 1)} {count(c in deck where c.colour != none and c.points > count(deck) - 19)} {[c.points for c in filter(c in deck where not (c.colour == Red))]}"
+             win [you] "{count(filter(c in deck where c.colour != none and c.points > 2))} {count(c in deck where c.points * 2 > 5)} {any(c in deck where c.colour == Blue and c.points < 2)} {all(c in deck where c.points >= 1)} {count(c in deck where c.colour != none and c.points > count(deck) - 19)} {[c.points for c in filter(c in deck where not (c.colour == Red))]} {sum(worth(c) for c in deck)} {count(c in deck where big(c))} {max(worth(c) * 10 + c.points for c in deck where c.points > 1)}"
            }"#;
     let before = answered();
     let g = game(defs, flow, None);
     assert_eq!(
         end(&g),
-        "2 18 false true 2 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 5, 5, 5, 5, 5, 5, 5, 5, 2, 2, 2"
+        "2 18 false true 2 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 5, 5, 5, 5, 5, 5, 5, 5, 2, 2, 2 75 10 147"
     );
     assert!(
         answered() > before + 5,

@@ -226,6 +226,45 @@ fn moves_of_whole_zones_nobody_records_are_the_walkers() {
     same_at_every_budget(needed, 10, |max| script(Some(max)));
 }
 
+/// Lists of cards moved: from one zone, listed from its top down (`filter`: in one pass), to the
+/// top and to the bottom, shown cards among them; and lists that are not so (from the bottom up,
+/// from two zones, a card twice, one card) card by card.
+const LIST_MOVES: &str = r#"turn seat(1) {
+  move top 2 of deck to pile
+  move top 3 of deck to you.hand
+  show deck to you
+  move filter(c in deck where c is "Five") to pile
+  move filter(c in pile where c.points < 5) to you.hand bottom face up
+  move [last(you.hand), first(you.hand)] to deck
+  move filter(c in you.hand + deck where true) to pile bottom
+  move [first(pile), first(pile)] to deck
+  move filter(c in pile where c is "One") to deck
+  win [you] "{count(deck)} {count(you.hand)} {count(pile)} {sum(c.points for c in deck)} {[c.points for c in pile]}"
+}"#;
+
+#[test]
+fn lists_of_cards_of_one_zone_move_in_one_pass() {
+    let script = |max: Option<u64>| {
+        let src = format!(
+            "game \"List moves\" {{ players 2 }}\nproperty points: int = 0\nzone deck: pile\n\
+             zone pile: pile\nzone hand per player: set\n\
+             card \"Five\" {{ copies 5 points 5 }}\ncard \"One\" {{ copies 3 points 1 }}\n\
+             card \"Two\" {{ copies 4 points 2 }}\n\
+             setup {{ move box to deck\n shuffle deck }}\n\
+             flow {{\n{LIST_MOVES}\n}}\n"
+        );
+        game_of(&src, 7, max, false)
+    };
+    let before = statements_answered();
+    let g = script(None);
+    assert_eq!(end(&g), "4 0 8 8 5, 5, 5, 2, 5, 2, 2, 2");
+    // Every move (each checked against `exec` in debug builds: cards, zones, versions, shown
+    // cards, marks and work).
+    assert!(statements_answered() - before >= 9);
+    let needed = g.work();
+    same_at_every_budget(needed, 10, |max| script(Some(max)));
+}
+
 /// `pay` of a negative amount adds: past the largest number it is an overflow, not a panic.
 #[test]
 fn a_payment_past_the_largest_number_is_an_overflow() {

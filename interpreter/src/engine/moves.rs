@@ -1,0 +1,185 @@
+//! Engine stage: moves of several cards at once while nobody records (`move top N of Z`, a zone's
+//! cards, a list of cards lying in one zone): what `move_card` (stmt.rs) does with each card in
+//! turn, the same cards, order, faces, versions, marks and work, with the bookkeeping done once.
+
+use super::exec::Mach;
+use super::state::State;
+
+use crate::value::Value;
+use cardgame_grammar::ast::{Face, Position};
+
+impl Mach<'_> {
+    /// Moves the top `k` cards of zone `z` (all of them if it holds fewer) into zone `target`,
+    /// another zone without a limit, top card first, while no event is recorded: what `move_ids`
+    /// does with those cards (the same cards, order, faces, versions, marks and work), with the
+    /// bookkeeping of the loop done once.
+    pub(crate) fn move_top(
+        &mut self,
+        z: u32,
+        k: usize,
+        target: u32,
+        position: Position,
+        face: Option<Face>,
+    ) {
+        debug_assert!(z != target && !self.s.record);
+        let Some(len) = self.s.zones.get(z as usize).map(|zi| zi.cards.len()) else {
+            return;
+        };
+        let k = k.min(len);
+        if k == 0 || self.s.zones.get(target as usize).is_none() {
+            return;
+        }
+        let up = match face {
+            Some(Face::Up) => true,
+            Some(Face::Down) => false,
+            None => State::default_face(self.p, self.s.zones.def(target as usize)),
+        };
+        let mut moving = std::mem::take(&mut self.s.recycled.get().ids);
+        moving.clear();
+        if let Some(source) = self.s.zones.get_mut(z as usize) {
+            // Each card taken from the top changed the zone once.
+            source.ver = source.ver.wrapping_add(k as u32);
+            // Bottom first, as they lay.
+            moving.extend(source.cards.drain(len - k..));
+        }
+        let mark = self.s.steps > 0;
+        for &c in moving.iter().rev() {
+            debug_assert_eq!(self.s.cards[c as usize].zone, z);
+            if mark {
+                let kind = self.s.cards[c as usize].kind as usize;
+                self.s.tally.mark(super::stats::Mark::Moved, kind);
+            }
+            self.s.unshow(c);
+            let cs = &mut self.s.cards[c as usize];
+            cs.zone = target;
+            cs.face_up = up;
+        }
+        self.s.moved_many(moving.len() as u32);
+        // Each card: one for the move, one for its distance from the top (it is the top).
+        let mut work = 2 * moving.len();
+        if let Some(to) = self.s.zones.get_mut(target as usize) {
+            to.ver = to.ver.wrapping_add(moving.len() as u32);
+            match position {
+                Position::Top => to.cards.extend(moving.iter().rev()),
+                Position::Bottom => {
+                    for &c in moving.iter().rev() {
+                        work += to.cards.len();
+                        to.cards.insert(0, c);
+                    }
+                }
+            }
+        }
+        self.charge_later(work);
+        self.s.recycled.get().ids = moving;
+    }
+
+    /// Moves the cards of list `ids`, when they lie in one zone other than `target` in the list's
+    /// order from the top (as `filter(c in Z where ...)` lists them), into `target`, a zone without
+    /// a limit, while no event is recorded: what `move_card` does with each in turn (the same
+    /// cards, order, faces, versions, marks and work: a card's work is its distance from the top
+    /// once the cards before it are gone, which lay above it), the zone left in one pass instead of
+    /// a search and a shift per card. False, having changed nothing, for any other list.
+    pub(crate) fn move_listed(
+        &mut self,
+        list: &[Value],
+        target: u32,
+        position: Position,
+        face: Option<Face>,
+    ) -> bool {
+        debug_assert!(!self.s.record);
+        let card = |v: &Value| match v {
+            &Value::Card(c) => Some(c),
+            _ => None,
+        };
+        let ids = || list.iter().map(|v| card(v).unwrap_or(u32::MAX));
+        if list
+            .iter()
+            .any(|v| card(v).is_none_or(|c| c as usize >= self.s.cards.len()))
+        {
+            return false;
+        }
+        let Some(z) = ids().next().map(|c| self.s.cards[c as usize].zone) else {
+            return false;
+        };
+        if z == target || self.s.zones.get(target as usize).is_none() {
+            return false;
+        }
+        let Some(source) = self.s.zones.get(z as usize) else {
+            return false;
+        };
+        // Where each card lies, matched from the top down.
+        let mut at = std::mem::take(&mut self.s.recycled.get().ids);
+        at.clear();
+        let len = source.cards.len();
+        let mut next = ids();
+        let mut want = next.next();
+        for (i, &c) in source.cards.iter().enumerate().rev() {
+            match want {
+                Some(w) if w == c => {
+                    at.push(i as u32);
+                    want = next.next();
+                }
+                Some(_) => {}
+                None => break,
+            }
+        }
+        if want.is_some() {
+            self.s.recycled.get().ids = at;
+            return false;
+        }
+        let n = list.len();
+        // Each card: one, and its distance from the top then (the `j` cards before it lay above).
+        let mut work: usize = at
+            .iter()
+            .enumerate()
+            .map(|(j, &i)| 1 + len - j - i as usize)
+            .sum();
+        if let Some(source) = self.s.zones.get_mut(z as usize) {
+            source.ver = source.ver.wrapping_add(n as u32);
+            // The cards' places, lowest first, skipped.
+            let mut skip = at.iter().rev().peekable();
+            let mut w = 0;
+            for r in 0..len {
+                if skip.peek().is_some_and(|&&i| i as usize == r) {
+                    skip.next();
+                    continue;
+                }
+                source.cards[w] = source.cards[r];
+                w += 1;
+            }
+            source.cards.truncate(w);
+        }
+        self.s.recycled.get().ids = at;
+        let up = match face {
+            Some(Face::Up) => true,
+            Some(Face::Down) => false,
+            None => State::default_face(self.p, self.s.zones.def(target as usize)),
+        };
+        let mark = self.s.steps > 0;
+        for c in ids() {
+            if mark {
+                let kind = self.s.cards[c as usize].kind as usize;
+                self.s.tally.mark(super::stats::Mark::Moved, kind);
+            }
+            self.s.unshow(c);
+            let cs = &mut self.s.cards[c as usize];
+            cs.zone = target;
+            cs.face_up = up;
+        }
+        self.s.moved_many(n as u32);
+        if let Some(to) = self.s.zones.get_mut(target as usize) {
+            to.ver = to.ver.wrapping_add(n as u32);
+            match position {
+                Position::Top => to.cards.extend(ids()),
+                Position::Bottom => {
+                    for c in ids() {
+                        work += to.cards.len();
+                        to.cards.insert(0, c);
+                    }
+                }
+            }
+        }
+        self.charge_later(work);
+        true
+    }
+}
