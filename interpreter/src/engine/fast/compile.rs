@@ -765,7 +765,8 @@ impl Compiler<'_> {
     }
 
     pub(super) fn value(&mut self, e: &Expr) -> Option<Fast<ValueFn>> {
-        self.nested(|c| c.value_node(e))
+        let general = self.nested(|c| c.value_node(e))?;
+        Some(super::kinds::learned_value(self.p, e, general))
     }
 
     /// `e` as `eval` gives it, whatever its type: a number, a truth or a zone by their own paths.

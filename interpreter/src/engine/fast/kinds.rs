@@ -13,11 +13,12 @@
 //! the walker, as for every fast path.
 
 use super::compile::{fast, kind_table, local};
-use super::{BoolFn, Fast, IntFn};
+use super::{BoolFn, Fast, IntFn, ValueFn};
 use crate::engine::exec::Mach;
 use crate::program::{Expr, ExprKind, Field, Program};
 use crate::value::Value;
 use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 /// How a test of an aggregate's binder is decided by the binder's kind.
 pub(super) enum ByKind {
@@ -138,6 +139,46 @@ pub(super) fn learned_int(p: &Program, e: &Expr, general: Fast<IntFn>) -> Fast<I
                 w.store(1 + work, Ordering::Release);
             }
             Some(value)
+        }),
+    )
+}
+
+/// Value `e` (compiled as `general`) when it is one of the kind of the card a local holds: a tag of
+/// a group (`d.faction`), or a call or `if` of such (`c.colour_of_kind`): for a card, the value and
+/// work learned from the first card of its kind, replayed; anything else, `general`.
+pub(super) fn learned_value(p: &Program, e: &Expr, general: Fast<ValueFn>) -> Fast<ValueFn> {
+    if !matches!(
+        e.kind,
+        ExprKind::TagOf(..) | ExprKind::CallFn(..) | ExprKind::If(..)
+    ) {
+        return general;
+    }
+    let Some(slot) = binder_slot(e) else {
+        return general;
+    };
+    if !kind_alone(p, e, slot) {
+        return general;
+    }
+    let known: Vec<OnceLock<(Value, u64)>> = (0..p.kinds.len()).map(|_| OnceLock::new()).collect();
+    let f = general.run;
+    fast(
+        general.height,
+        Box::new(move |m| {
+            let kind = match local(m, slot) {
+                Some(&Value::Card(c)) => m.s.cards.get(c as usize)?.kind as usize,
+                _ => return f(m),
+            };
+            let Some(cell) = known.get(kind) else {
+                return f(m);
+            };
+            if let Some((v, work)) = cell.get() {
+                m.s.exec_count += work;
+                return Some(v.clone());
+            }
+            let before = m.s.exec_count;
+            let v = f(m)?;
+            let _ = cell.set((v.clone(), m.s.exec_count - before));
+            Some(v)
         }),
     )
 }

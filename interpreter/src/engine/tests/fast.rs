@@ -553,15 +553,17 @@ fn tests_of_the_kind_alone_are_learned_per_kind() {
     let defs = "tags colour: Red, Blue\ncard \"Red Seven\" { is Red  copies 2  points 7 }\n\
          card \"Blue Two\" { is Blue  copies 3  points 2 }\n\
          fn worth(c: card): int = if c.colour == Red then c.points * 2 else (c.points + 1) / 2\n\
-         fn big(c: card): bool = worth(c) > 2";
+         fn big(c: card): bool = worth(c) > 2\n\
+         fn shade(c: card): tag = if c.colour == none then Blue else c.colour\n\
+         fn of_colour(t: tag): int = count(c in deck where c.colour == t) * 10 + count(c in deck where c.colour == none)";
     let flow = r#"turn seat(1) {
-             win [you] "{count(filter(c in deck where c.colour != none and c.points > 2))} {count(c in deck where c.points * 2 > 5)} {any(c in deck where c.colour == Blue and c.points < 2)} {all(c in deck where c.points >= 1)} {count(c in deck where c.colour != none and c.points > count(deck) - 19)} {[c.points for c in filter(c in deck where not (c.colour == Red))]} {sum(worth(c) for c in deck)} {count(c in deck where big(c))} {max(worth(c) * 10 + c.points for c in deck where c.points > 1)}"
+             win [you] "{count(filter(c in deck where c.colour != none and c.points > 2))} {count(c in deck where c.points * 2 > 5)} {any(c in deck where c.colour == Blue and c.points < 2)} {all(c in deck where c.points >= 1)} {count(c in deck where c.colour != none and c.points > count(deck) - 19)} {[c.points for c in filter(c in deck where not (c.colour == Red))]} {sum(worth(c) for c in deck)} {count(c in deck where big(c))} {max(worth(c) * 10 + c.points for c in deck where c.points > 1)} {of_colour(Red)} {of_colour(Blue)} {count(distinct([c.colour for c in deck]))} {[shade(c) for c in deck where c.points > 4]}"
            }"#;
     let before = answered();
     let g = game(defs, flow, None);
     assert_eq!(
         end(&g),
-        "2 18 false true 2 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 5, 5, 5, 5, 5, 5, 5, 5, 2, 2, 2 75 10 147"
+        "2 18 false true 2 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 5, 5, 5, 5, 5, 5, 5, 5, 2, 2, 2 75 10 147 40 50 3 Blue, Blue, Blue, Blue, Blue, Blue, Blue, Blue, Red, Red"
     );
     assert!(
         answered() > before + 5,
