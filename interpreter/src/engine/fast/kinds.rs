@@ -1,5 +1,7 @@
 //! Engine stage: compiled fast paths, tests of a card that depend on its kind alone (`c is Basic`,
-//! `c.faction != none`, `c.cost >= 3`), decided once per kind instead of once per card.
+//! `c.faction != none`, `c.cost >= 3`), decided once per kind instead of once per card; numbers
+//! (`coin_worth(c)`) and values (`d.faction`) of a card's kind alone likewise (`learned_int`,
+//! `learned_value`).
 //!
 //! A test over an aggregate's binder (`filter(c in box where T)`, `count(...)`, `any(...)`) that
 //! reads nothing but the binder's kind, its tags, its tag in a group and its constant properties,
@@ -13,11 +15,11 @@
 //! the walker, as for every fast path.
 
 use super::compile::{fast, kind_table, local};
-use super::{BoolFn, Fast, IntFn, ValueFn};
+use super::{BoolFn, Fast, FastFn, IntFn, ValueFn};
 use crate::engine::exec::Mach;
 use crate::program::{Expr, ExprKind, Field, Program};
 use crate::value::Value;
-use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
 /// How a test of an aggregate's binder is decided by the binder's kind.
@@ -99,67 +101,36 @@ pub(super) fn learned(p: &Program, e: &Expr, general: Fast<BoolFn>) -> Fast<Bool
 /// card, the value and work learned from the first card of its kind, replayed; anything else,
 /// `general`.
 pub(super) fn learned_int(p: &Program, e: &Expr, general: Fast<IntFn>) -> Fast<IntFn> {
-    if !matches!(
+    let form = matches!(
         e.kind,
         ExprKind::CallFn(..) | ExprKind::If(..) | ExprKind::Binary(..) | ExprKind::Unary(..)
-    ) {
-        return general;
-    }
-    let Some(slot) = binder_slot(e) else {
-        return general;
-    };
-    if !kind_alone(p, e, slot) {
-        return general;
-    }
-    // Per kind: 0 unknown, else `1 + work`; then the value (written before the work).
-    let known: Vec<(AtomicU64, AtomicI64)> = (0..p.kinds.len())
-        .map(|_| (AtomicU64::new(0), AtomicI64::new(0)))
-        .collect();
-    let f = general.run;
-    fast(
-        general.height,
-        Box::new(move |m| {
-            let kind = match local(m, slot) {
-                Some(&Value::Card(c)) => m.s.cards.get(c as usize)?.kind as usize,
-                _ => return f(m),
-            };
-            let Some((w, v)) = known.get(kind) else {
-                return f(m);
-            };
-            let work = w.load(Ordering::Acquire);
-            if work > 0 {
-                m.s.exec_count += work - 1;
-                return Some(v.load(Ordering::Relaxed));
-            }
-            let before = m.s.exec_count;
-            let value = f(m)?;
-            let work = m.s.exec_count - before;
-            if work < MAX_LEARNED_WORK {
-                v.store(value, Ordering::Relaxed);
-                w.store(1 + work, Ordering::Release);
-            }
-            Some(value)
-        }),
-    )
+    );
+    replayed(p, e, form, general)
 }
 
 /// Value `e` (compiled as `general`) when it is one of the kind of the card a local holds: a tag of
-/// a group (`d.faction`), or a call or `if` of such (`c.colour_of_kind`): for a card, the value and
-/// work learned from the first card of its kind, replayed; anything else, `general`.
+/// a group (`d.faction`), or a call or `if` of such: as `learned_int`.
 pub(super) fn learned_value(p: &Program, e: &Expr, general: Fast<ValueFn>) -> Fast<ValueFn> {
-    if !matches!(
+    let form = matches!(
         e.kind,
         ExprKind::TagOf(..) | ExprKind::CallFn(..) | ExprKind::If(..)
-    ) {
-        return general;
-    }
-    let Some(slot) = binder_slot(e) else {
+    );
+    replayed(p, e, form, general)
+}
+
+/// `general`, for a card of a kind met before (when `e`, of a `form` worth it, reads the kind
+/// alone), replaced by the value and work it gave for the first card of that kind (a `OnceLock`
+/// per kind, shared by every game and thread).
+fn replayed<T: Clone + Send + Sync + 'static>(
+    p: &Program,
+    e: &Expr,
+    form: bool,
+    general: Fast<FastFn<T>>,
+) -> Fast<FastFn<T>> {
+    let Some(slot) = binder_slot(e).filter(|&s| form && kind_alone(p, e, s)) else {
         return general;
     };
-    if !kind_alone(p, e, slot) {
-        return general;
-    }
-    let known: Vec<OnceLock<(Value, u64)>> = (0..p.kinds.len()).map(|_| OnceLock::new()).collect();
+    let known: Vec<OnceLock<(T, u64)>> = (0..p.kinds.len()).map(|_| OnceLock::new()).collect();
     let f = general.run;
     fast(
         general.height,
