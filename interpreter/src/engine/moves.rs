@@ -29,11 +29,7 @@ impl Mach<'_> {
         if k == 0 || self.s.zones.get(target as usize).is_none() {
             return;
         }
-        let up = match face {
-            Some(Face::Up) => true,
-            Some(Face::Down) => false,
-            None => State::default_face(self.p, self.s.zones.def(target as usize)),
-        };
+        let up = self.face_in(target, face);
         let mut moving = std::mem::take(&mut self.s.recycled.get().ids);
         moving.clear();
         if let Some(source) = self.s.zones.get_mut(z as usize) {
@@ -45,14 +41,7 @@ impl Mach<'_> {
         let mark = self.s.steps > 0;
         for &c in moving.iter().rev() {
             debug_assert_eq!(self.s.cards[c as usize].zone, z);
-            if mark {
-                let kind = self.s.cards[c as usize].kind as usize;
-                self.s.tally.mark(super::stats::Mark::Moved, kind);
-            }
-            self.s.unshow(c);
-            let cs = &mut self.s.cards[c as usize];
-            cs.zone = target;
-            cs.face_up = up;
+            self.arrive(c, target, up, mark);
         }
         self.s.moved_many(moving.len() as u32);
         // Each card: one for the move, one for its distance from the top (it is the top).
@@ -150,21 +139,10 @@ impl Mach<'_> {
             source.cards.truncate(w);
         }
         self.s.recycled.get().ids = at;
-        let up = match face {
-            Some(Face::Up) => true,
-            Some(Face::Down) => false,
-            None => State::default_face(self.p, self.s.zones.def(target as usize)),
-        };
+        let up = self.face_in(target, face);
         let mark = self.s.steps > 0;
         for c in ids() {
-            if mark {
-                let kind = self.s.cards[c as usize].kind as usize;
-                self.s.tally.mark(super::stats::Mark::Moved, kind);
-            }
-            self.s.unshow(c);
-            let cs = &mut self.s.cards[c as usize];
-            cs.zone = target;
-            cs.face_up = up;
+            self.arrive(c, target, up, mark);
         }
         self.s.moved_many(n as u32);
         if let Some(to) = self.s.zones.get_mut(target as usize) {
@@ -181,5 +159,29 @@ impl Mach<'_> {
         }
         self.charge_later(work);
         true
+    }
+
+    /// Card `c`, taken out of its zone, arrives in zone `target` with face `up`: marked as moved
+    /// (`mark`: the setup is over), shown to nobody, as `move_card` leaves it.
+    #[inline(always)]
+    fn arrive(&mut self, c: u32, target: u32, up: bool, mark: bool) {
+        if mark {
+            let kind = self.s.cards[c as usize].kind as usize;
+            self.s.tally.mark(super::stats::Mark::Moved, kind);
+        }
+        self.s.unshow(c);
+        let cs = &mut self.s.cards[c as usize];
+        cs.zone = target;
+        cs.face_up = up;
+    }
+
+    /// Whether a card moved into zone `target` with `face` (none: the zone's own) lies face up.
+    #[inline(always)]
+    pub(crate) fn face_in(&self, target: u32, face: Option<Face>) -> bool {
+        match face {
+            Some(Face::Up) => true,
+            Some(Face::Down) => false,
+            None => State::default_face(self.p, self.s.zones.def(target as usize)),
+        }
     }
 }

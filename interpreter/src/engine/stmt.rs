@@ -4,7 +4,7 @@ use super::decide::{MenuFrame, SimulFrame};
 use super::eval::MAX_DEPTH;
 use super::exec::{At, Flow, Frame, Mach, Stop, TurnStage};
 use super::label::{kind_name, zone_label};
-use super::state::{Ctx, Holder, State};
+use super::state::{Ctx, Holder};
 use super::trace::Event;
 use super::{Outcome, RuntimeError};
 use crate::program::{AssignOp, Expr, ExprKind, Program, Stmt, StmtKind, Target, VarId};
@@ -663,11 +663,7 @@ impl<'a> Mach<'a> {
             work += cards.len() - i;
             cards.remove(i);
         }
-        let up = match face {
-            Some(Face::Up) => true,
-            Some(Face::Down) => false,
-            None => State::default_face(p, def),
-        };
+        let up = self.face_in(target, face);
         let zone = &mut self.s.zones[target as usize];
         zone.changed();
         let cards = &mut zone.cards;

@@ -19,20 +19,16 @@ use super::{BoolFn, Fast, FastFn, IntFn, ValueFn};
 use crate::engine::exec::Mach;
 use crate::program::{Expr, ExprKind, Field, Program};
 use crate::value::Value;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
 /// How a test of an aggregate's binder is decided by the binder's kind.
 pub(super) enum ByKind {
     /// Tags and kinds joined by `and`, `or`, `not`: which kinds pass, with no work.
     Table(Vec<bool>),
-    /// Any other test of the kind alone: per kind, unknown (0) or `1 + passes + 2 * work`, learned
-    /// from the first card of the kind (shared by every game and thread: the same for all).
-    Learned(Vec<AtomicU32>),
+    /// Any other test of the kind alone: per kind, the answer and work learned from the first card
+    /// of the kind (shared by every game and thread: the same for all).
+    Learned(Vec<OnceLock<(bool, u64)>>),
 }
-
-/// The most work a learned answer keeps (more: the test is run for every card).
-const MAX_LEARNED_WORK: u64 = 1 << 30;
 
 impl ByKind {
     /// How test `e` of local `slot` is decided by the kind of card the local holds, if it is.
@@ -40,8 +36,7 @@ impl ByKind {
         if let Some(t) = kind_table(p, e, slot) {
             return Some(ByKind::Table(t));
         }
-        kind_alone(p, e, slot)
-            .then(|| ByKind::Learned((0..p.kinds.len()).map(|_| AtomicU32::new(0)).collect()))
+        kind_alone(p, e, slot).then(|| ByKind::Learned(unknown(p)))
     }
 
     /// The answer and work for kind `kind`, when known.
@@ -49,51 +44,30 @@ impl ByKind {
     fn known(&self, kind: usize) -> Option<(bool, u64)> {
         match self {
             ByKind::Table(t) => t.get(kind).map(|&pass| (pass, 0)),
-            ByKind::Learned(l) => match l.get(kind)?.load(Ordering::Relaxed) {
-                0 => None,
-                v => Some(((v - 1) & 1 == 1, u64::from((v - 1) >> 1))),
-            },
+            ByKind::Learned(l) => l.get(kind)?.get().copied(),
         }
     }
 
     fn learn(&self, kind: usize, pass: bool, work: u64) {
-        if let (ByKind::Learned(l), true) = (self, work < MAX_LEARNED_WORK) {
-            if let Some(a) = l.get(kind) {
-                a.store(1 + u32::from(pass) + 2 * work as u32, Ordering::Relaxed);
+        if let ByKind::Learned(l) = self {
+            if let Some(cell) = l.get(kind) {
+                let _ = cell.set((pass, work));
             }
         }
     }
+}
+
+/// Nothing learned yet, for each kind.
+fn unknown<T>(p: &Program) -> Vec<OnceLock<T>> {
+    (0..p.kinds.len()).map(|_| OnceLock::new()).collect()
 }
 
 /// Test `e` (compiled as `general`) when it is one of the kind of the card a local holds with work
 /// (`c.faction != none`, `c.cost <= 3`; not a table's tags and kinds): for a card, the answer and
 /// work learned from the first card of its kind, replayed; anything else, `general`.
 pub(super) fn learned(p: &Program, e: &Expr, general: Fast<BoolFn>) -> Fast<BoolFn> {
-    let Some(slot) = binder_slot(e) else {
-        return general;
-    };
-    if !kind_alone(p, e, slot) || kind_table(p, e, slot).is_some() {
-        return general;
-    }
-    let by = ByKind::Learned((0..p.kinds.len()).map(|_| AtomicU32::new(0)).collect());
-    let f = general.run;
-    fast(
-        general.height,
-        Box::new(move |m| {
-            let kind = match local(m, slot) {
-                Some(&Value::Card(c)) => m.s.cards.get(c as usize)?.kind as usize,
-                _ => return f(m),
-            };
-            if let Some((pass, work)) = by.known(kind) {
-                m.s.exec_count += work;
-                return Some(pass);
-            }
-            let before = m.s.exec_count;
-            let pass = f(m)?;
-            by.learn(kind, pass, m.s.exec_count - before);
-            Some(pass)
-        }),
-    )
+    let form = binder_slot(e).is_some_and(|slot| kind_table(p, e, slot).is_none());
+    replayed(p, e, form, general)
 }
 
 /// Number `e` (compiled as `general`) when it is one of the kind of the card a local holds, with
@@ -130,7 +104,7 @@ fn replayed<T: Clone + Send + Sync + 'static>(
     let Some(slot) = binder_slot(e).filter(|&s| form && kind_alone(p, e, s)) else {
         return general;
     };
-    let known: Vec<OnceLock<(T, u64)>> = (0..p.kinds.len()).map(|_| OnceLock::new()).collect();
+    let known: Vec<OnceLock<(T, u64)>> = unknown(p);
     let f = general.run;
     fast(
         general.height,
