@@ -493,23 +493,26 @@ pub enum TestStepKind {
 #[derive(Clone, Debug, Default)]
 pub struct Block {
     pub stmts: Vec<Stmt>,
+    /// The engine's fast path of each statement, side by side, compiled when it first runs.
+    pub(crate) compiled: Box<[crate::engine::fast::StmtCompiled]>,
+}
+
+impl Block {
+    pub fn new(stmts: Vec<Stmt>) -> Block {
+        let compiled = stmts.iter().map(|_| Default::default()).collect();
+        Block { stmts, compiled }
+    }
 }
 
 #[derive(Clone, Debug)]
 pub struct Stmt {
     pub kind: StmtKind,
     pub span: Span,
-    /// The engine's fast path of this statement, compiled when it first runs.
-    pub(crate) compiled: crate::engine::fast::StmtCompiled,
 }
 
 impl Stmt {
     pub fn new(kind: StmtKind, span: Span) -> Stmt {
-        Stmt {
-            kind,
-            span,
-            compiled: Default::default(),
-        }
+        Stmt { kind, span }
     }
 }
 

@@ -566,7 +566,7 @@ impl<'s> Compiler<'s> {
     }
 
     pub(crate) fn push_block(&mut self, stmts: Vec<Stmt>) -> BlockId {
-        self.p.blocks.push(Block { stmts });
+        self.p.blocks.push(Block::new(stmts));
         BlockId((self.p.blocks.len() - 1) as u16)
     }
 

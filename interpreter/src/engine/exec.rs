@@ -214,6 +214,25 @@ impl<'a> Mach<'a> {
         })
     }
 
+    /// Runs the statement `i` of the block on top of the stack (by its fast path when it has one),
+    /// or pops the block at its end.
+    #[inline]
+    fn run_block(&mut self, bl: &'a crate::program::Block, b: BlockId, i: u32) -> R<Flow> {
+        let Some(stmt) = bl.stmts.get(i as usize) else {
+            // A block holds nothing to drop: popped without `pop_frame`'s dispatch.
+            std::mem::forget(self.s.frames.pop());
+            return Ok(Flow::Next);
+        };
+        if let Some(Frame::Block { pc, .. }) = self.s.frames.last_mut() {
+            *pc = i + 1;
+        }
+        let at = At { block: b, idx: i };
+        match bl.compiled.get(i as usize) {
+            Some(code) if self.fast_stmt(stmt, code, at) => Ok(Flow::Next),
+            _ => self.exec_walked(stmt, at),
+        }
+    }
+
     pub fn stmt(&self, at: At) -> Option<&'a Stmt> {
         let p: &'a Program = self.p;
         p.blocks.get(at.block.index())?.stmts.get(at.idx as usize)
@@ -306,17 +325,9 @@ impl<'a> Mach<'a> {
             let flow = match top {
                 Frame::Block { block, pc } => {
                     let (b, i) = (*block, *pc);
-                    match p
-                        .blocks
-                        .get(b.index())
-                        .and_then(|bl| bl.stmts.get(i as usize))
-                    {
-                        Some(stmt) => {
-                            *pc += 1;
-                            self.exec(stmt, At { block: b, idx: i })?
-                        }
+                    match p.blocks.get(b.index()) {
+                        Some(bl) => self.run_block(bl, b, i)?,
                         None => {
-                            // A block holds nothing to drop: popped without `pop_frame`'s dispatch.
                             std::mem::forget(self.s.frames.pop());
                             Flow::Next
                         }

@@ -14,15 +14,6 @@ use cardgame_grammar::ast::{Face, Position, Span};
 type R<T> = Result<T, RuntimeError>;
 
 impl<'a> Mach<'a> {
-    /// Executes one statement: by its compiled fast path when it has one (fast/stmts.rs), else here.
-    #[inline(always)]
-    pub(super) fn exec(&mut self, stmt: &'a Stmt, at: At) -> R<Flow> {
-        if self.fast_stmt(stmt, at) {
-            return Ok(Flow::Next);
-        }
-        self.exec_walked(stmt, at)
-    }
-
     /// Executes one statement, every form, reporting what it reports.
     pub(crate) fn exec_walked(&mut self, stmt: &'a Stmt, at: At) -> R<Flow> {
         let span = stmt.span;

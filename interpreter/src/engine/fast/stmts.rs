@@ -40,13 +40,13 @@ pub(crate) struct StmtCode {
 }
 
 impl StmtCode {
-    fn new(height: u32, run: StmtFn) -> Box<StmtCode> {
-        Box::new(StmtCode {
+    fn new(height: u32, run: StmtFn) -> StmtCode {
+        StmtCode {
             height,
             run,
             #[cfg(debug_assertions)]
             runs: Default::default(),
-        })
+        }
     }
 
     /// Debug builds: whether this run is checked against `exec`: the first 256 runs of each
@@ -60,15 +60,17 @@ impl StmtCode {
 }
 
 /// The compiled fast path of a statement, made the first time it runs (none: a form not covered).
-/// A copy of a statement starts uncompiled.
+/// The fast paths of a block's statements lie side by side in the block (`Block::compiled`), not
+/// in the statements, so that the run loop reads one short entry per statement rather than a
+/// statement's whole node and a box behind it. A copy of a block starts uncompiled.
 #[derive(Default)]
-pub struct StmtCompiled(OnceLock<Option<Box<StmtCode>>>);
+pub struct StmtCompiled(OnceLock<Option<StmtCode>>);
 
 super::made_on_first_use!(StmtCompiled);
 
 impl StmtCompiled {
     pub(crate) fn get(&self, p: &Program, s: &Stmt) -> Option<&StmtCode> {
-        self.0.get_or_init(|| compile_stmt(p, s)).as_deref()
+        self.0.get_or_init(|| compile_stmt(p, s)).as_ref()
     }
 }
 
@@ -135,7 +137,7 @@ fn sets_any_value(p: &Program, target: &Target, e: &Expr) -> bool {
 }
 
 /// `x = E` or `let x = E` of a value into local `x`: E, then the budget, then the local written.
-fn set_local(slot: u16, value: Fast<ValueFn>) -> Box<StmtCode> {
+fn set_local(slot: u16, value: Fast<ValueFn>) -> StmtCode {
     let f = value.run;
     let run: StmtFn = Box::new(move |m| {
         let v = f(m)?;
@@ -150,7 +152,7 @@ fn set_local(slot: u16, value: Fast<ValueFn>) -> Box<StmtCode> {
 
 /// `T = E` of a value no bound clamps (`sets_any_value`): `exec`'s `Assign` evaluates E, then the
 /// holder (`place`), then writes the cell (`write_place`) and notes the variable written.
-fn set_any_value(c: &mut Compiler, target: &Target, e: &Expr) -> Option<Box<StmtCode>> {
+fn set_any_value(c: &mut Compiler, target: &Target, e: &Expr) -> Option<StmtCode> {
     let value = c.any_value(e)?;
     if let Target::Local(slot) = target {
         return Some(set_local(*slot, value));
@@ -210,7 +212,7 @@ fn set_any_value(c: &mut Compiler, target: &Target, e: &Expr) -> Option<Box<Stmt
 /// `log` while nobody records: `exec` builds nothing for a text that cannot fail (literals, `you`,
 /// `active`, `this`, the turn, participants, constants and locals that are not lists), which is
 /// what this tests, reading only the locals it names.
-fn plain_log(t: &TextIr) -> Option<Box<StmtCode>> {
+fn plain_log(t: &TextIr) -> Option<StmtCode> {
     let mut slots = Vec::new();
     for part in &t.parts {
         let TextPartIr::Expr(e) = part else {
@@ -246,7 +248,7 @@ fn plain_log(t: &TextIr) -> Option<Box<StmtCode>> {
 /// evaluated by their fast paths, in order, with the work `exec` counts, and nothing is built: a
 /// part that gives a text or a list holding one or a list (whose text could grow long), or a text
 /// that could reach the longest allowed even from names alone, is left to `exec`.
-fn log_of_values(c: &mut Compiler, t: &TextIr) -> Option<Box<StmtCode>> {
+fn log_of_values(c: &mut Compiler, t: &TextIr) -> Option<StmtCode> {
     let (mut parts, mut height, mut words) = (Vec::new(), 0, 0usize);
     for part in &t.parts {
         match part {
@@ -301,7 +303,7 @@ fn log_of_values(c: &mut Compiler, t: &TextIr) -> Option<Box<StmtCode>> {
     Some(StmtCode::new(height, run))
 }
 
-fn compile_stmt(p: &Program, s: &Stmt) -> Option<Box<StmtCode>> {
+fn compile_stmt(p: &Program, s: &Stmt) -> Option<StmtCode> {
     let mut c = Compiler {
         p,
         calling: Vec::new(),
@@ -744,7 +746,7 @@ impl<'a> Mach<'a> {
     /// nothing (`exec` runs it then).
     #[inline]
     #[cfg_attr(not(debug_assertions), allow(unused_variables))]
-    pub(crate) fn fast_stmt(&mut self, stmt: &'a Stmt, at: At) -> bool {
+    pub(crate) fn fast_stmt(&mut self, stmt: &'a Stmt, compiled: &'a StmtCompiled, at: At) -> bool {
         #[cfg(debug_assertions)]
         if super::WALKING.with(|w| w.get()) {
             return false;
@@ -756,7 +758,7 @@ impl<'a> Mach<'a> {
         if self.s.recording {
             return false;
         }
-        let Some(code) = stmt.compiled.get(self.p, stmt) else {
+        let Some(code) = compiled.get(self.p, stmt) else {
             return false;
         };
         if self.s.depth.saturating_add(code.height) >= crate::engine::eval::MAX_DEPTH {

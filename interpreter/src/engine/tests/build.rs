@@ -152,7 +152,7 @@ impl B {
     }
 
     pub fn block(&mut self, stmts: Vec<Stmt>) -> BlockId {
-        self.p.blocks.push(Block { stmts });
+        self.p.blocks.push(Block::new(stmts));
         BlockId(self.p.blocks.len() as u16 - 1)
     }
 
