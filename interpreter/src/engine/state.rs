@@ -669,6 +669,9 @@ pub(crate) struct State {
     pub spare_frames: Pool<Frame>,
     /// Folds of constant properties over zones, by zone version (not copied by a clone).
     pub folds: Folds,
+    /// Counts of zones by tests of kinds and other locals, by zone version (fast/counts.rs; not
+    /// copied by a clone).
+    pub counts: crate::engine::fast::ZoneCounts,
     /// The buffers of the last decision, emptied for the next one, and the lists of living seats
     /// (not copied by a clone; boxed, so that a clone copies one pointer for them).
     pub recycled: Lazy<Recycled>,
@@ -1119,6 +1122,7 @@ impl State {
             spare: Pool::default(),
             spare_frames: Pool::default(),
             folds: Folds::default(),
+            counts: Default::default(),
             recycled: Lazy::default(),
             memo: Memo::default(),
             nested: 0,

@@ -4,6 +4,7 @@
 use super::compile::{
     copies_of_kind, fast, fold, kind_arg, list_len, local, push_items, step, Compiler,
 };
+use super::counts;
 use super::kinds::{each_by_kind, ByKind};
 use super::{BoolFn, Fast, FastFn, IntFn, ValueFn, ZoneFn};
 use crate::engine::eval::MAX_LIST;
@@ -449,6 +450,17 @@ impl Compiler<'_> {
             (Aggregate::Count, None) => filter.and_then(|t| ByKind::of(self.p, t, slot)),
             _ => None,
         };
+        // `count(d in Z where T)` of one zone, T reading the cards' kinds and other locals
+        // (`d.faction == t`): remembered by the zone's version and the locals' values (counts.rs).
+        let remember = match (op, &tags, filter, &zone.run) {
+            (Aggregate::Count, None, Some(t), Source::Zones(parts)) if parts.len() == 1 => {
+                match counts::free_locals(self.p, t, slot) {
+                    Some(free) => Some((t, free, self.zone(list)?.run)),
+                    None => None,
+                }
+            }
+            _ => None,
+        };
         let (filter, h) = self.filter_of(filter, zone.height, value.as_ref().map(|v| v.height))?;
         // A constant property over one zone named in place (`sum(c.points for c in p.deck)`): the
         // zone, its length as work, then the fold remembered for its version or made (the same as
@@ -501,7 +513,7 @@ impl Compiler<'_> {
             (_, filter) => filter,
         };
         let value = value.map(|v| v.run);
-        Some(fast(
+        let general: Fast<IntFn> = fast(
             h,
             Box::new(move |m| {
                 step(m);
@@ -533,7 +545,11 @@ impl Compiler<'_> {
                     _ => best.unwrap_or(0),
                 })
             }),
-        ))
+        );
+        Some(match remember {
+            Some((test, free, zf)) => counts::remembered(test, slot, free, zf, general),
+            None => general,
+        })
     }
 
     /// `sum`, `max` or `min` of a constant property over `cards(K, L)` (`max(c.price for c in

@@ -195,7 +195,7 @@ fn alone_within(p: &Program, e: &Expr, slot: u16, calls: u32) -> bool {
 }
 
 /// Whether property `pid` is a constant (or a list of constants) for every kind.
-fn constant_prop(p: &Program, pid: usize) -> bool {
+pub(super) fn constant_prop(p: &Program, pid: usize) -> bool {
     let Some(d) = p.props.get(pid) else {
         return false;
     };

@@ -19,10 +19,12 @@
 
 mod calls;
 mod compile;
+mod counts;
 mod kinds;
 mod props;
 mod stmts;
 
+pub(crate) use counts::ZoneCounts;
 pub use stmts::StmtCompiled;
 
 use super::exec::Mach;
@@ -120,6 +122,8 @@ thread_local! {
     static ANSWERED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// How many of them were statements' (fast/stmts.rs).
     static STATEMENTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// How many counts were found remembered (fast/counts.rs).
+    static REMEMBERED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 #[cfg(test)]
@@ -141,6 +145,12 @@ pub(crate) fn without_statement_fast_paths<T>(f: impl FnOnce() -> T) -> T {
 #[cfg(all(test, debug_assertions))]
 pub(crate) fn statements_answered() -> u64 {
     STATEMENTS.with(|a| a.get())
+}
+
+/// How many counts were found remembered on this thread so far (debug builds).
+#[cfg(all(test, debug_assertions))]
+pub(crate) fn counts_remembered() -> u64 {
+    REMEMBERED.with(|a| a.get())
 }
 
 /// How many fast paths answered on this thread so far (debug builds).

@@ -3,7 +3,7 @@
 //! answer, and give up where the walker reports an error, so that the error stays the walker's.
 
 use crate::check::check_source;
-use crate::engine::fast::answered;
+use crate::engine::fast::{answered, counts_remembered};
 use crate::engine::{Game, GameConfig, Status};
 use std::sync::Arc;
 
@@ -577,6 +577,56 @@ fn tests_of_the_kind_alone_are_learned_per_kind() {
         let e = end(&g);
         assert!(
             e.starts_with("error: ran more than") || e.starts_with("2 18"),
+            "{e}"
+        );
+    }
+}
+
+/// A count of a zone by a test of the card's kind and of other locals (`c.colour == t`,
+/// `c.colour == d.colour`) is remembered by the zone's version and the locals' values
+/// (fast/counts.rs): asked again with the same zone and values it is found, after a move or with
+/// another value it is counted again. Debug builds compare every answer and its work with the
+/// walker's; a remembered count read after its zone changed, or for another value, fails here.
+#[test]
+fn counts_by_kind_and_locals_are_remembered_while_their_zone_is_unchanged() {
+    let defs = "tags colour: Red, Blue\ncard \"Red Seven\" { is Red  copies 2  points 7 }\n\
+         card \"Blue Two\" { is Blue  copies 3  points 2 }\n\
+         fn of_colour(t: tag): int = count(c in deck where c.colour == t)\n\
+         fn like(d: card): int = count(c in deck where c.colour == d.colour and c.points > 1)";
+    // One call site each, so that the same compiled count meets the changes: a move between two
+    // counts of Blue, Red and Blue at the same version, the same card twice.
+    let flow = r#"turn seat(1) {
+             let a = 0
+             for t in [Red, Red, Blue, Blue, Red, Blue] {
+               a = a * 10 + of_colour(t)
+               if t == Blue { move first(cards("Blue Two", deck)) to you.hand }
+             }
+             let b = first(cards("Red Seven", deck))
+             for d in [b, b, first(cards("Blue Two", you.hand)), b] {
+               a = a * 10 + like(d)
+               if d != b { move filter(c in deck where c is Red) to you.hand }
+             }
+             win [you] "{a}"
+           }"#;
+    let (before, found) = (answered(), counts_remembered());
+    let g = game(defs, flow, None);
+    assert_eq!(end(&g), "2232212200");
+    assert!(
+        answered() > before + 5,
+        "{} fast answers",
+        answered() - before
+    );
+    assert!(
+        counts_remembered() >= found + 2,
+        "{} counts remembered",
+        counts_remembered() - found
+    );
+    // Every budget ends the game at the same point as the walker would (compared in debug builds).
+    for max in 0..400 {
+        let g = game(defs, flow, Some(max));
+        let e = end(&g);
+        assert!(
+            e.starts_with("error: ran more than") || e == "2232212200",
             "{e}"
         );
     }
