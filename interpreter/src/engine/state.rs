@@ -669,9 +669,6 @@ pub(crate) struct State {
     pub spare_frames: Pool<Frame>,
     /// Folds of constant properties over zones, by zone version (not copied by a clone).
     pub folds: Folds,
-    /// Counts of zones by tests of kinds and other locals, by zone version (fast/counts.rs; not
-    /// copied by a clone).
-    pub counts: crate::engine::fast::ZoneCounts,
     /// The buffers of the last decision, emptied for the next one, and the lists of living seats
     /// (not copied by a clone; boxed, so that a clone copies one pointer for them).
     pub recycled: Lazy<Recycled>,
@@ -707,6 +704,8 @@ pub(crate) struct Recycled {
     pub text: String,
     /// `everyone`, `opponents(p)` and `from(p)`, built once for the living seats.
     pub seat_lists: SeatLists,
+    /// Counts of zones by tests of kinds and other locals, by zone version (fast/counts.rs).
+    pub counts: crate::engine::fast::ZoneCounts,
 }
 
 /// Working space kept in a box made when it is first needed: a clone starts with none, and copies
@@ -1122,7 +1121,6 @@ impl State {
             spare: Pool::default(),
             spare_frames: Pool::default(),
             folds: Folds::default(),
-            counts: Default::default(),
             recycled: Lazy::default(),
             memo: Memo::default(),
             nested: 0,

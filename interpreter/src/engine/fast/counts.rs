@@ -6,9 +6,9 @@
 //! tags, tags of a group), and the values of locals other than the binder (`t`, a parameter, or
 //! `c.faction` of a card another local holds): for a zone at one version and the same values of
 //! those locals, the count and the work of the general loop are the same. So they are kept in the
-//! state's working space (`ZoneCounts`, like the folds of constant properties: a clone starts with
-//! none, since a copy's zones change apart from the original's), by zone instance, version, the
-//! count's place in the program and the locals' values; a count met again evaluates its zone (its
+//! state's working space (`ZoneCounts` in `State::recycled`, boxed, so a clone copies no more bytes:
+//! it starts with none, since a copy's zones change apart from the original's), by zone instance,
+//! version, the test (`place`) and the locals' values; a count met again evaluates its zone (its
 //! work counted, its read noted as always) and adds the rest of the work it took the first time.
 //! While a check's reads are recorded, and whenever a local holds something other than a plain
 //! value (a list, a text), the general loop runs. Debug builds compare every answer and its work
@@ -146,7 +146,7 @@ pub(super) fn remembered(
                 place,
                 locals,
             };
-            if let Some((n, rest)) = m.s.counts.get(&key) {
+            if let Some((n, rest)) = m.s.recycled.get().counts.get(&key) {
                 let end = before + zone_work + rest;
                 if end <= m.s.fixed.max_steps {
                     m.s.exec_count = end;
@@ -158,7 +158,7 @@ pub(super) fn remembered(
             }
             let n = g(m)?;
             let rest = m.s.exec_count - before - zone_work;
-            m.s.counts.keep(key, n, rest);
+            m.s.recycled.get().counts.keep(key, n, rest);
             Some(n)
         }),
     )
