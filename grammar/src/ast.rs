@@ -707,6 +707,8 @@ pub enum TestStepKind {
     NotOver,
     /// `expect log "text"`
     Log(Text),
+    /// `expect strategy NAME picks "label"`
+    StrategyPicks(Ident, Text),
     /// `do { ... }`
     Do(Block),
 }

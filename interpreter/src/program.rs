@@ -487,6 +487,12 @@ pub enum TestStepKind {
     Over,
     NotOver,
     Log(String),
+    /// `expect strategy NAME picks "label"`: the name of a strategy or a rule set (checked to exist)
+    /// and the label of the option its rules must pick.
+    StrategyPicks {
+        name: String,
+        label: String,
+    },
     Do(BlockId),
 }
 

@@ -1,7 +1,7 @@
 //! Tests stage: runs the rules tests written in a script (`test "..." { ... }`) against the engine.
 
 use crate::engine::{
-    render_event, Game, GameConfig, Status, DEFAULT_MAX_DECISIONS, DEFAULT_MAX_STEPS,
+    render_event, Game, GameConfig, RulesOf, Status, DEFAULT_MAX_DECISIONS, DEFAULT_MAX_STEPS,
 };
 use crate::program::{BinOp, Expr, ExprKind, Program, TestDef, TestStepKind};
 use crate::value::Value;
@@ -230,6 +230,9 @@ fn run_one(
                     )));
                 }
             }
+            TestStepKind::StrategyPicks { name, label } => {
+                strategy_picks(program, &game, name, label).map_err(at)?;
+            }
             TestStepKind::Do(block) => {
                 game.run_block(*block, t.slots)
                     .map_err(|e| at(format!("{e}")))?;
@@ -238,6 +241,56 @@ fn run_one(
         }
     }
     Ok(())
+}
+
+/// `expect strategy NAME picks "label"`: the rules of the strategy (or rule set) NAME, deciding for
+/// the pending decider, pick the option labelled `label`. A rule must pick it: a choice left to the
+/// strategy's fallback (`otherwise`) is no choice of the strategy's, and fails the step.
+fn strategy_picks(program: &Program, game: &Game, name: &str, label: &str) -> Result<(), String> {
+    let Some(d) = game.decision() else {
+        return Err(format!("no decision is pending ({})", describe(game)));
+    };
+    let (of, fallback) = match program.strategies.iter().position(|s| s.name == name) {
+        Some(i) => (
+            RulesOf::Strategy(i),
+            program.strategies[i].fallback.as_str(),
+        ),
+        None => match program.rule_sets.iter().position(|r| r.name == name) {
+            Some(i) => (RulesOf::RuleSet(i), "nobody: a rule set has no fallback"),
+            None => return Err(format!("no strategy or rule set is named `{name}`")),
+        },
+    };
+    let decider = game.label(&Value::Player(d.player));
+    let listed = || {
+        d.options
+            .iter()
+            .map(|o| format!("\"{o}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if !d.options.iter().any(|o| o == label) {
+        return Err(format!(
+            "\"{label}\" is not an option of {decider}'s decision; the options are: {}",
+            listed()
+        ));
+    }
+    match game.rules_choice(of) {
+        Ok(Some(i)) => match d.options.get(i) {
+            Some(picked) if picked == label => Ok(()),
+            Some(picked) => Err(format!(
+                "`{name}` picks \"{picked}\" for {decider}, not \"{label}\""
+            )),
+            None => Err(format!("`{name}` picks no option of {decider}'s decision")),
+        },
+        Ok(None) => Err(format!(
+            "no rule of `{name}` applies to {decider}'s decision (the choice falls to {fallback}); \
+             the options are: {}",
+            listed()
+        )),
+        Err(e) => Err(format!(
+            "a rule of `{name}` failed for {decider}'s decision: {e}"
+        )),
+    }
 }
 
 /// For a comparison that does not hold (`expect A == B`, `<`, `>=`, ...): what each side was, as
@@ -283,5 +336,91 @@ fn describe(game: &Game) -> String {
         ),
         Status::Over(o) => format!("the game is over: {}", o.reason),
         Status::Error(e) => format!("error: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game of one menu: take a coin, or a gem when you hold two coins, or pass.
+    const GAME: &str = r#"
+game "Picks" { players 2 }
+var coins per player: int = 0
+action coin label "Take a coin" { you.coins = you.coins + 1 }
+action gem label "Take a gem" if you.coins >= 2 { you.coins = you.coins - 2 }
+flow { turn seat(1) { actions by active until pass [coin, gem] } }
+rules greedy_gems { prefer gem }
+strategy miser "a coin while poor, then pass" {
+  prefer coin if you.coins < 2
+  prefer pass if you.coins >= 3
+}
+"#;
+
+    fn outcomes(test: &str) -> Vec<Option<String>> {
+        let source = format!("{GAME}{test}");
+        let checked = crate::check::check_source(&source);
+        assert!(
+            checked.diagnostics.iter().all(|d| !d.is_error()),
+            "{:?}",
+            checked.diagnostics
+        );
+        let program = Arc::new(checked.program.expect("a checked program"));
+        run_tests(&program, &source)
+            .into_iter()
+            .map(|o| o.failure)
+            .collect()
+    }
+
+    #[test]
+    fn a_strategy_pick_passes_when_its_first_matching_rule_picks_the_label() {
+        let got = outcomes(
+            r#"test "picks" {
+  expect strategy miser picks "Take a coin"
+  do { seat(1).coins = 3 }
+  expect strategy miser picks "pass"
+  expect strategy greedy_gems picks "Take a gem"
+}"#,
+        );
+        assert_eq!(got, vec![None]);
+    }
+
+    #[test]
+    fn a_strategy_pick_fails_with_what_the_rules_picked_or_why_none_did() {
+        let got = outcomes(
+            r#"test "another option" {
+  do { seat(1).coins = 3 }
+  expect strategy miser picks "Take a gem"
+}
+test "no rule applies" {
+  do { seat(1).coins = 2 }
+  expect strategy miser picks "pass"
+}
+test "no such option" {
+  expect strategy greedy_gems picks "Take a gem"
+}"#,
+        );
+        assert_eq!(
+            got,
+            vec![
+                Some(
+                    "line 14: `expect strategy miser picks \"Take a gem\"`: `miser` picks \"pass\" \
+                     for P1, not \"Take a gem\""
+                        .to_string()
+                ),
+                Some(
+                    "line 18: `expect strategy miser picks \"pass\"`: no rule of `miser` applies \
+                     to P1's decision (the choice falls to random); the options are: \
+                     \"Take a coin\", \"Take a gem\", \"pass\""
+                        .to_string()
+                ),
+                Some(
+                    "line 21: `expect strategy greedy_gems picks \"Take a gem\"`: \"Take a gem\" \
+                     is not an option of P1's decision; the options are: \"Take a coin\", \
+                     \"pass\""
+                        .to_string()
+                ),
+            ]
+        );
     }
 }

@@ -90,6 +90,7 @@ fn is_construct(rule: Rule) -> bool {
             | step_over
             | step_not_over
             | step_log
+            | step_strategy_picks
             | step_expect
             | step_do
             | strategy_rule

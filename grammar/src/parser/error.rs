@@ -163,6 +163,7 @@ fn want(r: Rule) -> Want {
         | R::step_winners
         | R::step_over
         | R::step_log
+        | R::step_strategy_picks
         | R::step_expect
         | R::step_do => TestStep,
         R::expr
@@ -310,7 +311,7 @@ keyword_phrases! {
     k_grid => "grid", k_diagonal => "diagonal", k_columns => "columns", k_seed => "seed",
     k_names => "names", k_given => "given", k_start => "start", k_expect => "expect",
     k_do => "do", k_options => "options", k_has => "has", k_lacks => "lacks",
-    k_decider => "decider", k_winners => "winners", k_over => "over",
+    k_decider => "decider", k_winners => "winners", k_over => "over", k_picks => "picks",
     k_strategy => "strategy", k_prefer => "prefer", k_otherwise => "otherwise",
     k_rules => "rules", k_use => "use",
     k_stat => "stat", k_private => "private", k_teams => "teams", k_team => "team",

@@ -615,6 +615,10 @@ impl Builder<'_> {
                         Rule::step_over => TestStepKind::Over,
                         Rule::step_not_over => TestStepKind::NotOver,
                         Rule::step_log => TestStepKind::Log(self.text(ck.next()?, 1)?),
+                        Rule::step_strategy_picks => {
+                            let name = self.ident(&ck.next()?);
+                            TestStepKind::StrategyPicks(name, self.text(ck.next()?, 1)?)
+                        }
                         Rule::step_expect => TestStepKind::Expect(self.expr(ck.next()?, 1)?),
                         Rule::step_do => TestStepKind::Do(self.block(ck.next()?, 1)?),
                         _ => return Err(Bug),

@@ -163,6 +163,7 @@ pub const CONTEXTUAL_WORDS: &[&str] = &[
     "over",
     "owner",
     "participant",
+    "picks",
     "pile",
     "player",
     "players",

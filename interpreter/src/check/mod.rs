@@ -261,6 +261,7 @@ fn compile_inner(source: &str, script: &ast::Script, partial: bool) -> (Checked,
     c.declare_all(script);
     c.lower_all(script);
     c.lower_strategies(script);
+    c.check_test_strategies(script);
     c.finish_stats();
     c.warn_unused(script);
     let has_error = c.diags.iter().any(|d| d.is_error());

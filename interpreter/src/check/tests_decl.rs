@@ -149,6 +149,10 @@ impl Compiler<'_> {
                 ast::TestStepKind::Over => TestStepKind::Over,
                 ast::TestStepKind::NotOver => TestStepKind::NotOver,
                 ast::TestStepKind::Log(txt) => TestStepKind::Log(label(self, txt)),
+                ast::TestStepKind::StrategyPicks(name, txt) => TestStepKind::StrategyPicks {
+                    name: name.name.clone(),
+                    label: label(self, txt),
+                },
                 ast::TestStepKind::Do(b) => TestStepKind::Do(self.block(&mut cx, b)),
             };
             steps.push(TestStep { kind, span: s.span });
@@ -166,5 +170,38 @@ impl Compiler<'_> {
             slots,
             span: t.span,
         });
+    }
+
+    /// E102 for `expect strategy NAME picks "..."` naming no strategy or rule set. Run after the
+    /// strategies are lowered (tests are lowered before them).
+    pub(crate) fn check_test_strategies(&mut self, script: &ast::Script) {
+        for item in &script.items {
+            let ast::Item::Test(t) = item else { continue };
+            for step in &t.steps {
+                let ast::TestStepKind::StrategyPicks(name, _) = &step.kind else {
+                    continue;
+                };
+                let known = self.p.strategies.iter().map(|s| s.name.as_str());
+                let known: Vec<&str> = known
+                    .chain(self.p.rule_sets.iter().map(|r| r.name.as_str()))
+                    .collect();
+                if known.contains(&name.name.as_str()) {
+                    continue;
+                }
+                let help = crate::diag::did_you_mean(&name.name, known.iter().copied())
+                    .unwrap_or_else(|| {
+                        "declare it with `strategy NAME { prefer ... }`".to_string()
+                    });
+                self.error(
+                    Diagnostic::error(
+                        "E102",
+                        name.span,
+                        format!("no strategy or rule set is named `{}`", name.name),
+                    )
+                    .label("unknown strategy")
+                    .help(help),
+                );
+            }
+        }
     }
 }
