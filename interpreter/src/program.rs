@@ -115,6 +115,8 @@ pub struct Program {
     /// One flag per `check`: whether it is made only of `if`s without `else` whose conditions are
     /// pure, so that the engine may test the conditions first and skip the check when none holds.
     pub guarded_checks: Vec<bool>,
+    /// The engine's numbering of the tests of its remembered counts, filled as they are compiled.
+    pub(crate) count_tests: crate::engine::fast::CountTests,
 }
 
 impl Program {

@@ -24,6 +24,7 @@ mod kinds;
 mod props;
 mod stmts;
 
+pub use counts::CountTests;
 pub(crate) use counts::ZoneCounts;
 pub use stmts::StmtCompiled;
 
