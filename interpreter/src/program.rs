@@ -379,10 +379,10 @@ pub struct ActionDef {
     pub body: Body,
 }
 
-/// One conjunct of an action's condition (`a and b and c`), in the order written (docs/engine.md,
-/// stage 1). While a menu is listed, a pure conjunct that reads only the first `level` parameters has
-/// the same value for every choice of the later ones: the engine evaluates it once per choice of
-/// those, and when it is false and `skip` holds, stops listing the later parameters.
+/// One conjunct of an action's condition (`a and b and c`), in the order written (docs/engine.md
+/// at fe8b0bc, stage 1). While a menu is listed, a pure conjunct that reads only the first `level`
+/// parameters has the same value for every choice of the later ones: the engine evaluates it once
+/// per choice of those, and when it is false and `skip` holds, stops listing the later parameters.
 #[derive(Clone, Debug)]
 pub struct ConditionPart {
     pub expr: Expr,

@@ -70,7 +70,7 @@ fn params_read(e: &Expr, n: u16) -> u16 {
     most
 }
 
-/// An action's condition split by parameter (docs/engine.md, stage 1).
+/// An action's condition split by parameter (docs/engine.md at fe8b0bc, stage 1).
 fn condition_parts(a: &ActionDef, fns: &[bool], props: &[bool]) -> Vec<ConditionPart> {
     let Some(cond) = &a.condition else {
         return Vec::new();

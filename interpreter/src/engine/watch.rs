@@ -1,4 +1,5 @@
-//! Engine stage: `check` blocks skipped when nothing they read has changed (docs/engine.md, stage 2).
+//! Engine stage: `check` blocks skipped when nothing they read has changed (docs/engine.md at
+//! fe8b0bc, stage 2).
 //!
 //! A guarded check (only `if`s without `else`, pure conditions) none of whose conditions holds does
 //! nothing. When its conditions were all false, what they read is kept with its versions; before the
