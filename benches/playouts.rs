@@ -17,7 +17,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use cardgame_interpreter::agents::make_agent;
 use cardgame_interpreter::check::check_source;
-use cardgame_interpreter::engine::{Game, GameConfig, Status};
+use cardgame_interpreter::engine::{GameConfig, GameFactory, Status};
 use cardgame_interpreter::program::Program;
 use handwritten::Played;
 use std::collections::BTreeMap;
@@ -35,22 +35,27 @@ fn budget() -> Duration {
     Duration::from_secs_f64(env_number("CARDGAME_BENCH_SECONDS", 3.0))
 }
 
-/// Plays one interpreted game with random agents; its decisions and how it ended (`None` on an error).
-fn interpreted_game(
-    program: &Arc<Program>,
-    players: u8,
-    seed: u64,
-) -> (u64, Option<Played>, usize) {
-    let mut config = GameConfig::new(players, seed);
+/// The games of the benchmark: `players` random players, made by one factory as `sim` makes them.
+fn factory(program: &Arc<Program>, players: u8) -> GameFactory {
+    let mut config = GameConfig::new(players, 0);
     config.max_turns = 1000;
     config.record = false;
-    let agents: Vec<_> = (0..players)
+    // As `sim` does: no labels for players that only count options (random players).
+    config.labels = false;
+    GameFactory::new(program.clone(), config)
+}
+
+/// Plays one interpreted game with random agents; its decisions and how it ended (`None` on an error).
+fn interpreted_game(factory: &GameFactory, seed: u64) -> (u64, Option<Played>, usize) {
+    let program = factory.program();
+    let mut agents: Vec<_> = (0..factory.config().players)
         .map(|s| make_agent(program, "random", seed, s).expect("agent"))
         .collect();
-    // As `sim` does: no labels for players that only count options.
-    config.labels = agents.iter().any(|a| a.reads_labels());
-    let mut agents = agents;
-    let mut game = Game::new(program.clone(), config);
+    assert!(
+        !agents.iter().any(|a| a.reads_labels()),
+        "random players read no labels"
+    );
+    let mut game = factory.game(seed);
     let mut decisions = 0u64;
     while let Status::Decision(d) = game.status() {
         let i = agents[d.player as usize].choose(&game, d);
@@ -94,9 +99,10 @@ fn load(path: &str) -> Option<Arc<Program>> {
 /// Games and decisions per second of random playouts of one script, and the largest state size.
 fn interpreted(program: &Arc<Program>, players: u8) -> (f64, f64, usize) {
     let start = Instant::now();
+    let factory = factory(program, players);
     let (mut games, mut decisions, mut size) = (0u64, 0u64, 0usize);
     while start.elapsed() < budget() {
-        let (d, _, s) = interpreted_game(program, players, games);
+        let (d, _, s) = interpreted_game(&factory, games);
         decisions += d;
         size = size.max(s);
         games += 1;
@@ -243,8 +249,9 @@ fn z_rates(a: &Tally, ka: u64, b: &Tally, kb: u64) -> f64 {
 /// Plays `games` games interpreted and hand-written and prints how they compare.
 fn check(b: &Baseline, program: &Arc<Program>, games: u64) {
     let (mut int, mut hw) = (Tally::default(), Tally::default());
+    let factory = factory(program, b.players);
     for seed in 0..games {
-        int.add(interpreted_game(program, b.players, seed).1);
+        int.add(interpreted_game(&factory, seed).1);
         // Other seeds than the interpreted games', so that the two samples are independent.
         hw.add(Some((b.play)(seed + (1 << 40))));
     }

@@ -1,5 +1,5 @@
 //! Lowering stage: which action parameters cannot tell identical cards apart, so that listing a menu
-//! may try one card of each set of identical ones (docs/engine.md, stage 1).
+//! may try one card of each set of identical ones (docs/engine.md at fe8b0bc, stage 1).
 //!
 //! A menu lists two options as one when their arguments are identical cards for the decider (same
 //! kind, same unordered zone, same face, same card variables, nothing attached: `Mach::equivalent`).

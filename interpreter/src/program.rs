@@ -115,6 +115,8 @@ pub struct Program {
     /// One flag per `check`: whether it is made only of `if`s without `else` whose conditions are
     /// pure, so that the engine may test the conditions first and skip the check when none holds.
     pub guarded_checks: Vec<bool>,
+    /// The engine's numbering of the tests of its remembered counts, filled as they are compiled.
+    pub(crate) count_tests: crate::engine::fast::CountTests,
 }
 
 impl Program {
@@ -377,10 +379,10 @@ pub struct ActionDef {
     pub body: Body,
 }
 
-/// One conjunct of an action's condition (`a and b and c`), in the order written (docs/engine.md,
-/// stage 1). While a menu is listed, a pure conjunct that reads only the first `level` parameters has
-/// the same value for every choice of the later ones: the engine evaluates it once per choice of
-/// those, and when it is false and `skip` holds, stops listing the later parameters.
+/// One conjunct of an action's condition (`a and b and c`), in the order written (docs/engine.md
+/// at fe8b0bc, stage 1). While a menu is listed, a pure conjunct that reads only the first `level`
+/// parameters has the same value for every choice of the later ones: the engine evaluates it once
+/// per choice of those, and when it is false and `skip` holds, stops listing the later parameters.
 #[derive(Clone, Debug)]
 pub struct ConditionPart {
     pub expr: Expr,

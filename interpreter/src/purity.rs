@@ -70,7 +70,7 @@ fn params_read(e: &Expr, n: u16) -> u16 {
     most
 }
 
-/// An action's condition split by parameter (docs/engine.md, stage 1).
+/// An action's condition split by parameter (docs/engine.md at fe8b0bc, stage 1).
 fn condition_parts(a: &ActionDef, fns: &[bool], props: &[bool]) -> Vec<ConditionPart> {
     let Some(cond) = &a.condition else {
         return Vec::new();
@@ -147,7 +147,60 @@ fn pure(e: &Expr, fns: &[bool], props: &[bool]) -> bool {
         ExprKind::Pile { .. } | ExprKind::Builtin(Builtin::Random, _) => false,
         ExprKind::CallFn(f, _) => fns.get(f.index()).copied().unwrap_or(false),
         ExprKind::Prop(pid, _) => props.get(pid.index()).copied().unwrap_or(false),
-        _ => true,
+        // Pure in themselves (their operands are judged below). Every kind is named, so that a new
+        // one must be judged here.
+        ExprKind::Const(_)
+        | ExprKind::Local(_)
+        | ExprKind::Global(_)
+        | ExprKind::PlayerVar(..)
+        | ExprKind::CardVar(..)
+        | ExprKind::Option(_)
+        | ExprKind::Column(_)
+        | ExprKind::TagOf(..)
+        | ExprKind::Field(..)
+        | ExprKind::Zone(..)
+        | ExprKind::Spaces
+        | ExprKind::You
+        | ExprKind::This
+        | ExprKind::Active
+        | ExprKind::Players
+        | ExprKind::Everyone
+        | ExprKind::TurnNumber
+        | ExprKind::Participant(_)
+        | ExprKind::Unary(..)
+        | ExprKind::Binary(..)
+        | ExprKind::IsTag(..)
+        | ExprKind::IsKind(..)
+        | ExprKind::If(..)
+        | ExprKind::List(_)
+        | ExprKind::Range(..)
+        | ExprKind::Aggregate { .. }
+        | ExprKind::Text(_)
+        | ExprKind::Let(..)
+        | ExprKind::Builtin(
+            Builtin::Size
+            | Builtin::Max2
+            | Builtin::Min2
+            | Builtin::Abs
+            | Builtin::Take
+            | Builtin::Index
+            | Builtin::Flatten
+            | Builtin::First
+            | Builtin::Last
+            | Builtin::Cards
+            | Builtin::Kinds
+            | Builtin::Distinct
+            | Builtin::Seat
+            | Builtin::Left
+            | Builtin::Right
+            | Builtin::Opponents
+            | Builtin::From
+            | Builtin::Eliminated
+            | Builtin::At
+            | Builtin::Neighbours
+            | Builtin::Adjacent,
+            _,
+        ) => true,
     };
     let mut all = here;
     if all {

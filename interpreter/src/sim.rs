@@ -4,7 +4,9 @@
 //! end, so the report is the same whatever the number of threads.
 
 use crate::agents::make_agent;
-use crate::engine::{Game, GameConfig, Status, DEFAULT_MAX_DECISIONS, DEFAULT_MAX_STEPS};
+use crate::engine::{
+    Game, GameConfig, GameFactory, Status, DEFAULT_MAX_DECISIONS, DEFAULT_MAX_STEPS,
+};
 use crate::figures::{Figures, StatFigures, Unused};
 use crate::program::{OptionId, OptionKind, Program};
 use crate::shard::{Catalog, Shard};
@@ -294,9 +296,54 @@ pub struct SimReport {
     pub games_per_second: f64,
 }
 
+/// The game factories of one study (`GameFactory`): one for games whose players read option labels
+/// and one for games whose players do not, made before the first game and shared by its threads.
+pub(crate) struct Factories {
+    labelled: GameFactory,
+    unlabelled: GameFactory,
+}
+
+impl Factories {
+    pub(crate) fn new(program: &Arc<Program>, cfg: &SimConfig) -> Factories {
+        let mut config = config_of(cfg, cfg.seed);
+        config.labels = true;
+        let labelled = GameFactory::new(program.clone(), config.clone());
+        config.labels = false;
+        let unlabelled = GameFactory::new(program.clone(), config);
+        Factories {
+            labelled,
+            unlabelled,
+        }
+    }
+
+    /// The game of `config`, made by the study's factory of its labels.
+    fn game(&self, config: GameConfig) -> Game {
+        let factory = match config.labels {
+            true => &self.labelled,
+            false => &self.unlabelled,
+        };
+        match factory.makes(&config) {
+            true => factory.game(config.seed),
+            false => Game::new(factory.program().clone(), config),
+        }
+    }
+}
+
+/// The configuration of a study's game of `seed`, before its players decide whether labels are built.
+fn config_of(cfg: &SimConfig, seed: u64) -> GameConfig {
+    let mut config = GameConfig::new(cfg.players, seed);
+    config.options = cfg.options.clone();
+    config.max_turns = cfg.max_turns;
+    config.max_decisions = cfg.max_decisions;
+    config.max_steps = cfg.max_steps;
+    config.record = false;
+    config
+}
+
 fn play_one(
     program: &Arc<Program>,
     cfg: &SimConfig,
+    factories: &Factories,
     index: u64,
     figures: &Mutex<Figures>,
 ) -> Record {
@@ -317,7 +364,7 @@ fn play_one(
                 .unwrap_or_else(|| "random".into())
         })
         .collect();
-    play_seated_with(program, cfg, seed, seating, Some(figures))
+    play_seated_with(program, cfg, factories, seed, seating, Some(figures))
 }
 
 /// Plays one game from `seed` with the agents of `seating` (one per seat), under the players, options
@@ -325,27 +372,24 @@ fn play_one(
 pub(crate) fn play_seated(
     program: &Arc<Program>,
     cfg: &SimConfig,
+    factories: &Factories,
     seed: u64,
     seating: Vec<String>,
 ) -> Record {
-    play_seated_with(program, cfg, seed, seating, None)
+    play_seated_with(program, cfg, factories, seed, seating, None)
 }
 
 /// [`play_seated`], adding the game to `figures` when it ends (not after an engine error).
 fn play_seated_with(
     program: &Arc<Program>,
     cfg: &SimConfig,
+    factories: &Factories,
     seed: u64,
     seating: Vec<String>,
     figures: Option<&Mutex<Figures>>,
 ) -> Record {
     let n = seating.len();
-    let mut config = GameConfig::new(cfg.players, seed);
-    config.options = cfg.options.clone();
-    config.max_turns = cfg.max_turns;
-    config.max_decisions = cfg.max_decisions;
-    config.max_steps = cfg.max_steps;
-    config.record = false;
+    let mut config = config_of(cfg, seed);
     let mut agents = Vec::with_capacity(n);
     for (seat, name) in seating.iter().enumerate() {
         match make_agent(program, name, seed, seat as u8) {
@@ -371,7 +415,7 @@ fn play_seated_with(
     }
     // Labels are built only for players that read them.
     config.labels = agents.iter().any(|a| a.reads_labels());
-    let mut game = Game::new(program.clone(), config);
+    let mut game = factories.game(config);
     let start = game.holdings();
     let out_of_box = match figures {
         Some(_) => game.kinds_out_of_box(),
@@ -480,10 +524,11 @@ pub(crate) fn simulate_raw(
     let figures = Mutex::new(Figures::new(program));
     // The shard's j-th game is game K + j*N of the whole study: same seed, same seating.
     let index = |j: u64| shard.index + j * shard.count;
+    let factories = Factories::new(program, cfg);
     play_in_chunks(
         cfg.jobs,
         shard.games_of(cfg.games),
-        &|j| play_one(program, cfg, index(j), &figures),
+        &|j| play_one(program, cfg, &factories, index(j), &figures),
         tick,
         &mut |j, r| tally.add(program, cfg, index(j), r),
     )?;

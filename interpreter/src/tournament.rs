@@ -13,8 +13,8 @@
 use crate::agents::make_agent;
 use crate::program::Program;
 use crate::sim::{
-    game_seed, play_in_chunks, play_seated, problems_text, wilson, Problems, Rate, SimConfig,
-    SimError, SimStall,
+    game_seed, play_in_chunks, play_seated, problems_text, wilson, Factories, Problems, Rate,
+    SimConfig, SimError, SimStall,
 };
 use serde::Serialize;
 use std::sync::Arc;
@@ -218,10 +218,17 @@ pub fn tournament(
         })
         .collect();
     let (mut ties, mut no_winner) = (0, 0);
+    let factories = Factories::new(program, cfg);
     let play = |i: u64| {
         let (_, seats, round) = plan.game(i);
         let seating = seats.iter().map(|&a| names[a].clone()).collect();
-        play_seated(program, cfg, game_seed(cfg.seed, round), seating)
+        play_seated(
+            program,
+            cfg,
+            &factories,
+            game_seed(cfg.seed, round),
+            seating,
+        )
     };
     let mut add = |i: u64, r: &crate::sim::Record| {
         let (lineup, seats, _) = plan.game(i);

@@ -336,6 +336,7 @@ impl<'s> Compiler<'s> {
             box_zone: ZoneId(0),
             pure_fns: vec![],
             guarded_checks: vec![],
+            count_tests: Default::default(),
         };
         p.events.push(EventDef {
             name: "turn_start".into(),

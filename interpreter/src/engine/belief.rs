@@ -20,7 +20,7 @@
 //! `determinize` (see `agents/ismcts.rs`). The real game is replayed only to learn what the seat
 //! observed; nothing else of it is read.
 
-use super::{Game, Status};
+use super::{Game, GameFactory, Status};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::hash_map::DefaultHasher;
@@ -36,6 +36,9 @@ pub struct Observations {
     choices: Vec<u32>,
     /// `seen[i]`: the seat's observation after `i` decisions (0: after the setup).
     seen: Vec<u64>,
+    /// The games of the real game's program and configuration, without recording, with labels: the
+    /// replay, and every possible world (`consistent_world`).
+    worlds: GameFactory,
 }
 
 /// A fingerprint of what `seat` observes of `game`: its view (cards it may see, counts, variables,
@@ -70,7 +73,8 @@ impl Observations {
         let mut config = history.config.clone();
         config.record = false;
         config.labels = true;
-        let mut replay = Game::new(game.prog.clone(), config);
+        let worlds = GameFactory::new(game.prog.clone(), config);
+        let mut replay = worlds.game(worlds.config().seed);
         replay.forget_history();
         let seen = vec![observation(&replay, seat)];
         let mut obs = Observations {
@@ -78,6 +82,7 @@ impl Observations {
             replay,
             choices: Vec::new(),
             seen,
+            worlds,
         };
         obs.follow(game).then_some(obs)
     }
@@ -126,7 +131,10 @@ impl Game {
         config.seed = rng.gen();
         config.record = false;
         config.labels = true;
-        let mut world = Game::new(self.prog.clone(), config);
+        let mut world = match obs.worlds.makes(&config) {
+            true => obs.worlds.game(config.seed),
+            false => Game::new(self.prog.clone(), config),
+        };
         world.forget_history();
         if obs.seen.first() != Some(&observation(&world, seat)) {
             return None;

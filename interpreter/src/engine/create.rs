@@ -6,83 +6,9 @@ use super::{GameConfig, RuntimeError};
 use crate::program::{Program, ZoneId, MAX_BOARD_SIDE, MAX_BOARD_SPACES, MAX_CARDS, MAX_COPIES};
 use crate::value::Value;
 use cardgame_grammar::ast::{Scope, Span};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 
 type R<T> = Result<T, RuntimeError>;
-
-/// A game as created, before its setup runs: what every game of the same program and configuration
-/// (but for the seed) starts from.
-struct Template {
-    program: std::sync::Weak<Program>,
-    config: GameConfig,
-    layout: Arc<Layout>,
-    state: State,
-    prefix: Prefix,
-}
-
-/// The template's game run on from its creation (setup, flow) and paused at the head of the
-/// statement that first draws a random number (`State::first_draw`): up to there every game of the
-/// program and configuration runs alike, whatever its seed, so the others start there.
-enum Prefix {
-    /// No game has been played from the template yet.
-    Untried,
-    /// The first draw came after a decision, in a nested run, or never.
-    Unusable,
-    Paused(Box<State>),
-}
-
-thread_local! {
-    /// The last game created on this thread, kept as a template: `sim`, the bench and the searches
-    /// create many games of one program and configuration, and copying the created state is cheaper
-    /// than creating it again (evaluating copy counts, tables and every variable's initial value).
-    static TEMPLATE: std::cell::RefCell<Option<Template>> = const { std::cell::RefCell::new(None) };
-}
-
-#[cfg(test)]
-thread_local! {
-    /// Games started from a template's prefix on this thread (for tests).
-    static PREFIX_COPIES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-/// How many games were started from a template's prefix on this thread so far.
-#[cfg(test)]
-pub(crate) fn prefix_copies() -> u64 {
-    PREFIX_COPIES.with(|n| n.get())
-}
-
-/// Whether two configurations create the same game but for the seed. Every field is named, so that
-/// a field added to `GameConfig` must be considered here.
-fn same_but_seed(a: &GameConfig, b: &GameConfig) -> bool {
-    let GameConfig {
-        players,
-        seed: _,
-        options,
-        names,
-        max_turns,
-        max_steps,
-        max_decisions,
-        record,
-        labels,
-    } = a;
-    *players == b.players
-        && *options == b.options
-        && *names == b.names
-        && *max_turns == b.max_turns
-        && *max_steps == b.max_steps
-        && *max_decisions == b.max_decisions
-        && *record == b.record
-        && *labels == b.labels
-}
-
-impl Template {
-    /// Whether the template is of `program` and of `config` but for the seed.
-    fn is_for(&self, program: &Arc<Program>, config: &GameConfig) -> bool {
-        std::sync::Weak::ptr_eq(&self.program, &Arc::downgrade(program))
-            && same_but_seed(&self.config, config)
-    }
-}
 
 /// A game as created (or as far as creation went, with the error that stopped it).
 pub(crate) struct Created {
@@ -92,93 +18,17 @@ pub(crate) struct Created {
 }
 
 /// The layout and the state of a game created from `program` and `config`, before its setup runs;
-/// on an error, the layout and state as far as creation went, with the error. A copy of the last
-/// game created on this thread with the same program and configuration (but for the seed) when
-/// creating it used no randomness: the same state, its generator seeded anew. The program is known
-/// by a weak reference, which keeps its address from being reused while the template lives.
-pub(crate) fn created(program: &Arc<Program>, config: &GameConfig) -> Created {
-    let copy = TEMPLATE.with(|t| {
-        let t = t.borrow();
-        let t = t.as_ref()?;
-        t.is_for(program, config)
-            .then(|| (t.layout.clone(), t.state.clone()))
-    });
-    if let Some((layout, mut state)) = copy {
-        state.rng = ChaCha8Rng::seed_from_u64(config.seed);
-        return Created {
-            layout,
-            state,
-            error: None,
-        };
-    }
+/// on an error, the layout and state as far as creation went, with the error. Many games of one
+/// program and configuration are copies of one creation: `GameFactory` (factory.rs).
+pub(crate) fn created(program: &Program, config: &GameConfig) -> Created {
     let mut state = State::new(config);
     let mut layout = Layout::new(program);
-    let r = create(program, &mut layout, &mut state, config);
-    let layout = Arc::new(layout);
-    if let Err(e) = r {
-        return Created {
-            layout,
-            state,
-            error: Some(e),
-        };
-    }
-    // A creation that drew random numbers (`random` in an initial value) is not repeated by a copy.
-    if state.rng.get_word_pos() == 0 {
-        TEMPLATE.with(|t| {
-            *t.borrow_mut() = Some(Template {
-                program: Arc::downgrade(program),
-                config: config.clone(),
-                layout: layout.clone(),
-                state: state.clone(),
-                prefix: Prefix::Untried,
-            })
-        });
-    }
+    let error = create(program, &mut layout, &mut state, config).err();
     Created {
-        layout,
+        layout: Arc::new(layout),
         state,
-        error: None,
+        error,
     }
-}
-
-/// The template's game paused before its first draw (`Prefix`), when `program` and `config` (but for
-/// the seed) are the template's: a copy, its generator seeded with `config`'s seed.
-pub(crate) fn prefix(program: &Arc<Program>, config: &GameConfig) -> Option<(Arc<Layout>, State)> {
-    TEMPLATE.with(|t| {
-        let t = t.borrow();
-        let t = t.as_ref()?;
-        let Prefix::Paused(state) = &t.prefix else {
-            return None;
-        };
-        t.is_for(program, config).then(|| {
-            let mut state = State::clone(state);
-            state.rng = ChaCha8Rng::seed_from_u64(config.seed);
-            #[cfg(test)]
-            PREFIX_COPIES.with(|n| n.set(n.get() + 1));
-            (t.layout.clone(), state)
-        })
-    })
-}
-
-/// Whether the template is `program`'s and `config`'s (but for the seed) and its prefix is still
-/// to be found.
-pub(crate) fn prefix_untried(program: &Arc<Program>, config: &GameConfig) -> bool {
-    TEMPLATE.with(|t| {
-        t.borrow()
-            .as_ref()
-            .is_some_and(|t| matches!(t.prefix, Prefix::Untried) && t.is_for(program, config))
-    })
-}
-
-/// Keeps the template's prefix (`None`: it has none).
-pub(crate) fn keep_prefix(program: &Arc<Program>, config: &GameConfig, paused: Option<State>) {
-    TEMPLATE.with(|t| {
-        if let Some(t) = t.borrow_mut().as_mut() {
-            if t.is_for(program, config) {
-                t.prefix = paused.map_or(Prefix::Unusable, |s| Prefix::Paused(Box::new(s)));
-            }
-        }
-    });
 }
 
 /// Creates cards, zones, spaces and variables.

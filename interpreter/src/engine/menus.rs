@@ -1,6 +1,6 @@
 //! Engine stage: menus: the cards of a parameter sorted into sets of identical ones, options found
 //! by fingerprint once they are many, and the options of an action of one parameter over a zone
-//! listed in one loop (docs/engine.md, "The sixteenth session").
+//! listed in one loop (docs/engine.md at fe8b0bc, "The sixteenth session").
 //!
 //! Most actions of a script have one parameter whose domain is a zone (`play_card(c in you.hand)`,
 //! `buy(c in market)`). `Mach::list_one` lists them without the general enumeration's recursion

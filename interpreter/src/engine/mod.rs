@@ -9,6 +9,7 @@ mod create;
 mod decide;
 mod eval;
 mod exec;
+mod factory;
 pub(crate) mod fast;
 pub(crate) mod hash;
 mod label;
@@ -37,6 +38,7 @@ use state::{Ctx, Layout, State};
 use std::sync::Arc;
 
 pub use belief::{observation, Observations};
+pub use factory::GameFactory;
 pub use strategy::RulesOf;
 pub use trace::{render_event, seen_by, Event};
 pub use view::{
@@ -210,7 +212,9 @@ pub struct History {
 }
 
 impl Game {
-    /// Creates the game, runs its setup and its flow up to the first decision (or the end).
+    /// Creates the game, runs its setup and its flow up to the first decision (or the end). Many
+    /// games of one program and configuration but for the seed: [`GameFactory`], which creates the
+    /// game once and copies it.
     pub fn new(program: Arc<Program>, config: GameConfig) -> Game {
         let history = History {
             config: config.clone(),
@@ -229,112 +233,8 @@ impl Game {
         given: Option<Body>,
         start: Option<(ProcId, Vec<Expr>)>,
     ) -> Game {
-        // A game that only runs its setup and flow may start where the last one created here first
-        // drew a random number (`create::prefix`).
-        let plain = given.is_none() && start.is_none();
-        if plain {
-            if let Some((layout, st)) = create::prefix(&program, &config) {
-                let mut game = Game {
-                    prog: program,
-                    layout,
-                    st,
-                    history: None,
-                };
-                game.resume();
-                game.debug_check();
-                return game;
-            }
-        }
         let created = create::created(&program, &config);
-        let mut game = Game {
-            prog: program,
-            layout: created.layout,
-            st: created.state,
-            history: None,
-        };
-        if let Some(e) = created.error {
-            game.finish(Err(e));
-            return game;
-        }
-        let p = game.prog.clone();
-        // Frames run top first: setup, then given, then the start procedure or the flow.
-        match start {
-            Some((proc, args)) => game.st.frames.push(Frame::Start(proc, Arc::new(args))),
-            None => {
-                if let Some(flow) = p.flow {
-                    game.push_body(flow);
-                }
-            }
-        }
-        if let Some(g) = given {
-            game.st.frames.push(Frame::Given(g));
-        }
-        if let Some(setup) = p.setup {
-            game.push_body(setup);
-        }
-        game.resume();
-        if plain && create::prefix_untried(&game.prog, &config) {
-            let paused = game.paused_before_first_draw(&config);
-            create::keep_prefix(&game.prog, &config, paused);
-        }
-        game.debug_check();
-        game
-    }
-
-    /// A game of this one's program and configuration created anew and run to the head of the
-    /// statement where this one first drew a random number (`State::first_draw`), with the work done
-    /// up to there; `None` when that draw came after a decision or in a nested run, or never. The
-    /// run is stopped by a budget of exactly that work: every step before that head stays within
-    /// it (work only grows between decisions), and that head's step is the first past it.
-    fn paused_before_first_draw(&self, config: &GameConfig) -> Option<State> {
-        let head = self.st.first_draw;
-        if head >= state::NESTED_DRAW {
-            return None;
-        }
-        let created = create::created(&self.prog, config);
-        if created.error.is_some() {
-            return None;
-        }
-        let mut g = Game {
-            prog: self.prog.clone(),
-            layout: created.layout,
-            st: created.state,
-            history: None,
-        };
-        if let Some(flow) = self.prog.flow {
-            g.push_body(flow);
-        }
-        if let Some(setup) = self.prog.setup {
-            g.push_body(setup);
-        }
-        let fixed = g.st.fixed.clone();
-        g.st.fixed = Arc::new(state::Fixed {
-            names: fixed.names.clone(),
-            max_turns: fixed.max_turns,
-            max_steps: head,
-            max_decisions: fixed.max_decisions,
-        });
-        let r = g.mach().run();
-        g.st.fixed = fixed;
-        let paused = r.is_err()
-            && g.st.exec_count == head + 1
-            && g.st.rng.get_word_pos() == 0
-            && g.st.nested == 0
-            && g.st.steps == 0;
-        paused.then(|| {
-            g.st.exec_count = head;
-            g.st.first_draw = state::NO_DRAW;
-            g.st
-        })
-    }
-
-    fn push_body(&mut self, body: Body) {
-        self.st.ctxs.push(Ctx::new(body.slots, None, None));
-        self.st.frames.push(Frame::Call);
-        self.st.frames.push(Frame::Block {
-            block: body.block,
-            pc: 0,
-        });
+        Game::started(program, created, given, start)
     }
 
     fn mach(&mut self) -> Mach<'_> {

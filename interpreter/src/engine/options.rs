@@ -630,8 +630,9 @@ impl<'a> Mach<'a> {
                 }
             }
             // A card is written where it goes: a value built and then copied was read back in wider
-            // pieces than it had been written, a store-forwarding stall (docs/engine.md). Any other
-            // item is bound out of line, so that the two paths cannot be merged into one copy.
+            // pieces than it had been written, a store-forwarding stall (docs/engine.md at fe8b0bc).
+            // Any other item is bound out of line, so that the two paths cannot be merged into one
+            // copy.
             match card {
                 Some(c) => {
                     self.set_local(i as u16, Value::Card(c));

@@ -651,7 +651,7 @@ pub(crate) struct State {
     pub head: u64,
     /// `head` when the random generator was first drawn from (`NO_DRAW` before that, `NESTED_DRAW`
     /// if that was in a nested run): every game of a program and configuration runs alike up to
-    /// that statement, whatever its seed, so later games may start there (`create::prefix`).
+    /// that statement, whatever its seed, so later games may start there (`GameFactory`, factory.rs).
     pub first_draw: u64,
     /// Set when `top N of Z` found fewer than N cards.
     pub short: bool,

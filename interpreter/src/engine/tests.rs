@@ -2,6 +2,7 @@
 
 mod build;
 // The fast paths' tests count what the debug builds' checks saw: debug builds only.
+mod factory;
 #[cfg(debug_assertions)]
 mod fast;
 #[cfg(debug_assertions)]
@@ -15,5 +16,4 @@ mod more;
 mod seat_lists;
 mod simul_many;
 mod store;
-mod template;
 mod watch;

@@ -1,4 +1,5 @@
-//! Engine stage: `check` blocks skipped when nothing they read has changed (docs/engine.md, stage 2).
+//! Engine stage: `check` blocks skipped when nothing they read has changed (docs/engine.md at
+//! fe8b0bc, stage 2).
 //!
 //! A guarded check (only `if`s without `else`, pure conditions) none of whose conditions holds does
 //! nothing. When its conditions were all false, what they read is kept with its versions; before the
@@ -259,7 +260,50 @@ impl<'a> Mach<'a> {
                 }
                 return None;
             }
-            _ => return None,
+            // What these read of the game is noted elsewhere: their operands as they are evaluated,
+            // a zone's cards where they are consumed (`note_zone`), a property's or a function's
+            // own expression as it runs. Every kind is named, so that a new one must be placed.
+            ExprKind::Const(_)
+            | ExprKind::Local(_)
+            | ExprKind::Option(_)
+            | ExprKind::Column(_)
+            | ExprKind::Prop(..)
+            | ExprKind::TagOf(..)
+            | ExprKind::Field(Field::Kind | Field::X | Field::Y, _)
+            | ExprKind::Zone(..)
+            | ExprKind::Spaces
+            | ExprKind::This
+            | ExprKind::Players
+            | ExprKind::Participant(_)
+            | ExprKind::Unary(..)
+            | ExprKind::Binary(..)
+            | ExprKind::IsTag(..)
+            | ExprKind::IsKind(..)
+            | ExprKind::If(..)
+            | ExprKind::List(_)
+            | ExprKind::Range(..)
+            | ExprKind::Aggregate { .. }
+            | ExprKind::CallFn(..)
+            | ExprKind::Let(..)
+            | ExprKind::Builtin(
+                Builtin::Size
+                | Builtin::Max2
+                | Builtin::Min2
+                | Builtin::Abs
+                | Builtin::Take
+                | Builtin::Index
+                | Builtin::Flatten
+                | Builtin::First
+                | Builtin::Last
+                | Builtin::Cards
+                | Builtin::Kinds
+                | Builtin::Distinct
+                | Builtin::Seat
+                | Builtin::At
+                | Builtin::Neighbours
+                | Builtin::Adjacent,
+                _,
+            ) => return None,
         };
         self.note(d);
         None

@@ -547,7 +547,7 @@ impl Compiler<'_> {
             }),
         );
         Some(match remember {
-            Some((test, free, zf)) => counts::remembered(test, slot, free, zf, general),
+            Some((test, free, zf)) => counts::remembered(self.p, test, slot, free, zf, general),
             None => general,
         })
     }

@@ -74,13 +74,26 @@ fn key_of(v: &Value) -> Option<(u8, u64)> {
     })
 }
 
-/// The tests of remembered counts, each by its text with the binder and the other locals named by
-/// their order (`place`): the copies of one function in several call sites (check/inline.rs) differ
-/// only in their locals' slots, and share their counts.
-static PLACES: Mutex<Vec<String>> = Mutex::new(Vec::new());
+/// The tests of remembered counts of one program, each by its text with the binder and the other
+/// locals named by their order (`place`): the copies of one function in several call sites
+/// (check/inline.rs) differ only in their locals' slots, and share their counts. Owned by the
+/// program (`Program::count_tests`), filled as its counts are compiled, freed with it; a copy of the
+/// program starts empty, as its compiled fast paths do.
+#[derive(Default)]
+pub struct CountTests(Mutex<Vec<String>>);
 
-/// The place of test `e` of binder `slot` reading locals `free` (see `PLACES`).
-fn place(e: &Expr, slot: u16, free: &[u16]) -> Option<u32> {
+super::made_on_first_use!(CountTests);
+
+impl CountTests {
+    /// How many tests are numbered so far.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.0.lock().map_or(0, |t| t.len())
+    }
+}
+
+/// The place of test `e` of binder `slot` reading locals `free` in program `p` (see `CountTests`).
+fn place(p: &Program, e: &Expr, slot: u16, free: &[u16]) -> Option<u32> {
     let text = format!("{e:?}");
     let mut named = String::with_capacity(text.len());
     let mut rest = text.as_str();
@@ -97,7 +110,7 @@ fn place(e: &Expr, slot: u16, free: &[u16]) -> Option<u32> {
         rest = after.get(digits..)?;
     }
     named.push_str(rest);
-    let mut places = PLACES.lock().ok()?;
+    let mut places = p.count_tests.0.lock().ok()?;
     let k = match places.iter().position(|t| *t == named) {
         Some(k) => k,
         None => {
@@ -112,13 +125,14 @@ fn place(e: &Expr, slot: u16, free: &[u16]) -> Option<u32> {
 /// reading locals `free`: remembered by zone, version, the test and the locals' values (see the
 /// module); `general` alone when the test's text cannot be read.
 pub(super) fn remembered(
+    p: &Program,
     test: &Expr,
     slot: u16,
     free: Vec<u16>,
     zf: ZoneFn,
     general: Fast<IntFn>,
 ) -> Fast<IntFn> {
-    let Some(place) = place(test, slot, &free) else {
+    let Some(place) = place(p, test, slot, &free) else {
         return general;
     };
     let g = general.run;

@@ -1,4 +1,4 @@
-//! Engine stage: compiled fast paths of expressions (stage 4 of docs/engine.md, first step).
+//! Engine stage: compiled fast paths of expressions (stage 4 of docs/engine.md at fe8b0bc).
 //!
 //! The first time an expression is evaluated, the parts of it that read numbers, truths, players
 //! and zones (arithmetic, comparisons, connectives, kind and tag tests, variables, constant
@@ -24,6 +24,7 @@ mod kinds;
 mod props;
 mod stmts;
 
+pub use counts::CountTests;
 pub(crate) use counts::ZoneCounts;
 pub use stmts::StmtCompiled;
 

@@ -1,4 +1,4 @@
-//! Engine stage: compiled fast paths of statements (stage 4 of docs/engine.md, statements).
+//! Engine stage: compiled fast paths of statements (stage 4 of docs/engine.md at fe8b0bc).
 //!
 //! The first time a statement runs, a statement of a form covered here is compiled into one closure
 //! ([`StmtCompiled`]): an assignment of a number to a variable of a player, of a card or a global

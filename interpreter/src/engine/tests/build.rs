@@ -137,6 +137,7 @@ impl B {
             box_zone: ZoneId(0),
             pure_fns: vec![],
             guarded_checks: vec![],
+            count_tests: Default::default(),
         };
         p.events.push(EventDef {
             name: "turn_start".into(),

@@ -631,3 +631,28 @@ fn counts_by_kind_and_locals_are_remembered_while_their_zone_is_unchanged() {
         );
     }
 }
+
+#[test]
+fn the_tests_of_remembered_counts_are_numbered_by_their_program() {
+    let defs = "tags colour: Red, Blue\ncard \"Red Seven\" { is Red  copies 2  points 7 }\n\
+         fn like(d: card): int = count(c in deck where c.colour == d.colour and c.points > 1)";
+    let flow = r#"turn seat(1) {
+             let b = first(cards("Red Seven", deck))
+             win [you] "{like(b) * 10 + like(b)}"
+           }"#;
+    let first = game(defs, flow, None);
+    assert_eq!(end(&first), "22");
+    assert_eq!(
+        first.program().count_tests.len(),
+        1,
+        "the copies of `like` in two call sites share their test"
+    );
+    // The same script checked again is another program, which numbers its own tests from the start:
+    // nothing is kept across programs.
+    let second = game(defs, flow, None);
+    assert_eq!(end(&second), "22");
+    assert_eq!(second.program().count_tests.len(), 1);
+    assert_eq!(first.program().count_tests.len(), 1);
+    // A copy of a program starts without them, as its compiled fast paths do.
+    assert_eq!(first.program().clone().count_tests.len(), 0);
+}

@@ -1,4 +1,5 @@
-//! Engine stage: option labels left out while nobody reads them (docs/engine.md, stage 3).
+//! Engine stage: option labels left out while nobody reads them (docs/engine.md at fe8b0bc,
+//! stage 3).
 
 use crate::check::check_source;
 use crate::engine::{Game, GameConfig, Status};

@@ -1,10 +1,10 @@
-//! Engine stage: tests of the template of created games (`create::created`): a game copied from the
-//! template plays exactly as one created anew, and a creation that draws random numbers is never
-//! copied; games started where the template's game first drew a random number (`create::prefix`)
-//! play exactly as games run from their creation.
+//! Engine stage: tests of the game factory (factory.rs): a game it copies plays exactly as one
+//! created anew by `Game::new`, a creation that draws random numbers is never copied, and games
+//! started where the first one first drew a random number play exactly as games run from their
+//! creation.
 
 use crate::check::check_source;
-use crate::engine::{Game, GameConfig, Status};
+use crate::engine::{Game, GameConfig, GameFactory, Status};
 use std::sync::Arc;
 
 fn program(src: &str) -> Arc<crate::program::Program> {
@@ -17,8 +17,7 @@ fn program(src: &str) -> Arc<crate::program::Program> {
 }
 
 /// Plays a game to its end, always taking the last option; its trace, one event per line.
-fn trace(program: &Arc<crate::program::Program>, seed: u64) -> String {
-    let mut g = Game::new(program.clone(), GameConfig::new(3, seed));
+fn trace(mut g: Game) -> String {
     let mut out = Vec::new();
     for _ in 0..500 {
         out.extend(g.take_events().iter().map(|e| format!("{e:?}")));
@@ -33,6 +32,20 @@ fn trace(program: &Arc<crate::program::Program>, seed: u64) -> String {
     }
     out.extend(g.take_events().iter().map(|e| format!("{e:?}")));
     out.join("\n")
+}
+
+/// The trace of the game of `seed` created anew.
+fn created(p: &Arc<crate::program::Program>, players: u8, seed: u64) -> String {
+    trace(Game::new(p.clone(), GameConfig::new(players, seed)))
+}
+
+/// The trace of the factory's game of `seed`, whose history names that seed.
+fn copied(f: &GameFactory, seed: u64) -> String {
+    let g = f.game(seed);
+    let history = g.history().expect("a factory's game has a history");
+    assert_eq!(history.config.seed, seed);
+    assert!(f.makes(&history.config));
+    trace(g)
 }
 
 #[test]
@@ -51,18 +64,17 @@ action pick(c in deck) label "Take {c}" { move c to you.hand  you.points += c.wo
 flow { repeat 4 { for p in everyone { turn p { actions by p once [pick] } } } win everyone "done" }
 "#,
     );
-    // The first game is created anew; the others are copies of it with their own seeds.
-    let first = trace(&p, 11);
-    let other = trace(&p, 12);
+    let three = GameFactory::new(p.clone(), GameConfig::new(3, 11));
+    let four = GameFactory::new(p.clone(), GameConfig::new(4, 11));
+    assert!(!three.makes(four.config()), "another player count");
+    let first = created(&p, 3, 11);
+    let other = created(&p, 3, 12);
     assert_ne!(first, other, "two seeds deal differently");
-    assert_eq!(trace(&p, 11), first);
-    assert_eq!(trace(&p, 12), other);
-    // Another configuration (four players) takes the template's place; three players are created
-    // anew, then copied again.
-    let four = Game::new(p.clone(), GameConfig::new(4, 11));
-    assert_eq!(four.players(), 4);
-    assert_eq!(trace(&p, 12), other);
-    assert_eq!(trace(&p, 11), first);
+    assert_eq!(copied(&three, 11), first);
+    assert_eq!(copied(&three, 12), other);
+    assert_eq!(copied(&four, 12), created(&p, 4, 12));
+    // A factory's games do not depend on the games made before them, by it or by another.
+    assert_eq!(copied(&three, 11), first);
 }
 
 #[test]
@@ -73,20 +85,21 @@ var die per player: int = random([1, 2, 3, 4, 5, 6])
 flow { turn seat(1) { win [seat(1)] "rolled {seat(1).die}" } }
 "#,
     );
+    let f = GameFactory::new(p.clone(), GameConfig::new(2, 0));
     let rolls: std::collections::BTreeSet<String> = (0..40)
-        .map(
-            |seed| match Game::new(p.clone(), GameConfig::new(2, seed)).status() {
+        .map(|seed| {
+            assert_eq!(copied(&f, seed), created(&p, 2, seed));
+            match f.game(seed).status() {
                 Status::Over(o) => o.reason.clone(),
                 s => panic!("{s:?}"),
-            },
-        )
+            }
+        })
         .collect();
     assert!(rolls.len() > 3, "{rolls:?}");
 }
 
 #[test]
 fn games_start_where_the_first_one_first_drew() {
-    use crate::engine::create::prefix_copies;
     // The deal is the same for every seed; the first draw is the shuffle after it.
     let p = program(
         r#"game "Deal" { players 2..4 }
@@ -114,24 +127,13 @@ action pick(c in deck) label "Take {c}" { move c to you.hand  you.points += c.wo
 flow { repeat 4 { for p in everyone { turn p { actions by p once [pick] } } } win everyone "done" }
 "#,
     );
-    // Four players first, so that three players are created anew below.
-    let _ = Game::new(p.clone(), GameConfig::new(4, 1));
-    let before = prefix_copies();
-    let first = trace(&p, 11);
-    assert_eq!(
-        prefix_copies(),
-        before,
-        "the first game runs from its creation"
-    );
-    let other = trace(&p, 12);
+    let f = GameFactory::new(p.clone(), GameConfig::new(3, 1));
+    assert!(f.starts_at_first_draw(), "the others start at the shuffle");
+    let first = created(&p, 3, 11);
+    let other = created(&p, 3, 12);
     assert_ne!(first, other, "two seeds shuffle differently");
-    assert_eq!(trace(&p, 11), first);
-    assert_eq!(trace(&p, 12), other);
-    assert_eq!(
-        prefix_copies(),
-        before + 3,
-        "the others start at the shuffle"
-    );
+    assert_eq!(copied(&f, 11), first);
+    assert_eq!(copied(&f, 12), other);
     assert!(
         first.contains("dealt") && first.contains("shuffled"),
         "{first}"
@@ -140,7 +142,6 @@ flow { repeat 4 { for p in everyone { turn p { actions by p once [pick] } } } wi
 
 #[test]
 fn a_first_draw_after_a_decision_leaves_no_prefix() {
-    use crate::engine::create::prefix_copies;
     let p = program(
         r#"game "Later" { players 3 }
 card "Coin" { copies 6 }
@@ -151,9 +152,8 @@ action draw() label "Draw" { shuffle deck  move top of deck to you.hand }
 flow { repeat 2 { for p in everyone { turn p { actions by p once [draw] } } } win everyone "done" }
 "#,
     );
-    let before = prefix_copies();
-    let first = trace(&p, 5);
-    assert_eq!(trace(&p, 5), first);
-    assert_eq!(trace(&p, 6), trace(&p, 6));
-    assert_eq!(prefix_copies(), before);
+    let f = GameFactory::new(p.clone(), GameConfig::new(3, 5));
+    assert!(!f.starts_at_first_draw());
+    assert_eq!(copied(&f, 5), created(&p, 3, 5));
+    assert_eq!(copied(&f, 6), created(&p, 3, 6));
 }
