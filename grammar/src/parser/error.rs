@@ -29,6 +29,8 @@ impl SyntaxError {
     pub const UNEXPECTED: &'static str = "syntax::unexpected";
     /// A top-level line that does not start with an item keyword (`crad "X" {`).
     pub const UNKNOWN_ITEM: &'static str = "syntax::unknown_item";
+    /// A bracket that is never closed (`{` on line 3 is never closed).
+    pub const UNCLOSED: &'static str = "syntax::unclosed";
     /// Brackets or expressions nested too deeply.
     pub const TOO_DEEP: &'static str = "syntax::too_deep";
     /// An item too complex for the parser to analyse.

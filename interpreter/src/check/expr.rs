@@ -623,9 +623,9 @@ impl Compiler<'_> {
                 self.field_error(f, "space", help)
             }
             // A value whose type is not known (from `none` or `[]`, not from an error
-            // already reported): its fields cannot be resolved, so say so rather than
-            // read nothing.
-            Ty::Any if self.diags.len() == reported => {
+            // already reported, nor from a value the parser dropped after a syntax error): its
+            // fields cannot be resolved, so say so rather than read nothing.
+            Ty::Any if self.diags.len() == reported && !self.partial => {
                 self.error(
                     Diagnostic::error(
                         "E201",

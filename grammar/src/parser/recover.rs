@@ -1,0 +1,558 @@
+//! Grammar stage: recovery after a syntax error, from the layout of the lines alone: a `{` that is
+//! never closed (found from the indentation of the lines after it), and the repairs that let the
+//! parser go on inside a broken item.
+//!
+//! Every repair replaces bytes of the parser's working copy of the source without moving any other
+//! byte (a blank becomes `}`, a broken statement becomes blanks, a broken value becomes `none`), so
+//! that every span of the tree built from the copy is a span of the original source.
+
+use super::error::SyntaxError;
+use super::scan::{column, word_at};
+use super::*;
+
+/// An opening bracket met while scanning, with the indentation of its line.
+#[derive(Clone, Copy)]
+struct Open {
+    at: usize,
+    byte: u8,
+    indent: usize,
+}
+
+/// Brackets left open in an item, as the layout shows them.
+pub(super) struct Unclosed {
+    /// The brackets never closed, outermost first: (offset, `{`, `(` or `[`).
+    opens: Vec<(usize, u8)>,
+    /// The end of the last token before the place where they should have been closed.
+    after: usize,
+    /// The start of the line where the layout shows they are closed no more.
+    before: usize,
+    /// What is on that line.
+    reason: Reason,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reason {
+    /// The next item starts.
+    NextItem,
+    /// A `}` indented as an outer `{` (it closes that one).
+    Dedent,
+    /// A line indented no more than the line of the bracket.
+    Outdent,
+    /// The end of the file.
+    End,
+}
+
+impl Unclosed {
+    /// Where the first bracket never closed was opened.
+    pub(super) fn first_open(&self) -> usize {
+        self.opens.first().map_or(usize::MAX, |o| o.0)
+    }
+}
+
+fn closer(open: u8) -> u8 {
+    match open {
+        b'(' => b')',
+        b'[' => b']',
+        _ => b'}',
+    }
+}
+
+/// The first place in the item at `item_pos` where the layout shows a bracket that is never closed:
+/// a line that starts the next item, a `}` indented as an outer `{`, a line indented no more than
+/// the line of an open `{` (when the item's lines are indented at all), or the end of the file.
+/// `None` when the brackets of the item are closed before the next item starts.
+pub(super) fn find_unclosed(src: &str, item_pos: usize) -> Option<Unclosed> {
+    let b = src.as_bytes();
+    let item_indent = column(src, item_pos);
+    // Whether the item's second line is indented deeper than its first: only then is a line
+    // indented no more than an open `{` taken as a sign that it was not closed.
+    let indented = {
+        let next_line = src.get(item_pos..)?.find('\n').map(|n| item_pos + n + 1);
+        next_line.is_some_and(|start| {
+            let rest = src.get(start..).unwrap_or("");
+            let first = rest.len() - rest.trim_start().len();
+            let at = start + first;
+            at < src.len() && column(src, at) > item_indent
+        })
+    };
+    let mut stack: Vec<Open> = Vec::new();
+    let mut line_indent = item_indent;
+    let mut at_line_start = false;
+    let mut last_token_end = item_pos;
+    let mut i = item_pos;
+    while let Some(&c) = b.get(i) {
+        let next = b.get(i + 1).copied();
+        let top = stack.last().map(|o| o.byte);
+        if c == b'\n' {
+            // A text never spans lines: an open text (and its interpolations) ends here.
+            while matches!(stack.last().map(|o| o.byte), Some(b'"' | b'i')) {
+                stack.pop();
+            }
+            at_line_start = true;
+            i += 1;
+            continue;
+        }
+        if top == Some(b'"') {
+            match c {
+                b'\\' => i += 1,
+                b'"' => {
+                    stack.pop();
+                }
+                b'{' if next == Some(b'{') => i += 1,
+                b'}' if next == Some(b'}') => i += 1,
+                b'{' => stack.push(Open {
+                    at: i,
+                    byte: b'i',
+                    indent: line_indent,
+                }),
+                _ => {}
+            }
+            i += 1;
+            last_token_end = i;
+            continue;
+        }
+        if matches!(c, b' ' | b'\t' | b'\r') {
+            i += 1;
+            continue;
+        }
+        if c == b'/' && next == Some(b'/') {
+            while b.get(i).is_some_and(|&c| c != b'\n') {
+                i += 1;
+            }
+            continue;
+        }
+        if at_line_start {
+            at_line_start = false;
+            line_indent = column(src, i);
+            let word = word_at(src, i);
+            let starts_item =
+                word.is_some_and(|w| TOP_LEVEL_KEYWORDS.contains(&w)) && line_indent <= item_indent;
+            if stack.is_empty() {
+                if starts_item {
+                    return None;
+                }
+            } else {
+                let found = |from: usize, reason| {
+                    Some(Unclosed {
+                        opens: stack[from..].iter().map(|o| (o.at, o.byte)).collect(),
+                        after: last_token_end,
+                        before: line_start(src, i),
+                        reason,
+                    })
+                };
+                if starts_item && (indented || word != Some("on")) {
+                    return found(0, Reason::NextItem);
+                }
+                if indented && c == b'}' {
+                    // The `}` closes the innermost `{` indented as it is; those inside are open.
+                    if let Some(j) = stack
+                        .iter()
+                        .rposition(|o| o.byte == b'{' && o.indent <= line_indent)
+                    {
+                        if j + 1 < stack.len() && stack[j].indent == line_indent {
+                            return found(j + 1, Reason::Dedent);
+                        }
+                    }
+                } else if indented && word.is_some() {
+                    if let Some(j) = stack.iter().position(|o| o.indent >= line_indent) {
+                        return found(j, Reason::Outdent);
+                    }
+                }
+            }
+        }
+        match c {
+            b'"' => stack.push(Open {
+                at: i,
+                byte: b'"',
+                indent: line_indent,
+            }),
+            b'(' | b'[' | b'{' => stack.push(Open {
+                at: i,
+                byte: c,
+                indent: line_indent,
+            }),
+            b')' | b']' | b'}' => {
+                if c == b'}' && top == Some(b'i') {
+                    stack.pop();
+                } else if let Some(j) = stack.iter().rposition(|o| closer(o.byte) == c) {
+                    stack.truncate(j);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+        last_token_end = i;
+    }
+    while matches!(stack.last().map(|o| o.byte), Some(b'"' | b'i')) {
+        stack.pop();
+    }
+    if stack.is_empty() {
+        return None;
+    }
+    Some(Unclosed {
+        opens: stack.iter().map(|o| (o.at, o.byte)).collect(),
+        after: last_token_end,
+        before: src.len(),
+        reason: Reason::End,
+    })
+}
+
+fn line_start(src: &str, pos: usize) -> usize {
+    src.get(..pos)
+        .and_then(|s| s.rfind('\n').map(|n| n + 1))
+        .unwrap_or(0)
+}
+
+fn line_of(src: &str, pos: usize) -> usize {
+    src.get(..pos).map_or(0, |s| s.matches('\n').count()) + 1
+}
+
+/// Closes the brackets of `u` in `work`, writing the closing brackets over blanks between the last
+/// token and the line where they belong. Returns false when there is no room to write them
+/// without moving text (the item is then skipped, as after any other error).
+pub(super) fn close_brackets(work: &mut String, u: &Unclosed) -> bool {
+    let closers: Vec<u8> = u.opens.iter().rev().map(|o| closer(o.1)).collect();
+    let b = work.as_bytes();
+    let mut slots = Vec::new();
+    let mut i = u.after;
+    while i < u.before.min(b.len()) && slots.len() < closers.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                // A comment, and the line break that ends it, stay as they are.
+                while b.get(i).is_some_and(|&c| c != b'\n') {
+                    i += 1;
+                }
+            }
+            b' ' | b'\t' | b'\n' => slots.push(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    if slots.len() < closers.len() {
+        return false;
+    }
+    let mut bytes = work.clone().into_bytes();
+    for (&at, &c) in slots.iter().zip(&closers) {
+        bytes[at] = c;
+    }
+    // Only ASCII blanks were replaced by ASCII brackets: still UTF-8.
+    match String::from_utf8(bytes) {
+        Ok(s) => {
+            *work = s;
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// The errors that say which brackets are never closed, innermost first.
+pub(super) fn unclosed_errors(src: &str, u: &Unclosed) -> Vec<SyntaxError> {
+    let where_ = match u.reason {
+        Reason::End => "at the end of the file".to_string(),
+        _ => format!("before line {}", line_of(src, u.before)),
+    };
+    let why = match u.reason {
+        Reason::NextItem => {
+            let word = word_at(src, skip_trivia(src, u.before)).unwrap_or("");
+            format!(", where `{word}` starts the next item")
+        }
+        Reason::Dedent => {
+            ", where a `}` indented as an outer `{` closes that one (the indentation shows which `{` each `}` closes)".to_string()
+        }
+        Reason::Outdent => ", where a line is indented no deeper than this one (the indentation shows where a block ends)".to_string(),
+        Reason::End => String::new(),
+    };
+    u.opens
+        .iter()
+        .rev()
+        .map(|&(at, byte)| {
+            let open = char::from(byte);
+            let close = char::from(closer(byte));
+            let before: String = src
+                .get(line_start(src, at)..at)
+                .unwrap_or("")
+                .trim()
+                .chars()
+                .collect();
+            let after = if !before.is_empty() && before.chars().count() <= 40 {
+                format!(" after `{before}`")
+            } else {
+                String::new()
+            };
+            SyntaxError::new(
+                SyntaxError::UNCLOSED,
+                format!(
+                    "the `{open}`{after} on line {} is never closed",
+                    line_of(src, at)
+                ),
+                Span::new(at, at + 1),
+                "opened here, never closed",
+                Some(format!("add `{close}` {where_}{why}")),
+            )
+        })
+        .collect()
+}
+
+/// What replaces a broken part of an item so that the rest can be parsed.
+pub(super) enum Patch {
+    /// Blanks: a statement or a line of a card that is dropped.
+    Blank(usize, usize),
+    /// `none` and blanks: a value that is dropped but whose place stays (a `let`, a function's
+    /// result), so that its name or its function stays known with a type that fits anything.
+    NoneValue(usize, usize),
+}
+
+/// The patch that drops the line of `err_pos` inside a block of the item at `item_pos`: the line
+/// from its first token to its end (or to where the brackets opened on it are closed). `None`
+/// when the error is on the item's first line, outside a `{ }` block, or on a line that closes
+/// a block.
+pub(super) fn drop_line(src: &str, item_pos: usize, err_pos: usize) -> Option<Patch> {
+    // An error at the first token of a line after a line that cannot end there (`cost 3 +`,
+    // `move c to`) is the previous line's.
+    let ls = line_start(src, err_pos.min(src.len()));
+    let first = skip_trivia(src, ls);
+    if first >= err_pos && ls > item_pos {
+        let prev = previous_line_end(src, ls);
+        if prev > item_pos && ends_unfinished(src, prev) {
+            return drop_line_at(src, item_pos, prev);
+        }
+    }
+    drop_line_at(src, item_pos, err_pos)
+}
+
+/// The end of the last token before `pos` that is not in a comment (lines that hold only a
+/// comment or nothing are passed over).
+fn previous_line_end(src: &str, pos: usize) -> usize {
+    let mut end = pos;
+    while end > 0 {
+        let start = line_start(src, end - 1);
+        let line = src.get(start..end).unwrap_or("");
+        let code = strip_comment(line).trim_end();
+        if !code.trim().is_empty() {
+            return start + code.len();
+        }
+        end = start;
+    }
+    0
+}
+
+/// A line without its `//` comment (texts respected).
+fn strip_comment(line: &str) -> &str {
+    let b = line.as_bytes();
+    let mut in_text = false;
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'\\' if in_text => i += 1,
+            b'"' => in_text = !in_text,
+            b'/' if !in_text && b.get(i + 1) == Some(&b'/') => {
+                return line.get(..i).unwrap_or(line)
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    line
+}
+
+/// Whether the code before `end` stops where a statement cannot end: after an operator, a comma,
+/// an opening bracket or a word that needs what follows.
+fn ends_unfinished(src: &str, end: usize) -> bool {
+    let before = src.get(..end).unwrap_or("");
+    if before.ends_with([
+        '+', '-', '*', '/', '%', '=', '<', '>', ',', '(', '[', '.', ':',
+    ]) {
+        return true;
+    }
+    let word_start = before
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |n| n + 1);
+    let word = before.get(word_start..).unwrap_or("");
+    [
+        "to", "in", "by", "of", "and", "or", "not", "then", "else", "from", "where", "if", "let",
+        "is", "move", "pay", "perform", "emit", "win", "log", "return", "require", "for", "while",
+        "until", "prompt", "label",
+    ]
+    .contains(&word)
+}
+
+fn drop_line_at(src: &str, item_pos: usize, err_pos: usize) -> Option<Patch> {
+    let b = src.as_bytes();
+    let ls = line_start(src, err_pos.min(src.len()));
+    let first = ls + (src.get(ls..)?.len() - src.get(ls..)?.trim_start_matches([' ', '\t']).len());
+    if first <= item_pos || first > err_pos || matches!(b.get(first), Some(b'}' | b')' | b']')) {
+        return None;
+    }
+    // The line must stand directly inside a `{ }` block.
+    let mut stack: Vec<u8> = Vec::new();
+    let mut i = item_pos;
+    while i < first {
+        let c = b[i];
+        match c {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while b.get(i).is_some_and(|&c| c != b'\n') {
+                    i += 1;
+                }
+                continue;
+            }
+            b'"' => {
+                i += 1;
+                while let Some(&t) = b.get(i) {
+                    if t == b'\\' {
+                        i += 1;
+                    } else if t == b'"' || t == b'\n' {
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            b'(' | b'[' | b'{' => stack.push(c),
+            b')' | b']' | b'}' => {
+                if let Some(j) = stack.iter().rposition(|&o| closer(o) == c) {
+                    stack.truncate(j);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if stack.last() != Some(&b'{') {
+        return None;
+    }
+    // The end: the end of the line, once the brackets opened on it are closed; never past a
+    // bracket that closes the block.
+    let mut depth = 0usize;
+    let mut end = src.len();
+    let mut i = first;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while b.get(i).is_some_and(|&c| c != b'\n') {
+                    i += 1;
+                }
+                continue;
+            }
+            b'"' => {
+                i += 1;
+                while let Some(&t) = b.get(i) {
+                    if t == b'\\' {
+                        i += 1;
+                    } else if t == b'"' || t == b'\n' {
+                        break;
+                    }
+                    i += 1;
+                }
+                if b.get(i) == Some(&b'\n') {
+                    continue;
+                }
+            }
+            b'\n' if depth == 0 => {
+                end = i;
+                break;
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                if depth == 0 {
+                    end = i;
+                    break;
+                }
+                depth -= 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let end = first + src.get(first..end)?.trim_end().len();
+    if end <= first || err_pos > end {
+        return None;
+    }
+    let line = src.get(first..end)?;
+    // `let x = <broken>`: keep the name, drop the value.
+    if let Some(rest) = line.strip_prefix("let ") {
+        let eq = rest
+            .char_indices()
+            .find(|&(k, c)| {
+                c == '='
+                    && !rest[k + 1..].starts_with('=')
+                    && !rest[..k].ends_with(['=', '!', '<', '>'])
+            })
+            .map(|(k, _)| first + 4 + k + 1);
+        if let Some(eq) = eq {
+            if eq <= err_pos && end - eq >= 5 {
+                return Some(Patch::NoneValue(eq + 1, end));
+            }
+        }
+    }
+    if src.get(item_pos..).is_some_and(|s| s.starts_with("fn")) {
+        // A function's body is its `let`s and then its value: the value stays, as `none`.
+        return (end - first >= 4).then_some(Patch::NoneValue(first, end));
+    }
+    Some(Patch::Blank(first, end))
+}
+
+/// The patch that drops the value of a one-line function, `fn f(...): T = <broken>`, keeping its
+/// name and signature.
+pub(super) fn drop_fn_value(src: &str, item_pos: usize, err_pos: usize) -> Option<Patch> {
+    let rest = src.get(item_pos..)?;
+    if !rest.starts_with("fn") {
+        return None;
+    }
+    // The `=` after the closing `)` of the parameters.
+    let close = rest.find(')')?;
+    let eq = item_pos + close + rest.get(close..)?.find('=')?;
+    if src.get(eq..)?.starts_with("==") || eq >= err_pos {
+        return None;
+    }
+    let start = skip_trivia(src, eq + 1);
+    let end = next_item_start(src, item_pos).unwrap_or(src.len());
+    let end = start.max(start + src.get(start..end)?.trim_end().len());
+    // Only when the value holds no bracket that closes outside it.
+    let value = src.get(start..end)?;
+    let balance = value.bytes().fold(0i64, |n, c| match c {
+        b'(' | b'[' | b'{' => n + 1,
+        b')' | b']' | b'}' => n - 1,
+        _ => n,
+    });
+    (end >= start + 4 && balance == 0 && !value.contains("//") && !value.contains('"'))
+        .then_some(Patch::NoneValue(start, end))
+}
+
+/// The start of the first line after `pos` that begins with a top-level keyword at the
+/// indentation of `pos` or less.
+fn next_item_start(src: &str, pos: usize) -> Option<usize> {
+    let indent = column(src, pos);
+    let mut at = src.get(pos..)?.find('\n').map(|n| pos + n + 1);
+    while let Some(start) = at {
+        let rest = src.get(start..)?;
+        let first = start + (rest.len() - rest.trim_start_matches([' ', '\t']).len());
+        if first - start <= indent
+            && word_at(src, first).is_some_and(|w| TOP_LEVEL_KEYWORDS.contains(&w))
+        {
+            return Some(start);
+        }
+        at = rest.find('\n').map(|n| start + n + 1);
+    }
+    None
+}
+
+/// Applies a patch to the working copy (the same length, every other byte in place).
+pub(super) fn apply(work: &mut String, patch: &Patch) {
+    let (start, end, value) = match *patch {
+        Patch::Blank(s, e) => (s, e, ""),
+        Patch::NoneValue(s, e) => (s, e, "none"),
+    };
+    let mut bytes = work.clone().into_bytes();
+    let mut k = 0;
+    for at in start..end.min(bytes.len()) {
+        if bytes[at] == b'\n' {
+            continue;
+        }
+        bytes[at] = value.as_bytes().get(k).copied().unwrap_or(b' ');
+        k += 1;
+    }
+    // Every byte of the range but the line breaks was replaced by ASCII, and the range starts and
+    // ends between characters: still UTF-8 (else the copy stays as it was).
+    if let Ok(s) = String::from_utf8(bytes) {
+        *work = s;
+    }
+}
