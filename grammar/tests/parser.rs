@@ -1982,3 +1982,29 @@ fn a_participant_is_declared_and_its_word_stays_a_name() {
         other => panic!("unexpected items: {other:?}"),
     }
 }
+
+#[test]
+fn a_misspelled_keyword_gets_a_suggestion_wherever_it_stands() {
+    for (line, help) in [
+        (
+            "let c = chose c in p.hand by p",
+            "`chose` is not a keyword: did you mean `choose`?",
+        ),
+        (
+            "move c to p.hand face dwon",
+            "did you mean `down`?",
+        ),
+        (
+            "let best = choos c in p.hand where c.cost > 1 by p",
+            "`choos` is not a keyword: did you mean `choose`?",
+        ),
+        (
+            "let n = 1 + + 2",
+            "write an expression here; docs/language.md shows every form of the language",
+        ),
+    ] {
+        let e = errors_of(&format!("proc f(p: player) {{\n  {line}\n}}\n"));
+        assert_eq!(e.len(), 1, "{line}: {e:?}");
+        assert_eq!(e[0].help.as_deref(), Some(help), "{line}");
+    }
+}

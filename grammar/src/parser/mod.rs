@@ -332,15 +332,19 @@ fn parse_one(
             let patch = recover::drop_line(work, pos, err_pos)
                 .or_else(|| recover::drop_fn_value(work, pos, err_pos));
             if let Some(patch) = patch {
-                errors.push(error);
-                recover::apply(work, &patch);
-                continue;
+                if recover::apply(work, &patch) {
+                    errors.push(error);
+                    continue;
+                }
             }
         }
         errors.push(error);
-        if let Some((item, mut built_errors)) = partial {
-            script.items.push(item);
-            errors.append(&mut built_errors);
+        match partial {
+            Some((item, mut built_errors)) => {
+                script.items.push(item);
+                errors.append(&mut built_errors);
+            }
+            None => script.broken.extend(recover::declared_name(work, pos)),
         }
         return recovery_point(work, pos, err_pos);
     }

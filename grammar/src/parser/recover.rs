@@ -483,9 +483,11 @@ fn drop_line_at(src: &str, item_pos: usize, err_pos: usize) -> Option<Patch> {
             }
         }
     }
-    if src.get(item_pos..).is_some_and(|s| s.starts_with("fn")) {
+    let is_fn = src.get(item_pos..).is_some_and(|s| s.starts_with("fn"));
+    if is_fn && src.as_bytes().get(skip_trivia(src, end)) == Some(&b'}') {
         // A function's body is its `let`s and then its value: the value stays, as `none`.
-        return (end - first >= 4).then_some(Patch::NoneValue(first, end));
+        return (end - first >= 4 && line.trim_end() != "none")
+            .then_some(Patch::NoneValue(first, end));
     }
     Some(Patch::Blank(first, end))
 }
@@ -535,8 +537,9 @@ fn next_item_start(src: &str, pos: usize) -> Option<usize> {
     None
 }
 
-/// Applies a patch to the working copy (the same length, every other byte in place).
-pub(super) fn apply(work: &mut String, patch: &Patch) {
+/// Applies a patch to the working copy (the same length, every other byte in place). Returns
+/// false when it changes nothing (the same patch again: no progress).
+pub(super) fn apply(work: &mut String, patch: &Patch) -> bool {
     let (start, end, value) = match *patch {
         Patch::Blank(s, e) => (s, e, ""),
         Patch::NoneValue(s, e) => (s, e, "none"),
@@ -552,7 +555,37 @@ pub(super) fn apply(work: &mut String, patch: &Patch) {
     }
     // Every byte of the range but the line breaks was replaced by ASCII, and the range starts and
     // ends between characters: still UTF-8 (else the copy stays as it was).
-    if let Ok(s) = String::from_utf8(bytes) {
-        *work = s;
+    match String::from_utf8(bytes) {
+        Ok(s) if s != *work => {
+            *work = s;
+            true
+        }
+        _ => false,
+    }
+}
+
+/// The name an item at `item_pos` declares, read from its first words alone (`fn NAME`,
+/// `card "NAME"`, ...): what stays known of an item that could not be parsed.
+pub(super) fn declared_name(src: &str, item_pos: usize) -> Option<Ident> {
+    let keyword = word_at(src, item_pos)?;
+    let at = skip_trivia(src, item_pos + keyword.len());
+    match keyword {
+        "card" => {
+            let rest = src.get(at..)?.strip_prefix('"')?;
+            let len = rest.find(['"', '\n', '{', '\\'])?;
+            (rest.get(len..)?.starts_with('"') && len > 0).then(|| Ident {
+                name: rest.get(..len).unwrap_or("").to_string(),
+                span: Span::new(at, at + len + 2),
+            })
+        }
+        "fn" | "proc" | "action" | "zone" | "var" | "event" | "property" | "tags" | "stat"
+        | "participant" | "strategy" | "rules" | "spaces" => {
+            let name = word_at(src, at)?;
+            Some(Ident {
+                name: name.to_string(),
+                span: Span::new(at, at + name.len()),
+            })
+        }
+        _ => None,
     }
 }

@@ -137,6 +137,9 @@ pub(crate) struct Compiler<'s> {
     pub(crate) suggested: std::cell::RefCell<std::collections::HashSet<String>>,
     /// The script had syntax errors: its tree is partial, so "missing" errors would only mislead.
     pub(crate) partial: bool,
+    /// The names declared by items the parser could not read: a use of one is not reported as an
+    /// unknown name (the syntax error of its item is the error).
+    pub(crate) broken: std::collections::HashSet<String>,
     /// The header has `teams by` (valid or not: a `win team` is then not an error of its own).
     pub(crate) teams_declared: bool,
     /// Functions whose bodies are lowered already (calls further down may copy them: `inline`).
@@ -163,6 +166,12 @@ pub(crate) struct Compiler<'s> {
     /// Every use of a local name: where it is written, and where that local is declared.
     pub(crate) local_refs: Vec<(Span, Span)>,
 }
+
+/// The codes of "no NAME is named" errors (a name, a card, a tag, a property, an ability, an
+/// event, an action, a procedure).
+const UNKNOWN_NAME_CODES: &[&str] = &[
+    "E102", "E103", "E104", "E105", "E107", "E108", "E109", "E110",
+];
 
 pub const BUILTIN_NAMES: &[&str] = &[
     "you",
@@ -258,6 +267,7 @@ pub fn compile_partial(source: &str, script: &ast::Script, partial: bool) -> Che
 fn compile_inner(source: &str, script: &ast::Script, partial: bool) -> (Checked, Symbols) {
     let mut c = Compiler::new(source);
     c.partial = partial;
+    c.broken = script.broken.iter().map(|n| n.name.clone()).collect();
     c.declare_all(script);
     c.lower_all(script);
     c.lower_strategies(script);
@@ -379,6 +389,7 @@ impl<'s> Compiler<'s> {
             performed: Default::default(),
             suggested: Default::default(),
             partial: false,
+            broken: Default::default(),
             teams_declared: false,
             lowered_fns: Default::default(),
             families: HashMap::new(),
@@ -395,6 +406,12 @@ impl<'s> Compiler<'s> {
     }
 
     pub(crate) fn error(&mut self, d: Diagnostic) {
+        if UNKNOWN_NAME_CODES.contains(&d.code) && !self.broken.is_empty() {
+            let named = self.source.get(d.span.start..d.span.end).unwrap_or("");
+            if self.broken.contains(named.trim_matches('"')) {
+                return;
+            }
+        }
         self.diags.push(d);
     }
 
