@@ -1990,10 +1990,7 @@ fn a_misspelled_keyword_gets_a_suggestion_wherever_it_stands() {
             "let c = chose c in p.hand by p",
             "`chose` is not a keyword: did you mean `choose`?",
         ),
-        (
-            "move c to p.hand face dwon",
-            "did you mean `down`?",
-        ),
+        ("move c to p.hand face dwon", "did you mean `down`?"),
         (
             "let best = choos c in p.hand where c.cost > 1 by p",
             "`choos` is not a keyword: did you mean `choose`?",

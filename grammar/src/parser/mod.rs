@@ -265,7 +265,7 @@ pub fn parse(source: &str) -> (ast::Script, Vec<SyntaxError>) {
     let mut work = source.to_string();
     let mut pos = skip_trivia(source, bom);
     while pos < work.len() {
-        match parse_one(&mut work, pos, &mut script, &mut errors) {
+        match parse_one(source, &mut work, pos, &mut script, &mut errors) {
             Some(next) if next > pos => pos = next,
             _ => break,
         }
@@ -295,6 +295,7 @@ enum Attempt {
 /// rest of the item is still read: a bracket the layout shows is never closed is closed, a broken
 /// line of a block is dropped (a broken value becomes `none`). Returns where the next item starts.
 fn parse_one(
+    source: &str,
     work: &mut String,
     pos: usize,
     script: &mut Script,
@@ -322,7 +323,7 @@ fn parse_one(
             repairs += 1;
             if let Some(u) = recover::find_unclosed(work, pos) {
                 if u.first_open() < err_pos {
-                    let reported = recover::unclosed_errors(work, &u);
+                    let reported = recover::unclosed_errors(source, &u);
                     if recover::close_brackets(work, &u) {
                         errors.extend(reported);
                         continue;

@@ -215,7 +215,7 @@ pub(super) fn close_brackets(work: &mut String, u: &Unclosed) -> bool {
     let b = work.as_bytes();
     let mut slots = Vec::new();
     let mut i = u.after;
-    while i < u.before.min(b.len()) && slots.len() < closers.len() {
+    while i < u.before.min(b.len()) {
         match b[i] {
             b'/' if b.get(i + 1) == Some(&b'/') => {
                 // A comment, and the line break that ends it, stay as they are.
@@ -228,6 +228,8 @@ pub(super) fn close_brackets(work: &mut String, u: &Unclosed) -> bool {
         }
         i += 1;
     }
+    // Blanks on a line before line breaks, so that the lines stay where they are.
+    slots.sort_by_key(|&at| b[at] == b'\n');
     if slots.len() < closers.len() {
         return false;
     }
@@ -245,7 +247,8 @@ pub(super) fn close_brackets(work: &mut String, u: &Unclosed) -> bool {
     }
 }
 
-/// The errors that say which brackets are never closed, innermost first.
+/// The errors that say which brackets are never closed, innermost first (`src` is the source as
+/// written, whose lines the messages count).
 pub(super) fn unclosed_errors(src: &str, u: &Unclosed) -> Vec<SyntaxError> {
     let where_ = match u.reason {
         Reason::End => "at the end of the file".to_string(),
