@@ -54,7 +54,10 @@ pub fn syntax_diagnostics(errors: &[cardgame_grammar::SyntaxError]) -> Vec<Diagn
         .map(|e| {
             Diagnostic::error("E001", e.span(), e.message.clone())
                 .label(e.label.clone())
-                .maybe_help(e.help.clone())
+                .help_or(
+                    e.help.clone(),
+                    "docs/language.md shows every form of the language",
+                )
         })
         .collect()
 }
@@ -514,9 +517,7 @@ impl<'s> Compiler<'s> {
         self.error(
             Diagnostic::error("E107", n.span, format!("no ability is named `{}`", n.name))
                 .label("unknown ability")
-                .maybe_help(help.or(Some(
-                    "declare ability names with `abilities play, ...`".into(),
-                ))),
+                .help_or(help, "declare ability names with `abilities play, ...`"),
         );
     }
 
@@ -527,7 +528,7 @@ impl<'s> Compiler<'s> {
         self.error(
             Diagnostic::error("E105", n.span, format!("`{}` is not a property", n.name))
                 .label("unknown property")
-                .maybe_help(help.or(Some(fallback.into()))),
+                .help_or(help, fallback),
         );
     }
 
