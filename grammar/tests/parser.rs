@@ -1225,7 +1225,7 @@ zone market: set
 ";
     let (script, errors) = parse(src);
     assert_eq!(errors.len(), 2, "{errors:#?}");
-    // The broken line of each item is dropped; the items stay, so their names stay known.
+    // The broken part of each item is dropped; the items stay, so their names stay known.
     let kinds: Vec<&str> = script
         .items
         .iter()
@@ -1242,7 +1242,8 @@ zone market: set
     let Item::Card(card) = &script.items[1] else {
         unreachable!()
     };
-    assert!(card.items.is_empty(), "{card:#?}");
+    // Only the dangling `+` goes: the card keeps `cost 3`.
+    assert_eq!(card.items.len(), 1, "{card:#?}");
     let Item::Proc(p) = &script.items[4] else {
         unreachable!()
     };
@@ -2003,5 +2004,36 @@ fn a_misspelled_keyword_gets_a_suggestion_wherever_it_stands() {
         let e = errors_of(&format!("proc f(p: player) {{\n  {line}\n}}\n"));
         assert_eq!(e.len(), 1, "{line}: {e:?}");
         assert_eq!(e[0].help.as_deref(), Some(help), "{line}");
+    }
+}
+
+/// Recovery inside an item drops as little as it can: a dangling operator, a line whose `(` is never
+/// closed, a missing `)` before a block's `{`; every item stays and each mistake is one error.
+#[test]
+fn recovery_inside_an_item_drops_as_little_as_it_can() {
+    // A dangling operator at the end of a line: only it goes.
+    let (script, errors) = parse("game \"G\" {\n  players 2..4 +\n}\n");
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(errors[0].message.ends_with("found `+`"), "{errors:#?}");
+    assert!(matches!(&script.items[..], [Item::Game(g)] if g.players.is_some()));
+    for (src, message) in [
+        // A `(` never closed on a line of a block: that line goes.
+        (
+            "proc p() {\n  log \"a\"\n  move top(1 of deck to hand\n  log \"b\"\n}\n",
+            "the `(` after `move top` on line 3 is never closed",
+        ),
+        // A `)` missing before the block's `{`: it is closed there.
+        (
+            "proc p() {\n  if any(c in L where c.cost > 1 {\n    log \"a\"\n  }\n  log \"b\"\n}\n",
+            "the `(` after `if any` on line 2 is never closed",
+        ),
+    ] {
+        let (script, errors) = parse(src);
+        assert_eq!(errors.len(), 1, "{src}: {errors:#?}");
+        assert_eq!(errors[0].message, message, "{src}");
+        assert!(
+            matches!(&script.items[..], [Item::Proc(p)] if p.body.stmts.len() == 2),
+            "{src}: a statement too many was dropped"
+        );
     }
 }

@@ -324,7 +324,10 @@ fn parse_one(
             if let Some(u) = recover::find_unclosed(work, pos) {
                 if u.first_open() < err_pos {
                     let reported = recover::unclosed_errors(source, &u);
-                    if recover::close_brackets(work, &u) {
+                    let dropped = recover::drop_unclosed_line(work, pos, &u)
+                        .is_some_and(|patch| recover::apply(work, &patch));
+                    // A `(` or `[` that is not on a line of a block is pest's to report.
+                    if dropped || (u.has_brace() && recover::close_brackets(work, &u)) {
                         errors.extend(reported);
                         continue;
                     }

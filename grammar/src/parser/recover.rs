@@ -43,6 +43,11 @@ enum Reason {
 }
 
 impl Unclosed {
+    /// Whether a `{` is among the brackets never closed.
+    pub(super) fn has_brace(&self) -> bool {
+        self.opens.iter().any(|o| o.1 == b'{')
+    }
+
     /// Where the first bracket never closed was opened.
     pub(super) fn first_open(&self) -> usize {
         self.opens.first().map_or(usize::MAX, |o| o.0)
@@ -303,6 +308,8 @@ pub(super) enum Patch {
     /// `none` and blanks: a value that is dropped but whose place stays (a `let`, a function's
     /// result), so that its name or its function stays known with a type that fits anything.
     NoneValue(usize, usize),
+    /// A closing bracket written over a blank.
+    Close(usize, u8),
 }
 
 /// The patch that drops the line of `err_pos` inside a block of the item at `item_pos`: the line
@@ -313,14 +320,59 @@ pub(super) fn drop_line(src: &str, item_pos: usize, err_pos: usize) -> Option<Pa
     // An error at the first token of a line after a line that cannot end there (`cost 3 +`,
     // `move c to`) is the previous line's.
     let ls = line_start(src, err_pos.min(src.len()));
-    let first = skip_trivia(src, ls);
-    if first >= err_pos && ls > item_pos {
+    // The error is a dangling operator or comma that ends its line (`players 2..4 +`): only it goes.
+    let line_end = src
+        .get(err_pos..)
+        .and_then(|r| r.find('\n'))
+        .map_or(src.len(), |n| err_pos + n);
+    let rest = strip_comment(src.get(err_pos..line_end).unwrap_or("")).trim_end();
+    if rest.len() == 1 && rest.starts_with(['+', '-', '*', '/', '%', ',']) && err_pos > item_pos {
+        return Some(Patch::Blank(err_pos, err_pos + 1));
+    }
+    if ls > item_pos {
         let prev = previous_line_end(src, ls);
         if prev > item_pos && ends_unfinished(src, prev) {
+            // A dangling operator or comma (`cost 3 +`): only it goes.
+            let op = src
+                .get(..prev)
+                .unwrap_or("")
+                .trim_end_matches(['+', '-', '*', '/', '%', ','])
+                .len();
+            if op < prev && src.get(op..prev).is_some_and(|o| o.len() == 1) {
+                return Some(Patch::Blank(op, prev));
+            }
             return drop_line_at(src, item_pos, prev);
         }
     }
     drop_line_at(src, item_pos, err_pos)
+}
+
+/// The patch that drops the line where the brackets of `u` were opened, when they are not `{`
+/// (a `(` never closed is better left out with its line than closed at a guess).
+pub(super) fn drop_unclosed_line(src: &str, item_pos: usize, u: &Unclosed) -> Option<Patch> {
+    if u.opens.iter().any(|o| o.1 == b'{') {
+        return None;
+    }
+    let open = u.first_open();
+    // The line only: its brackets never close, so its end is the end of the line.
+    let line_end = src.get(open..)?.find('\n').map_or(src.len(), |n| open + n);
+    let line_end = line_start(src, open)
+        + strip_comment(src.get(line_start(src, open)..line_end)?)
+            .trim_end()
+            .len();
+    let line = src.get(open..line_end)?;
+    if let Some(brace) = line.rfind('{') {
+        // `if any(c in L where C {`: the `)` belongs before the block's `{` (when one is missing and
+        // a blank is there to hold it); the line cannot be dropped without its `{`.
+        let at = open + brace;
+        return (u.opens.len() == 1 && at > open + 1 && src.as_bytes().get(at - 1) == Some(&b' '))
+            .then(|| Patch::Close(at - 1, closer(u.opens[0].1)));
+    }
+    match drop_line_at(src, item_pos, open)? {
+        Patch::Blank(s, e) => Some(Patch::Blank(s, e.min(line_end))),
+        Patch::NoneValue(s, e) => Some(Patch::NoneValue(s, e.min(line_end))),
+        close @ Patch::Close(..) => Some(close),
+    }
 }
 
 /// The end of the last token before `pos` that is not in a comment (lines that hold only a
@@ -379,7 +431,7 @@ fn ends_unfinished(src: &str, end: usize) -> bool {
     .contains(&word)
 }
 
-fn drop_line_at(src: &str, item_pos: usize, err_pos: usize) -> Option<Patch> {
+pub(super) fn drop_line_at(src: &str, item_pos: usize, err_pos: usize) -> Option<Patch> {
     let b = src.as_bytes();
     let ls = line_start(src, err_pos.min(src.len()));
     let first = ls + (src.get(ls..)?.len() - src.get(ls..)?.trim_start_matches([' ', '\t']).len());
@@ -509,16 +561,18 @@ pub(super) fn drop_fn_value(src: &str, item_pos: usize, err_pos: usize) -> Optio
         return None;
     }
     let start = skip_trivia(src, eq + 1);
-    let end = next_item_start(src, item_pos).unwrap_or(src.len());
-    let end = start.max(start + src.get(start..end)?.trim_end().len());
-    // Only when the value holds no bracket that closes outside it.
+    // The value ends with the last code before the next item (comment lines passed over).
+    let next = next_item_start(src, item_pos).unwrap_or(src.len());
+    let end = previous_line_end(src, next).max(start);
+    // Only when the value holds no bracket that closes outside it (comments and texts inside it
+    // are blanked with it).
     let value = src.get(start..end)?;
     let balance = value.bytes().fold(0i64, |n, c| match c {
         b'(' | b'[' | b'{' => n + 1,
         b')' | b']' | b'}' => n - 1,
         _ => n,
     });
-    (end >= start + 4 && balance == 0 && !value.contains("//") && !value.contains('"'))
+    (end >= start + 4 && balance == 0 && value.trim_end() != "none")
         .then_some(Patch::NoneValue(start, end))
 }
 
@@ -543,9 +597,11 @@ fn next_item_start(src: &str, pos: usize) -> Option<usize> {
 /// Applies a patch to the working copy (the same length, every other byte in place). Returns
 /// false when it changes nothing (the same patch again: no progress).
 pub(super) fn apply(work: &mut String, patch: &Patch) -> bool {
+    let closing = [b')'];
     let (start, end, value) = match *patch {
-        Patch::Blank(s, e) => (s, e, ""),
-        Patch::NoneValue(s, e) => (s, e, "none"),
+        Patch::Blank(s, e) => (s, e, &b""[..]),
+        Patch::NoneValue(s, e) => (s, e, &b"none"[..]),
+        Patch::Close(at, c) => (at, at + 1, if c == b')' { &closing[..] } else { &b"]"[..] }),
     };
     let mut bytes = work.clone().into_bytes();
     let mut k = 0;
@@ -553,7 +609,7 @@ pub(super) fn apply(work: &mut String, patch: &Patch) -> bool {
         if bytes[at] == b'\n' {
             continue;
         }
-        bytes[at] = value.as_bytes().get(k).copied().unwrap_or(b' ');
+        bytes[at] = value.get(k).copied().unwrap_or(b' ');
         k += 1;
     }
     // Every byte of the range but the line breaks was replaced by ASCII, and the range starts and
