@@ -442,25 +442,12 @@ pub(super) fn drop_line_at(src: &str, item_pos: usize, err_pos: usize) -> Option
     let mut stack: Vec<u8> = Vec::new();
     let mut i = item_pos;
     while i < first {
+        if let Some(next) = skip_comment_or_text(b, i) {
+            i = next;
+            continue;
+        }
         let c = b[i];
         match c {
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                while b.get(i).is_some_and(|&c| c != b'\n') {
-                    i += 1;
-                }
-                continue;
-            }
-            b'"' => {
-                i += 1;
-                while let Some(&t) = b.get(i) {
-                    if t == b'\\' {
-                        i += 1;
-                    } else if t == b'"' || t == b'\n' {
-                        break;
-                    }
-                    i += 1;
-                }
-            }
             b'(' | b'[' | b'{' => stack.push(c),
             b')' | b']' | b'}' => {
                 if let Some(j) = stack.iter().rposition(|&o| closer(o) == c) {
@@ -480,27 +467,11 @@ pub(super) fn drop_line_at(src: &str, item_pos: usize, err_pos: usize) -> Option
     let mut end = src.len();
     let mut i = first;
     while let Some(&c) = b.get(i) {
+        if let Some(next) = skip_comment_or_text(b, i) {
+            i = next;
+            continue;
+        }
         match c {
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                while b.get(i).is_some_and(|&c| c != b'\n') {
-                    i += 1;
-                }
-                continue;
-            }
-            b'"' => {
-                i += 1;
-                while let Some(&t) = b.get(i) {
-                    if t == b'\\' {
-                        i += 1;
-                    } else if t == b'"' || t == b'\n' {
-                        break;
-                    }
-                    i += 1;
-                }
-                if b.get(i) == Some(&b'\n') {
-                    continue;
-                }
-            }
             b'\n' if depth == 0 => {
                 end = i;
                 break;
@@ -644,6 +615,32 @@ pub(super) fn declared_name(src: &str, item_pos: usize) -> Option<Ident> {
                 name: name.to_string(),
                 span: Span::new(at, at + name.len()),
             })
+        }
+        _ => None,
+    }
+}
+
+/// When a comment or a text starts at `i`: where it ends (at the line break that ends a comment or
+/// a text never closed, or just after a text's closing `"`).
+fn skip_comment_or_text(b: &[u8], i: usize) -> Option<usize> {
+    match b.get(i)? {
+        b'/' if b.get(i + 1) == Some(&b'/') => Some(
+            b.get(i..)?
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(b.len(), |n| i + n),
+        ),
+        b'"' => {
+            let mut j = i + 1;
+            while let Some(&t) = b.get(j) {
+                match t {
+                    b'\\' => j += 2,
+                    b'"' => return Some(j + 1),
+                    b'\n' => return Some(j),
+                    _ => j += 1,
+                }
+            }
+            Some(b.len())
         }
         _ => None,
     }

@@ -60,19 +60,6 @@ impl Compiler<'_> {
         }
     }
 
-    /// E104: `n` names no tag. The help is a tag of a similar name, else `fallback`.
-    pub(crate) fn unknown_tag(&mut self, n: &ast::Ident, fallback: Option<String>) {
-        let help = self.suggest(&n.name, |s| matches!(s, Sym::Tag(_)), &[]);
-        self.error(
-            Diagnostic::error("E104", n.span, format!("no tag is named `{}`", n.name))
-                .label("unknown tag")
-                .help_or(
-                    help.or(fallback),
-                    "declare it in a tag group: `tags faction: A, B`",
-                ),
-        );
-    }
-
     pub(crate) fn type_error(&mut self, span: Span, want: &Ty, got: &Ty) {
         let help = match (want, got) {
             (Ty::Card, Ty::List(_)) | (Ty::Card, Ty::Zone) => {

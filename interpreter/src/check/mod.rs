@@ -521,6 +521,19 @@ impl<'s> Compiler<'s> {
         );
     }
 
+    /// E104: `n` names no tag. The help is a tag of a similar name, else `fallback`.
+    pub(crate) fn unknown_tag(&mut self, n: &ast::Ident, fallback: Option<String>) {
+        let help = self.suggest(&n.name, |s| matches!(s, Sym::Tag(_)), &[]);
+        self.error(
+            Diagnostic::error("E104", n.span, format!("no tag is named `{}`", n.name))
+                .label("unknown tag")
+                .help_or(
+                    help.or(fallback),
+                    "declare it in a tag group: `tags faction: A, B`",
+                ),
+        );
+    }
+
     /// E105: `n` names no declared property (on a card line, `words` are the card's other keywords;
     /// `fallback` is the help when no name is close).
     pub(crate) fn unknown_property(&mut self, n: &ast::Ident, words: &[&str], fallback: &str) {
