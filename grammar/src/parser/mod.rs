@@ -323,9 +323,26 @@ fn parse_one(
             repairs += 1;
             if let Some(u) = recover::find_unclosed(work, pos) {
                 if u.first_open() < err_pos {
-                    let reported = recover::unclosed_errors(source, &u);
-                    let dropped = recover::drop_unclosed_line(work, pos, &u)
-                        .is_some_and(|patch| recover::apply(work, &patch));
+                    let mut reported = recover::unclosed_errors(source, &u);
+                    let patch = recover::drop_unclosed_line(work, pos, &u);
+                    let dropped = patch
+                        .as_ref()
+                        .is_some_and(|patch| recover::apply(work, patch));
+                    if let (true, Some(recover::Patch::Close(at, _))) = (dropped, &patch) {
+                        // The line of the `(`, up to the `)` written.
+                        let open = u.first_open();
+                        let line = work
+                            .get(..open)
+                            .and_then(|s| s.rfind('\n'))
+                            .map_or(0, |n| n + 1);
+                        script.guessed.push(Span::new(line, *at + 1));
+                        for e in &mut reported {
+                            e.help = Some(
+                                "close it before the `{` of its block, on the same line"
+                                    .to_string(),
+                            );
+                        }
+                    }
                     // A `(` or `[` that is not on a line of a block is pest's to report.
                     if dropped || (u.has_brace() && recover::close_brackets(work, &u)) {
                         errors.extend(reported);

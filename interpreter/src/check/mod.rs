@@ -143,6 +143,8 @@ pub(crate) struct Compiler<'s> {
     /// The names declared by items the parser could not read: a use of one is not reported as an
     /// unknown name (the syntax error of its item is the error).
     pub(crate) broken: std::collections::HashSet<String>,
+    /// Where the parser repaired the script by a guess: errors there are not the script's.
+    pub(crate) guessed: Vec<Span>,
     /// The header has `teams by` (valid or not: a `win team` is then not an error of its own).
     pub(crate) teams_declared: bool,
     /// Functions whose bodies are lowered already (calls further down may copy them: `inline`).
@@ -271,6 +273,7 @@ fn compile_inner(source: &str, script: &ast::Script, partial: bool) -> (Checked,
     let mut c = Compiler::new(source);
     c.partial = partial;
     c.broken = script.broken.iter().map(|n| n.name.clone()).collect();
+    c.guessed = script.guessed.clone();
     c.declare_all(script);
     c.lower_all(script);
     c.lower_strategies(script);
@@ -393,6 +396,7 @@ impl<'s> Compiler<'s> {
             suggested: Default::default(),
             partial: false,
             broken: Default::default(),
+            guessed: Vec::new(),
             teams_declared: false,
             lowered_fns: Default::default(),
             families: HashMap::new(),
@@ -414,6 +418,10 @@ impl<'s> Compiler<'s> {
             if self.broken.contains(named.trim_matches('"')) {
                 return;
             }
+        }
+        let guessed = |s: &Span| s.start <= d.span.start && d.span.end <= s.end;
+        if d.is_error() && self.guessed.iter().any(guessed) {
+            return;
         }
         self.diags.push(d);
     }
