@@ -177,7 +177,7 @@ pub fn unreadable_json(path: &Path, message: &str) -> serde_json::Value {
         "message": message,
         "line": null,
         "column": null,
-        "help": null,
+        "help": "check the path, and that the file is a script saved as UTF-8 text",
         "labels": [],
     })
 }

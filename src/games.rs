@@ -527,10 +527,13 @@ pub fn cmd_play(
         game.program().name
     );
     let mut bots = bots;
-    match play::play(&mut game, me, &mut bots, &mut input, &mut out) {
-        Ok(()) => 0,
-        Err(_) => 0,
+    // An input or output that goes away leaves the game unfinished (exit 0, as at the end of input).
+    let _ = play::play(&mut game, me, &mut bots, &mut input, &mut out);
+    if let Status::Error(e) = game.status() {
+        errln!("error: {}: {e}", file.display());
+        return SCRIPT_ERROR;
     }
+    0
 }
 
 /// The bots of a game a person plays at seat `me`: `agents` (comma separated) in seat order, the

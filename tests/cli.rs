@@ -953,3 +953,41 @@ fn fmt_check_accepts_every_script() {
     let o = cardgame(&args);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
 }
+
+/// A script that checks but fails during setup (a runtime error): every command that plays it exits
+/// 1, the code of a script error (never 2, the code of a usage error), and the error names the
+/// operator as the script writes it (`-`, not an internal name).
+#[test]
+fn a_runtime_error_in_setup_exits_1_from_every_command() {
+    let script = common::temp_script(
+        "setup-fails.cardgame",
+        "game \"Fails\" { players 2 }\nvar v: int = 0\nfn f(): int = first([none, 1])\n\
+         setup { v = 5 - f() }\nflow { turn seat(1) { win active \"done {v}\" } }\n",
+    );
+    let file = script.to_str().expect("a UTF-8 path");
+    assert_eq!(cardgame(&["check", file]).status.code(), Some(0));
+    for args in [
+        vec!["cards", file],
+        vec!["run", file],
+        vec!["sim", file, "--games", "2"],
+        vec![
+            "tournament",
+            file,
+            "--games",
+            "2",
+            "--agents",
+            "random,first",
+        ],
+        vec!["play", file],
+    ] {
+        let o = cardgame(&args);
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        let all = format!("{}{err}", String::from_utf8_lossy(&o.stdout));
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {all}");
+        assert!(
+            all.contains("line 4: cannot apply `-` to `5` and none"),
+            "{args:?}: {all}"
+        );
+        assert!(!all.contains("Sub"), "{args:?}: {all}");
+    }
+}

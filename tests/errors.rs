@@ -38,6 +38,12 @@ fn every_error_code_has_a_rendered_snapshot() {
             );
         }
         let rendered = report::render(&checked.diagnostics, name, &source, 100);
+        // Rendered, each diagnostic shows its help line.
+        assert_eq!(
+            rendered.matches("\n  help: ").count(),
+            checked.diagnostics.len(),
+            "{name}: a rendered diagnostic has no help line:\n{rendered}"
+        );
         insta::assert_snapshot!(format!(
             "{rendered}{}",
             report::summary(&checked.diagnostics)
@@ -45,14 +51,8 @@ fn every_error_code_has_a_rendered_snapshot() {
     });
 }
 
-/// Every code the checker can emit has a bad script in tests/errors/.
-#[test]
-fn the_error_corpus_covers_every_code() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/errors");
-    let files: Vec<String> = std::fs::read_dir(dir)
-        .expect("tests/errors exists")
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .collect();
+/// Every code the checker can emit (read from its sources), with E001 for syntax errors.
+fn every_code() -> std::collections::BTreeSet<String> {
     let src_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/interpreter/src/check");
     let mut codes = std::collections::BTreeSet::new();
     for entry in std::fs::read_dir(src_dir).expect("checker sources") {
@@ -68,12 +68,63 @@ fn the_error_corpus_covers_every_code() {
         }
     }
     codes.insert("E001".into());
-    for code in codes {
+    codes
+}
+
+fn corpus() -> Vec<String> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/errors");
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .expect("tests/errors exists")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|f| f.ends_with(".cardgame"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Every code the checker can emit has a bad script in tests/errors/.
+#[test]
+fn the_error_corpus_covers_every_code() {
+    let files = corpus();
+    for code in every_code() {
         assert!(
             files.iter().any(|f| f.starts_with(&code)),
             "no bad script in tests/errors/ shows {code}"
         );
     }
+}
+
+/// docs/cli.md promises a help on every diagnostic: `check --format json` over the whole corpus gives
+/// every code at least once, and each of its diagnostics a non-empty `help`.
+#[test]
+fn every_code_has_a_help_in_json() {
+    let files: Vec<String> = corpus()
+        .iter()
+        .map(|f| format!("tests/errors/{f}"))
+        .collect();
+    let mut args = vec!["check", "--format", "json"];
+    args.extend(files.iter().map(String::as_str));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cardgame"))
+        .args(&args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    assert_eq!(out.status.code(), Some(1));
+    let mut seen = std::collections::BTreeSet::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        if v["type"] != "diagnostic" {
+            continue;
+        }
+        let code = v["code"].as_str().expect("a code").to_string();
+        assert!(
+            v["help"].as_str().is_some_and(|h| !h.trim().is_empty()),
+            "{code} has no help: {v}"
+        );
+        seen.insert(code);
+    }
+    let missing: Vec<String> = every_code().difference(&seen).cloned().collect();
+    assert!(missing.is_empty(), "codes never shown in JSON: {missing:?}");
 }
 
 fn render(source: &str) -> String {

@@ -75,6 +75,12 @@ pub enum TextPart {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Script {
     pub items: Vec<Item>,
+    /// The names declared by items that could not be parsed at all (a card's name without its
+    /// quotes): the checker knows them, so that their uses are not reported as unknown again.
+    pub broken: Vec<Ident>,
+    /// Places the parser repaired by a guess (a `)` written before a block's `{`): their meaning is
+    /// not the script's, so the checker reports nothing else there.
+    pub guessed: Vec<Span>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -1211,7 +1211,7 @@ fn rules_tests() {
 // ───────────────────────────── errors and recovery ─────────────────────────────
 
 #[test]
-fn two_bad_items_give_two_errors_and_the_good_items_between_are_kept() {
+fn two_bad_items_give_two_errors_and_every_item_is_kept() {
     let src = "zone supply: pile
 card \"A\" {
   cost 3 +
@@ -1225,11 +1225,29 @@ zone market: set
 ";
     let (script, errors) = parse(src);
     assert_eq!(errors.len(), 2, "{errors:#?}");
-    assert_eq!(script.items.len(), 4, "{:#?}", script.items);
-    assert!(matches!(&script.items[0], Item::Zone(_)));
-    assert!(matches!(&script.items[1], Item::Var(_)));
-    assert!(matches!(&script.items[2], Item::Tags(_)));
-    assert!(matches!(&script.items[3], Item::Zone(z) if z.name.name == "market"));
+    // The broken part of each item is dropped; the items stay, so their names stay known.
+    let kinds: Vec<&str> = script
+        .items
+        .iter()
+        .map(|i| match i {
+            Item::Zone(_) => "zone",
+            Item::Card(_) => "card",
+            Item::Var(_) => "var",
+            Item::Tags(_) => "tags",
+            Item::Proc(_) => "proc",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(kinds, ["zone", "card", "var", "tags", "proc", "zone"]);
+    let Item::Card(card) = &script.items[1] else {
+        unreachable!()
+    };
+    // Only the dangling `+` goes: the card keeps `cost 3`.
+    assert_eq!(card.items.len(), 1, "{card:#?}");
+    let Item::Proc(p) = &script.items[4] else {
+        unreachable!()
+    };
+    assert!(p.body.stmts.is_empty(), "{p:#?}");
     // The first error is in the card, the second in the procedure, in source order.
     assert!(errors[0].span.start > src.find("card").unwrap());
     assert!(errors[0].span.start < src.find("var").unwrap());
@@ -1248,10 +1266,14 @@ fn error_messages_use_plain_words() {
     assert_eq!(e[0].code(), SyntaxError::UNEXPECTED);
 
     let e = errors_of("setup {\n  move c to p.hand\n");
+    assert_eq!(e.len(), 1, "{e:?}");
     assert_eq!(
         e[0].message,
-        "expected a statement or `}`, found the end of the file"
+        "the `{` after `setup` on line 1 is never closed"
     );
+    assert_eq!(e[0].help.as_deref(), Some("add `}` at the end of the file"));
+    // Without a blank after the last token there is no room to close it: the pest error stays.
+    let e = errors_of("setup {\n  move c to p.hand");
     assert_eq!(
         e[0].help.as_deref(),
         Some("the `{` on line 1 is never closed")
@@ -1323,13 +1345,14 @@ fn misspelled_top_level_keyword_gets_a_suggestion() {
 }
 
 #[test]
-fn recovery_skips_a_broken_card_with_an_inner_trigger() {
+fn a_broken_line_of_a_card_is_dropped_and_its_inner_trigger_kept() {
     // The broken card holds an indented `on` line: recovery must not restart there.
     let src = "card \"A\" {\n  cost 1 2 3\n  on crafted(c) in owned { stop }\n}\nzone z: set\n";
     let (script, errors) = parse(src);
     assert_eq!(errors.len(), 1, "{errors:#?}");
-    assert_eq!(script.items.len(), 1);
-    assert!(matches!(&script.items[0], Item::Zone(_)));
+    assert_eq!(script.items.len(), 2);
+    assert!(matches!(&script.items[0], Item::Card(c) if c.items.len() == 1));
+    assert!(matches!(&script.items[1], Item::Zone(_)));
 }
 
 #[test]
@@ -1337,8 +1360,19 @@ fn an_unclosed_block_before_the_next_item_is_reported_once() {
     let src = "setup {\n  move c to x\n\nflow { loop { } }\n";
     let (script, errors) = parse(src);
     assert_eq!(errors.len(), 1, "{errors:#?}");
-    assert_eq!(script.items.len(), 1);
-    assert!(matches!(&script.items[0], Item::Flow(_)));
+    assert_eq!(
+        errors[0].message,
+        "the `{` after `setup` on line 1 is never closed"
+    );
+    assert_eq!(errors[0].code(), SyntaxError::UNCLOSED);
+    assert_eq!(
+        errors[0].help.as_deref(),
+        Some("add `}` before line 4, where `flow` starts the next item")
+    );
+    assert_eq!((errors[0].span.start, errors[0].span.end), (6, 7));
+    assert_eq!(script.items.len(), 2);
+    assert!(matches!(&script.items[0], Item::Setup(b) if b.stmts.len() == 1));
+    assert!(matches!(&script.items[1], Item::Flow(_)));
 }
 
 #[test]
@@ -1947,5 +1981,59 @@ fn a_participant_is_declared_and_its_word_stays_a_name() {
             assert_eq!(v.name.name, "participant");
         }
         other => panic!("unexpected items: {other:?}"),
+    }
+}
+
+#[test]
+fn a_misspelled_keyword_gets_a_suggestion_wherever_it_stands() {
+    for (line, help) in [
+        (
+            "let c = chose c in p.hand by p",
+            "`chose` is not a keyword: did you mean `choose`?",
+        ),
+        ("move c to p.hand face dwon", "did you mean `down`?"),
+        (
+            "let best = choos c in p.hand where c.cost > 1 by p",
+            "`choos` is not a keyword: did you mean `choose`?",
+        ),
+        (
+            "let n = 1 + + 2",
+            "write an expression here; docs/language.md shows every form of the language",
+        ),
+    ] {
+        let e = errors_of(&format!("proc f(p: player) {{\n  {line}\n}}\n"));
+        assert_eq!(e.len(), 1, "{line}: {e:?}");
+        assert_eq!(e[0].help.as_deref(), Some(help), "{line}");
+    }
+}
+
+/// Recovery inside an item drops as little as it can: a dangling operator, a line whose `(` is never
+/// closed, a missing `)` before a block's `{`; every item stays and each mistake is one error.
+#[test]
+fn recovery_inside_an_item_drops_as_little_as_it_can() {
+    // A dangling operator at the end of a line: only it goes.
+    let (script, errors) = parse("game \"G\" {\n  players 2..4 +\n}\n");
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(errors[0].message.ends_with("found `+`"), "{errors:#?}");
+    assert!(matches!(&script.items[..], [Item::Game(g)] if g.players.is_some()));
+    for (src, message) in [
+        // A `(` never closed on a line of a block: that line goes.
+        (
+            "proc p() {\n  log \"a\"\n  move top(1 of deck to hand\n  log \"b\"\n}\n",
+            "the `(` after `move top` on line 3 is never closed",
+        ),
+        // A `)` missing before the block's `{`: it is closed there.
+        (
+            "proc p() {\n  if any(c in L where c.cost > 1 {\n    log \"a\"\n  }\n  log \"b\"\n}\n",
+            "the `(` after `if any` on line 2 is never closed",
+        ),
+    ] {
+        let (script, errors) = parse(src);
+        assert_eq!(errors.len(), 1, "{src}: {errors:#?}");
+        assert_eq!(errors[0].message, message, "{src}");
+        assert!(
+            matches!(&script.items[..], [Item::Proc(p)] if p.body.stmts.len() == 2),
+            "{src}: a statement too many was dropped"
+        );
     }
 }

@@ -49,10 +49,9 @@ impl Diagnostic {
         self.help = Some(help.into());
         self
     }
-    pub fn maybe_help(mut self, help: Option<String>) -> Self {
-        if help.is_some() {
-            self.help = help;
-        }
+    /// The help found (a "did you mean"), else `fallback`: every diagnostic has a help line.
+    pub fn help_or(mut self, help: Option<String>, fallback: impl Into<String>) -> Self {
+        self.help = Some(help.unwrap_or_else(|| fallback.into()));
         self
     }
     pub fn related(mut self, span: Span, text: impl Into<String>) -> Self {

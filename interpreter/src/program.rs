@@ -804,6 +804,38 @@ pub enum UnOp {
     Not,
 }
 
+impl BinOp {
+    /// The operator as the script writes it (runtime errors speak the script's words).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add | BinOp::Concat => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+            BinOp::In => "in",
+        }
+    }
+}
+
+impl UnOp {
+    /// The operator as the script writes it.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            UnOp::Neg => "-",
+            UnOp::Not => "not",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Aggregate {
     Count,

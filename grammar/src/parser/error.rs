@@ -29,6 +29,8 @@ impl SyntaxError {
     pub const UNEXPECTED: &'static str = "syntax::unexpected";
     /// A top-level line that does not start with an item keyword (`crad "X" {`).
     pub const UNKNOWN_ITEM: &'static str = "syntax::unknown_item";
+    /// A bracket that is never closed (`{` on line 3 is never closed).
+    pub const UNCLOSED: &'static str = "syntax::unclosed";
     /// Brackets or expressions nested too deeply.
     pub const TOO_DEEP: &'static str = "syntax::too_deep";
     /// An item too complex for the parser to analyse.
@@ -675,6 +677,10 @@ pub(super) fn describe_error(
                 .to_string(),
         );
     }
+    if help.is_none() {
+        help = misspelled_keyword(src, err_pos)
+            .map(|(w, k)| format!("`{w}` is not a keyword: did you mean `{k}`?"));
+    }
     let help = help.or_else(|| {
         Some(format!(
             "write {expected} here; docs/language.md shows every form of the language"
@@ -687,4 +693,53 @@ pub(super) fn describe_error(
         format!("expected {expected}"),
         help,
     )
+}
+
+/// A word of the line of `err_pos`, before it, that is not a keyword but is one misspelled
+/// (`chose` for `choose`), the nearest to the error first: the likely cause of an error that
+/// pest finds a few words later (`let c = chose c in L` fails at `in`).
+fn misspelled_keyword(src: &str, err_pos: usize) -> Option<(&str, &'static str)> {
+    let line_start = src.get(..err_pos)?.rfind('\n').map_or(0, |n| n + 1);
+    let line = src.get(line_start..err_pos)?;
+    let code = line.split("//").next().unwrap_or(line);
+    let mut words: Vec<(usize, &str)> = Vec::new();
+    let mut in_text = false;
+    let mut start = None;
+    for (i, c) in code
+        .char_indices()
+        .chain(std::iter::once((code.len(), ' ')))
+    {
+        if c == '"' {
+            in_text = !in_text;
+        }
+        let word_char = !in_text && (c.is_ascii_alphanumeric() || c == '_');
+        match (start, word_char) {
+            (None, true) => start = Some(i),
+            (Some(s), false) => {
+                words.push((s, &code[s..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    words.into_iter().rev().find_map(|(at, w)| {
+        let after = code.get(at + w.len()..).unwrap_or("").trim_start();
+        let before = code.get(..at).unwrap_or("").trim_end();
+        if is_keyword(w)
+            || w.len() < 4
+            || w.starts_with(|c: char| c.is_ascii_digit())
+            || after.starts_with(['(', '.'])
+            || before.ends_with('.')
+        {
+            return None;
+        }
+        let limit = if w.len() >= 6 { 2 } else { 1 };
+        KEYWORDS
+            .iter()
+            .filter(|k| k.len() >= 3 && w != format!("{k}s"))
+            .map(|k| (edit_distance(w, k), *k))
+            .filter(|(d, _)| *d <= limit)
+            .min_by_key(|(d, _)| *d)
+            .map(|(_, k)| (w, k))
+    })
 }

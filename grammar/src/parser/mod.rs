@@ -14,6 +14,7 @@ mod builder;
 mod error;
 mod exprs;
 mod items;
+mod recover;
 mod scan;
 mod stmts;
 #[cfg(test)]
@@ -28,7 +29,7 @@ use pest_derive::Parser;
 
 use crate::ast::{self, *};
 
-use self::builder::{Bug, Builder};
+use self::builder::Builder;
 use self::error::describe_error;
 pub use self::error::{edit_distance, SyntaxError};
 use self::scan::{check_nesting, column, recovery_point, skip_trivia, word_at};
@@ -261,59 +262,161 @@ pub fn parse(source: &str) -> (ast::Script, Vec<SyntaxError>) {
     } else {
         0
     };
+    // The parser's working copy: repairs change bytes in place, never their offsets.
+    let mut work = source.to_string();
     let mut pos = skip_trivia(source, bom);
-    while pos < source.len() {
-        let (rest, parsed) = parse_item(source, pos, Rule::item_entry);
-        match parsed {
-            Ok(mut pairs) => {
-                let Some(item) = pairs.next().and_then(|entry| entry.into_inner().next()) else {
-                    errors.push(internal_error(pos));
-                    break;
-                };
-                let end = pos + item.as_span().end();
-                let mut b = Builder::new(rest, pos);
-                let built = b.item(item);
-                errors.append(&mut b.errors);
-                match built {
-                    Ok(i) => script.items.push(i),
-                    Err(Bug) => errors.push(internal_error(pos)),
-                }
-                if end <= pos {
-                    break;
-                }
-                let next = skip_trivia(source, end);
-                if next < source.len()
-                    && !word_at(source, next).is_some_and(|w| TOP_LEVEL_KEYWORDS.contains(&w))
-                {
-                    // Something that starts no item follows: parse again to find where this
-                    // item really went wrong (`pile, hiden`, `1 +`, a missing `)`).
-                    if let (_, Err(e)) = parse_item(source, pos, Rule::item_checked) {
-                        let err_pos = error_position(&e) + pos;
-                        if err_pos > next {
-                            errors.push(describe_error(source, pos, err_pos, &e.variant));
-                            match recovery_point(source, pos, err_pos) {
-                                Some(p) => {
-                                    pos = p;
-                                    continue;
-                                }
-                                None => break,
-                            }
-                        }
-                    }
-                }
-                pos = next;
-            }
-            Err(e) => {
-                let err_pos = error_position(&e) + pos;
-                errors.push(describe_error(source, pos, err_pos, &e.variant));
-                match recovery_point(source, pos, err_pos) {
-                    Some(next) => pos = next,
-                    None => break,
-                }
-            }
+    while pos < work.len() {
+        match parse_one(source, &mut work, pos, &mut script, &mut errors) {
+            Some(next) if next > pos => pos = next,
+            _ => break,
         }
     }
     (script, errors)
+}
+
+/// The most repairs the parser makes in one item before it skips the rest of the item.
+const MAX_REPAIRS: usize = 12;
+
+/// What one attempt at parsing an item gave.
+enum Attempt {
+    /// The item, the errors found while building it, and where the next item starts.
+    Item(Item, Vec<SyntaxError>, usize),
+    /// A syntax error at `err_pos`; `partial` is the item as parsed before it when the item
+    /// parsed but what follows it starts no item.
+    Failed {
+        err_pos: usize,
+        error: SyntaxError,
+        partial: Option<(Item, Vec<SyntaxError>)>,
+    },
+    /// A bug of the parser.
+    Bug,
+}
+
+/// Parses the item at `pos` of the working copy, repairing the copy after each error so that the
+/// rest of the item is still read: a bracket the layout shows is never closed is closed, a broken
+/// line of a block is dropped (a broken value becomes `none`). Returns where the next item starts.
+fn parse_one(
+    source: &str,
+    work: &mut String,
+    pos: usize,
+    script: &mut Script,
+    errors: &mut Vec<SyntaxError>,
+) -> Option<usize> {
+    let mut repairs = 0;
+    loop {
+        let (err_pos, error, partial) = match attempt(work, pos) {
+            Attempt::Item(item, mut built_errors, next) => {
+                script.items.push(item);
+                errors.append(&mut built_errors);
+                return Some(next);
+            }
+            Attempt::Bug => {
+                errors.push(internal_error(pos));
+                return None;
+            }
+            Attempt::Failed {
+                err_pos,
+                error,
+                partial,
+            } => (err_pos, error, partial),
+        };
+        if repairs < MAX_REPAIRS {
+            repairs += 1;
+            if let Some(u) = recover::find_unclosed(work, pos) {
+                if u.first_open() < err_pos {
+                    let mut reported = recover::unclosed_errors(source, &u);
+                    let patch = recover::drop_unclosed_line(work, pos, &u);
+                    let dropped = patch
+                        .as_ref()
+                        .is_some_and(|patch| recover::apply(work, patch));
+                    if let (true, Some(recover::Patch::Close(at, _))) = (dropped, &patch) {
+                        // The line of the `(`, up to the `)` written.
+                        let open = u.first_open();
+                        let line = work
+                            .get(..open)
+                            .and_then(|s| s.rfind('\n'))
+                            .map_or(0, |n| n + 1);
+                        script.guessed.push(Span::new(line, *at + 1));
+                        for e in &mut reported {
+                            e.help = Some(
+                                "close it before the `{` of its block, on the same line"
+                                    .to_string(),
+                            );
+                        }
+                    }
+                    // A `(` or `[` that is not on a line of a block is pest's to report.
+                    if dropped || (u.has_brace() && recover::close_brackets(work, &u)) {
+                        errors.extend(reported);
+                        continue;
+                    }
+                }
+            }
+            let patch = recover::drop_line(work, pos, err_pos)
+                .or_else(|| recover::drop_fn_value(work, pos, err_pos));
+            if let Some(patch) = patch {
+                if recover::apply(work, &patch) {
+                    errors.push(error);
+                    continue;
+                }
+            }
+        }
+        errors.push(error);
+        match partial {
+            Some((item, mut built_errors)) => {
+                script.items.push(item);
+                errors.append(&mut built_errors);
+            }
+            None => script.broken.extend(recover::declared_name(work, pos)),
+        }
+        return recovery_point(work, pos, err_pos);
+    }
+}
+
+/// One attempt at parsing the item at `pos`.
+fn attempt(source: &str, pos: usize) -> Attempt {
+    let (rest, parsed) = parse_item(source, pos, Rule::item_entry);
+    match parsed {
+        Ok(mut pairs) => {
+            let Some(item) = pairs.next().and_then(|entry| entry.into_inner().next()) else {
+                return Attempt::Bug;
+            };
+            let end = pos + item.as_span().end();
+            let mut b = Builder::new(rest, pos);
+            let built = b.item(item);
+            let Ok(built) = built else {
+                return Attempt::Bug;
+            };
+            if end <= pos {
+                return Attempt::Bug;
+            }
+            let next = skip_trivia(source, end);
+            if next < source.len()
+                && !word_at(source, next).is_some_and(|w| TOP_LEVEL_KEYWORDS.contains(&w))
+            {
+                // Something that starts no item follows: parse again to find where this
+                // item really went wrong (`pile, hiden`, `1 +`, a missing `)`).
+                if let (_, Err(e)) = parse_item(source, pos, Rule::item_checked) {
+                    let err_pos = error_position(&e) + pos;
+                    if err_pos > next {
+                        return Attempt::Failed {
+                            err_pos,
+                            error: describe_error(source, pos, err_pos, &e.variant),
+                            partial: Some((built, b.errors)),
+                        };
+                    }
+                }
+            }
+            Attempt::Item(built, b.errors, next)
+        }
+        Err(e) => {
+            let err_pos = error_position(&e) + pos;
+            Attempt::Failed {
+                err_pos,
+                error: describe_error(source, pos, err_pos, &e.variant),
+                partial: None,
+            }
+        }
+    }
 }
 
 /// The items of a script that parses without error, as the pairs of the grammar with their offsets:

@@ -47,11 +47,51 @@ impl Compiler<'_> {
                     return b(Builtin::Size, vec![l], Ty::Int);
                 }
                 "max" | "min" => {
-                    if !arity(self, 2) {
+                    let (larger, largest) = if n == "max" {
+                        ("larger", "largest")
+                    } else {
+                        ("smaller", "smallest")
+                    };
+                    let of_a_list = format!(
+                        "`{n}(a, b)` is the {larger} of two numbers; the {largest} of a list is \
+                         `{n}(x for x in L)`, as in `{n}(c.cost for c in you.hand)`"
+                    );
+                    if args.len() != 2 {
+                        self.error(
+                            Diagnostic::error(
+                                "E111",
+                                name.span,
+                                format!("`{n}` takes 2 values, {} given", args.len()),
+                            )
+                            .label("wrong number of values")
+                            .help(of_a_list),
+                        );
                         return bad(span);
                     }
-                    let x = self.expr_expect(cx, &args[0], &Ty::Int);
-                    let y = self.expr_expect(cx, &args[1], &Ty::Int);
+                    let mut two = Vec::with_capacity(2);
+                    for a in args {
+                        let (x, ty) = self.expr(cx, a);
+                        if matches!(ty, Ty::List(_) | Ty::Zone) {
+                            self.error(
+                                Diagnostic::error(
+                                    "E201",
+                                    a.span,
+                                    format!(
+                                        "`{n}(a, b)` compares two numbers, and this is {} {ty}",
+                                        crate::diag::article(&ty.to_string())
+                                    ),
+                                )
+                                .label(format!("{} {ty}", crate::diag::article(&ty.to_string())))
+                                .help(of_a_list.clone()),
+                            );
+                        } else if !super::expr::fits(&ty, &Ty::Int) {
+                            self.type_error(a.span, &Ty::Int, &ty);
+                        }
+                        two.push(x);
+                    }
+                    let (Some(y), Some(x)) = (two.pop(), two.pop()) else {
+                        return bad(span);
+                    };
                     return b(
                         if n == "max" {
                             Builtin::Max2

@@ -214,7 +214,7 @@ impl Compiler<'_> {
                     self.error(
                         Diagnostic::error("E102", z.span, format!("no zone is named `{}`", z.name))
                             .label("unknown zone")
-                            .maybe_help(help),
+                            .help_or(help, "a trigger of a card is active in one of the script's zones (`zone NAME ...`)"),
                     );
                     None
                 }

@@ -417,7 +417,7 @@ impl Compiler<'_> {
                             format!("the default must be one of: {}", names.join(", ")),
                         )
                         .label("not one of the values")
-                        .maybe_help(help),
+                        .help_or(help, format!("write one of: {}", names.join(", "))),
                     );
                 }
                 (
@@ -735,17 +735,18 @@ impl Compiler<'_> {
         };
         for a in &z.attrs {
             match a {
-                ast::ZoneAttr::RefillFrom(r) => match self.lookup(r) {
-                    Some(Sym::Zone(rid)) => {
-                        let rs = self.p.zones[rid.index()].scope;
-                        if rs != z.scope && rs != Scope::Shared {
-                            self.error(
+                ast::ZoneAttr::RefillFrom(r) => {
+                    match self.lookup(r) {
+                        Some(Sym::Zone(rid)) => {
+                            let rs = self.p.zones[rid.index()].scope;
+                            if rs != z.scope && rs != Scope::Shared {
+                                self.error(
                                 Diagnostic::error("E305", r.span, format!("`{}` cannot refill `{}`: they are not kept the same way", r.name, z.name.name))
                                     .label("a zone of another scope")
                                     .help("a zone refills from a zone of the same owner, or from a shared one"),
                             );
-                        } else if rid == id {
-                            self.error(
+                            } else if rid == id {
+                                self.error(
                                 Diagnostic::error(
                                     "E305",
                                     r.span,
@@ -754,23 +755,24 @@ impl Compiler<'_> {
                                 .label("itself")
                                 .help("refill from another zone of the same scope, such as a discard pile"),
                             );
-                        } else {
-                            self.p.zones[id.index()].refill = Some(rid);
+                            } else {
+                                self.p.zones[id.index()].refill = Some(rid);
+                            }
                         }
-                    }
-                    _ => {
-                        let help = self.suggest(&r.name, |s| matches!(s, Sym::Zone(_)), &[]);
-                        self.error(
+                        _ => {
+                            let help = self.suggest(&r.name, |s| matches!(s, Sym::Zone(_)), &[]);
+                            self.error(
                             Diagnostic::error(
                                 "E102",
                                 r.span,
                                 format!("no zone is named `{}`", r.name),
                             )
                             .label("unknown zone")
-                            .maybe_help(help),
+                            .help_or(help, "a zone refills from another zone of the script (`zone NAME ...`)"),
                         );
+                        }
                     }
-                },
+                }
                 ast::ZoneAttr::Max(e) => {
                     let e = self.pure_expr(e, &Ty::Int);
                     self.p.zones[id.index()].max = Some(e);

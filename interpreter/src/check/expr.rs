@@ -60,24 +60,19 @@ impl Compiler<'_> {
         }
     }
 
-    /// E104: `n` names no tag. The help is a tag of a similar name, else `fallback`.
-    pub(crate) fn unknown_tag(&mut self, n: &ast::Ident, fallback: Option<String>) {
-        let help = self.suggest(&n.name, |s| matches!(s, Sym::Tag(_)), &[]);
-        self.error(
-            Diagnostic::error("E104", n.span, format!("no tag is named `{}`", n.name))
-                .label("unknown tag")
-                .maybe_help(help.or(fallback)),
-        );
-    }
-
     pub(crate) fn type_error(&mut self, span: Span, want: &Ty, got: &Ty) {
         let help = match (want, got) {
             (Ty::Card, Ty::List(_)) | (Ty::Card, Ty::Zone) => {
                 Some("to take one card of a list use `first(L)` or `top of Z`".to_string())
             }
-            (Ty::Int, Ty::List(_)) | (Ty::Int, Ty::Zone) => {
+            (Ty::Int, Ty::Zone) => Some("to count the cards use `count(Z)`".to_string()),
+            (Ty::Int, Ty::List(of)) if **of == Ty::Card => {
                 Some("to count the cards use `count(L)`".to_string())
             }
+            (Ty::Int, Ty::List(_)) => Some(
+                "a list is not a number: `count(L)` counts its elements, `sum(x for x in L)` adds them"
+                    .to_string(),
+            ),
             (Ty::Kind, Ty::Text) => {
                 Some("a card kind is written as the card's exact name in quotes".to_string())
             }
@@ -104,7 +99,7 @@ impl Compiler<'_> {
                 ),
             )
             .label(format!("this is {} {got}", article(&got.to_string())))
-            .maybe_help(help),
+            .help_or(help, "change the value, or what it is used for"),
         );
     }
 
@@ -501,7 +496,7 @@ impl Compiler<'_> {
                 self.error(
                     Diagnostic::error("E102", span, format!("unknown name `{}`", id.name))
                         .label("not declared")
-                        .maybe_help(help),
+                        .help_or(help, "declare it before it is used (`var`, `zone`, `let`, a parameter), or check its spelling"),
                 );
                 bad(span)
             }
@@ -623,9 +618,9 @@ impl Compiler<'_> {
                 self.field_error(f, "space", help)
             }
             // A value whose type is not known (from `none` or `[]`, not from an error
-            // already reported): its fields cannot be resolved, so say so rather than
-            // read nothing.
-            Ty::Any if self.diags.len() == reported => {
+            // already reported, nor from a value the parser dropped after a syntax error): its
+            // fields cannot be resolved, so say so rather than read nothing.
+            Ty::Any if self.diags.len() == reported && !self.partial => {
                 self.error(
                     Diagnostic::error(
                         "E201",
@@ -657,7 +652,11 @@ impl Compiler<'_> {
                 format!("a {what} has no field `{}`", f.name),
             )
             .label("unknown field")
-            .maybe_help(help),
+            .help_or(help, match what {
+                "player" => "a player's fields are its `per player` variables and zones",
+                "card" => "a card's fields are its properties, tag groups, `per card` variables and zones, `kind`, `owner`, `zone` and `face_up`",
+                _ => "a space's fields are `x`, `y` and its `per space` zones",
+            }),
         );
         bad(f.span)
     }

@@ -54,7 +54,10 @@ pub fn syntax_diagnostics(errors: &[cardgame_grammar::SyntaxError]) -> Vec<Diagn
         .map(|e| {
             Diagnostic::error("E001", e.span(), e.message.clone())
                 .label(e.label.clone())
-                .maybe_help(e.help.clone())
+                .help_or(
+                    e.help.clone(),
+                    "docs/language.md shows every form of the language",
+                )
         })
         .collect()
 }
@@ -137,6 +140,11 @@ pub(crate) struct Compiler<'s> {
     pub(crate) suggested: std::cell::RefCell<std::collections::HashSet<String>>,
     /// The script had syntax errors: its tree is partial, so "missing" errors would only mislead.
     pub(crate) partial: bool,
+    /// The names declared by items the parser could not read: a use of one is not reported as an
+    /// unknown name (the syntax error of its item is the error).
+    pub(crate) broken: std::collections::HashSet<String>,
+    /// Where the parser repaired the script by a guess: errors there are not the script's.
+    pub(crate) guessed: Vec<Span>,
     /// The header has `teams by` (valid or not: a `win team` is then not an error of its own).
     pub(crate) teams_declared: bool,
     /// Functions whose bodies are lowered already (calls further down may copy them: `inline`).
@@ -163,6 +171,12 @@ pub(crate) struct Compiler<'s> {
     /// Every use of a local name: where it is written, and where that local is declared.
     pub(crate) local_refs: Vec<(Span, Span)>,
 }
+
+/// The codes of "no NAME is named" errors (a name, a card, a tag, a property, an ability, an
+/// event, an action, a procedure).
+const UNKNOWN_NAME_CODES: &[&str] = &[
+    "E102", "E103", "E104", "E105", "E107", "E108", "E109", "E110",
+];
 
 pub const BUILTIN_NAMES: &[&str] = &[
     "you",
@@ -258,6 +272,8 @@ pub fn compile_partial(source: &str, script: &ast::Script, partial: bool) -> Che
 fn compile_inner(source: &str, script: &ast::Script, partial: bool) -> (Checked, Symbols) {
     let mut c = Compiler::new(source);
     c.partial = partial;
+    c.broken = script.broken.iter().map(|n| n.name.clone()).collect();
+    c.guessed = script.guessed.clone();
     c.declare_all(script);
     c.lower_all(script);
     c.lower_strategies(script);
@@ -381,6 +397,8 @@ impl<'s> Compiler<'s> {
             performed: Default::default(),
             suggested: Default::default(),
             partial: false,
+            broken: Default::default(),
+            guessed: Vec::new(),
             teams_declared: false,
             lowered_fns: Default::default(),
             families: HashMap::new(),
@@ -397,6 +415,16 @@ impl<'s> Compiler<'s> {
     }
 
     pub(crate) fn error(&mut self, d: Diagnostic) {
+        if UNKNOWN_NAME_CODES.contains(&d.code) && !self.broken.is_empty() {
+            let named = self.source.get(d.span.start..d.span.end).unwrap_or("");
+            if self.broken.contains(named.trim_matches('"')) {
+                return;
+            }
+        }
+        let guessed = |s: &Span| s.start <= d.span.start && d.span.end <= s.end;
+        if d.is_error() && self.guessed.iter().any(guessed) {
+            return;
+        }
         self.diags.push(d);
     }
 
@@ -499,9 +527,20 @@ impl<'s> Compiler<'s> {
         self.error(
             Diagnostic::error("E107", n.span, format!("no ability is named `{}`", n.name))
                 .label("unknown ability")
-                .maybe_help(help.or(Some(
-                    "declare ability names with `abilities play, ...`".into(),
-                ))),
+                .help_or(help, "declare ability names with `abilities play, ...`"),
+        );
+    }
+
+    /// E104: `n` names no tag. The help is a tag of a similar name, else `fallback`.
+    pub(crate) fn unknown_tag(&mut self, n: &ast::Ident, fallback: Option<String>) {
+        let help = self.suggest(&n.name, |s| matches!(s, Sym::Tag(_)), &[]);
+        self.error(
+            Diagnostic::error("E104", n.span, format!("no tag is named `{}`", n.name))
+                .label("unknown tag")
+                .help_or(
+                    help.or(fallback),
+                    "declare it in a tag group: `tags faction: A, B`",
+                ),
         );
     }
 
@@ -512,7 +551,7 @@ impl<'s> Compiler<'s> {
         self.error(
             Diagnostic::error("E105", n.span, format!("`{}` is not a property", n.name))
                 .label("unknown property")
-                .maybe_help(help.or(Some(fallback.into()))),
+                .help_or(help, fallback),
         );
     }
 

@@ -91,7 +91,10 @@ impl Compiler<'_> {
                             format!("no option is named `{}`", n.name),
                         )
                         .label("unknown option")
-                        .maybe_help(help),
+                        .help_or(
+                            help,
+                            "options are declared in the `game` header: `option NAME: ...`",
+                        ),
                     );
                 }
             }

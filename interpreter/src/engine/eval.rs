@@ -488,7 +488,7 @@ impl<'a> Mach<'a> {
                     (_, v) => {
                         return Err(self.err(
                             e.span,
-                            format!("cannot apply {op:?} to {}", self.describe(&v)),
+                            format!("cannot apply `{}` to {}", op.symbol(), self.describe(&v)),
                         ))
                     }
                 }
@@ -576,7 +576,8 @@ impl<'a> Mach<'a> {
             return Err(self.err(
                 span,
                 format!(
-                    "cannot apply {op:?} to {} and {}",
+                    "cannot apply `{}` to {} and {}",
+                    op.symbol(),
                     self.describe(x),
                     self.describe(y)
                 ),
@@ -791,7 +792,8 @@ impl<'a> Mach<'a> {
             return Err(self.err(
                 span,
                 format!(
-                    "cannot apply {op:?} to {} and {}",
+                    "cannot apply `{}` to {} and {}",
+                    op.symbol(),
                     self.describe(&x),
                     self.describe(&y)
                 ),
@@ -821,7 +823,7 @@ impl<'a> Mach<'a> {
             BinOp::Le => Value::Bool(i <= j),
             BinOp::Gt => Value::Bool(i > j),
             BinOp::Ge => Value::Bool(i >= j),
-            _ => return Err(self.err(span, format!("unexpected operator {op:?}"))),
+            _ => return Err(self.err(span, format!("unexpected operator `{}`", op.symbol()))),
         })
     }
 }
