@@ -154,6 +154,7 @@ fn examples_thousand_games() {
         "examples/duel.cardgame",
         "examples/secret-bids.cardgame",
         "examples/monty-hall.cardgame",
+        "examples/two-piles.cardgame",
     ] {
         every_player_count(e);
     }

@@ -23,8 +23,9 @@
 //!   covers is taken at random) or uniformly at random, until a number of turns past the decision's
 //!   have begun (`ismcts:1s:big_money:6`; by default 2, the turn after next; `end`: to the end of the
 //!   game), or [`PLAYOUT_DECISIONS`] decisions; then the script's `heuristic` (else `score`) judges the position
-//!   as `mcts` does: each seat's lead over the best other, relative to its lead in the same world
-//!   before the search, through a logistic curve. A finished game counts its winners.
+//!   as `mcts` does: each seat's standing (its side's measure, `goals.rs`), relative to its standing
+//!   in the same world before the search, through a logistic curve. A finished game counts its
+//!   winning sides.
 //! - *The choice.* The option visited most; with a play-out strategy, the strategy's own move in
 //!   the real game unless the chosen option's mean reward beats it by [`EVIDENCE`] standard errors
 //!   (so that the noise of few play-outs, or a heuristic that misjudges, does not pull the search
@@ -43,7 +44,8 @@
 //! at all); the test in engine/sample.rs checks that two games differing only in hidden cards give the
 //! same choice.
 
-use super::search::{leads, run_forced, LoopGuard, Scale};
+use super::goals::Goals;
+use super::search::{run_forced, LoopGuard, Scale};
 use super::Agent;
 use crate::engine::{Decision, Game, Observations, RulesOf, Status};
 use rand::{Rng, SeedableRng};
@@ -169,9 +171,10 @@ impl Estimate {
     }
 }
 
-/// A possible world of one decision's search, with every seat's lead in it before anything is chosen.
+/// A possible world of one decision's search, its sides, and every seat's standing in it before anything is chosen.
 struct World {
     game: Game,
+    goals: Goals,
     root: Vec<f64>,
 }
 
@@ -267,8 +270,13 @@ impl IsmctsAgent {
             .into_iter()
             .map(|mut g| {
                 g.set_recording(false);
-                let root = leads(&mut g).unwrap_or_else(|| vec![0.0; seats]);
-                World { game: g, root }
+                let goals = Goals::of(&g);
+                let root = goals.standings(&mut g).unwrap_or_else(|| vec![0.0; seats]);
+                World {
+                    game: g,
+                    goals,
+                    root,
+                }
             })
             .collect()
     }
@@ -431,7 +439,7 @@ impl IsmctsAgent {
         }
         self.play_out(&mut g, turn);
         run_forced(&mut g);
-        let r = scale.rewards(&mut g, &world.root);
+        let r = scale.rewards(&mut g, &world.root, &world.goals);
         for &n in &path {
             let nd = &mut nodes[n];
             nd.visits += 1;

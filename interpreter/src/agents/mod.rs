@@ -4,12 +4,14 @@
 //! An agent is given only the decision (who decides, the prompt and the option labels) and the game it
 //! may look at through `Game::view` for its own seat; it never changes the game.
 
+mod goals;
 mod ismcts;
 mod search;
 mod strategy;
 
+pub use goals::{evaluate, Goals};
 pub use ismcts::{IsmctsAgent, Playout};
-pub use search::{evaluate, GreedyAgent, MctsAgent};
+pub use search::{GreedyAgent, MctsAgent};
 pub use strategy::StrategyAgent;
 
 use crate::engine::{Decision, Game, RulesOf};
