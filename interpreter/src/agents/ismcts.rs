@@ -45,12 +45,15 @@
 //! same choice.
 
 use super::goals::Goals;
+use super::guide::Guide;
+use super::model::Model;
 use super::search::{run_forced, LoopGuard, Scale};
 use super::Agent;
 use crate::engine::{Decision, Game, Observations, RulesOf, Status};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Consistent worlds tried per world wanted before the search falls back to `determinize`.
@@ -192,6 +195,10 @@ pub struct IsmctsAgent {
     observed: Option<Observations>,
     /// Consistent worlds could not be drawn in this game: `determinize` from now on.
     fallback: bool,
+    /// A learned model that judges where play-outs stop, and MAST play-outs (`guide.rs`).
+    guide: Guide,
+    /// The name it was asked by (`search:50ms`), when not its `ismcts` spec.
+    called: Option<String>,
 }
 
 /// The most iterations a search with a time budget runs for one decision.
@@ -209,7 +216,17 @@ impl IsmctsAgent {
             guard: LoopGuard::default(),
             observed: None,
             fallback: false,
+            guide: Guide::default(),
+            called: None,
         }
+    }
+
+    /// The same search guided by `guide.rs`: judged by `model` where play-outs stop, with MAST
+    /// play-outs when `mast`; named `called`.
+    pub fn guided(mut self, model: Option<Arc<Model>>, mast: bool, called: String) -> Self {
+        self.guide = Guide::new(model, mast);
+        self.called = Some(called);
+        self
     }
 
     pub fn timed(seed: u64, time: Duration, playout: Playout) -> Self {
@@ -311,7 +328,7 @@ impl IsmctsAgent {
 
     /// The play-out after the tree: the policy plays until the turn after next begins.
     fn play_out(&mut self, g: &mut Game, turn: u32) {
-        if self.playout.strategy.is_none() {
+        if self.playout.strategy.is_none() && !self.guide.mast {
             // A random play-out counts options, never reads them.
             g.set_labels(false);
         }
@@ -333,6 +350,16 @@ impl IsmctsAgent {
                 Some((s, _)) if k > 1 => match g.strategy_choice(*s) {
                     Ok(Some(i)) if i < k => i,
                     _ => self.rng.gen_range(0..k),
+                },
+                _ if k > 1 && self.guide.mast => match g.status() {
+                    Status::Decision(d) => {
+                        let i = self.guide.pick(&d.options, &mut self.rng);
+                        if let Some(l) = d.options.get(i) {
+                            self.guide.note(d.player, l);
+                        }
+                        i
+                    }
+                    _ => 0,
                 },
                 _ => self.rng.gen_range(0..k.max(1)),
             };
@@ -420,6 +447,7 @@ impl IsmctsAgent {
                     _ => unvisited[self.rng.gen_range(0..unvisited.len())],
                 };
                 let label = d.options[i].clone();
+                self.guide.note(d.player, &label);
                 if g.apply(i).is_err() {
                     break;
                 }
@@ -431,6 +459,9 @@ impl IsmctsAgent {
                 path.push(c);
                 break;
             }
+            if let Some(l) = d.options.get(best.1) {
+                self.guide.note(d.player, l);
+            }
             if best.1 == usize::MAX || g.apply(best.1).is_err() {
                 break;
             }
@@ -439,7 +470,11 @@ impl IsmctsAgent {
         }
         self.play_out(&mut g, turn);
         run_forced(&mut g);
-        let r = scale.rewards(&mut g, &world.root, &world.goals);
+        let r = match self.guide.judge(&g, &world.goals) {
+            Some(r) => r,
+            None => scale.rewards(&mut g, &world.root, &world.goals),
+        };
+        self.guide.learn(&r);
         for &n in &path {
             let nd = &mut nodes[n];
             nd.visits += 1;
@@ -468,6 +503,7 @@ impl Agent for IsmctsAgent {
             }
         }
         let seats = game.players() as usize;
+        self.guide.reset();
         let worlds = self.worlds(game, decision.player);
         let mut nodes = vec![Node::new(seats)];
         let mut scale = Scale::default();
@@ -509,6 +545,9 @@ impl Agent for IsmctsAgent {
     }
 
     fn name(&self) -> String {
+        if let Some(c) = &self.called {
+            return c.clone();
+        }
         let budget = match self.time {
             Some(t) if t.subsec_millis() == 0 => format!("{}s", t.as_secs()),
             Some(t) => format!("{}ms", t.as_millis()),
