@@ -66,7 +66,7 @@ fn generation_text(g: &Generation) -> String {
         if g.improved {
             ", better"
         } else {
-            ", no better: stop"
+            ", no better"
         },
         g.seconds
     )

@@ -9,9 +9,10 @@
 //! gradient descent on the cross-entropy, in an order shuffled by the seed. The new model then plays
 //! the previous one (seats alternated; the new model's share of the result, ties half, with a Wilson
 //! interval); where all players are one team, the new model plays alone and its mean result is
-//! compared with the previous one's. Learning stops after a generation whose score's interval does
-//! not lie above one half (no measurable improvement), after the last generation allowed, or when the
-//! time is up; the model kept is the better of the last two.
+//! compared with the previous one's. The new model is kept when it scores at least one half (at least
+//! the previous mean); learning stops after [`PATIENCE`] generations in a row whose score's interval
+//! does not lie above one half (no measurable improvement), after the last generation allowed, or when
+//! the time is up.
 //!
 //! Every game has its own seed (from the base seed, the generation and its index) and the games'
 //! results are gathered in order, so the model is the same whatever the number of threads; a time
@@ -28,6 +29,9 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// Generations in a row without a measurable improvement before learning stops.
+pub const PATIENCE: u32 = 2;
 
 /// How learning runs.
 #[derive(Clone, Debug)]
@@ -126,7 +130,7 @@ fn play(
                 last_turn = game.turns();
                 for s in 0..lc.players {
                     let mut x = Vec::new();
-                    f.extract(&game.view(s), &mut x);
+                    f.extract(&game, s, &mut x);
                     rows.push((s, x));
                 }
             }
@@ -299,6 +303,7 @@ fn learn_in_pool(
     let mut current = Arc::new(blank);
     let mut data: Vec<Played> = Vec::new();
     let mut baseline: Option<f64> = None;
+    let mut misses = 0;
     for generation in 1..=lc.generations.max(1) {
         let gen_started = Instant::now();
         let base = game_seed(lc.seed, u64::from(generation));
@@ -391,7 +396,8 @@ fn learn_in_pool(
             current = next;
             baseline = Some(score);
         }
-        if !improved || lc.time.is_some_and(|t| started.elapsed() >= t) {
+        misses = if improved { 0 } else { misses + 1 };
+        if misses >= PATIENCE || lc.time.is_some_and(|t| started.elapsed() >= t) {
             break;
         }
     }

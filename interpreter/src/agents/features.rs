@@ -7,12 +7,14 @@
 //! - for every seat, the count of each card kind in each of its zones (`per player` zones), the number
 //!   of cards there it cannot see (`?`), and its variables that are numbers or truth values;
 //! - for the shared zones, the count of each kind and of unseen cards, and the shared variables;
+//! - the script's own measure of each seat (`fn heuristic`, else `fn score`: `me.measure`), where it
+//!   declares one, evaluated in the game the view is of;
 //! - the game's progress: the turn number.
 //!
 //! Zones attached to cards or spaces are left out. Every feature has a readable name (`me.hand:Copper`,
 //! `next.coins`, `market:?`, `turn`), which the model file lists.
 
-use crate::engine::View;
+use crate::engine::{Game, View};
 use crate::program::Program;
 use cardgame_grammar::ast::Scope;
 use std::collections::HashMap;
@@ -33,6 +35,8 @@ pub struct FeatureSet {
     per_seat: usize,
     /// Where the shared block starts.
     shared_base: usize,
+    /// Where the measures start, when the script has one.
+    measure_base: Option<usize>,
 }
 
 /// Whether a variable's type holds a number the model can read (an int or a truth value).
@@ -104,6 +108,17 @@ impl FeatureSet {
         for v in &svars {
             names.push(v.to_string());
         }
+        let has_measure = program.fns.iter().any(|f| {
+            (f.name == "heuristic" || f.name == "score")
+                && f.params == [crate::program::Ty::Player]
+                && f.ret == crate::program::Ty::Int
+        });
+        let measure_base = has_measure.then_some(names.len());
+        if has_measure {
+            for r in 0..players {
+                names.push(format!("{}.measure", relative_name(r)));
+            }
+        }
         names.push("turn".into());
         let index = |l: &[&str]| -> HashMap<String, usize> {
             l.iter()
@@ -120,6 +135,7 @@ impl FeatureSet {
             shared_vars: index(&svars),
             players,
             shared_base,
+            measure_base,
             names,
         }
     }
@@ -136,8 +152,25 @@ impl FeatureSet {
         &self.names
     }
 
-    /// The features of `view`, seen from its seat, written into `out` (resized to [`Self::len`]).
-    pub fn extract(&self, view: &View, out: &mut Vec<f64>) {
+    /// The features of `game` seen from `seat` (its view, and the script's measures of the seats
+    /// in `game`), written into `out` (resized to [`Self::len`]).
+    pub fn extract(&self, game: &Game, seat: u8, out: &mut Vec<f64>) {
+        self.extract_view(&game.view(seat), out);
+        if let Some(base) = self.measure_base {
+            let mut g = game.clone();
+            let n = self.players.max(1);
+            for r in 0..n {
+                let q = ((seat as usize + r) % n) as u8;
+                if let (Some(x), Some(v)) = (out.get_mut(base + r), g.script_score_here(q)) {
+                    *x = v as f64;
+                }
+            }
+        }
+    }
+
+    /// The features a view shows, seen from its seat, written into `out` (resized to
+    /// [`Self::len`]); the measures are left at 0.
+    pub fn extract_view(&self, view: &View, out: &mut Vec<f64>) {
         out.clear();
         out.resize(self.names.len(), 0.0);
         let k1 = self.kinds.len() + 1;
@@ -223,9 +256,9 @@ mod tests {
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        f.extract(&g.view(1), &mut x);
+        f.extract(&g, 1, &mut x);
         assert_eq!(show(&x), "me.coins=4 next.hand:?=3 pool:Rock=2 round=2");
-        f.extract(&g.view(0), &mut x);
+        f.extract(&g, 0, &mut x);
         assert_eq!(show(&x), "me.hand:Gem=3 next.coins=4 pool:Rock=2 round=2");
     }
 }

@@ -93,10 +93,10 @@ impl Guide {
         Some(match game.status() {
             Status::Over(o) => match goals.shares(o) {
                 Some(s) => s,
-                None => (0..n).map(|p| model.value(&game.view(p))).collect(),
+                None => (0..n).map(|p| model.value(game, p)).collect(),
             },
             Status::Error(_) => vec![0.0; n as usize],
-            Status::Decision(_) => (0..n).map(|p| model.value(&game.view(p))).collect(),
+            Status::Decision(_) => (0..n).map(|p| model.value(game, p)).collect(),
         })
     }
 }

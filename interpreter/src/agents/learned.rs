@@ -43,10 +43,10 @@ pub fn judge(model: &Model, game: &Game, goals: &Goals, seat: u8) -> f64 {
     match game.status() {
         Status::Over(o) => match goals.shares(o) {
             Some(s) => s.get(seat as usize).copied().unwrap_or(0.0),
-            None => model.value(&game.view(seat)),
+            None => model.value(game, seat),
         },
         Status::Error(_) => 0.0,
-        Status::Decision(_) => model.value(&game.view(seat)),
+        Status::Decision(_) => model.value(game, seat),
     }
 }
 

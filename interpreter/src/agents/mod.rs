@@ -297,9 +297,14 @@ pub fn make_agent_with(
             ),
         },
         other if other == "search" || other.starts_with("search:") => {
-            let budget = other.strip_prefix("search:").unwrap_or(SEARCH_DEFAULT);
+            let rest = other.strip_prefix("search:").unwrap_or(SEARCH_DEFAULT);
+            let (budget, mast) = match rest.strip_suffix(":mast") {
+                Some(b) => (b, true),
+                None => (rest, false),
+            };
             // With a model: play-outs cut when the next turn begins, judged by the model; without:
-            // MAST play-outs of two turns, judged by the script's measure.
+            // play-outs of two turns (at random, or by MAST with `:mast`), judged by the script's
+            // measure.
             let playout = Playout {
                 turns: Some(if model.is_some() { 1 } else { 2 }),
                 ..Playout::default()
@@ -310,15 +315,15 @@ pub fn make_agent_with(
                 None => {
                     return Err(format!(
                         "`{other}`: search takes a time per decision (`search:50ms`, `search:1s`, \
-                         up to 1 hour) or a number of iterations from 1 (`search:500`)"
+                         up to 1 hour) or a number of iterations from 1 (`search:500`), then \
+                         optionally `:mast`"
                     ))
                 }
             };
-            let name = format!("search:{budget}");
             Ok(Box::new(agent.guided(
                 model.cloned(),
-                model.is_none(),
-                name,
+                mast,
+                format!("search:{rest}"),
             )))
         }
         other if other.starts_with("strategy:") => {
@@ -370,6 +375,9 @@ mod tests {
             ("ismcts:50", "ismcts:50"),
             ("ismcts:1s", "ismcts:1s"),
             ("ismcts:250ms:random", "ismcts:250ms"),
+            ("search", "search:50ms"),
+            ("search:20", "search:20"),
+            ("search:1s:mast", "search:1s:mast"),
             ("ismcts:250ms:steady", "ismcts:250ms:steady"),
             ("ismcts:250ms:steady:end", "ismcts:250ms:steady:end"),
             ("ismcts:20:random:4", "ismcts:20:random:4"),
@@ -413,6 +421,8 @@ mod tests {
             "mcts:fast",
             "ismcts:0",
             "ismcts:fast",
+            "search:fast",
+            "search:0",
         ] {
             let e = make_agent(&p, bad, 1, 0)
                 .err()

@@ -12,7 +12,7 @@
 //! then one line per feature: `feature NAME MEAN SPREAD W U`, in the order the features are derived.
 
 use super::features::FeatureSet;
-use crate::engine::View;
+use crate::engine::Game;
 use crate::program::Program;
 
 /// The hash of a script's text that a model names: the first 16 hex digits of its SHA-256.
@@ -83,13 +83,14 @@ impl Model {
         y
     }
 
-    /// The expected result, between 0 and 1, of the seat whose view this is.
-    pub fn value(&self, view: &View) -> f64 {
+    /// The expected result, between 0 and 1, of `seat` in `game`, from its view (and the script's
+    /// measures in `game`).
+    pub fn value(&self, game: &Game, seat: u8) -> f64 {
         let Some(f) = &self.features else {
             return 0.5;
         };
         let mut x = Vec::with_capacity(f.len());
-        f.extract(view, &mut x);
+        f.extract(game, seat, &mut x);
         let (z, t) = self.inputs(&x);
         sigmoid(self.logit(&z, t))
     }
