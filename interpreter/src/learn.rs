@@ -218,9 +218,9 @@ fn fit(model: &mut Model, data: &[(Vec<f64>, f64)], turns: f64, seed: u64) {
             let p = crate::agents::model::sigmoid(model.logit(z, *t));
             let g = p - y;
             model.bias -= rate * g;
-            for i in 0..n {
-                model.w[i] -= rate * (g * z[i] + l2 * model.w[i]);
-                model.u[i] -= rate * (g * z[i] * t + l2 * model.u[i]);
+            for ((w, u), z) in model.w.iter_mut().zip(model.u.iter_mut()).zip(z) {
+                *w -= rate * (g * z + l2 * *w);
+                *u -= rate * (g * z * t + l2 * *u);
             }
         }
     }
