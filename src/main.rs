@@ -175,6 +175,14 @@ fn agent_form(name: &str) -> (String, &'static str) {
             "ismcts[:N|:T|:B:POLICY[:TURNS][:strict[=NAME]][:owners]]".into(),
             "information-set MCTS over worlds consistent with what the seat saw (1,000 iterations)",
         ),
+        "search" => (
+            "search[:T|:N][:mast]".into(),
+            "the default search (50ms a decision); with --model, judged by a learned model",
+        ),
+        "learned" => (
+            name.into(),
+            "one step of look-ahead judged by a learned model (--model, from `cardgame learn`)",
+        ),
         "strategy" => (
             "strategy:NAME".into(),
             "a strategy written in the script (`cardgame strategies FILE` lists them)",
