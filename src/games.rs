@@ -3,7 +3,7 @@
 
 use crate::diagnostics::{display_name, load};
 use crate::{play, Batch, Format, GameArgs, Limits, SCRIPT_ERROR, USAGE};
-use cardgame_interpreter::agents::{make_agent, Agent};
+use cardgame_interpreter::agents::{make_agent_with, Agent, Model};
 use cardgame_interpreter::engine::{render_event, Event, Game, GameConfig, Status};
 use cardgame_interpreter::program::{OptionId, OptionKind, Program};
 use cardgame_interpreter::sim::{simulate, SimConfig};
@@ -109,11 +109,34 @@ fn event_json(e: &Event, viewer: Option<u8>) -> serde_json::Value {
     v
 }
 
+/// The model `--model` names, checked against the script and player count: a mismatch is a usage
+/// error that says how to learn again.
+pub(crate) fn model_for(
+    file: &Path,
+    program: &Program,
+    players: u8,
+    path: Option<&Path>,
+) -> Result<Option<Arc<Model>>, u8> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let source = std::fs::read_to_string(file).map_err(|e| {
+        errln!("error: {e}");
+        SCRIPT_ERROR
+    })?;
+    crate::learn::load_model(path, program, &source, players)
+        .map(Some)
+        .map_err(|e| {
+            errln!("error: {e}");
+            USAGE
+        })
+}
+
 pub fn cmd_run(
     file: &Path,
     args: &GameArgs,
     seed: u64,
-    agents: &str,
+    (agents, model): (&str, Option<&Path>),
     format: Format,
     limits: Limits,
     view: Option<u8>,
@@ -132,6 +155,10 @@ pub fn cmd_run(
             return USAGE;
         }
     };
+    let model = match model_for(file, &program, players, model) {
+        Ok(m) => m,
+        Err(c) => return c,
+    };
     let specs: Vec<&str> = agents.split(',').collect();
     let mut seats: Vec<Box<dyn Agent>> = Vec::new();
     for seat in 0..players {
@@ -140,7 +167,7 @@ pub fn cmd_run(
             .or(specs.last())
             .copied()
             .unwrap_or("random");
-        match make_agent(&program, spec, seed, seat) {
+        match make_agent_with(&program, spec, seed, seat, model.as_ref()) {
             Ok(a) => seats.push(a),
             Err(e) => {
                 errln!("error: {e}");
@@ -396,6 +423,10 @@ pub fn cmd_batch(
         max_decisions: sim.limits.max_decisions,
         max_steps: sim.limits.max_steps,
         shard: shard.map(|s| s.shard),
+        model: match model_for(file, &program, cfg.players, sim.model.as_deref()) {
+            Ok(m) => m,
+            Err(c) => return c,
+        },
     };
     let total = match what {
         Batching::Tournament => {
@@ -493,7 +524,7 @@ pub fn cmd_play(
     args: &GameArgs,
     seat: u8,
     seed: u64,
-    agents: &str,
+    (agents, model): (&str, Option<&Path>),
     limits: Limits,
 ) -> u8 {
     let (program, mut cfg) = match prepare(file, args, seed) {
@@ -507,7 +538,11 @@ pub fn cmd_play(
         return USAGE;
     }
     let me = seat - 1;
-    let bots = match seat_bots(&program, agents, seed, players, me) {
+    let model = match model_for(file, &program, players, model) {
+        Ok(m) => m,
+        Err(c) => return c,
+    };
+    let bots = match seat_bots(&program, agents, seed, players, me, model.as_ref()) {
         Ok(b) => b,
         Err(e) => {
             errln!("error: {e}");
@@ -544,6 +579,7 @@ pub(crate) fn seat_bots(
     seed: u64,
     players: u8,
     me: u8,
+    model: Option<&Arc<Model>>,
 ) -> Result<Vec<Option<Box<dyn Agent>>>, String> {
     let specs: Vec<&str> = agents.split(',').map(str::trim).collect();
     let mut bots: Vec<Option<Box<dyn Agent>>> = Vec::new();
@@ -555,7 +591,7 @@ pub(crate) fn seat_bots(
         }
         let spec = specs.get(k).or(specs.last()).copied().unwrap_or("random");
         k += 1;
-        bots.push(Some(make_agent(program, spec, seed, s)?));
+        bots.push(Some(make_agent_with(program, spec, seed, s, model)?));
     }
     Ok(bots)
 }

@@ -54,6 +54,7 @@ mod diagnostics;
 mod format;
 mod games;
 mod html;
+mod learn;
 mod lsp;
 mod play;
 mod scripts;
@@ -131,6 +132,9 @@ impl Limits {
 /// The flags `sim` and `tournament` share.
 #[derive(clap::Args)]
 struct Batch {
+    /// A learned model (`cardgame learn`) for the agents `search` and `learned`.
+    #[arg(long, value_name = "MODEL")]
+    model: Option<PathBuf>,
     /// Base seed: each game's seed is drawn from it and the game's number (`sim`) or round
     /// (`tournament`).
     #[arg(long, default_value_t = 1)]
@@ -170,6 +174,14 @@ fn agent_form(name: &str) -> (String, &'static str) {
         "ismcts" => (
             "ismcts[:N|:T|:B:POLICY[:TURNS][:strict[=NAME]][:owners]]".into(),
             "information-set MCTS over worlds consistent with what the seat saw (1,000 iterations)",
+        ),
+        "search" => (
+            "search[:T|:N][:mast]".into(),
+            "the default search (50ms a decision); with --model, judged by a learned model",
+        ),
+        "learned" => (
+            name.into(),
+            "one step of look-ahead judged by a learned model (--model, from `cardgame learn`)",
         ),
         "strategy" => (
             "strategy:NAME".into(),
@@ -257,6 +269,9 @@ enum Command {
         /// Show the trace as this seat (1-based) may see it: hidden cards stay hidden.
         #[arg(long, value_name = "SEAT")]
         view: Option<u8>,
+        /// A learned model (`cardgame learn`) for the agents `search` and `learned`.
+        #[arg(long, value_name = "MODEL")]
+        model: Option<PathBuf>,
     },
     /// Show the component inventory after setup.
     Cards {
@@ -318,6 +333,37 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         html: Option<PathBuf>,
     },
+    /// Learn to play a script by self-play: fit an evaluation of positions and write it as a model
+    /// file for `--model` (docs/cli.md, Learning).
+    Learn {
+        /// The script to learn.
+        file: PathBuf,
+        #[command(flatten)]
+        game: GameArgs,
+        /// Stop after the generation that ends past this time (`90s`, `10m`, `1h`).
+        #[arg(long, value_parser = learn::parse_time)]
+        time: Option<std::time::Duration>,
+        /// Self-play games per generation.
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
+        games: u64,
+        /// The most generations.
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..))]
+        generations: u32,
+        /// Base seed of every game played.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (default: the number of cores); the model is the same for any number.
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// The model file to write (default: beside the script, `NAME.Np.model`).
+        #[arg(long, value_name = "MODEL")]
+        out: Option<PathBuf>,
+        /// The report's format: text, or one JSON object.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        limits: Limits,
+    },
     /// Set agents against each other in every pairing and seating; print a matrix of score rates.
     Tournament {
         /// The script to play.
@@ -350,6 +396,9 @@ enum Command {
         agents: String,
         #[command(flatten)]
         limits: Limits,
+        /// A learned model (`cardgame learn`) for the agents `search` and `learned`.
+        #[arg(long, value_name = "MODEL")]
+        model: Option<PathBuf>,
     },
     /// Serve a local web page (127.0.0.1 only) to play a seat, replay a seeded game and read a
     /// simulation report with charts.
@@ -489,9 +538,41 @@ fn main() -> ExitCode {
             format,
             limits,
             view,
-        } => games::cmd_run(&file, &game, seed, &agents, format, limits, view),
+            model,
+        } => games::cmd_run(
+            &file,
+            &game,
+            seed,
+            (&agents, model.as_deref()),
+            format,
+            limits,
+            view,
+        ),
         Command::Cards { file, game, format } => games::cmd_cards(&file, &game, format),
         Command::Strategies { file, format } => games::cmd_strategies(&file, format),
+        Command::Learn {
+            file,
+            game,
+            time,
+            games,
+            generations,
+            seed,
+            jobs,
+            out,
+            format,
+            limits,
+        } => learn::cmd_learn(&learn::LearnArgs {
+            file: &file,
+            game: &game,
+            time,
+            games,
+            generations,
+            seed,
+            jobs,
+            out,
+            format,
+            limits,
+        }),
         Command::Play {
             file,
             game,
@@ -499,7 +580,15 @@ fn main() -> ExitCode {
             seed,
             agents,
             limits,
-        } => games::cmd_play(&file, &game, seat, seed, &agents, limits),
+            model,
+        } => games::cmd_play(
+            &file,
+            &game,
+            seat,
+            seed,
+            (&agents, model.as_deref()),
+            limits,
+        ),
         Command::Sim {
             file,
             game,

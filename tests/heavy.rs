@@ -56,6 +56,7 @@ fn games_ending(path: &str, players: u8, opts: &[(&str, &str)], stalls: u64) -> 
         max_decisions: cardgame_interpreter::engine::DEFAULT_MAX_DECISIONS,
         max_steps: cardgame_interpreter::engine::DEFAULT_MAX_STEPS,
         shard: None,
+        model: None,
     };
     let r = simulate(&p, &cfg, &|| ()).expect("simulation");
     assert_eq!(
@@ -154,6 +155,7 @@ fn examples_thousand_games() {
         "examples/duel.cardgame",
         "examples/secret-bids.cardgame",
         "examples/monty-hall.cardgame",
+        "examples/two-piles.cardgame",
     ] {
         every_player_count(e);
     }

@@ -7,6 +7,7 @@ pub mod diag;
 pub mod engine;
 pub mod figures;
 pub mod interchangeable;
+pub mod learn;
 pub mod program;
 pub mod purity;
 pub mod report;

@@ -3,7 +3,7 @@
 //! Game `i` is seeded from the base seed and `i` alone, and each game runs on one thread from start to
 //! end, so the report is the same whatever the number of threads.
 
-use crate::agents::make_agent;
+use crate::agents::make_agent_with;
 use crate::engine::{
     Game, GameConfig, GameFactory, Status, DEFAULT_MAX_DECISIONS, DEFAULT_MAX_STEPS,
 };
@@ -37,6 +37,8 @@ pub struct SimConfig {
     pub max_steps: u64,
     /// Play only this shard of the games (`sim --shard K/N`); `None`: all of them.
     pub shard: Option<Shard>,
+    /// A learned model for the agents that use one (`search`, `learned`; `--model`).
+    pub model: Option<Arc<crate::agents::Model>>,
 }
 
 /// The seed of game `index`: a mix of the base seed and the index (SplitMix64).
@@ -392,7 +394,7 @@ fn play_seated_with(
     let mut config = config_of(cfg, seed);
     let mut agents = Vec::with_capacity(n);
     for (seat, name) in seating.iter().enumerate() {
-        match make_agent(program, name, seed, seat as u8) {
+        match make_agent_with(program, name, seed, seat as u8, cfg.model.as_ref()) {
             Ok(a) => agents.push(a),
             Err(e) => {
                 return Record {
@@ -510,7 +512,7 @@ pub(crate) fn simulate_raw(
     tick: &(dyn Fn() + Sync),
 ) -> Result<(Tally, Figures, f64), String> {
     for (seat, a) in cfg.agents.iter().enumerate() {
-        make_agent(program, a, 0, seat as u8)?;
+        make_agent_with(program, a, 0, seat as u8, cfg.model.as_ref())?;
     }
     let shard = cfg.shard.unwrap_or(Shard { index: 0, count: 1 });
     if shard.count == 0 || shard.index >= shard.count {

@@ -10,7 +10,7 @@
 //! the same seed (the same deal), and round r is seeded from the base seed and r alone, so every
 //! lineup sees the same deals and the report is the same whatever the number of threads.
 
-use crate::agents::make_agent;
+use crate::agents::make_agent_with;
 use crate::program::Program;
 use crate::sim::{
     game_seed, play_in_chunks, play_seated, problems_text, wilson, Factories, Problems, Rate,
@@ -189,7 +189,7 @@ pub fn tournament(
 ) -> Result<TournamentReport, String> {
     let names = &cfg.agents;
     for (i, a) in names.iter().enumerate() {
-        make_agent(program, a, 0, 0)?;
+        make_agent_with(program, a, 0, 0, cfg.model.as_ref())?;
         if names[..i].contains(a) {
             return Err(format!("agent `{a}` is listed twice"));
         }

@@ -464,6 +464,7 @@ fn report_of(s: &Server, q: &HashMap<String, String>) -> Result<serde_json::Valu
         max_decisions: cfg.max_decisions,
         max_steps: cfg.max_steps,
         shard: None,
+        model: None,
     };
     let report = simulate(&program, &sc, &|| {}).map_err(bad)?;
     serde_json::to_value(&report).map_err(|e| internal(e.to_string()))

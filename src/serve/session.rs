@@ -45,7 +45,7 @@ impl Session {
         seat: u8,
         agents: &str,
     ) -> Result<Session, String> {
-        let bots = seat_bots(&program, agents, cfg.seed, cfg.players, seat)?;
+        let bots = seat_bots(&program, agents, cfg.seed, cfg.players, seat, None)?;
         let mut s = Session {
             game: Game::new(program, cfg),
             seat,

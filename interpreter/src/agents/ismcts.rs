@@ -23,8 +23,9 @@
 //!   covers is taken at random) or uniformly at random, until a number of turns past the decision's
 //!   have begun (`ismcts:1s:big_money:6`; by default 2, the turn after next; `end`: to the end of the
 //!   game), or [`PLAYOUT_DECISIONS`] decisions; then the script's `heuristic` (else `score`) judges the position
-//!   as `mcts` does: each seat's lead over the best other, relative to its lead in the same world
-//!   before the search, through a logistic curve. A finished game counts its winners.
+//!   as `mcts` does: each seat's standing (its side's measure, `goals.rs`), relative to its standing
+//!   in the same world before the search, through a logistic curve. A finished game counts its
+//!   winning sides.
 //! - *The choice.* The option visited most; with a play-out strategy, the strategy's own move in
 //!   the real game unless the chosen option's mean reward beats it by [`EVIDENCE`] standard errors
 //!   (so that the noise of few play-outs, or a heuristic that misjudges, does not pull the search
@@ -43,12 +44,16 @@
 //! at all); the test in engine/sample.rs checks that two games differing only in hidden cards give the
 //! same choice.
 
-use super::search::{leads, run_forced, LoopGuard, Scale};
+use super::goals::Goals;
+use super::guide::Guide;
+use super::model::Model;
+use super::search::{run_forced, LoopGuard, Scale};
 use super::Agent;
 use crate::engine::{Decision, Game, Observations, RulesOf, Status};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Consistent worlds tried per world wanted before the search falls back to `determinize`.
@@ -169,9 +174,10 @@ impl Estimate {
     }
 }
 
-/// A possible world of one decision's search, with every seat's lead in it before anything is chosen.
+/// A possible world of one decision's search, its sides, and every seat's standing in it before anything is chosen.
 struct World {
     game: Game,
+    goals: Goals,
     root: Vec<f64>,
 }
 
@@ -189,6 +195,10 @@ pub struct IsmctsAgent {
     observed: Option<Observations>,
     /// Consistent worlds could not be drawn in this game: `determinize` from now on.
     fallback: bool,
+    /// A learned model that judges where play-outs stop, and MAST play-outs (`guide.rs`).
+    guide: Guide,
+    /// The name it was asked by (`search:50ms`), when not its `ismcts` spec.
+    called: Option<String>,
 }
 
 /// The most iterations a search with a time budget runs for one decision.
@@ -206,7 +216,17 @@ impl IsmctsAgent {
             guard: LoopGuard::default(),
             observed: None,
             fallback: false,
+            guide: Guide::default(),
+            called: None,
         }
+    }
+
+    /// The same search guided by `guide.rs`: judged by `model` where play-outs stop, with MAST
+    /// play-outs when `mast`; named `called`.
+    pub fn guided(mut self, model: Option<Arc<Model>>, mast: bool, called: String) -> Self {
+        self.guide = Guide::new(model, mast);
+        self.called = Some(called);
+        self
     }
 
     pub fn timed(seed: u64, time: Duration, playout: Playout) -> Self {
@@ -267,8 +287,13 @@ impl IsmctsAgent {
             .into_iter()
             .map(|mut g| {
                 g.set_recording(false);
-                let root = leads(&mut g).unwrap_or_else(|| vec![0.0; seats]);
-                World { game: g, root }
+                let goals = Goals::of(&g);
+                let root = goals.standings(&mut g).unwrap_or_else(|| vec![0.0; seats]);
+                World {
+                    game: g,
+                    goals,
+                    root,
+                }
             })
             .collect()
     }
@@ -303,7 +328,7 @@ impl IsmctsAgent {
 
     /// The play-out after the tree: the policy plays until the turn after next begins.
     fn play_out(&mut self, g: &mut Game, turn: u32) {
-        if self.playout.strategy.is_none() {
+        if self.playout.strategy.is_none() && !self.guide.mast {
             // A random play-out counts options, never reads them.
             g.set_labels(false);
         }
@@ -325,6 +350,16 @@ impl IsmctsAgent {
                 Some((s, _)) if k > 1 => match g.strategy_choice(*s) {
                     Ok(Some(i)) if i < k => i,
                     _ => self.rng.gen_range(0..k),
+                },
+                _ if k > 1 && self.guide.mast => match g.status() {
+                    Status::Decision(d) => {
+                        let i = self.guide.pick(&d.options, &mut self.rng);
+                        if let Some(l) = d.options.get(i) {
+                            self.guide.note(d.player, l);
+                        }
+                        i
+                    }
+                    _ => 0,
                 },
                 _ => self.rng.gen_range(0..k.max(1)),
             };
@@ -412,6 +447,7 @@ impl IsmctsAgent {
                     _ => unvisited[self.rng.gen_range(0..unvisited.len())],
                 };
                 let label = d.options[i].clone();
+                self.guide.note(d.player, &label);
                 if g.apply(i).is_err() {
                     break;
                 }
@@ -423,6 +459,9 @@ impl IsmctsAgent {
                 path.push(c);
                 break;
             }
+            if let Some(l) = d.options.get(best.1) {
+                self.guide.note(d.player, l);
+            }
             if best.1 == usize::MAX || g.apply(best.1).is_err() {
                 break;
             }
@@ -431,7 +470,11 @@ impl IsmctsAgent {
         }
         self.play_out(&mut g, turn);
         run_forced(&mut g);
-        let r = scale.rewards(&mut g, &world.root);
+        let r = match self.guide.judge(&g, &world.goals) {
+            Some(r) => r,
+            None => scale.rewards(&mut g, &world.root, &world.goals),
+        };
+        self.guide.learn(&r);
         for &n in &path {
             let nd = &mut nodes[n];
             nd.visits += 1;
@@ -460,6 +503,7 @@ impl Agent for IsmctsAgent {
             }
         }
         let seats = game.players() as usize;
+        self.guide.reset();
         let worlds = self.worlds(game, decision.player);
         let mut nodes = vec![Node::new(seats)];
         let mut scale = Scale::default();
@@ -501,6 +545,9 @@ impl Agent for IsmctsAgent {
     }
 
     fn name(&self) -> String {
+        if let Some(c) = &self.called {
+            return c.clone();
+        }
         let budget = match self.time {
             Some(t) if t.subsec_millis() == 0 => format!("{}s", t.as_secs()),
             Some(t) => format!("{}ms", t.as_millis()),

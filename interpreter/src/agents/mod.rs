@@ -4,12 +4,20 @@
 //! An agent is given only the decision (who decides, the prompt and the option labels) and the game it
 //! may look at through `Game::view` for its own seat; it never changes the game.
 
+pub mod features;
+mod goals;
+mod guide;
 mod ismcts;
+mod learned;
+pub mod model;
 mod search;
 mod strategy;
 
+pub use goals::{evaluate, Goals};
 pub use ismcts::{IsmctsAgent, Playout};
-pub use search::{evaluate, GreedyAgent, MctsAgent};
+pub use learned::{judge, LearnedAgent};
+pub use model::{script_hash, Model};
+pub use search::{GreedyAgent, MctsAgent};
 pub use strategy::StrategyAgent;
 
 use crate::engine::{Decision, Game, RulesOf};
@@ -70,7 +78,12 @@ impl Agent for FirstAgent {
 }
 
 /// The agent names `--agents` accepts (and `strategy:NAME`).
-pub const AGENT_NAMES: &[&str] = &["random", "first", "greedy", "mcts", "ismcts", "strategy"];
+pub const AGENT_NAMES: &[&str] = &[
+    "random", "first", "greedy", "mcts", "ismcts", "search", "learned", "strategy",
+];
+
+/// The budget of `search` alone: a time per decision.
+pub const SEARCH_DEFAULT: &str = "50ms";
 
 /// How much a search may think per decision.
 enum Budget {
@@ -166,6 +179,17 @@ pub fn make_agent(
     spec: &str,
     seed: u64,
     seat: u8,
+) -> Result<Box<dyn Agent>, String> {
+    make_agent_with(program, spec, seed, seat, None)
+}
+
+/// [`make_agent`] with a learned model (`cardgame learn`) for `search` and `learned`.
+pub fn make_agent_with(
+    program: &Program,
+    spec: &str,
+    seed: u64,
+    seat: u8,
+    model: Option<&std::sync::Arc<Model>>,
 ) -> Result<Box<dyn Agent>, String> {
     let seat_seed = seed
         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -264,10 +288,48 @@ pub fn make_agent(
                 )),
             }
         }
+        "learned" => match model {
+            Some(m) => Ok(Box::new(LearnedAgent::new(m.clone(), seat_seed, 0.0))),
+            None => Err(
+                "`learned` plays by a learned model: give one with `--model MODEL` (made by \
+                 `cardgame learn FILE`)"
+                    .to_string(),
+            ),
+        },
+        other if other == "search" || other.starts_with("search:") => {
+            let rest = other.strip_prefix("search:").unwrap_or(SEARCH_DEFAULT);
+            let (budget, mast) = match rest.strip_suffix(":mast") {
+                Some(b) => (b, true),
+                None => (rest, false),
+            };
+            // With a model: play-outs cut when the next turn begins, judged by the model; without:
+            // play-outs of two turns (at random, or by MAST with `:mast`), judged by the script's
+            // measure.
+            let playout = Playout {
+                turns: Some(if model.is_some() { 1 } else { 2 }),
+                ..Playout::default()
+            };
+            let agent = match mcts_budget(budget) {
+                Some(Budget::Iterations(n)) => IsmctsAgent::new(seat_seed, n, playout),
+                Some(Budget::Time(t)) => IsmctsAgent::timed(seat_seed, t, playout),
+                None => {
+                    return Err(format!(
+                        "`{other}`: search takes a time per decision (`search:50ms`, `search:1s`, \
+                         up to 1 hour) or a number of iterations from 1 (`search:500`), then \
+                         optionally `:mast`"
+                    ))
+                }
+            };
+            Ok(Box::new(agent.guided(
+                model.cloned(),
+                mast,
+                format!("search:{rest}"),
+            )))
+        }
         other if other.starts_with("strategy:") => {
             let i = strategy_index(program, other["strategy:".len()..].trim())?;
             let def = &program.strategies[i];
-            let fallback = make_agent(program, &def.fallback, seed, seat)?;
+            let fallback = make_agent_with(program, &def.fallback, seed, seat, model)?;
             Ok(Box::new(StrategyAgent::new(i, def.name.clone(), fallback)))
         }
         other => Err(
@@ -313,6 +375,9 @@ mod tests {
             ("ismcts:50", "ismcts:50"),
             ("ismcts:1s", "ismcts:1s"),
             ("ismcts:250ms:random", "ismcts:250ms"),
+            ("search", "search:50ms"),
+            ("search:20", "search:20"),
+            ("search:1s:mast", "search:1s:mast"),
             ("ismcts:250ms:steady", "ismcts:250ms:steady"),
             ("ismcts:250ms:steady:end", "ismcts:250ms:steady:end"),
             ("ismcts:20:random:4", "ismcts:20:random:4"),
@@ -356,6 +421,8 @@ mod tests {
             "mcts:fast",
             "ismcts:0",
             "ismcts:fast",
+            "search:fast",
+            "search:0",
         ] {
             let e = make_agent(&p, bad, 1, 0)
                 .err()

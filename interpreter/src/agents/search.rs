@@ -4,13 +4,14 @@
 //!
 //! Both know nothing of any game: they only apply options and read the script's own measure of a
 //! position (`fn heuristic(p: player): int`, else `fn score(p: player): int`, through
-//! `Game::script_score`). Shared pieces:
+//! `Game::script_score`) and its goals (teams, shared wins: `goals.rs`). Shared pieces:
 //! - *forced moves*: a decision with a single option is taken at once, without search, and a
 //!   look-ahead runs on through such decisions before it judges a position;
 //! - *no idle loops*: an agent never takes the same option twice from the same position (as its seat
 //!   sees it) in one turn, so an option that leads back where it started (an offer declined, say) cannot
 //!   keep a turn going for ever.
 
+use super::goals::{evaluate, Goals};
 use super::Agent;
 use crate::engine::{Decision, Game, Status};
 use rand::{Rng, SeedableRng};
@@ -21,57 +22,6 @@ use std::hash::{Hash, Hasher};
 
 /// The most forced decisions a look-ahead takes in a row before it judges the position anyway.
 const FORCED_LIMIT: u32 = 200;
-
-/// How good a position is for `seat`: a win is worth most, a loss least; otherwise the script's own
-/// `heuristic` (or `score`) as a lead over the best other seat, or 0 when the script declares none.
-pub fn evaluate(game: &mut Game, seat: u8) -> f64 {
-    match game.status() {
-        Status::Over(o) => {
-            // A participant that is not a seat wins like a player: a loss for every seat it beats.
-            let winners = o.winners.len() + o.participants.len();
-            if o.winners.contains(&seat) {
-                1_000_000.0 / winners as f64
-            } else if winners == 0 {
-                0.0
-            } else {
-                -1_000_000.0
-            }
-        }
-        Status::Error(_) => -2_000_000.0,
-        Status::Decision(_) => lead(game, seat).unwrap_or(0.0),
-    }
-}
-
-/// The script's measure of `seat` minus the best measure among the other seats.
-fn lead(game: &mut Game, seat: u8) -> Option<f64> {
-    let mine = game.script_score_here(seat)?;
-    let best_other = (0..game.players())
-        .filter(|&p| p != seat)
-        .filter_map(|p| game.script_score_here(p))
-        .max()
-        .unwrap_or(0);
-    Some((mine - best_other) as f64)
-}
-
-/// Every seat's lead (see [`lead`]), computing the script's measure once per seat.
-pub(super) fn leads(game: &mut Game) -> Option<Vec<f64>> {
-    let scores: Option<Vec<i64>> = (0..game.players())
-        .map(|p| game.script_score_here(p))
-        .collect();
-    let scores = scores?;
-    Some(
-        (0..scores.len())
-            .map(|p| {
-                let best_other = (0..scores.len())
-                    .filter(|&q| q != p)
-                    .map(|q| scores[q])
-                    .max()
-                    .unwrap_or(0);
-                (scores[p] - best_other) as f64
-            })
-            .collect(),
-    )
-}
 
 /// Takes the decisions that offer a single option, whoever decides, up to [`FORCED_LIMIT`] of them.
 pub(super) fn run_forced(g: &mut Game) {
@@ -164,6 +114,8 @@ impl Agent for GreedyAgent {
         let (key, allowed) = self.guard.allowed(game, decision);
         let seeds: Vec<u64> = (0..self.worlds).map(|_| self.rng.gen()).collect();
         let turn = game.turns();
+        // The sides are read in a possible world, never in the real game.
+        let goals = Goals::of(&game.determinize(seat, seeds[0]));
         let mut best = (f64::NEG_INFINITY, Vec::new());
         for &i in &allowed {
             let mut total = 0.0;
@@ -180,7 +132,7 @@ impl Agent for GreedyAgent {
                 run_forced(&mut g);
                 hands_on |= g.turns() != turn
                     || !matches!(g.status(), Status::Decision(d) if d.player == seat);
-                total += evaluate(&mut g, seat);
+                total += evaluate(&mut g, &goals, seat);
             }
             let v = total / seeds.len() as f64;
             if v > best.0 + 1e-9 {
@@ -220,10 +172,10 @@ struct Node {
 /// option labels (UCB1 for the seat deciding at each node; forced decisions are taken without a node).
 /// At a new node it plays on at random for `horizon` decisions (none by default: the script's measure
 /// judges at once, which is cheap), then judges the position: a finished game by its winners, an
-/// unfinished one by each seat's lead in the script's measure, turned into a reward in (0, 1) by a
-/// logistic curve centred on the lead the seat had before the search and scaled by how far the leads of
-/// the search's leaves spread. Measuring each leaf against the lead *in its own world* keeps what a
-/// world's deal gives a seat out of the comparison between options.
+/// unfinished one by each seat's standing in the script's measure (`goals.rs`), turned into a reward in
+/// (0, 1) by a logistic curve centred on the standing the seat had before the search and scaled by how
+/// far the standings of the search's leaves spread. Measuring each leaf against the standing *in its
+/// own world* keeps what a world's deal gives a seat out of the comparison between options.
 pub struct MctsAgent {
     rng: ChaCha8Rng,
     iterations: u32,
@@ -237,13 +189,14 @@ pub struct MctsAgent {
     guard: LoopGuard,
 }
 
-/// A possible world of one search, with every seat's lead in it before anything is chosen.
+/// A possible world of one search, its sides, and every seat's standing in it before anything is chosen.
 struct World {
     game: Game,
+    goals: Goals,
     root: Vec<f64>,
 }
 
-/// The scale of the logistic curve: the running mean distance of the leaves' leads from the root's.
+/// The scale of the logistic curve: the running mean distance of the leaves' standings from the root's.
 #[derive(Default)]
 pub(super) struct Scale {
     spread_sum: f64,
@@ -251,47 +204,36 @@ pub(super) struct Scale {
 }
 
 impl Scale {
-    /// Rewards per seat in [0, 1] for the end of a play-out that started in a world with `root` leads.
-    pub(super) fn rewards(&mut self, game: &mut Game, root: &[f64]) -> Vec<f64> {
+    /// Rewards per seat in [0, 1] for the end of a play-out that started in a world with `root`
+    /// standings, by the goals the script declares (see `goals.rs`): a finished game by its winning
+    /// sides; an unfinished one (or one nobody won) by each seat's gain in standing since the root,
+    /// through a logistic curve.
+    pub(super) fn rewards(&mut self, game: &mut Game, root: &[f64], goals: &Goals) -> Vec<f64> {
         let n = game.players() as usize;
-        match game.status() {
-            Status::Over(o) => {
-                let winners = o.winners.len() + o.participants.len();
-                if winners == 0 {
-                    return vec![0.5; n];
-                }
-                // A participant's share of a win goes to no seat.
-                let share = 1.0 / winners as f64;
-                (0..n)
-                    .map(|p| {
-                        if o.winners.contains(&(p as u8)) {
-                            share
-                        } else {
-                            0.0
-                        }
-                    })
-                    .collect()
-            }
-            Status::Decision(_) => {
-                let Some(leads) = leads(game) else {
-                    return vec![0.5; n];
-                };
-                let gain: Vec<f64> = leads
-                    .iter()
-                    .zip(root.iter().chain(std::iter::repeat(&0.0)))
-                    .map(|(l, r)| l - r)
-                    .collect();
-                for g in &gain {
-                    self.spread_sum += g.abs();
-                    self.samples += 1;
-                }
-                let scale = (self.spread_sum / f64::from(self.samples.max(1))).max(1.0);
-                gain.iter()
-                    .map(|g| 1.0 / (1.0 + (-g / scale).exp()))
-                    .collect()
-            }
-            Status::Error(_) => vec![0.0; n],
+        let shares = match game.status() {
+            Status::Over(o) => goals.shares(o),
+            Status::Error(_) => return vec![0.0; n],
+            Status::Decision(_) => None,
+        };
+        if let Some(s) = shares {
+            return s;
         }
+        let Some(standings) = goals.standings(game) else {
+            return vec![0.5; n];
+        };
+        let gain: Vec<f64> = standings
+            .iter()
+            .zip(root.iter().chain(std::iter::repeat(&0.0)))
+            .map(|(l, r)| l - r)
+            .collect();
+        for g in &gain {
+            self.spread_sum += g.abs();
+            self.samples += 1;
+        }
+        let scale = (self.spread_sum / f64::from(self.samples.max(1))).max(1.0);
+        gain.iter()
+            .map(|g| 1.0 / (1.0 + (-g / scale).exp()))
+            .collect()
     }
 }
 
@@ -406,7 +348,7 @@ impl MctsAgent {
             }
         }
         run_forced(&mut g);
-        let r = scale.rewards(&mut g, &world.root);
+        let r = scale.rewards(&mut g, &world.root, &world.goals);
         for &n in &path {
             let nd = &mut nodes[n];
             nd.visits += 1;
@@ -436,8 +378,11 @@ impl Agent for MctsAgent {
             .map(|_| {
                 let mut game = game.determinize(decision.player, self.rng.gen());
                 game.set_recording(false);
-                let root = leads(&mut game).unwrap_or_else(|| vec![0.0; seats]);
-                World { game, root }
+                let goals = Goals::of(&game);
+                let root = goals
+                    .standings(&mut game)
+                    .unwrap_or_else(|| vec![0.0; seats]);
+                World { game, goals, root }
             })
             .collect();
         let mut scale = Scale::default();

@@ -1,0 +1,127 @@
+//! Agents stage: what guides the `search` agent's play-outs and judges where they stop, for any
+//! script: a learned model (`model.rs`) when one is given, and MAST (the move-average sampling
+//! technique of Finnsson and Björnsson, 2008) for the play-outs.
+//!
+//! - *MAST.* During one decision's search, every option label taken (in the tree or in a play-out) keeps
+//!   the mean reward, for the player who took it, of the iterations it was part of. A play-out then
+//!   picks among the options by a Gibbs distribution over those means (temperature [`TEMPERATURE`];
+//!   a label not seen yet counts as one half), so moves that have done well elsewhere in the search
+//!   are tried more, in any position. The table is forgotten at the next decision.
+//! - *A model.* Where the play-out stops, every seat's value is the model's value of that seat's view of
+//!   the (possible) world, unless the game is over (its winners count, `goals.rs`).
+
+use super::goals::Goals;
+use super::model::Model;
+use crate::engine::{Game, Status};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The temperature of MAST's Gibbs distribution over mean rewards (between 0 and 1).
+pub const TEMPERATURE: f64 = 0.1;
+
+#[derive(Default)]
+pub struct Guide {
+    pub model: Option<Arc<Model>>,
+    pub mast: bool,
+    /// Label → (reward sum, count), for the player who took it.
+    table: HashMap<String, (f64, u32)>,
+    /// The moves of the current iteration: (player, label).
+    moves: Vec<(u8, String)>,
+}
+
+impl Guide {
+    pub fn new(model: Option<Arc<Model>>, mast: bool) -> Guide {
+        Guide {
+            model,
+            mast,
+            ..Guide::default()
+        }
+    }
+
+    /// Forgets the last decision's table.
+    pub fn reset(&mut self) {
+        self.table.clear();
+        self.moves.clear();
+    }
+
+    /// Notes a move of the current iteration.
+    pub fn note(&mut self, player: u8, label: &str) {
+        if self.mast {
+            self.moves.push((player, label.to_string()));
+        }
+    }
+
+    /// Adds the iteration's rewards (per seat) to its moves' means, and starts the next iteration.
+    pub fn learn(&mut self, rewards: &[f64]) {
+        for (p, label) in self.moves.drain(..) {
+            let r = rewards.get(p as usize).copied().unwrap_or(0.0);
+            let e = self.table.entry(label).or_insert((0.0, 0));
+            e.0 += r;
+            e.1 += 1;
+        }
+    }
+
+    /// A play-out's choice among `options` by MAST (see the module's notes).
+    pub fn pick(&self, options: &[String], rng: &mut ChaCha8Rng) -> usize {
+        let weights: Vec<f64> = options
+            .iter()
+            .map(|l| {
+                let mean = self
+                    .table
+                    .get(l)
+                    .map_or(0.5, |(s, n)| s / f64::from((*n).max(1)));
+                (mean / TEMPERATURE).exp()
+            })
+            .collect();
+        let total: f64 = weights.iter().sum();
+        let mut x = rng.gen_range(0.0..total.max(f64::MIN_POSITIVE));
+        for (i, w) in weights.iter().enumerate() {
+            if x < *w {
+                return i;
+            }
+            x -= w;
+        }
+        options.len().saturating_sub(1)
+    }
+
+    /// Every seat's value by the model where a play-out stopped, or `None` without a model.
+    pub fn judge(&self, game: &Game, goals: &Goals) -> Option<Vec<f64>> {
+        let model = self.model.as_ref()?;
+        let n = game.players();
+        Some(match game.status() {
+            Status::Over(o) => match goals.shares(o) {
+                Some(s) => s,
+                None => (0..n).map(|p| model.value(game, p)).collect(),
+            },
+            Status::Error(_) => vec![0.0; n as usize],
+            Status::Decision(_) => (0..n).map(|p| model.value(game, p)).collect(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Guide;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    #[test]
+    fn mast_prefers_the_moves_that_did_well() {
+        let mut g = Guide::new(None, true);
+        for _ in 0..20 {
+            g.note(0, "good");
+            g.learn(&[1.0]);
+            g.note(0, "bad");
+            g.learn(&[0.0]);
+        }
+        let options = ["bad".to_string(), "good".to_string()];
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let good = (0..1000)
+            .filter(|_| g.pick(&options, &mut rng) == 1)
+            .count();
+        // e^10 to 1: nearly always the good one.
+        assert!(good > 990, "{good}");
+    }
+}

@@ -1,0 +1,103 @@
+//! Agents stage: `learned`, one step of look-ahead judged by a learned model (`model.rs`): the
+//! player `cardgame learn` trains by self-play, and a fast agent for any script with a model.
+//!
+//! Like `greedy`, it tries every option in a few possible worlds (`Game::determinize`: what its seat
+//! sees, the rest dealt at random), takes the forced decisions that follow, and keeps the option whose
+//! positions the model values most for its seat (a finished game counts its win, `goals.rs`). The model
+//! reads only its seat's view of those worlds, so the agent never reads what its seat cannot see.
+//! While learning it explores: with a small probability it takes an option at random.
+
+use super::goals::Goals;
+use super::model::Model;
+use super::search::{run_forced, LoopGuard};
+use super::Agent;
+use crate::engine::{Decision, Game, Status};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
+
+pub struct LearnedAgent {
+    model: Arc<Model>,
+    rng: ChaCha8Rng,
+    /// The chance of an option at random instead of the best (while learning).
+    explore: f64,
+    worlds: usize,
+    guard: LoopGuard,
+}
+
+impl LearnedAgent {
+    pub fn new(model: Arc<Model>, seed: u64, explore: f64) -> LearnedAgent {
+        LearnedAgent {
+            model,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            explore,
+            worlds: 2,
+            guard: LoopGuard::default(),
+        }
+    }
+}
+
+/// The value of a position for `seat` by `model`: a finished game by its shares of the win (a game
+/// nobody won: the model's value of its last view), an unfinished one by the model.
+pub fn judge(model: &Model, game: &Game, goals: &Goals, seat: u8) -> f64 {
+    match game.status() {
+        Status::Over(o) => match goals.shares(o) {
+            Some(s) => s.get(seat as usize).copied().unwrap_or(0.0),
+            None => model.value(game, seat),
+        },
+        Status::Error(_) => 0.0,
+        Status::Decision(_) => model.value(game, seat),
+    }
+}
+
+impl Agent for LearnedAgent {
+    fn choose(&mut self, game: &Game, decision: &Decision) -> usize {
+        if decision.options.len() <= 1 {
+            return 0;
+        }
+        let seat = decision.player;
+        let (key, allowed) = self.guard.allowed(game, decision);
+        if allowed.len() == 1 || self.rng.gen_bool(self.explore.clamp(0.0, 1.0)) {
+            let choice = allowed[self.rng.gen_range(0..allowed.len())];
+            self.guard.record(key, choice);
+            return choice;
+        }
+        let worlds: Vec<Game> = (0..self.worlds)
+            .map(|_| {
+                let mut g = game.determinize(seat, self.rng.gen());
+                g.set_recording(false);
+                g.set_labels(false);
+                g
+            })
+            .collect();
+        let goals = Goals::of(&worlds[0]);
+        let mut best = (f64::NEG_INFINITY, Vec::new());
+        for &i in &allowed {
+            let mut total = 0.0;
+            for w in &worlds {
+                let mut g = w.clone();
+                if g.apply(i).is_err() {
+                    continue;
+                }
+                run_forced(&mut g);
+                total += judge(&self.model, &g, &goals, seat);
+            }
+            let v = total / worlds.len() as f64;
+            if v > best.0 + 1e-12 {
+                best = (v, vec![i]);
+            } else if (v - best.0).abs() <= 1e-12 {
+                best.1.push(i);
+            }
+        }
+        let choice = match best.1.len() {
+            0 => allowed[0],
+            n => best.1[self.rng.gen_range(0..n)],
+        };
+        self.guard.record(key, choice);
+        choice
+    }
+
+    fn name(&self) -> String {
+        "learned".into()
+    }
+}

@@ -1,0 +1,243 @@
+//! Agents stage: a learned evaluation of positions (`cardgame learn`), a logistic model over the
+//! features of `features.rs` and their products with the game's progress, kept as a readable text
+//! file bound to its script's hash and player count.
+//!
+//! The model gives a seat's expected result (its chance to win, a share of a shared win, or, where all
+//! players are one team, the share of the best score) from that seat's view:
+//! `σ(bias + Σ wᵢ zᵢ + Σ uᵢ zᵢ t)`, where `zᵢ = (xᵢ − meanᵢ) / spreadᵢ` is feature i standardised over
+//! the positions it was fitted on and `t` the turn divided by the mean length of those games in
+//! turns (so `uᵢ` is how feature i matters more, or less, as the game goes on).
+//!
+//! The file is text: a header (`cardgame model 1`, `script HASH`, `players N`, `turns T`, `bias B`),
+//! then one line per feature: `feature NAME MEAN SPREAD W U`, in the order the features are derived.
+
+use super::features::FeatureSet;
+use crate::engine::Game;
+use crate::program::Program;
+
+/// The hash of a script's text that a model names: the first 16 hex digits of its SHA-256.
+pub fn script_hash(source: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(source.as_bytes())
+        .iter()
+        .take(8)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// A learned evaluation (see the module's notes).
+#[derive(Clone, Debug)]
+pub struct Model {
+    pub script: String,
+    pub players: u8,
+    /// The mean length in turns of the games it was fitted on: `t = turn / turns`.
+    pub turns: f64,
+    pub bias: f64,
+    pub names: Vec<String>,
+    pub mean: Vec<f64>,
+    pub spread: Vec<f64>,
+    pub w: Vec<f64>,
+    pub u: Vec<f64>,
+    features: Option<FeatureSet>,
+}
+
+/// The first line of a model file.
+const MAGIC: &str = "cardgame model 1";
+
+impl Model {
+    /// A model that knows nothing yet: every position is worth one half.
+    pub fn blank(program: &Program, script: String, players: u8) -> Model {
+        let features = FeatureSet::new(program, players);
+        let n = features.len();
+        Model {
+            script,
+            players,
+            turns: 1.0,
+            bias: 0.0,
+            names: features.names().to_vec(),
+            mean: vec![0.0; n],
+            spread: vec![1.0; n],
+            w: vec![0.0; n],
+            u: vec![0.0; n],
+            features: Some(features),
+        }
+    }
+
+    /// The standardised features and progress of a position's raw features `x`.
+    pub fn inputs(&self, x: &[f64]) -> (Vec<f64>, f64) {
+        let z = x
+            .iter()
+            .zip(self.mean.iter().zip(&self.spread))
+            .map(|(x, (m, s))| (x - m) / s)
+            .collect();
+        let turn = x.last().copied().unwrap_or(0.0);
+        (z, turn / self.turns.max(1.0))
+    }
+
+    /// The model's logit for standardised features `z` at progress `t`.
+    pub fn logit(&self, z: &[f64], t: f64) -> f64 {
+        let mut y = self.bias;
+        for ((z, w), u) in z.iter().zip(&self.w).zip(&self.u) {
+            y += z * (w + u * t);
+        }
+        y
+    }
+
+    /// The expected result, between 0 and 1, of `seat` in `game`, from its view (and the script's
+    /// measures in `game`).
+    pub fn value(&self, game: &Game, seat: u8) -> f64 {
+        let Some(f) = &self.features else {
+            return 0.5;
+        };
+        let mut x = Vec::with_capacity(f.len());
+        f.extract(game, seat, &mut x);
+        let (z, t) = self.inputs(&x);
+        sigmoid(self.logit(&z, t))
+    }
+
+    /// The features this model reads.
+    pub fn features(&self) -> Option<&FeatureSet> {
+        self.features.as_ref()
+    }
+
+    /// The model as text (see the module's notes).
+    pub fn to_text(&self) -> String {
+        let mut s = format!(
+            "{MAGIC}\nscript {}\nplayers {}\nturns {}\nbias {}\n",
+            self.script, self.players, self.turns, self.bias
+        );
+        for i in 0..self.names.len() {
+            s.push_str(&format!(
+                "feature {} {} {} {} {}\n",
+                self.names[i], self.mean[i], self.spread[i], self.w[i], self.u[i]
+            ));
+        }
+        s
+    }
+
+    /// Reads a model file for `program`, whose text hashes to `script` at `players` players. Any
+    /// mismatch is an error that says how to learn again.
+    pub fn from_text(
+        text: &str,
+        program: &Program,
+        script: &str,
+        players: u8,
+    ) -> Result<Model, String> {
+        let again = "learn it again with `cardgame learn FILE --players N --out MODEL`";
+        let mut lines = text.lines();
+        if lines.next() != Some(MAGIC) {
+            return Err(format!(
+                "not a cardgame model (its first line is not `{MAGIC}`)"
+            ));
+        }
+        let mut field = |key: &str| -> Result<String, String> {
+            let line = lines.next().unwrap_or("");
+            line.strip_prefix(key)
+                .and_then(|r| r.strip_prefix(' '))
+                .map(str::to_string)
+                .ok_or_else(|| format!("the model file has no `{key}` line where expected"))
+        };
+        let hash = field("script")?;
+        let n: u8 = field("players")?
+            .parse()
+            .map_err(|_| "the model's `players` is not a number".to_string())?;
+        let number = |s: String, what: &str| {
+            s.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| format!("the model's `{what}` is not a number"))
+        };
+        let turns = number(field("turns")?, "turns")?;
+        let bias = number(field("bias")?, "bias")?;
+        if hash != script {
+            return Err(format!(
+                "the model was learned for another version of the script (script hash {hash}, this \
+                 script's is {script}): {again}"
+            ));
+        }
+        if n != players {
+            return Err(format!(
+                "the model was learned for {n} players, not {players}: {again}"
+            ));
+        }
+        let mut model = Model::blank(program, hash, players);
+        model.turns = turns;
+        model.bias = bias;
+        let mut seen = 0;
+        for (i, line) in lines.filter(|l| !l.trim().is_empty()).enumerate() {
+            // The name may hold spaces (a card's name): the four numbers are the last words.
+            let mut parts = line.rsplitn(5, ' ');
+            let (Some(u), Some(w), Some(s), Some(m), Some(head)) = (
+                parts.next(),
+                parts.next(),
+                parts.next(),
+                parts.next(),
+                parts.next(),
+            ) else {
+                return Err(format!(
+                    "the model's line `{line}` is not `feature NAME MEAN SPREAD W U`"
+                ));
+            };
+            let Some(name) = head.strip_prefix("feature ") else {
+                return Err(format!(
+                    "the model's line `{line}` is not `feature NAME MEAN SPREAD W U`"
+                ));
+            };
+            if model.names.get(i).map(String::as_str) != Some(name) {
+                return Err(format!(
+                    "the model's feature {} is `{name}`, where the script has `{}`: {again}",
+                    i + 1,
+                    model.names.get(i).map_or("none", String::as_str)
+                ));
+            }
+            model.mean[i] = number(m.to_string(), name)?;
+            model.spread[i] = number(s.to_string(), name)?.max(1e-9);
+            model.w[i] = number(w.to_string(), name)?;
+            model.u[i] = number(u.to_string(), name)?;
+            seen += 1;
+        }
+        if seen != model.names.len() {
+            return Err(format!(
+                "the model has {seen} features where the script has {}: {again}",
+                model.names.len()
+            ));
+        }
+        Ok(model)
+    }
+}
+
+pub fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{script_hash, Model};
+    use crate::check::check_source;
+
+    const SRC: &str = "game \"M\" { players 2 }\ncard \"Red Gem\" { copies 2 }\n\
+                       zone hand per player: set\nflow { win [seat(1)] \"x\" }\n";
+
+    #[test]
+    fn a_model_reads_back_what_it_wrote_and_refuses_another_script() {
+        let p = check_source(SRC).program.expect("checks");
+        let mut m = Model::blank(&p, script_hash(SRC), 2);
+        m.w[0] = 0.25;
+        m.u[1] = -1.5;
+        m.turns = 12.5;
+        let text = m.to_text();
+        let hash = script_hash(SRC);
+        assert!(text.starts_with(&format!(
+            "cardgame model 1\nscript {hash}\nplayers 2\nturns 12.5\nbias 0\n\
+             feature me.hand:Red Gem 0 1 0.25 0\nfeature me.hand:? 0 1 0 -1.5\n"
+        )));
+        let back = Model::from_text(&text, &p, &script_hash(SRC), 2).expect("reads");
+        assert_eq!(back.to_text(), text);
+        let changed = SRC.replace("copies 2", "copies 3");
+        let e = Model::from_text(&text, &p, &script_hash(&changed), 2).unwrap_err();
+        assert!(e.contains("another version of the script"), "{e}");
+        assert!(e.contains("cardgame learn"), "{e}");
+        let e = Model::from_text(&text, &p, &script_hash(SRC), 3).unwrap_err();
+        assert!(e.contains("learned for 2 players, not 3"), "{e}");
+    }
+}

@@ -1,0 +1,180 @@
+//! Command line, learning stage: `cardgame learn`, self-play learning of a model for a script
+//! (docs/cli.md is the contract), and the loading of a model for `--model`.
+
+use crate::diagnostics::load;
+use crate::games::config;
+use crate::{Format, GameArgs, Limits, SCRIPT_ERROR, USAGE};
+use cardgame_interpreter::agents::{script_hash, Model};
+use cardgame_interpreter::learn::{learn, Generation, LearnConfig};
+use cardgame_interpreter::program::Program;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// `30s`, `10m`, `1h` or `1.5m`: a learning time from 1 second to 24 hours.
+pub fn parse_time(s: &str) -> Result<Duration, String> {
+    let (number, unit) = match s.trim() {
+        t if t.ends_with('h') => (&t[..t.len() - 1], 3600.0),
+        t if t.ends_with('m') => (&t[..t.len() - 1], 60.0),
+        t if t.ends_with('s') => (&t[..t.len() - 1], 1.0),
+        t => (t, 1.0),
+    };
+    match number.parse::<f64>() {
+        Ok(v) if v.is_finite() && (1.0..=86_400.0).contains(&(v * unit)) => {
+            Ok(Duration::from_secs_f64(v * unit))
+        }
+        _ => Err(format!(
+            "`{s}` is not a learning time: write seconds, minutes or hours (`90s`, `10m`, `1h`), \
+             from 1 second to 24 hours"
+        )),
+    }
+}
+
+/// Where `learn` writes its model by default: beside the script, `NAME.Np.model`.
+pub fn default_model_path(file: &Path, players: u8) -> PathBuf {
+    let stem = file
+        .file_stem()
+        .map_or("script".into(), |s| s.to_string_lossy().into_owned());
+    file.with_file_name(format!("{stem}.{players}p.model"))
+}
+
+/// The command line of `learn`.
+pub struct LearnArgs<'a> {
+    pub file: &'a Path,
+    pub game: &'a GameArgs,
+    pub time: Option<Duration>,
+    pub games: u64,
+    pub generations: u32,
+    pub seed: u64,
+    pub jobs: Option<usize>,
+    pub out: Option<PathBuf>,
+    pub format: Format,
+    pub limits: Limits,
+}
+
+fn generation_text(g: &Generation) -> String {
+    format!(
+        "generation {}: {} games, {} positions; against the previous {:.1}% [{:.1}-{:.1}] \
+         (to beat {:.1}%){}; {:.1}s",
+        g.generation,
+        g.games,
+        g.positions,
+        100.0 * g.score,
+        100.0 * g.low,
+        100.0 * g.high,
+        100.0 * g.baseline,
+        if g.improved {
+            ", better"
+        } else {
+            ", no better"
+        },
+        g.seconds
+    )
+}
+
+pub fn cmd_learn(a: &LearnArgs) -> u8 {
+    use std::io::IsTerminal;
+    let (program, source) = match load(a.file) {
+        Ok(x) => x,
+        Err(c) => return c,
+    };
+    let cfg = match config(&program, a.game, a.seed) {
+        Ok(c) => c,
+        Err(e) => {
+            errln!("error: {e}");
+            return USAGE;
+        }
+    };
+    let mut lc = LearnConfig::new(cfg.players);
+    lc.seed = a.seed;
+    lc.options = cfg.options.clone();
+    lc.max_turns = a.limits.max_turns;
+    lc.games = a.games.max(1);
+    lc.match_games = (a.games / 2).max(20);
+    lc.generations = a.generations.max(1);
+    lc.time = a.time;
+    let jobs = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    lc.jobs = jobs;
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let b = indicatif::ProgressBar::new_spinner();
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{spinner} {pos} games, {per_sec}, {elapsed}")
+        {
+            b.set_style(style);
+        }
+        b
+    });
+    let tick = || {
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    };
+    let mut generations = Vec::new();
+    let mut report = |g: &Generation| {
+        if a.format == Format::Text {
+            let line = generation_text(g);
+            match &bar {
+                Some(b) => b.println(line),
+                None => outln!("{line}"),
+            }
+        }
+        generations.push(g.clone());
+    };
+    let hash = script_hash(&source);
+    let model = match learn(program.clone(), hash, &lc, &mut report, &tick) {
+        Ok(m) => m,
+        Err(e) => {
+            errln!("error: {e}");
+            return SCRIPT_ERROR;
+        }
+    };
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| default_model_path(a.file, cfg.players));
+    if let Err(e) = std::fs::write(&out, model.to_text()) {
+        errln!("error: cannot write the model to {}: {e}", out.display());
+        return SCRIPT_ERROR;
+    }
+    match a.format {
+        Format::Text => outln!(
+            "model: {} ({} features, {} players, script {})",
+            out.display(),
+            model.names.len(),
+            model.players,
+            model.script
+        ),
+        Format::Json => outln!(
+            "{}",
+            serde_json::json!({
+                "model": out.display().to_string(),
+                "features": model.names.len(),
+                "players": model.players,
+                "script": model.script,
+                "generations": generations,
+            })
+        ),
+    }
+    0
+}
+
+/// Reads the model `path` for `program` (whose text is `source`) at `players` players; an error says
+/// what is wrong and how to learn again.
+pub fn load_model(
+    path: &Path,
+    program: &Program,
+    source: &str,
+    players: u8,
+) -> Result<Arc<Model>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read the model {}: {e}", path.display()))?;
+    Model::from_text(&text, program, &script_hash(source), players)
+        .map(Arc::new)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
