@@ -1,5 +1,5 @@
 //! Agents stage, strength of the search (`ismcts`), run on demand in release mode:
-//! `cargo test --release --test search_strength -- --ignored --nocapture --test-threads 1`.
+//! `cargo test --release --test all -- --ignored search_strength:: --nocapture --test-threads 1`.
 //!
 //! - In two-player games of each of the four games and Market Race, `ismcts` at the budget and
 //!   play-out policy given per game here (300 iterations; play-outs by one of the script's strategies,

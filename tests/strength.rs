@@ -1,5 +1,5 @@
 //! Agents stage, strength checks (run on demand, in release mode:
-//! `cargo test --release --test strength -- --ignored --nocapture`): in two-player games of each of the
+//! `cargo test --release --test all -- --ignored strength:: --nocapture`): in two-player games of each of the
 //! four games, seats alternated and seeds fixed, `mcts:200` must beat `random` in at least 90% of the
 //! games and `greedy` in at least 70%. A game won by both, won by nobody or stopped at the turn limit
 //! counts as not won. Each check prints its measured rate and run time. Two examples are checked the
