@@ -16,6 +16,7 @@ mod lsp;
 mod outputs;
 mod participants;
 mod play;
+mod readme;
 mod scripts;
 mod search_strength;
 mod serve;
