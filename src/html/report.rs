@@ -203,15 +203,24 @@ fn cards(b: &mut String, r: &Json) {
     b.push_str("<table class=\"sortable\"><thead><tr><th>card</th><th>acquired / game</th><th>holders</th><th>holders' win rate</th><th>interval</th><th>performed / game</th></tr></thead><tbody>");
     for c in cards {
         let w = &c["holder_wins"];
+        // A card nobody gained has no holders to rate: a dash, sorted below every rate.
+        let (rate, interval) = if int(&c["holders"]) == 0 {
+            ("<td data-v=\"-1\">–</td>".to_string(), "–".to_string())
+        } else {
+            (
+                format!(
+                    "<td data-v=\"{}\">{}</td>",
+                    num(&w["rate"]),
+                    pct(num(&w["rate"]))
+                ),
+                format!("{}–{}", pct(num(&w["low"])), pct(num(&w["high"]))),
+            )
+        };
         b.push_str(&format!(
-            "<tr><td>{}</td><td>{:.2}</td><td>{}</td><td data-v=\"{}\">{}</td><td>{}–{}</td><td>{:.2}</td></tr>",
+            "<tr><td>{}</td><td>{:.2}</td><td>{}</td>{rate}<td>{interval}</td><td>{:.2}</td></tr>",
             esc(&text(&c["name"])),
             num(&c["acquired_per_game"]),
             int(&c["holders"]),
-            num(&w["rate"]),
-            pct(num(&w["rate"])),
-            pct(num(&w["low"])),
-            pct(num(&w["high"])),
             num(&c["performed_per_game"]),
         ));
     }
@@ -345,7 +354,10 @@ mod tests {
             "end_reasons": {"goal reached": 9, "turn limit": 1},
             "cards": [{"name": "Copper", "acquired_per_game": 0.5, "holders": 4,
                        "holder_wins": {"wins": 2, "games": 4, "rate": 0.5, "low": 0.15, "high": 0.85},
-                       "performed_per_game": 7.25}],
+                       "performed_per_game": 7.25},
+                      {"name": "Estate", "acquired_per_game": 0.0, "holders": 0,
+                       "holder_wins": {"wins": 0, "games": 0, "rate": 0.0, "low": 0.0, "high": 0.0},
+                       "performed_per_game": 0.0}],
             "stats": [{"name": "coins", "description": "coins a turn", "kind": "value", "records": 30,
                        "games": 10, "mean": 3.5, "low": 3.1, "high": 3.9, "min": 0, "max": 8,
                        "distribution": [[0, 2], [8, 1]], "by_turn": []}],
@@ -366,6 +378,7 @@ mod tests {
             "Games by number of turns",
             "End reasons",
             "<td>Copper</td><td>0.50</td><td>4</td>",
+            "<td>Estate</td><td>0.00</td><td>0</td><td data-v=\"-1\">–</td><td>–</td>",
             "Statistics of the script",
             "Distribution of coins",
             "Actions never offered",
