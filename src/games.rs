@@ -90,11 +90,60 @@ pub(crate) fn config(program: &Program, args: &GameArgs, seed: u64) -> Result<Ga
 }
 
 /// An event as JSON, with what `viewer` may not see left out.
+/// Every seat's score by the script's own `fn score(p: player): int` (docs/language.md), when it has
+/// one and every call gives a number.
+pub fn scores(game: &Game) -> Option<Vec<i64>> {
+    use cardgame_grammar::ast::Span;
+    use cardgame_interpreter::program::{Expr, ExprKind, FnId, Ty};
+    let prog = game.program();
+    let f = prog
+        .fns
+        .iter()
+        .position(|f| f.name == "score" && f.params == [Ty::Player] && f.ret == Ty::Int)?;
+    let mut copy = game.clone();
+    (0..game.players())
+        .map(|p| {
+            let seat = Expr::new(ExprKind::Const(Value::Player(p)), Span::default());
+            let call = Expr::new(
+                ExprKind::CallFn(FnId(f as u16), vec![seat]),
+                Span::default(),
+            );
+            match copy.eval(&call, 1) {
+                Ok(Value::Int(n)) => Some(n),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// The line that gives every seat's score ("scores: P1 12, P2 9"), when the script has `fn score`.
+pub fn scores_line(game: &Game) -> Option<String> {
+    let all = scores(game)?;
+    let each: Vec<String> = all
+        .iter()
+        .enumerate()
+        .map(|(p, n)| format!("{} {n}", game.label(&Value::Player(p as u8))))
+        .collect();
+    Some(format!("scores: {}", each.join(", ")))
+}
+
 fn event_json(e: &Event, viewer: Option<u8>) -> serde_json::Value {
     let mut v = serde_json::to_value(e).unwrap_or(serde_json::Value::Null);
+    // Seats are numbered from 1 in every line, as in the result and in `--view` (docs/cli.md).
+    let from_one = |x: &serde_json::Value| serde_json::json!(x.as_u64().map_or(0, |n| n + 1));
+    if let Some(p) = v.get("player").map(from_one) {
+        v["player"] = p;
+    }
+    if let Some(ws) = v.get("winners").and_then(|w| w.as_array()) {
+        v["winners"] = ws.iter().map(from_one).collect();
+    }
     let Some(seat) = viewer else { return v };
     match e {
         Event::Move { seen, .. } if !cardgame_interpreter::engine::seen_by(*seen, seat) => {
+            v["kind"] = serde_json::Value::Null;
+            v["card"] = serde_json::Value::Null;
+        }
+        Event::Shown { player, .. } if *player != seat => {
             v["kind"] = serde_json::Value::Null;
             v["card"] = serde_json::Value::Null;
         }
@@ -208,6 +257,12 @@ pub fn cmd_run(
     let names: Vec<String> = (0..players)
         .map(|p| game.label(&Value::Player(p)))
         .collect();
+    let agent_names: Vec<String> = seats.iter().map(|a| a.name()).collect();
+    let seat_agents: Vec<String> = names
+        .iter()
+        .zip(&agent_names)
+        .map(|(n, a)| format!("{n} {a}"))
+        .collect();
     let (code, result) = match game.status() {
         Status::Over(o) => {
             let mut result = serde_json::json!({
@@ -222,6 +277,10 @@ pub fn cmd_run(
             // Participants that are not seats win by name, beside the seats (only when one did).
             if !o.participants.is_empty() {
                 result["participant_winners"] = serde_json::json!(o.participants);
+            }
+            result["agents"] = serde_json::json!(agent_names);
+            if let Some(all) = scores(&game) {
+                result["scores"] = serde_json::json!(all);
             }
             (0, result)
         }
@@ -262,12 +321,17 @@ pub fn cmd_run(
             } else {
                 format!("winners: {}", winners.join(", "))
             };
+            let scores = match (game.status(), scores_line(&game)) {
+                (Status::Over(_), Some(line)) => format!("\n{line}"),
+                _ => String::new(),
+            };
             writeln!(
                 out,
-                "result: {who} ({}) after {} turns and {} decisions",
+                "result: {who} ({}) after {} turns and {} decisions\nagents: {}{scores}",
                 result["reason"].as_str().unwrap_or(""),
                 game.turns(),
-                game.steps()
+                game.steps(),
+                seat_agents.join(", ")
             )
         }
     };
@@ -462,7 +526,7 @@ pub fn cmd_batch(
             let n = r.games;
             (
                 serde_json::to_string(&r).map_err(|e| e.to_string()),
-                r.to_text(),
+                r.to_text(&file.display().to_string()),
                 r.error_count,
                 r.unfinished,
                 n,
@@ -472,7 +536,7 @@ pub fn cmd_batch(
             let n = r.games;
             (
                 r.to_json_with(!reproducible),
-                r.to_text_with(!reproducible),
+                r.to_text_with(!reproducible, &file.display().to_string()),
                 r.error_count,
                 r.unfinished,
                 n,
@@ -498,7 +562,7 @@ pub fn cmd_batch(
     } = &what
     {
         let page = serde_json::from_str(&json)
-            .map(|v| crate::html::report::page(&v, false))
+            .map(|v| crate::html::report::page(&v, false, &file.display().to_string()))
             .unwrap_or_default();
         if let Err(e) = std::fs::write(path, page) {
             errln!("error: cannot write {}: {e}", path.display());
@@ -554,10 +618,23 @@ pub fn cmd_play(
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    let others: Vec<String> = (0..game.players())
+        .filter(|&p| p != me)
+        .map(|p| {
+            let agent = bots.get(p as usize).and_then(|b| b.as_ref());
+            let name = agent.map_or_else(|| "first".to_string(), |a| a.name());
+            format!("{} {name}", game.label(&Value::Player(p)))
+        })
+        .collect();
+    let against = if others.is_empty() {
+        String::new()
+    } else {
+        format!(" against {}", others.join(", "))
+    };
     let _ = writeln!(
         out,
-        "You are {} in \"{}\". Answer with an option's number; `?` for help, `? N` for the card \
-         of option N, `vars` for every variable.",
+        "You are {} in \"{}\"{against}. Answer with an option's number; `?` for help, `? N` for \
+         the card of option N, `vars` for every variable.",
         game.label(&Value::Player(me)),
         game.program().name
     );

@@ -249,7 +249,7 @@ enum Command {
         #[command(flatten)]
         output: ScriptOutput,
     },
-    /// Play one game with bots and print its trace.
+    /// Play one game with bots (`random` unless --agents) and print its trace.
     Run {
         /// The script to play.
         file: PathBuf,
@@ -379,7 +379,7 @@ enum Command {
         #[command(flatten)]
         batch: Batch,
     },
-    /// Play a game at the terminal against bots.
+    /// Play a game at the terminal against bots (`random` unless --agents).
     Play {
         /// The script to play.
         file: PathBuf,

@@ -71,10 +71,11 @@ fn grouped(cards: &[Option<String>]) -> String {
 /// The variables shown last time, to tell which changed: (seat or `None` for a global, name) → value.
 pub type Shown = BTreeMap<(Option<u8>, String), Json>;
 
-/// The seat's view as text: the players with the variables worth a look (those declared `shown`, and
-/// those that changed since `shown` was recorded; when `shown` is empty, those not at a blank value),
-/// then every zone that holds cards. `all` lists every variable; `declared` names the variables
-/// declared `shown`. `shown` is updated.
+/// The seat's view as text: the players with the variables worth a look, then every zone that holds
+/// cards. A script that declares variables `shown` (`declared`) says which ones a player looks at: only
+/// those are listed, the others are its own bookkeeping. In a script that declares none, the variables
+/// listed are those that changed since `shown` was recorded (when `shown` is empty, those not at a blank
+/// value). `all` lists every variable. `shown` is updated.
 pub fn render_view(v: &View, declared: &[&str], shown: &mut Shown, all: bool) -> String {
     let first = shown.is_empty();
     let mut pick = |seat: Option<u8>, name: &str, value: &Json| -> Option<String> {
@@ -84,7 +85,12 @@ pub fn render_view(v: &View, declared: &[&str], shown: &mut Shown, all: bool) ->
             None => !first || !is_blank(value),
         };
         shown.insert(key, value.clone());
-        (all || changed || declared.contains(&name)).then(|| format!("{name} {}", show(value)))
+        let worth = if declared.is_empty() {
+            changed
+        } else {
+            declared.contains(&name)
+        };
+        (all || worth).then(|| format!("{name} {}", show(value)))
     };
     let mut s = String::new();
     for p in &v.players {
@@ -295,6 +301,15 @@ fn ask(query: &str, options: &[String], cards: &[CardEntry]) -> String {
     }
 }
 
+/// A decision's prompt, or a plain one when the script gives none.
+fn prompt_of(prompt: &str) -> String {
+    if prompt.is_empty() {
+        "Your choice".to_string()
+    } else {
+        prompt.to_string()
+    }
+}
+
 /// Play a game where `seat` is a person reading `input`; the others are `bots` (indexed by seat).
 pub fn play(
     game: &mut Game,
@@ -341,6 +356,9 @@ pub fn play(
                     o.reason,
                     game.turns()
                 )?;
+                if let Some(line) = crate::games::scores_line(game) {
+                    writeln!(out, "{line}")?;
+                }
                 return Ok(());
             }
             Status::Error(e) => {
@@ -351,7 +369,15 @@ pub fn play(
                 return Ok(());
             }
         };
-        let choice = if d.player == seat {
+        let choice = if d.player == seat && d.options.len() == 1 {
+            // A forced choice is taken for the person, and said, with what led to it.
+            since.push(format!(
+                "{}: `{}`, the only option, taken for you",
+                prompt_of(&d.prompt),
+                d.options[0]
+            ));
+            0
+        } else if d.player == seat {
             let view = game.view(seat);
             writeln!(
                 out,
@@ -365,12 +391,10 @@ pub fn play(
                     writeln!(out, "  | {line}")?;
                 }
             }
-            let prompt = if d.prompt.is_empty() {
-                "Your choice".to_string()
-            } else {
-                d.prompt.clone()
-            };
-            writeln!(out, "{prompt}:")?;
+            if let Some(line) = crate::games::scores_line(game) {
+                writeln!(out, "{line}")?;
+            }
+            writeln!(out, "{}:", prompt_of(&d.prompt))?;
             for (i, o) in d.options.iter().enumerate() {
                 match card_in(o, &cards).map(numbers).filter(|n| !n.is_empty()) {
                     Some(n) => writeln!(out, "  {}. {o}  ({n})", i + 1)?,

@@ -8,6 +8,10 @@ use cardgame_interpreter::sim::SimConfig;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// The script in the replay commands of a merged report: the shards may have read it under other paths,
+/// so the report names none (the parts carry its SHA-256).
+const MERGED_SCRIPT: &str = "SCRIPT";
+
 /// Where a shard's partial report goes.
 pub struct ShardOut {
     pub shard: Shard,
@@ -136,7 +140,7 @@ pub fn cmd_merge(files: &[PathBuf], how: MergeOut) -> u8 {
             .to_json_with(!reproducible)
             .ok()
             .and_then(|j| serde_json::from_str(&j).ok())
-            .map(|v| crate::html::report::page(&v, false))
+            .map(|v| crate::html::report::page(&v, false, MERGED_SCRIPT))
             .unwrap_or_default();
         if let Err(e) = std::fs::write(path, page) {
             errln!("error: cannot write {}: {e}", path.display());
@@ -152,7 +156,7 @@ pub fn cmd_merge(files: &[PathBuf], how: MergeOut) -> u8 {
             }
         }
     } else {
-        out!("{}", r.to_text_with(!reproducible));
+        out!("{}", r.to_text_with(!reproducible, MERGED_SCRIPT));
     }
     if r.unfinished > 0 {
         errln!(

@@ -1,4 +1,6 @@
-//! Browser test of `cardgame serve` (ignored: it needs Debian's `chromium` and Node.js). It starts the
+//! Browser test of `cardgame serve` (ignored: it needs Debian's `chromium` and Node.js, and on its first
+//! run `npm install` fetches the npm package `playwright-core` from the npm registry into
+//! tests/browser/node_modules: it needs the network). It starts the
 //! server on a free port, then tests/browser/run.js drives headless Chromium (playwright-core): it
 //! plays Market Race to its end by clicking options, steps through a replay, reads the report, and
 //! saves a screenshot of each page in `$SCREENSHOTS_DIR` (target/screenshots by default; `docs` renews
@@ -6,8 +8,8 @@
 //!
 //! ```text
 //! apt-get install -y chromium nodejs npm
-//! cargo test --test browser -- --ignored
-//! SCREENSHOTS_DIR=docs cargo test --test browser -- --ignored
+//! cargo test --test all -- --ignored browser::
+//! SCREENSHOTS_DIR=docs cargo test --test all -- --ignored browser::
 //! ```
 
 use std::io::{BufRead, BufReader};
@@ -25,7 +27,7 @@ impl Drop for Server {
 }
 
 #[test]
-#[ignore = "needs chromium and node: cargo test --test browser -- --ignored"]
+#[ignore = "needs chromium, node and npm (installs playwright-core from the network): cargo test --test all -- --ignored browser::"]
 fn chromium_plays_replays_and_reads_the_report() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let driver = root.join("tests/browser");

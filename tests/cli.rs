@@ -3,8 +3,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-mod common;
-use common::cardgame;
+use crate::common::cardgame;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
@@ -174,6 +173,21 @@ fn json_trace_ends_with_the_result() {
     assert!(last["reason"].is_string());
     assert!(last["turns"].is_u64());
     assert!(last["steps"].is_u64());
+    // One numbering of seats, from 1, in every line: the `over` event names the result's winners, a
+    // turn's player is the seat whose name it carries.
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    let over = lines
+        .iter()
+        .find(|v| v["type"] == "over")
+        .expect("an over line");
+    assert_eq!(over["winners"], last["winners"], "{over} {last}");
+    for turn in lines.iter().filter(|v| v["type"] == "turn") {
+        let seat = turn["player"].as_u64().expect("a seat");
+        assert_eq!(turn["name"], format!("P{seat}"), "{turn}");
+    }
 }
 
 #[test]
@@ -420,7 +434,8 @@ fn command_outputs_are_snapshotted() {
     ]);
     let out = stdout(&run);
     let head: Vec<&str> = out.lines().take(60).collect();
-    let last = out.lines().last().unwrap_or("");
+    // The result, then the agents of the seats (Secret Bids has no `fn score`).
+    let last = &out[out.rfind("result: ").unwrap_or(0)..].trim_end();
     insta::assert_snapshot!(
         "run_output_seat_2",
         format!("{}\n...\n{last}", head.join("\n"))

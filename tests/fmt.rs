@@ -8,8 +8,7 @@ use cardgame_interpreter::testing::run_tests;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-mod common;
-use common::{cardgame, temp_script};
+use crate::common::{cardgame, temp_script};
 
 fn scripts() -> Vec<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));

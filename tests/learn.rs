@@ -4,8 +4,7 @@
 
 use std::path::PathBuf;
 
-mod common;
-use common::cardgame;
+use crate::common::cardgame;
 
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cardgame-learn-{}", std::process::id()));

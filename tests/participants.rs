@@ -2,8 +2,7 @@
 //! one, `run` results, the runtime error of a decision addressed to one, and `sim`, `merge` and
 //! `tournament` counting its wins.
 
-mod common;
-use common::{cardgame, json_report, temp_script};
+use crate::common::{cardgame, json_report, temp_script};
 use serde_json::Value;
 
 /// A race against an automaton that plays only in the solo game: each turn a seat scores 1 or 2
@@ -107,8 +106,8 @@ fn a_participant_that_wins_is_named_in_the_result() {
         text.contains("Point: deck -> the Machine.scored\n")
             && text.contains("log: the Machine scores: 3\n")
             && text.contains("game over: the Machine wins (the Machine reaches 3)\n")
-            && text.ends_with(
-                "result: winners: the Machine (the Machine reaches 3) after 3 turns and 3 decisions\n"
+            && text.contains(
+                "result: winners: the Machine (the Machine reaches 3) after 3 turns and 3 decisions\nagents: P1 first\n"
             ),
         "{text}"
     );

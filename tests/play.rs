@@ -100,3 +100,52 @@ fn the_end_is_said_once_and_shown_variables_at_every_decision() {
         "{players:#?}"
     );
 }
+
+#[test]
+fn the_seats_agents_the_scores_and_only_the_shown_variables() {
+    // Heart of Crown declares `coins`, `debt` and `plays` shown: its bookkeeping (`seq`, `pos`) is not
+    // listed, and the first line names every other seat's agent.
+    let out = play(&["games/heart-of-crown.cardgame", "--players", "3"], "");
+    assert!(
+        out.starts_with("You are P1 in \"Heart of Crown\" against P2 random, P3 random. "),
+        "{out}"
+    );
+    for internal in ["seq ", "pos ", "tiebreak ", "has_bought "] {
+        assert!(!out.contains(internal), "`{internal}` listed:\n{out}");
+    }
+    assert!(out.contains("coins 0"), "{out}");
+    // Market Race has `fn score`: every seat's score at each decision and at the end.
+    let out = play(
+        &["examples/market-race.cardgame", "--agents", "greedy"],
+        &"1\n".repeat(400),
+    );
+    assert!(
+        out.starts_with("You are P1 in \"Market Race\" against P2 greedy. "),
+        "{out}"
+    );
+    assert!(out.contains("\nscores: P1 3, P2 3\n"), "{out}");
+    let end = out.find("game over").expect("the end");
+    assert!(out[end..].contains("\nscores: P1 "), "{}", &out[end..]);
+}
+
+#[test]
+fn a_single_option_is_taken_and_said() {
+    let script = crate::common::temp_script(
+        "forced.cardgame",
+        r#"game "Forced" { players 2 }
+flow {
+  let a = choose n in [7] by seat(1) prompt "Only one"
+  let b = choose n in [1, 2] by seat(1) prompt "Pick a seat"
+  win [seat(b)] "picked {a}"
+}
+"#,
+    );
+    let out = play(&[&script.to_string_lossy()], "2\n");
+    assert!(
+        out.contains("  | Only one: `7`, the only option, taken for you\n")
+            && out.contains("Pick a seat:\n"),
+        "{out}"
+    );
+    assert!(!out.contains("Only one:\n"), "asked:\n{out}");
+    assert!(out.contains("game over: P2 wins (picked 7)"), "{out}");
+}

@@ -2,7 +2,7 @@
 //! trusted build (tests/recorded/README.md) must be reproduced byte for byte by this build.
 //!
 //! The default run compares the `quick` studies of tests/recorded/plan.txt (seconds in a debug build);
-//! `cargo test --release --test recorded -- --ignored` compares the `full` ones (minutes).
+//! `cargo test --release -- --ignored recorded::` compares the `full` ones (minutes).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -113,7 +113,7 @@ fn quick_recorded_reports_are_reproduced() {
 }
 
 #[test]
-#[ignore = "minutes: run with `cargo test --release --test recorded -- --ignored`"]
+#[ignore = "minutes: run with `cargo test --release -- --ignored recorded::`"]
 fn full_recorded_reports_are_reproduced() {
     compare("full");
 }

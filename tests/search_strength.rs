@@ -1,5 +1,5 @@
 //! Agents stage, strength of the search (`ismcts`), run on demand in release mode:
-//! `cargo test --release --test search_strength -- --ignored --nocapture --test-threads 1`.
+//! `cargo test --release --test all -- --ignored search_strength:: --nocapture --test-threads 1`.
 //!
 //! - In two-player games of each of the four games and Market Race, `ismcts` at the budget and
 //!   play-out policy given per game here (300 iterations; play-outs by one of the script's strategies,
@@ -119,7 +119,7 @@ fn heart_of_crown_search() {
     against_all(
         "games/heart-of-crown.cardgame",
         "ismcts:300:dearest_territory:strict",
-        &["dearest_territory", "early_princess"],
+        &["dearest_territory", "early_princess", "noble_flood"],
     );
 }
 
@@ -129,7 +129,7 @@ fn craft_the_crown_search() {
     against_all(
         "games/craft-the-crown.cardgame",
         "ismcts:300:craft_up",
-        &["craft_up", "sell_for_gold"],
+        &["craft_up", "sell_for_gold", "crown"],
     );
 }
 

@@ -12,8 +12,7 @@ use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 
-mod common;
-use common::cardgame;
+use crate::common::cardgame;
 
 /// A running server, stopped when dropped.
 struct Server {
@@ -150,6 +149,13 @@ fn plays_market_race_to_the_end_seeing_only_its_seat() {
     let (status, mut state) = json(&server, "GET", "/api/state");
     assert_eq!(status, 200);
     assert_eq!(state["game"], "Market Race");
+    // Market Race has `fn score`: every seat's points, its 3 Homesteads at the start.
+    assert_eq!(
+        state["scores"],
+        serde_json::json!([3, 3]),
+        "{}",
+        state["scores"]
+    );
     assert_eq!(
         state["since"][0].as_str().map(|s| s.starts_with("setup: ")),
         Some(true)
@@ -296,6 +302,21 @@ fn serves_the_pages_and_a_report() {
     ] {
         assert!(page.contains(part), "the report lacks {part}");
     }
+    // A form filled in wrongly gives the page again, the error in it and the values as sent.
+    let (status, page) = get(&server, "/report?games=0&seed=2&agents=nobody");
+    assert_eq!(status, 400);
+    assert!(page.starts_with("<!doctype html>"), "{page}");
+    assert!(
+        page.contains("No report: `games` takes a number from 1 to 100000, not 0"),
+        "{page}"
+    );
+    assert!(page.contains("value=\"nobody\""), "{page}");
+    let (status, page) = get(&server, "/report?games=3&agents=nobody");
+    assert_eq!(status, 400);
+    assert!(
+        page.contains("No report: ") && page.contains("nobody"),
+        "{page}"
+    );
     let (status, report) = json(&server, "GET", "/api/report?games=12&seed=2");
     assert_eq!(status, 200);
     assert_eq!(report["games"], 12);

@@ -3,8 +3,7 @@
 
 use serde_json::Value;
 
-mod common;
-use common::{cardgame, json_report, temp_script, FRAGILE};
+use crate::common::{cardgame, json_report, temp_script, FRAGILE};
 
 /// The JSON report of a simulation, without what depends on the machine (time, jobs).
 fn report(args: &[&str]) -> Value {
@@ -35,7 +34,9 @@ fn results_do_not_depend_on_the_number_of_jobs() {
             let out = cardgame(&args);
             let s = String::from_utf8_lossy(&out.stdout).into_owned();
             s.lines()
-                .filter(|l| !l.contains("games per second") && !l.contains(" jobs)"))
+                .filter(|l| {
+                    !l.contains("games per second") && !l.contains(" job)") && !l.contains(" jobs)")
+                })
                 .collect::<Vec<_>>()
                 .join("\n")
         };
@@ -247,10 +248,18 @@ flow {
         "30",
     ]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        text.contains("replay: cardgame run SCRIPT --players 2 --seed "),
-        "{text}"
-    );
+    let prefix = format!("replay: cardgame run {path} --players 2 --seed ");
+    assert!(text.contains(&prefix), "{text}");
+    // The line runs as printed, and replays a game that stops at the same limit.
+    let line = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("replay: cardgame "))
+        .expect("a replay line");
+    let words: Vec<&str> = line.split(' ').collect();
+    let run = cardgame(&words);
+    assert_eq!(run.status.code(), Some(0), "{line}");
+    let trace = String::from_utf8_lossy(&run.stdout);
+    assert!(trace.contains("turn limit of 30 turns reached"), "{trace}");
 }
 
 /// The script's statistics (`stat`) and what no game used, in the text report and in the JSON one

@@ -1,11 +1,12 @@
 //! Agents stage, strength checks (run on demand, in release mode:
-//! `cargo test --release --test strength -- --ignored --nocapture`): in two-player games of each of the
+//! `cargo test --release --test all -- --ignored strength:: --nocapture`): in two-player games of each of the
 //! four games, seats alternated and seeds fixed, `mcts:200` must beat `random` in at least 90% of the
 //! games and `greedy` in at least 70%. A game won by both, won by nobody or stopped at the turn limit
 //! counts as not won. Each check prints its measured rate and run time. Two examples are checked the
 //! same way (Market Race with both agents, Duel with `mcts:200`). Every strategy written in a script
-//! (`--agents strategy:NAME`), each one the script declares, must beat `random` in at least 90% of
-//! 200 games (a script's rule sets, `rules NAME { ... }`, are not players and are not checked).
+//! (`--agents strategy:NAME`), each one the script declares, must beat `random` in at least 95% of
+//! 200 games in the four games, 90% in Market Race (a script's rule sets, `rules NAME { ... }`, are not
+//! players and are not checked).
 
 use cardgame_interpreter::agents::make_agent;
 use cardgame_interpreter::check::check_source;
@@ -179,42 +180,42 @@ fn duel_mcts() {
 
 const STRATEGY_GAMES: u64 = 200;
 
-/// Every strategy the script declares beats `random` in at least 90% of the games.
-fn every_strategy(path: &str) {
+/// Every strategy the script declares beats `random` in at least `rate` of the games: 95% for the four
+/// games' strategies (each plays every kind of decision its game asks), 90% for Market Race's.
+fn every_strategy(path: &str, rate: f64) {
     let p = program(path);
     assert!(!p.strategies.is_empty(), "{path} declares no strategy");
     for s in &p.strategies {
-        strength(path, &format!("strategy:{}", s.name), STRATEGY_GAMES, 0.9);
+        strength(path, &format!("strategy:{}", s.name), STRATEGY_GAMES, rate);
     }
 }
 
 #[test]
 #[ignore = "slow: run in release mode"]
 fn market_race_strategies() {
-    every_strategy("examples/market-race.cardgame");
+    every_strategy("examples/market-race.cardgame", 0.9);
 }
 
 #[test]
 #[ignore = "slow: run in release mode"]
 fn heart_of_crown_strategies() {
-    every_strategy("games/heart-of-crown.cardgame");
+    every_strategy("games/heart-of-crown.cardgame", 0.95);
 }
 
 #[test]
 #[ignore = "slow: run in release mode"]
 fn craft_the_crown_strategies() {
-    every_strategy("games/craft-the-crown.cardgame");
+    every_strategy("games/craft-the-crown.cardgame", 0.95);
 }
 
 #[test]
 #[ignore = "slow: run in release mode"]
 fn crayne_strategies() {
-    every_strategy("games/crayne.cardgame");
+    every_strategy("games/crayne.cardgame", 0.95);
 }
 
-/// Crafty Explorers: measured (seed 7, 200 games) builder 92.0%, harvester 92.0%.
 #[test]
 #[ignore = "slow: run in release mode"]
 fn crafty_explorers_strategies() {
-    every_strategy("games/crafty-explorers.cardgame");
+    every_strategy("games/crafty-explorers.cardgame", 0.95);
 }

@@ -3,8 +3,7 @@
 
 use serde_json::Value;
 
-mod common;
-use common::{cardgame, json_report, temp_script};
+use crate::common::{cardgame, json_report, temp_script};
 
 /// The JSON report of a tournament, without what depends on the machine (time, jobs).
 fn report(args: &[&str]) -> Value {

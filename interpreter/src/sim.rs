@@ -673,24 +673,26 @@ impl Problems {
 }
 
 /// The lines of a text report that count the games finished, stopped at a limit and ended by an
-/// engine error, and list the first of the last two, each with the flags that replay it.
+/// engine error, and list the first of the last two, each with the command that replays it
+/// (`cardgame run SCRIPT FLAGS`, `script` the path of the script as the user gave it).
 pub(crate) fn problems_text(
     [finished, unfinished, error_count]: [u64; 3],
     errors: &[SimError],
     stalls: &[SimStall],
+    script: &str,
 ) -> String {
     let mut s = format!(
         "finished {finished}, stopped at a limit (turns, decisions in a turn) {unfinished}, engine errors {error_count}\n"
     );
     for e in errors {
         s.push_str(&format!(
-            "  error in game {} (seed {}): {}\n    replay: cardgame run SCRIPT {}\n",
+            "  error in game {} (seed {}): {}\n    replay: cardgame run {script} {}\n",
             e.game, e.seed, e.message, e.replay
         ));
     }
     for g in stalls {
         s.push_str(&format!(
-            "  game {} (seed {}) stopped after {} turns and {} decisions: {}\n    replay: cardgame run SCRIPT {}\n",
+            "  game {} (seed {}) stopped after {} turns and {} decisions: {}\n    replay: cardgame run {script} {}\n",
             g.game, g.seed, g.turns, g.decisions, g.reason, g.replay
         ));
     }

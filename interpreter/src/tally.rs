@@ -260,14 +260,15 @@ impl Tally {
 }
 
 impl SimReport {
-    /// The report as text for a terminal.
-    pub fn to_text(&self) -> String {
-        self.to_text_with(true)
+    /// The report as text for a terminal; `script` is the script's path as the user gave it, for the
+    /// commands that replay a game.
+    pub fn to_text(&self, script: &str) -> String {
+        self.to_text_with(true, script)
     }
 
     /// The report as text; without `timing`, nothing that depends on the machine or the run (the
     /// jobs, the seconds, games per second), so that the same study always prints the same bytes.
-    pub fn to_text_with(&self, timing: bool) -> String {
+    pub fn to_text_with(&self, timing: bool, script: &str) -> String {
         let pct = |r: &Rate| {
             format!(
                 "{:5.1}% [{:.1}-{:.1}]",
@@ -278,7 +279,11 @@ impl SimReport {
         };
         let mut s = String::new();
         let jobs = if timing {
-            format!(", {} jobs", self.jobs)
+            format!(
+                ", {} job{}",
+                self.jobs,
+                if self.jobs == 1 { "" } else { "s" }
+            )
         } else {
             String::new()
         };
@@ -290,14 +295,18 @@ impl SimReport {
             [self.finished, self.unfinished, self.error_count],
             &self.errors,
             &self.stalls,
+            script,
         ));
         s.push_str("wins by seat (95% interval):\n");
         for (i, r) in self.wins_by_seat.iter().enumerate() {
             s.push_str(&format!("  seat {}  {}\n", i + 1, pct(r)));
         }
+        // Names as long as `strategy:money_actions` keep the column of rates aligned.
+        let width = |names: &mut dyn Iterator<Item = usize>| names.max().unwrap_or(0).max(10);
+        let aw = width(&mut self.wins_by_agent.keys().map(|a| a.chars().count()));
         s.push_str("wins by agent:\n");
         for (a, r) in &self.wins_by_agent {
-            s.push_str(&format!("  {a:<10} {}\n", pct(r)));
+            s.push_str(&format!("  {a:<aw$} {}\n", pct(r)));
         }
         if !self.wins_by_team.is_empty() {
             s.push_str("wins by team:\n");
@@ -307,8 +316,9 @@ impl SimReport {
         }
         if !self.wins_by_participant.is_empty() {
             s.push_str("wins by participant (of the games it took part in):\n");
+            let pw = width(&mut self.wins_by_participant.keys().map(|t| t.chars().count()));
             for (t, r) in &self.wins_by_participant {
-                s.push_str(&format!("  {t:<10} {}\n", pct(r)));
+                s.push_str(&format!("  {t:<pw$} {}\n", pct(r)));
             }
         }
         s.push_str(&format!(
@@ -336,18 +346,21 @@ impl SimReport {
             .filter(|c| c.holders > 0 || c.performed_per_game > 0.0)
             .collect();
         cards.sort_by(|a, b| b.holder_wins.rate.total_cmp(&a.holder_wins.rate));
+        let cw = width(&mut cards.iter().map(|c| c.name.chars().count())).max(28);
         s.push_str(&format!(
-            "  {:<28} {:>7} {:>9}   win rate of holders\n",
+            "  {:<cw$} {:>7} {:>9}   win rate of holders\n",
             "card", "gained", "performed"
         ));
         for c in cards {
+            // A card nobody gained (one dealt at setup, played from the start) has no holders to rate.
+            let holders = if c.holders == 0 {
+                "–".to_string()
+            } else {
+                format!("{}  ({} holders)", pct(&c.holder_wins), c.holders)
+            };
             s.push_str(&format!(
-                "  {:<28} {:7.2} {:9.2}   {}  ({} holders)\n",
-                c.name,
-                c.acquired_per_game,
-                c.performed_per_game,
-                pct(&c.holder_wins),
-                c.holders
+                "  {:<cw$} {:7.2} {:9.2}   {holders}\n",
+                c.name, c.acquired_per_game, c.performed_per_game,
             ));
         }
         s.push_str(&crate::figures::to_text(&self.stats, &self.unused));

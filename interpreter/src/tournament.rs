@@ -311,8 +311,9 @@ pub fn tournament(
 }
 
 impl TournamentReport {
-    /// The report as text for a terminal.
-    pub fn to_text(&self) -> String {
+    /// The report as text for a terminal; `script` is the script's path as the user gave it, for the
+    /// commands that replay a game.
+    pub fn to_text(&self, script: &str) -> String {
         let pct = |rate: f64, low: f64, high: f64| {
             format!(
                 "{:5.1}% [{:.1}-{:.1}]",
@@ -323,7 +324,7 @@ impl TournamentReport {
         };
         let score = |s: &Score| pct(s.rate, s.low, s.high);
         let mut s = format!(
-            "{}: tournament with {} players, {} lineup{} of {} games ({} seatings each; seed {}, {} jobs)\n",
+            "{}: tournament with {} players, {} lineup{} of {} games ({} seatings each; seed {}, {} job{})\n",
             self.game,
             self.players,
             self.lineups.len(),
@@ -331,12 +332,14 @@ impl TournamentReport {
             self.games_per_lineup,
             self.seatings_per_lineup,
             self.seed,
-            self.jobs
+            self.jobs,
+            if self.jobs == 1 { "" } else { "s" }
         );
         s.push_str(&problems_text(
             [self.finished, self.unfinished, self.error_count],
             &self.errors,
             &self.stalls,
+            script,
         ));
         let width = self
             .agents
@@ -345,7 +348,14 @@ impl TournamentReport {
             .max()
             .unwrap_or(0)
             .max(6);
-        let cell = 21;
+        // A cell holds a score ("100.0% [83.9-100.0]") or, in the header, an agent's name.
+        let cell = self
+            .agents
+            .iter()
+            .map(|a| a.len())
+            .max()
+            .unwrap_or(0)
+            .max(21);
         s.push_str(
             "score of the row agent against the column agent (win 1, tie 1/2; 95% interval):\n",
         );

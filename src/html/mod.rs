@@ -104,51 +104,31 @@ pub fn rate_chart(title: &str, bars: &[RateBar], mark: Option<f64>) -> String {
     s
 }
 
-/// Horizontal bars of counts (`label`, `count`), the longest the largest.
+/// Horizontal bars of counts (`label`, `count`), the longest the largest, as a table: each label is
+/// written in full and wraps (an end reason is a sentence of the script, and two reasons may share
+/// their first thirty letters), the bar beside it, then the count and its share.
 pub fn count_chart(title: &str, rows: &[(String, u64)]) -> String {
-    let h = ROW_H * rows.len() as f64 + 10.0;
-    let w = LABEL_W + PLOT_W + NOTE_W;
     let max = rows.iter().map(|r| r.1).max().unwrap_or(0).max(1) as f64;
     let total: u64 = rows.iter().map(|r| r.1).sum();
     let mut s = format!(
-        "<svg class=\"chart\" role=\"img\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\"><title>{}</title>",
+        "<table class=\"counts\" aria-label=\"{}\"><tbody>",
         esc(title)
     );
-    for (i, (label, n)) in rows.iter().enumerate() {
-        let y = 6.0 + ROW_H * i as f64;
+    for (label, n) in rows {
         let share = if total > 0 {
             *n as f64 / total as f64
         } else {
             0.0
         };
         s.push_str(&format!(
-            "<text class=\"label\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text><rect class=\"bar\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\"><title>{}</title></rect><text class=\"note\" x=\"{:.1}\" y=\"{:.1}\">{n} ({})</text>",
-            LABEL_W - 8.0,
-            y + ROW_H / 2.0 + 1.0,
-            esc(&short(label, 28)),
-            LABEL_W,
-            y + 3.0,
-            PLOT_W * *n as f64 / max,
-            ROW_H - 12.0,
+            "<tr><td class=\"label\">{}</td><td class=\"bar\"><div style=\"width:{:.1}%\"></div></td><td class=\"note\">{n} ({})</td></tr>",
             esc(label),
-            LABEL_W + PLOT_W + 10.0,
-            y + ROW_H / 2.0 + 1.0,
+            100.0 * *n as f64 / max,
             pct(share)
         ));
     }
-    s.push_str("</svg>");
+    s.push_str("</tbody></table>");
     s
-}
-
-/// `s` cut to `n` characters with an ellipsis.
-fn short(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(n.saturating_sub(1)).collect();
-        t.push('…');
-        t
-    }
 }
 
 /// A histogram of `(value, count)` pairs in increasing value, in at most 40 bins of equal width;
@@ -254,5 +234,35 @@ mod tests {
         assert_eq!(svg.matches("<rect").count(), 34);
         assert!(svg.contains("<title>0 to 2 turns: 3</title>"), "{svg}");
         assert_eq!(histogram("t", "turns", &[], &[]), "");
+    }
+
+    #[test]
+    fn count_labels_are_written_in_full() {
+        // Two end reasons that share their first forty letters stay two different labels.
+        let rows = [
+            (
+                "the player with the most Influence when the Market is empty".to_string(),
+                30,
+            ),
+            (
+                "the player with the most Influence when the turn limit came".to_string(),
+                10,
+            ),
+        ];
+        let html = count_chart("Games by end reason", &rows);
+        for (label, _) in &rows {
+            assert!(
+                html.contains(&format!("<td class=\"label\">{label}</td>")),
+                "{html}"
+            );
+        }
+        assert!(
+            html.contains("width:100.0%") && html.contains("width:33.3%"),
+            "{html}"
+        );
+        assert!(
+            html.contains("30 (75.0%)") && html.contains("10 (25.0%)"),
+            "{html}"
+        );
     }
 }

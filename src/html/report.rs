@@ -47,8 +47,26 @@ fn rate_bar(label: String, r: &Json) -> RateBar {
     }
 }
 
-/// The page of a report; `served` adds the links and the form of `cardgame serve`.
-pub fn page(r: &Json, served: bool) -> String {
+/// The Report page of `cardgame serve` when its form was filled in wrongly: the error in the page, above
+/// the form with the values as they were sent, so that the person mends them there.
+pub fn form_error_page(game: &str, error: &str, games: &str, seed: &str, agents: &str) -> String {
+    format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{} — simulation report</title><style>{STYLE}</style></head><body>\
+         <nav><a href=\"/\">Play</a> <a href=\"/replay\">Replay</a> <a class=\"here\" href=\"/report\">Report</a></nav>\
+         <h1>{}</h1><p class=\"form-error\" role=\"alert\">No report: {}</p>\
+         <form method=\"get\" action=\"/report\">games <input name=\"games\" size=\"6\" value=\"{}\"> seed <input name=\"seed\" size=\"6\" value=\"{}\"> agents <input name=\"agents\" size=\"24\" placeholder=\"the server's\" value=\"{}\"> <button>Simulate</button></form></body></html>",
+        esc(game),
+        esc(game),
+        esc(error),
+        esc(games),
+        esc(seed),
+        esc(agents)
+    )
+}
+
+/// The page of a report; `served` adds the links and the form of `cardgame serve`; `script` is the
+/// script's path as the user gave it, for the commands that replay a game.
+pub fn page(r: &Json, served: bool, script: &str) -> String {
     let game = text(&r["game"]);
     let players = int(&r["players"]);
     let games = int(&r["games"]);
@@ -171,7 +189,7 @@ pub fn page(r: &Json, served: bool) -> String {
     }
     cards(&mut b, r);
     stats(&mut b, r);
-    problems(&mut b, r);
+    problems(&mut b, r, script);
     b.push_str(&format!("<script>{SORT_JS}</script></body></html>\n"));
     b
 }
@@ -185,15 +203,24 @@ fn cards(b: &mut String, r: &Json) {
     b.push_str("<table class=\"sortable\"><thead><tr><th>card</th><th>acquired / game</th><th>holders</th><th>holders' win rate</th><th>interval</th><th>performed / game</th></tr></thead><tbody>");
     for c in cards {
         let w = &c["holder_wins"];
+        // A card nobody gained has no holders to rate: a dash, sorted below every rate.
+        let (rate, interval) = if int(&c["holders"]) == 0 {
+            ("<td data-v=\"-1\">–</td>".to_string(), "–".to_string())
+        } else {
+            (
+                format!(
+                    "<td data-v=\"{}\">{}</td>",
+                    num(&w["rate"]),
+                    pct(num(&w["rate"]))
+                ),
+                format!("{}–{}", pct(num(&w["low"])), pct(num(&w["high"]))),
+            )
+        };
         b.push_str(&format!(
-            "<tr><td>{}</td><td>{:.2}</td><td>{}</td><td data-v=\"{}\">{}</td><td>{}–{}</td><td>{:.2}</td></tr>",
+            "<tr><td>{}</td><td>{:.2}</td><td>{}</td>{rate}<td>{interval}</td><td>{:.2}</td></tr>",
             esc(&text(&c["name"])),
             num(&c["acquired_per_game"]),
             int(&c["holders"]),
-            num(&w["rate"]),
-            pct(num(&w["rate"])),
-            pct(num(&w["low"])),
-            pct(num(&w["high"])),
             num(&c["performed_per_game"]),
         ));
     }
@@ -251,7 +278,7 @@ fn stats(b: &mut String, r: &Json) {
 }
 
 /// Unused content, games stopped at a limit and engine errors, with the flags that replay them.
-fn problems(b: &mut String, r: &Json) {
+fn problems(b: &mut String, r: &Json, script: &str) {
     let list = |v: &Json| -> Vec<String> {
         v.as_array()
             .map(|a| a.iter().map(text).collect())
@@ -284,20 +311,22 @@ fn problems(b: &mut String, r: &Json) {
     b.push_str("<section><h2>Games that did not end by the rules</h2><ul>");
     for e in &errors {
         b.push_str(&format!(
-            "<li>engine error in game {} (seed {}): {}<br><code>cardgame run SCRIPT {}</code></li>",
+            "<li>engine error in game {} (seed {}): {}<br><code>cardgame run {} {}</code></li>",
             int(&e["game"]),
             int(&e["seed"]),
             esc(&text(&e["message"])),
+            esc(script),
             esc(&text(&e["replay"]))
         ));
     }
     for g in &stalls {
         b.push_str(&format!(
-            "<li>game {} (seed {}) stopped after {} turns: {}<br><code>cardgame run SCRIPT {}</code></li>",
+            "<li>game {} (seed {}) stopped after {} turns: {}<br><code>cardgame run {} {}</code></li>",
             int(&g["game"]),
             int(&g["seed"]),
             int(&g["turns"]),
             esc(&text(&g["reason"])),
+            esc(script),
             esc(&text(&g["replay"]))
         ));
     }
@@ -325,7 +354,10 @@ mod tests {
             "end_reasons": {"goal reached": 9, "turn limit": 1},
             "cards": [{"name": "Copper", "acquired_per_game": 0.5, "holders": 4,
                        "holder_wins": {"wins": 2, "games": 4, "rate": 0.5, "low": 0.15, "high": 0.85},
-                       "performed_per_game": 7.25}],
+                       "performed_per_game": 7.25},
+                      {"name": "Estate", "acquired_per_game": 0.0, "holders": 0,
+                       "holder_wins": {"wins": 0, "games": 0, "rate": 0.0, "low": 0.0, "high": 0.0},
+                       "performed_per_game": 0.0}],
             "stats": [{"name": "coins", "description": "coins a turn", "kind": "value", "records": 30,
                        "games": 10, "mean": 3.5, "low": 3.1, "high": 3.9, "min": 0, "max": 8,
                        "distribution": [[0, 2], [8, 1]], "by_turn": []}],
@@ -334,7 +366,7 @@ mod tests {
                         "agents": ["random"], "replay": "--seed 99"}],
             "errors": []
         });
-        let html = page(&r, false);
+        let html = page(&r, false, "games/race.cardgame");
         assert!(html.starts_with("<!doctype html>"));
         assert!(
             html.contains("<h1>A &lt;b&gt;game&lt;/b&gt;</h1>"),
@@ -346,10 +378,11 @@ mod tests {
             "Games by number of turns",
             "End reasons",
             "<td>Copper</td><td>0.50</td><td>4</td>",
+            "<td>Estate</td><td>0.00</td><td>0</td><td data-v=\"-1\">–</td><td>–</td>",
             "Statistics of the script",
             "Distribution of coins",
             "Actions never offered",
-            "cardgame run SCRIPT --seed 99",
+            "cardgame run games/race.cardgame --seed 99",
         ] {
             assert!(html.contains(part), "missing {part}");
         }
@@ -361,6 +394,6 @@ mod tests {
             !html.contains("<nav>"),
             "a written file has no links to the server"
         );
-        assert!(page(&r, true).contains("<nav>"));
+        assert!(page(&r, true, "games/race.cardgame").contains("<nav>"));
     }
 }

@@ -480,13 +480,43 @@ async fn report_json(
     r.map(Json)
 }
 
+/// `GET /report`: the report as a page; a form filled in wrongly gives the page again with the error
+/// in it (status 400), not the JSON error of the API.
 async fn report_page(
     State(s): State<Shared>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Result<Response, Failure> {
-    let r = tokio::task::spawn_blocking(move || report_of(&s, &q))
+    let (server, query) = (s.clone(), q.clone());
+    let r = tokio::task::spawn_blocking(move || report_of(&server, &query))
         .await
-        .map_err(|e| internal(e.to_string()))??;
-    let html = crate::html::report::page(&r, true);
-    Ok(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response())
+        .map_err(|e| internal(e.to_string()))?;
+    let html = |status: StatusCode, page: String| {
+        (
+            status,
+            [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+            page,
+        )
+            .into_response()
+    };
+    match r {
+        Ok(r) => Ok(html(
+            StatusCode::OK,
+            crate::html::report::page(&r, true, &s.args.file.display().to_string()),
+        )),
+        Err(Failure(StatusCode::BAD_REQUEST, error)) => {
+            let game = s.lock()?.program.name.clone();
+            let sent = |k: &str| q.get(k).cloned().unwrap_or_default();
+            Ok(html(
+                StatusCode::BAD_REQUEST,
+                crate::html::report::form_error_page(
+                    &game,
+                    &error,
+                    &sent("games"),
+                    &sent("seed"),
+                    &sent("agents"),
+                ),
+            ))
+        }
+        Err(other) => Err(other),
+    }
 }

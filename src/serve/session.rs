@@ -181,6 +181,8 @@ impl Session {
             "turn": g.turns(),
             "view": g.view(self.seat),
             "waiting_for": waiting_for,
+            // Every seat's score by the script's `fn score`, when it has one (as `play` shows it).
+            "scores": crate::games::scores(g),
             "since": self.since,
             "trace": self.trace,
             "over": over,

@@ -1,5 +1,4 @@
 //! Test support shared by the command-line tests: running the binary, reading a JSON report.
-#![allow(dead_code)]
 
 use serde_json::Value;
 use std::path::PathBuf;

@@ -85,6 +85,16 @@ impl<'a> Mach<'a> {
                 for c in self.cards_of(v, e.span)?.into_iter().flatten() {
                     if (c as usize) < self.s.cards.len() {
                         self.s.show(c, seat);
+                        if self.s.record {
+                            let cs = &self.s.cards[c as usize];
+                            let ev = Event::Shown {
+                                card: c,
+                                kind: kind_name(self.p, cs.kind),
+                                zone: zone_label(self.p, self.l, self.s, cs.zone),
+                                player: seat,
+                            };
+                            self.s.events.push(ev);
+                        }
                     }
                 }
             }

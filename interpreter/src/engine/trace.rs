@@ -51,6 +51,13 @@ pub enum Event {
         zone: String,
         face_up: bool,
     },
+    /// `show C to P`: the card became visible to one player (`player`) alone.
+    Shown {
+        card: u32,
+        kind: String,
+        zone: String,
+        player: u8,
+    },
     Log {
         text: String,
     },
@@ -125,6 +132,15 @@ pub fn render_event(game: &Game, event: &Event, viewer: Option<u8>) -> Option<St
                 format!("{kind} revealed in {zone}")
             } else {
                 format!("{kind} hidden in {zone}")
+            }
+        }
+        Event::Shown {
+            kind, zone, player, ..
+        } => {
+            if viewer.is_none_or(|v| v == *player) {
+                format!("{kind} in {zone} shown to {}", name(*player))
+            } else {
+                format!("a card in {zone} shown to {}", name(*player))
             }
         }
         Event::Log { text } => format!("log: {text}"),

@@ -6,7 +6,8 @@ function draw(s) {
   STATE = s;
   document.title = s.game + " — Play";
   $("title").textContent = s.game;
-  $("where").textContent = "You are " + s.seats[s.seat - 1] + " (seat " + s.seat + "), seed " + s.seed + ", turn " + s.turn + ", " + s.step + " decisions made" + (s.waiting_for ? "; waiting for " + s.waiting_for : "");
+  const scores = s.scores ? "; scores: " + s.scores.map((n, i) => s.seats[i] + " " + n).join(", ") : "";
+  $("where").textContent = "You are " + s.seats[s.seat - 1] + " (seat " + s.seat + "), seed " + s.seed + ", turn " + s.turn + ", " + s.step + " decisions made" + scores + (s.waiting_for ? "; waiting for " + s.waiting_for : "");
   showError(s.error ? "The game stopped with an error: " + s.error : "");
   const over = $("over");
   over.hidden = !s.over;

@@ -50,7 +50,19 @@ function draw(r) {
   }
   const ev = $("events");
   ev.innerHTML = "";
-  for (const l of r.events) ev.appendChild(el("li", "", l));
+  if (r.step === 0 && r.events.length > 8) {
+    // The setup's events (often hundreds of moves) folded, so that the board stays in sight.
+    const fold = el("details");
+    fold.appendChild(el("summary", "", "Setup: " + r.events.length + " events"));
+    const ul = el("ul");
+    for (const l of r.events) ul.appendChild(el("li", "", l));
+    fold.appendChild(ul);
+    const li = el("li");
+    li.appendChild(fold);
+    ev.appendChild(li);
+  } else {
+    for (const l of r.events) ev.appendChild(el("li", "", l));
+  }
   const views = $("views");
   views.innerHTML = "";
   for (const v of r.views) {

@@ -1,6 +1,6 @@
 //! Fuzz stage: seeded mutants of every script in `games/` and `examples/` are checked, rendered and played;
 //! a panic, a hang or a runtime error without a script line fails. A few hundred run in CI; run many with
-//! `cargo test --release --test fuzz -- --ignored fuzz --nocapture` (`FUZZ_MUTANTS=N`, `FUZZ_SEED=S`,
+//! `cargo test --release --test all -- --ignored fuzz:: --nocapture` (`FUZZ_MUTANTS=N`, `FUZZ_SEED=S`,
 //! `FUZZ_PLAY=0` to check and render only, `FUZZ_SKIP=Kind,...` to leave kinds of edits out,
 //! `FUZZ_MAX_HANGS=N`). Every failure found is kept in
 //! `tests/fuzz-regressions/`, checked here too.
@@ -222,7 +222,7 @@ fn fuzz_mutants_smoke() {
     assert!(t.failures.is_empty(), "{report}");
 }
 
-/// The campaign at volume: `cargo test --release --test fuzz -- --ignored fuzz --nocapture`.
+/// The campaign at volume: `cargo test --release --test all -- --ignored fuzz:: --nocapture`.
 #[test]
 #[ignore]
 fn fuzz_mutants_many() {

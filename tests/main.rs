@@ -1,0 +1,30 @@
+//! Tests stage: the one integration-test binary of the `cardgame` package. Each module is one area of the
+//! product; one binary links once, where twenty linked each on their own. The slow checks are `#[ignore]`d:
+//! `cargo test --release -- --ignored MODULE::` runs them (see each module's first lines).
+
+mod common;
+
+mod browser;
+mod cli;
+mod editors;
+mod errors;
+mod fmt;
+mod fuzz;
+mod goals;
+mod heavy;
+mod learn;
+mod limits;
+mod lsp;
+mod outputs;
+mod participants;
+mod play;
+mod readme;
+mod recorded;
+mod scripts;
+mod search_strength;
+mod serve;
+mod shard;
+mod sim;
+mod strategies;
+mod strength;
+mod tournament;
