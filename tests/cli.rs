@@ -974,7 +974,7 @@ fn fmt_check_accepts_every_script() {
 /// operator as the script writes it (`-`, not an internal name).
 #[test]
 fn a_runtime_error_in_setup_exits_1_from_every_command() {
-    let script = common::temp_script(
+    let script = crate::common::temp_script(
         "setup-fails.cardgame",
         "game \"Fails\" { players 2 }\nvar v: int = 0\nfn f(): int = first([none, 1])\n\
          setup { v = 5 - f() }\nflow { turn seat(1) { win active \"done {v}\" } }\n",
