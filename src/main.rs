@@ -326,6 +326,10 @@ enum Command {
         /// Report the shards found even when some are missing (exit 0, not 1).
         #[arg(long)]
         allow_partial: bool,
+        /// The script the shards played, named in the commands that replay a game (its text must be
+        /// the one the parts were played from); without it they say `SCRIPT`.
+        #[arg(long, value_name = "FILE")]
+        script: Option<PathBuf>,
         /// Leave out of the report the jobs, seconds and games per second (as `sim --reproducible`).
         #[arg(long)]
         reproducible: bool,
@@ -623,6 +627,7 @@ fn main() -> ExitCode {
             parts,
             format,
             allow_partial,
+            script,
             reproducible,
             html,
         } => shard::cmd_merge(
@@ -630,6 +635,7 @@ fn main() -> ExitCode {
             shard::MergeOut {
                 json: format == Format::Json,
                 allow_partial,
+                script,
                 reproducible,
                 html,
             },

@@ -3,13 +3,13 @@
 
 use crate::USAGE;
 use cardgame_interpreter::program::Program;
-use cardgame_interpreter::shard::{merge, simulate_part, Part, Shard};
+use cardgame_interpreter::shard::{is_script_of, merge, simulate_part, Part, Shard};
 use cardgame_interpreter::sim::SimConfig;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The script in the replay commands of a merged report: the shards may have read it under other paths,
-/// so the report names none (the parts carry its SHA-256).
+/// The script in the replay commands of a merged report without `--script`: the shards may have read
+/// it under other paths, so the report names none (the parts carry its SHA-256).
 const MERGED_SCRIPT: &str = "SCRIPT";
 
 /// Where a shard's partial report goes.
@@ -96,6 +96,8 @@ pub struct MergeOut {
     /// JSON on standard output, else text.
     pub json: bool,
     pub allow_partial: bool,
+    /// The script the shards played (`--script FILE`), named in the replay commands.
+    pub script: Option<PathBuf>,
     /// Without jobs and time (`--reproducible`).
     pub reproducible: bool,
     /// Also the HTML page of the report (`--html FILE`), as `sim --html` writes it.
@@ -106,6 +108,7 @@ pub fn cmd_merge(files: &[PathBuf], how: MergeOut) -> u8 {
     let MergeOut {
         json,
         allow_partial,
+        script,
         reproducible,
         html,
     } = how;
@@ -134,13 +137,35 @@ pub fn cmd_merge(files: &[PathBuf], how: MergeOut) -> u8 {
             return USAGE;
         }
     };
+    let script_name = match &script {
+        None => MERGED_SCRIPT.to_string(),
+        Some(path) => {
+            let source = match std::fs::read_to_string(path) {
+                Ok(s) => s,
+                Err(e) => {
+                    errln!("error: cannot read {}: {e}", path.display());
+                    return USAGE;
+                }
+            };
+            let played = parts.iter().all(|(_, p)| is_script_of(&source, &p.study));
+            if !played {
+                errln!(
+                    "error: {} is not the script the shards played (its text differs: the parts carry \
+                     the SHA-256 of theirs)",
+                    path.display()
+                );
+                return USAGE;
+            }
+            path.display().to_string()
+        }
+    };
     let r = &merged.report;
     if let Some(path) = &html {
         let page = r
             .to_json_with(!reproducible)
             .ok()
             .and_then(|j| serde_json::from_str(&j).ok())
-            .map(|v| crate::html::report::page(&v, false, MERGED_SCRIPT))
+            .map(|v| crate::html::report::page(&v, false, &script_name))
             .unwrap_or_default();
         if let Err(e) = std::fs::write(path, page) {
             errln!("error: cannot write {}: {e}", path.display());
@@ -156,7 +181,7 @@ pub fn cmd_merge(files: &[PathBuf], how: MergeOut) -> u8 {
             }
         }
     } else {
-        out!("{}", r.to_text_with(!reproducible, MERGED_SCRIPT));
+        out!("{}", r.to_text_with(!reproducible, &script_name));
     }
     if r.unfinished > 0 {
         errln!(

@@ -86,8 +86,13 @@ fn sharded_equals_one_run(name: &str, args: &[&str], count: u64, code: i32) -> V
     // The one run names its script in the commands that replay a game; the merge cannot know under
     // which path the shards read it, and writes `SCRIPT` there.
     let script = args[0];
-    let text = text.replace(&format!("cardgame run {script} "), "cardgame run SCRIPT ");
-    assert_eq!(without_timing(&merged_text), without_timing(&text));
+    let named = text.replace(&format!("cardgame run {script} "), "cardgame run SCRIPT ");
+    assert_eq!(without_timing(&merged_text), without_timing(&named));
+    // Given the script (`--script`), the merge names it as the one run does.
+    let mut merge_named: Vec<&str> = vec!["merge", "--script", script];
+    merge_named.extend(parts.iter().map(String::as_str));
+    let (merged_named, _) = run(&merge_named, code);
+    assert_eq!(without_timing(&merged_named), without_timing(&text));
     // The parts may be given in any order.
     let mut reversed: Vec<&str> = vec!["merge", "--format", "json"];
     reversed.extend(parts.iter().rev().map(String::as_str));
@@ -247,6 +252,17 @@ fn parts_of_different_studies_are_refused() {
     // Not a part at all.
     let (_, err) = run(&["merge", "examples/duel.cardgame"], 2);
     assert!(err.contains("is not a partial report"), "{err}");
+    // `--script` naming another script than the one the shards played.
+    let e = duel("1", "1/2", "e.json");
+    run(&["merge", "--script", "examples/duel.cardgame", &a, &e], 0);
+    let (_, err) = run(
+        &["merge", "--script", "examples/secret-bids.cardgame", &a, &e],
+        2,
+    );
+    assert!(
+        err.contains("examples/secret-bids.cardgame is not the script the shards played"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -165,6 +165,11 @@ impl Study {
     }
 }
 
+/// Whether `source` is the text of the script the study played (its SHA-256 is the one the parts carry).
+pub fn is_script_of(source: &str, study: &Study) -> bool {
+    sha256_hex(source) == study.script_sha256
+}
+
 fn sha256_hex(text: &str) -> String {
     Sha256::digest(text.as_bytes())
         .iter()
