@@ -101,11 +101,7 @@ fn run_one(
                     return Err(at(format!(
                         "\"{label}\" is not an option of {}'s decision; the options are: {}",
                         game.label(&Value::Player(d.player)),
-                        d.options
-                            .iter()
-                            .map(|o| format!("\"{o}\""))
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        quoted(&d.options)
                     )));
                 };
                 log.clear();
@@ -134,14 +130,7 @@ fn run_one(
                 let has = d.options.iter().any(|o| o == label);
                 let want = matches!(step.kind, TestStepKind::OptionsHas(_));
                 if has != want {
-                    return Err(at(format!(
-                        "the options are: {}",
-                        d.options
-                            .iter()
-                            .map(|o| format!("\"{o}\""))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )));
+                    return Err(at(format!("the options are: {}", quoted(&d.options))));
                 }
             }
             TestStepKind::Decider(e) => {
@@ -261,17 +250,10 @@ fn strategy_picks(program: &Program, game: &Game, name: &str, label: &str) -> Re
         },
     };
     let decider = game.label(&Value::Player(d.player));
-    let listed = || {
-        d.options
-            .iter()
-            .map(|o| format!("\"{o}\""))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     if !d.options.iter().any(|o| o == label) {
         return Err(format!(
             "\"{label}\" is not an option of {decider}'s decision; the options are: {}",
-            listed()
+            quoted(&d.options)
         ));
     }
     match game.rules_choice(of) {
@@ -285,12 +267,21 @@ fn strategy_picks(program: &Program, game: &Game, name: &str, label: &str) -> Re
         Ok(None) => Err(format!(
             "no rule of `{name}` applies to {decider}'s decision (the choice falls to {fallback}); \
              the options are: {}",
-            listed()
+            quoted(&d.options)
         )),
         Err(e) => Err(format!(
             "a rule of `{name}` failed for {decider}'s decision: {e}"
         )),
     }
+}
+
+/// Options as a failure lists them: each in quotes, separated by commas.
+fn quoted(options: &[String]) -> String {
+    options
+        .iter()
+        .map(|o| format!("\"{o}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// For a comparison that does not hold (`expect A == B`, `<`, `>=`, ...): what each side was, as
@@ -328,11 +319,7 @@ fn describe(game: &Game) -> String {
         Status::Decision(d) => format!(
             "{} is choosing among {}",
             game.label(&Value::Player(d.player)),
-            d.options
-                .iter()
-                .map(|o| format!("\"{o}\""))
-                .collect::<Vec<_>>()
-                .join(", ")
+            quoted(&d.options)
         ),
         Status::Over(o) => format!("the game is over: {}", o.reason),
         Status::Error(e) => format!("error: {e}"),
