@@ -78,6 +78,10 @@ pub struct Script {
     /// The names declared by items that could not be parsed at all (a card's name without its
     /// quotes): the checker knows them, so that their uses are not reported as unknown again.
     pub broken: Vec<Ident>,
+    /// The names declared by items parsed only up to a syntax error (an event whose `(` is never
+    /// closed is kept without its values): what they take is not known, so the checker does not
+    /// count the values their uses give.
+    pub cut_short: Vec<Ident>,
     /// Places the parser repaired by a guess (a `)` written before a block's `{`): their meaning is
     /// not the script's, so the checker reports nothing else there.
     pub guessed: Vec<Span>,

@@ -320,9 +320,15 @@ fn parse_one(
                 partial,
             } => (err_pos, error, partial),
         };
+        // A bracket the layout shows never closed, when pest's error stands where it should have
+        // been closed (a header's `(` left open before the next item): that is the error to say.
+        let mut unclosed_instead = None;
         if repairs < MAX_REPAIRS {
             repairs += 1;
             if let Some(u) = recover::find_unclosed(work, pos) {
+                if u.first_open() < err_pos && u.closes_by(err_pos) {
+                    unclosed_instead = Some(recover::unclosed_errors(source, &u));
+                }
                 if u.first_open() < err_pos {
                     let mut reported = recover::unclosed_errors(source, &u);
                     let patch = recover::drop_unclosed_line(work, pos, &u);
@@ -360,9 +366,13 @@ fn parse_one(
                 }
             }
         }
-        errors.push(error);
+        match unclosed_instead {
+            Some(mut reported) => errors.append(&mut reported),
+            None => errors.push(error),
+        }
         match partial {
             Some((item, mut built_errors)) => {
+                script.cut_short.extend(recover::declared_name(work, pos));
                 script.items.push(item);
                 errors.append(&mut built_errors);
             }

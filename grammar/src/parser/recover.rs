@@ -48,6 +48,12 @@ impl Unclosed {
         self.opens.iter().any(|o| o.1 == b'{')
     }
 
+    /// Whether an error at `at` stands where the layout shows the brackets closed no more (at the
+    /// next item or the end of the file), so that it says only that they were never closed.
+    pub(super) fn closes_by(&self, at: usize) -> bool {
+        matches!(self.reason, Reason::NextItem | Reason::End) && at >= self.before
+    }
+
     /// Where the first bracket never closed was opened.
     pub(super) fn first_open(&self) -> usize {
         self.opens.first().map_or(usize::MAX, |o| o.0)

@@ -143,6 +143,9 @@ pub(crate) struct Compiler<'s> {
     /// The names declared by items the parser could not read: a use of one is not reported as an
     /// unknown name (the syntax error of its item is the error).
     pub(crate) broken: std::collections::HashSet<String>,
+    /// The names declared by items cut short by a syntax error (`Script::cut_short`): the number
+    /// of values their uses give is not checked.
+    pub(crate) cut_short: std::collections::HashSet<String>,
     /// Where the parser repaired the script by a guess: errors there are not the script's.
     pub(crate) guessed: Vec<Span>,
     /// The header has `teams by` (valid or not: a `win team` is then not an error of its own).
@@ -273,6 +276,7 @@ fn compile_inner(source: &str, script: &ast::Script, partial: bool) -> (Checked,
     let mut c = Compiler::new(source);
     c.partial = partial;
     c.broken = script.broken.iter().map(|n| n.name.clone()).collect();
+    c.cut_short = script.cut_short.iter().map(|n| n.name.clone()).collect();
     c.guessed = script.guessed.clone();
     c.declare_all(script);
     c.lower_all(script);
@@ -398,6 +402,7 @@ impl<'s> Compiler<'s> {
             suggested: Default::default(),
             partial: false,
             broken: Default::default(),
+            cut_short: Default::default(),
             guessed: Vec::new(),
             teams_declared: false,
             lowered_fns: Default::default(),
@@ -418,6 +423,16 @@ impl<'s> Compiler<'s> {
         if UNKNOWN_NAME_CODES.contains(&d.code) && !self.broken.is_empty() {
             let named = self.source.get(d.span.start..d.span.end).unwrap_or("");
             if self.broken.contains(named.trim_matches('"')) {
+                return;
+            }
+        }
+        if d.code == "E111" && !self.cut_short.is_empty() {
+            // Every count of values names the item counted at the start of its span.
+            let at = self.source.get(d.span.start..).unwrap_or("");
+            let name_len = at
+                .find(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+                .unwrap_or(at.len());
+            if self.cut_short.contains(&at[..name_len]) {
                 return;
             }
         }
