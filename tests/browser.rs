@@ -2,7 +2,8 @@
 //! run `npm install` fetches the npm package `playwright-core` from the npm registry into
 //! tests/browser/node_modules: it needs the network). It starts the
 //! server on a free port, then tests/browser/run.js drives headless Chromium (playwright-core): it
-//! plays Market Race to its end by clicking options, steps through a replay, reads the report, and
+//! plays Market Race to its end by clicking options (the scores shown), opens a replay at step 0 (the
+//! setup folded) and steps through it, reads the report, and
 //! saves a screenshot of each page in `$SCREENSHOTS_DIR` (target/screenshots by default; `docs` renews
 //! the README's pictures). Run it with:
 //!

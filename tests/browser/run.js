@@ -1,5 +1,6 @@
 // Drives headless Chromium through the pages of a running `cardgame serve` (tests/browser.rs starts
-// the server): plays Market Race to its end by clicking options, steps through a replay, reads the
+// the server): plays Market Race to its end by clicking options (the scores shown), opens a replay at
+// step 0 (the setup folded) and steps through it, reads the
 // report, and saves a screenshot of each page. Usage: node run.js BASE_URL OUT_DIR
 "use strict";
 const { chromium } = require("playwright-core");
@@ -30,6 +31,9 @@ function check(ok, what) {
     // Play: click an option at every decision until the game is over.
     await page.goto(base + "/");
     await page.waitForSelector("#decision button, #over:not([hidden])");
+    // A script with `fn score(p: player): int` shows every seat's score beside the turn.
+    const where = await page.textContent("#where");
+    check(/scores: P1 \d+, P2 \d+/.test(where), "the scores in Play at the start: " + where);
     let clicks = 0;
     while (!(await page.isVisible("#over"))) {
       const buttons = await page.$$("#decision button");
@@ -38,12 +42,25 @@ function check(ok, what) {
       await Promise.all([page.waitForResponse(r => r.url().includes("/api/choose") && r.status() === 200), pick.click()]);
       await page.waitForFunction(n => STATE && STATE.step > n, clicks);
       clicks++;
-      if (clicks === 8) await page.screenshot({ path: path.join(out, "serve-play.png"), fullPage: true });
+      if (clicks === 8) {
+        check(/scores: /.test(await page.textContent("#where")), "the scores in Play during the game");
+        await page.screenshot({ path: path.join(out, "serve-play.png"), fullPage: true });
+      }
       check(clicks < 3000, "the game ends");
     }
     const over = await page.textContent("#over");
     check(/Game over/.test(over), "the end is shown: " + over);
     console.log("play: " + clicks + " clicks; " + over.trim());
+    // Replay at step 0: the setup's many events are folded under one line, the board in sight.
+    await page.goto(base + "/replay?seed=3&step=0&seat=all");
+    await page.waitForSelector("#views .seatview");
+    const summary = await page.textContent("#events details > summary");
+    check(/^Setup: \d+ events$/.test(summary), "the setup folded: " + summary);
+    check(!(await page.isVisible("#events details li")), "the setup's events hidden until unfolded");
+    await page.screenshot({ path: path.join(out, "serve-replay-setup.png"), fullPage: true });
+    await page.click("#events details > summary");
+    check(await page.isVisible("#events details li"), "the setup's events shown when unfolded");
+    console.log("replay: step 0, " + summary);
     // Replay: a position from its link, one step forward.
     await page.goto(base + "/replay?seed=3&step=8&seat=all");
     await page.waitForSelector("#views .seatview");
