@@ -153,11 +153,12 @@ impl<'a> Mach<'a> {
         ))
     }
 
-    fn prompt(&mut self, t: Option<&TextIr>, default: &str) -> R<String> {
+    /// A decision's prompt as `decider` sees it.
+    fn prompt(&mut self, t: Option<&TextIr>, default: &str, decider: u8) -> R<String> {
         match t {
             Some(t) => {
                 let buffer = std::mem::take(&mut self.s.recycled.get().prompt);
-                self.text_into(t, buffer)
+                self.text_into(t, buffer, Some(decider))
             }
             None => Ok(self.s.recycled.get().prompt(default)),
         }
@@ -234,7 +235,7 @@ impl<'a> Mach<'a> {
                     self.set_local(slot, Value::None);
                     return Ok(self.fail(span));
                 }
-                let prompt = self.prompt(ch.prompt.as_ref(), "Choose one")?;
+                let prompt = self.prompt(ch.prompt.as_ref(), "Choose one", decider)?;
                 let labels = self.labels(&offered, decider);
                 let d = self.decision(decider, prompt, labels, false, span);
                 self.s.frames.push(Frame::ChooseOne { slot, offered });
@@ -246,7 +247,7 @@ impl<'a> Mach<'a> {
                     self.set_local(slot, Value::list(cands));
                     return Ok(self.fail(span));
                 }
-                let prompt = self.prompt(ch.prompt.as_ref(), &default)?;
+                let prompt = self.prompt(ch.prompt.as_ref(), &default, decider)?;
                 let many = ChooseMany::new(slot, decider, prompt, span, cands, count, n, with_done);
                 self.s.frames.push(Frame::ChooseMany(Box::new(many)));
                 // The frame asks at once (the checks have just run).
@@ -319,13 +320,13 @@ impl<'a> Mach<'a> {
                     continue;
                 }
             }
-            labels.push(self.text(&b.label)?);
+            labels.push(self.text_seen_by(&b.label, decider)?);
             blocks.push(b.body);
         }
         if blocks.is_empty() {
             return Ok(self.fail(span));
         }
-        let prompt = self.prompt(prompt, "Choose one")?;
+        let prompt = self.prompt(prompt, "Choose one", decider)?;
         let d = self.decision(decider, prompt, labels, false, span);
         self.s.frames.push(Frame::Branch { blocks });
         Ok(Flow::Stop(d))
@@ -460,7 +461,7 @@ impl<'a> Mach<'a> {
             if let Some(stop) = self.before_decision(*span)? {
                 return Ok(Flow::Stop(stop));
             }
-            let prompt = self.prompt(prompt.as_ref(), "Choose one")?;
+            let prompt = self.prompt(prompt.as_ref(), "Choose one", q)?;
             // Labelled when someone reads them (`labels`), as a single choice's.
             let labels = self.labels(&offered, q);
             let d = self.decision(q, prompt, labels, true, *span);
@@ -514,7 +515,7 @@ impl<'a> Mach<'a> {
                 Ok((cands, n, with_done, default))
             })();
             let prompt = match r {
-                Ok((_, _, _, ref default)) => self.prompt(prompt, default),
+                Ok((_, _, _, ref default)) => self.prompt(prompt, default, q),
                 Err(_) => Ok(String::new()),
             };
             self.set_you(saved_you);

@@ -621,11 +621,18 @@ impl<'a> Mach<'a> {
     }
 
     pub fn text(&mut self, t: &TextIr) -> R<String> {
-        self.text_into(t, String::new())
+        self.text_into(t, String::new(), None)
     }
 
-    /// [`Mach::text`] written into `out`, emptied first (a recycled buffer).
-    pub fn text_into(&mut self, t: &TextIr, mut out: String) -> R<String> {
+    /// A text shown to `seat` (an option's label, a decision's prompt): a card it may not see is
+    /// written "a card from ZONE", as in an option's default label.
+    pub(super) fn text_seen_by(&mut self, t: &TextIr, seat: u8) -> R<String> {
+        self.text_into(t, String::new(), Some(seat))
+    }
+
+    /// [`Mach::text`] written into `out`, emptied first (a recycled buffer); shown to `viewer` when
+    /// one is given (see [`Mach::text_seen_by`]).
+    pub fn text_into(&mut self, t: &TextIr, mut out: String, viewer: Option<u8>) -> R<String> {
         out.clear();
         for part in &t.parts {
             match part {
@@ -635,7 +642,10 @@ impl<'a> Mach<'a> {
                     if let Value::List(l) = &v {
                         self.charge(l.len(), e.span)?;
                     }
-                    label_into(self.p, self.l, self.s, &v, &mut out);
+                    match viewer {
+                        Some(seat) => self.label_seen_into(&v, seat, &mut out),
+                        None => label_into(self.p, self.l, self.s, &v, &mut out),
+                    }
                     if out.len() > MAX_LIST {
                         return Err(self.err(e.span, "this text grew too long".into()));
                     }

@@ -172,6 +172,24 @@ impl<'a> Mach<'a> {
         label(self.p, self.l, self.s, v)
     }
 
+    /// A value written into a text shown to `seat`: each card it may not see as in [`label_for`].
+    ///
+    /// [`label_for`]: Mach::label_for
+    pub(super) fn label_seen_into(&self, v: &Value, seat: u8, out: &mut String) {
+        match v {
+            Value::Card(_) => out.push_str(&self.label_for(v, seat)),
+            Value::List(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    self.label_seen_into(item, seat, out);
+                }
+            }
+            _ => super::label::label_into(self.p, self.l, self.s, v, out),
+        }
+    }
+
     /// A hash that equivalent options share (see [`Mach::equivalent`]): identical cards hash their
     /// kind, zone, face and card variables; a list (equivalent only to an equal list) its length and
     /// first item, so that long lists are not walked for every option; any other value hashes itself.
@@ -429,7 +447,7 @@ impl<'a> Mach<'a> {
         let mut locals = self.s.take_locals(0);
         locals.extend(args.iter().cloned());
         self.s.push_ctx(locals, Some(decider), None);
-        let r = self.text(t);
+        let r = self.text_seen_by(t, decider);
         self.s.truncate_ctxs(base);
         r
     }
@@ -738,7 +756,7 @@ impl<'a> Mach<'a> {
                 String::new()
             } else {
                 match &def.label {
-                    Some(t) => self.text(t)?,
+                    Some(t) => self.text_seen_by(t, decider)?,
                     None => self.default_label(def, args, decider),
                 }
             };

@@ -440,7 +440,7 @@ impl<'a> Mach<'a> {
                     // Nobody records: the text is built only for the errors it could meet (a text
                     // that cannot fail is not built at all), in a recycled buffer.
                     let buffer = std::mem::take(&mut self.s.recycled.get().text);
-                    self.s.recycled.get().text = self.text_into(t, buffer)?;
+                    self.s.recycled.get().text = self.text_into(t, buffer, None)?;
                 }
             }
         }

@@ -223,3 +223,41 @@ fn simultaneous_labels_are_built_the_same_when_asked_for() {
     assert!(decisions >= 4, "{decisions} decisions");
     assert_eq!(on.status(), off.status());
 }
+
+/// A card interpolated into a text its decider reads (a custom label, a branch's text, a prompt) is
+/// written as the decider may see it: "a card from P1.hand" while it is hidden from the decider, its
+/// name once it was shown; built eagerly or when read, the same.
+#[test]
+fn texts_shown_to_a_decider_name_only_the_cards_it_may_see() {
+    let src = r#"
+game "Hidden" { players 2 }
+card "Rope" { copies 2 }
+zone hand per player: set, owner
+setup { move box to seat(1).hand }
+action grab(c in seat(1).hand) label "Take {c}" { }
+flow {
+  turn seat(2) {
+    let c = first(seat(1).hand)
+    choose by seat(2) prompt "Is it {c}?" {
+      "Guess {c}" { }
+      "Pass" { }
+    }
+    show c to seat(2)
+    actions by seat(2) once [grab]
+  }
+  win [seat(1)] "done"
+}
+"#;
+    for labels in [true, false] {
+        let mut g = game_of(src, 1, labels);
+        g.set_labels(true);
+        let Status::Decision(d) = g.status() else {
+            panic!("a decision");
+        };
+        assert_eq!(d.prompt, "Is it a card from P1.hand?", "labels {labels}");
+        assert_eq!(d.options, ["Guess a card from P1.hand", "Pass"]);
+        g.apply(1).expect("applies");
+        // Shown now: the label names it.
+        assert_eq!(options(&g)[0], "Take Rope", "labels {labels}");
+    }
+}
