@@ -21,6 +21,7 @@ use super::Compiler;
 use crate::diag::Diagnostic;
 use crate::program::*;
 use crate::value::Value;
+use cardgame_grammar::ast::Span;
 use std::collections::HashSet;
 
 struct Walk<'p> {
@@ -372,25 +373,57 @@ impl Compiler<'_> {
             w.expr(&v.init);
         }
         let out = w.out;
-        let mut warnings = Vec::new();
+        // The cards that stay in the box, by declaration: a family's cards share their
+        // declaration's span, and are said once for the family.
+        let mut stuck: Vec<(Span, Vec<&str>, usize)> = Vec::new();
         for (kind, out) in p.kinds.iter().zip(out) {
             let none = matches!(kind.copies.kind, ExprKind::Const(Value::Int(0)));
             // A card trigger that works from the box matters without leaving it.
             let acts = kind.triggers.iter().any(|t| t.zone == Some(p.box_zone));
+            let declared = match stuck.last_mut() {
+                Some(last) if last.0 == kind.span => last,
+                _ => {
+                    stuck.push((kind.span, Vec::new(), 0));
+                    stuck.last_mut().expect("just pushed")
+                }
+            };
+            declared.2 += 1;
             if !out && !none && !acts {
-                warnings.push(
-                    Diagnostic::warning(
-                        "W005",
-                        kind.span,
-                        format!(
-                            "no rule takes \"{}\" out of the box: it is never in play",
-                            kind.name
-                        ),
-                    )
-                    .label("stays in the box")
-                    .help("move it where the game starts in `setup` (`move cards(\"NAME\", box) to ZONE`), or remove the card (rules tests do not count)"),
-                );
+                declared.1.push(&kind.name);
             }
+        }
+        let mut warnings = Vec::new();
+        for (span, names, declared) in stuck {
+            let (message, label, help) = match names.as_slice() {
+                [] => continue,
+                [name] if declared == 1 => (
+                    format!("no rule takes \"{name}\" out of the box: it is never in play"),
+                    "stays in the box",
+                    "move it where the game starts in `setup` (`move cards(\"NAME\", box) to ZONE`), or remove the card (rules tests do not count)",
+                ),
+                _ => {
+                    let shown: Vec<String> = names.iter().take(3).map(|n| format!("\"{n}\"")).collect();
+                    let more = if names.len() > 3 { ", ..." } else { "" };
+                    let which = if names.len() == declared {
+                        format!("the {declared} cards of this family")
+                    } else {
+                        format!("{} of this family's {declared} cards", names.len())
+                    };
+                    (
+                        format!(
+                            "no rule takes {which} ({}{more}) out of the box: they are never in play",
+                            shown.join(", ")
+                        ),
+                        "they stay in the box",
+                        "move them where the game starts in `setup` (`move box to ZONE` moves every card, `move cards(\"NAME\", box) to ZONE` one kind), or remove the family (rules tests do not count)",
+                    )
+                }
+            };
+            warnings.push(
+                Diagnostic::warning("W005", span, message)
+                    .label(label)
+                    .help(help),
+            );
         }
         self.diags.extend(warnings);
     }
