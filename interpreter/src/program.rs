@@ -467,6 +467,9 @@ pub struct TestDef {
     pub given: Option<Body>,
     pub start: Option<(ProcId, Vec<Expr>)>,
     pub steps: Vec<TestStep>,
+    /// The slot of `options` in the test's expressions (the labels of the pending decision), when
+    /// the script declares no name `options` of its own.
+    pub options_slot: Option<u16>,
     /// Slots used by the expressions and blocks of the test.
     pub slots: u16,
     pub span: Span,

@@ -1,7 +1,8 @@
 //! Tests stage: runs the rules tests written in a script (`test "..." { ... }`) against the engine.
 
 use crate::engine::{
-    render_event, Game, GameConfig, RulesOf, Status, DEFAULT_MAX_DECISIONS, DEFAULT_MAX_STEPS,
+    render_event, Game, GameConfig, RulesOf, RuntimeError, Status, DEFAULT_MAX_DECISIONS,
+    DEFAULT_MAX_STEPS,
 };
 use crate::program::{BinOp, Expr, ExprKind, Program, TestDef, TestStepKind};
 use crate::value::Value;
@@ -112,13 +113,13 @@ fn run_one(
                 }
                 continue;
             }
-            TestStepKind::Expect(e) => match game.eval(e, t.slots) {
+            TestStepKind::Expect(e) => match eval_step(&mut game, t, e) {
                 Ok(Value::Bool(true)) => {}
                 Ok(v) => {
                     return Err(at(format!(
                         "expected true, got {}{}",
                         game.label(&v),
-                        sides(&mut game, e, t.slots)
+                        sides(&mut game, t, e)
                     )))
                 }
                 Err(e) => return Err(at(format!("{e}"))),
@@ -134,7 +135,7 @@ fn run_one(
                 }
             }
             TestStepKind::Decider(e) => {
-                let want = game.eval(e, t.slots).map_err(|e| at(format!("{e}")))?;
+                let want = eval_step(&mut game, t, e).map_err(|e| at(format!("{e}")))?;
                 match game.decision() {
                     Some(d) if Value::Player(d.player) == want => {}
                     Some(d) => {
@@ -150,7 +151,7 @@ fn run_one(
                 }
             }
             TestStepKind::Winners(e) => {
-                let want = game.eval(e, t.slots).map_err(|e| at(format!("{e}")))?;
+                let want = eval_step(&mut game, t, e).map_err(|e| at(format!("{e}")))?;
                 let mut want: Vec<u8> = match want {
                     Value::Player(p) => vec![p],
                     Value::List(l) => l
@@ -284,9 +285,26 @@ fn quoted(options: &[String]) -> String {
         .join(", ")
 }
 
+/// An expression of a test step, `options` holding the labels of the pending decision (an empty
+/// list when none is pending).
+fn eval_step(game: &mut Game, t: &TestDef, e: &Expr) -> Result<Value, RuntimeError> {
+    match t.options_slot {
+        Some(slot) => {
+            let labels = game.decision().map_or_else(Vec::new, |d| {
+                d.options
+                    .iter()
+                    .map(|o| Value::Text(Arc::new(o.clone())))
+                    .collect()
+            });
+            game.eval_with_local(e, t.slots, slot, Value::list(labels))
+        }
+        None => game.eval(e, t.slots),
+    }
+}
+
 /// For a comparison that does not hold (`expect A == B`, `<`, `>=`, ...): what each side was, as
 /// docs/cli.md promises ("what was found").
-fn sides(game: &mut Game, e: &Expr, slots: u16) -> String {
+fn sides(game: &mut Game, t: &TestDef, e: &Expr) -> String {
     let ExprKind::Binary(op, a, b) = &e.kind else {
         return String::new();
     };
@@ -296,7 +314,7 @@ fn sides(game: &mut Game, e: &Expr, slots: u16) -> String {
     ) {
         return String::new();
     }
-    match (game.eval(a, slots), game.eval(b, slots)) {
+    match (eval_step(game, t, a), eval_step(game, t, b)) {
         (Ok(x), Ok(y)) => format!(
             ": the left side is {}, the right side is {}",
             shown(game, &x),
@@ -409,5 +427,48 @@ test "no such option" {
                 ),
             ]
         );
+    }
+
+    #[test]
+    fn options_in_a_step_is_the_list_of_the_pending_labels() {
+        let got = outcomes(
+            r#"test "counted" {
+  expect count(options) == 2
+  expect options[1] == "Take a coin" and options[2] == "pass"
+  do { seat(1).coins = 2 }
+  expect count(options) == 3 and "Take a gem" in options
+}
+test "miscounted" {
+  expect count(options) == 3
+}"#,
+        );
+        assert_eq!(
+            got,
+            vec![
+                None,
+                Some(
+                    "line 19: `expect count(options) == 3`: expected true, got false: the left \
+                     side is 2, the right side is 3"
+                        .to_string()
+                )
+            ]
+        );
+    }
+
+    #[test]
+    fn a_name_options_of_the_script_keeps_its_meaning_in_tests() {
+        let source = r#"
+game "Own" { players 2 }
+var options: int = 4
+flow { turn seat(1) { win [active] "done" } }
+test "its own" { expect options == 4 }
+"#;
+        let checked = crate::check::check_source(source);
+        let program = Arc::new(checked.program.expect("a checked program"));
+        let got: Vec<_> = run_tests(&program, source)
+            .into_iter()
+            .map(|o| o.failure)
+            .collect();
+        assert_eq!(got, vec![None]);
     }
 }

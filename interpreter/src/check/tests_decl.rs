@@ -116,6 +116,10 @@ impl Compiler<'_> {
                     None
                 }
             });
+        // `options` in an `expect`: the labels of the pending decision (a name of the script's
+        // own keeps its meaning).
+        let options_slot = (!self.syms.contains_key("options"))
+            .then(|| cx.bind("options", Ty::List(Box::new(Ty::Text))));
         let mut steps = vec![];
         for s in &t.steps {
             let label = |c: &mut Self, txt: &ast::Text| -> String {
@@ -170,6 +174,7 @@ impl Compiler<'_> {
             given: given.map(|block| Body { block, slots }),
             start,
             steps,
+            options_slot,
             slots,
             span: t.span,
         });

@@ -443,20 +443,31 @@ impl Game {
         slots: u16,
         first: Value,
     ) -> Result<Value, RuntimeError> {
-        self.eval_in(expr, slots.max(1), Some(first))
+        self.eval_in(expr, slots.max(1), Some((0, first)))
+    }
+
+    /// [`Game::eval`] with local `slot` holding `value` (a rules test's `options`).
+    pub fn eval_with_local(
+        &mut self,
+        expr: &Expr,
+        slots: u16,
+        slot: u16,
+        value: Value,
+    ) -> Result<Value, RuntimeError> {
+        self.eval_in(expr, slots.max(slot + 1), Some((slot, value)))
     }
 
     fn eval_in(
         &mut self,
         expr: &Expr,
         slots: u16,
-        first: Option<Value>,
+        local: Option<(u16, Value)>,
     ) -> Result<Value, RuntimeError> {
         let mut m = self.mach();
         let base = m.s.ctxs.len();
         m.s.ctxs.push(Ctx::new(slots, None, None));
-        if let Some(v) = first {
-            m.set_local(0, v);
+        if let Some((slot, v)) = local {
+            m.set_local(slot, v);
         }
         m.s.depth = 0;
         let r = m.eval(expr);
