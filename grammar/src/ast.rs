@@ -51,6 +51,13 @@ pub struct Text {
     pub span: Span,
 }
 
+/// Why a `win` ends the game: a written text, or any expression whose value is a text.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WinReason {
+    Text(Text),
+    Expr(Expr),
+}
+
 impl Text {
     /// The text when it has no interpolation (card names, labels).
     pub fn plain(&self) -> Option<String> {
@@ -538,10 +545,10 @@ pub enum StmtKind {
         body: Block,
     },
     Eliminate(Expr),
-    /// `win L "reason"`
-    Win(Expr, Text),
+    /// `win L "reason"` (or `win L E`, E a text)
+    Win(Expr, WinReason),
     /// `win team E "reason"`: every player whose team (`teams by VAR`) is E.
-    WinTeam(Expr, Text),
+    WinTeam(Expr, WinReason),
     Log(Text),
     /// `stat NAME = E` (one value), `stat NAME += E` / `-= E` (a count per game)
     Stat(Ident, AssignOp, Expr),

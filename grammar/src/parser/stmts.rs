@@ -230,12 +230,18 @@ impl Builder<'_> {
             Rule::stmt_eliminate => StmtKind::Eliminate(self.expr(k.next()?, d)?),
             Rule::stmt_win => {
                 let first = k.next()?;
+                let reason = k.next()?;
+                let reason = if reason.as_rule() == Rule::text {
+                    WinReason::Text(self.text(reason, d)?)
+                } else {
+                    WinReason::Expr(self.expr(reason, d)?)
+                };
                 if first.as_rule() == Rule::win_team {
                     let team = self.expr(kids(&first).next()?, d)?;
-                    StmtKind::WinTeam(team, self.text(k.next()?, d)?)
+                    StmtKind::WinTeam(team, reason)
                 } else {
                     let who = self.expr(first, d)?;
-                    StmtKind::Win(who, self.text(k.next()?, d)?)
+                    StmtKind::Win(who, reason)
                 }
             }
             Rule::stmt_log => StmtKind::Log(self.text(k.next()?, d)?),

@@ -20,6 +20,34 @@ impl Compiler<'_> {
         self.push_block(out)
     }
 
+    /// Why a `win` ends the game: a written text, or an expression that must be a text (shown as
+    /// a text of one part).
+    fn win_reason(&mut self, cx: &mut Ctx, reason: &ast::WinReason) -> TextIr {
+        match reason {
+            ast::WinReason::Text(t) => self.text(cx, t),
+            ast::WinReason::Expr(e) => {
+                let (x, ty) = self.expr(cx, e);
+                if !fits(&ty, &Ty::Text) {
+                    self.error(
+                        Diagnostic::error(
+                            "E201",
+                            e.span,
+                            format!(
+                                "the reason a game ends is a text, not {} {ty}",
+                                crate::diag::article(&ty.to_string())
+                            ),
+                        )
+                        .label(format!("this is {} {ty}", crate::diag::article(&ty.to_string())))
+                        .help("write the reason as a text: `win [p] \"most points\"`, `win [p] \"{p} has {n} points\"`, or a text variable or function (`win [p] why`)"),
+                    );
+                }
+                TextIr {
+                    parts: vec![TextPartIr::Expr(x)],
+                }
+            }
+        }
+    }
+
     fn no_decision(&mut self, cx: &Ctx, span: Span, what: &str) -> bool {
         if cx.kind == BodyKind::Check {
             self.error(
@@ -576,7 +604,7 @@ impl Compiler<'_> {
                         .help("write `win [p] \"why\"`, `win filter(p in everyone where ...) \"why\"` or `win [] \"why\"` for no winner"),
                     );
                 }
-                StmtKind::Win(x, self.text(cx, reason))
+                StmtKind::Win(x, self.win_reason(cx, reason))
             }
             S::WinTeam(team, reason) => {
                 let Some(tv) = self.p.teams else {
@@ -597,7 +625,7 @@ impl Compiler<'_> {
                 };
                 let ty = self.p.vars[tv.index()].ty.clone();
                 let x = self.expr_expect(cx, team, &ty);
-                StmtKind::WinTeam(x, self.text(cx, reason))
+                StmtKind::WinTeam(x, self.win_reason(cx, reason))
             }
             S::Log(t) => StmtKind::Log(self.text(cx, t)),
             S::Stat(name, op, value) => self.stat_stmt(cx, name, *op, value, span)?,

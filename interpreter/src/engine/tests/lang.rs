@@ -415,3 +415,23 @@ flow {
         ["3 2 3", "1 1 B, B A B", "0 none B A"]
     );
 }
+
+/// `win L E`: the reason is any text expression (a function's result, a variable), not only a
+/// written text.
+#[test]
+fn a_win_reason_is_any_text_expression() {
+    let src = r#"
+game "Because" { players 2 }
+var why: text = "nobody"
+fn because(p: player, n: int): text = "{p} reached {n}"
+flow {
+  turn seat(1) {
+    why = because(active, 3)
+    win [active] why
+  }
+}
+"#;
+    assert_eq!(reason(&start(src)), "P1 reached 3");
+    let team = src.replace("win [active] why", "win [] because(seat(2), 4)");
+    assert_eq!(reason(&start(&team)), "P2 reached 4");
+}
