@@ -908,9 +908,16 @@ fn other_statements() {
         other => panic!("{other:?}"),
     }
     match stmt("win [p] \"most coins\"") {
-        StmtKind::Win(who, why) => {
+        StmtKind::Win(who, WinReason::Text(why)) => {
             assert_eq!(show(&who), "[p]");
             assert_eq!(why.plain().as_deref(), Some("most coins"));
+        }
+        other => panic!("{other:?}"),
+    }
+    match stmt("win [p] reason_of(p)") {
+        StmtKind::Win(who, WinReason::Expr(why)) => {
+            assert_eq!(show(&who), "[p]");
+            assert_eq!(show(&why), "reason_of(p)");
         }
         other => panic!("{other:?}"),
     }
