@@ -290,6 +290,8 @@ pub enum ZoneAttr {
     Set(Span),
     Public(Span),
     Owner(Span),
+    /// `others`: every player sees the cards but the zone's owner.
+    Others(Span),
     Hidden(Span),
     RefillFrom(Ident),
     Max(Expr),

@@ -300,7 +300,10 @@ pub struct VarDef {
 #[serde(rename_all = "lowercase")]
 pub enum Visibility {
     Public,
+    /// Seen by the zone's owner only.
     Owner,
+    /// Seen by every player but the zone's owner.
+    Others,
     Hidden,
 }
 

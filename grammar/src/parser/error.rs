@@ -309,7 +309,7 @@ keyword_phrases! {
     k_min => "min", k_max => "max", k_any => "any", k_one => "one", k_list => "list",
     k_int => "int", k_bool => "bool", k_player => "player", k_kind => "kind", k_tag => "tag",
     k_space => "space", k_kinds => "kinds", k_pile => "pile", k_set => "set",
-    k_public => "public", k_owner => "owner", k_hidden => "hidden", k_refill => "refill",
+    k_public => "public", k_owner => "owner", k_others => "others", k_hidden => "hidden", k_refill => "refill",
     k_grid => "grid", k_diagonal => "diagonal", k_columns => "columns", k_seed => "seed",
     k_names => "names", k_given => "given", k_start => "start", k_expect => "expect",
     k_do => "do", k_options => "options", k_has => "has", k_lacks => "lacks",

@@ -389,6 +389,7 @@ impl Builder<'_> {
                 Rule::k_set => ZoneAttr::Set(s),
                 Rule::k_public => ZoneAttr::Public(s),
                 Rule::k_owner => ZoneAttr::Owner(s),
+                Rule::k_others => ZoneAttr::Others(s),
                 Rule::k_hidden => ZoneAttr::Hidden(s),
                 Rule::zone_refill => ZoneAttr::RefillFrom(self.ident(&kids(&inner).next()?)),
                 Rule::zone_max => ZoneAttr::Max(self.expr(kids(&inner).next()?, 1)?),

@@ -160,6 +160,7 @@ pub const CONTEXTUAL_WORDS: &[&str] = &[
     "one",
     "options",
     "order",
+    "others",
     "otherwise",
     "over",
     "owner",

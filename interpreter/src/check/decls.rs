@@ -198,6 +198,24 @@ impl Compiler<'_> {
                                 ast::ZoneAttr::Set(_) => def.ordered = false,
                                 ast::ZoneAttr::Public(_) => def.visibility = Visibility::Public,
                                 ast::ZoneAttr::Owner(_) => def.visibility = Visibility::Owner,
+                                ast::ZoneAttr::Others(at) => {
+                                    if matches!(z.scope, ast::Scope::Shared | ast::Scope::PerSpace)
+                                    {
+                                        self.error(
+                                            Diagnostic::error(
+                                                "E316",
+                                                *at,
+                                                format!(
+                                                    "`others` on the zone `{}`, which has no owner",
+                                                    z.name.name
+                                                ),
+                                            )
+                                            .label("seen by all but whom?")
+                                            .help("`others` (seen by every player but its owner) is for a zone `per player` (or `per card`, owned by the card's holder); a shared zone is `public` or `hidden`"),
+                                        );
+                                    }
+                                    def.visibility = Visibility::Others;
+                                }
                                 ast::ZoneAttr::Hidden(_) => def.visibility = Visibility::Hidden,
                                 _ => {}
                             }

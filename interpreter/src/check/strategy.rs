@@ -493,7 +493,13 @@ impl Compiler<'_> {
             let zone = &self.p.zones[z.index()];
             let what = match zone.visibility {
                 Visibility::Hidden => format!("the cards of `{}`, a hidden zone", zone.name),
-                _ => format!("the cards of another player's `{}`", zone.name),
+                Visibility::Others => format!(
+                    "the cards of its own `{}`, a zone seen by everyone but its owner",
+                    zone.name
+                ),
+                Visibility::Owner | Visibility::Public => {
+                    format!("the cards of another player's `{}`", zone.name)
+                }
             };
             self.diags.push(
                 Diagnostic::warning(
@@ -502,7 +508,11 @@ impl Compiler<'_> {
                     format!("this strategy reads {what}, which its player may not see"),
                 )
                 .label("hidden from the deciding player")
-                .help("a strategy that reads hidden cards cheats: read your own cards (`you.ZONE`), public zones, or counts (`count(ZONE)`)"),
+                .help(if zone.visibility == Visibility::Others {
+                    "a strategy that reads its own cards in an `others` zone cheats: read the other players' (`q.ZONE` for `q` in `opponents(you)`), public zones, or counts (`count(you.ZONE)`)"
+                } else {
+                    "a strategy that reads hidden cards cheats: read your own cards (`you.ZONE`), public zones, or counts (`count(ZONE)`)"
+                }),
             );
         }
         Some(StrategyRule {
@@ -530,7 +540,10 @@ impl Compiler<'_> {
                     Some(Visibility::Owner) => {
                         !matches!(owner.as_deref().map(|o| &o.kind), Some(ExprKind::You))
                     }
-                    _ => false,
+                    Some(Visibility::Others) => {
+                        matches!(owner.as_deref().map(|o| &o.kind), Some(ExprKind::You))
+                    }
+                    Some(Visibility::Public) | None => false,
                 };
                 if unseen && !out.iter().any(|(y, _)| y == z) {
                     out.push((*z, e.span));

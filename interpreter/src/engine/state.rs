@@ -1293,14 +1293,18 @@ impl State {
         if face_up {
             return u64::MAX;
         }
-        if vis == Some(Visibility::Owner) {
-            if let Some(o) = self.zone_owner(z) {
-                if o < 64 {
-                    return 1 << o;
-                }
-            }
+        match vis {
+            Some(Visibility::Owner) => match self.zone_owner(z) {
+                Some(o) if o < 64 => 1 << o,
+                _ => 0,
+            },
+            // Every seat but the owner (a zone with no owner is refused by the checker, E316).
+            Some(Visibility::Others) => match self.zone_owner(z) {
+                Some(o) if o < 64 => !(1 << o),
+                _ => 0,
+            },
+            Some(Visibility::Public | Visibility::Hidden) | None => 0,
         }
-        0
     }
 
     /// Seats (bit mask) that were shown card `c` since it last moved.

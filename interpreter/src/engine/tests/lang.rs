@@ -435,3 +435,60 @@ flow {
     let team = src.replace("win [active] why", "win [] because(seat(2), 4)");
     assert_eq!(reason(&start(&team)), "P2 reached 4");
 }
+
+/// A zone `others` is seen by every seat but its owner: in views, in the labels of its owner's
+/// options, and in the worlds an agent samples (the owner's own card is what it does not know).
+#[test]
+fn an_others_zone_is_seen_by_everyone_but_its_owner() {
+    let src = r#"
+game "Foreheads" { players 3 }
+property rank: int = 0
+card "{r}" for r in 1..9 { rank r }
+zone deck: pile, hidden
+zone hand per player: set, others
+setup {
+  move box to deck
+  for p in everyone { move top 1 of deck to p.hand }
+}
+action name(c in seat(1).hand + seat(2).hand + seat(3).hand) { }
+flow { turn seat(1) { actions by seat(1) once [name] } win [] "done" }
+"#;
+    let checked = check_source(src);
+    let p = Arc::new(checked.program.expect("the script checks"));
+    let mut config = GameConfig::new(3, 1);
+    config.labels = true;
+    let g = Game::new(p, config);
+    let hand = |v: &crate::engine::View, seat: usize| {
+        v.zones
+            .iter()
+            .find(|z| z.name == format!("P{seat}.hand"))
+            .map(|z| z.cards.clone())
+            .expect("the hand is in the view")
+    };
+    let v1 = g.view(0);
+    assert_eq!(hand(&v1, 1), vec![None], "its owner does not see it");
+    let one = |v: Vec<Option<String>>| v.into_iter().flatten().next().expect("a card seen");
+    let (second, third) = (one(hand(&v1, 2)), one(hand(&v1, 3)));
+    let own = one(hand(&g.view(1), 1));
+    assert_eq!(one(hand(&g.view(2), 1)), own, "every other seat sees it");
+    let Status::Decision(d) = g.status() else {
+        panic!("a decision")
+    };
+    assert_eq!(
+        d.options,
+        [
+            "name a card from P1.hand".to_string(),
+            format!("name {second}"),
+            format!("name {third}")
+        ]
+    );
+    // Seat 1's worlds deal it another card of those it cannot see; the others' cards stay.
+    let mine: std::collections::HashSet<_> = (0..40)
+        .map(|seed| hand(&g.determinize(0, seed).view(1), 1))
+        .collect();
+    assert!(mine.len() > 1, "{mine:?}");
+    for seed in 0..40 {
+        let world = g.determinize(0, seed).view(0);
+        assert_eq!(hand(&world, 2), vec![Some(second.clone())]);
+    }
+}
