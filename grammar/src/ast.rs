@@ -373,8 +373,8 @@ pub struct FnDecl {
     pub name: Ident,
     pub params: Vec<Param>,
     pub ret: TypeExpr,
-    /// The `let x = E` of a body written as a block, in order (empty for `= E`).
-    pub lets: Vec<(Ident, Expr)>,
+    /// The `let x = E` (`let x: T = E`) of a body written as a block, in order (empty for `= E`).
+    pub lets: Vec<(Ident, Option<TypeExpr>, Expr)>,
     pub body: Expr,
     pub span: Span,
 }
@@ -465,8 +465,8 @@ pub enum MenuMode {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
-    /// `let x = expr`
-    Let(Ident, Expr),
+    /// `let x = expr`, `let x: TYPE = expr`
+    Let(Ident, Option<TypeExpr>, Expr),
     /// `let x = choose ...`
     LetChoose(Ident, Choose),
     /// `x = choose ...`

@@ -772,7 +772,7 @@ fn statement_spans_are_exact() {
     let s = stmts(src);
     assert_eq!(slice(&full, s[0].span), "let x = a + b");
     match &s[0].kind {
-        StmtKind::Let(_, e) => assert_eq!(slice(&full, e.span), "a + b"),
+        StmtKind::Let(_, _, e) => assert_eq!(slice(&full, e.span), "a + b"),
         other => panic!("{other:?}"),
     }
     let src = "zone z: set // shared\n\ncard \"A\" { cost 1 } // end\n";
@@ -1861,7 +1861,7 @@ fn procedures_with_results_and_function_bodies_with_let() {
     let lets: Vec<(&str, String)> = f
         .lets
         .iter()
-        .map(|(n, e)| (n.name.as_str(), show(e)))
+        .map(|(n, _, e)| (n.name.as_str(), show(e)))
         .collect();
     assert_eq!(
         lets,
@@ -1876,7 +1876,11 @@ fn procedures_with_results_and_function_bodies_with_let() {
         panic!("a procedure")
     };
     assert!(h.ret.is_none());
-    assert!(matches!(stmt("let x = g(p)"), StmtKind::Let(_, _)));
+    assert!(matches!(stmt("let x = g(p)"), StmtKind::Let(_, None, _)));
+    assert!(matches!(
+        stmt("let ks: list of kind = []"),
+        StmtKind::Let(n, Some(TypeExpr::List(..)), _) if n.name == "ks"
+    ));
 }
 
 #[test]
@@ -1923,7 +1927,7 @@ fn choose_order_and_a_binder_named_order() {
     assert_eq!(ch.var.name, "order");
     let ch = let_choose("choose (order) c in L");
     assert!(matches!(ch.count, ChooseCount::Exactly(_)));
-    assert!(matches!(stmt("let order = []"), StmtKind::Let(n, _) if n.name == "order"));
+    assert!(matches!(stmt("let order = []"), StmtKind::Let(n, _, _) if n.name == "order"));
 }
 
 #[test]

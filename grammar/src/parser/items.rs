@@ -82,8 +82,12 @@ impl Builder<'_> {
                     while let Some(l) = b.take(Rule::fn_let) {
                         let mut lk = kids(&l);
                         let n = self.ident(&lk.next()?);
+                        let ty = match lk.take(Rule::let_type) {
+                            Some(t) => Some(self.type_expr(kids(&t).next()?)?),
+                            None => None,
+                        };
                         let v = self.expr(lk.next()?, 1)?;
-                        lets.push((n, v));
+                        lets.push((n, ty, v));
                     }
                     self.expr(b.next()?, 1)?
                 } else {

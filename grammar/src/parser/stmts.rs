@@ -58,7 +58,11 @@ impl Builder<'_> {
             }
             Rule::stmt_let => {
                 let name = self.ident(&k.next()?);
-                StmtKind::Let(name, self.expr(k.next()?, d)?)
+                let ty = match k.take(Rule::let_type) {
+                    Some(t) => Some(self.type_expr(kids(&t).next()?)?),
+                    None => None,
+                };
+                StmtKind::Let(name, ty, self.expr(k.next()?, d)?)
             }
             Rule::stmt_move => {
                 let what = self.expr(k.next()?, d)?;

@@ -564,8 +564,8 @@ impl Compiler<'_> {
                     }
                     let ret = lower_type(&f.ret);
                     let mut lets = Vec::new();
-                    for (name, value) in &f.lets {
-                        let (v, ty) = self.expr(&mut cx, value);
+                    for (name, declared, value) in &f.lets {
+                        let (v, ty) = self.let_value(&mut cx, declared.as_ref(), value);
                         let slot = cx.bind_at(&name.name, ty, name.span);
                         lets.push((slot, v));
                     }

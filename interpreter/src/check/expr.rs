@@ -73,9 +73,17 @@ impl Compiler<'_> {
                 "a list is not a number: `count(L)` counts its elements, `sum(x for x in L)` adds them"
                     .to_string(),
             ),
-            (Ty::Kind, Ty::Text) => {
-                Some("a card kind is written as the card's exact name in quotes".to_string())
-            }
+            (Ty::Kind, Ty::Text) => Some(
+                "a card's exact name in quotes is a kind where a kind is expected, but a text kept \
+                 in a local stays a text: declare the local's type where it is made, \
+                 `let k: kind = \"Red 1\"` (`let ks: list of kind = [...]` for a list)"
+                    .to_string(),
+            ),
+            (Ty::List(want), Ty::List(got)) if **want == Ty::Kind && **got == Ty::Text => Some(
+                "a list of card names kept in a local stays a list of texts: declare its type \
+                 where it is made, `let ks: list of kind = [\"Red 1\", \"Red 2\"]`"
+                    .to_string(),
+            ),
             (Ty::Bool, Ty::Int) => {
                 Some("a condition is true or false: compare the number, as in `x > 0`".to_string())
             }
@@ -101,6 +109,23 @@ impl Compiler<'_> {
             .label(format!("this is {} {got}", article(&got.to_string())))
             .help_or(help, "change the value, or what it is used for"),
         );
+    }
+
+    /// The value of a `let` and the local's type: the type written after its name (the value must
+    /// fit it, card names becoming kinds where kinds are declared), or else the value's own.
+    pub(crate) fn let_value(
+        &mut self,
+        cx: &mut Ctx,
+        declared: Option<&ast::TypeExpr>,
+        e: &ast::Expr,
+    ) -> (Expr, Ty) {
+        match declared {
+            Some(t) => {
+                let ty = super::decls::lower_type(t);
+                (self.expr_expect(cx, e, &ty), ty)
+            }
+            None => self.expr(cx, e),
+        }
     }
 
     /// Lower an expression that must have type `want`; text naming a card becomes that kind.

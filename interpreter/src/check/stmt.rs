@@ -206,7 +206,7 @@ impl Compiler<'_> {
         use ast::StmtKind as S;
         let span = s.span;
         let kind = match &s.kind {
-            S::Let(id, e) if self.proc_called(cx, e).is_some() => {
+            S::Let(id, declared, e) if self.proc_called(cx, e).is_some() => {
                 let (name, args) = self.proc_called(cx, e)?;
                 let Some(Sym::Proc(p)) = self.lookup(name) else {
                     return None;
@@ -219,6 +219,15 @@ impl Compiler<'_> {
                     // The name is declared all the same: its uses are not errors of their own.
                     cx.bind_at(&id.name, Ty::Any, id.span);
                     return None;
+                };
+                let ty = match declared.as_ref().map(super::decls::lower_type) {
+                    Some(want) => {
+                        if !fits(&ty, &want) {
+                            self.type_error(e.span, &want, &ty);
+                        }
+                        want
+                    }
+                    None => ty,
                 };
                 let slot = cx.bind_at(&id.name, ty, id.span);
                 StmtKind::CallLet(slot, p, xs)
@@ -269,8 +278,8 @@ impl Compiler<'_> {
                     return None;
                 }
             },
-            S::Let(id, e) => {
-                let (x, ty) = self.expr(cx, e);
+            S::Let(id, declared, e) => {
+                let (x, ty) = self.let_value(cx, declared.as_ref(), e);
                 let slot = cx.bind_at(&id.name, ty, id.span);
                 StmtKind::Let(slot, x)
             }

@@ -492,3 +492,35 @@ flow { turn seat(1) { actions by seat(1) once [name] } win [] "done" }
         assert_eq!(hand(&world, 2), vec![Some(second.clone())]);
     }
 }
+
+/// `let x: TYPE = E`: the local has the written type, so card names in quotes are kinds (also in a
+/// list, and when assigned later), in statements and in a function's body.
+#[test]
+fn a_typed_let_makes_card_names_kinds() {
+    let src = r#"
+game "Typed" { players 2 }
+card "Red 1" { copies 1 }
+card "Red 2" { copies 1 }
+card "Captain" { copies 1 }
+zone deck: pile
+fn reds(): list of kind {
+  let named: list of kind = ["Red 1", "Red 2"]
+  named
+}
+setup {
+  let with: kind = none
+  with = "Captain"
+  move cards(with, box) to deck
+  for k in reds() { move cards(k, box) to deck }
+}
+flow { turn seat(1) { win [active] "{count(deck)} in the deck" } }
+"#;
+    assert_eq!(reason(&start(src)), "3 in the deck");
+    let wrong = src.replace("let with: kind = none", "let with: int = \"Captain\"");
+    let codes: Vec<&str> = check_source(&wrong)
+        .diagnostics
+        .iter()
+        .map(|d| d.code)
+        .collect();
+    assert!(codes.contains(&"E201"), "{codes:?}");
+}
