@@ -178,7 +178,7 @@ pub(crate) struct Compiler<'s> {
 /// The codes of "no NAME is named" errors (a name, a card, a tag, a property, an ability, an
 /// event, an action, a procedure).
 const UNKNOWN_NAME_CODES: &[&str] = &[
-    "E102", "E103", "E104", "E105", "E107", "E108", "E109", "E110",
+    "E102", "E103", "E104", "E105", "E106", "E107", "E108", "E109", "E110",
 ];
 
 pub const BUILTIN_NAMES: &[&str] = &[
@@ -478,24 +478,46 @@ impl<'s> Compiler<'s> {
             return false;
         }
         if let Some((old, old_span)) = self.syms.get(&id.name) {
-            let d = Diagnostic::error(
-                "E101",
-                id.span,
-                format!(
-                    "`{}` is already declared as {} {}",
-                    id.name,
-                    crate::diag::article(old.what()),
-                    old.what()
-                ),
-            )
-            .label("declared again here")
-            .help("every name of a script names one thing: rename one of them");
+            let (old, old_span) = (*old, *old_span);
+            let d = match old {
+                Sym::OptionValue(option, _) => {
+                    let option = self
+                        .p
+                        .options
+                        .get(option.index())
+                        .map_or("", |o| o.name.as_str());
+                    Diagnostic::error(
+                        "E101",
+                        id.span,
+                        format!("`{}` is already a value of the option `{option}`", id.name),
+                    )
+                    .label("declared again here")
+                    .help(format!(
+                        "an option's values share the script's names: rename the value (`{option}: one of by_{}, ...`) or this declaration",
+                        id.name
+                    ))
+                }
+                _ => Diagnostic::error(
+                    "E101",
+                    id.span,
+                    format!(
+                        "`{}` is already declared as {} {}",
+                        id.name,
+                        crate::diag::article(old.what()),
+                        old.what()
+                    ),
+                )
+                .label("declared again here")
+                .help("every name of a script names one thing: rename one of them"),
+            };
             let d = if old_span.is_empty() {
                 d
             } else {
-                d.related(*old_span, "first declared here")
+                d.related(old_span, "first declared here")
             };
             self.error(d);
+            // The uses meant for the second declaration are not reported again, one by one.
+            self.broken.insert(id.name.clone());
             return false;
         }
         self.syms.insert(id.name.clone(), (sym, id.span));
