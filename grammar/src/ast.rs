@@ -493,7 +493,8 @@ pub enum StmtKind {
     },
     /// `for x in L [where C] { }`
     For {
-        var: Ident,
+        /// One name, or several (`for (a, b) in L`: each element of L is a list, taken apart).
+        vars: Vec<Ident>,
         list: Expr,
         filter: Option<Expr>,
         body: Block,

@@ -848,15 +848,23 @@ fn control_flow() {
     ));
     match stmt("for q in opponents(p) where q.coins > 0 { q.coins -= 1 }") {
         StmtKind::For {
-            var,
+            vars,
             list,
             filter,
             body,
         } => {
-            assert_eq!(var.name, "q");
+            assert_eq!(vars.len(), 1);
+            assert_eq!(vars[0].name, "q");
             assert_eq!(show(&list), "opponents(p)");
             assert_eq!(show(&filter.unwrap()), "(> q.coins 0)");
             assert_eq!(body.stmts.len(), 1);
+        }
+        other => panic!("{other:?}"),
+    }
+    match stmt("for (a, b) in pairs { }") {
+        StmtKind::For { vars, .. } => {
+            let names: Vec<&str> = vars.iter().map(|v| v.name.as_str()).collect();
+            assert_eq!(names, ["a", "b"]);
         }
         other => panic!("{other:?}"),
     }

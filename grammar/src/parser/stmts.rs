@@ -119,12 +119,17 @@ impl Builder<'_> {
                 }
             }
             Rule::stmt_for => {
-                let var = self.ident(&k.next()?);
+                let names = k.next()?;
+                let vars = if names.as_rule() == Rule::for_names {
+                    kids(&names).rest().map(|n| self.ident(&n)).collect()
+                } else {
+                    vec![self.ident(&names)]
+                };
                 let list = self.expr(k.next()?, d)?;
                 let filter = self.opt_expr(&mut k, Rule::where_clause, d)?;
                 let body = self.block(k.next()?, d)?;
                 StmtKind::For {
-                    var,
+                    vars,
                     list,
                     filter,
                     body,

@@ -20,6 +20,73 @@ impl Compiler<'_> {
         self.push_block(out)
     }
 
+    /// A block whose statements follow `first` (statements the checker adds in front).
+    fn block_after(&mut self, cx: &mut Ctx, first: Vec<Stmt>, b: &ast::Block) -> BlockId {
+        cx.push();
+        let mut out = first;
+        out.reserve(b.stmts.len());
+        for s in &b.stmts {
+            if let Some(st) = self.stmt(cx, s) {
+                out.push(st);
+            }
+        }
+        cx.pop();
+        self.push_block(out)
+    }
+
+    /// `for (a, b) in L`: a hidden local for each element of L (a list), and each name's local with
+    /// the element's item it takes (`a` the first, `b` the second, `none` past the end).
+    fn taken_apart(
+        &mut self,
+        cx: &mut Ctx,
+        names: &[ast::Ident],
+        elem: Ty,
+        span: Span,
+    ) -> (Slot, Vec<(Slot, Expr)>) {
+        let item = match elem {
+            Ty::List(t) => *t,
+            Ty::Any => Ty::Any,
+            other => {
+                self.error(
+                    Diagnostic::error(
+                        "E201",
+                        span,
+                        format!(
+                            "`for ({}) in L` takes apart lists, and the elements here are {} {other}",
+                            names.iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join(", "),
+                            crate::diag::article(&other.to_string())
+                        ),
+                    )
+                    .label(format!("a list of {other}"))
+                    .help("name each element with one name (`for x in L`), or walk a list of lists (`for (a, b) in [[1, 2], [3, 4]]`)"),
+                );
+                Ty::Any
+            }
+        };
+        let whole = cx.hidden_slot();
+        let parts = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let at = Expr::new(
+                    ExprKind::Builtin(
+                        Builtin::Index,
+                        vec![
+                            Expr::new(ExprKind::Local(whole), n.span),
+                            Expr::new(
+                                ExprKind::Const(crate::value::Value::Int(i as i64 + 1)),
+                                n.span,
+                            ),
+                        ],
+                    ),
+                    n.span,
+                );
+                (cx.bind_at(&n.name, item.clone(), n.span), at)
+            })
+            .collect();
+        (whole, parts)
+    }
+
     /// Why a `win` ends the game: a written text, or an expression that must be a text (shown as
     /// a text of one part).
     fn win_reason(&mut self, cx: &mut Ctx, reason: &ast::WinReason) -> TextIr {
@@ -370,7 +437,7 @@ impl Compiler<'_> {
                 StmtKind::If(bs, o)
             }
             S::For {
-                var,
+                vars,
                 list,
                 filter,
                 body,
@@ -378,10 +445,32 @@ impl Compiler<'_> {
                 let (l, lt) = self.expr(cx, list);
                 let elem = self.list_elem(&lt, list.span);
                 cx.push();
-                let slot = cx.bind_at(&var.name, elem, var.span);
-                let filter = filter.as_ref().map(|f| self.expr_expect(cx, f, &Ty::Bool));
+                let (slot, parts) = match vars.as_slice() {
+                    [var] => (cx.bind_at(&var.name, elem, var.span), Vec::new()),
+                    _ => self.taken_apart(cx, vars, elem, list.span),
+                };
+                let filter = filter.as_ref().map(|f| {
+                    let mut f = self.expr_expect(cx, f, &Ty::Bool);
+                    // The names are set before the condition reads them.
+                    for (part, at) in parts.iter().rev() {
+                        let span = f.span;
+                        f = Expr::new(
+                            ExprKind::Let(*part, Box::new(at.clone()), Box::new(f)),
+                            span,
+                        );
+                    }
+                    f
+                });
                 cx.loops += 1;
-                let body = self.block(cx, body);
+                let body = if parts.is_empty() {
+                    self.block(cx, body)
+                } else {
+                    let lets = parts
+                        .into_iter()
+                        .map(|(part, at)| Stmt::new(StmtKind::Let(part, at), span))
+                        .collect();
+                    self.block_after(cx, lets, body)
+                };
                 cx.loops -= 1;
                 cx.pop();
                 StmtKind::For {

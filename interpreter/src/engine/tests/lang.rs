@@ -524,3 +524,31 @@ flow { turn seat(1) { win [active] "{count(deck)} in the deck" } }
         .collect();
     assert!(codes.contains(&"E201"), "{codes:?}");
 }
+
+/// `for (a, b) in L` takes each element of L (a list) apart by position, also for the `where`
+/// condition; a name past an element's end is `none`; elements that are not lists are E201.
+#[test]
+fn a_for_takes_lists_apart() {
+    let src = r#"
+game "Pairs" { players 2 }
+var total: int = 0
+var missing: int = 0
+flow {
+  turn seat(1) {
+    for (a, b) in [[1, 2], [3, 4], [5, 6]] where a > 1 { total += a * b }
+    for (x, y, z) in [[1, 2]] { if z == none { missing += 1 } }
+    for (p, q) in [[seat(1), seat(2)], [seat(2), seat(1)]] { log "{p} passes to {q}" }
+    win [active] "total {total}, missing {missing}"
+  }
+}
+"#;
+    let g = start(src);
+    assert_eq!(reason(&g), "total 42, missing 1");
+    let bad = src.replace("for (x, y, z) in [[1, 2]]", "for (x, y, z) in [1, 2]");
+    let codes: Vec<&str> = check_source(&bad)
+        .diagnostics
+        .iter()
+        .map(|d| d.code)
+        .collect();
+    assert!(codes.contains(&"E201"), "{codes:?}");
+}
