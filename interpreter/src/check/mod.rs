@@ -11,6 +11,7 @@ mod decls;
 mod expr;
 mod family;
 mod inline;
+mod loops;
 mod participant;
 mod scope;
 mod stats;
