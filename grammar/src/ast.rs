@@ -637,6 +637,8 @@ pub enum Aggregate {
     Map,
     /// `flatten(E for x in L where C)`: the lists E joined.
     Flatten,
+    /// `sort(E for x in L where C)`: the values of E, smallest first.
+    SortValues,
     /// `take_while(x in L where C)`: the elements before the first for which C is false.
     TakeWhile,
 }

@@ -405,6 +405,7 @@ impl Builder<'_> {
                 "max" => Some(Aggregate::Max),
                 "min" => Some(Aggregate::Min),
                 "flatten" => Some(Aggregate::Flatten),
+                "sort" => Some(Aggregate::SortValues),
                 _ => None,
             };
             let value_pair = rest.first().ok_or(Bug)?.clone();
@@ -415,7 +416,7 @@ impl Builder<'_> {
                     self.error(
                         SyntaxError::INVALID,
                         format!(
-                            "`{}(... for x in L)` is not an aggregate: only `sum`, `max`, `min` and `flatten` take `for`",
+                            "`{}(... for x in L)` is not an aggregate: only `sum`, `max`, `min`, `flatten` and `sort` take `for`",
                             name.name
                         ),
                         name.span,

@@ -20,6 +20,9 @@ impl Compiler<'_> {
         filter: Option<&ast::Expr>,
         span: Span,
     ) -> (Expr, Ty) {
+        if op == ast::Aggregate::SortValues {
+            return self.sorted_values(cx, value, var, list, filter, span);
+        }
         let (l, lt) = self.expr(cx, list);
         let elem = self.list_elem(&lt, list.span);
         cx.push();
@@ -35,22 +38,25 @@ impl Compiler<'_> {
             ast::Aggregate::TakeWhile => {
                 (Aggregate::TakeWhile, Ty::List(Box::new(elem.clone())), None)
             }
-            ast::Aggregate::Map | ast::Aggregate::Flatten => match value {
-                Some(v) => {
-                    let (x, t) = self.expr(cx, v);
-                    if op == ast::Aggregate::Map {
-                        (Aggregate::Map, Ty::List(Box::new(t)), Some(Box::new(x)))
-                    } else {
-                        let inner = self.list_elem(&t, v.span);
-                        (
-                            Aggregate::Flatten,
-                            Ty::List(Box::new(inner)),
-                            Some(Box::new(x)),
-                        )
+            ast::Aggregate::Map | ast::Aggregate::Flatten | ast::Aggregate::SortValues => {
+                match value {
+                    Some(v) => {
+                        let (x, t) = self.expr(cx, v);
+                        // (`SortValues` is lowered as a `Map` first, see `sorted_values`.)
+                        if op != ast::Aggregate::Flatten {
+                            (Aggregate::Map, Ty::List(Box::new(t)), Some(Box::new(x)))
+                        } else {
+                            let inner = self.list_elem(&t, v.span);
+                            (
+                                Aggregate::Flatten,
+                                Ty::List(Box::new(inner)),
+                                Some(Box::new(x)),
+                            )
+                        }
                     }
+                    None => (Aggregate::Map, Ty::Any, None),
                 }
-                None => (Aggregate::Map, Ty::Any, None),
-            },
+            }
             ast::Aggregate::Sum
             | ast::Aggregate::Max
             | ast::Aggregate::Min
@@ -101,6 +107,44 @@ impl Compiler<'_> {
                     slot,
                     list: Box::new(l),
                     filter,
+                },
+                span,
+            ),
+            ty,
+        )
+    }
+}
+
+impl Compiler<'_> {
+    /// `sort(E for x in L where C)`: the list `[E for x in L where C]`, sorted by its values (as
+    /// `sort(y in [...] by y)`, `y` a hidden local).
+    fn sorted_values(
+        &mut self,
+        cx: &mut Ctx,
+        value: Option<&ast::Expr>,
+        var: &ast::Ident,
+        list: &ast::Expr,
+        filter: Option<&ast::Expr>,
+        span: Span,
+    ) -> (Expr, Ty) {
+        let (values, ty) = self.aggregate(cx, ast::Aggregate::Map, value, var, list, filter, span);
+        let elem = match &ty {
+            Ty::List(t) => (**t).clone(),
+            _ => Ty::Any,
+        };
+        if !fits(&elem, &Ty::Kind) && !fits(&elem, &Ty::Tag) && !orderable(&elem) {
+            self.type_error(value.map_or(span, |v| v.span), &Ty::Int, &elem);
+        }
+        let slot = cx.hidden_slot();
+        let key = mk(ExprKind::Local(slot), span);
+        (
+            mk(
+                ExprKind::Aggregate {
+                    op: Aggregate::Sort,
+                    value: Some(Box::new(key)),
+                    slot,
+                    list: Box::new(values),
+                    filter: None,
                 },
                 span,
             ),

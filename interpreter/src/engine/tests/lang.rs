@@ -552,3 +552,27 @@ flow {
         .collect();
     assert!(codes.contains(&"E201"), "{codes:?}");
 }
+
+/// `sort(E for x in L where C)`: the values of E, smallest first (numbers, and lists of numbers
+/// compared item by item).
+#[test]
+fn sort_orders_the_values_of_an_expression() {
+    let src = r#"
+game "Sorted" { players 2 }
+property rank: int = 0
+card "Five" { copies 1  rank 5 }
+card "Two" { copies 1  rank 2 }
+card "Nine" { copies 1  rank 9 }
+zone hand per player: set
+setup { move box to seat(1).hand }
+flow {
+  turn seat(1) {
+    let all = sort(c.rank for c in seat(1).hand)
+    let high = sort(c.rank for c in seat(1).hand where c.rank > 2)
+    let pairs = sort([c.rank, 0 - c.rank] for c in seat(1).hand)
+    win [active] "{all} / {high} / {pairs[1]}"
+  }
+}
+"#;
+    assert_eq!(reason(&start(src)), "2, 5, 9 / 5, 9 / 2, -2");
+}
