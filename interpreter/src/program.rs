@@ -316,8 +316,17 @@ pub struct ZoneDef {
     /// Same scope as this zone (or shared): the zone whose cards are shuffled beneath this one.
     pub refill: Option<ZoneId>,
     pub max: Option<Expr>,
-    /// `shown by P then Q`: the properties that order the zone's cards in views (display only).
-    pub shown_by: Vec<PropId>,
+    /// `shown by P then Q`: the properties and tag groups that order the zone's cards in views
+    /// (display only).
+    pub shown_by: Vec<ShownBy>,
+}
+
+/// What orders a zone's cards in views: a property's value, or a tag group's tag in the order the
+/// group declares them (`shown by suit then rank`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShownBy {
+    Prop(PropId),
+    Group(GroupId),
 }
 
 /// The most spaces a side of a board may have (`grid W by H`).

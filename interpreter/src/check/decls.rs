@@ -798,11 +798,16 @@ impl Compiler<'_> {
                 ast::ZoneAttr::ShownBy(names) => {
                     for n in names {
                         match self.lookup(n) {
-                            Some(Sym::Prop(pid)) => self.p.zones[id.index()].shown_by.push(pid),
+                            Some(Sym::Prop(pid)) => {
+                                self.p.zones[id.index()].shown_by.push(ShownBy::Prop(pid))
+                            }
+                            Some(Sym::Group(g)) => {
+                                self.p.zones[id.index()].shown_by.push(ShownBy::Group(g))
+                            }
                             _ => self.unknown_property(
                                 n,
                                 &[],
-                                "a zone is shown by card properties: `shown by suit then rank`",
+                                "a zone is shown by card properties or tag groups: `shown by suit then rank`",
                             ),
                         }
                     }

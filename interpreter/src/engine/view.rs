@@ -3,7 +3,7 @@
 use super::label::{kind_name, label, zone_label};
 use super::state::{Holder, Layout, State};
 use super::Status;
-use crate::program::Program;
+use crate::program::{GroupId, Program, ShownBy};
 use crate::value::Value;
 use cardgame_grammar::ast::Scope;
 
@@ -86,6 +86,19 @@ fn shown_key(p: &Program, l: &Layout, kind: usize, pid: usize) -> i64 {
     }
 }
 
+/// Where a card kind's tag of group `g` stands in the group's declaration (its cards without one
+/// last).
+fn group_key(p: &Program, kind: usize, g: GroupId) -> i64 {
+    let (Some(k), Some(group)) = (p.kinds.get(kind), p.groups.get(g.index())) else {
+        return i64::MAX;
+    };
+    group
+        .tags
+        .iter()
+        .position(|t| k.tags.contains(t))
+        .map_or(i64::MAX, |at| at as i64)
+}
+
 pub(crate) fn view(p: &Program, l: &Layout, s: &State, seat: u8) -> View {
     // Zones attached to cards are listed only when they hold something.
     let zones = s
@@ -110,7 +123,10 @@ pub(crate) fn view(p: &Program, l: &Layout, s: &State, seat: u8) -> View {
                         let kind = s.cards[c as usize].kind as usize;
                         shown_by
                             .iter()
-                            .map(|pid| shown_key(p, l, kind, pid.index()))
+                            .map(|key| match key {
+                                ShownBy::Prop(pid) => shown_key(p, l, kind, pid.index()),
+                                ShownBy::Group(g) => group_key(p, kind, *g),
+                            })
                             .collect()
                     } else {
                         vec![i64::MAX; shown_by.len() + 1]

@@ -597,6 +597,48 @@ flow { choose by seat(1) { "go" { move top of seat(1).hand to pile } } }
     assert!(codes.contains(&"E105"), "{codes:?}");
 }
 
+/// `shown by GROUP then P`: a tag group orders the cards by their tag in the order the group
+/// declares them (cards without one last), ties by the property.
+#[test]
+fn a_zone_is_shown_in_the_order_of_a_tag_group() {
+    let src = r#"
+game "Suits" { players 2 }
+tags suit: Spades, Hearts
+property rank: int = 0
+card "{r} of {s}" for s in [Hearts, Spades], r in [3, 1] {
+  is s
+  rank r
+}
+card "Joker" { copies 1 }
+zone hand per player: set, owner, shown by suit then rank
+setup { move box to seat(1).hand }
+flow { choose by seat(1) { "go" { } } }
+"#;
+    let checked = crate::check::check_source(src);
+    let p = Arc::new(checked.program.expect("the script checks"));
+    let g = Game::new(p, GameConfig::new(2, 1));
+    let names: Vec<String> = g
+        .view(0)
+        .zones
+        .into_iter()
+        .find(|z| z.name == "P1.hand")
+        .expect("the hand")
+        .cards
+        .into_iter()
+        .map(|c| c.expect("seen"))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "1 of Spades",
+            "3 of Spades",
+            "1 of Hearts",
+            "3 of Hearts",
+            "Joker"
+        ]
+    );
+}
+
 /// `c has ability A`: true for the cards that print A, false for the others; an unknown ability is
 /// E107.
 #[test]
