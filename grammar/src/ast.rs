@@ -654,6 +654,8 @@ pub enum ExprKind {
     /// `A..B`
     Range(Box<Expr>, Box<Expr>),
     Name(Ident),
+    /// `stat NAME` (in a rules test): what the statistic recorded so far.
+    StatRead(Ident),
     /// `e.field`
     Field(Box<Expr>, Ident),
     /// `L[i]`: the i-th element, counted from 1.

@@ -482,6 +482,9 @@ pub struct TestDef {
     /// The slot of `options` in the test's expressions (the labels of the pending decision), when
     /// the script declares no name `options` of its own.
     pub options_slot: Option<u16>,
+    /// The statistics its steps read (`stat NAME`), each with the slot that holds what it recorded
+    /// so far.
+    pub stat_reads: Vec<(u16, u16)>,
     /// Slots used by the expressions and blocks of the test.
     pub slots: u16,
     pub span: Span,

@@ -288,18 +288,36 @@ fn quoted(options: &[String]) -> String {
 /// An expression of a test step, `options` holding the labels of the pending decision (an empty
 /// list when none is pending).
 fn eval_step(game: &mut Game, t: &TestDef, e: &Expr) -> Result<Value, RuntimeError> {
-    match t.options_slot {
-        Some(slot) => {
-            let labels = game.decision().map_or_else(Vec::new, |d| {
-                d.options
-                    .iter()
-                    .map(|o| Value::Text(Arc::new(o.clone())))
-                    .collect()
-            });
-            game.eval_with_local(e, t.slots, slot, Value::list(labels))
-        }
-        None => game.eval(e, t.slots),
+    let mut locals = Vec::new();
+    if let Some(slot) = t.options_slot {
+        let labels = game.decision().map_or_else(Vec::new, |d| {
+            d.options
+                .iter()
+                .map(|o| Value::Text(Arc::new(o.clone())))
+                .collect()
+        });
+        locals.push((slot, Value::list(labels)));
     }
+    for &(stat, slot) in &t.stat_reads {
+        let counter = game
+            .program()
+            .stats
+            .get(stat as usize)
+            .is_some_and(|s| s.counter);
+        let value = if counter {
+            Value::Int(game.stat_counter(stat as usize))
+        } else {
+            Value::list(
+                game.stat_records()
+                    .iter()
+                    .filter(|(id, _, _)| *id == stat)
+                    .map(|&(_, _, v)| Value::Int(v))
+                    .collect(),
+            )
+        };
+        locals.push((slot, value));
+    }
+    game.eval_with_locals(e, t.slots, locals)
 }
 
 /// For a comparison that does not hold (`expect A == B`, `<`, `>=`, ...): what each side was, as
@@ -470,5 +488,57 @@ test "its own" { expect options == 4 }
             .map(|o| o.failure)
             .collect();
         assert_eq!(got, vec![None]);
+    }
+
+    #[test]
+    fn stat_in_a_step_reads_what_the_statistic_recorded_so_far() {
+        let source = r#"
+game "Stats" { players 2 }
+var coins per player: int = 0
+stat gained "Coins gained"
+stat held "Coins held after a turn"
+action grab(n in 1..2) label "Take {n}" {
+  you.coins += n
+  stat gained += n
+}
+flow {
+  loop {
+    for p in everyone {
+      turn p {
+        actions by p once [grab]
+        stat held = p.coins
+      }
+    }
+  }
+}
+test "read" {
+  expect stat gained == 0 and stat held == []
+  choose "Take 2"
+  expect stat gained == 2 and stat held == [2]
+  choose "Take 1"
+  expect stat gained == 3 and last(stat held) == 1
+}
+test "wrong" {
+  choose "Take 2"
+  expect stat gained == 3
+}
+"#;
+        let checked = crate::check::check_source(source);
+        let program = Arc::new(checked.program.expect("a checked program"));
+        let got: Vec<_> = run_tests(&program, source)
+            .into_iter()
+            .map(|o| o.failure)
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                None,
+                Some(
+                    "line 29: `expect stat gained == 3`: expected true, got false: the left side \
+                     is 2, the right side is 3"
+                        .to_string()
+                )
+            ]
+        );
     }
 }

@@ -253,6 +253,11 @@ impl Builder<'_> {
             }
             Rule::aggregate_binder => self.aggregate_binder(p, d),
             Rule::call => self.call(p, d),
+            Rule::stat_read => {
+                let span = self.sp(&p);
+                let name = self.ident(&kids(&p).next()?);
+                Ok(self.mk(ExprKind::StatRead(name), span))
+            }
             _ => Err(Bug),
         }
     }

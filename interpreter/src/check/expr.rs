@@ -222,6 +222,7 @@ impl Compiler<'_> {
                 )
             }
             ast::ExprKind::Name(id) => self.name(cx, id),
+            ast::ExprKind::StatRead(name) => self.stat_read(cx, name, span),
             ast::ExprKind::Field(base, f) => self.field(cx, base, f, span),
             ast::ExprKind::Index(l, i) => {
                 let (x, lt) = self.expr(cx, l);

@@ -459,6 +459,8 @@ impl<'s> Compiler<'s> {
                 .label("built-in name")
                 .help("choose another name"),
             );
+            // Its uses are not reported again as unknown.
+            self.broken.insert(id.name.clone());
             return false;
         }
         self.declare_value(id, sym)
@@ -476,6 +478,7 @@ impl<'s> Compiler<'s> {
                 .label("built-in name")
                 .help("choose another name"),
             );
+            self.broken.insert(id.name.clone());
             return false;
         }
         if let Some((old, old_span)) = self.syms.get(&id.name) {

@@ -34,6 +34,9 @@ pub struct Ctx {
     /// (inline.rs): not into a strategy's rules, whose check of what a rule reads does not look
     /// into the functions it calls.
     pub copies_binders: bool,
+    /// In a rules test's steps: the statistics read with `stat NAME` and the hidden local each is
+    /// given (filled by the test runner before each step); `None` where statistics are not read.
+    pub stat_reads: Option<Vec<(u16, Slot)>>,
 }
 
 impl Ctx {
@@ -48,6 +51,7 @@ impl Ctx {
             no_you: None,
             ret: None,
             copies_binders: true,
+            stat_reads: None,
         }
     }
     pub fn push(&mut self) {

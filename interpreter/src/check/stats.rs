@@ -1,6 +1,7 @@
 //! Checks stage: statistics (`stat NAME` declarations and the `stat NAME = E` statements that record
 //! them), in a name space of their own, like strategies: `stat coins = you.coins` beside `var coins`.
 
+use super::expr::{bad, mk};
 use super::scope::Ctx;
 use super::Compiler;
 use crate::diag::{did_you_mean, Diagnostic};
@@ -104,6 +105,51 @@ impl Compiler<'_> {
             slot.get_or_insert(span);
         }
         Some(StmtKind::Stat(id, op, x))
+    }
+
+    /// `stat NAME` in a rules test's step: a hidden local the test runner fills with what the
+    /// statistic recorded so far (a count's total, or the list of values recorded); elsewhere E210.
+    pub(crate) fn stat_read(&mut self, cx: &mut Ctx, name: &ast::Ident, span: Span) -> (Expr, Ty) {
+        let Some(&id) = self.stat_ids.get(&name.name) else {
+            let help = did_you_mean(&name.name, self.stat_ids.keys().map(|s| s.as_str()))
+                .unwrap_or_else(|| {
+                    "declare it at the top level: `stat NAME \"what it measures\"`".into()
+                });
+            self.error(
+                Diagnostic::error(
+                    "E102",
+                    name.span,
+                    format!("no statistic is named `{}`", name.name),
+                )
+                .label("unknown statistic")
+                .help(help),
+            );
+            return bad(span);
+        };
+        let Some(reads) = cx.stat_reads.as_mut() else {
+            self.error(
+                Diagnostic::error(
+                    "E210",
+                    span,
+                    format!("`stat {}` is read only in a rules test", name.name),
+                )
+                .label("not in a test")
+                .help("statistics measure the game for `cardgame sim` and change nothing in it: the rules read variables; a test reads `stat NAME` in `expect`"),
+            );
+            return bad(span);
+        };
+        let slot = match reads.iter().find(|(stat, _)| *stat == id) {
+            Some((_, slot)) => *slot,
+            None => {
+                let slot = cx.hidden_slot();
+                if let Some(reads) = cx.stat_reads.as_mut() {
+                    reads.push((id, slot));
+                }
+                slot
+            }
+        };
+        // A count is a number, recorded values a list of numbers: known once every rule is read.
+        (mk(ExprKind::Local(slot), span), Ty::Any)
     }
 
     /// After every body is lowered: a statistic is either recorded (`=`) or counted (`+=`, `-=`),

@@ -120,6 +120,7 @@ impl Compiler<'_> {
         // own keeps its meaning).
         let options_slot = (!self.syms.contains_key("options"))
             .then(|| cx.bind("options", Ty::List(Box::new(Ty::Text))));
+        cx.stat_reads = Some(Vec::new());
         let mut steps = vec![];
         for s in &t.steps {
             let label = |c: &mut Self, txt: &ast::Text| -> String {
@@ -160,7 +161,13 @@ impl Compiler<'_> {
                     name: name.name.clone(),
                     label: label(self, txt),
                 },
-                ast::TestStepKind::Do(b) => TestStepKind::Do(self.block(&mut cx, b)),
+                ast::TestStepKind::Do(b) => {
+                    // A `do` block changes the position: it reads no statistic (E210).
+                    let reads = cx.stat_reads.take();
+                    let block = self.block(&mut cx, b);
+                    cx.stat_reads = reads;
+                    TestStepKind::Do(block)
+                }
             };
             steps.push(TestStep { kind, span: s.span });
         }
@@ -175,6 +182,7 @@ impl Compiler<'_> {
             start,
             steps,
             options_slot,
+            stat_reads: cx.stat_reads.take().unwrap_or_default(),
             slots,
             span: t.span,
         });

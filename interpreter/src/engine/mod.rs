@@ -433,7 +433,7 @@ impl Game {
 
     /// Evaluates an expression in a fresh frame of `slots` locals.
     pub fn eval(&mut self, expr: &Expr, slots: u16) -> Result<Value, RuntimeError> {
-        self.eval_in(expr, slots, None)
+        self.eval_in(expr, slots, Vec::new())
     }
 
     /// [`Game::eval`] with local 0 holding `first`.
@@ -443,30 +443,30 @@ impl Game {
         slots: u16,
         first: Value,
     ) -> Result<Value, RuntimeError> {
-        self.eval_in(expr, slots.max(1), Some((0, first)))
+        self.eval_in(expr, slots.max(1), vec![(0, first)])
     }
 
-    /// [`Game::eval`] with local `slot` holding `value` (a rules test's `options`).
-    pub fn eval_with_local(
+    /// [`Game::eval`] with locals holding values (a rules test's `options` and `stat NAME`).
+    pub fn eval_with_locals(
         &mut self,
         expr: &Expr,
         slots: u16,
-        slot: u16,
-        value: Value,
+        locals: Vec<(u16, Value)>,
     ) -> Result<Value, RuntimeError> {
-        self.eval_in(expr, slots.max(slot + 1), Some((slot, value)))
+        self.eval_in(expr, slots, locals)
     }
 
     fn eval_in(
         &mut self,
         expr: &Expr,
         slots: u16,
-        local: Option<(u16, Value)>,
+        locals: Vec<(u16, Value)>,
     ) -> Result<Value, RuntimeError> {
+        let slots = locals.iter().fold(slots, |n, (slot, _)| n.max(slot + 1));
         let mut m = self.mach();
         let base = m.s.ctxs.len();
         m.s.ctxs.push(Ctx::new(slots, None, None));
-        if let Some((slot, v)) = local {
+        for (slot, v) in locals {
             m.set_local(slot, v);
         }
         m.s.depth = 0;
