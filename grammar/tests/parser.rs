@@ -56,6 +56,7 @@ fn show(e: &Expr) -> String {
         }
         ExprKind::Range(a, b) => format!("(.. {} {})", show(a), show(b)),
         ExprKind::Name(n) => n.name.clone(),
+        ExprKind::StatRead(n) => format!("stat {}", n.name),
         ExprKind::Field(e, f) => format!("{}.{}", show(e), f.name),
         ExprKind::Index(l, i) => format!("{}[{}]", show(l), show(i)),
         ExprKind::Call(n, args) => format!(
@@ -920,6 +921,10 @@ fn other_statements() {
             assert_eq!(show(&who), "[p]");
             assert_eq!(why.plain().as_deref(), Some("most coins"));
         }
+        other => panic!("{other:?}"),
+    }
+    match stmt("log \"{stat bought}\"") {
+        StmtKind::Log(t) => assert_eq!(show_text(&t), "\"{stat bought}\""),
         other => panic!("{other:?}"),
     }
     match stmt("win [p] reason_of(p)") {
