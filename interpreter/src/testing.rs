@@ -96,7 +96,10 @@ fn run_one(
         match &step.kind {
             TestStepKind::Choose(label) => {
                 let Some(d) = game.decision() else {
-                    return Err(at(format!("no decision is pending ({})", describe(&game))));
+                    return Err(at(format!(
+                        "no decision is pending ({})",
+                        describe(&game, program, t)
+                    )));
                 };
                 let Some(i) = d.options.iter().position(|o| o == label) else {
                     return Err(at(format!(
@@ -126,7 +129,10 @@ fn run_one(
             },
             TestStepKind::OptionsHas(label) | TestStepKind::OptionsLacks(label) => {
                 let Some(d) = game.decision() else {
-                    return Err(at(format!("no decision is pending ({})", describe(&game))));
+                    return Err(at(format!(
+                        "no decision is pending ({})",
+                        describe(&game, program, t)
+                    )));
                 };
                 let has = d.options.iter().any(|o| o == label);
                 let want = matches!(step.kind, TestStepKind::OptionsHas(_));
@@ -146,7 +152,10 @@ fn run_one(
                         )))
                     }
                     None => {
-                        return Err(at(format!("no decision is pending ({})", describe(&game))))
+                        return Err(at(format!(
+                            "no decision is pending ({})",
+                            describe(&game, program, t)
+                        )))
                     }
                 }
             }
@@ -191,17 +200,28 @@ fn run_one(
                             )));
                         }
                     }
-                    _ => return Err(at(format!("the game is not over ({})", describe(&game)))),
+                    _ => {
+                        return Err(at(format!(
+                            "the game is not over ({})",
+                            describe(&game, program, t)
+                        )))
+                    }
                 }
             }
             TestStepKind::NotOver => {
                 if let Status::Over(o) = game.status() {
-                    return Err(at(format!("the game is over: {}", o.reason)));
+                    if !returned(t, o) {
+                        return Err(at(format!("the game is over: {}", o.reason)));
+                    }
                 }
             }
             TestStepKind::Over => {
-                if !matches!(game.status(), Status::Over(_)) {
-                    return Err(at(format!("the game is not over ({})", describe(&game))));
+                let over = matches!(game.status(), Status::Over(o) if !returned(t, o));
+                if !over {
+                    return Err(at(format!(
+                        "the game is not over ({})",
+                        describe(&game, program, t)
+                    )));
                 }
             }
             TestStepKind::Log(text) => {
@@ -221,7 +241,7 @@ fn run_one(
                 }
             }
             TestStepKind::StrategyPicks { name, label } => {
-                strategy_picks(program, &game, name, label).map_err(at)?;
+                strategy_picks(program, t, &game, name, label).map_err(at)?;
             }
             TestStepKind::Do(block) => {
                 game.run_block(*block, t.slots)
@@ -236,9 +256,18 @@ fn run_one(
 /// `expect strategy NAME picks "label"`: the rules of the strategy (or rule set) NAME, deciding for
 /// the pending decider, pick the option labelled `label`. A rule must pick it: a choice left to the
 /// strategy's fallback (`otherwise`) is no choice of the strategy's, and fails the step.
-fn strategy_picks(program: &Program, game: &Game, name: &str, label: &str) -> Result<(), String> {
+fn strategy_picks(
+    program: &Program,
+    t: &TestDef,
+    game: &Game,
+    name: &str,
+    label: &str,
+) -> Result<(), String> {
     let Some(d) = game.decision() else {
-        return Err(format!("no decision is pending ({})", describe(game)));
+        return Err(format!(
+            "no decision is pending ({})",
+            describe(game, program, t)
+        ));
     };
     let (of, fallback) = match program.strategies.iter().position(|s| s.name == name) {
         Some(i) => (
@@ -350,8 +379,26 @@ fn shown(game: &Game, v: &Value) -> String {
     }
 }
 
-fn describe(game: &Game) -> String {
+/// Whether a test started with `start PROC` stands where PROC returned: the game is not over then,
+/// it only has no decision to take.
+fn returned(t: &TestDef, o: &crate::engine::Outcome) -> bool {
+    t.start.is_some()
+        && o.finished
+        && o.winners.is_empty()
+        && o.participants.is_empty()
+        && o.reason == crate::engine::FLOW_ENDED
+}
+
+fn describe(game: &Game, program: &Program, t: &TestDef) -> String {
     match game.status() {
+        Status::Over(o) if returned(t, o) => {
+            let name = t
+                .start
+                .as_ref()
+                .and_then(|(proc, _)| program.procs.get(proc.index()))
+                .map_or("", |d| d.name.as_str());
+            format!("the procedure `{name}` returned")
+        }
         Status::Decision(d) => format!(
             "{} is choosing among {}",
             game.label(&Value::Player(d.player)),
@@ -538,6 +585,53 @@ test "wrong" {
                      is 2, the right side is 3"
                         .to_string()
                 )
+            ]
+        );
+    }
+
+    #[test]
+    fn a_started_procedure_that_returns_leaves_the_game_not_over() {
+        let source = r#"
+game "Deal" { players 2 }
+card "Coin" { copies 6 }
+zone deck: pile
+zone hand per player: set
+setup { move box to deck }
+proc deal(n: int) {
+  for p in everyone { move top n of deck to p.hand }
+}
+proc finish() { win [seat(1)] "done" }
+flow { deal(1) turn seat(1) { win [active] "done" } }
+test "dealt" {
+  start deal(2)
+  expect not over
+  expect count(seat(1).hand) == 2 and count(deck) == 2
+}
+test "not over" {
+  start deal(2)
+  expect over
+}
+test "won" {
+  start finish()
+  expect over
+  expect winners [seat(1)]
+}
+"#;
+        let checked = crate::check::check_source(source);
+        let program = Arc::new(checked.program.expect("a checked program"));
+        let got: Vec<_> = run_tests(&program, source)
+            .into_iter()
+            .map(|o| o.failure)
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                None,
+                Some(
+                    "line 19: `expect over`: the game is not over (the procedure `deal` returned)"
+                        .to_string()
+                ),
+                None
             ]
         );
     }

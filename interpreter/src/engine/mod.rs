@@ -39,6 +39,10 @@ use std::sync::Arc;
 
 pub use belief::{observation, Observations};
 pub use factory::GameFactory;
+
+/// The reason of a game whose flow (or a rules test's `start` procedure) ran to its end without a
+/// `win`.
+pub const FLOW_ENDED: &str = "the flow ended";
 pub use strategy::RulesOf;
 pub use trace::{render_event, seen_by, Event};
 pub use view::{
@@ -279,7 +283,7 @@ impl Game {
             Ok(Stop::Empty) => self.end(Outcome {
                 winners: Vec::new(),
                 participants: Vec::new(),
-                reason: "the flow ended".into(),
+                reason: FLOW_ENDED.into(),
                 finished: true,
             }),
             Err(e) => {
