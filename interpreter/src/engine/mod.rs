@@ -37,7 +37,7 @@ use exec::{Frame, Mach, Stop};
 use state::{Ctx, Layout, State};
 use std::sync::Arc;
 
-pub use belief::{observation, Observations};
+pub use belief::{observation, Likelihood, Observations};
 pub use factory::GameFactory;
 pub use strategy::RulesOf;
 pub use trace::{render_event, seen_by, Event};
