@@ -12,6 +12,7 @@ mod fmt;
 mod fuzz;
 mod goals;
 mod heavy;
+mod inference;
 mod learn;
 mod limits;
 mod lsp;

@@ -416,7 +416,8 @@ fn serves_and_reports_every_script() {
             state = next;
         }
         assert!(state["error"].is_null(), "{script}: {state}");
-        let (status, r) = json(&server, "GET", "/api/replay?seed=2&step=3&seat=all");
+        // Step 2: the shortest script's game (one Sealed Crate) has two decisions.
+        let (status, r) = json(&server, "GET", "/api/replay?seed=2&step=2&seat=all");
         assert_eq!(status, 200, "{script}: {r}");
         let (status, page) = get(&server, "/report?games=2");
         assert_eq!(status, 200, "{script}");

@@ -46,6 +46,7 @@
 
 use super::goals::Goals;
 use super::guide::Guide;
+use super::infer::Opponents;
 use super::model::Model;
 use super::search::{run_forced, LoopGuard, Scale};
 use super::Agent;
@@ -106,6 +107,9 @@ pub struct Playout {
     /// Worlds keep each player's unseen cards among that player's hidden zones
     /// (`Game::determinize_by_holder`, `:owners`).
     pub owners: bool,
+    /// The other players' past decisions weigh the worlds by a model of how they play
+    /// (`infer.rs`, `:infer`), not as uniform choices.
+    pub infer: bool,
 }
 
 impl Default for Playout {
@@ -116,6 +120,7 @@ impl Default for Playout {
             strict: false,
             rules: None,
             owners: false,
+            infer: false,
         }
     }
 }
@@ -131,6 +136,9 @@ impl Playout {
         };
         if self.owners {
             flags.push_str(":owners");
+        }
+        if self.infer {
+            flags.push_str(":infer");
         }
         match self.turns {
             Some(2) if self.strategy.is_none() && flags.is_empty() => String::new(),
@@ -199,6 +207,8 @@ pub struct IsmctsAgent {
     guide: Guide,
     /// The name it was asked by (`search:50ms`), when not its `ismcts` spec.
     called: Option<String>,
+    /// With `:infer`, the model of the other players that weighs the worlds.
+    opponents: Option<Opponents>,
 }
 
 /// The most iterations a search with a time budget runs for one decision.
@@ -206,7 +216,15 @@ const TIMED_MAX_ITERATIONS: u32 = 1_000_000;
 
 impl IsmctsAgent {
     pub fn new(seed: u64, iterations: u32, playout: Playout) -> Self {
+        let opponents = playout.infer.then(|| {
+            Opponents::new(
+                seed.rotate_left(29) ^ 0x6A09_E667_F3BC_C908,
+                playout.strategy.as_ref().map(|(s, _)| *s),
+                playout.turns,
+            )
+        });
         IsmctsAgent {
+            opponents,
             rng: ChaCha8Rng::seed_from_u64(seed),
             iterations: iterations.max(1),
             time: None,
@@ -224,6 +242,7 @@ impl IsmctsAgent {
     /// The same search guided by `guide.rs`: judged by `model` where play-outs stop, with MAST
     /// play-outs when `mast`; named `called`.
     pub fn guided(mut self, model: Option<Arc<Model>>, mast: bool, called: String) -> Self {
+        self.opponents = self.opponents.take().map(|o| o.with_model(model.clone()));
         self.guide = Guide::new(model, mast);
         self.called = Some(called);
         self
@@ -252,11 +271,19 @@ impl IsmctsAgent {
             };
             if fresh {
                 self.observed = Observations::new(game, seat);
+                if let Some(o) = &mut self.opponents {
+                    o.forget();
+                }
             }
             match &self.observed {
                 Some(obs) => {
                     for _ in 0..wanted * TRIES_PER_WORLD {
-                        if let Some(w) = game.consistent_world(obs, self.rng.gen()) {
+                        let seed = self.rng.gen();
+                        let drawn = match &mut self.opponents {
+                            Some(model) => game.weighed_world(obs, seed, model),
+                            None => game.consistent_world(obs, seed),
+                        };
+                        if let Some(w) = drawn {
                             games.push(w);
                             if games.len() == wanted {
                                 break;

@@ -7,6 +7,7 @@
 pub mod features;
 mod goals;
 mod guide;
+mod infer;
 mod ismcts;
 mod learned;
 pub mod model;
@@ -216,8 +217,8 @@ pub fn make_agent_with(
         other if other.starts_with("ismcts:") => {
             let mut parts: Vec<&str> = other["ismcts:".len()..].split(':').map(str::trim).collect();
             let mut playout = Playout::default();
-            // Trailing flags, in any order, each at most once: `strict` or `strict=NAME`, and
-            // `owners`.
+            // Trailing flags, in any order, each at most once: `strict` or `strict=NAME`,
+            // `owners` and `infer`.
             let repeated = || format!("`{other}`: a flag of ismcts is given twice");
             while parts.len() > 2 {
                 let Some(last) = parts.last().copied() else {
@@ -238,6 +239,11 @@ pub fn make_agent_with(
                         return Err(repeated());
                     }
                     playout.owners = true;
+                } else if last == "infer" {
+                    if playout.infer {
+                        return Err(repeated());
+                    }
+                    playout.infer = true;
                 } else {
                     break;
                 }
@@ -298,15 +304,21 @@ pub fn make_agent_with(
         },
         other if other == "search" || other.starts_with("search:") => {
             let rest = other.strip_prefix("search:").unwrap_or(SEARCH_DEFAULT);
-            let (budget, mast) = match rest.strip_suffix(":mast") {
+            // `:infer` last: the worlds weigh the others' past decisions (`infer.rs`).
+            let (plain, infer) = match rest.strip_suffix(":infer") {
                 Some(b) => (b, true),
                 None => (rest, false),
+            };
+            let (budget, mast) = match plain.strip_suffix(":mast") {
+                Some(b) => (b, true),
+                None => (plain, false),
             };
             // With a model: play-outs cut when the next turn begins, judged by the model; without:
             // play-outs of two turns (at random, or by MAST with `:mast`), judged by the script's
             // measure.
             let playout = Playout {
                 turns: Some(if model.is_some() { 1 } else { 2 }),
+                infer,
                 ..Playout::default()
             };
             let agent = match mcts_budget(budget) {
@@ -316,7 +328,7 @@ pub fn make_agent_with(
                     return Err(format!(
                         "`{other}`: search takes a time per decision (`search:50ms`, `search:1s`, \
                          up to 1 hour) or a number of iterations from 1 (`search:500`), then \
-                         optionally `:mast`"
+                         optionally `:mast`, then optionally `:infer`"
                     ))
                 }
             };
@@ -378,6 +390,13 @@ mod tests {
             ("search", "search:50ms"),
             ("search:20", "search:20"),
             ("search:1s:mast", "search:1s:mast"),
+            ("search:1s:infer", "search:1s:infer"),
+            ("search:1s:mast:infer", "search:1s:mast:infer"),
+            ("ismcts:20:random:infer", "ismcts:20:random:infer"),
+            (
+                "ismcts:20:steady:end:infer:strict",
+                "ismcts:20:steady:end:strict:infer",
+            ),
             ("ismcts:250ms:steady", "ismcts:250ms:steady"),
             ("ismcts:250ms:steady:end", "ismcts:250ms:steady:end"),
             ("ismcts:20:random:4", "ismcts:20:random:4"),
@@ -442,6 +461,7 @@ mod tests {
             "ismcts:20:steady:2:strict=steady:strict",
             "ismcts:20:steady:strict=",
             "ismcts:20:random:owners:owners",
+            "ismcts:20:random:infer:infer",
             "ismcts:20:steady:strict:owners:strict",
         ] {
             let e = make_agent(&p, bad, 1, 0)

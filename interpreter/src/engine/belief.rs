@@ -14,6 +14,11 @@
 //!   are assumed to choose uniformly at random, so a choice that only one world explains weighs more
 //!   in that world than a choice that many options explain (the contestant's reasoning in Monty Hall).
 //!
+//! [`Game::weighed_world`] does the same with another model of the other players, a [`Likelihood`]
+//! (the chance of each option of a decision in a world, as that player would choose: `agents/infer.rs`):
+//! the world is kept with probability (the chances of the options that match) and one of them is
+//! replayed in proportion to its chance. With uniform chances it is `consistent_world`'s draw.
+//!
 //! Such worlds are drawn by rejection: exactly from the posterior for that model of the other
 //! players, but rarely accepted in a game where the seat has seen many cards (a deck-builder's opening
 //! hand alone is matched once in thousands of deals). The agents bound the tries and fall back to
@@ -25,6 +30,13 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
+
+/// A model of how the other players choose, for [`Game::weighed_world`].
+pub trait Likelihood {
+    /// The chance that `player`, deciding now in `world` among `options` options, takes each of them:
+    /// `options` numbers, none negative, summing to at most 1.
+    fn chances(&mut self, world: &Game, player: u8, options: usize) -> Vec<f64>;
+}
 
 /// What one seat observed of one game: a fingerprint of its observation after the setup and after each
 /// decision. Brought up to date as the game goes on (`follow`).
@@ -124,6 +136,26 @@ impl Game {
     /// has no history. The world records no events and has no history of its own; its generator is
     /// its own, so its future shuffles are unknown too.
     pub fn consistent_world(&self, obs: &Observations, seed: u64) -> Option<Game> {
+        self.world_drawn(obs, seed, None)
+    }
+
+    /// [`Game::consistent_world`] with the other players' decisions weighed by `model` instead of as
+    /// uniform choices (see the module's note).
+    pub fn weighed_world(
+        &self,
+        obs: &Observations,
+        seed: u64,
+        model: &mut dyn Likelihood,
+    ) -> Option<Game> {
+        self.world_drawn(obs, seed, Some(model))
+    }
+
+    fn world_drawn(
+        &self,
+        obs: &Observations,
+        seed: u64,
+        mut model: Option<&mut dyn Likelihood>,
+    ) -> Option<Game> {
         let history = self.history()?;
         let seat = obs.seat;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -156,20 +188,43 @@ impl Game {
                 }
                 continue;
             }
-            let mut matching: Vec<Game> = Vec::new();
+            let mut matching: Vec<(usize, Game)> = Vec::new();
             for j in 0..k {
                 let mut next = world.clone();
                 if next.apply(j).is_ok() && observation(&next, seat) == expected {
-                    matching.push(next);
+                    matching.push((j, next));
                 }
             }
-            // Kept with probability matching / k: the chance that a player choosing at random
-            // would have produced what the seat saw.
-            if matching.is_empty() || rng.gen_range(0..k) >= matching.len() {
+            if matching.is_empty() {
                 return None;
             }
-            let pick = rng.gen_range(0..matching.len());
-            world = matching.swap_remove(pick);
+            let Some(model) = model.as_deref_mut() else {
+                // Kept with probability matching / k: the chance that a player choosing at random
+                // would have produced what the seat saw.
+                if rng.gen_range(0..k) >= matching.len() {
+                    return None;
+                }
+                let pick = rng.gen_range(0..matching.len());
+                world = matching.swap_remove(pick).1;
+                continue;
+            };
+            // Kept with probability the chance, under the model, of an option that shows the seat
+            // what it saw; that option is replayed in proportion to its chance.
+            let chances = model.chances(&world, d.player, k);
+            let weights: Vec<f64> = matching
+                .iter()
+                .map(|(j, _)| chances.get(*j).copied().unwrap_or(0.0).max(0.0))
+                .collect();
+            let mut x: f64 = rng.gen();
+            let mut pick = None;
+            for (i, w) in weights.iter().enumerate() {
+                if x < *w {
+                    pick = Some(i);
+                    break;
+                }
+                x -= w;
+            }
+            world = matching.swap_remove(pick?).1;
         }
         Some(world)
     }

@@ -37,7 +37,7 @@ use exec::{Frame, Mach, Stop};
 use state::{Ctx, Layout, State};
 use std::sync::Arc;
 
-pub use belief::{observation, Observations};
+pub use belief::{observation, Likelihood, Observations};
 pub use factory::GameFactory;
 
 /// The reason of a game whose flow (or a rules test's `start` procedure) ran to its end without a
