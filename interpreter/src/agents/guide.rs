@@ -7,8 +7,9 @@
 //!   picks among the options by a Gibbs distribution over those means (temperature [`TEMPERATURE`];
 //!   a label not seen yet counts as one half), so moves that have done well elsewhere in the search
 //!   are tried more, in any position. The table is forgotten at the next decision.
-//! - *A model.* Where the play-out stops, every seat's value is the model's value of that seat's view of
-//!   the (possible) world, unless the game is over (its winners count, `goals.rs`).
+//! - *A model.* Where the play-out stops, every seat's value is the model's value of the (possible)
+//!   world seen from that seat, every card of the world counted (`features.rs`), unless the game is
+//!   over (its winners count, `goals.rs`).
 
 use super::goals::Goals;
 use super::model::Model;
@@ -86,17 +87,18 @@ impl Guide {
         options.len().saturating_sub(1)
     }
 
-    /// Every seat's value by the model where a play-out stopped, or `None` without a model.
-    pub fn judge(&self, game: &Game, goals: &Goals) -> Option<Vec<f64>> {
+    /// Every seat's value by the model where a play-out stopped (in a world of the search, which
+    /// the model reads whole), or `None` without a model.
+    pub fn judge(&self, world: &mut Game, goals: &Goals) -> Option<Vec<f64>> {
         let model = self.model.as_ref()?;
-        let n = game.players();
-        Some(match game.status() {
+        let n = world.players();
+        Some(match world.status() {
             Status::Over(o) => match goals.shares(o) {
                 Some(s) => s,
-                None => (0..n).map(|p| model.value(game, p)).collect(),
+                None => model.values(world),
             },
             Status::Error(_) => vec![0.0; n as usize],
-            Status::Decision(_) => (0..n).map(|p| model.value(game, p)).collect(),
+            Status::Decision(_) => model.values(world),
         })
     }
 }
