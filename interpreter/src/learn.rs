@@ -249,7 +249,10 @@ fn target(share: Option<f64>, score: f64, shared: bool, best: f64) -> f64 {
 }
 
 /// The mean cross-entropy of `model` on `rows` (standardised inputs, progress, target).
-fn loss(model: &Model, rows: &[(Vec<f64>, f64, f64)]) -> f64 {
+/// A position's standardised features, progress and target.
+type Row = (Vec<f64>, f64, f64);
+
+fn loss(model: &Model, rows: &[Row]) -> f64 {
     let total: f64 = rows
         .iter()
         .map(|(z, t, y)| {
@@ -272,8 +275,9 @@ pub struct Fit {
 /// Passes over the data at most, and the step of AdaGrad.
 const EPOCHS: u32 = 30;
 const RATE: f64 = 0.05;
-/// The weight of the L2 penalty.
+/// The weight of the L2 penalty on the script's measures, and on the other features.
 const L2: f64 = 1e-4;
+const L2_OTHERS: f64 = 1e-2;
 
 /// Fits `model` on `train` (standardising the features over it) by stochastic gradient descent
 /// with AdaGrad's steps, in an order shuffled by `seed`, and keeps the weights of the pass whose
@@ -303,7 +307,7 @@ fn fit(
     model.turns = turns.max(1.0);
     model.w.iter_mut().for_each(|w| *w = 0.0);
     model.u.iter_mut().for_each(|u| *u = 0.0);
-    let standardise = |data: &[(Vec<f64>, f64)]| -> Vec<(Vec<f64>, f64, f64)> {
+    let standardise = |data: &[(Vec<f64>, f64)]| -> Vec<Row> {
         data.iter()
             .map(|(x, y)| {
                 let (z, t) = model.inputs(x);
@@ -317,42 +321,83 @@ fn fit(
     let clamped = mean_y.clamp(0.01, 0.99);
     model.bias = (clamped / (1.0 - clamped)).ln();
     let constant = loss(model, &held);
-    let mut order: Vec<usize> = (0..inputs.len()).collect();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    // First the script's own measures alone (where it has one), then every feature from there,
+    // the others held near zero by a stronger penalty: the model starts from what the script's
+    // author wrote and learns what it misses.
+    let measures: Vec<bool> = model
+        .names
+        .iter()
+        .map(|n| n.ends_with(".measure"))
+        .collect();
+    let mut best = if measures.contains(&true) {
+        descend(model, (&inputs, &held), &measures, &mut rng)
+    } else {
+        f64::INFINITY
+    };
+    let all = vec![true; n];
+    best = best.min(descend(model, (&inputs, &held), &all, &mut rng));
+    Fit {
+        loss: best,
+        constant,
+    }
+}
+
+/// Passes of stochastic gradient descent with AdaGrad's steps over `inputs`, moving the weights of
+/// the features in `free` (and the bias), until the loss on `held` (else on `inputs`) goes up;
+/// leaves `model` at its best pass and returns that loss. Weights of the script's measures are
+/// penalised by [`L2`], the others by [`L2_OTHERS`].
+fn descend(
+    model: &mut Model,
+    (inputs, held): (&[Row], &[Row]),
+    free: &[bool],
+    rng: &mut ChaCha8Rng,
+) -> f64 {
+    let n = model.names.len();
+    let penalty: Vec<f64> = model
+        .names
+        .iter()
+        .map(|name| {
+            if name.ends_with(".measure") {
+                L2
+            } else {
+                L2_OTHERS
+            }
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..inputs.len()).collect();
     // AdaGrad's sums of squared gradients: the bias, then w and u per feature.
     let (mut gb, mut gw, mut gu) = (1e-8, vec![1e-8; n], vec![1e-8; n]);
-    let mut best = (f64::INFINITY, model.clone());
+    let judged = |m: &Model| {
+        if held.is_empty() {
+            loss(m, inputs)
+        } else {
+            loss(m, held)
+        }
+    };
+    let mut best = (judged(model), model.clone());
     for _ in 0..EPOCHS {
-        order.shuffle(&mut rng);
+        order.shuffle(rng);
         for &r in &order {
             let (z, t, y) = &inputs[r];
             let p = crate::agents::model::sigmoid(model.logit(z, *t));
             let g = p - y;
             gb += g * g;
             model.bias -= RATE * g / gb.sqrt();
-            for (((w, u), z), (aw, au)) in model
-                .w
-                .iter_mut()
-                .zip(model.u.iter_mut())
-                .zip(z)
-                .zip(gw.iter_mut().zip(gu.iter_mut()))
-            {
-                if *z == 0.0 && *w == 0.0 && *u == 0.0 {
+            for i in 0..n {
+                let z = z[i];
+                if !free[i] || (z == 0.0 && model.w[i] == 0.0 && model.u[i] == 0.0) {
                     continue;
                 }
-                let dw = g * z + L2 * *w;
-                let du = g * z * t + L2 * *u;
-                *aw += dw * dw;
-                *au += du * du;
-                *w -= RATE * dw / aw.sqrt();
-                *u -= RATE * du / au.sqrt();
+                let dw = g * z + penalty[i] * model.w[i];
+                let du = g * z * t + penalty[i] * model.u[i];
+                gw[i] += dw * dw;
+                gu[i] += du * du;
+                model.w[i] -= RATE * dw / gw[i].sqrt();
+                model.u[i] -= RATE * du / gu[i].sqrt();
             }
         }
-        let l = if held.is_empty() {
-            loss(model, &inputs)
-        } else {
-            loss(model, &held)
-        };
+        let l = judged(model);
         if l < best.0 {
             best = (l, model.clone());
         } else {
@@ -361,10 +406,7 @@ fn fit(
         }
     }
     *model = best.1;
-    Fit {
-        loss: best.0,
-        constant,
-    }
+    best.0
 }
 
 /// Plays `games` games of `new` against `old` (seats alternated: the new model in seat `k % players`

@@ -94,15 +94,18 @@ impl Model {
         self.value_of(&x)
     }
 
-    /// Every seat's expected result in the possible world `world` (see [`Model::value`]), the cards
-    /// counted once.
-    pub fn values(&self, world: &mut Game) -> Vec<f64> {
+    /// Every seat's logit of its expected result in the possible world `world` (see
+    /// [`Model::value`]), the cards counted once.
+    pub fn logits(&self, world: &mut Game) -> Vec<f64> {
         let Some(f) = &self.features else {
-            return vec![0.5; world.players() as usize];
+            return vec![0.0; world.players() as usize];
         };
         f.extract_all(world)
             .iter()
-            .map(|x| self.value_of(x))
+            .map(|x| {
+                let (z, t) = self.inputs(x);
+                self.logit(&z, t)
+            })
             .collect()
     }
 
