@@ -13,6 +13,7 @@ mod fuzz;
 mod goals;
 mod heavy;
 mod learn;
+mod learned_strength;
 mod limits;
 mod lsp;
 mod outputs;

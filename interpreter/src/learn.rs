@@ -166,6 +166,8 @@ struct Played {
     /// Each seat's result (shares, else the target of a game nobody won).
     results: Vec<Option<f64>>,
     scores: Vec<f64>,
+    /// Whether all players were one team where the game ended.
+    shared: bool,
 }
 
 fn config(lc: &LearnConfig, seed: u64) -> GameConfig {
@@ -212,6 +214,7 @@ fn play(
         }
     }
     let goals = Goals::of(&game);
+    let shared = goals.shared();
     let n = lc.players as usize;
     let shares = match game.status() {
         Status::Over(o) => goals.shares(o),
@@ -234,6 +237,7 @@ fn play(
         turns: game.turns(),
         results,
         scores,
+        shared,
     }
 }
 
@@ -481,7 +485,9 @@ fn learn_in_pool(
     let Some(features) = blank.features().cloned() else {
         return blank;
     };
-    let shared = Goals::of(&Game::new(program.clone(), config(lc, lc.seed))).shared();
+    // Whether all players are one team, read where the first game of the first generation ended
+    // (a script may set its teams during setup or later).
+    let mut shared = false;
     // The model the players judge by; `None`: the blank one (a search without a model).
     let mut current: Option<Arc<Model>> = None;
     let mut data: Vec<Played> = Vec::new();
@@ -512,6 +518,9 @@ fn learn_in_pool(
                 })
                 .collect()
         });
+        if generation == 1 {
+            shared = played.first().is_some_and(|p| p.shared);
+        }
         data.extend(played);
         let best = data
             .iter()
