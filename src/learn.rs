@@ -54,11 +54,13 @@ pub struct LearnArgs<'a> {
 
 fn generation_text(g: &Generation) -> String {
     format!(
-        "generation {}: {} games, {} positions; against the previous {:.1}% [{:.1}-{:.1}] \
-         (to beat {:.1}%){}; {:.1}s",
+        "generation {}: {} games, {} positions, held-out loss {:.3} (a constant: {:.3}); against \
+         the previous {:.1}% [{:.1}-{:.1}] (to beat {:.1}%){}; {:.1}s",
         g.generation,
         g.games,
         g.positions,
+        g.fit.loss,
+        g.fit.constant,
         100.0 * g.score,
         100.0 * g.low,
         100.0 * g.high,

@@ -420,6 +420,9 @@ enum Command {
         #[arg(long, default_value = "random", help = agents_help(AgentsFor::Play),
               long_help = agents_long_help(AgentsFor::Play))]
         agents: String,
+        /// A learned model (`cardgame learn`) for the agents `search` and `learned`.
+        #[arg(long)]
+        model: Option<PathBuf>,
         /// The port to listen on (127.0.0.1 only); 0 takes any free port.
         #[arg(long, default_value_t = 8000)]
         port: u16,
@@ -646,6 +649,7 @@ fn main() -> ExitCode {
             seat,
             seed,
             agents,
+            model,
             port,
             limits,
         } => serve::serve(serve::ServeArgs {
@@ -654,6 +658,7 @@ fn main() -> ExitCode {
             seat,
             seed,
             agents,
+            model,
             limits,
             port,
         }),

@@ -14,6 +14,7 @@ mod goals;
 mod heavy;
 mod inference;
 mod learn;
+mod learned_strength;
 mod limits;
 mod lsp;
 mod outputs;

@@ -475,3 +475,48 @@ fn reload_reads_the_script_again_and_keeps_the_game_on_an_error() {
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `serve --model`: the bots, the replays and the reports play with a learned model; a model of
+/// another script is refused at start with how to learn again.
+#[test]
+fn serve_plays_with_a_learned_model_and_refuses_another_script_s() {
+    let dir = std::env::temp_dir().join(format!("cardgame-serve-model-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("piles.model");
+    let model = path.to_str().expect("a path");
+    let o = cardgame(&[
+        "learn",
+        "examples/two-piles.cardgame",
+        "--games",
+        "10",
+        "--generations",
+        "1",
+        "--out",
+        model,
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let server = serve(&[
+        "examples/two-piles.cardgame",
+        "--agents",
+        "search:5,learned",
+        "--model",
+        model,
+    ]);
+    let (status, _) = json(&server, "GET", "/api/state");
+    assert_eq!(status, 200);
+    let (status, replay) = json(&server, "GET", "/api/replay?seed=2&step=1&seat=all");
+    assert_eq!(status, 200, "{replay}");
+    let (status, page) = get(&server, "/report?games=4&seed=2&agents=learned");
+    assert_eq!(status, 200, "{page}");
+    drop(server);
+    let o = cardgame(&["serve", MARKET_RACE, "--model", model, "--port", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("another version of the script"), "{e}");
+    assert!(e.contains("cardgame learn"), "{e}");
+}

@@ -18,13 +18,13 @@
 //! results are gathered in order, so the model is the same whatever the number of threads; a time
 //! limit only decides how many generations run.
 
-use crate::agents::{features::FeatureSet, Agent, Goals, LearnedAgent, Model};
-use crate::engine::{Game, GameConfig, Status};
+use crate::agents::{features::FeatureSet, Agent, Goals, IsmctsAgent, Model, Playout};
+use crate::engine::{Decision, Game, GameConfig, Status};
 use crate::program::{OptionId, Program};
 use crate::sim::{game_seed, wilson};
 use crate::value::Value;
 use rand::seq::SliceRandom;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -32,6 +32,65 @@ use std::time::{Duration, Instant};
 
 /// Generations in a row without a measurable improvement before learning stops.
 pub const PATIENCE: u32 = 2;
+
+/// The iterations per decision of the search that plays the self-play games and the matches.
+pub const SELF_PLAY_ITERATIONS: u32 = 100;
+
+/// The player of self-play and of the matches: the `search` agent at `lc.iterations` iterations,
+/// judged by `model` (a search without a model, by the script's measure, for the blank model; to the
+/// end of the game where the script has no measure), taking a random option with the chance
+/// `explore`.
+fn player(
+    program: &Program,
+    lc: &LearnConfig,
+    model: Option<&Arc<Model>>,
+    seed: u64,
+    explore: f64,
+) -> Box<dyn Agent> {
+    let measured = program
+        .fns
+        .iter()
+        .any(|f| f.name == "heuristic" || f.name == "score");
+    let playout = Playout {
+        turns: match (model, measured) {
+            (Some(_), _) => Some(1),
+            (None, true) => Some(2),
+            (None, false) => None,
+        },
+        owners: true,
+        ..Playout::default()
+    };
+    let search = IsmctsAgent::new(seed, lc.iterations, playout).guided(
+        model.cloned(),
+        false,
+        format!("search:{}", lc.iterations),
+    );
+    Box::new(Exploring {
+        search,
+        rng: ChaCha8Rng::seed_from_u64(seed.rotate_left(7) ^ 0x5EED),
+        explore,
+    })
+}
+
+/// A player that takes a random option with a small chance, else the search's.
+struct Exploring {
+    search: IsmctsAgent,
+    rng: ChaCha8Rng,
+    explore: f64,
+}
+
+impl Agent for Exploring {
+    fn choose(&mut self, game: &Game, decision: &Decision) -> usize {
+        let n = decision.options.len();
+        if n > 1 && self.explore > 0.0 && self.rng.gen_bool(self.explore.clamp(0.0, 1.0)) {
+            return self.rng.gen_range(0..n);
+        }
+        self.search.choose(game, decision)
+    }
+    fn name(&self) -> String {
+        self.search.name()
+    }
+}
 
 /// How learning runs.
 #[derive(Clone, Debug)]
@@ -49,6 +108,8 @@ pub struct LearnConfig {
     pub time: Option<Duration>,
     /// The chance that a self-play move is random.
     pub explore: f64,
+    /// The iterations of the search that plays the self-play games and the matches.
+    pub iterations: u32,
     /// Worker threads (the model is the same for any number).
     pub jobs: usize,
 }
@@ -64,7 +125,8 @@ impl LearnConfig {
             match_games: 100,
             generations: 8,
             time: None,
-            explore: 0.1,
+            explore: 0.05,
+            iterations: SELF_PLAY_ITERATIONS,
             jobs: 1,
         }
     }
@@ -83,6 +145,8 @@ pub struct Generation {
     /// The previous model's mean result alone (a game of one team), else one half.
     pub baseline: f64,
     pub improved: bool,
+    /// How the new model predicts the results of held-out positions.
+    pub fit: Fit,
     pub seconds: f64,
 }
 
@@ -102,6 +166,8 @@ struct Played {
     /// Each seat's result (shares, else the target of a game nobody won).
     results: Vec<Option<f64>>,
     scores: Vec<f64>,
+    /// Whether all players were one team where the game ended.
+    shared: bool,
 }
 
 fn config(lc: &LearnConfig, seed: u64) -> GameConfig {
@@ -129,8 +195,12 @@ fn play(
             if game.turns() != last_turn {
                 last_turn = game.turns();
                 for s in 0..lc.players {
+                    // The seat's possible world: what it knows, the rest dealt again.
+                    let mut world =
+                        game.determinize_by_holder(s, game_seed(seed, rows.len() as u64));
+                    world.set_recording(false);
                     let mut x = Vec::new();
-                    f.extract(&game, s, &mut x);
+                    f.extract(&mut world, s, &mut x);
                     rows.push((s, x));
                 }
             }
@@ -144,6 +214,7 @@ fn play(
         }
     }
     let goals = Goals::of(&game);
+    let shared = goals.shared();
     let n = lc.players as usize;
     let shares = match game.status() {
         Status::Over(o) => goals.shares(o),
@@ -166,6 +237,7 @@ fn play(
         turns: game.turns(),
         results,
         scores,
+        shared,
     }
 }
 
@@ -180,61 +252,176 @@ fn target(share: Option<f64>, score: f64, shared: bool, best: f64) -> f64 {
     }
 }
 
-/// Fits `model` on `data` (standardising the features over it), `epochs` passes of stochastic
-/// gradient descent in an order shuffled by `seed`.
-fn fit(model: &mut Model, data: &[(Vec<f64>, f64)], turns: f64, seed: u64) {
+/// The mean cross-entropy of `model` on `rows` (standardised inputs, progress, target).
+/// A position's standardised features, progress and target.
+type Row = (Vec<f64>, f64, f64);
+
+fn loss(model: &Model, rows: &[Row]) -> f64 {
+    let total: f64 = rows
+        .iter()
+        .map(|(z, t, y)| {
+            let p = crate::agents::model::sigmoid(model.logit(z, *t)).clamp(1e-9, 1.0 - 1e-9);
+            -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+        })
+        .sum();
+    total / rows.len().max(1) as f64
+}
+
+/// How well a fitted model predicts the results of positions it was not fitted on.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct Fit {
+    /// The mean cross-entropy on the held-out positions.
+    pub loss: f64,
+    /// The same for a model that knows only the mean result (what the features add is the gap).
+    pub constant: f64,
+}
+
+/// Passes over the data at most, and the step of AdaGrad.
+const EPOCHS: u32 = 30;
+const RATE: f64 = 0.05;
+/// The weight of the L2 penalty on the script's measures, and on the other features.
+const L2: f64 = 1e-4;
+const L2_OTHERS: f64 = 1e-2;
+
+/// Fits `model` on `train` (standardising the features over it) by stochastic gradient descent
+/// with AdaGrad's steps, in an order shuffled by `seed`, and keeps the weights of the pass whose
+/// cross-entropy on `valid` (positions of other games) is the lowest.
+fn fit(
+    model: &mut Model,
+    train: &[(Vec<f64>, f64)],
+    valid: &[(Vec<f64>, f64)],
+    turns: f64,
+    seed: u64,
+) -> Fit {
     let n = model.names.len();
-    if data.is_empty() {
-        return;
+    if train.is_empty() {
+        return Fit::default();
     }
-    let rows = data.len() as f64;
+    let rows = train.len() as f64;
     for i in 0..n {
-        let mean = data.iter().map(|(x, _)| x[i]).sum::<f64>() / rows;
-        let var = data.iter().map(|(x, _)| (x[i] - mean).powi(2)).sum::<f64>() / rows;
+        let mean = train.iter().map(|(x, _)| x[i]).sum::<f64>() / rows;
+        let var = train
+            .iter()
+            .map(|(x, _)| (x[i] - mean).powi(2))
+            .sum::<f64>()
+            / rows;
         model.mean[i] = mean;
         model.spread[i] = var.sqrt().max(1e-6);
     }
     model.turns = turns.max(1.0);
     model.w.iter_mut().for_each(|w| *w = 0.0);
     model.u.iter_mut().for_each(|u| *u = 0.0);
-    let inputs: Vec<(Vec<f64>, f64, f64)> = data
-        .iter()
-        .map(|(x, y)| {
-            let (z, t) = model.inputs(x);
-            (z, t, *y)
-        })
-        .collect();
-    let mean_y = data.iter().map(|(_, y)| y).sum::<f64>() / rows;
+    let standardise = |data: &[(Vec<f64>, f64)]| -> Vec<Row> {
+        data.iter()
+            .map(|(x, y)| {
+                let (z, t) = model.inputs(x);
+                (z, t, *y)
+            })
+            .collect()
+    };
+    let inputs = standardise(train);
+    let held = standardise(valid);
+    let mean_y = train.iter().map(|(_, y)| y).sum::<f64>() / rows;
     let clamped = mean_y.clamp(0.01, 0.99);
     model.bias = (clamped / (1.0 - clamped)).ln();
-    let mut order: Vec<usize> = (0..inputs.len()).collect();
+    let constant = loss(model, &held);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let (epochs, l2) = (10, 1e-4);
-    for epoch in 0..epochs {
-        order.shuffle(&mut rng);
-        let rate = 0.02 / (1.0 + f64::from(epoch));
+    // First the script's own measures alone (where it has one), then every feature from there,
+    // the others held near zero by a stronger penalty: the model starts from what the script's
+    // author wrote and learns what it misses.
+    let measures: Vec<bool> = model
+        .names
+        .iter()
+        .map(|n| n.ends_with(".measure"))
+        .collect();
+    let mut best = if measures.contains(&true) {
+        descend(model, (&inputs, &held), &measures, &mut rng)
+    } else {
+        f64::INFINITY
+    };
+    let all = vec![true; n];
+    best = best.min(descend(model, (&inputs, &held), &all, &mut rng));
+    Fit {
+        loss: best,
+        constant,
+    }
+}
+
+/// Passes of stochastic gradient descent with AdaGrad's steps over `inputs`, moving the weights of
+/// the features in `free` (and the bias), until the loss on `held` (else on `inputs`) goes up;
+/// leaves `model` at its best pass and returns that loss. Weights of the script's measures are
+/// penalised by [`L2`], the others by [`L2_OTHERS`].
+fn descend(
+    model: &mut Model,
+    (inputs, held): (&[Row], &[Row]),
+    free: &[bool],
+    rng: &mut ChaCha8Rng,
+) -> f64 {
+    let n = model.names.len();
+    let penalty: Vec<f64> = model
+        .names
+        .iter()
+        .map(|name| {
+            if name.ends_with(".measure") {
+                L2
+            } else {
+                L2_OTHERS
+            }
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..inputs.len()).collect();
+    // AdaGrad's sums of squared gradients: the bias, then w and u per feature.
+    let (mut gb, mut gw, mut gu) = (1e-8, vec![1e-8; n], vec![1e-8; n]);
+    let judged = |m: &Model| {
+        if held.is_empty() {
+            loss(m, inputs)
+        } else {
+            loss(m, held)
+        }
+    };
+    let mut best = (judged(model), model.clone());
+    for _ in 0..EPOCHS {
+        order.shuffle(rng);
         for &r in &order {
             let (z, t, y) = &inputs[r];
             let p = crate::agents::model::sigmoid(model.logit(z, *t));
             let g = p - y;
-            model.bias -= rate * g;
-            for ((w, u), z) in model.w.iter_mut().zip(model.u.iter_mut()).zip(z) {
-                *w -= rate * (g * z + l2 * *w);
-                *u -= rate * (g * z * t + l2 * *u);
+            gb += g * g;
+            model.bias -= RATE * g / gb.sqrt();
+            for i in 0..n {
+                let z = z[i];
+                if !free[i] || (z == 0.0 && model.w[i] == 0.0 && model.u[i] == 0.0) {
+                    continue;
+                }
+                let dw = g * z + penalty[i] * model.w[i];
+                let du = g * z * t + penalty[i] * model.u[i];
+                gw[i] += dw * dw;
+                gu[i] += du * du;
+                model.w[i] -= RATE * dw / gw[i].sqrt();
+                model.u[i] -= RATE * du / gu[i].sqrt();
             }
         }
+        let l = judged(model);
+        if l < best.0 {
+            best = (l, model.clone());
+        } else {
+            // The held-out loss went up: the passes from here on fit the noise.
+            break;
+        }
     }
+    *model = best.1;
+    best.0
 }
 
 /// Plays `games` games of `new` against `old` (seats alternated: the new model in seat `k % players`
-/// of game k, the old one elsewhere), or, where all players are one team, of `new` alone. Returns
-/// the new model's total score and each game's.
+/// of game k, the old one elsewhere; `None`: the search without a model), or, where all players are
+/// one team, of `new` alone. Returns each game's score of the new model.
 fn match_up(
     program: &Arc<Program>,
     lc: &LearnConfig,
     base: u64,
-    new: &Arc<Model>,
-    old: &Arc<Model>,
+    new: Option<&Arc<Model>>,
+    old: Option<&Arc<Model>>,
     (shared, best): (bool, f64),
     tick: &(dyn Fn() + Sync),
 ) -> Vec<f64> {
@@ -250,8 +437,7 @@ fn match_up(
                     } else {
                         old
                     };
-                    Box::new(LearnedAgent::new(m.clone(), seed ^ u64::from(s), 0.0))
-                        as Box<dyn Agent>
+                    player(program, lc, m, seed ^ u64::from(s), 0.0)
                 })
                 .collect();
             let played = play(program, lc, seed, &mut agents, None);
@@ -299,8 +485,11 @@ fn learn_in_pool(
     let Some(features) = blank.features().cloned() else {
         return blank;
     };
-    let shared = Goals::of(&Game::new(program.clone(), config(lc, lc.seed))).shared();
-    let mut current = Arc::new(blank);
+    // Whether all players are one team, read where the first game of the first generation ended
+    // (a script may set its teams during setup or later).
+    let mut shared = false;
+    // The model the players judge by; `None`: the blank one (a search without a model).
+    let mut current: Option<Arc<Model>> = None;
     let mut data: Vec<Played> = Vec::new();
     let mut baseline: Option<f64> = None;
     let mut misses = 0;
@@ -314,11 +503,13 @@ fn learn_in_pool(
                     let seed = game_seed(base, k);
                     let mut agents: Vec<Box<dyn Agent>> = (0..lc.players)
                         .map(|s| {
-                            Box::new(LearnedAgent::new(
-                                current.clone(),
+                            player(
+                                &program,
+                                lc,
+                                current.as_ref(),
                                 seed ^ (u64::from(s) << 32),
                                 lc.explore,
-                            )) as Box<dyn Agent>
+                            )
                         })
                         .collect();
                     let p = play(&program, lc, seed, &mut agents, Some(&features));
@@ -327,30 +518,40 @@ fn learn_in_pool(
                 })
                 .collect()
         });
+        if generation == 1 {
+            shared = played.first().is_some_and(|p| p.shared);
+        }
         data.extend(played);
         let best = data
             .iter()
             .flat_map(|p| p.scores.iter().copied())
             .fold(0.0, f64::max);
-        let rows: Vec<(Vec<f64>, f64)> = data
-            .iter()
-            .flat_map(|p| p.positions.iter())
-            .map(|q| (q.x.clone(), target(q.share, q.score, shared, best)))
-            .collect();
+        // Every tenth game's positions are held out to judge the fit.
+        let rows_of = |held: bool| -> Vec<(Vec<f64>, f64)> {
+            data.iter()
+                .enumerate()
+                .filter(|(i, _)| (i % 10 == 9) == held)
+                .flat_map(|(_, p)| p.positions.iter())
+                .map(|q| (q.x.clone(), target(q.share, q.score, shared, best)))
+                .collect()
+        };
+        let (rows, valid) = (rows_of(false), rows_of(true));
         let turns = data.iter().map(|p| f64::from(p.turns)).sum::<f64>() / data.len().max(1) as f64;
-        let mut next = (*current).clone();
-        fit(&mut next, &rows, turns, base);
+        let mut next = blank.clone();
+        let fitted = fit(&mut next, &rows, &valid, turns, base);
         let next = Arc::new(next);
         let match_base = game_seed(base, u64::MAX);
-        let scores = match_up(
-            &program,
-            lc,
-            match_base,
-            &next,
-            &current,
-            (shared, best),
-            tick,
-        );
+        let scores = pool.install(|| {
+            match_up(
+                &program,
+                lc,
+                match_base,
+                Some(&next),
+                current.as_ref(),
+                (shared, best),
+                tick,
+            )
+        });
         let games = scores.len() as u64;
         let total: f64 = scores.iter().sum();
         let (score, low, high, previous) = if shared {
@@ -362,8 +563,8 @@ fn learn_in_pool(
                             &program,
                             lc,
                             match_base,
-                            &current,
-                            &current,
+                            current.as_ref(),
+                            current.as_ref(),
                             (shared, best),
                             tick,
                         )
@@ -384,16 +585,17 @@ fn learn_in_pool(
         on_generation(&Generation {
             generation,
             games: lc.games,
-            positions: rows.len(),
+            positions: rows.len() + valid.len(),
             score,
             low,
             high,
             baseline: previous,
             improved,
+            fit: fitted,
             seconds: gen_started.elapsed().as_secs_f64(),
         });
         if score >= previous {
-            current = next;
+            current = Some(next);
             baseline = Some(score);
         }
         misses = if improved { 0 } else { misses + 1 };
@@ -401,5 +603,8 @@ fn learn_in_pool(
             break;
         }
     }
-    Arc::try_unwrap(current).unwrap_or_else(|m| (*m).clone())
+    match current {
+        Some(m) => Arc::try_unwrap(m).unwrap_or_else(|m| (*m).clone()),
+        None => blank,
+    }
 }

@@ -17,6 +17,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use cardgame_interpreter::agents::Model;
 use cardgame_interpreter::engine::GameConfig;
 use cardgame_interpreter::program::Program;
 use cardgame_interpreter::sim::{simulate, SimConfig};
@@ -33,6 +34,8 @@ pub struct ServeArgs {
     pub seat: u8,
     pub seed: u64,
     pub agents: String,
+    /// A learned model for the agents `search` and `learned` (`--model`).
+    pub model: Option<PathBuf>,
     pub limits: Limits,
     pub port: u16,
 }
@@ -47,6 +50,8 @@ struct Server {
 /// The script as last read, with the game it plays.
 struct Loaded {
     program: Arc<Program>,
+    /// The model of `--model`, checked against the script as loaded.
+    model: Option<Arc<Model>>,
     session: Session,
     /// The seed of the Play page's game.
     seed: u64,
@@ -110,9 +115,29 @@ fn game_config(args: &ServeArgs, program: &Program, seed: u64) -> Result<GameCon
 /// A new Play game of `program` from `seed`.
 fn start(args: &ServeArgs, program: Arc<Program>, seed: u64) -> Result<Loaded, String> {
     let cfg = game_config(args, &program, seed)?;
-    let session = Session::new(program.clone(), cfg, args.seat - 1, &args.agents)?;
+    let model = match &args.model {
+        Some(path) => {
+            let source = std::fs::read_to_string(&args.file)
+                .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
+            Some(crate::learn::load_model(
+                path,
+                &program,
+                &source,
+                cfg.players,
+            )?)
+        }
+        None => None,
+    };
+    let session = Session::new(
+        program.clone(),
+        cfg,
+        args.seat - 1,
+        &args.agents,
+        model.as_ref(),
+    )?;
     Ok(Loaded {
         program,
+        model,
         session,
         seed,
     })
@@ -405,7 +430,10 @@ async fn replay_step(
     Query(q): Query<HashMap<String, String>>,
 ) -> Result<Json<serde_json::Value>, Failure> {
     params(&q, &["seed", "step", "seat"])?;
-    let program = s.lock()?.program.clone();
+    let (program, model) = {
+        let l = s.lock()?;
+        (l.program.clone(), l.model.clone())
+    };
     let seed = number(&q, "seed")?.unwrap_or(s.args.seed);
     let step = number(&q, "step")?.unwrap_or(0);
     let cfg = s.config(&program, seed).map_err(bad)?;
@@ -423,9 +451,13 @@ async fn replay_step(
     };
     let server = s.clone();
     let r = tokio::task::spawn_blocking(move || {
-        server
-            .replays
-            .step(&program, cfg, &server.args.agents, step, seat)
+        server.replays.step(
+            &program,
+            cfg,
+            (&server.args.agents, model.as_ref()),
+            step,
+            seat,
+        )
     })
     .await
     .map_err(|e| internal(e.to_string()))?;
@@ -448,7 +480,10 @@ fn report_of(s: &Server, q: &HashMap<String, String>) -> Result<serde_json::Valu
         Some(a) if !a.is_empty() => a.to_string(),
         _ => s.args.agents.clone(),
     };
-    let program = s.lock()?.program.clone();
+    let (program, model) = {
+        let l = s.lock()?;
+        (l.program.clone(), l.model.clone())
+    };
     let cfg = s.config(&program, seed).map_err(bad)?;
     let sc = SimConfig {
         games,
@@ -464,7 +499,7 @@ fn report_of(s: &Server, q: &HashMap<String, String>) -> Result<serde_json::Valu
         max_decisions: cfg.max_decisions,
         max_steps: cfg.max_steps,
         shard: None,
-        model: None,
+        model,
     };
     let report = simulate(&program, &sc, &|| {}).map_err(bad)?;
     serde_json::to_value(&report).map_err(|e| internal(e.to_string()))

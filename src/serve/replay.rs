@@ -2,7 +2,7 @@
 //! (its choices kept), then any step of it is rebuilt by replaying those choices in the engine and
 //! shown from one seat's view or from all of them.
 
-use cardgame_interpreter::agents::make_agent;
+use cardgame_interpreter::agents::{make_agent_with, Model};
 use cardgame_interpreter::engine::{render_event, Game, GameConfig, Status};
 use cardgame_interpreter::program::Program;
 use cardgame_interpreter::value::Value;
@@ -20,7 +20,11 @@ pub struct Replays {
 
 /// Plays the game of `cfg` with `agents` by seat (the last one filling the remaining seats, as for
 /// `cardgame run`) and returns the option chosen at each decision.
-fn record(program: &Arc<Program>, cfg: GameConfig, agents: &str) -> Result<Vec<u32>, String> {
+fn record(
+    program: &Arc<Program>,
+    cfg: GameConfig,
+    (agents, model): (&str, Option<&Arc<Model>>),
+) -> Result<Vec<u32>, String> {
     let specs: Vec<&str> = agents.split(',').map(str::trim).collect();
     let mut seats = Vec::new();
     for seat in 0..cfg.players {
@@ -29,7 +33,7 @@ fn record(program: &Arc<Program>, cfg: GameConfig, agents: &str) -> Result<Vec<u
             .or(specs.last())
             .copied()
             .unwrap_or("random");
-        seats.push(make_agent(program, spec, cfg.seed, seat)?);
+        seats.push(make_agent_with(program, spec, cfg.seed, seat, model)?);
     }
     let mut cfg = cfg;
     cfg.record = false;
@@ -62,7 +66,7 @@ impl Replays {
         &self,
         program: &Arc<Program>,
         cfg: &GameConfig,
-        agents: &str,
+        agents: (&str, Option<&Arc<Model>>),
     ) -> Result<Arc<Vec<u32>>, String> {
         if let Ok(g) = self.games.lock() {
             if let Some((_, c)) = g.iter().find(|(s, _)| *s == cfg.seed) {
@@ -85,7 +89,7 @@ impl Replays {
         &self,
         program: &Arc<Program>,
         cfg: GameConfig,
-        agents: &str,
+        agents: (&str, Option<&Arc<Model>>),
         step: u64,
         seat: Option<u8>,
     ) -> Result<Json, String> {

@@ -3,7 +3,7 @@
 
 use crate::games::seat_bots;
 use crate::play::fold_events;
-use cardgame_interpreter::agents::Agent;
+use cardgame_interpreter::agents::{Agent, Model};
 use cardgame_interpreter::engine::{render_event, Event, Game, GameConfig, Status};
 use cardgame_interpreter::program::Program;
 use cardgame_interpreter::value::Value;
@@ -44,8 +44,9 @@ impl Session {
         cfg: GameConfig,
         seat: u8,
         agents: &str,
+        model: Option<&Arc<Model>>,
     ) -> Result<Session, String> {
-        let bots = seat_bots(&program, agents, cfg.seed, cfg.players, seat, None)?;
+        let bots = seat_bots(&program, agents, cfg.seed, cfg.players, seat, model)?;
         let mut s = Session {
             game: Game::new(program, cfg),
             seat,

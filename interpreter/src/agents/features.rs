@@ -1,35 +1,55 @@
 //! Agents stage: the features of a position, derived from any script without knowing the game, for
 //! a learned evaluation (`cardgame learn`, `model.rs`).
 //!
-//! They are read from one seat's view (`Game::view`), so they hold only what that seat may see; inside
-//! a search the view is of a possible world, whose hidden cards are the search's guesses. Seen from
-//! the deciding seat ("me", then "next", "seat+2", ... in seat order):
-//! - for every seat, the count of each card kind in each of its zones (`per player` zones), the number
-//!   of cards there it cannot see (`?`), and its variables that are numbers or truth values;
-//! - for the shared zones, the count of each kind and of unseen cards, and the shared variables;
+//! They are read from a *possible world* of the deciding seat, never from the real game: a game in
+//! which what the seat sees is kept and the rest is dealt again from what it knows
+//! (`Game::determinize_by_holder`: each player's unseen cards among that player's unseen places, what
+//! a seat with a perfect memory knows of a deck-builder's decks), or one of a search's sampled worlds.
+//! Every card of such a world is counted, hidden ones included: the counts then say what each seat
+//! owns (the composition of a hidden deck, which a seat's own view shows only as a number of unseen
+//! cards), and where a card's place is unknown the world's guess stands for it. Seen from the deciding
+//! seat ("me", then "next", "seat+2", ... in seat order):
+//! - for every seat, the count of each card kind in each of its zones (`per player` zones); the count
+//!   of each kind over all its zones (`me.*:Copper`, what it owns) and its share of them
+//!   (`me.%:Copper`); its variables that are numbers or truth values (another seat's `private`
+//!   variables read 0: the deciding seat cannot see them);
+//! - for the shared zones (the box included), the count of each kind, and the shared variables;
 //! - the script's own measure of each seat (`fn heuristic`, else `fn score`: `me.measure`), where it
-//!   declares one, evaluated in the game the view is of;
+//!   declares one, evaluated in the world;
 //! - the game's progress: the turn number.
 //!
 //! Zones attached to cards or spaces are left out. Every feature has a readable name (`me.hand:Copper`,
-//! `next.coins`, `market:?`, `turn`), which the model file lists.
+//! `next.coins`, `market:Silver`, `turn`), which the model file lists.
 
-use crate::engine::{Game, View};
+use crate::engine::Game;
 use crate::program::Program;
+use crate::value::Value;
 use cardgame_grammar::ast::Scope;
-use std::collections::HashMap;
+
+/// Where the cards of one zone definition are counted.
+#[derive(Clone, Copy, Debug)]
+enum Slot {
+    /// The i-th per-player zone.
+    Player(usize),
+    /// The i-th shared zone.
+    Shared(usize),
+    /// Not counted (zones attached to cards or spaces).
+    Ignored,
+}
 
 /// Where each feature of a script at a player count lies in the vector, and its name.
 #[derive(Clone, Debug)]
 pub struct FeatureSet {
     names: Vec<String>,
-    kinds: HashMap<String, usize>,
-    /// Per-player zone name → its index among the per-player zones.
-    player_zones: HashMap<String, usize>,
-    /// Per-player numeric variable name → its index among them.
-    player_vars: HashMap<String, usize>,
-    shared_zones: HashMap<String, usize>,
-    shared_vars: HashMap<String, usize>,
+    /// Kinds in the script.
+    kinds: usize,
+    /// By zone definition: where its cards are counted.
+    slots: Vec<Slot>,
+    player_zones: usize,
+    /// The per-player variables the model reads: (index in `Program::vars`, private).
+    player_vars: Vec<(usize, bool)>,
+    shared_zones: usize,
+    shared_vars: Vec<usize>,
     players: usize,
     /// Features in one seat's block.
     per_seat: usize,
@@ -42,6 +62,14 @@ pub struct FeatureSet {
 /// Whether a variable's type holds a number the model can read (an int or a truth value).
 fn numeric(ty: &crate::program::Ty) -> bool {
     matches!(ty, crate::program::Ty::Int | crate::program::Ty::Bool)
+}
+
+fn number(v: Option<&Value>) -> f64 {
+    match v {
+        Some(Value::Int(i)) => *i as f64,
+        Some(Value::Bool(b)) => f64::from(u8::from(*b)),
+        _ => 0.0,
+    }
 }
 
 /// How a seat is named relative to the deciding one.
@@ -57,56 +85,65 @@ impl FeatureSet {
     pub fn new(program: &Program, players: u8) -> FeatureSet {
         let players = players as usize;
         let kinds: Vec<&str> = program.kinds.iter().map(|k| k.name.as_str()).collect();
-        let of_scope = |scope: Scope| -> Vec<&str> {
-            program
-                .zones
-                .iter()
-                .filter(|z| z.scope == scope)
-                .map(|z| z.name.as_str())
-                .collect()
-        };
-        let pzones = of_scope(Scope::PerPlayer);
-        let mut szones = of_scope(Scope::Shared);
-        if !szones.contains(&"box") {
-            szones.push("box");
-        }
-        let vars_of = |shared: bool| -> Vec<&str> {
+        let box_zone = program.box_zone.index();
+        let (mut pzones, mut szones) = (Vec::new(), Vec::new());
+        let slots: Vec<Slot> = program
+            .zones
+            .iter()
+            .enumerate()
+            .map(|(i, z)| match z.scope {
+                Scope::PerPlayer => {
+                    pzones.push(z.name.as_str());
+                    Slot::Player(pzones.len() - 1)
+                }
+                Scope::Shared => {
+                    szones.push(z.name.as_str());
+                    Slot::Shared(szones.len() - 1)
+                }
+                Scope::PerCard | Scope::PerSpace if i == box_zone => {
+                    szones.push(z.name.as_str());
+                    Slot::Shared(szones.len() - 1)
+                }
+                Scope::PerCard | Scope::PerSpace => Slot::Ignored,
+            })
+            .collect();
+        let vars_of = |scope: Scope| -> Vec<usize> {
             program
                 .vars
                 .iter()
-                .filter(|v| numeric(&v.ty))
-                .filter(|v| match v.scope {
-                    Scope::PerPlayer => !shared,
-                    Scope::Shared => shared,
-                    _ => false,
-                })
-                .map(|v| v.name.as_str())
+                .enumerate()
+                .filter(|(_, v)| numeric(&v.ty) && v.scope == scope)
+                .map(|(i, _)| i)
                 .collect()
         };
-        let pvars = vars_of(false);
-        let svars = vars_of(true);
-        let zone_names = |prefix: &str, zone: &str, out: &mut Vec<String>| {
-            for k in &kinds {
-                out.push(format!("{prefix}{zone}:{k}"));
-            }
-            out.push(format!("{prefix}{zone}:?"));
-        };
+        let pvars = vars_of(Scope::PerPlayer);
+        let svars = vars_of(Scope::Shared);
         let mut names = Vec::new();
         for r in 0..players {
-            let prefix = format!("{}.", relative_name(r));
+            let prefix = relative_name(r);
             for z in &pzones {
-                zone_names(&prefix, z, &mut names);
+                for k in &kinds {
+                    names.push(format!("{prefix}.{z}:{k}"));
+                }
             }
-            for v in &pvars {
-                names.push(format!("{prefix}{v}"));
+            for k in &kinds {
+                names.push(format!("{prefix}.*:{k}"));
+            }
+            for k in &kinds {
+                names.push(format!("{prefix}.%:{k}"));
+            }
+            for &v in &pvars {
+                names.push(format!("{prefix}.{}", program.vars[v].name));
             }
         }
         let shared_base = names.len();
         for z in &szones {
-            zone_names("", z, &mut names);
+            for k in &kinds {
+                names.push(format!("{z}:{k}"));
+            }
         }
-        for v in &svars {
-            names.push(v.to_string());
+        for &v in &svars {
+            names.push(program.vars[v].name.clone());
         }
         let has_measure = program.fns.iter().any(|f| {
             (f.name == "heuristic" || f.name == "score")
@@ -120,19 +157,17 @@ impl FeatureSet {
             }
         }
         names.push("turn".into());
-        let index = |l: &[&str]| -> HashMap<String, usize> {
-            l.iter()
-                .enumerate()
-                .map(|(i, n)| (n.to_string(), i))
-                .collect()
-        };
         FeatureSet {
-            per_seat: pzones.len() * (kinds.len() + 1) + pvars.len(),
-            kinds: index(&kinds),
-            player_zones: index(&pzones),
-            player_vars: index(&pvars),
-            shared_zones: index(&szones),
-            shared_vars: index(&svars),
+            per_seat: (pzones.len() + 2) * kinds.len() + pvars.len(),
+            kinds: kinds.len(),
+            slots,
+            player_zones: pzones.len(),
+            player_vars: pvars
+                .iter()
+                .map(|&v| (v, program.vars[v].private))
+                .collect(),
+            shared_zones: szones.len(),
+            shared_vars: svars,
             players,
             shared_base,
             measure_base,
@@ -152,78 +187,98 @@ impl FeatureSet {
         &self.names
     }
 
-    /// The features of `game` seen from `seat` (its view, and the script's measures of the seats
-    /// in `game`), written into `out` (resized to [`Self::len`]).
-    pub fn extract(&self, game: &Game, seat: u8, out: &mut Vec<f64>) {
-        self.extract_view(&game.view(seat), out);
-        if let Some(base) = self.measure_base {
-            let mut g = game.clone();
-            let n = self.players.max(1);
-            for r in 0..n {
-                let q = ((seat as usize + r) % n) as u8;
-                if let (Some(x), Some(v)) = (out.get_mut(base + r), g.script_score_here(q)) {
-                    *x = v as f64;
-                }
+    /// The features of the possible world `world` seen from `seat` (see the module's notes), written
+    /// into `out` (resized to [`Self::len`]). `world` must be a world the seat's agent dealt, never
+    /// the real game: every card in it is counted.
+    pub fn extract(&self, world: &mut Game, seat: u8, out: &mut Vec<f64>) {
+        let mut all = self.extract_all(world);
+        match all.get_mut(seat as usize) {
+            Some(x) => std::mem::swap(out, x),
+            None => {
+                out.clear();
+                out.resize(self.len(), 0.0);
             }
         }
     }
 
-    /// The features a view shows, seen from its seat, written into `out` (resized to
-    /// [`Self::len`]); the measures are left at 0.
-    pub fn extract_view(&self, view: &View, out: &mut Vec<f64>) {
-        out.clear();
-        out.resize(self.names.len(), 0.0);
-        let k1 = self.kinds.len() + 1;
-        let me = view.seat as usize;
+    /// The features of the possible world `world` seen from every seat in turn (one vector per
+    /// seat): the cards are counted once. `world` must be a world an agent dealt (see
+    /// [`Self::extract`]); each seat's vector leaves out the other seats' private variables.
+    pub fn extract_all(&self, world: &mut Game) -> Vec<Vec<f64>> {
         let n = self.players.max(1);
-        let relative = |q: usize| (q + n - me % n) % n;
-        let number = |v: &serde_json::Value| match v {
-            serde_json::Value::Number(x) => x.as_f64().unwrap_or(0.0),
-            serde_json::Value::Bool(b) => f64::from(u8::from(*b)),
-            _ => 0.0,
-        };
-        for zone in &view.zones {
-            let base = match self.shared_zones.get(&zone.name) {
-                Some(&z) => Some(self.shared_base + z * k1),
-                None => view.players.iter().find_map(|p| {
-                    let rest = zone.name.strip_prefix(p.name.as_str())?.strip_prefix('.')?;
-                    let z = *self.player_zones.get(rest)?;
-                    Some(relative(p.seat as usize) * self.per_seat + z * k1)
-                }),
-            };
-            let Some(base) = base else { continue };
-            for card in &zone.cards {
-                let at = match card {
-                    Some(kind) => self.kinds.get(kind).copied().unwrap_or(k1 - 1),
-                    None => k1 - 1,
-                };
-                if let Some(x) = out.get_mut(base + at) {
-                    *x += 1.0;
-                }
+        let k = self.kinds;
+        // Each seat's block in seat order, then the shared block.
+        let mut blocks = vec![vec![0.0; self.per_seat]; n];
+        let mut shared = vec![0.0; self.len() - self.shared_base];
+        world.each_card(|zone, holder, kind| {
+            if kind >= k {
+                return;
             }
-        }
-        let var_base = self.player_zones.len() * k1;
-        for p in &view.players {
-            let base = relative(p.seat as usize) * self.per_seat + var_base;
-            for v in &p.vars {
-                if let Some(&i) = self.player_vars.get(&v.name) {
-                    if let Some(x) = out.get_mut(base + i) {
-                        *x = number(&v.value);
+            match (self.slots.get(zone).copied(), holder) {
+                (Some(Slot::Player(z)), Some(p)) => {
+                    if let Some(b) = blocks.get_mut(p as usize) {
+                        b[z * k + kind] += 1.0;
+                        b[self.player_zones * k + kind] += 1.0;
                     }
                 }
+                (Some(Slot::Shared(z)), _) => shared[z * k + kind] += 1.0,
+                (Some(Slot::Player(_)) | Some(Slot::Ignored) | None, _) => {}
+            }
+        });
+        let owned = self.player_zones * k;
+        let share = owned + k;
+        let vars = share + k;
+        for (p, b) in blocks.iter_mut().enumerate() {
+            let total: f64 = b[owned..owned + k].iter().sum();
+            if total > 0.0 {
+                for i in 0..k {
+                    b[share + i] = b[owned + i] / total;
+                }
+            }
+            for (j, &(v, _)) in self.player_vars.iter().enumerate() {
+                b[vars + j] = number(world.var_value(v, p as u8));
             }
         }
-        let global_base = self.shared_base + self.shared_zones.len() * k1;
-        for v in &view.globals {
-            if let Some(&i) = self.shared_vars.get(&v.name) {
-                if let Some(x) = out.get_mut(global_base + i) {
-                    *x = number(&v.value);
+        let globals = self.shared_zones * k;
+        for (j, &v) in self.shared_vars.iter().enumerate() {
+            shared[globals + j] = number(world.var_value(v, 0));
+        }
+        let turn = f64::from(world.turns());
+        if let Some(base) = self.measure_base {
+            for p in 0..n {
+                if let Some(v) = world.script_score_here(p as u8) {
+                    shared[base - self.shared_base + p] = v as f64;
                 }
             }
         }
-        if let Some(t) = out.last_mut() {
-            *t = f64::from(view.turn);
+        if let Some(t) = shared.last_mut() {
+            *t = turn;
         }
+        (0..n)
+            .map(|me| {
+                let mut x = Vec::with_capacity(self.len());
+                for r in 0..n {
+                    let q = (me + r) % n;
+                    x.extend_from_slice(&blocks[q]);
+                    if r > 0 {
+                        // Another seat's private variables: the deciding seat cannot see them.
+                        let start = x.len() - self.per_seat + vars;
+                        for (j, &(_, private)) in self.player_vars.iter().enumerate() {
+                            if private {
+                                x[start + j] = 0.0;
+                            }
+                        }
+                    }
+                }
+                x.extend_from_slice(&shared);
+                if let Some(base) = self.measure_base {
+                    for r in 0..n {
+                        x[base + r] = shared[base - self.shared_base + (me + r) % n];
+                    }
+                }
+                x
+            })
+            .collect()
     }
 }
 
@@ -235,13 +290,17 @@ mod tests {
     use std::sync::Arc;
 
     #[test]
-    fn features_are_read_from_the_seat_s_view_by_kind_zone_and_seat() {
+    fn features_count_what_each_seat_owns_by_kind_zone_and_seat() {
         let src =
             "game \"F\" { players 2 }\ncard \"Gem\" { copies 3 }\ncard \"Rock\" { copies 2 }\n\
-                   zone hand per player: set, owner\nzone pool: set\n\
-                   var coins per player: int = 0\nvar round: int = 0\n\
-                   setup { move cards(\"Gem\", box) to seat(1).hand\n\
-                   move cards(\"Rock\", box) to pool\n seat(2).coins = 4\n round = 2 }\n\
+                   zone hand per player: set, owner\nzone deck per player: pile, hidden\n\
+                   zone pool: set\n\
+                   var coins per player: int = 0\nvar secret per player private: int = 0\n\
+                   var round: int = 0\n\
+                   setup { move take(cards(\"Gem\", box), 2) to seat(1).hand\n\
+                   move cards(\"Gem\", box) to seat(1).deck\n\
+                   move cards(\"Rock\", box) to pool\n seat(2).coins = 4\n seat(2).secret = 7\n\
+                   round = 2 }\n\
                    flow { let n = choose n in [1, 2] by seat(2)  win [seat(1)] \"x\" }\n";
         let p = Arc::new(check_source(src).program.expect("checks"));
         let g = Game::new(p.clone(), GameConfig::new(2, 1));
@@ -256,9 +315,19 @@ mod tests {
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        f.extract(&g, 1, &mut x);
-        assert_eq!(show(&x), "me.coins=4 next.hand:?=3 pool:Rock=2 round=2");
-        f.extract(&g, 0, &mut x);
-        assert_eq!(show(&x), "me.hand:Gem=3 next.coins=4 pool:Rock=2 round=2");
+        // Seat 2 sees neither seat 1's hand nor its deck; its world keeps them seat 1's.
+        let mut world = g.determinize_by_holder(1, 3);
+        f.extract(&mut world, 1, &mut x);
+        assert_eq!(
+            show(&x),
+            "me.coins=4 me.secret=7 next.hand:Gem=2 next.deck:Gem=1 next.*:Gem=3 next.%:Gem=1 \
+             pool:Rock=2 round=2"
+        );
+        let mut world = g.determinize_by_holder(0, 3);
+        f.extract(&mut world, 0, &mut x);
+        assert_eq!(
+            show(&x),
+            "me.hand:Gem=2 me.deck:Gem=1 me.*:Gem=3 me.%:Gem=1 next.coins=4 pool:Rock=2 round=2"
+        );
     }
 }

@@ -7,11 +7,17 @@
 //!   picks among the options by a Gibbs distribution over those means (temperature [`TEMPERATURE`];
 //!   a label not seen yet counts as one half), so moves that have done well elsewhere in the search
 //!   are tried more, in any position. The table is forgotten at the next decision.
-//! - *A model.* Where the play-out stops, every seat's value is the model's value of that seat's view of
-//!   the (possible) world, unless the game is over (its winners count, `goals.rs`).
+//! - *A model.* Where the play-out stops, every seat's value is the model's judgement of the
+//!   (possible) world seen from that seat, every card of the world counted (`features.rs`), unless
+//!   the game is over (its winners count, `goals.rs`). The options of one decision often differ by
+//!   little in the model's chance to win, less than the search's exploration term, so the reward is
+//!   the model's logit measured against the decision's own leaves, as `mcts` measures the script's
+//!   measure: `σ((logit − mean) / spread)`, where `mean` is the running mean of the seat's logits at
+//!   the leaves of this decision's search and `spread` the running mean distance from it (at least
+//!   [`LEAST_SPREAD`]).
 
 use super::goals::Goals;
-use super::model::Model;
+use super::model::{sigmoid, Model};
 use crate::engine::{Game, Status};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -29,7 +35,15 @@ pub struct Guide {
     table: HashMap<String, (f64, u32)>,
     /// The moves of the current iteration: (player, label).
     moves: Vec<(u8, String)>,
+    /// Per seat, the sum of the model's logits at this decision's leaves; their count.
+    logit_sums: Vec<f64>,
+    leaves: u32,
+    /// The sum of the leaves' distances from the running mean.
+    distance_sum: f64,
 }
+
+/// The least spread of the logits the rewards of a model are scaled by.
+pub const LEAST_SPREAD: f64 = 0.05;
 
 impl Guide {
     pub fn new(model: Option<Arc<Model>>, mast: bool) -> Guide {
@@ -44,6 +58,9 @@ impl Guide {
     pub fn reset(&mut self) {
         self.table.clear();
         self.moves.clear();
+        self.logit_sums.clear();
+        self.leaves = 0;
+        self.distance_sum = 0.0;
     }
 
     /// Notes a move of the current iteration.
@@ -86,18 +103,32 @@ impl Guide {
         options.len().saturating_sub(1)
     }
 
-    /// Every seat's value by the model where a play-out stopped, or `None` without a model.
-    pub fn judge(&self, game: &Game, goals: &Goals) -> Option<Vec<f64>> {
-        let model = self.model.as_ref()?;
-        let n = game.players();
-        Some(match game.status() {
-            Status::Over(o) => match goals.shares(o) {
-                Some(s) => s,
-                None => (0..n).map(|p| model.value(game, p)).collect(),
-            },
-            Status::Error(_) => vec![0.0; n as usize],
-            Status::Decision(_) => (0..n).map(|p| model.value(game, p)).collect(),
-        })
+    /// Every seat's value by the model where a play-out stopped (in a world of the search, which
+    /// the model reads whole), or `None` without a model.
+    pub fn judge(&mut self, world: &mut Game, goals: &Goals) -> Option<Vec<f64>> {
+        let model = self.model.clone()?;
+        let n = world.players();
+        if let Status::Over(o) = world.status() {
+            if let Some(s) = goals.shares(o) {
+                return Some(s);
+            }
+        }
+        if let Status::Error(_) = world.status() {
+            return Some(vec![0.0; n as usize]);
+        }
+        let logits = model.logits(world);
+        self.logit_sums.resize(logits.len(), 0.0);
+        self.leaves += 1;
+        let count = f64::from(self.leaves);
+        let mut rewards = Vec::with_capacity(logits.len());
+        for (l, sum) in logits.iter().zip(self.logit_sums.iter_mut()) {
+            *sum += l;
+            let mean = *sum / count;
+            self.distance_sum += (l - mean).abs();
+            let spread = (self.distance_sum / (count * logits.len() as f64)).max(LEAST_SPREAD);
+            rewards.push(sigmoid((l - mean) / spread));
+        }
+        Some(rewards)
     }
 }
 

@@ -115,14 +115,21 @@ impl Opponents {
             }
             run_forced(&mut g);
             let r = match &self.model {
-                Some(m) => match g.status() {
-                    Status::Over(o) => goals
-                        .shares(o)
-                        .and_then(|s| s.get(player as usize).copied())
-                        .unwrap_or_else(|| m.value(&g, player)),
-                    Status::Error(_) => 0.0,
-                    Status::Decision(_) => m.value(&g, player),
-                },
+                Some(m) => {
+                    let shares = match g.status() {
+                        Status::Over(o) => Some(
+                            goals
+                                .shares(o)
+                                .and_then(|s| s.get(player as usize).copied()),
+                        ),
+                        Status::Error(_) => Some(Some(0.0)),
+                        Status::Decision(_) => None,
+                    };
+                    match shares {
+                        Some(Some(share)) => share,
+                        Some(None) | None => m.value(&mut g, player),
+                    }
+                }
                 None => {
                     self.play_out(&mut g, turn, &mut rng);
                     run_forced(&mut g);

@@ -497,7 +497,7 @@ impl IsmctsAgent {
         }
         self.play_out(&mut g, turn);
         run_forced(&mut g);
-        let r = match self.guide.judge(&g, &world.goals) {
+        let r = match self.guide.judge(&mut g, &world.goals) {
             Some(r) => r,
             None => scale.rewards(&mut g, &world.root, &world.goals),
         };

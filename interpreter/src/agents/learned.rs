@@ -1,10 +1,12 @@
 //! Agents stage: `learned`, one step of look-ahead judged by a learned model (`model.rs`): the
 //! player `cardgame learn` trains by self-play, and a fast agent for any script with a model.
 //!
-//! Like `greedy`, it tries every option in a few possible worlds (`Game::determinize`: what its seat
-//! sees, the rest dealt at random), takes the forced decisions that follow, and keeps the option whose
-//! positions the model values most for its seat (a finished game counts its win, `goals.rs`). The model
-//! reads only its seat's view of those worlds, so the agent never reads what its seat cannot see.
+//! Like `greedy`, it tries every option in a few possible worlds (`Game::determinize_by_holder`: what
+//! its seat sees, the rest dealt again among each holder's unseen places, as a seat that remembers
+//! what went into each deck knows it), takes the forced decisions that follow, and keeps the option
+//! whose positions the model values most for its seat (a finished game counts its win, `goals.rs`).
+//! The model reads those worlds, which are dealt from the seat's view alone, so the agent never reads
+//! what its seat cannot see.
 //! While learning it explores: with a small probability it takes an option at random.
 
 use super::goals::Goals;
@@ -37,16 +39,16 @@ impl LearnedAgent {
     }
 }
 
-/// The value of a position for `seat` by `model`: a finished game by its shares of the win (a game
-/// nobody won: the model's value of its last view), an unfinished one by the model.
-pub fn judge(model: &Model, game: &Game, goals: &Goals, seat: u8) -> f64 {
-    match game.status() {
+/// The value of a possible world for `seat` by `model`: a finished game by its shares of the win (a
+/// game nobody won: the model's value of its last position), an unfinished one by the model.
+pub fn judge(model: &Model, world: &mut Game, goals: &Goals, seat: u8) -> f64 {
+    match world.status() {
         Status::Over(o) => match goals.shares(o) {
             Some(s) => s.get(seat as usize).copied().unwrap_or(0.0),
-            None => model.value(game, seat),
+            None => model.value(world, seat),
         },
         Status::Error(_) => 0.0,
-        Status::Decision(_) => model.value(game, seat),
+        Status::Decision(_) => model.value(world, seat),
     }
 }
 
@@ -64,7 +66,7 @@ impl Agent for LearnedAgent {
         }
         let worlds: Vec<Game> = (0..self.worlds)
             .map(|_| {
-                let mut g = game.determinize(seat, self.rng.gen());
+                let mut g = game.determinize_by_holder(seat, self.rng.gen());
                 g.set_recording(false);
                 g.set_labels(false);
                 g
@@ -80,7 +82,7 @@ impl Agent for LearnedAgent {
                     continue;
                 }
                 run_forced(&mut g);
-                total += judge(&self.model, &g, &goals, seat);
+                total += judge(&self.model, &mut g, &goals, seat);
             }
             let v = total / worlds.len() as f64;
             if v > best.0 + 1e-12 {

@@ -313,11 +313,13 @@ pub fn make_agent_with(
                 Some(b) => (b, true),
                 None => (plain, false),
             };
-            // With a model: play-outs cut when the next turn begins, judged by the model; without:
-            // play-outs of two turns (at random, or by MAST with `:mast`), judged by the script's
-            // measure.
+            // With a model: play-outs cut when the next turn begins, judged by the model, in worlds
+            // that keep each player's unseen cards that player's (what the model was fitted on);
+            // without: play-outs of two turns (at random, or by MAST with `:mast`), judged by the
+            // script's measure.
             let playout = Playout {
                 turns: Some(if model.is_some() { 1 } else { 2 }),
+                owners: model.is_some(),
                 infer,
                 ..Playout::default()
             };

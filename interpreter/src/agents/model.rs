@@ -8,7 +8,7 @@
 //! the positions it was fitted on and `t` the turn divided by the mean length of those games in
 //! turns (so `uᵢ` is how feature i matters more, or less, as the game goes on).
 //!
-//! The file is text: a header (`cardgame model 1`, `script HASH`, `players N`, `turns T`, `bias B`),
+//! The file is text: a header (`cardgame model 2`, `script HASH`, `players N`, `turns T`, `bias B`),
 //! then one line per feature: `feature NAME MEAN SPREAD W U`, in the order the features are derived.
 
 use super::features::FeatureSet;
@@ -42,7 +42,7 @@ pub struct Model {
 }
 
 /// The first line of a model file.
-const MAGIC: &str = "cardgame model 1";
+const MAGIC: &str = "cardgame model 2";
 
 impl Model {
     /// A model that knows nothing yet: every position is worth one half.
@@ -83,15 +83,35 @@ impl Model {
         y
     }
 
-    /// The expected result, between 0 and 1, of `seat` in `game`, from its view (and the script's
-    /// measures in `game`).
-    pub fn value(&self, game: &Game, seat: u8) -> f64 {
+    /// The expected result, between 0 and 1, of `seat` in the possible world `world` (a world the
+    /// seat's agent dealt, never the real game: `features.rs`).
+    pub fn value(&self, world: &mut Game, seat: u8) -> f64 {
         let Some(f) = &self.features else {
             return 0.5;
         };
         let mut x = Vec::with_capacity(f.len());
-        f.extract(game, seat, &mut x);
-        let (z, t) = self.inputs(&x);
+        f.extract(world, seat, &mut x);
+        self.value_of(&x)
+    }
+
+    /// Every seat's logit of its expected result in the possible world `world` (see
+    /// [`Model::value`]), the cards counted once.
+    pub fn logits(&self, world: &mut Game) -> Vec<f64> {
+        let Some(f) = &self.features else {
+            return vec![0.0; world.players() as usize];
+        };
+        f.extract_all(world)
+            .iter()
+            .map(|x| {
+                let (z, t) = self.inputs(x);
+                self.logit(&z, t)
+            })
+            .collect()
+    }
+
+    /// The expected result of a position's raw features `x`.
+    pub fn value_of(&self, x: &[f64]) -> f64 {
+        let (z, t) = self.inputs(x);
         sigmoid(self.logit(&z, t))
     }
 
@@ -125,10 +145,19 @@ impl Model {
     ) -> Result<Model, String> {
         let again = "learn it again with `cardgame learn FILE --players N --out MODEL`";
         let mut lines = text.lines();
-        if lines.next() != Some(MAGIC) {
-            return Err(format!(
-                "not a cardgame model (its first line is not `{MAGIC}`)"
-            ));
+        match lines.next() {
+            Some(MAGIC) => {}
+            Some(l) if l.starts_with("cardgame model ") => {
+                return Err(format!(
+                    "the model was written by another version of cardgame (`{l}`, this one reads \
+                     `{MAGIC}`): {again}"
+                ))
+            }
+            _ => {
+                return Err(format!(
+                    "not a cardgame model (its first line is not `{MAGIC}`)"
+                ))
+            }
         }
         let mut field = |key: &str| -> Result<String, String> {
             let line = lines.next().unwrap_or("");
@@ -228,8 +257,8 @@ mod tests {
         let text = m.to_text();
         let hash = script_hash(SRC);
         assert!(text.starts_with(&format!(
-            "cardgame model 1\nscript {hash}\nplayers 2\nturns 12.5\nbias 0\n\
-             feature me.hand:Red Gem 0 1 0.25 0\nfeature me.hand:? 0 1 0 -1.5\n"
+            "cardgame model 2\nscript {hash}\nplayers 2\nturns 12.5\nbias 0\n\
+             feature me.hand:Red Gem 0 1 0.25 0\nfeature me.*:Red Gem 0 1 0 -1.5\n"
         )));
         let back = Model::from_text(&text, &p, &script_hash(SRC), 2).expect("reads");
         assert_eq!(back.to_text(), text);

@@ -5,6 +5,7 @@
 
 mod belief;
 mod builtins;
+mod census;
 mod create;
 mod decide;
 mod eval;
