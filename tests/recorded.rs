@@ -55,8 +55,16 @@ fn copy_of(script: &str) -> String {
 
 /// Plays every study of `set` and compares its report with the recorded one; returns the mismatches.
 fn compare(set: &str) -> usize {
+    compare_on(set, "walker", &|_| true)
+}
+
+/// [`compare`] for the studies whose script `wanted` accepts, played with `--engine ENGINE`.
+fn compare_on(set: &str, engine: &str, wanted: &dyn Fn(&str) -> bool) -> usize {
     let mut mismatches = Vec::new();
-    let studies: Vec<Study> = plan().into_iter().filter(|s| s.set == set).collect();
+    let studies: Vec<Study> = plan()
+        .into_iter()
+        .filter(|s| s.set == set && wanted(&s.script))
+        .collect();
     assert!(!studies.is_empty(), "plan.txt has no `{set}` study");
     for study in &studies {
         let expected = std::fs::read(recorded().join(format!("{}.json", study.name)))
@@ -71,7 +79,7 @@ fn compare(set: &str) -> usize {
             .arg("sim")
             .arg(copy_of(&study.script))
             .args(&study.args)
-            .args(["--reproducible", "--format", "json"])
+            .args(["--reproducible", "--format", "json", "--engine", engine])
             .output()
             .expect("the binary runs");
         if out.stdout != expected {
@@ -116,6 +124,26 @@ fn quick_recorded_reports_are_reproduced() {
 #[ignore = "minutes: run with `cargo test --release -- --ignored recorded::`"]
 fn full_recorded_reports_are_reproduced() {
     compare("full");
+}
+
+/// The scripts the machine runs wholly (docs/engine.md, "Moving"): the vertical slice.
+fn on_the_machine(script: &str) -> bool {
+    script.ends_with("market-race.cardgame") || script.ends_with("duel.cardgame")
+}
+
+/// The machine (`--engine machine`) reproduces the walker's recorded reports of the slice's scripts.
+#[test]
+fn quick_recorded_reports_are_reproduced_on_the_machine() {
+    assert_eq!(compare_on("quick", "machine", &on_the_machine), 4);
+}
+
+/// Every recorded study on `--engine machine`: the slice's scripts on the machine, every other
+/// script on the walker it falls back to (or on the machine once it compiles).
+#[test]
+#[ignore = "minutes: run with `cargo test --release -- --ignored recorded::`"]
+fn full_recorded_reports_are_reproduced_on_the_machine() {
+    assert!(compare_on("full", "machine", &on_the_machine) >= 10);
+    compare_on("full", "machine", &|s| !on_the_machine(s));
 }
 
 /// Every script of games/ and examples/ has a recorded copy and studies in both sets, every study's
