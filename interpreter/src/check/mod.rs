@@ -297,7 +297,7 @@ fn compile_inner(source: &str, script: &ast::Script, partial: bool) -> (Checked,
             a.parts = parts;
             a.interchangeable = same;
         }
-        crate::engine::code::attach(&mut c.p);
+        crate::engine::code::compile::attach(&mut c.p);
     }
     let symbols = c.symbols();
     (

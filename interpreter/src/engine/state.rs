@@ -708,7 +708,7 @@ pub(crate) struct Recycled {
     pub seat_lists: SeatLists,
     /// Counts of zones by tests of kinds and other locals, by zone version (fast/counts.rs).
     pub counts: crate::engine::fast::ZoneCounts,
-    /// The machine's registers, empty between two evaluations (engine/machine).
+    /// The machine's registers, reused from one evaluation to the next (engine/machine).
     pub regs: Vec<Value>,
 }
 

@@ -5,15 +5,43 @@
 //! are free again once it is computed. The match over expression kinds is exhaustive: a kind the
 //! machine does not cover yet is an `Uncovered` answer, and the program then runs on the walker.
 
-use super::{kinds, roots, Code, Entry, Instr, Reg, TextCode, Uncovered, Word};
+use super::{kinds, roots, Code, Entry, Instr, Reg, TextCode, Uncovered, Word, NO_ENTRY};
 use crate::program::{Aggregate, BinOp, Expr, ExprKind, Program, TextPartIr, UnOp};
 use crate::value::Value;
 use cardgame_grammar::ast::Span;
 
 type C<T> = Result<T, Uncovered>;
 
+/// Builds the program's code and numbers its root expressions; on a construct not covered, leaves
+/// `code` empty and says which in `uncovered`.
+pub(crate) fn attach(p: &mut Program) {
+    match compile(p) {
+        Ok(code) => {
+            let mut next = 0u32;
+            roots::each_root_mut(p, &mut |e| {
+                e.entry = next;
+                next += 1;
+            });
+            debug_assert_eq!(next as usize, code.entries.len());
+            p.code = Some(std::sync::Arc::new(code));
+            p.uncovered = None;
+        }
+        Err(u) => {
+            roots::each_root_mut(p, &mut |e| e.entry = NO_ENTRY);
+            p.code = None;
+            p.uncovered = Some(u);
+        }
+    }
+}
+
+/// The program's root expressions in entry order, for the engine's tests.
+#[cfg(test)]
+pub(crate) fn each_root_for_tests(p: &Program, f: &mut dyn FnMut(&Expr)) {
+    roots::each_root(p, f)
+}
+
 /// Compiles every root expression of the program, in the order of `roots::each_root`.
-pub(super) fn compile(p: &Program) -> C<Code> {
+fn compile(p: &Program) -> C<Code> {
     let mut c = Compiler {
         p,
         code: Code::default(),
@@ -483,19 +511,6 @@ impl<'p> Compiler<'p> {
         {
             return Ok(());
         }
-        match op {
-            Aggregate::Sort => return Err(uncovered("`sort`", span)),
-            Aggregate::Flatten => return Err(uncovered("`flatten` of an aggregate", span)),
-            Aggregate::Count
-            | Aggregate::Sum
-            | Aggregate::Max
-            | Aggregate::Min
-            | Aggregate::Any
-            | Aggregate::All
-            | Aggregate::Filter
-            | Aggregate::Map
-            | Aggregate::TakeWhile => {}
-        }
         let it = self.alloc(4, span)?;
         self.into(list, it)?;
         self.emit(Instr::IterInit { it, list: it, slot }, span);
@@ -569,19 +584,38 @@ impl<'p> Compiler<'p> {
                 exits.push(self.emit(Instr::Jump { to: 0 }, span));
                 self.next = t;
             }
-            Aggregate::Filter | Aggregate::TakeWhile | Aggregate::Map => {
+            Aggregate::Filter | Aggregate::TakeWhile | Aggregate::Map | Aggregate::Flatten => {
                 let v = match (op, value) {
-                    (Aggregate::Map, Some(v)) => self.value(v)?,
+                    (Aggregate::Map | Aggregate::Flatten, Some(v)) => self.value(v)?,
                     _ => {
                         let r = self.alloc(1, span)?;
                         self.emit(Instr::Local { dst: r, slot }, span);
                         r
                     }
                 };
-                self.emit(Instr::Push { acc: dst, v }, span);
+                let sp = value.map_or(span, |v| v.span);
+                if op == Aggregate::Flatten {
+                    self.emit(Instr::Extend { acc: dst, v }, sp);
+                } else {
+                    self.emit(Instr::Push { acc: dst, v }, span);
+                }
                 self.next = v;
             }
-            Aggregate::Sort | Aggregate::Flatten => return Err(uncovered("`sort`", span)),
+            Aggregate::Sort => {
+                // The key, then the item: `SortPairs` sorts the pairs by key at the end.
+                let k = match value {
+                    Some(v) => self.value(v)?,
+                    None => {
+                        let r = self.alloc(1, span)?;
+                        self.emit(Instr::Local { dst: r, slot }, span);
+                        r
+                    }
+                };
+                self.emit(Instr::Push { acc: dst, v: k }, span);
+                self.emit(Instr::Local { dst: k, slot }, span);
+                self.emit(Instr::Push { acc: dst, v: k }, span);
+                self.next = k;
+            }
         }
         self.emit(Instr::Jump { to: head }, span);
         let end = self.here();
@@ -592,6 +626,9 @@ impl<'p> Compiler<'p> {
         self.emit(Instr::IterEnd { it, slot }, span);
         if matches!(op, Aggregate::Max | Aggregate::Min) {
             self.emit(Instr::FoldEnd { acc: dst }, span);
+        }
+        if op == Aggregate::Sort {
+            self.emit(Instr::SortPairs { acc: dst }, span);
         }
         Ok(())
     }

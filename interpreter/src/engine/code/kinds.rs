@@ -137,7 +137,7 @@ fn int(p: &Program, e: &Expr, slot: u16, k: usize, calls: u32) -> Option<i64> {
                 BinOp::Sub => i.checked_sub(j),
                 BinOp::Mul => i.checked_mul(j),
                 _ => {
-                    let (q, r) = floor_div(i, j)?;
+                    let (q, r) = super::floor_div(i, j)?;
                     Some(if *op == BinOp::Div { q } else { r })
                 }
             }
@@ -170,19 +170,4 @@ fn int(p: &Program, e: &Expr, slot: u16, k: usize, calls: u32) -> Option<i64> {
         }
         _ => None,
     }
-}
-
-/// Division rounded down (towards minus infinity) and its remainder, as the language divides;
-/// `None` for a division by zero or an overflow (the machine then reports it where it happens).
-pub(crate) fn floor_div(i: i64, j: i64) -> Option<(i64, i64)> {
-    if j == 0 {
-        return None;
-    }
-    let q = i.checked_div(j)?;
-    let r = i - q * j;
-    Some(if r != 0 && ((r < 0) != (j < 0)) {
-        (q - 1, r + j)
-    } else {
-        (q, r)
-    })
 }

@@ -9,16 +9,13 @@
 //! chooses: a test of a card's kind is one table read (`KindIn`), a count of such cards in a zone one
 //! loop (`CountKinds`).
 
-mod compile;
+pub(crate) mod compile;
 mod kinds;
 mod roots;
 
-pub(crate) use kinds::floor_div;
-
-use crate::program::{Aggregate, BinOp, Builtin, Field, Program};
+use crate::ops::{Aggregate, BinOp, Builtin, Field};
 use crate::value::Value;
 use cardgame_grammar::ast::{Position, Span};
-use std::sync::Arc;
 
 /// `Expr::entry` of an expression that has no entry of its own (not a root, or no code).
 pub const NO_ENTRY: u32 = u32::MAX;
@@ -141,6 +138,10 @@ pub enum Instr {
     FoldEnd { acc: Reg },
     /// Appends the value in `v` to the list in `acc`.
     Push { acc: Reg, v: Reg },
+    /// Appends the items of the list (or zone, top first) in `v` to the list in `acc` (`flatten`).
+    Extend { acc: Reg, v: Reg },
+    /// The list in `acc` holds keys and items by pairs: the items, sorted by their keys (`sort`).
+    SortPairs { acc: Reg },
     /// `top of Z`, `bottom of Z` (`n` = u16::MAX), or `top N of Z` with N in `n`.
     Pile {
         dst: Reg,
@@ -219,32 +220,19 @@ pub struct Uncovered {
     pub span: Span,
 }
 
-/// Builds the program's code and numbers its root expressions; on a construct not covered, leaves
-/// `code` empty and says which in `uncovered`.
-pub(crate) fn attach(p: &mut Program) {
-    match compile::compile(p) {
-        Ok(code) => {
-            let mut next = 0u32;
-            roots::each_root_mut(p, &mut |e| {
-                e.entry = next;
-                next += 1;
-            });
-            debug_assert_eq!(next as usize, code.entries.len());
-            p.code = Some(Arc::new(code));
-            p.uncovered = None;
-        }
-        Err(u) => {
-            roots::each_root_mut(p, &mut |e| e.entry = NO_ENTRY);
-            p.code = None;
-            p.uncovered = Some(u);
-        }
+/// Division rounded down (towards minus infinity) and its remainder, as the language divides;
+/// `None` for a division by zero or an overflow (the machine then reports it where it happens).
+pub(crate) fn floor_div(i: i64, j: i64) -> Option<(i64, i64)> {
+    if j == 0 {
+        return None;
     }
-}
-
-/// The program's root expressions in entry order, for the engine's tests.
-#[cfg(test)]
-pub(crate) fn each_root_for_tests(p: &Program, f: &mut dyn FnMut(&crate::program::Expr)) {
-    roots::each_root(p, f)
+    let q = i.checked_div(j)?;
+    let r = i - q * j;
+    Some(if r != 0 && ((r < 0) != (j < 0)) {
+        (q - 1, r + j)
+    } else {
+        (q, r)
+    })
 }
 
 #[cfg(test)]

@@ -4,7 +4,8 @@
 //! docs/engine.md, "The loop". The engine evaluates a root expression on the machine whenever the
 //! game runs on it (`GameConfig::engine`) and the expression has an entry: the walker's `eval`
 //! hands it over (`Mach::on_machine`). A function call pushes a context and runs the function's
-//! entry in a window of registers above the caller's; expressions never pause.
+//! entry in a window of registers above the caller's (one vector reused by every evaluation, kept
+//! in `State::recycled`); expressions never pause.
 
 mod values;
 
@@ -27,10 +28,14 @@ pub(crate) fn eval(m: &mut Mach<'_>, entry: u32) -> R<Value> {
         return Err(m.err(p.header, "the program has no code".into()));
     };
     let regs = std::mem::take(&mut m.s.recycled.get().regs);
-    let mut run = Run { m, code, regs };
+    let mut run = Run {
+        m,
+        code,
+        regs,
+        top: 0,
+    };
     let r = run.exec(entry);
-    let Run { m, mut regs, .. } = run;
-    regs.clear();
+    let Run { m, regs, .. } = run;
     m.s.recycled.get().regs = regs;
     r
 }
@@ -39,7 +44,11 @@ pub(crate) fn eval(m: &mut Mach<'_>, entry: u32) -> R<Value> {
 struct Run<'r, 'a> {
     m: &'r mut Mach<'a>,
     code: &'a Code,
+    /// Every frame's registers; a register is always written before it is read, so the values a
+    /// finished frame left above `top` are overwritten, not cleared (nothing reads them).
     regs: Vec<Value>,
+    /// The first register above the running frame's.
+    top: usize,
 }
 
 impl<'r, 'a> Run<'r, 'a> {
@@ -49,10 +58,14 @@ impl<'r, 'a> Run<'r, 'a> {
         let Some(e) = code.entries.get(entry as usize) else {
             return Err(self.m.err(self.m.p.header, "unknown entry".into()));
         };
-        let base = self.regs.len();
-        self.regs.resize(base + e.regs as usize, Value::None);
+        let base = self.top;
+        let top = base + e.regs as usize;
+        if self.regs.len() < top {
+            self.regs.resize(top, Value::None);
+        }
+        self.top = top;
         let r = self.run(base, e.start as usize);
-        self.regs.truncate(base);
+        self.top = base;
         r
     }
 
@@ -61,9 +74,31 @@ impl<'r, 'a> Run<'r, 'a> {
         &self.regs[base + r as usize]
     }
 
-    #[inline]
+    /// Writes a register. The old value is taken out before it is dropped, so that the new one is
+    /// written where it goes (a value built on the stack and copied there whole is read back in
+    /// wider pieces than it was written, which stalls the processor).
+    #[inline(always)]
     fn set(&mut self, base: usize, r: u16, v: Value) {
-        self.regs[base + r as usize] = v;
+        let place = &mut self.regs[base + r as usize];
+        drop(std::mem::replace(place, v));
+    }
+
+    /// Writes a number into a register, in place when it holds a number already.
+    #[inline(always)]
+    fn set_int(&mut self, base: usize, r: u16, v: i64) {
+        match &mut self.regs[base + r as usize] {
+            Value::Int(x) => *x = v,
+            place => drop(std::mem::replace(place, Value::Int(v))),
+        }
+    }
+
+    /// Writes a truth into a register, in place when it holds a truth already.
+    #[inline(always)]
+    fn set_bool(&mut self, base: usize, r: u16, v: bool) {
+        match &mut self.regs[base + r as usize] {
+            Value::Bool(x) => *x = v,
+            place => drop(std::mem::replace(place, Value::Bool(v))),
+        }
     }
 
     #[cold]
@@ -254,7 +289,7 @@ impl<'r, 'a> Run<'r, 'a> {
                         Value::Kind(k) => Some(*k == kind),
                         _ => None,
                     };
-                    self.set(base, dst, Value::Bool(is.is_some_and(|is| is != neg)));
+                    self.set_bool(base, dst, is.is_some_and(|is| is != neg));
                 }
                 Instr::IsTag { dst, x, tag, neg } => {
                     let p = self.m.p;
@@ -273,7 +308,7 @@ impl<'r, 'a> Run<'r, 'a> {
                         Value::Tag(x) => Some(*x == tag),
                         _ => None,
                     };
-                    self.set(base, dst, Value::Bool(has.is_some_and(|h| h != neg)));
+                    self.set_bool(base, dst, has.is_some_and(|h| h != neg));
                 }
                 Instr::KindIn {
                     dst,
@@ -283,7 +318,7 @@ impl<'r, 'a> Run<'r, 'a> {
                 } => match self.card_kind(slot) {
                     Some(k) => {
                         let v = code.truths[table as usize][k];
-                        self.set(base, dst, Value::Bool(v));
+                        self.set_bool(base, dst, v);
                     }
                     None => pc = general as usize,
                 },
@@ -295,7 +330,7 @@ impl<'r, 'a> Run<'r, 'a> {
                 } => match self.card_kind(slot) {
                     Some(k) => {
                         let v = code.ints[table as usize][k];
-                        self.set(base, dst, Value::Int(v));
+                        self.set_int(base, dst, v);
                     }
                     None => pc = general as usize,
                 },
@@ -442,7 +477,7 @@ impl<'r, 'a> Run<'r, 'a> {
                     } else {
                         acc.unwrap_or(0)
                     };
-                    self.set(base, dst, Value::Int(v));
+                    self.set_int(base, dst, v);
                 }
                 Instr::Fold { op, acc, v } => {
                     let x = self.int(at, self.reg(base, v))?;
@@ -455,11 +490,11 @@ impl<'r, 'a> Run<'r, 'a> {
                         (Aggregate::Min, Value::Int(b)) => x.min(*b),
                         _ => x,
                     };
-                    self.set(base, acc, Value::Int(r));
+                    self.set_int(base, acc, r);
                 }
                 Instr::FoldEnd { acc } => {
                     if self.reg(base, acc).is_none() {
-                        self.set(base, acc, Value::Int(0));
+                        self.set_int(base, acc, 0);
                     }
                 }
                 Instr::Push { acc, v } => {
@@ -467,6 +502,18 @@ impl<'r, 'a> Run<'r, 'a> {
                     if let Value::List(l) = &mut self.regs[base + acc as usize] {
                         Arc::make_mut(l).push(x);
                     }
+                }
+                Instr::Extend { acc, v } => {
+                    let x = self.reg(base, v).clone();
+                    let mut list = std::mem::take(&mut self.regs[base + acc as usize]);
+                    self.flush(&mut work);
+                    let r = values::extend(self.m, &mut list, x, code.spans[at]);
+                    self.set(base, acc, list);
+                    r?;
+                }
+                Instr::SortPairs { acc } => {
+                    let v = std::mem::take(&mut self.regs[base + acc as usize]);
+                    self.set(base, acc, values::sort_pairs(v));
                 }
                 Instr::Pile {
                     dst,

@@ -170,6 +170,46 @@ pub(super) fn pile(m: &mut Mach<'_>, z: Value, n: Option<i64>, top: bool, span: 
     })
 }
 
+/// `flatten`: the items of `v` (a zone: its cards, top first) appended to the list in `acc`, with
+/// the walker's work and limits.
+pub(super) fn extend(m: &mut Mach<'_>, acc: &mut Value, v: Value, span: Span) -> R<()> {
+    let Value::List(kept) = acc else {
+        return Ok(());
+    };
+    if let Value::Zone(z) = v {
+        let n = m.list_len(&v, span)?;
+        if kept.len() + n > MAX_LIST {
+            return Err(m.err(span, "this list grew too long".into()));
+        }
+        m.charge(n, span)?;
+        if let Some(zi) = m.s.zones.get(z as usize) {
+            Arc::make_mut(kept).extend(zi.cards.iter().rev().map(|&c| Value::Card(c)));
+        }
+        return Ok(());
+    }
+    let l = m.as_list(v, span)?;
+    if kept.len() + l.len() > MAX_LIST {
+        return Err(m.err(span, "this list grew too long".into()));
+    }
+    m.charge(l.len(), span)?;
+    Arc::make_mut(kept).extend(l.iter().cloned());
+    Ok(())
+}
+
+/// `sort`: the list of keys and items by pairs becomes the items in the order of their keys (a
+/// stable sort: equal keys keep the list's order).
+pub(super) fn sort_pairs(v: Value) -> Value {
+    let Value::List(l) = v else {
+        return v;
+    };
+    let mut pairs: Vec<(Value, Value)> = l
+        .chunks(2)
+        .map(|p| (p[0].clone(), p.get(1).cloned().unwrap_or_default()))
+        .collect();
+    pairs.sort_by(|a, b| super::super::builtins::cmp_values(&a.0, &b.0));
+    Value::list(pairs.into_iter().map(|(_, v)| v).collect())
+}
+
 /// A text from its literal pieces and its values' labels.
 pub(super) fn text(m: &mut Mach<'_>, t: &TextCode, vals: &[Value]) -> R<Value> {
     let mut out = String::new();

@@ -120,7 +120,7 @@ fn the_slice_runs_on_the_machine() {
         }
     }
     let mut compiled = Vec::new();
-    super::super::code::each_root_for_tests(&p, &mut |e| {
+    super::super::code::compile::each_root_for_tests(&p, &mut |e| {
         if e.compiled.is_compiled() && !guards.contains(&e.span) {
             compiled.push(p.line_of(e.span.start));
         }
