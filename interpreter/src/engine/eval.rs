@@ -77,13 +77,6 @@ impl<'a> Mach<'a> {
         self.s.ctxs.last().and_then(|c| c.this)
     }
 
-    /// Whether `e` runs on the machine: the game runs on it, `e` has an entry, and no guard's reads
-    /// are being noted (the walker notes them; docs/engine.md, "Moving").
-    #[inline(always)]
-    pub(crate) fn on_machine(&self, e: &Expr) -> bool {
-        e.entry != super::code::NO_ENTRY && self.s.fixed.machine && !self.s.recording
-    }
-
     pub fn eval_int(&mut self, e: &Expr) -> R<i64> {
         if let Some(i) = self.fast_int(e) {
             return Ok(i);

@@ -21,6 +21,15 @@ use std::sync::Arc;
 
 type R<T> = Result<T, RuntimeError>;
 
+impl Mach<'_> {
+    /// Whether `e` runs on the machine: the game runs on it, `e` has an entry, and no guard's reads
+    /// are being noted (the walker notes them; docs/engine.md, "Moving").
+    #[inline(always)]
+    pub(crate) fn on_machine(&self, e: &crate::program::Expr) -> bool {
+        e.entry != super::code::NO_ENTRY && self.s.fixed.machine && !self.s.recording
+    }
+}
+
 /// The value of entry `entry` of the program's code, in the current context.
 pub(crate) fn eval(m: &mut Mach<'_>, entry: u32) -> R<Value> {
     let p = m.p;
