@@ -6,7 +6,9 @@
 //! `CARDGAME_BENCH_REPEATS` (5) how many times each baseline is measured (interpreted and hand-written
 //! interleaved, so that the machine's noise hits both), and `CARDGAME_BENCH_CHECK_GAMES` (20,000; 0 to
 //! skip) how many games of each baseline are played to check that the hand-written game matches the
-//! interpreted one (decisions per game, winners, end reasons).
+//! interpreted one (decisions per game, winners, end reasons). While issue 42 moves the engine, every
+//! interpreted figure is measured on both engines in the same run: the walker and the machine
+//! (`GameConfig::engine`; a script the machine does not compile yet runs on the walker there too).
 
 mod handwritten;
 
@@ -17,7 +19,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use cardgame_interpreter::agents::make_agent;
 use cardgame_interpreter::check::check_source;
-use cardgame_interpreter::engine::{GameConfig, GameFactory, Status};
+use cardgame_interpreter::engine::{Engine, GameConfig, GameFactory, Status};
 use cardgame_interpreter::program::Program;
 use handwritten::Played;
 use std::collections::BTreeMap;
@@ -36,8 +38,9 @@ fn budget() -> Duration {
 }
 
 /// The games of the benchmark: `players` random players, made by one factory as `sim` makes them.
-fn factory(program: &Arc<Program>, players: u8) -> GameFactory {
+fn factory(program: &Arc<Program>, players: u8, engine: Engine) -> GameFactory {
     let mut config = GameConfig::new(players, 0);
+    config.engine = engine;
     config.max_turns = 1000;
     config.record = false;
     // As `sim` does: no labels for players that only count options (random players).
@@ -97,9 +100,9 @@ fn load(path: &str) -> Option<Arc<Program>> {
 }
 
 /// Games and decisions per second of random playouts of one script, and the largest state size.
-fn interpreted(program: &Arc<Program>, players: u8) -> (f64, f64, usize) {
+fn interpreted(program: &Arc<Program>, players: u8, engine: Engine) -> (f64, f64, usize) {
     let start = Instant::now();
-    let factory = factory(program, players);
+    let factory = factory(program, players, engine);
     let (mut games, mut decisions, mut size) = (0u64, 0u64, 0usize);
     while start.elapsed() < budget() {
         let (d, _, s) = interpreted_game(&factory, games);
@@ -143,48 +146,83 @@ fn median(v: &mut [f64]) -> f64 {
     }
 }
 
-/// Decisions per second interpreted and hand-written, repeated and interleaved; prints the medians.
+/// One side of a baseline's measurement: decisions and games per second of each repeat.
+#[derive(Default)]
+struct Side {
+    decisions: Vec<f64>,
+    games: Vec<f64>,
+}
+
+/// Decisions per second interpreted (walker and machine) and hand-written, repeated and interleaved;
+/// prints the medians and the ratios.
 fn measure(b: &Baseline, program: &Arc<Program>, repeats: usize) {
-    let (mut int_d, mut int_g, mut hw_d, mut hw_g, mut ratio_d, mut ratio_g) =
-        (vec![], vec![], vec![], vec![], vec![], vec![]);
+    let (mut walker, mut machine, mut hw) = (Side::default(), Side::default(), Side::default());
     for r in 0..repeats {
-        // Alternate which side goes first, so a slow spell of the machine does not favour one side.
-        let ((ig, id, _), (hg, hd)) = if r % 2 == 0 {
-            let i = interpreted(program, b.players);
-            (i, handwritten(b.play))
-        } else {
-            let h = handwritten(b.play);
-            (interpreted(program, b.players), h)
-        };
+        // Rotate which side goes first, so a slow spell of the machine does not favour one side.
+        for k in 0..3 {
+            match (r + k) % 3 {
+                0 => {
+                    let (g, d, _) = interpreted(program, b.players, Engine::Walker);
+                    walker.games.push(g);
+                    walker.decisions.push(d);
+                }
+                1 => {
+                    let (g, d, _) = interpreted(program, b.players, Engine::Machine);
+                    machine.games.push(g);
+                    machine.decisions.push(d);
+                }
+                _ => {
+                    let (g, d) = handwritten(b.play);
+                    hw.games.push(g);
+                    hw.decisions.push(d);
+                }
+            }
+        }
+        let (w, m, h) = (walker.decisions[r], machine.decisions[r], hw.decisions[r]);
         println!(
-            "  repeat {}: interpreted {id:>10.0} decisions/s, hand-written {hd:>10.0} decisions/s, ratio {:>6.2}x",
+            "  repeat {}: walker {w:>10.0}, machine {m:>10.0}, hand-written {h:>10.0} decisions/s; hand-written/walker {:>6.2}x, hand-written/machine {:>6.2}x, machine/walker {:>5.2}x",
             r + 1,
-            hd / id
+            h / w,
+            h / m,
+            m / w
         );
-        int_d.push(id);
-        int_g.push(ig);
-        hw_d.push(hd);
-        hw_g.push(hg);
-        ratio_d.push(hd / id);
-        ratio_g.push(hg / ig);
     }
-    let (lo, hi) = ratio_d
+    println!(
+        "{}, {} players, median of {repeats}: walker {:.0} decisions/s ({:.0} games/s), machine {:.0} decisions/s ({:.0} games/s), hand-written {:.0} decisions/s ({:.0} games/s)",
+        b.name,
+        b.players,
+        median(&mut walker.decisions.clone()),
+        median(&mut walker.games.clone()),
+        median(&mut machine.decisions.clone()),
+        median(&mut machine.games.clone()),
+        median(&mut hw.decisions.clone()),
+        median(&mut hw.games.clone()),
+    );
+    for (name, side) in [("walker", &walker), ("machine", &machine)] {
+        let mut ratios: Vec<f64> = (0..repeats)
+            .map(|r| hw.decisions[r] / side.decisions[r])
+            .collect();
+        let mut per_game: Vec<f64> = (0..repeats).map(|r| hw.games[r] / side.games[r]).collect();
+        let (lo, hi) = ratios
+            .iter()
+            .fold((f64::MAX, f64::MIN), |(lo, hi), &r| (lo.min(r), hi.max(r)));
+        println!(
+            "{} interpreter overhead ({name}): {:.2}x per decision (min {lo:.2}x, max {hi:.2}x), {:.2}x per game",
+            b.name,
+            median(&mut ratios),
+            median(&mut per_game),
+        );
+    }
+    let mut gain: Vec<f64> = (0..repeats)
+        .map(|r| machine.decisions[r] / walker.decisions[r])
+        .collect();
+    let (lo, hi) = gain
         .iter()
         .fold((f64::MAX, f64::MIN), |(lo, hi), &r| (lo.min(r), hi.max(r)));
     println!(
-        "{}, {} players, median of {repeats}: interpreted {:.0} decisions/s ({:.0} games/s), hand-written {:.0} decisions/s ({:.0} games/s)",
+        "{} machine/walker decisions per second: {:.2}x (min {lo:.2}x, max {hi:.2}x)",
         b.name,
-        b.players,
-        median(&mut int_d),
-        median(&mut int_g),
-        median(&mut hw_d),
-        median(&mut hw_g),
-    );
-    println!(
-        "{} interpreter overhead: {:.2}x per decision (min {lo:.2}x, max {hi:.2}x), {:.2}x per game",
-        b.name,
-        median(&mut ratio_d),
-        median(&mut ratio_g),
+        median(&mut gain)
     );
 }
 
@@ -249,7 +287,7 @@ fn z_rates(a: &Tally, ka: u64, b: &Tally, kb: u64) -> f64 {
 /// Plays `games` games interpreted and hand-written and prints how they compare.
 fn check(b: &Baseline, program: &Arc<Program>, games: u64) {
     let (mut int, mut hw) = (Tally::default(), Tally::default());
-    let factory = factory(program, b.players);
+    let factory = factory(program, b.players, Engine::Machine);
     for seed in 0..games {
         int.add(interpreted_game(&factory, seed).1);
         // Other seeds than the interpreted games', so that the two samples are independent.
@@ -332,8 +370,14 @@ fn main() {
         budget().as_secs_f64()
     );
     println!(
-        "{:<28} {:>8} {:>12} {:>14} {:>12}",
-        "script", "players", "games/s", "decisions/s", "state bytes"
+        "{:<28} {:>8} {:>12} {:>14} {:>12} {:>16} {:>15}",
+        "script",
+        "players",
+        "games/s",
+        "decisions/s",
+        "state bytes",
+        "machine games/s",
+        "machine/walker"
     );
     for s in &scripts {
         let Some(p) = load(s) else {
@@ -341,12 +385,16 @@ fn main() {
             continue;
         };
         let players = p.min_players.max(2).min(p.max_players);
-        let (g, d, size) = interpreted(&p, players);
+        let (g, d, size) = interpreted(&p, players, Engine::Walker);
+        let (mg, _, _) = interpreted(&p, players, Engine::Machine);
         let name = std::path::Path::new(s)
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        println!("{name:<28} {players:>8} {g:>12.0} {d:>14.0} {size:>12}");
+        println!(
+            "{name:<28} {players:>8} {g:>12.0} {d:>14.0} {size:>12} {mg:>16.0} {:>14.2}x",
+            mg / g
+        );
     }
     let baselines = [
         Baseline {

@@ -486,6 +486,7 @@ pub fn cmd_batch(
         max_turns: sim.limits.max_turns,
         max_decisions: sim.limits.max_decisions,
         max_steps: sim.limits.max_steps,
+        engine: sim.limits.engine.engine(),
         shard: shard.map(|s| s.shard),
         model: match model_for(file, &program, cfg.players, sim.model.as_deref()) {
             Ok(m) => m,

@@ -108,6 +108,26 @@ struct Limits {
     /// runtime error.
     #[arg(long, default_value_t = DEFAULT_MAX_STEPS, value_parser = clap::value_parser!(u64).range(1..))]
     max_steps: u64,
+    /// The engine that runs the games while issue 42 moves it (docs/engine.md, "Moving"): `walker`,
+    /// or `machine` (the compiled form, for a script it compiles; the walker for any other).
+    #[arg(long, value_enum, default_value_t = EngineArg::Walker, hide = true)]
+    engine: EngineArg,
+}
+
+/// `--engine`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum EngineArg {
+    Walker,
+    Machine,
+}
+
+impl EngineArg {
+    fn engine(self) -> cardgame_interpreter::engine::Engine {
+        match self {
+            EngineArg::Walker => cardgame_interpreter::engine::Engine::Walker,
+            EngineArg::Machine => cardgame_interpreter::engine::Engine::Machine,
+        }
+    }
 }
 
 /// The limits of a rules test (a test has no turn limit: it runs the flow it names).
@@ -126,6 +146,7 @@ impl Limits {
         cfg.max_turns = self.max_turns;
         cfg.max_decisions = self.max_decisions;
         cfg.max_steps = self.max_steps;
+        cfg.engine = self.engine.engine();
     }
 }
 

@@ -55,6 +55,7 @@ fn games_ending(path: &str, players: u8, opts: &[(&str, &str)], stalls: u64) -> 
         max_turns: 10_000,
         max_decisions: cardgame_interpreter::engine::DEFAULT_MAX_DECISIONS,
         max_steps: cardgame_interpreter::engine::DEFAULT_MAX_STEPS,
+        engine: Default::default(),
         shard: None,
         model: None,
     };

@@ -55,8 +55,16 @@ fn copy_of(script: &str) -> String {
 
 /// Plays every study of `set` and compares its report with the recorded one; returns the mismatches.
 fn compare(set: &str) -> usize {
+    compare_on(set, "walker", &|_| true)
+}
+
+/// [`compare`] for the studies whose script `wanted` accepts, played with `--engine ENGINE`.
+fn compare_on(set: &str, engine: &str, wanted: &dyn Fn(&str) -> bool) -> usize {
     let mut mismatches = Vec::new();
-    let studies: Vec<Study> = plan().into_iter().filter(|s| s.set == set).collect();
+    let studies: Vec<Study> = plan()
+        .into_iter()
+        .filter(|s| s.set == set && wanted(&s.script))
+        .collect();
     assert!(!studies.is_empty(), "plan.txt has no `{set}` study");
     for study in &studies {
         let expected = std::fs::read(recorded().join(format!("{}.json", study.name)))
@@ -71,7 +79,7 @@ fn compare(set: &str) -> usize {
             .arg("sim")
             .arg(copy_of(&study.script))
             .args(&study.args)
-            .args(["--reproducible", "--format", "json"])
+            .args(["--reproducible", "--format", "json", "--engine", engine])
             .output()
             .expect("the binary runs");
         if out.stdout != expected {
@@ -116,6 +124,20 @@ fn quick_recorded_reports_are_reproduced() {
 #[ignore = "minutes: run with `cargo test --release -- --ignored recorded::`"]
 fn full_recorded_reports_are_reproduced() {
     compare("full");
+}
+
+/// The machine (`--engine machine`, docs/engine.md "Moving") reproduces every quick study: the scripts
+/// it compiles run their expressions on it, any other script on the walker it falls back to.
+#[test]
+fn quick_recorded_reports_are_reproduced_on_the_machine() {
+    compare_on("quick", "machine", &|_| true);
+}
+
+/// Every full study on `--engine machine`, Market Race and Duel (the vertical slice) among them.
+#[test]
+#[ignore = "minutes: run with `cargo test --release -- --ignored recorded::`"]
+fn full_recorded_reports_are_reproduced_on_the_machine() {
+    compare_on("full", "machine", &|_| true);
 }
 
 /// Every script of games/ and examples/ has a recorded copy and studies in both sets, every study's

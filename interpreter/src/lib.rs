@@ -8,6 +8,7 @@ pub mod engine;
 pub mod figures;
 pub mod interchangeable;
 pub mod learn;
+pub mod ops;
 pub mod program;
 pub mod purity;
 pub mod report;

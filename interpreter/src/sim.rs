@@ -35,6 +35,8 @@ pub struct SimConfig {
     pub max_decisions: u64,
     /// See [`GameConfig::max_steps`].
     pub max_steps: u64,
+    /// See [`GameConfig::engine`].
+    pub engine: crate::engine::Engine,
     /// Play only this shard of the games (`sim --shard K/N`); `None`: all of them.
     pub shard: Option<Shard>,
     /// A learned model for the agents that use one (`search`, `learned`; `--model`).
@@ -338,6 +340,7 @@ fn config_of(cfg: &SimConfig, seed: u64) -> GameConfig {
     config.max_turns = cfg.max_turns;
     config.max_decisions = cfg.max_decisions;
     config.max_steps = cfg.max_steps;
+    config.engine = cfg.engine;
     config.record = false;
     config
 }

@@ -498,6 +498,7 @@ fn report_of(s: &Server, q: &HashMap<String, String>) -> Result<serde_json::Valu
         max_turns: cfg.max_turns,
         max_decisions: cfg.max_decisions,
         max_steps: cfg.max_steps,
+        engine: cfg.engine,
         shard: None,
         model,
     };

@@ -302,6 +302,7 @@ fn compile_inner(source: &str, script: &ast::Script, partial: bool) -> (Checked,
             a.parts = parts;
             a.interchangeable = same;
         }
+        crate::engine::code::compile::attach(&mut c.p);
     }
     let symbols = c.symbols();
     (
@@ -358,6 +359,8 @@ impl<'s> Compiler<'s> {
             pure_fns: vec![],
             guarded_checks: vec![],
             count_tests: Default::default(),
+            code: None,
+            uncovered: None,
         };
         p.events.push(EventDef {
             name: "turn_start".into(),

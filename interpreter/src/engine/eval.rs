@@ -95,6 +95,9 @@ impl<'a> Mach<'a> {
     /// a fifth of a tag test's cost (a choice's domain and the checks' guards gained nothing).
     #[inline(always)]
     pub fn eval_cond(&mut self, e: &Expr) -> R<bool> {
+        if self.on_machine(e) {
+            return self.eval_bool(e);
+        }
         match self.fast_cond(e) {
             Some(b) => Ok(b),
             None => self.eval_bool(e),
@@ -108,7 +111,7 @@ impl<'a> Mach<'a> {
         if let Some(b) = self.fast_cond(e) {
             return Ok(b);
         }
-        if self.s.depth < MAX_DEPTH {
+        if self.s.depth < MAX_DEPTH && !self.on_machine(e) {
             match &e.kind {
                 ExprKind::Binary(BinOp::And, a, b) => {
                     return Ok(self.eval_bool(a)? && self.eval_bool(b)?)
@@ -181,7 +184,7 @@ impl<'a> Mach<'a> {
     pub fn eval_zone(&mut self, e: &Expr) -> R<u32> {
         // A player's or a card's zone (`p.hand`): the fast path `eval` would take, without a value.
         if let ExprKind::Zone(_, Some(_)) = e.kind {
-            if let Some(z) = self.fast_zone(e) {
+            if let Some(z) = self.fast_zone(e).filter(|_| !self.on_machine(e)) {
                 return Ok(z);
             }
         }
@@ -231,6 +234,9 @@ impl<'a> Mach<'a> {
         if let ExprKind::Const(v) = &e.kind {
             return Ok(v.clone());
         }
+        if self.on_machine(e) {
+            return super::machine::eval(self, e.entry);
+        }
         if let Some(v) = self.leaf(e) {
             return Ok(v);
         }
@@ -245,6 +251,11 @@ impl<'a> Mach<'a> {
     /// through memory and then copied is read back in wider pieces than it was written, a stall.
     #[inline]
     pub fn eval_push(&mut self, e: &Expr, out: &mut Vec<Value>) -> R<()> {
+        if self.on_machine(e) {
+            let v = super::machine::eval(self, e.entry)?;
+            out.push(v);
+            return Ok(());
+        }
         if let ExprKind::Local(s) = e.kind {
             if self.s.depth < MAX_DEPTH {
                 match self.s.ctxs.last().and_then(|c| c.locals.get(s as usize)) {
@@ -571,7 +582,7 @@ impl<'a> Mach<'a> {
     /// `<`, `<=`, `>`, `>=` of values that are not both numbers: lists compare element by element
     /// (the first difference decides; a list that is a beginning of the other is smaller).
     #[inline(never)]
-    fn order(&mut self, op: BinOp, x: &Value, y: &Value, span: Span) -> R<bool> {
+    pub(crate) fn order(&mut self, op: BinOp, x: &Value, y: &Value, span: Span) -> R<bool> {
         let (Value::List(a), Value::List(b)) = (x, y) else {
             return Err(self.err(
                 span,

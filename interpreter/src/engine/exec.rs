@@ -228,7 +228,7 @@ impl<'a> Mach<'a> {
         }
         let at = At { block: b, idx: i };
         match bl.compiled.get(i as usize) {
-            Some(code) if self.fast_stmt(stmt, code, at) => Ok(Flow::Next),
+            Some(code) if !self.s.fixed.machine && self.fast_stmt(stmt, code, at) => Ok(Flow::Next),
             _ => self.exec_walked(stmt, at),
         }
     }

@@ -145,6 +145,7 @@ impl GameFactory {
             max_turns: fixed.max_turns,
             max_steps: head,
             max_decisions: fixed.max_decisions,
+            machine: fixed.machine,
         });
         let r = g.mach().run();
         g.st.fixed = fixed;
@@ -174,6 +175,7 @@ fn same_but_seed(a: &GameConfig, b: &GameConfig) -> bool {
         max_decisions,
         record,
         labels,
+        engine,
     } = a;
     *players == b.players
         && *options == b.options
@@ -183,6 +185,7 @@ fn same_but_seed(a: &GameConfig, b: &GameConfig) -> bool {
         && *max_decisions == b.max_decisions
         && *record == b.record
         && *labels == b.labels
+        && *engine == b.engine
 }
 
 impl Game {

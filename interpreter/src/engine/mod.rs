@@ -6,6 +6,7 @@
 mod belief;
 mod builtins;
 mod census;
+pub(crate) mod code;
 mod create;
 mod decide;
 mod eval;
@@ -15,6 +16,7 @@ pub(crate) mod fast;
 pub(crate) mod hash;
 mod label;
 mod lists;
+mod machine;
 pub(crate) mod menus;
 mod moves;
 pub(crate) mod options;
@@ -80,6 +82,20 @@ pub struct GameConfig {
     /// whose players only count options (`random`, the look-ahead of `greedy`). Labels are always
     /// built while events are recorded, and eagerly whenever building one could fail.
     pub labels: bool,
+    /// Which engine runs the game's expressions (docs/engine.md, "Moving").
+    pub engine: Engine,
+}
+
+/// The engine a game runs on while issue 42 moves it (docs/engine.md, "Moving").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Engine {
+    /// The tree walker with its fast paths.
+    #[default]
+    Walker,
+    /// The compiled form (`engine/code`) on the machine (`engine/machine`) wherever the program
+    /// compiled; a program that uses a construct the compiler does not cover yet runs on the
+    /// walker as a whole.
+    Machine,
 }
 
 impl GameConfig {
@@ -94,6 +110,7 @@ impl GameConfig {
             max_decisions: DEFAULT_MAX_DECISIONS,
             record: true,
             labels: true,
+            engine: Engine::Walker,
         }
     }
 }

@@ -522,6 +522,8 @@ pub(crate) struct Fixed {
     pub max_steps: u64,
     /// Decisions one turn may take (see `GameConfig::max_decisions`).
     pub max_decisions: u64,
+    /// Whether root expressions run on the machine (`GameConfig::engine`, and the program has code).
+    pub machine: bool,
 }
 
 /// Working space of the engine that no decision depends on (recycled vectors, calls remembered
@@ -706,6 +708,8 @@ pub(crate) struct Recycled {
     pub seat_lists: SeatLists,
     /// Counts of zones by tests of kinds and other locals, by zone version (fast/counts.rs).
     pub counts: crate::engine::fast::ZoneCounts,
+    /// The machine's registers, reused from one evaluation to the next (engine/machine).
+    pub regs: Vec<Value>,
 }
 
 /// Working space kept in a box made when it is first needed: a clone starts with none, and copies
@@ -1090,6 +1094,7 @@ impl State {
                 max_turns: config.max_turns,
                 max_steps: config.max_steps,
                 max_decisions: config.max_decisions,
+                machine: false,
             }),
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             cards: Vec::new(),

@@ -10,6 +10,7 @@ mod fast_stmts;
 mod games;
 mod labels;
 mod lang;
+mod machine;
 mod memo;
 mod menus;
 mod more;

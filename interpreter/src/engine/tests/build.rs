@@ -138,6 +138,8 @@ impl B {
             pure_fns: vec![],
             guarded_checks: vec![],
             count_tests: Default::default(),
+            code: None,
+            uncovered: None,
         };
         p.events.push(EventDef {
             name: "turn_start".into(),
