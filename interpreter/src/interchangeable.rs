@@ -203,8 +203,6 @@ impl Blind<'_> {
 #[cfg(test)]
 mod tests {
     use crate::check::check_source;
-    use crate::engine::{Game, GameConfig};
-    use std::sync::Arc;
 
     /// Which parameters are found blind to the difference between identical cards, by how the
     /// condition and the later domains read them.
@@ -265,6 +263,8 @@ flow { turn seat(1) { actions by seat(1) once [kind, cost, ident, passes, prop, 
     #[cfg(debug_assertions)]
     #[test]
     fn identical_cards_are_tried_once_unless_the_action_tells_them_apart() {
+        use crate::engine::{Game, GameConfig};
+        use std::sync::Arc;
         let src = r#"
 game "Hand" { players 2 }
 property points: int = 0
