@@ -19,6 +19,7 @@ mod stmt;
 mod strategy;
 mod symbols;
 mod tests_decl;
+mod types;
 
 use crate::diag::{did_you_mean, Diagnostic};
 use crate::program::*;

@@ -1,5 +1,6 @@
 //! Engine stage: values as text (labels of options, interpolated texts, the trace).
 
+use super::exec::Mach;
 use super::state::{Holder, Layout, State};
 use crate::program::Program;
 use crate::value::Value;
@@ -119,6 +120,46 @@ pub(super) fn distinct_labels(labels: &mut [String]) {
             }
             labels[i] = format!("{} #{k}", original[i]);
             taken.insert(labels[i].clone());
+        }
+    }
+}
+
+/// Texts shown to one seat: a card it may not see is written "a card from ZONE".
+impl Mach<'_> {
+    /// Whether a card lies where `seat` may not see it.
+    pub(super) fn hidden_from(&self, card: u32, seat: u8) -> bool {
+        match self.s.cards.get(card as usize) {
+            Some(_) => seat >= 64 || self.s.card_seen_mask(self.p, card) & (1u64 << seat) == 0,
+            None => false,
+        }
+    }
+
+    /// An option as the decider may see it: a card it may not see is "a card from ZONE".
+    pub(super) fn label_for(&self, v: &Value, decider: u8) -> String {
+        if let Value::Card(c) = v {
+            if self.hidden_from(*c, decider) {
+                let zone = self.s.cards.get(*c as usize).map_or(0, |cs| cs.zone);
+                return format!("a card from {}", zone_label(self.p, self.l, self.s, zone));
+            }
+        }
+        label(self.p, self.l, self.s, v)
+    }
+
+    /// A value written into a text shown to `seat`: each card it may not see as in [`label_for`].
+    ///
+    /// [`label_for`]: Mach::label_for
+    pub(super) fn label_seen_into(&self, v: &Value, seat: u8, out: &mut String) {
+        match v {
+            Value::Card(_) => out.push_str(&self.label_for(v, seat)),
+            Value::List(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    self.label_seen_into(item, seat, out);
+                }
+            }
+            _ => label_into(self.p, self.l, self.s, v, out),
         }
     }
 }

@@ -4,7 +4,7 @@
 use super::decide::{Args, ChooseMany, MenuOption};
 use super::exec::{Frame, Mach};
 use super::hash::{hash_shallow, Fx};
-use super::label::{distinct_labels, label, zone_label};
+use super::label::distinct_labels;
 use super::menus::{Domain, Seen, Sorted, Tried};
 use super::RuntimeError;
 use crate::program::{
@@ -151,43 +151,6 @@ impl<'a> Mach<'a> {
     /// and the cards attached to it.
     pub(super) fn mergeable_like(&self, card: u32, sees: bool, decider: u8) -> bool {
         (sees || self.s.known(card) & (1u64 << decider) != 0) && !self.holds_cards(card)
-    }
-
-    /// Whether a card lies where `seat` may not see it.
-    pub(super) fn hidden_from(&self, card: u32, seat: u8) -> bool {
-        match self.s.cards.get(card as usize) {
-            Some(_) => seat >= 64 || self.s.card_seen_mask(self.p, card) & (1u64 << seat) == 0,
-            None => false,
-        }
-    }
-
-    /// An option as the decider may see it: a card it may not see is "a card from ZONE".
-    pub(super) fn label_for(&self, v: &Value, decider: u8) -> String {
-        if let Value::Card(c) = v {
-            if self.hidden_from(*c, decider) {
-                let zone = self.s.cards.get(*c as usize).map_or(0, |cs| cs.zone);
-                return format!("a card from {}", zone_label(self.p, self.l, self.s, zone));
-            }
-        }
-        label(self.p, self.l, self.s, v)
-    }
-
-    /// A value written into a text shown to `seat`: each card it may not see as in [`label_for`].
-    ///
-    /// [`label_for`]: Mach::label_for
-    pub(super) fn label_seen_into(&self, v: &Value, seat: u8, out: &mut String) {
-        match v {
-            Value::Card(_) => out.push_str(&self.label_for(v, seat)),
-            Value::List(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    self.label_seen_into(item, seat, out);
-                }
-            }
-            _ => super::label::label_into(self.p, self.l, self.s, v, out),
-        }
     }
 
     /// A hash that equivalent options share (see [`Mach::equivalent`]): identical cards hash their
