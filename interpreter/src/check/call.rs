@@ -68,16 +68,58 @@ impl Compiler<'_> {
                         );
                         return bad(span);
                     }
+                    let lowered: Vec<(Expr, Ty)> = args.iter().map(|a| self.expr(cx, a)).collect();
+                    // Two lists of numbers compare as `<` does, item by item: the larger (or
+                    // smaller) of the two, each evaluated once more when chosen.
+                    if let [(x, tx), (y, ty)] = lowered.as_slice() {
+                        let lists = matches!(tx, Ty::List(_)) && matches!(ty, Ty::List(_));
+                        if lists
+                            && super::aggregate::orderable(tx)
+                            && super::aggregate::orderable(ty)
+                            && (super::expr::fits(tx, ty) || super::expr::fits(ty, tx))
+                        {
+                            let (first, second) = if n == "max" {
+                                (x.clone(), y.clone())
+                            } else {
+                                (y.clone(), x.clone())
+                            };
+                            let less = mk(
+                                ExprKind::Binary(
+                                    BinOp::Lt,
+                                    Box::new(first.clone()),
+                                    Box::new(second.clone()),
+                                ),
+                                span,
+                            );
+                            let ty = if super::expr::untyped(tx) {
+                                ty.clone()
+                            } else {
+                                tx.clone()
+                            };
+                            // max: if x < y then y else x; min: if y < x then y else x.
+                            let (chosen, other) = if n == "max" {
+                                (second, first)
+                            } else {
+                                (first, second)
+                            };
+                            return (
+                                mk(
+                                    ExprKind::If(Box::new(less), Box::new(chosen), Box::new(other)),
+                                    span,
+                                ),
+                                ty,
+                            );
+                        }
+                    }
                     let mut two = Vec::with_capacity(2);
-                    for a in args {
-                        let (x, ty) = self.expr(cx, a);
+                    for (a, (x, ty)) in args.iter().zip(lowered) {
                         if matches!(ty, Ty::List(_) | Ty::Zone) {
                             self.error(
                                 Diagnostic::error(
                                     "E201",
                                     a.span,
                                     format!(
-                                        "`{n}(a, b)` compares two numbers, and this is {} {ty}",
+                                        "`{n}(a, b)` compares two numbers (or two lists of numbers), and this is {} {ty}",
                                         crate::diag::article(&ty.to_string())
                                     ),
                                 )

@@ -576,3 +576,22 @@ flow {
 "#;
     assert_eq!(reason(&start(src)), "2, 5, 9 / 5, 9 / 2, -2");
 }
+
+/// `max(a, b)` and `min(a, b)` take two lists of numbers too, compared as `<` compares them (item
+/// by item, a shorter list first when it is the start of the other).
+#[test]
+fn max_and_min_compare_two_lists_of_numbers() {
+    let src = r#"
+game "Hands" { players 2 }
+fn value(a: int, b: int): list of int = sort(x for x in [a, b])
+flow {
+  turn seat(1) {
+    let best = max(value(3, 9), value(4, 5))
+    let worst = min(value(3, 9), value(4, 5))
+    let short = max([2], [2, 1])
+    win [active] "{best} / {worst} / {short}"
+  }
+}
+"#;
+    assert_eq!(reason(&start(src)), "4, 5 / 3, 9 / 2, 1");
+}
