@@ -30,6 +30,10 @@ impl Compiler<'_> {
         let filter = filter
             .as_ref()
             .map(|f| Box::new(self.expr_expect(cx, f, &Ty::Bool)));
+        // `max(E for x in L)` with E a list of numbers: which end of the sorted values to take,
+        // and E's type.
+        let mut pick: Option<Builtin> = None;
+        let mut listed: Option<Ty> = None;
         let (op, ty, value) = match op {
             ast::Aggregate::Count => (Aggregate::Count, Ty::Int, None),
             ast::Aggregate::Any => (Aggregate::Any, Ty::Bool, None),
@@ -75,6 +79,22 @@ impl Compiler<'_> {
                         }
                         x
                     }
+                    // `max`/`min` of lists of numbers: the values listed, sorted, and the
+                    // last (or first) of them.
+                    Some(v) if op != ast::Aggregate::Sum => {
+                        let (x, t) = self.expr(cx, v);
+                        if matches!(t, Ty::List(_)) && orderable(&t) {
+                            pick = Some(if op == ast::Aggregate::Max {
+                                Builtin::Last
+                            } else {
+                                Builtin::First
+                            });
+                            listed = Some(t);
+                        } else if !fits(&t, &Ty::Int) {
+                            self.type_error(v.span, &Ty::Int, &t);
+                        }
+                        x
+                    }
                     Some(v) => self.expr_expect(cx, v, &Ty::Int),
                     None => {
                         self.error(
@@ -99,6 +119,30 @@ impl Compiler<'_> {
             }
         };
         cx.pop();
+        if let (Some(end), Some(item)) = (pick, listed) {
+            let values = mk(
+                ExprKind::Aggregate {
+                    op: Aggregate::Map,
+                    value,
+                    slot,
+                    list: Box::new(l),
+                    filter,
+                },
+                span,
+            );
+            let key = cx.hidden_slot();
+            let sorted = mk(
+                ExprKind::Aggregate {
+                    op: Aggregate::Sort,
+                    value: Some(Box::new(mk(ExprKind::Local(key), span))),
+                    slot: key,
+                    list: Box::new(values),
+                    filter: None,
+                },
+                span,
+            );
+            return (mk(ExprKind::Builtin(end, vec![sorted]), span), item);
+        }
         (
             mk(
                 ExprKind::Aggregate {

@@ -578,7 +578,8 @@ flow {
 }
 
 /// `max(a, b)` and `min(a, b)` take two lists of numbers too, compared as `<` compares them (item
-/// by item, a shorter list first when it is the start of the other).
+/// by item, a shorter list first when it is the start of the other), and so do `max(E for x in L)`
+/// and `min(...)` (`none` when there are no values).
 #[test]
 fn max_and_min_compare_two_lists_of_numbers() {
     let src = r#"
@@ -589,9 +590,15 @@ flow {
     let best = max(value(3, 9), value(4, 5))
     let worst = min(value(3, 9), value(4, 5))
     let short = max([2], [2, 1])
-    win [active] "{best} / {worst} / {short}"
+    let most = max(value(a, 9 - a) for a in 1..4)
+    let least = min(value(a, 9 - a) for a in 1..4 where a > 1)
+    let none_of = max(value(1, 1) for a in [])
+    win [active] "{best} / {worst} / {short} / {most} / {least} / {none_of}"
   }
 }
 "#;
-    assert_eq!(reason(&start(src)), "4, 5 / 3, 9 / 2, 1");
+    assert_eq!(
+        reason(&start(src)),
+        "4, 5 / 3, 9 / 2, 1 / 4, 5 / 2, 7 / none"
+    );
 }
