@@ -428,15 +428,19 @@ strategy miser "a coin while poor, then pass" {
 "#;
 
     fn outcomes(test: &str) -> Vec<Option<String>> {
-        let source = format!("{GAME}{test}");
-        let checked = crate::check::check_source(&source);
+        failures(&format!("{GAME}{test}"))
+    }
+
+    /// Each rules test of a script that checks without errors: `None` when it passed, else why not.
+    fn failures(source: &str) -> Vec<Option<String>> {
+        let checked = crate::check::check_source(source);
         assert!(
             checked.diagnostics.iter().all(|d| !d.is_error()),
             "{:?}",
             checked.diagnostics
         );
         let program = Arc::new(checked.program.expect("a checked program"));
-        run_tests(&program, &source)
+        run_tests(&program, source)
             .into_iter()
             .map(|o| o.failure)
             .collect()
@@ -528,12 +532,7 @@ var options: int = 4
 flow { turn seat(1) { win [active] "done" } }
 test "its own" { expect options == 4 }
 "#;
-        let checked = crate::check::check_source(source);
-        let program = Arc::new(checked.program.expect("a checked program"));
-        let got: Vec<_> = run_tests(&program, source)
-            .into_iter()
-            .map(|o| o.failure)
-            .collect();
+        let got = failures(source);
         assert_eq!(got, vec![None]);
     }
 
@@ -570,12 +569,7 @@ test "wrong" {
   expect stat gained == 3
 }
 "#;
-        let checked = crate::check::check_source(source);
-        let program = Arc::new(checked.program.expect("a checked program"));
-        let got: Vec<_> = run_tests(&program, source)
-            .into_iter()
-            .map(|o| o.failure)
-            .collect();
+        let got = failures(source);
         assert_eq!(
             got,
             vec![
@@ -617,12 +611,7 @@ test "won" {
   expect winners [seat(1)]
 }
 "#;
-        let checked = crate::check::check_source(source);
-        let program = Arc::new(checked.program.expect("a checked program"));
-        let got: Vec<_> = run_tests(&program, source)
-            .into_iter()
-            .map(|o| o.failure)
-            .collect();
+        let got = failures(source);
         assert_eq!(
             got,
             vec![

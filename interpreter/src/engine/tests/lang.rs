@@ -20,6 +20,15 @@ pub(super) fn start(src: &str) -> Game {
     Game::new(p, GameConfig::new(2, 1))
 }
 
+/// The codes of the diagnostics of a script.
+fn codes_of(src: &str) -> Vec<&'static str> {
+    check_source(src)
+        .diagnostics
+        .iter()
+        .map(|d| d.code)
+        .collect()
+}
+
 fn reason(g: &Game) -> String {
     match g.status() {
         Status::Over(o) => o.reason.clone(),
@@ -517,11 +526,7 @@ flow { turn seat(1) { win [active] "{count(deck)} in the deck" } }
 "#;
     assert_eq!(reason(&start(src)), "3 in the deck");
     let wrong = src.replace("let with: kind = none", "let with: int = \"Captain\"");
-    let codes: Vec<&str> = check_source(&wrong)
-        .diagnostics
-        .iter()
-        .map(|d| d.code)
-        .collect();
+    let codes = codes_of(&wrong);
     assert!(codes.contains(&"E201"), "{codes:?}");
 }
 
@@ -545,11 +550,7 @@ flow {
     let g = start(src);
     assert_eq!(reason(&g), "total 42, missing 1");
     let bad = src.replace("for (x, y, z) in [[1, 2]]", "for (x, y, z) in [1, 2]");
-    let codes: Vec<&str> = check_source(&bad)
-        .diagnostics
-        .iter()
-        .map(|d| d.code)
-        .collect();
+    let codes = codes_of(&bad);
     assert!(codes.contains(&"E201"), "{codes:?}");
 }
 
