@@ -130,17 +130,7 @@ impl Compiler<'_> {
                 },
                 span,
             );
-            let key = cx.hidden_slot();
-            let sorted = mk(
-                ExprKind::Aggregate {
-                    op: Aggregate::Sort,
-                    value: Some(Box::new(mk(ExprKind::Local(key), span))),
-                    slot: key,
-                    list: Box::new(values),
-                    filter: None,
-                },
-                span,
-            );
+            let sorted = sorted_by_value(cx, values, span);
             return (mk(ExprKind::Builtin(end, vec![sorted]), span), item);
         }
         (
@@ -179,22 +169,23 @@ impl Compiler<'_> {
         if !fits(&elem, &Ty::Kind) && !fits(&elem, &Ty::Tag) && !orderable(&elem) {
             self.type_error(value.map_or(span, |v| v.span), &Ty::Int, &elem);
         }
-        let slot = cx.hidden_slot();
-        let key = mk(ExprKind::Local(slot), span);
-        (
-            mk(
-                ExprKind::Aggregate {
-                    op: Aggregate::Sort,
-                    value: Some(Box::new(key)),
-                    slot,
-                    list: Box::new(values),
-                    filter: None,
-                },
-                span,
-            ),
-            ty,
-        )
+        (sorted_by_value(cx, values, span), ty)
     }
+}
+
+/// The list `values` sorted by the values themselves (`sort(y in values by y)`, `y` a hidden local).
+fn sorted_by_value(cx: &mut Ctx, values: Expr, span: Span) -> Expr {
+    let slot = cx.hidden_slot();
+    mk(
+        ExprKind::Aggregate {
+            op: Aggregate::Sort,
+            value: Some(Box::new(mk(ExprKind::Local(slot), span))),
+            slot,
+            list: Box::new(values),
+            filter: None,
+        },
+        span,
+    )
 }
 
 /// A type whose values are ordered by `<`: numbers, and lists of them compared element by element.

@@ -71,25 +71,7 @@ impl Compiler<'_> {
                 }),
             );
         }
-        let Some(&id) = self.stat_ids.get(&name.name) else {
-            let help = did_you_mean(&name.name, self.stat_ids.keys().map(|s| s.as_str()))
-                .unwrap_or_else(|| {
-                    format!(
-                        "declare it at the top level: `stat {} \"what it measures\"`",
-                        name.name
-                    )
-                });
-            self.error(
-                Diagnostic::error(
-                    "E102",
-                    name.span,
-                    format!("no statistic is named `{}`", name.name),
-                )
-                .label("unknown statistic")
-                .help(help),
-            );
-            return None;
-        };
+        let id = self.stat_named(name)?;
         self.refer(name.span, super::symbols::Target::Stat(name.name.clone()));
         let op = match op {
             ast::AssignOp::Set => AssignOp::Set,
@@ -107,23 +89,34 @@ impl Compiler<'_> {
         Some(StmtKind::Stat(id, op, x))
     }
 
+    /// The statistic named at `name`; E102 with a "did you mean" when there is none.
+    fn stat_named(&mut self, name: &ast::Ident) -> Option<u16> {
+        if let Some(&id) = self.stat_ids.get(&name.name) {
+            return Some(id);
+        }
+        let help = did_you_mean(&name.name, self.stat_ids.keys().map(|s| s.as_str()))
+            .unwrap_or_else(|| {
+                format!(
+                    "declare it at the top level: `stat {} \"what it measures\"`",
+                    name.name
+                )
+            });
+        self.error(
+            Diagnostic::error(
+                "E102",
+                name.span,
+                format!("no statistic is named `{}`", name.name),
+            )
+            .label("unknown statistic")
+            .help(help),
+        );
+        None
+    }
+
     /// `stat NAME` in a rules test's step: a hidden local the test runner fills with what the
     /// statistic recorded so far (a count's total, or the list of values recorded); elsewhere E210.
     pub(crate) fn stat_read(&mut self, cx: &mut Ctx, name: &ast::Ident, span: Span) -> (Expr, Ty) {
-        let Some(&id) = self.stat_ids.get(&name.name) else {
-            let help = did_you_mean(&name.name, self.stat_ids.keys().map(|s| s.as_str()))
-                .unwrap_or_else(|| {
-                    "declare it at the top level: `stat NAME \"what it measures\"`".into()
-                });
-            self.error(
-                Diagnostic::error(
-                    "E102",
-                    name.span,
-                    format!("no statistic is named `{}`", name.name),
-                )
-                .label("unknown statistic")
-                .help(help),
-            );
+        let Some(id) = self.stat_named(name) else {
             return bad(span);
         };
         let Some(reads) = cx.stat_reads.as_mut() else {
