@@ -710,6 +710,9 @@ pub(crate) struct Recycled {
     pub counts: crate::engine::fast::ZoneCounts,
     /// The machine's registers, reused from one evaluation to the next (engine/machine).
     pub regs: Vec<Value>,
+    /// The first register a new run of the machine may use: above those of a block whose
+    /// statement the walker runs (`Walk`), 0 otherwise.
+    pub regs_top: usize,
 }
 
 /// Working space kept in a box made when it is first needed: a clone starts with none, and copies

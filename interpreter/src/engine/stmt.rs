@@ -716,7 +716,7 @@ impl<'a> Mach<'a> {
         })
     }
 
-    fn read_place(&self, pl: &Place) -> Value {
+    pub(crate) fn read_place(&self, pl: &Place) -> Value {
         match *pl {
             Place::Local(s) => self.local(s),
             Place::Global(_, i) => self.s.globals.get(i).cloned().unwrap_or_default(),
@@ -731,7 +731,7 @@ impl<'a> Mach<'a> {
         }
     }
 
-    fn write_place(&mut self, pl: &Place, mut v: Value, span: Span) -> R<()> {
+    pub(crate) fn write_place(&mut self, pl: &Place, mut v: Value, span: Span) -> R<()> {
         let p: &'a Program = self.p;
         let (var, you, this) = match *pl {
             Place::Local(s) => {
@@ -796,7 +796,7 @@ impl<'a> Mach<'a> {
         }
     }
 
-    fn combine(&mut self, op: AssignOp, cur: Value, v: Value, span: Span) -> R<Value> {
+    pub(crate) fn combine(&mut self, op: AssignOp, cur: Value, v: Value, span: Span) -> R<Value> {
         match (cur, v) {
             (Value::Int(a), Value::Int(b)) => {
                 let r = if op == AssignOp::Sub {

@@ -22,7 +22,7 @@ pub(crate) fn attach(p: &mut Program) {
                 e.entry = next;
                 next += 1;
             });
-            debug_assert_eq!(next as usize, code.entries.len());
+            debug_assert!(next as usize <= code.entries.len());
             p.code = Some(std::sync::Arc::new(code));
             p.uncovered = None;
         }
@@ -61,19 +61,21 @@ fn compile(p: &Program) -> C<Code> {
     }
     // The functions' bodies are the first roots.
     c.code.fns = (0..p.fns.len() as u32).collect();
+    // Then the blocks, after every root (so that the roots keep their numbers).
+    c.blocks()?;
     Ok(c.code)
 }
 
-struct Compiler<'p> {
-    p: &'p Program,
-    code: Code,
+pub(super) struct Compiler<'p> {
+    pub(super) p: &'p Program,
+    pub(super) code: Code,
     /// The first free register of the entry being compiled.
-    next: Reg,
+    pub(super) next: Reg,
     /// The registers the entry needs.
-    most: Reg,
+    pub(super) most: Reg,
 }
 
-fn uncovered(what: &'static str, span: Span) -> Uncovered {
+pub(super) fn uncovered(what: &'static str, span: Span) -> Uncovered {
     Uncovered { what, span }
 }
 
@@ -91,30 +93,31 @@ impl<'p> Compiler<'p> {
         Ok(())
     }
 
-    fn emit(&mut self, i: Instr, span: Span) -> u32 {
+    pub(super) fn emit(&mut self, i: Instr, span: Span) -> u32 {
         self.code.instrs.push(i);
         self.code.spans.push(span);
         (self.code.instrs.len() - 1) as u32
     }
 
-    fn here(&self) -> u32 {
+    pub(super) fn here(&self) -> u32 {
         self.code.instrs.len() as u32
     }
 
     /// Points the jump at `at` to `to`.
-    fn patch(&mut self, at: u32, to: u32) {
+    pub(super) fn patch(&mut self, at: u32, to: u32) {
         match &mut self.code.instrs[at as usize] {
             Instr::Jump { to: t }
             | Instr::JumpIf { to: t, .. }
             | Instr::JumpUnless { to: t, .. }
             | Instr::KindIn { general: t, .. }
             | Instr::KindInt { general: t, .. }
-            | Instr::IterNext { end: t, .. } => *t = to,
+            | Instr::IterNext { end: t, .. }
+            | Instr::CountDown { end: t, .. } => *t = to,
             _ => {}
         }
     }
 
-    fn alloc(&mut self, n: u16, span: Span) -> C<Reg> {
+    pub(super) fn alloc(&mut self, n: u16, span: Span) -> C<Reg> {
         let r = self.next;
         self.next = self
             .next
@@ -125,14 +128,14 @@ impl<'p> Compiler<'p> {
     }
 
     /// `e` into a new register.
-    fn value(&mut self, e: &Expr) -> C<Reg> {
+    pub(super) fn value(&mut self, e: &Expr) -> C<Reg> {
         let r = self.alloc(1, e.span)?;
         self.into(e, r)?;
         Ok(r)
     }
 
     /// `e` into register `dst`; the registers above it are free again afterwards.
-    fn into(&mut self, e: &Expr, dst: Reg) -> C<()> {
+    pub(super) fn into(&mut self, e: &Expr, dst: Reg) -> C<()> {
         let mark = self.next;
         if !self.by_kind(e, dst)? {
             self.general(e, dst)?;

@@ -12,6 +12,7 @@
 pub(crate) mod compile;
 mod kinds;
 mod roots;
+mod stmts;
 
 use crate::ops::{Aggregate, BinOp, Builtin, Field};
 use crate::value::Value;
@@ -167,6 +168,40 @@ pub enum Instr {
     Text { dst: Reg, t: u32, first: Reg },
     /// The entry's value is in `src`.
     Ret { src: Reg },
+    /// Statement `walks[w]` run by the walker: a form not compiled yet, or one that pushes the
+    /// walker's frames (turns, phases, decisions, calls of procedures). When it pushed some, the
+    /// machine stops and keeps its first `live` registers (the loops around it) in its frame.
+    Walk { w: u32, live: u16 },
+    /// A write of the value in `src` through `assigns[a]` (the player or card in `holder`).
+    Assign { a: u32, holder: Reg, src: Reg },
+    /// The statement at this instruction's span failed: noted, and the innermost `strict` left.
+    Fail,
+    /// `dst` = the list of the value in `src` (a zone: its cards, top first), for a `for`.
+    Snapshot { dst: Reg, src: Reg },
+    /// `repeat`: jump to `end` when the number in `n` is 0 or less, else take one from it.
+    CountDown { n: Reg, end: u32 },
+    /// The end of a block's entry.
+    End,
+}
+
+/// Where an `Assign` writes, and how.
+#[derive(Clone, Copy, Debug)]
+pub struct AssignCode {
+    pub op: crate::program::AssignOp,
+    pub place: PlaceCode,
+    /// The holder's expression, for its errors.
+    pub holder: Span,
+}
+
+/// A variable a statement writes.
+#[derive(Clone, Copy, Debug)]
+pub enum PlaceCode {
+    Local(u16),
+    Global(crate::program::VarId),
+    /// Of the player in the instruction's `holder`.
+    Player(crate::program::VarId),
+    /// Of the card in the instruction's `holder`.
+    Card(crate::program::VarId),
 }
 
 /// The words an expression reads from the game without operands.
@@ -211,6 +246,14 @@ pub struct Code {
     pub entries: Vec<Entry>,
     /// The entry of each user function's body.
     pub fns: Vec<u32>,
+    /// The entry of each block a walker's frame runs (`NO_ENTRY`: a block compiled inside
+    /// another, the body of an `if` or a loop).
+    pub blocks: Vec<u32>,
+    /// The statements `Walk` hands to the walker: (block, index in the block).
+    pub walks: Vec<(u16, u32)>,
+    pub assigns: Vec<AssignCode>,
+    /// The registers the largest block's entry needs (every block runs in a window this wide).
+    pub block_regs: u16,
 }
 
 /// A construct the compiler does not cover yet: the program then runs on the walker as a whole.

@@ -7,7 +7,10 @@
 //! entry in a window of registers above the caller's (one vector reused by every evaluation, kept
 //! in `State::recycled`); expressions never pause.
 
+mod stmts;
 mod values;
+
+pub(crate) use stmts::{block_entry, span_before, step_code};
 
 use super::code::{Code, Instr, Word};
 use super::eval::MAX_DEPTH;
@@ -37,11 +40,13 @@ pub(crate) fn eval(m: &mut Mach<'_>, entry: u32) -> R<Value> {
         return Err(m.err(p.header, "the program has no code".into()));
     };
     let regs = std::mem::take(&mut m.s.recycled.get().regs);
+    let top = m.s.recycled.get().regs_top;
     let mut run = Run {
         m,
         code,
         regs,
-        top: 0,
+        top,
+        frame: usize::MAX,
     };
     let r = run.exec(entry);
     let Run { m, regs, .. } = run;
@@ -58,6 +63,23 @@ struct Run<'r, 'a> {
     regs: Vec<Value>,
     /// The first register above the running frame's.
     top: usize,
+    /// The index of the walker's frame (`Frame::Code`) of the block being run; `usize::MAX` when
+    /// an expression is evaluated.
+    frame: usize,
+}
+
+/// How a run of the loop ended.
+enum Exit {
+    /// An expression's value (`Ret`).
+    Value(Value),
+    /// The block's end (`End`): its frame is popped.
+    Done,
+    /// The block's frame was unwound (`return`, `stop`, a failure in `strict`).
+    Left,
+    /// A statement pushed the walker's frames: the block resumes when they are done.
+    Pushed,
+    /// A statement stopped the walker's loop (`win`).
+    Stop(super::exec::Stop),
 }
 
 impl<'r, 'a> Run<'r, 'a> {
@@ -75,7 +97,12 @@ impl<'r, 'a> Run<'r, 'a> {
         self.top = top;
         let r = self.run(base, e.start as usize);
         self.top = base;
-        r
+        match r? {
+            Exit::Value(v) => Ok(v),
+            Exit::Done | Exit::Left | Exit::Pushed | Exit::Stop(_) => Err(self
+                .m
+                .err(self.m.p.header, "an expression ran a statement".into())),
+        }
     }
 
     #[inline]
@@ -147,8 +174,9 @@ impl<'r, 'a> Run<'r, 'a> {
         Ok(())
     }
 
-    /// The loop: one `match` per instruction, from `pc` to the entry's `Ret`.
-    fn run(&mut self, base: usize, mut pc: usize) -> R<Value> {
+    /// The loop: one `match` per instruction, from `pc` to the entry's `Ret` or `End`, or to a
+    /// statement that pushed the walker's frames.
+    fn run(&mut self, base: usize, mut pc: usize) -> R<Exit> {
         let code = self.code;
         let mut work = 0u64;
         loop {
@@ -572,7 +600,45 @@ impl<'r, 'a> Run<'r, 'a> {
                 Instr::Ret { src } => {
                     self.flush(&mut work);
                     self.charge(at, 0)?;
-                    return Ok(std::mem::take(&mut self.regs[base + src as usize]));
+                    return Ok(Exit::Value(std::mem::take(
+                        &mut self.regs[base + src as usize],
+                    )));
+                }
+                Instr::Walk { w, live } => {
+                    self.flush(&mut work);
+                    self.charge(at, 0)?;
+                    if let Some(exit) = self.walk(base, w, pc, live)? {
+                        return Ok(exit);
+                    }
+                }
+                Instr::Assign { a, holder, src } => {
+                    self.flush(&mut work);
+                    self.assign(base, at, a, holder, src)?;
+                }
+                Instr::Fail => {
+                    self.m.fail(code.spans[at]);
+                    if !self.frame_stands() {
+                        self.flush(&mut work);
+                        return Ok(Exit::Left);
+                    }
+                }
+                Instr::Snapshot { dst, src } => {
+                    let v = std::mem::take(&mut self.regs[base + src as usize]);
+                    let l = self.m.as_list(v, code.spans[at])?;
+                    self.set(base, dst, Value::List(l));
+                }
+                Instr::CountDown { n, end } => {
+                    let left = self.int(at, self.reg(base, n))?;
+                    if left > 0 {
+                        self.set_int(base, n, left - 1);
+                    } else {
+                        pc = end as usize;
+                    }
+                }
+                Instr::End => {
+                    self.flush(&mut work);
+                    self.charge(at, 0)?;
+                    return Ok(Exit::Done);
                 }
             }
         }
