@@ -496,11 +496,28 @@ impl<'a> Mach<'a> {
         }
         self.s.short = false;
         let v = self.eval(what)?;
-        let mut failed = self.s.short;
+        let failed = self.s.short;
         let target = self.eval_zone(to)?;
+        self.move_value(v, failed, target, position, face, what.span, span)
+    }
+
+    /// `move` of a value (a card, cards or a zone) to zone instance `target`; `failed` when the
+    /// pile it came from held fewer cards than asked.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn move_value(
+        &mut self,
+        v: Value,
+        mut failed: bool,
+        target: u32,
+        position: Position,
+        face: Option<Face>,
+        what_span: Span,
+        span: Span,
+    ) -> R<Flow> {
+        let what = what_span;
         if let Value::Card(c) = v {
             // One card: no list to build.
-            let c = self.as_card(&Value::Card(c), what.span)?;
+            let c = self.as_card(&Value::Card(c), what)?;
             if !self.move_card(c, target, position, face)? {
                 failed = true;
             }
@@ -525,7 +542,7 @@ impl<'a> Mach<'a> {
             }
             Value::List(l) => l,
             v => {
-                let cards = self.cards_of(v, what.span)?;
+                let cards = self.cards_of(v, what)?;
                 for c in cards {
                     match c {
                         Some(c) => {
@@ -542,7 +559,7 @@ impl<'a> Mach<'a> {
         self.charge_later(list.len());
         for x in list.iter() {
             if !matches!(x, Value::None) {
-                self.as_card(x, what.span)?;
+                self.as_card(x, what)?;
             }
         }
         for x in list.iter() {

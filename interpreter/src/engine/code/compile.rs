@@ -112,7 +112,8 @@ impl<'p> Compiler<'p> {
             | Instr::KindIn { general: t, .. }
             | Instr::KindInt { general: t, .. }
             | Instr::IterNext { end: t, .. }
-            | Instr::CountDown { end: t, .. } => *t = to,
+            | Instr::CountDown { end: t, .. }
+            | Instr::Log { skip: t, .. } => *t = to,
             _ => {}
         }
     }
@@ -229,7 +230,7 @@ impl<'p> Compiler<'p> {
     }
 
     /// Expressions `xs` into consecutive new registers; the first of them.
-    fn args(&mut self, xs: &[Expr], span: Span) -> C<(Reg, u16)> {
+    pub(super) fn args(&mut self, xs: &[Expr], span: Span) -> C<(Reg, u16)> {
         let n = u16::try_from(xs.len()).map_err(|_| uncovered("too many arguments", span))?;
         let first = self.alloc(n, span)?;
         for (i, x) in xs.iter().enumerate() {
@@ -451,32 +452,7 @@ impl<'p> Compiler<'p> {
                     span,
                 );
             }
-            ExprKind::Text(t) => {
-                let mut lits = vec![String::new()];
-                let mut spans = Vec::new();
-                let mut xs = Vec::new();
-                for part in &t.parts {
-                    match part {
-                        TextPartIr::Lit(s) => {
-                            lits.last_mut().into_iter().for_each(|l| l.push_str(s))
-                        }
-                        TextPartIr::Expr(x) => {
-                            xs.push(x);
-                            spans.push(x.span);
-                            lits.push(String::new());
-                        }
-                    }
-                }
-                let first = self.alloc(xs.len() as u16, span)?;
-                for (i, x) in xs.iter().enumerate() {
-                    let mark = self.next;
-                    self.into(x, first + i as u16)?;
-                    self.next = mark;
-                }
-                self.code.texts.push(TextCode { lits, spans });
-                let t = (self.code.texts.len() - 1) as u32;
-                self.emit(Instr::Text { dst, t, first }, span);
-            }
+            ExprKind::Text(t) => self.text(t, dst, span)?,
             ExprKind::Let(slot, v, body) => {
                 let r = self.value(v)?;
                 self.emit(
@@ -489,6 +465,33 @@ impl<'p> Compiler<'p> {
                 self.into(body, dst)?;
             }
         }
+        Ok(())
+    }
+
+    /// A text into `dst`: its interpolated values into new registers, then `Text`.
+    pub(super) fn text(&mut self, t: &crate::program::TextIr, dst: Reg, span: Span) -> C<()> {
+        let mut lits = vec![String::new()];
+        let mut spans = Vec::new();
+        let mut xs = Vec::new();
+        for part in &t.parts {
+            match part {
+                TextPartIr::Lit(s) => lits.last_mut().into_iter().for_each(|l| l.push_str(s)),
+                TextPartIr::Expr(x) => {
+                    xs.push(x);
+                    spans.push(x.span);
+                    lits.push(String::new());
+                }
+            }
+        }
+        let first = self.alloc(xs.len() as u16, span)?;
+        for (i, x) in xs.iter().enumerate() {
+            let mark = self.next;
+            self.into(x, first + i as u16)?;
+            self.next = mark;
+        }
+        self.code.texts.push(TextCode { lits, spans });
+        let t = (self.code.texts.len() - 1) as u32;
+        self.emit(Instr::Text { dst, t, first }, span);
         Ok(())
     }
 

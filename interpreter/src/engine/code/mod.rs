@@ -182,6 +182,55 @@ pub enum Instr {
     CountDown { n: Reg, end: u32 },
     /// The end of a block's entry.
     End,
+    /// Clears the game's flag of a pile that held fewer cards than asked (`move top N of Z`).
+    ShortClear,
+    /// `dst` = whether a pile held fewer cards than asked since `ShortClear`.
+    ShortTake { dst: Reg },
+    /// `move` of the card, cards or zone in `what` to the zone in `to`, as `moves[m]` says.
+    Move { m: u32, what: Reg, to: Reg },
+    /// `perform` as `performs[f]` says, of the card in `card` (`as` in `card + 1`, `by` in
+    /// `card + 2` when given); pushes the ability's body, keeping the first `live` registers.
+    Perform { f: u32, card: Reg, live: u16 },
+    /// A call of procedure `proc` with its `n` arguments in `first..` (`slot`: the local that
+    /// `let x = proc(..)` writes, u16::MAX for none); pushes its body, keeping `live` registers.
+    CallProc {
+        proc: u16,
+        first: Reg,
+        n: u16,
+        slot: u16,
+        live: u16,
+    },
+    /// `return` of the value in `src`: leaves the procedure.
+    Return { src: Reg },
+    /// `log`: when nobody records and building the text of `walks[w]` cannot fail, jump to
+    /// `skip`; else the text is built by the instructions that follow, then `LogPush`.
+    Log { w: u32, skip: u32 },
+    /// Records the text in `src` as a log line (when the game records).
+    LogPush { src: Reg },
+    /// `stat` number `id`: records (`Set`) or counts the number in `src`.
+    Stat { id: u16, op: u8, src: Reg },
+    /// `pay` the number in `src` from the variable of `assigns[a]` (the holder in `holder`).
+    Pay { a: u32, holder: Reg, src: Reg },
+}
+
+/// How a `Move` moves.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveCode {
+    pub position: cardgame_grammar::ast::Position,
+    pub face: Option<cardgame_grammar::ast::Face>,
+    /// The register `ShortTake` wrote.
+    pub short: Reg,
+    pub what: Span,
+    pub to: Span,
+}
+
+/// What a `Perform` performs.
+#[derive(Clone, Copy, Debug)]
+pub struct PerformCode {
+    pub ability: crate::program::AbilityId,
+    pub as_card: Option<Span>,
+    pub by: Option<Span>,
+    pub card: Span,
 }
 
 /// Where an `Assign` writes, and how.
@@ -252,6 +301,8 @@ pub struct Code {
     /// The statements `Walk` hands to the walker: (block, index in the block).
     pub walks: Vec<(u16, u32)>,
     pub assigns: Vec<AssignCode>,
+    pub moves: Vec<MoveCode>,
+    pub performs: Vec<PerformCode>,
     /// The registers the largest block's entry needs (every block runs in a window this wide).
     pub block_regs: u16,
 }

@@ -9,7 +9,7 @@
 //! inside their block; every other block is an entry of its own.
 
 use super::compile::{uncovered, Compiler};
-use super::{AssignCode, Entry, Instr, PlaceCode, NO_ENTRY};
+use super::{AssignCode, Entry, Instr, MoveCode, PerformCode, PlaceCode, NO_ENTRY};
 use crate::program::{AssignOp, BlockId, Stmt, StmtKind, Target};
 use cardgame_grammar::ast::Span;
 
@@ -216,19 +216,122 @@ impl Compiler<'_> {
                 self.emit(Instr::JumpIf { c: r, to: at + 2 }, c.span);
                 self.emit(Instr::Fail, span);
             }
+            StmtKind::Move {
+                what,
+                to,
+                position,
+                face,
+            } => {
+                self.emit(Instr::ShortClear, span);
+                let w = self.value(what)?;
+                let short = self.alloc(1, span)?;
+                self.emit(Instr::ShortTake { dst: short }, what.span);
+                let t = self.value(to)?;
+                self.code.moves.push(MoveCode {
+                    position: *position,
+                    face: *face,
+                    short,
+                    what: what.span,
+                    to: to.span,
+                });
+                let m = (self.code.moves.len() - 1) as u32;
+                self.emit(Instr::Move { m, what: w, to: t }, span);
+            }
+            StmtKind::Perform {
+                ability,
+                card,
+                as_card,
+                by,
+            } => {
+                let live = self.next;
+                let r = self.alloc(3, span)?;
+                self.into(card, r)?;
+                if let Some(x) = as_card {
+                    self.into(x, r + 1)?;
+                }
+                if let Some(x) = by {
+                    self.into(x, r + 2)?;
+                }
+                self.code.performs.push(PerformCode {
+                    ability: *ability,
+                    as_card: as_card.as_ref().map(|x| x.span),
+                    by: by.as_ref().map(|x| x.span),
+                    card: card.span,
+                });
+                let f = (self.code.performs.len() - 1) as u32;
+                self.emit(Instr::Perform { f, card: r, live }, span);
+            }
+            StmtKind::Call(proc, args) | StmtKind::CallLet(_, proc, args) => {
+                let live = self.next;
+                let slot = match &s.kind {
+                    StmtKind::CallLet(slot, ..) => *slot,
+                    _ => u16::MAX,
+                };
+                let (first, n) = self.args(args, span)?;
+                self.emit(
+                    Instr::CallProc {
+                        proc: proc.0,
+                        first,
+                        n,
+                        slot,
+                        live,
+                    },
+                    span,
+                );
+            }
+            StmtKind::Return(e) => {
+                let r = self.value(e)?;
+                self.emit(Instr::Return { src: r }, span);
+            }
+            StmtKind::Log(t) => {
+                self.code.walks.push((b.0, idx));
+                let w = (self.code.walks.len() - 1) as u32;
+                let at = self.emit(Instr::Log { w, skip: 0 }, span);
+                let r = self.alloc(1, span)?;
+                self.text(t, r, span)?;
+                self.emit(Instr::LogPush { src: r }, span);
+                let end = self.here();
+                self.patch(at, end);
+            }
+            StmtKind::Stat(id, op, e) => {
+                let r = self.value(e)?;
+                let op = match op {
+                    AssignOp::Set => 0,
+                    AssignOp::Add => 1,
+                    AssignOp::Sub => 2,
+                };
+                self.emit(
+                    Instr::Stat {
+                        id: *id,
+                        op,
+                        src: r,
+                    },
+                    e.span,
+                );
+            }
+            StmtKind::Pay(e, t) => {
+                let src = self.value(e)?;
+                let (place, holder, hs) = match t {
+                    Target::Local(slot) => (PlaceCode::Local(*slot), src, span),
+                    Target::Global(v) => (PlaceCode::Global(*v), src, span),
+                    Target::Player(v, h) => (PlaceCode::Player(*v), self.value(h)?, h.span),
+                    Target::Card(v, h) => (PlaceCode::Card(*v), self.value(h)?, h.span),
+                };
+                self.code.assigns.push(AssignCode {
+                    op: AssignOp::Sub,
+                    place,
+                    holder: hs,
+                });
+                let a = (self.code.assigns.len() - 1) as u32;
+                self.emit(Instr::Pay { a, holder, src }, span);
+            }
             StmtKind::Choose(..)
-            | StmtKind::Move { .. }
             | StmtKind::Shuffle(_)
-            | StmtKind::Pay(..)
             | StmtKind::Reveal(..)
             | StmtKind::Show(..)
             | StmtKind::Strict(_)
             | StmtKind::Stop
-            | StmtKind::Perform { .. }
             | StmtKind::Emit(..)
-            | StmtKind::Call(..)
-            | StmtKind::CallLet(..)
-            | StmtKind::Return(_)
             | StmtKind::Turn(..)
             | StmtKind::Phase(..)
             | StmtKind::EndTurn
@@ -238,9 +341,7 @@ impl Compiler<'_> {
             | StmtKind::Simultaneously { .. }
             | StmtKind::Eliminate(_)
             | StmtKind::Win(..)
-            | StmtKind::WinTeam(..)
-            | StmtKind::Log(_)
-            | StmtKind::Stat(..) => self.walk(b, idx, span),
+            | StmtKind::WinTeam(..) => self.walk(b, idx, span),
         }
         Ok(())
     }

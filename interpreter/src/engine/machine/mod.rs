@@ -7,6 +7,7 @@
 //! entry in a window of registers above the caller's (one vector reused by every evaluation, kept
 //! in `State::recycled`); expressions never pause.
 
+mod effects;
 mod stmts;
 mod values;
 
@@ -639,6 +640,53 @@ impl<'r, 'a> Run<'r, 'a> {
                     self.flush(&mut work);
                     self.charge(at, 0)?;
                     return Ok(Exit::Done);
+                }
+                Instr::ShortClear => self.m.s.short = false,
+                Instr::ShortTake { dst } => {
+                    let short = self.m.s.short;
+                    self.set_bool(base, dst, short);
+                }
+                Instr::Move { m, what, to } => {
+                    self.flush(&mut work);
+                    if let Some(exit) = self.move_cards(base, at, m, what, to)? {
+                        return Ok(exit);
+                    }
+                }
+                Instr::Perform { f, card, live } => {
+                    self.flush(&mut work);
+                    self.charge(at, 0)?;
+                    if let Some(exit) = self.perform(base, at, pc, f, card, live)? {
+                        return Ok(exit);
+                    }
+                }
+                Instr::CallProc {
+                    proc,
+                    first,
+                    n,
+                    slot,
+                    live,
+                } => {
+                    self.flush(&mut work);
+                    self.charge(at, 0)?;
+                    return self.call_proc(base, at, pc, proc, first, n, slot, live);
+                }
+                Instr::Return { src } => {
+                    self.flush(&mut work);
+                    self.charge(at, 0)?;
+                    return Ok(self.ret(base, src));
+                }
+                Instr::Log { w, skip } => {
+                    if self.log_skips(w) {
+                        pc = skip as usize;
+                    }
+                }
+                Instr::LogPush { src } => self.log_push(base, src),
+                Instr::Stat { id, op, src } => self.stat(base, at, id, op, src)?,
+                Instr::Pay { a, holder, src } => {
+                    self.flush(&mut work);
+                    if let Some(exit) = self.pay(base, at, a, holder, src)? {
+                        return Ok(exit);
+                    }
                 }
             }
         }

@@ -7,9 +7,8 @@
 //! body, triggers), the machine writes where it stopped and the registers of the loops around it
 //! into its frame and returns; the walker runs the frames above, then this frame again.
 
-use super::super::code::{Code, PlaceCode};
+use super::super::code::Code;
 use super::super::exec::{At, Flow, Frame, Mach};
-use super::super::stmt::Place;
 use super::{Exit, Run, R};
 use crate::program::{AssignOp, BlockId, Program};
 use crate::value::Value;
@@ -80,7 +79,7 @@ impl Run<'_, '_> {
     }
 
     /// Keeps where the block stopped (`pc`) and its first `live` registers in its frame.
-    fn suspend(&mut self, base: usize, pc: usize, live: u16) {
+    pub(super) fn suspend(&mut self, base: usize, pc: usize, live: u16) {
         let regs: Box<[Value]> = self.regs[base..base + live as usize]
             .iter_mut()
             .map(std::mem::take)
@@ -144,19 +143,8 @@ impl Run<'_, '_> {
             return Err(self.m.err(self.m.p.header, "unknown assignment".into()));
         };
         let span = code.spans[at];
+        let place = self.place(base, &ac, holder)?;
         let v = std::mem::take(&mut self.regs[base + src as usize]);
-        let place = match ac.place {
-            PlaceCode::Local(s) => Place::Local(s),
-            PlaceCode::Global(var) => Place::Global(var.index(), self.m.l.var(var)),
-            PlaceCode::Player(var) => {
-                let h = &self.regs[base + holder as usize];
-                Place::Player(var.index(), self.m.as_player(h, ac.holder)?)
-            }
-            PlaceCode::Card(var) => {
-                let h = &self.regs[base + holder as usize];
-                Place::Card(var.index(), self.m.as_card(h, ac.holder)?)
-            }
-        };
         let new = match ac.op {
             AssignOp::Set => v,
             AssignOp::Add | AssignOp::Sub => {
