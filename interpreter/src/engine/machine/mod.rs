@@ -372,7 +372,15 @@ impl<'r, 'a> Run<'r, 'a> {
                     }
                     None => pc = general as usize,
                 },
-                Instr::Jump { to } => pc = to as usize,
+                Instr::Jump { to } => {
+                    // A jump back closes a loop: the budget is tested there, so that a loop that
+                    // never ends is stopped.
+                    if (to as usize) < at {
+                        self.flush(&mut work);
+                        self.charge(at, 0)?;
+                    }
+                    pc = to as usize;
+                }
                 Instr::JumpUnless { c, to } => {
                     if !self.truth(at, self.reg(base, c))? {
                         pc = to as usize;

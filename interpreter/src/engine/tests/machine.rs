@@ -11,11 +11,15 @@ use std::sync::Arc;
 fn program(file: &str) -> Arc<Program> {
     let path = format!("{}/../{file}", env!("CARGO_MANIFEST_DIR"));
     let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let checked = check_source(&src);
+    program_of(file, &src)
+}
+
+fn program_of(name: &str, src: &str) -> Arc<Program> {
+    let checked = check_source(src);
     Arc::new(
         checked
             .program
-            .unwrap_or_else(|| panic!("{file} checks: {:?}", checked.diagnostics)),
+            .unwrap_or_else(|| panic!("{name} checks: {:?}", checked.diagnostics)),
     )
 }
 
@@ -39,7 +43,10 @@ fn observed(g: &mut Game) -> String {
 /// Plays `games` games of `file` on both engines, choosing the same options (a generator of the
 /// test's own, seeded by the game), and fails at the first decision where they differ.
 fn lockstep(file: &str, players: u8, games: u64) -> u64 {
-    let p = program(file);
+    lockstep_of(file, program(file), players, games)
+}
+
+fn lockstep_of(file: &str, p: Arc<Program>, players: u8, games: u64) -> u64 {
     assert!(
         p.code.is_some(),
         "{file} compiles for the machine: {:?}",
@@ -79,6 +86,90 @@ fn market_race_plays_alike_on_both_engines() {
 #[test]
 fn duel_plays_alike_on_both_engines() {
     assert!(lockstep("examples/duel.cardgame", 2, 12) > 300);
+}
+
+/// Statements compiled on the machine (loops and their `break`, `repeat`, `while`, `require`, a
+/// procedure's `return` to a `let`, `strict` left at a failed `pay`, writes with bounds) and the
+/// walker's frames they stop for (turns, menus) play alike on both engines.
+const STATEMENTS: &str = r#"game "Statements" { players 2 }
+zone deck per player: pile
+zone stock: pile
+var coins per player: int = 0 min 0 max 7
+var ticks: int = 0
+card "Coin" { copies 9 }
+
+proc gain(p: player, n: int): int {
+  p.coins += n
+  if p.coins > 5 { return 5 }
+  return p.coins
+}
+
+proc spend(p: player) {
+  strict {
+    pay 3 from p.coins
+    move top of stock to p.deck
+    log "{p} spends"
+  }
+  ticks += 1
+}
+
+action grab(c in stock) label "Grab {c}" if you.coins >= 1 {
+  you.coins -= 1
+  move c to you.deck
+}
+
+setup { move box to stock }
+
+flow {
+  loop {
+    for p in everyone where count(p.deck) < 5 {
+      turn p {
+        let k = gain(p, 2)
+        repeat k { ticks += 1 }
+        let i = 0
+        while i < 10 {
+          i += 1
+          if i == 3 { break }
+        }
+        require i == 3
+        spend(p)
+        actions by p until pass [grab]
+      }
+    }
+    if count(stock) == 0 or ticks > 200 { break }
+  }
+  win everyone "done"
+}
+"#;
+
+#[test]
+fn statements_play_alike_on_both_engines() {
+    let p = program_of("statements", STATEMENTS);
+    let code = p.code.as_deref().expect("code");
+    let walked = code
+        .instrs
+        .iter()
+        .filter(|i| matches!(i, Instr::Walk { .. }))
+        .count();
+    // The turn, the menu, `strict` and `win` are the walker's; every other statement is compiled.
+    assert_eq!(walked, 4, "statements handed to the walker");
+    assert!(lockstep_of("statements", p, 2, 8) > 20);
+}
+
+/// A loop that never ends stops at the budget on the machine too (its jump back is charged).
+#[test]
+fn an_endless_loop_on_the_machine_runs_out_of_budget() {
+    let p = program_of(
+        "never",
+        "game \"Loop\" { players 2 }\nvar n: int = 0\nflow { loop { n += 1 } }\n",
+    );
+    let mut config = config(2, 1, Engine::Machine);
+    config.max_steps = 10_000;
+    let g = Game::new(p, config);
+    match g.status() {
+        Status::Error(e) => assert!(e.to_string().contains("ran more than"), "{e}"),
+        s => panic!("expected the budget's error, found {s:?}"),
+    }
 }
 
 /// The machine really runs the slice: its code holds the specialised instructions the compiler
