@@ -134,8 +134,10 @@ fn event_json(e: &Event, viewer: Option<u8>) -> serde_json::Value {
     if let Some(p) = v.get("player").map(from_one) {
         v["player"] = p;
     }
-    if let Some(ws) = v.get("winners").and_then(|w| w.as_array()) {
-        v["winners"] = ws.iter().map(from_one).collect();
+    for seats in ["winners", "back"] {
+        if let Some(ws) = v.get(seats).and_then(|w| w.as_array()) {
+            v[seats] = ws.iter().map(from_one).collect();
+        }
     }
     let Some(seat) = viewer else { return v };
     match e {

@@ -524,8 +524,12 @@ pub enum StmtKind {
     Call(Ident, Vec<Expr>),
     Turn(Expr, Block),
     Phase(Ident, Block),
+    /// `round { }`: players out for the round are back when it ends.
+    Round(Block),
     EndTurn,
     EndPhase,
+    /// `end round`
+    EndRound,
     /// `actions by P mode [a, b]`
     Actions {
         by: Expr,
@@ -551,6 +555,8 @@ pub enum StmtKind {
         body: Block,
     },
     Eliminate(Expr),
+    /// `eliminate P for round`: out until the round ends.
+    OutForRound(Expr),
     /// `win L "reason"` (or `win L E`, E a text)
     Win(Expr, WinReason),
     /// `win team E "reason"`: every player whose team (`teams by VAR`) is E.

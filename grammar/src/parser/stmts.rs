@@ -179,8 +179,10 @@ impl Builder<'_> {
                 let name = self.ident(&k.next()?);
                 StmtKind::Phase(name, self.block(k.next()?, d)?)
             }
+            Rule::stmt_round => StmtKind::Round(self.block(k.next()?, d)?),
             Rule::stmt_end_turn => StmtKind::EndTurn,
             Rule::stmt_end_phase => StmtKind::EndPhase,
+            Rule::stmt_end_round => StmtKind::EndRound,
             Rule::stmt_actions => {
                 let by = self.expr(k.next()?, d)?;
                 let mode_pair = k.next()?;
@@ -236,7 +238,14 @@ impl Builder<'_> {
                     body,
                 }
             }
-            Rule::stmt_eliminate => StmtKind::Eliminate(self.expr(k.next()?, d)?),
+            Rule::stmt_eliminate => {
+                let who = self.expr(k.next()?, d)?;
+                if k.take(Rule::for_round).is_some() {
+                    StmtKind::OutForRound(who)
+                } else {
+                    StmtKind::Eliminate(who)
+                }
+            }
             Rule::stmt_win => {
                 let first = k.next()?;
                 let reason = k.next()?;

@@ -20,6 +20,7 @@ mod machine;
 pub(crate) mod menus;
 mod moves;
 pub(crate) mod options;
+mod rounds;
 mod sample;
 mod state;
 mod stats;

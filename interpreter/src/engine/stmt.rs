@@ -296,6 +296,9 @@ impl<'a> Mach<'a> {
                 }
                 self.push_block(*body);
             }
+            StmtKind::Round(body) => return self.start_round(*body, span),
+            StmtKind::EndRound => return self.leave_round(span),
+            StmtKind::OutForRound(e) => return self.out_for_round(e),
             StmtKind::EndTurn => {
                 let Some(i) = self
                     .s
@@ -362,12 +365,9 @@ impl<'a> Mach<'a> {
             StmtKind::Eliminate(e) => {
                 let v = self.eval(e)?;
                 for p in self.players_of(v, e.span)? {
-                    if self.s.living(p) {
-                        self.s.eliminated[p as usize] = true;
-                        if self.s.record {
-                            let name = self.s.name(p);
-                            self.s.events.push(Event::Eliminated { player: p, name });
-                        }
+                    if self.s.put_out(p, false) && self.s.record {
+                        let name = self.s.name(p);
+                        self.s.events.push(Event::Eliminated { player: p, name });
                     }
                 }
             }
@@ -447,7 +447,7 @@ impl<'a> Mach<'a> {
         Ok(Flow::Next)
     }
 
-    fn players_of(&mut self, v: Value, span: Span) -> R<Vec<u8>> {
+    pub(super) fn players_of(&mut self, v: Value, span: Span) -> R<Vec<u8>> {
         match v {
             Value::Player(p) => Ok(vec![self.as_player(&Value::Player(p), span)?]),
             v => {
