@@ -266,6 +266,7 @@ impl<'a> Mach<'a> {
                         participants: Vec::new(),
                         reason: format!("turn limit of {} turns reached", self.s.fixed.max_turns),
                         finished: false,
+                        flow_ended: false,
                     }))));
                 }
                 let prev = self.s.active;
@@ -388,6 +389,7 @@ impl<'a> Mach<'a> {
                     participants: Vec::new(),
                     reason,
                     finished: true,
+                    flow_ended: false,
                 }))));
             }
             StmtKind::Win(e, reason) => {
@@ -410,6 +412,7 @@ impl<'a> Mach<'a> {
                     participants,
                     reason,
                     finished: true,
+                    flow_ended: false,
                 }))));
             }
             StmtKind::Stat(id, op, e) => {
