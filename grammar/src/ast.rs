@@ -562,6 +562,8 @@ pub enum StmtKind {
     /// `win team E "reason"`: every player whose team (`teams by VAR`) is E.
     WinTeam(Expr, WinReason),
     Log(Text),
+    /// `log "text" to P`: a line of P's private log.
+    LogTo(Text, Expr),
     /// `stat NAME = E` (one value), `stat NAME += E` / `-= E` (a count per game)
     Stat(Ident, AssignOp, Expr),
 }

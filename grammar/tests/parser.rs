@@ -2077,3 +2077,10 @@ fn rounds_parse_and_round_is_not_reserved() {
     assert!(matches!(stmt("round += 1"), StmtKind::Assign(..)));
     assert!(matches!(stmt("round(1)"), StmtKind::Call(..)));
 }
+
+/// `log "text" to P`: a line of P's private log; `log "text"` as before.
+#[test]
+fn a_private_log_parses() {
+    assert!(matches!(stmt("log \"a\" to you"), StmtKind::LogTo(..)));
+    assert!(matches!(stmt("log \"a\""), StmtKind::Log(_)));
+}

@@ -681,6 +681,8 @@ pub enum StmtKind {
     /// `win team E "reason"`: the players whose team (`Program::teams`) equals E, in seat order.
     WinTeam(Expr, TextIr),
     Log(TextIr),
+    /// `log "text" to P`: a trace line only P (and the whole trace) reads.
+    LogTo(TextIr, Expr),
     /// `stat NAME = E` / `+= E` / `-= E`: the statistic's index, the operator and the value.
     Stat(u16, AssignOp, Expr),
 }

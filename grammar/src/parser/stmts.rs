@@ -262,7 +262,13 @@ impl Builder<'_> {
                     StmtKind::Win(who, reason)
                 }
             }
-            Rule::stmt_log => StmtKind::Log(self.text(k.next()?, d)?),
+            Rule::stmt_log => {
+                let text = self.text(k.next()?, d)?;
+                match k.take(Rule::expr) {
+                    Some(to) => StmtKind::LogTo(text, self.expr(to, d)?),
+                    None => StmtKind::Log(text),
+                }
+            }
             Rule::stmt_stat => {
                 let name = self.ident(&k.next()?);
                 let op = match k.next()?.as_str() {

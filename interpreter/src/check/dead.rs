@@ -275,6 +275,10 @@ impl Walk<'_> {
                 self.text(t);
             }
             StmtKind::Log(t) => self.text(t),
+            StmtKind::LogTo(t, p) => {
+                self.text(t);
+                self.expr(p);
+            }
         }
     }
 

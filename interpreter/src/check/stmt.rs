@@ -668,6 +668,12 @@ impl Compiler<'_> {
                 StmtKind::WinTeam(x, self.win_reason(cx, reason))
             }
             S::Log(t) => StmtKind::Log(self.text(cx, t)),
+            S::LogTo(t, p) => {
+                let t = self.text(cx, t);
+                let p = self.expr_expect(cx, p, &Ty::Player);
+                self.seat_needed(&p, "reads no log");
+                StmtKind::LogTo(t, p)
+            }
             S::Stat(name, op, value) => self.stat_stmt(cx, name, *op, value, span)?,
         };
         Some(Stmt::new(kind, span))

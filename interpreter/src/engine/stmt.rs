@@ -435,6 +435,17 @@ impl<'a> Mach<'a> {
                     }
                 }
             }
+            StmtKind::LogTo(t, p) => {
+                let player = self.eval_player(p)?;
+                self.seat_only(player, p.span, "reads no log")?;
+                if self.s.record {
+                    let text = self.text(t)?;
+                    self.s.events.push(Event::Told { player, text });
+                } else {
+                    let buffer = std::mem::take(&mut self.s.recycled.get().text);
+                    self.s.recycled.get().text = self.text_into(t, buffer, None)?;
+                }
+            }
             StmtKind::Log(t) => {
                 if self.s.record {
                     let text = self.text(t)?;

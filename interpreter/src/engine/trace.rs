@@ -61,6 +61,12 @@ pub enum Event {
     Log {
         text: String,
     },
+    /// `log "text" to P`: a line of P's private log, which the other seats do not read.
+    #[serde(rename = "private_log")]
+    Told {
+        player: u8,
+        text: String,
+    },
     Fail {
         line: usize,
     },
@@ -156,6 +162,10 @@ pub fn render_event(game: &Game, event: &Event, viewer: Option<u8>) -> Option<St
             }
         }
         Event::Log { text } => format!("log: {text}"),
+        Event::Told { player, text } => match viewer {
+            Some(v) if v != *player => return None,
+            _ => format!("log to {}: {text}", name(*player)),
+        },
         Event::Fail { line } => format!("failed at line {line}"),
         Event::Eliminated { player, .. } => format!("{} is eliminated", name(*player)),
         Event::OutForRound { player, .. } => format!("{} is out for the round", name(*player)),

@@ -218,6 +218,10 @@ macro_rules! stmt {
                 text!(t, $f, $iter);
             }
             StmtKind::Log(t) => text!(t, $f, $iter),
+            StmtKind::LogTo(t, p) => {
+                text!(t, $f, $iter);
+                $f(p);
+            }
         }
     }};
 }
