@@ -127,18 +127,23 @@ pub fn scores_line(game: &Game) -> Option<String> {
     Some(format!("scores: {}", each.join(", ")))
 }
 
-fn event_json(e: &Event, viewer: Option<u8>) -> serde_json::Value {
+/// An event as a JSON line, as seat `viewer` may see it (`None`: all of it); `None` for a line of
+/// another seat's private log.
+fn event_json(e: &Event, viewer: Option<u8>) -> Option<serde_json::Value> {
     let mut v = serde_json::to_value(e).unwrap_or(serde_json::Value::Null);
     // Seats are numbered from 1 in every line, as in the result and in `--view` (docs/cli.md).
     let from_one = |x: &serde_json::Value| serde_json::json!(x.as_u64().map_or(0, |n| n + 1));
     if let Some(p) = v.get("player").map(from_one) {
         v["player"] = p;
     }
-    if let Some(ws) = v.get("winners").and_then(|w| w.as_array()) {
-        v["winners"] = ws.iter().map(from_one).collect();
+    for seats in ["winners", "back"] {
+        if let Some(ws) = v.get(seats).and_then(|w| w.as_array()) {
+            v[seats] = ws.iter().map(from_one).collect();
+        }
     }
-    let Some(seat) = viewer else { return v };
+    let Some(seat) = viewer else { return Some(v) };
     match e {
+        Event::Told { player, .. } if *player != seat => return None,
         Event::Move { seen, .. } if !cardgame_interpreter::engine::seen_by(*seen, seat) => {
             v["kind"] = serde_json::Value::Null;
             v["card"] = serde_json::Value::Null;
@@ -155,7 +160,7 @@ fn event_json(e: &Event, viewer: Option<u8>) -> serde_json::Value {
         }
         _ => {}
     }
-    v
+    Some(v)
 }
 
 /// The model `--model` names, checked against the script and player count: a mismatch is a usage
@@ -231,7 +236,7 @@ pub fn cmd_run(
         for e in game.take_events() {
             let line = match format {
                 Format::Text => render_event(&game, &e, viewer),
-                Format::Json => Some(event_json(&e, viewer).to_string()),
+                Format::Json => event_json(&e, viewer).map(|v| v.to_string()),
             };
             if let Some(line) = line {
                 if writeln!(out, "{line}").is_err() {

@@ -26,6 +26,7 @@ mod scripts;
 mod search_strength;
 mod serve;
 mod shard;
+mod shown;
 mod sim;
 mod strategies;
 mod strength;

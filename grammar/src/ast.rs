@@ -524,8 +524,12 @@ pub enum StmtKind {
     Call(Ident, Vec<Expr>),
     Turn(Expr, Block),
     Phase(Ident, Block),
+    /// `round { }`: players out for the round are back when it ends.
+    Round(Block),
     EndTurn,
     EndPhase,
+    /// `end round`
+    EndRound,
     /// `actions by P mode [a, b]`
     Actions {
         by: Expr,
@@ -551,11 +555,15 @@ pub enum StmtKind {
         body: Block,
     },
     Eliminate(Expr),
+    /// `eliminate P for round`: out until the round ends.
+    OutForRound(Expr),
     /// `win L "reason"` (or `win L E`, E a text)
     Win(Expr, WinReason),
     /// `win team E "reason"`: every player whose team (`teams by VAR`) is E.
     WinTeam(Expr, WinReason),
     Log(Text),
+    /// `log "text" to P`: a line of P's private log.
+    LogTo(Text, Expr),
     /// `stat NAME = E` (one value), `stat NAME += E` / `-= E` (a count per game)
     Stat(Ident, AssignOp, Expr),
 }

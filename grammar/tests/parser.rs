@@ -2061,3 +2061,26 @@ fn recovery_inside_an_item_drops_as_little_as_it_can() {
         );
     }
 }
+
+/// `round { }`, `end round` and `eliminate P for round`; `round` stays a name elsewhere.
+#[test]
+fn rounds_parse_and_round_is_not_reserved() {
+    assert!(matches!(stmt("round { end round }"), StmtKind::Round(_)));
+    assert!(matches!(stmt("end round"), StmtKind::EndRound));
+    assert!(matches!(
+        stmt("eliminate you for round"),
+        StmtKind::OutForRound(_)
+    ));
+    assert!(matches!(stmt("eliminate you"), StmtKind::Eliminate(_)));
+    parse_ok("var round: int = 0\nfn f(): int = round + 1");
+    assert!(matches!(stmt("round = 1"), StmtKind::Assign(..)));
+    assert!(matches!(stmt("round += 1"), StmtKind::Assign(..)));
+    assert!(matches!(stmt("round(1)"), StmtKind::Call(..)));
+}
+
+/// `log "text" to P`: a line of P's private log; `log "text"` as before.
+#[test]
+fn a_private_log_parses() {
+    assert!(matches!(stmt("log \"a\" to you"), StmtKind::LogTo(..)));
+    assert!(matches!(stmt("log \"a\""), StmtKind::Log(_)));
+}

@@ -647,8 +647,12 @@ pub enum StmtKind {
     Return(Expr),
     Turn(Expr, BlockId),
     Phase(String, BlockId),
+    /// `round { }`: when it ends, however it is left, the players out for the round are back.
+    Round(BlockId),
     EndTurn,
     EndPhase,
+    /// `end round`: leave the innermost round.
+    EndRound,
     Actions {
         by: Expr,
         mode: MenuMode,
@@ -671,10 +675,14 @@ pub enum StmtKind {
         body: BlockId,
     },
     Eliminate(Expr),
+    /// `eliminate P for round`: out (as `eliminate`) until the running round ends.
+    OutForRound(Expr),
     Win(Expr, TextIr),
     /// `win team E "reason"`: the players whose team (`Program::teams`) equals E, in seat order.
     WinTeam(Expr, TextIr),
     Log(TextIr),
+    /// `log "text" to P`: a trace line only P (and the whole trace) reads.
+    LogTo(TextIr, Expr),
     /// `stat NAME = E` / `+= E` / `-= E`: the statistic's index, the operator and the value.
     Stat(u16, AssignOp, Expr),
 }

@@ -382,11 +382,7 @@ fn shown(game: &Game, v: &Value) -> String {
 /// Whether a test started with `start PROC` stands where PROC returned: the game is not over then,
 /// it only has no decision to take.
 fn returned(t: &TestDef, o: &crate::engine::Outcome) -> bool {
-    t.start.is_some()
-        && o.finished
-        && o.winners.is_empty()
-        && o.participants.is_empty()
-        && o.reason == crate::engine::FLOW_ENDED
+    t.start.is_some() && o.flow_ended
 }
 
 fn describe(game: &Game, program: &Program, t: &TestDef) -> String {
@@ -595,6 +591,7 @@ proc deal(n: int) {
   for p in everyone { move top n of deck to p.hand }
 }
 proc finish() { win [seat(1)] "done" }
+proc give_up() { win [] "the flow ended" }
 flow { deal(1) turn seat(1) { win [active] "done" } }
 test "dealt" {
   start deal(2)
@@ -610,6 +607,11 @@ test "won" {
   expect over
   expect winners [seat(1)]
 }
+test "a win without winners whose reason reads as the flow's end is a win" {
+  start give_up()
+  expect over
+  expect winners []
+}
 "#;
         let got = failures(source);
         assert_eq!(
@@ -617,9 +619,10 @@ test "won" {
             vec![
                 None,
                 Some(
-                    "line 19: `expect over`: the game is not over (the procedure `deal` returned)"
+                    "line 20: `expect over`: the game is not over (the procedure `deal` returned)"
                         .to_string()
                 ),
+                None,
                 None
             ]
         );

@@ -57,7 +57,7 @@ fn group(
     ))
 }
 
-/// `turn` and `phase` statements inside a block, nested as they are written.
+/// `turn`, `phase` and `round` statements inside a block, nested as they are written.
 fn phases(doc: &Document, block: &Block) -> Vec<DocumentSymbol> {
     let mut out = vec![];
     for s in &block.stmts {
@@ -84,6 +84,15 @@ fn stmt_phases(doc: &Document, s: &Stmt, out: &mut Vec<DocumentSymbol>) {
             SymbolKind::EVENT,
             s.span,
             Span::new(s.span.start, s.span.start + 4),
+            phases(doc, body),
+        )),
+        StmtKind::Round(body) => out.push(symbol(
+            doc,
+            "round".to_string(),
+            None,
+            SymbolKind::EVENT,
+            s.span,
+            Span::new(s.span.start, s.span.start + 5),
             phases(doc, body),
         )),
         StmtKind::If {

@@ -87,3 +87,28 @@ fn the_outline_shows_strategies_and_rule_sets() {
     strategy money_actions
     ");
 }
+
+/// The outline of Forehead shows its flow's round, with the turn inside it.
+#[test]
+fn the_outline_shows_a_round() {
+    let uri = Uri::from_str("file:///t.cardgame").expect("a uri");
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/forehead.cardgame"),
+    )
+    .expect("the script");
+    let doc = Document::new(uri, 1, text);
+    let flow = outline::outline(&doc)
+        .into_iter()
+        .find(|s| s.name == "flow")
+        .expect("the flow in the outline");
+    let kids = flow.children.unwrap_or_default();
+    assert_eq!(kids.len(), 1, "{kids:?}");
+    assert_eq!(kids[0].name, "round");
+    let inner: Vec<String> = kids[0]
+        .children
+        .iter()
+        .flatten()
+        .map(|s| s.name.clone())
+        .collect();
+    assert_eq!(inner, ["turn p"]);
+}

@@ -122,8 +122,10 @@ fn is_construct(rule: Rule) -> bool {
             | stmt_emit
             | stmt_turn
             | stmt_phase
+            | stmt_round
             | stmt_end_turn
             | stmt_end_phase
+            | stmt_end_round
             | stmt_actions
             | stmt_choose_branch
             | branch

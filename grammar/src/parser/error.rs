@@ -148,8 +148,10 @@ fn want(r: Rule) -> Want {
         | R::stmt_emit
         | R::stmt_turn
         | R::stmt_phase
+        | R::stmt_round
         | R::stmt_end_turn
         | R::stmt_end_phase
+        | R::stmt_end_round
         | R::stmt_actions
         | R::stmt_choose_branch
         | R::stmt_simultaneously
@@ -318,6 +320,7 @@ keyword_phrases! {
     k_rules => "rules", k_use => "use",
     k_stat => "stat", k_private => "private", k_teams => "teams", k_team => "team",
     k_shown => "shown", k_participant => "participant",
+    k_round => "round",
 }
 
 /// Joins phrases as "a, b or c".

@@ -173,6 +173,7 @@ pub const CONTEXTUAL_WORDS: &[&str] = &[
     "private",
     "public",
     "refill",
+    "round",
     "rules",
     "seed",
     "set",

@@ -179,8 +179,10 @@ impl Builder<'_> {
                 let name = self.ident(&k.next()?);
                 StmtKind::Phase(name, self.block(k.next()?, d)?)
             }
+            Rule::stmt_round => StmtKind::Round(self.block(k.next()?, d)?),
             Rule::stmt_end_turn => StmtKind::EndTurn,
             Rule::stmt_end_phase => StmtKind::EndPhase,
+            Rule::stmt_end_round => StmtKind::EndRound,
             Rule::stmt_actions => {
                 let by = self.expr(k.next()?, d)?;
                 let mode_pair = k.next()?;
@@ -236,7 +238,14 @@ impl Builder<'_> {
                     body,
                 }
             }
-            Rule::stmt_eliminate => StmtKind::Eliminate(self.expr(k.next()?, d)?),
+            Rule::stmt_eliminate => {
+                let who = self.expr(k.next()?, d)?;
+                if k.take(Rule::for_round).is_some() {
+                    StmtKind::OutForRound(who)
+                } else {
+                    StmtKind::Eliminate(who)
+                }
+            }
             Rule::stmt_win => {
                 let first = k.next()?;
                 let reason = k.next()?;
@@ -253,7 +262,13 @@ impl Builder<'_> {
                     StmtKind::Win(who, reason)
                 }
             }
-            Rule::stmt_log => StmtKind::Log(self.text(k.next()?, d)?),
+            Rule::stmt_log => {
+                let text = self.text(k.next()?, d)?;
+                match k.take(Rule::expr) {
+                    Some(to) => StmtKind::LogTo(text, self.expr(to, d)?),
+                    None => StmtKind::Log(text),
+                }
+            }
             Rule::stmt_stat => {
                 let name = self.ident(&k.next()?);
                 let op = match k.next()?.as_str() {

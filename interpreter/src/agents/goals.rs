@@ -211,6 +211,7 @@ mod tests {
             participants: vec![],
             reason: String::new(),
             finished: true,
+            flow_ended: false,
         };
         assert_eq!(goals.shares(&lost), None);
     }

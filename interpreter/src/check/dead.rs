@@ -160,6 +160,7 @@ impl Walk<'_> {
             StmtKind::Let(_, e)
             | StmtKind::Require(e)
             | StmtKind::Eliminate(e)
+            | StmtKind::OutForRound(e)
             | StmtKind::Stat(_, _, e)
             | StmtKind::Return(e) => self.expr(e),
             StmtKind::Choose(_, c) => self.choose(c),
@@ -202,8 +203,15 @@ impl Walk<'_> {
                 self.expr(e);
                 self.block(*b);
             }
-            StmtKind::Loop(b) | StmtKind::Strict(b) | StmtKind::Phase(_, b) => self.block(*b),
-            StmtKind::Break | StmtKind::Stop | StmtKind::EndTurn | StmtKind::EndPhase => {}
+            StmtKind::Loop(b)
+            | StmtKind::Strict(b)
+            | StmtKind::Phase(_, b)
+            | StmtKind::Round(b) => self.block(*b),
+            StmtKind::Break
+            | StmtKind::Stop
+            | StmtKind::EndTurn
+            | StmtKind::EndPhase
+            | StmtKind::EndRound => {}
             StmtKind::Perform {
                 card, as_card, by, ..
             } => {
@@ -267,6 +275,10 @@ impl Walk<'_> {
                 self.text(t);
             }
             StmtKind::Log(t) => self.text(t),
+            StmtKind::LogTo(t, p) => {
+                self.text(t);
+                self.expr(p);
+            }
         }
     }
 

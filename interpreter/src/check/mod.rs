@@ -13,6 +13,7 @@ mod family;
 mod inline;
 mod loops;
 mod participant;
+mod rounds;
 mod scope;
 mod stats;
 mod stmt;
@@ -169,6 +170,8 @@ pub(crate) struct Compiler<'s> {
     /// The cards printing each ability (by the ability's name), for `c has ability A`.
     pub(crate) card_abilities: HashMap<String, Vec<KindId>>,
     pub(crate) stat_uses: Vec<(Option<Span>, Option<Span>)>,
+    /// The rounds of the script and the statements that need one (E211).
+    pub(crate) rounds: rounds::RoundUses,
     /// Every resolved use of a declared name or a card, for [`Symbols`].
     pub(crate) refs: Vec<(Span, symbols::Target)>,
     /// Every name written before a `.` whose value is a player, a card or a space, for [`Symbols`].
@@ -282,6 +285,7 @@ fn compile_inner(source: &str, script: &ast::Script, partial: bool) -> (Checked,
     c.guessed = script.guessed.clone();
     c.declare_all(script);
     c.lower_all(script);
+    c.check_rounds();
     c.lower_strategies(script);
     c.check_test_strategies(script);
     c.finish_stats();
@@ -418,6 +422,7 @@ impl<'s> Compiler<'s> {
             stat_ids: HashMap::new(),
             card_abilities: HashMap::new(),
             stat_uses: Vec::new(),
+            rounds: Default::default(),
             refs: Vec::new(),
             field_bases: Vec::new(),
             local_refs: Vec::new(),

@@ -23,6 +23,8 @@ pub struct Ctx {
     pub max: u16,
     pub kind: BodyKind,
     pub loops: u32,
+    /// How many `round { }` the statement being checked is written in.
+    pub rounds: u32,
     /// Player names of a rules test (seat 1, 2, ...).
     pub names: Vec<String>,
     /// Where `you` names nobody (`setup`: no player acts yet), the name of that place.
@@ -47,6 +49,7 @@ impl Ctx {
             max: 0,
             kind,
             loops: 0,
+            rounds: 0,
             names: vec![],
             no_you: None,
             ret: None,

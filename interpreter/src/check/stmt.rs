@@ -511,8 +511,13 @@ impl Compiler<'_> {
                 StmtKind::Turn(p, self.block(cx, b))
             }
             S::Phase(n, b) => StmtKind::Phase(n.name.clone(), self.block(cx, b)),
+            S::Round(b) => self.round(cx, span, b),
             S::EndTurn => StmtKind::EndTurn,
             S::EndPhase => StmtKind::EndPhase,
+            S::EndRound => {
+                self.round_used(span, "end round");
+                StmtKind::EndRound
+            }
             S::Actions { by, mode, actions } => {
                 self.no_decision(cx, span, "offer actions");
                 let by = self.expr_expect(cx, by, &Ty::Player);
@@ -622,6 +627,10 @@ impl Compiler<'_> {
                 }
             }
             S::Eliminate(p) => StmtKind::Eliminate(self.expr_expect(cx, p, &Ty::Player)),
+            S::OutForRound(p) => {
+                self.round_used(span, "eliminate ... for round");
+                StmtKind::OutForRound(self.expr_expect(cx, p, &Ty::Player))
+            }
             S::Win(who, reason) => {
                 let (x, ty) = self.expr(cx, who);
                 if !(fits(&ty, &Ty::Player) || fits(&ty, &Ty::List(Box::new(Ty::Player)))) {
@@ -659,6 +668,12 @@ impl Compiler<'_> {
                 StmtKind::WinTeam(x, self.win_reason(cx, reason))
             }
             S::Log(t) => StmtKind::Log(self.text(cx, t)),
+            S::LogTo(t, p) => {
+                let t = self.text(cx, t);
+                let p = self.expr_expect(cx, p, &Ty::Player);
+                self.seat_needed(&p, "reads no log");
+                StmtKind::LogTo(t, p)
+            }
             S::Stat(name, op, value) => self.stat_stmt(cx, name, *op, value, span)?,
         };
         Some(Stmt::new(kind, span))

@@ -65,6 +65,7 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
         .extend(p.participants.iter().map(|d| d.display.clone()));
     s.fixed = std::sync::Arc::new(fixed);
     s.eliminated = vec![false; everybody];
+    s.out_for_round = vec![false; everybody];
     l.options = p.options.iter().map(|o| o.default.clone()).collect();
     l.longest_name = (p.kinds.iter().map(|k| k.name.len()))
         .chain(p.tags.iter().map(|t| t.name.len()))

@@ -121,6 +121,9 @@ pub(crate) enum Frame {
     Phase {
         at: At,
     },
+    /// `round { }`: popped (at its end, by `end round` or by any unwinding), it brings back the
+    /// players out for the round.
+    Round,
     Emit {
         args: Arc<Vec<Value>>,
         list: Arc<Vec<Invocation>>,
@@ -282,6 +285,7 @@ impl<'a> Mach<'a> {
                 std::mem::forget(f);
                 self.s.pop_ctx()
             }
+            Some(Frame::Round) => self.round_ended(),
             Some(f @ Frame::Turn { prev, .. }) => {
                 std::mem::forget(f);
                 self.s.active = prev
@@ -359,7 +363,7 @@ impl<'a> Mach<'a> {
                         }
                     }
                 }
-                Frame::Call | Frame::Strict | Frame::Phase { .. } => {
+                Frame::Call | Frame::Strict | Frame::Phase { .. } | Frame::Round => {
                     self.pop_frame();
                     Flow::Next
                 }

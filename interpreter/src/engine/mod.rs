@@ -20,6 +20,7 @@ mod machine;
 pub(crate) mod menus;
 mod moves;
 pub(crate) mod options;
+mod rounds;
 mod sample;
 mod state;
 mod stats;
@@ -146,6 +147,10 @@ pub struct Outcome {
     pub reason: String,
     /// False when a limit stopped the game (turns, or decisions in one turn).
     pub finished: bool,
+    /// The flow (or a rules test's `start` procedure) ran to its end without a `win`: the reason is
+    /// then [`FLOW_ENDED`]. Not in JSON (the reason says it).
+    #[serde(skip)]
+    pub flow_ended: bool,
 }
 
 /// A problem the script did not allow for; it ends the game. Boxed, so that the results the engine
@@ -293,6 +298,7 @@ impl Game {
                         participants: Vec::new(),
                         reason,
                         finished: false,
+                        flow_ended: false,
                     });
                 }
                 // Otherwise the decision posed is the status already.
@@ -303,6 +309,7 @@ impl Game {
                 participants: Vec::new(),
                 reason: FLOW_ENDED.into(),
                 finished: true,
+                flow_ended: true,
             }),
             Err(e) => {
                 self.st.push_event(Event::Error {

@@ -628,7 +628,10 @@ pub(crate) struct State {
     /// What simulations report: `stat` records, actions offered, cards chosen and moved.
     pub tally: super::stats::Tally,
     pub cvars: CardVars,
+    /// The players out (`eliminate`), for the game or for the round.
     pub eliminated: Vec<bool>,
+    /// Of the players out, those out only until the round ends (`eliminate P for round`).
+    pub out_for_round: Vec<bool>,
     pub active: u8,
     pub turn: u32,
     pub frames: Vec<Frame>,
@@ -1108,6 +1111,7 @@ impl State {
             tally: Default::default(),
             cvars: CardVars::default(),
             eliminated: vec![false; n as usize],
+            out_for_round: vec![false; n as usize],
             active: 0,
             turn: 0,
             frames: Vec::new(),

@@ -266,6 +266,7 @@ impl<'a> Mach<'a> {
                         participants: Vec::new(),
                         reason: format!("turn limit of {} turns reached", self.s.fixed.max_turns),
                         finished: false,
+                        flow_ended: false,
                     }))));
                 }
                 let prev = self.s.active;
@@ -296,6 +297,9 @@ impl<'a> Mach<'a> {
                 }
                 self.push_block(*body);
             }
+            StmtKind::Round(body) => return self.start_round(*body, span),
+            StmtKind::EndRound => return self.leave_round(span),
+            StmtKind::OutForRound(e) => return self.out_for_round(e),
             StmtKind::EndTurn => {
                 let Some(i) = self
                     .s
@@ -362,12 +366,9 @@ impl<'a> Mach<'a> {
             StmtKind::Eliminate(e) => {
                 let v = self.eval(e)?;
                 for p in self.players_of(v, e.span)? {
-                    if self.s.living(p) {
-                        self.s.eliminated[p as usize] = true;
-                        if self.s.record {
-                            let name = self.s.name(p);
-                            self.s.events.push(Event::Eliminated { player: p, name });
-                        }
+                    if self.s.put_out(p, false) && self.s.record {
+                        let name = self.s.name(p);
+                        self.s.events.push(Event::Eliminated { player: p, name });
                     }
                 }
             }
@@ -388,6 +389,7 @@ impl<'a> Mach<'a> {
                     participants: Vec::new(),
                     reason,
                     finished: true,
+                    flow_ended: false,
                 }))));
             }
             StmtKind::Win(e, reason) => {
@@ -410,6 +412,7 @@ impl<'a> Mach<'a> {
                     participants,
                     reason,
                     finished: true,
+                    flow_ended: false,
                 }))));
             }
             StmtKind::Stat(id, op, e) => {
@@ -432,6 +435,17 @@ impl<'a> Mach<'a> {
                     }
                 }
             }
+            StmtKind::LogTo(t, p) => {
+                let player = self.eval_player(p)?;
+                self.seat_only(player, p.span, "reads no log")?;
+                if self.s.record {
+                    let text = self.text(t)?;
+                    self.s.events.push(Event::Told { player, text });
+                } else {
+                    let buffer = std::mem::take(&mut self.s.recycled.get().text);
+                    self.s.recycled.get().text = self.text_into(t, buffer, None)?;
+                }
+            }
             StmtKind::Log(t) => {
                 if self.s.record {
                     let text = self.text(t)?;
@@ -447,7 +461,7 @@ impl<'a> Mach<'a> {
         Ok(Flow::Next)
     }
 
-    fn players_of(&mut self, v: Value, span: Span) -> R<Vec<u8>> {
+    pub(super) fn players_of(&mut self, v: Value, span: Span) -> R<Vec<u8>> {
         match v {
             Value::Player(p) => Ok(vec![self.as_player(&Value::Player(p), span)?]),
             v => {

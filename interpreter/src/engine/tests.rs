@@ -14,6 +14,7 @@ mod machine;
 mod memo;
 mod menus;
 mod more;
+mod rounds;
 mod seat_lists;
 mod simul_many;
 mod store;

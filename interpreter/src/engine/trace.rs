@@ -61,12 +61,30 @@ pub enum Event {
     Log {
         text: String,
     },
+    /// `log "text" to P`: a line of P's private log, which the other seats do not read.
+    #[serde(rename = "private_log")]
+    Told {
+        player: u8,
+        text: String,
+    },
     Fail {
         line: usize,
     },
     Eliminated {
         player: u8,
         name: String,
+    },
+    /// `eliminate P for round`.
+    #[serde(rename = "out_for_round")]
+    OutForRound {
+        player: u8,
+        name: String,
+    },
+    /// A round ended; the players out for the round are back (seats, and their names).
+    #[serde(rename = "round_end")]
+    RoundEnd {
+        back: Vec<u8>,
+        names: Vec<String>,
     },
     Over {
         winners: Vec<u8>,
@@ -144,8 +162,21 @@ pub fn render_event(game: &Game, event: &Event, viewer: Option<u8>) -> Option<St
             }
         }
         Event::Log { text } => format!("log: {text}"),
+        Event::Told { player, text } => match viewer {
+            Some(v) if v != *player => return None,
+            _ => format!("log to {}: {text}", name(*player)),
+        },
         Event::Fail { line } => format!("failed at line {line}"),
         Event::Eliminated { player, .. } => format!("{} is eliminated", name(*player)),
+        Event::OutForRound { player, .. } => format!("{} is out for the round", name(*player)),
+        Event::RoundEnd { back, .. } => {
+            let back: Vec<String> = back.iter().map(|&p| name(p)).collect();
+            match back.len() {
+                0 => "the round ends".to_string(),
+                1 => format!("the round ends: {} is back", back[0]),
+                _ => format!("the round ends: {} are back", back.join(", ")),
+            }
+        }
         Event::Over {
             winners,
             participants,

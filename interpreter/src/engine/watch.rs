@@ -28,7 +28,8 @@ pub(crate) enum Dep {
     /// The active player (`active`, and `you` outside a card).
     Active,
     Turn,
-    /// The players eliminated (only ever added to).
+    /// The living players (`eliminate` takes from them; the end of a round gives back those out
+    /// for the round, so the set can come back to the same size with other players in it).
     Eliminated,
 }
 
@@ -39,6 +40,8 @@ pub(crate) struct Watch {
     var_ver: Vec<u32>,
     /// Bumped by every card move, change of face and redeal.
     moves: u32,
+    /// Bumped by every change of the living players (out, out for the round, back).
+    living: u32,
     /// While a guard is evaluated: what it read so far.
     notes: Vec<Dep>,
     /// While a guard is evaluated: it read something that is not tracked.
@@ -94,6 +97,15 @@ impl State {
         }
     }
 
+    /// The living players changed (a player out, or back at the end of a round). A version, not
+    /// a count of the players out: one out and another back leaves the count as it was.
+    #[inline]
+    pub fn living_changed(&mut self) {
+        if let Some(w) = self.watch.as_deref_mut() {
+            w.living = w.living.wrapping_add(1);
+        }
+    }
+
     /// A card moved or changed face.
     #[inline]
     pub fn moved(&mut self) {
@@ -126,7 +138,7 @@ impl State {
             Dep::Moves => w.moves as u64,
             Dep::Active => self.active as u64,
             Dep::Turn => self.turn as u64,
-            Dep::Eliminated => self.eliminated.iter().filter(|&&e| e).count() as u64,
+            Dep::Eliminated => w.living as u64,
         }
     }
 

@@ -117,6 +117,7 @@ macro_rules! stmt {
             | StmtKind::Return(e)
             | StmtKind::Turn(e, _)
             | StmtKind::Eliminate(e)
+            | StmtKind::OutForRound(e)
             | StmtKind::Stat(_, _, e) => $f(e),
             StmtKind::Choose(_, c) => {
                 count!($($borrow)+ c.count, $f);
@@ -163,8 +164,10 @@ macro_rules! stmt {
             | StmtKind::Strict(_)
             | StmtKind::Stop
             | StmtKind::Phase(..)
+            | StmtKind::Round(_)
             | StmtKind::EndTurn
-            | StmtKind::EndPhase => {}
+            | StmtKind::EndPhase
+            | StmtKind::EndRound => {}
             StmtKind::Perform { card, as_card, by, .. } => {
                 $f(card);
                 if let Some(x) = as_card {
@@ -215,6 +218,10 @@ macro_rules! stmt {
                 text!(t, $f, $iter);
             }
             StmtKind::Log(t) => text!(t, $f, $iter),
+            StmtKind::LogTo(t, p) => {
+                text!(t, $f, $iter);
+                $f(p);
+            }
         }
     }};
 }
