@@ -635,7 +635,7 @@ pub fn cmd_play(
     let _ = writeln!(
         out,
         "You are {} in \"{}\"{against}. Answer with an option's number; `?` for help, `? N` for \
-         the card of option N, `vars` for every variable.",
+         the card of option N, `vars` for every variable, `why` for why the bots chose.",
         game.label(&Value::Player(me)),
         game.program().name
     );

@@ -8,6 +8,7 @@ mod browser;
 mod cli;
 mod editors;
 mod errors;
+mod explain;
 mod fmt;
 mod fuzz;
 mod goals;

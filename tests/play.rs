@@ -149,3 +149,40 @@ flow {
     assert!(!out.contains("Only one:\n"), "asked:\n{out}");
     assert!(out.contains("game over: P2 wins (picked 7)"), "{out}");
 }
+
+/// `why` explains each bot's choice since the person's last decision: a strategy's rule, a search's
+/// options with visits and values; before any bot has chosen it says so.
+#[test]
+fn why_explains_the_bots_choices() {
+    let out = play(
+        &[
+            "examples/signals.cardgame",
+            "--players",
+            "3",
+            "--seed",
+            "3",
+            "--agents",
+            "strategy:sensible,ismcts:100",
+        ],
+        "why\n1\nwhy\n",
+    );
+    assert!(
+        out.contains("> no bot has chosen since your last decision\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "P2 (strategy:sensible) at \"Choose an action\" took `Tell P3 their card`: rule 4 of \
+             strategy `sensible` (line 132) applies\n"
+        ),
+        "{out}"
+    );
+    let search = out
+        .find("P3 (ismcts:100) at \"Choose an action\" took `")
+        .expect("the search explained");
+    assert!(
+        out[search..].contains("100 iterations in 32 worlds")
+            && out[search..].contains("     visits    value  option\n  *"),
+        "{out}"
+    );
+}
