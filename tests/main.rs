@@ -6,6 +6,7 @@ mod common;
 
 mod browser;
 mod cli;
+mod cooperative;
 mod editors;
 mod errors;
 mod explain;
