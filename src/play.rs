@@ -302,6 +302,10 @@ fn ask(query: &str, options: &[String], cards: &[CardEntry]) -> String {
     }
 }
 
+/// The most explanations `why` (and serve's panel) keeps: the bots' last choices since the person's
+/// last decision (in a game the bots play on alone, the earlier ones are dropped).
+pub const WHY_KEPT: usize = 40;
+
 /// The answer to `why`: each bot's choice since the person's last decision, with why.
 pub fn why(explained: &[Explanation]) -> String {
     if explained.is_empty() {
@@ -458,6 +462,9 @@ pub fn play(
             match bots.get_mut(d.player as usize).and_then(|b| b.as_mut()) {
                 Some(bot) => {
                     let (i, e) = bot.choose_explained(game, &d);
+                    if explained.len() == WHY_KEPT {
+                        explained.remove(0);
+                    }
                     explained.push(e);
                     i.min(d.options.len().saturating_sub(1))
                 }

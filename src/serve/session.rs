@@ -25,7 +25,7 @@ pub struct Session {
     bots: Vec<Option<Box<dyn Agent>>>,
     /// What happened since the seat's last choice.
     since: Vec<String>,
-    /// Why each bot chose as it did since the seat's last choice.
+    /// Why each bot chose as it did since the seat's last choice (the last `WHY_KEPT`).
     why: Vec<Explanation>,
     /// Whether the game has not started its first turn yet.
     in_setup: bool,
@@ -84,6 +84,9 @@ impl Session {
             {
                 Some(bot) => {
                     let (i, e) = bot.choose_explained(&self.game, &d);
+                    if self.why.len() == crate::play::WHY_KEPT {
+                        self.why.remove(0);
+                    }
                     self.why.push(e);
                     i.min(d.options.len().saturating_sub(1))
                 }
