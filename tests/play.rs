@@ -186,3 +186,25 @@ fn why_explains_the_bots_choices() {
         "{out}"
     );
 }
+
+/// `why` keeps the bots' last 40 choices when they made more since the person's last decision.
+#[test]
+fn why_keeps_the_last_forty_explanations() {
+    let script = crate::common::temp_script(
+        "many.cardgame",
+        r#"game "Many" { players 2 }
+flow {
+  let a = choose n in [1, 2] by seat(1) prompt "First"
+  repeat 45 {
+    let b = choose n in [1, 2] by seat(2) prompt "Bot"
+  }
+  let c = choose n in [1, 2] by seat(1) prompt "Again"
+  win [seat(1)] "done"
+}
+"#,
+    );
+    let out = play(&[&script.to_string_lossy()], "1\nwhy\n");
+    let told = out.matches("P2 (random) at \"Bot\" took `").count();
+    assert_eq!(told, 40, "{out}");
+    assert!(out.contains("at random among 2 options\n"), "{out}");
+}
