@@ -2,6 +2,7 @@
 //! checked script and play it (docs/cli.md is the contract).
 
 use crate::diagnostics::{display_name, load};
+use crate::learn::ModelArgs;
 use crate::{play, Batch, Format, GameArgs, Limits, SCRIPT_ERROR, USAGE};
 use cardgame_interpreter::agents::{make_agent_with, Agent, Model};
 use cardgame_interpreter::engine::{render_event, Event, Game, GameConfig, Status};
@@ -163,34 +164,32 @@ fn event_json(e: &Event, viewer: Option<u8>) -> Option<serde_json::Value> {
     Some(v)
 }
 
-/// The model `--model` names, checked against the script and player count: a mismatch is a usage
-/// error that says how to learn again.
+/// The model of `--model`, or the one found beside the script (unless `--no-model`), checked
+/// against the script and player count: a mismatch is a usage error that says how to learn again.
 pub(crate) fn model_for(
     file: &Path,
     program: &Program,
     players: u8,
-    path: Option<&Path>,
+    args: &ModelArgs,
 ) -> Result<Option<Arc<Model>>, u8> {
-    let Some(path) = path else {
+    if args.path(file, players).is_none() {
         return Ok(None);
-    };
+    }
     let source = std::fs::read_to_string(file).map_err(|e| {
         errln!("error: {e}");
         SCRIPT_ERROR
     })?;
-    crate::learn::load_model(path, program, &source, players)
-        .map(Some)
-        .map_err(|e| {
-            errln!("error: {e}");
-            USAGE
-        })
+    crate::learn::model_of(args, file, program, &source, players).map_err(|e| {
+        errln!("error: {e}");
+        USAGE
+    })
 }
 
 pub fn cmd_run(
     file: &Path,
     args: &GameArgs,
     seed: u64,
-    (agents, model): (&str, Option<&Path>),
+    (agents, model): (&str, &ModelArgs),
     format: Format,
     limits: Limits,
     view: Option<u8>,
@@ -493,7 +492,7 @@ pub fn cmd_batch(
         max_steps: sim.limits.max_steps,
         engine: sim.limits.engine.engine(),
         shard: shard.map(|s| s.shard),
-        model: match model_for(file, &program, cfg.players, sim.model.as_deref()) {
+        model: match model_for(file, &program, cfg.players, &sim.model) {
             Ok(m) => m,
             Err(c) => return c,
         },
@@ -594,7 +593,7 @@ pub fn cmd_play(
     args: &GameArgs,
     seat: u8,
     seed: u64,
-    (agents, model): (&str, Option<&Path>),
+    (agents, model): (&str, &ModelArgs),
     limits: Limits,
 ) -> u8 {
     let (program, mut cfg) = match prepare(file, args, seed) {
@@ -640,7 +639,7 @@ pub fn cmd_play(
     let _ = writeln!(
         out,
         "You are {} in \"{}\"{against}. Answer with an option's number; `?` for help, `? N` for \
-         the card of option N, `vars` for every variable.",
+         the card of option N, `vars` for every variable, `why` for why the bots chose.",
         game.label(&Value::Player(me)),
         game.program().name
     );

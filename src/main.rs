@@ -153,9 +153,8 @@ impl Limits {
 /// The flags `sim` and `tournament` share.
 #[derive(clap::Args)]
 struct Batch {
-    /// A learned model (`cardgame learn`) for the agents `search` and `learned`.
-    #[arg(long, value_name = "MODEL")]
-    model: Option<PathBuf>,
+    #[command(flatten)]
+    model: learn::ModelArgs,
     /// Base seed: each game's seed is drawn from it and the game's number (`sim`) or round
     /// (`tournament`).
     #[arg(long, default_value_t = 1)]
@@ -290,9 +289,8 @@ enum Command {
         /// Show the trace as this seat (1-based) may see it: hidden cards stay hidden.
         #[arg(long, value_name = "SEAT")]
         view: Option<u8>,
-        /// A learned model (`cardgame learn`) for the agents `search` and `learned`.
-        #[arg(long, value_name = "MODEL")]
-        model: Option<PathBuf>,
+        #[command(flatten)]
+        model: learn::ModelArgs,
     },
     /// Show the component inventory after setup.
     Cards {
@@ -421,9 +419,8 @@ enum Command {
         agents: String,
         #[command(flatten)]
         limits: Limits,
-        /// A learned model (`cardgame learn`) for the agents `search` and `learned`.
-        #[arg(long, value_name = "MODEL")]
-        model: Option<PathBuf>,
+        #[command(flatten)]
+        model: learn::ModelArgs,
     },
     /// Serve a local web page (127.0.0.1 only) to play a seat, replay a seeded game and read a
     /// simulation report with charts.
@@ -441,9 +438,8 @@ enum Command {
         #[arg(long, default_value = "random", help = agents_help(AgentsFor::Play),
               long_help = agents_long_help(AgentsFor::Play))]
         agents: String,
-        /// A learned model (`cardgame learn`) for the agents `search` and `learned`.
-        #[arg(long)]
-        model: Option<PathBuf>,
+        #[command(flatten)]
+        model: learn::ModelArgs,
         /// The port to listen on (127.0.0.1 only); 0 takes any free port.
         #[arg(long, default_value_t = 8000)]
         port: u16,
@@ -567,15 +563,7 @@ fn main() -> ExitCode {
             limits,
             view,
             model,
-        } => games::cmd_run(
-            &file,
-            &game,
-            seed,
-            (&agents, model.as_deref()),
-            format,
-            limits,
-            view,
-        ),
+        } => games::cmd_run(&file, &game, seed, (&agents, &model), format, limits, view),
         Command::Cards { file, game, format } => games::cmd_cards(&file, &game, format),
         Command::Strategies { file, format } => games::cmd_strategies(&file, format),
         Command::Learn {
@@ -609,14 +597,7 @@ fn main() -> ExitCode {
             agents,
             limits,
             model,
-        } => games::cmd_play(
-            &file,
-            &game,
-            seat,
-            seed,
-            (&agents, model.as_deref()),
-            limits,
-        ),
+        } => games::cmd_play(&file, &game, seat, seed, (&agents, &model), limits),
         Command::Sim {
             file,
             game,

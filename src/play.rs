@@ -3,10 +3,10 @@
 //! At each of the person's decisions it shows what the seat may see (identical cards grouped, the
 //! variables worth a look), then what happened since their last decision (the setup folded into one
 //! line, runs of moves between the same zones into one line), then the legal options with numbers.
-//! `? N` or `?NAME` prints a card's text and properties; a bad answer repeats the prompt with the
-//! reason.
+//! `? N` or `?NAME` prints a card's text and properties; `why` explains the bots' choices since the
+//! person's last decision; a bad answer repeats the prompt with the reason.
 
-use cardgame_interpreter::agents::Agent;
+use cardgame_interpreter::agents::{Agent, Explanation};
 use cardgame_interpreter::engine::{render_event, CardEntry, Event, Game, Status, View};
 use cardgame_interpreter::value::Value;
 use serde_json::Value as Json;
@@ -268,7 +268,8 @@ fn ask(query: &str, options: &[String], cards: &[CardEntry]) -> String {
     let q = query.trim();
     if q.is_empty() {
         return "answer with an option's number or its text; `? N` shows the card of option N, \
-                `?NAME` a card by name; `vars` shows every variable"
+                `?NAME` a card by name; `vars` shows every variable; `why` explains the bots' choices \
+                since your last decision"
             .into();
     }
     if let Ok(n) = q.parse::<usize>() {
@@ -301,6 +302,18 @@ fn ask(query: &str, options: &[String], cards: &[CardEntry]) -> String {
     }
 }
 
+/// The most explanations `why` (and serve's panel) keeps: the bots' last choices since the person's
+/// last decision (in a game the bots play on alone, the earlier ones are dropped).
+pub const WHY_KEPT: usize = 40;
+
+/// The answer to `why`: each bot's choice since the person's last decision, with why.
+pub fn why(explained: &[Explanation]) -> String {
+    if explained.is_empty() {
+        return "no bot has chosen since your last decision\n".into();
+    }
+    explained.iter().map(|e| e.to_string()).collect()
+}
+
 /// A decision's prompt, or a plain one when the script gives none.
 fn prompt_of(prompt: &str) -> String {
     if prompt.is_empty() {
@@ -330,6 +343,8 @@ pub fn play(
     let mut in_setup = true;
     let mut since: Vec<String> = Vec::new();
     let mut shown = Shown::new();
+    // Why each bot chose as it did since the person's last decision (for `why`).
+    let mut explained: Vec<Explanation> = Vec::new();
     loop {
         let events = game.take_events();
         since.extend(fold_events(game, &events, seat, &mut in_setup));
@@ -418,6 +433,10 @@ pub fn play(
                     write!(out, "{}", render_view(&view, &declared, &mut shown, true))?;
                     continue;
                 }
+                if answer == "why" {
+                    write!(out, "{}", why(&explained))?;
+                    continue;
+                }
                 match answer.parse::<usize>() {
                     Ok(n) if n >= 1 && n <= d.options.len() => break n - 1,
                     Ok(n) => writeln!(
@@ -441,10 +460,20 @@ pub fn play(
             }
         } else {
             match bots.get_mut(d.player as usize).and_then(|b| b.as_mut()) {
-                Some(bot) => bot.choose(game, &d).min(d.options.len().saturating_sub(1)),
+                Some(bot) => {
+                    let (i, e) = bot.choose_explained(game, &d);
+                    if explained.len() == WHY_KEPT {
+                        explained.remove(0);
+                    }
+                    explained.push(e);
+                    i.min(d.options.len().saturating_sub(1))
+                }
                 None => 0,
             }
         };
+        if d.player == seat {
+            explained.clear();
+        }
         if game.apply(choice).is_err() {
             return Ok(());
         }

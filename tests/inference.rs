@@ -8,7 +8,8 @@
 //!   the share of lies among all names (1 in 8: what any buyer that ignores the name catches).
 //! - The same in matches of five crates (`--option rounds=5`, the search the buyer of every other
 //!   crate): at least as often as without inference.
-//! - Monty Hall: with inference on, the contestant still switches in at least 90% of 200 games.
+//! - Monty Hall: with inference on, the contestant still switches in at least 90% of 200 games, and
+//!   so does the default `search:50ms`.
 //!
 //! Each check prints its counts, rates with their 95% (Wilson) intervals, and the search's mean time
 //! per decision (one core, the machine's load included).
@@ -177,6 +178,12 @@ fn monty_hall_still_switches_with_inference() {
     assert!(
         infer * 10 >= GAMES * 9,
         "switched in {infer} of {GAMES} (without inference: {plain})"
+    );
+    // The default agent too, with its time budget (`search:50ms`).
+    let (search, _) = switches("search:50ms");
+    assert!(
+        search * 10 >= GAMES * 9,
+        "search:50ms switched in {search} of {GAMES}"
     );
 }
 

@@ -95,3 +95,108 @@ fn a_model_plays_with_its_script_and_is_refused_by_another() {
     assert_eq!(none.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&none.stderr).contains("--model"));
 }
+
+/// The model beside a script (`NAME.Np.model`, where `learn` writes it) is used without `--model`
+/// by `run`, `sim`, `tournament`, `play` and `serve`, and said once on standard error; `--no-model`
+/// ignores it; a script with none plays as before; one of another script, or of another player
+/// count under that name, is refused with how to learn again or ignore it.
+#[test]
+fn a_model_beside_the_script_is_found_said_and_checked() {
+    let dir = temp("beside");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let source = std::fs::read_to_string(format!(
+        "{}/examples/two-piles.cardgame",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("the script");
+    let script = dir.join("piles.cardgame");
+    std::fs::write(&script, &source).expect("the script copied");
+    let file = script.to_str().expect("a path");
+    let found = |o: &std::process::Output| {
+        String::from_utf8_lossy(&o.stderr)
+            .matches("found beside the script (`--no-model` ignores it)")
+            .count()
+    };
+    // Not found: `learned` asks for a model, the other agents play without one, nothing is said.
+    let none = cardgame(&["run", file, "--agents", "learned"]);
+    assert_eq!(none.status.code(), Some(2));
+    let plain = cardgame(&["run", file, "--agents", "search:5"]);
+    assert_eq!(plain.status.code(), Some(0));
+    assert_eq!(found(&plain), 0);
+    // `learn` writes `piles.2p.model` beside it; every command then finds it and says so once.
+    let o = cardgame(&["learn", file, "--games", "10", "--generations", "1"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(dir.join("piles.2p.model").is_file());
+    let runs: [&[&str]; 4] = [
+        &["run", file, "--agents", "search:5,learned"],
+        &[
+            "sim", file, "--games", "4", "--jobs", "2", "--agents", "learned",
+        ],
+        &[
+            "tournament",
+            file,
+            "--games",
+            "2",
+            "--agents",
+            "learned,random",
+        ],
+        &["play", file, "--agents", "learned"],
+    ];
+    for args in runs {
+        let o = cardgame(args);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(
+            found(&o),
+            1,
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    // `--no-model` ignores it; with `--model` it is not a choice.
+    let ignored = cardgame(&["run", file, "--no-model", "--agents", "search:5"]);
+    assert_eq!(ignored.status.code(), Some(0));
+    assert_eq!(found(&ignored), 0);
+    let ignored = cardgame(&["run", file, "--no-model", "--agents", "learned"]);
+    assert_eq!(ignored.status.code(), Some(2));
+    let both = cardgame(&["run", file, "--no-model", "--model", "x.model"]);
+    assert_eq!(both.status.code(), Some(2));
+    // Three players look for `piles.3p.model`: none, so none is used.
+    let three = cardgame(&["run", file, "--players", "3", "--agents", "search:5"]);
+    assert_eq!(three.status.code(), Some(0));
+    assert_eq!(found(&three), 0);
+    // A model of two players under the three-player name is refused, and so is the model once the
+    // script has changed; `--no-model` plays without it.
+    std::fs::copy(dir.join("piles.2p.model"), dir.join("piles.3p.model")).expect("copied");
+    let wrong = cardgame(&["run", file, "--players", "3", "--agents", "search:5"]);
+    assert_eq!(wrong.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&wrong.stderr);
+    assert!(e.contains("learned for 2 players, not 3"), "{e}");
+    assert!(e.contains("found beside the script, for 3 players"), "{e}");
+    assert!(e.contains("`--no-model`"), "{e}");
+    std::fs::write(&script, source.replace("players 2..3", "players 2..4")).expect("changed");
+    for args in [
+        &["run", file, "--agents", "search:5"][..],
+        &["serve", file, "--port", "0"][..],
+    ] {
+        let changed = cardgame(args);
+        assert_eq!(changed.status.code(), Some(2), "{args:?}");
+        let e = String::from_utf8_lossy(&changed.stderr);
+        assert!(e.contains("another version of the script"), "{e}");
+        assert!(
+            e.contains("cardgame learn") && e.contains("`--no-model`"),
+            "{e}"
+        );
+    }
+    let ignored = cardgame(&["run", file, "--no-model", "--agents", "search:5"]);
+    assert_eq!(ignored.status.code(), Some(0));
+}

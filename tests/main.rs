@@ -6,8 +6,10 @@ mod common;
 
 mod browser;
 mod cli;
+mod cooperative;
 mod editors;
 mod errors;
+mod explain;
 mod fmt;
 mod fuzz;
 mod goals;

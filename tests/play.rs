@@ -149,3 +149,62 @@ flow {
     assert!(!out.contains("Only one:\n"), "asked:\n{out}");
     assert!(out.contains("game over: P2 wins (picked 7)"), "{out}");
 }
+
+/// `why` explains each bot's choice since the person's last decision: a strategy's rule, a search's
+/// options with visits and values; before any bot has chosen it says so.
+#[test]
+fn why_explains_the_bots_choices() {
+    let out = play(
+        &[
+            "examples/signals.cardgame",
+            "--players",
+            "3",
+            "--seed",
+            "3",
+            "--agents",
+            "strategy:sensible,ismcts:100",
+        ],
+        "why\n1\nwhy\n",
+    );
+    assert!(
+        out.contains("> no bot has chosen since your last decision\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "P2 (strategy:sensible) at \"Choose an action\" took `Tell P3 their card`: rule 4 of \
+             strategy `sensible` (line 132) applies\n"
+        ),
+        "{out}"
+    );
+    let search = out
+        .find("P3 (ismcts:100) at \"Choose an action\" took `")
+        .expect("the search explained");
+    assert!(
+        out[search..].contains("100 iterations in 32 worlds")
+            && out[search..].contains("     visits    value  option\n  *"),
+        "{out}"
+    );
+}
+
+/// `why` keeps the bots' last 40 choices when they made more since the person's last decision.
+#[test]
+fn why_keeps_the_last_forty_explanations() {
+    let script = crate::common::temp_script(
+        "many.cardgame",
+        r#"game "Many" { players 2 }
+flow {
+  let a = choose n in [1, 2] by seat(1) prompt "First"
+  repeat 45 {
+    let b = choose n in [1, 2] by seat(2) prompt "Bot"
+  }
+  let c = choose n in [1, 2] by seat(1) prompt "Again"
+  win [seat(1)] "done"
+}
+"#,
+    );
+    let out = play(&[&script.to_string_lossy()], "1\nwhy\n");
+    let told = out.matches("P2 (random) at \"Bot\" took `").count();
+    assert_eq!(told, 40, "{out}");
+    assert!(out.contains("at random among 2 options\n"), "{out}");
+}

@@ -520,3 +520,52 @@ fn serve_plays_with_a_learned_model_and_refuses_another_script_s() {
     assert!(e.contains("another version of the script"), "{e}");
     assert!(e.contains("cardgame learn"), "{e}");
 }
+
+/// The Play page's state says why each bot chose since the seat's last choice (`why`): the agent,
+/// the option taken, how, and the options weighed with visits and values; a choice clears it.
+#[test]
+fn the_state_explains_the_bots_choices() {
+    let server = serve(&[
+        "examples/signals.cardgame",
+        "--players",
+        "3",
+        "--seed",
+        "3",
+        "--agents",
+        "strategy:sensible,ismcts:60",
+    ]);
+    let (status, state) = json(&server, "GET", "/api/state");
+    assert_eq!(status, 200);
+    assert_eq!(state["why"], serde_json::json!([]), "{state}");
+    let (status, state) = json(&server, "POST", "/api/choose?option=0");
+    assert_eq!(status, 200, "{state}");
+    let why = state["why"].as_array().expect("a list");
+    assert_eq!(why.len(), 2, "{state}");
+    assert_eq!(why[0]["agent"], "strategy:sensible");
+    assert_eq!(why[0]["player"], "P2");
+    assert!(
+        why[0]["how"]
+            .as_str()
+            .is_some_and(|h| h.starts_with("rule 4 of strategy `sensible` (line 132)")),
+        "{state}"
+    );
+    assert_eq!(why[0]["options"], serde_json::json!([]));
+    assert_eq!(why[1]["agent"], "ismcts:60");
+    let options = why[1]["options"].as_array().expect("options");
+    assert_eq!(options.len(), 4, "{state}");
+    let visits: Vec<u64> = options
+        .iter()
+        .map(|o| o["visits"].as_u64().expect("visits"))
+        .collect();
+    assert_eq!(visits.iter().sum::<u64>(), 60, "{state}");
+    assert!(
+        visits.windows(2).all(|w| w[0] >= w[1]),
+        "best first: {state}"
+    );
+    let chosen: Vec<&Value> = options.iter().filter(|o| o["chosen"] == true).collect();
+    assert_eq!(chosen.len(), 1, "{state}");
+    assert_eq!(chosen[0]["option"], why[1]["chosen"]);
+    assert!(options.iter().all(|o| o["value"]
+        .as_f64()
+        .is_some_and(|v| (0.0..=1.0).contains(&v))));
+}

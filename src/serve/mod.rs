@@ -34,8 +34,9 @@ pub struct ServeArgs {
     pub seat: u8,
     pub seed: u64,
     pub agents: String,
-    /// A learned model for the agents `search` and `learned` (`--model`).
-    pub model: Option<PathBuf>,
+    /// A learned model for the agents `search` and `learned` (`--model`, else the one found beside
+    /// the script unless `--no-model`).
+    pub model: crate::learn::ModelArgs,
     pub limits: Limits,
     pub port: u16,
 }
@@ -115,7 +116,7 @@ fn game_config(args: &ServeArgs, program: &Program, seed: u64) -> Result<GameCon
 /// A new Play game of `program` from `seed`.
 fn start(args: &ServeArgs, program: Arc<Program>, seed: u64) -> Result<Loaded, String> {
     let cfg = game_config(args, &program, seed)?;
-    let model = match &args.model {
+    let model = match &args.model.model {
         Some(path) => {
             let source = std::fs::read_to_string(&args.file)
                 .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
@@ -160,7 +161,7 @@ impl Server {
 }
 
 /// `cardgame serve`: check the command line, start the game, serve until stopped.
-pub fn serve(args: ServeArgs) -> u8 {
+pub fn serve(mut args: ServeArgs) -> u8 {
     let (program, _) = match load(&args.file) {
         Ok(x) => x,
         Err(c) => return c,
@@ -178,6 +179,20 @@ pub fn serve(args: ServeArgs) -> u8 {
             args.seat
         );
         return USAGE;
+    }
+    // The model beside the script, found once at start (and said once), is the server's `--model`
+    // from then on: a reload checks it against the script again.
+    if let Some((path, true)) = args.model.path(&args.file, players) {
+        let checked = std::fs::read_to_string(&args.file)
+            .map_err(|e| format!("cannot read {}: {e}", args.file.display()))
+            .and_then(|source| {
+                crate::learn::model_of(&args.model, &args.file, &program, &source, players)
+            });
+        if let Err(e) = checked {
+            errln!("error: {e}");
+            return USAGE;
+        }
+        args.model.model = Some(path);
     }
     let loaded = match start(&args, program, args.seed) {
         Ok(l) => l,

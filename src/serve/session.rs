@@ -1,9 +1,10 @@
 //! Command line, serve stage: the Play page's game (one per server), a person at one seat against
-//! bots; what it sends is the engine's view of that seat and the trace as that seat may see it.
+//! bots; what it sends is the engine's view of that seat and the trace as that seat may see it, and
+//! why each bot chose as it did since the seat's last choice (`Agent::choose_explained`).
 
 use crate::games::seat_bots;
 use crate::play::fold_events;
-use cardgame_interpreter::agents::{Agent, Model};
+use cardgame_interpreter::agents::{Agent, Explanation, Model};
 use cardgame_interpreter::engine::{render_event, Event, Game, GameConfig, Status};
 use cardgame_interpreter::program::Program;
 use cardgame_interpreter::value::Value;
@@ -24,6 +25,8 @@ pub struct Session {
     bots: Vec<Option<Box<dyn Agent>>>,
     /// What happened since the seat's last choice.
     since: Vec<String>,
+    /// Why each bot chose as it did since the seat's last choice (the last `WHY_KEPT`).
+    why: Vec<Explanation>,
     /// Whether the game has not started its first turn yet.
     in_setup: bool,
     trace: Vec<TurnLog>,
@@ -52,6 +55,7 @@ impl Session {
             seat,
             bots,
             since: Vec::new(),
+            why: Vec::new(),
             in_setup: true,
             trace: vec![TurnLog {
                 title: "setup".into(),
@@ -78,9 +82,14 @@ impl Session {
                 .get_mut(d.player as usize)
                 .and_then(|b| b.as_mut())
             {
-                Some(bot) => bot
-                    .choose(&self.game, &d)
-                    .min(d.options.len().saturating_sub(1)),
+                Some(bot) => {
+                    let (i, e) = bot.choose_explained(&self.game, &d);
+                    if self.why.len() == crate::play::WHY_KEPT {
+                        self.why.remove(0);
+                    }
+                    self.why.push(e);
+                    i.min(d.options.len().saturating_sub(1))
+                }
                 None => 0,
             };
             if self.game.apply(choice).is_err() {
@@ -141,6 +150,7 @@ impl Session {
             )));
         }
         self.since.clear();
+        self.why.clear();
         if let Err(e) = self.game.apply(option) {
             return Err(Refusal::Bad(e.to_string()));
         }
@@ -185,6 +195,8 @@ impl Session {
             // Every seat's score by the script's `fn score`, when it has one (as `play` shows it).
             "scores": crate::games::scores(g),
             "since": self.since,
+            // Why each bot chose as it did since then: the page shows it on request.
+            "why": self.why,
             "trace": self.trace,
             "over": over,
             "error": error,

@@ -35,7 +35,18 @@ function check(ok, what) {
     const where = await page.textContent("#where");
     check(/scores: P1 \d+, P2 \d+/.test(where), "the scores in Play at the start: " + where);
     let clicks = 0;
+    let explained = false;
     while (!(await page.isVisible("#over"))) {
+      // Why the bots chose: a panel opened on request, then closed again.
+      if (!explained && await page.isVisible("#why summary")) {
+        check(/^Why the bots chose \(\d+\)$/.test(await page.textContent("#why summary")), "the why panel's title");
+        check(!(await page.isVisible("#why .explanation")), "the explanations hidden until asked for");
+        await page.click("#why summary");
+        const why = await page.textContent("#why .explanation p");
+        check(/^P2 \(random\).* took “.*”: at random among \d+ options$/.test(why), "a bot's choice explained: " + why);
+        await page.click("#why summary");
+        explained = true;
+      }
       const buttons = await page.$$("#decision button");
       check(buttons.length > 0, "options at a decision");
       const pick = buttons[clicks % buttons.length];
@@ -48,6 +59,7 @@ function check(ok, what) {
       }
       check(clicks < 3000, "the game ends");
     }
+    check(explained, "the bots' choices explained on request");
     const over = await page.textContent("#over");
     check(/Game over/.test(over), "the end is shown: " + over);
     console.log("play: " + clicks + " clicks; " + over.trim());

@@ -44,6 +44,7 @@
 //! at all); the test in engine/sample.rs checks that two games differing only in hidden cards give the
 //! same choice.
 
+use super::explain::{rule_named, weighed, Explanation, Notes};
 use super::goals::Goals;
 use super::guide::Guide;
 use super::infer::Opponents;
@@ -149,6 +150,10 @@ impl Playout {
     }
 }
 
+/// Why a search took an option without searching: the loop guard left it alone.
+pub(super) const LOOP_GUARD: &str =
+    "the only option it has not taken from this very position this turn (it never goes round in circles)";
+
 /// How many standard errors of the difference an option's mean reward must exceed the play-out
 /// strategy's own move's by for the search to prefer it (one-sided, about 95%).
 pub const EVIDENCE: f64 = 1.645;
@@ -209,6 +214,8 @@ pub struct IsmctsAgent {
     called: Option<String>,
     /// With `:infer`, the model of the other players that weighs the worlds.
     opponents: Option<Opponents>,
+    /// Why it chose, kept only while asked (`choose_explained`).
+    notes: Notes,
 }
 
 /// The most iterations a search with a time budget runs for one decision.
@@ -236,6 +243,7 @@ impl IsmctsAgent {
             fallback: false,
             guide: Guide::default(),
             called: None,
+            notes: Notes::default(),
         }
     }
 
@@ -336,14 +344,19 @@ impl IsmctsAgent {
         }
     }
 
+    /// The rules `:strict` follows (`strict=NAME`'s, else the policy's).
+    fn strict_rules(&self) -> Option<RulesOf> {
+        match (&self.playout.rules, &self.playout.strategy) {
+            (Some((of, _)), _) => Some(*of),
+            (None, Some((s, _))) => Some(RulesOf::Strategy(*s)),
+            (None, None) => None,
+        }
+    }
+
     /// With `:strict`, the choice of the rules it follows (`strict=NAME`'s, else the policy's) in
     /// `game`, when one of them applies.
     fn rule_move(&self, game: &Game) -> Option<usize> {
-        let of = match (&self.playout.rules, &self.playout.strategy) {
-            (Some((of, _)), _) => *of,
-            (None, Some((s, _))) => RulesOf::Strategy(*s),
-            (None, None) => return None,
-        };
+        let of = self.strict_rules()?;
         let Status::Decision(d) = game.status() else {
             return None;
         };
@@ -520,11 +533,20 @@ impl Agent for IsmctsAgent {
         }
         let (key, allowed) = self.guard.allowed(game, decision);
         if allowed.len() == 1 {
+            self.notes.keep(|| (LOOP_GUARD.to_string(), Vec::new()));
             self.guard.record(key, allowed[0]);
             return allowed[0];
         }
         if self.playout.strict {
             if let Some(p) = self.rule_move(game).filter(|i| allowed.contains(i)) {
+                let rules = self.strict_rules();
+                self.notes.keep(|| {
+                    let rule = match (rules, rules.map(|of| game.rules_pick(of))) {
+                        (Some(of), Some(Ok(Some((_, r))))) => rule_named(game, of, r),
+                        _ => "a rule".to_string(),
+                    };
+                    (format!("{rule} applies (`:strict`): no search"), Vec::new())
+                });
                 self.guard.record(key, p);
                 return p;
             }
@@ -535,12 +557,14 @@ impl Agent for IsmctsAgent {
         let mut nodes = vec![Node::new(seats)];
         let mut scale = Scale::default();
         let started = Instant::now();
+        let mut done = 0;
         for k in 0..self.iterations {
             if k > 0 && self.time.is_some_and(|t| started.elapsed() >= t) {
                 break;
             }
             let world = &worlds[k as usize % worlds.len()];
             self.iterate(world, &allowed, &mut nodes, &mut scale);
+            done += 1;
         }
         // The most visited of the allowed options (the best mean reward among equals).
         let root = &nodes[0];
@@ -560,15 +584,46 @@ impl Agent for IsmctsAgent {
         }
         // With a play-out strategy, the search leaves the strategy's own move only on evidence: the
         // other option's mean must exceed it by [`EVIDENCE`] standard errors of the difference.
+        let mut kept_policy = false;
         if let Some(p) = self.policy_move(game, &allowed) {
             if let (Some(b), Some(q)) = (stats(best.2), stats(p)) {
                 if best.2 != p && !b.better_than(&q) {
                     best.2 = p;
+                    kept_policy = true;
                 }
             }
         }
+        let consistent = !self.fallback;
+        let policy = self.playout.strategy.as_ref().map(|(_, n)| n.clone());
+        self.notes.keep(|| {
+            let mut how = format!(
+                "{done} iterations in {} {}; value: its mean reward (0 a loss, 1 a win), the most \
+                 visited option taken",
+                worlds.len(),
+                if consistent {
+                    "worlds consistent with what it saw"
+                } else {
+                    "worlds dealt from what it sees"
+                }
+            );
+            if kept_policy {
+                how.push_str(&format!(
+                    ", but `{}`'s own move kept: the best did not beat it by {EVIDENCE} standard \
+                     errors",
+                    policy.unwrap_or_default()
+                ));
+            }
+            let options = weighed(decision, &allowed, best.2, |i| {
+                stats(i).map(|e| (e.visits, e.mean))
+            });
+            (how, options)
+        });
         self.guard.record(key, best.2);
         best.2
+    }
+
+    fn choose_explained(&mut self, game: &Game, decision: &Decision) -> (usize, Explanation) {
+        Notes::explain(self, |a| &mut a.notes, game, decision)
     }
 
     fn name(&self) -> String {

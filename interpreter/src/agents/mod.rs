@@ -4,6 +4,7 @@
 //! An agent is given only the decision (who decides, the prompt and the option labels) and the game it
 //! may look at through `Game::view` for its own seat; it never changes the game.
 
+mod explain;
 pub mod features;
 mod goals;
 mod guide;
@@ -14,6 +15,7 @@ pub mod model;
 mod search;
 mod strategy;
 
+pub use explain::{Explanation, Weighed};
 pub use goals::{evaluate, Goals};
 pub use ismcts::{IsmctsAgent, Playout};
 pub use learned::{judge, LearnedAgent};
@@ -29,6 +31,16 @@ use rand_chacha::ChaCha8Rng;
 pub trait Agent: Send {
     /// The index of the chosen option; always smaller than `decision.options.len()`.
     fn choose(&mut self, game: &Game, decision: &Decision) -> usize;
+    /// The same choice as `choose` would make, with why (`play`'s `why`, serve's panel): the options
+    /// a search weighed with their visits and values, the rule of a strategy that chose. Only this
+    /// call builds an explanation; `choose` pays nothing for it.
+    fn choose_explained(&mut self, game: &Game, decision: &Decision) -> (usize, Explanation) {
+        let choice = self.choose(game, decision);
+        (
+            choice,
+            Explanation::none(game, decision, self.name(), choice),
+        )
+    }
     /// The agent's name as written on the command line.
     fn name(&self) -> String;
     /// Whether the agent reads the option labels (a game may leave them out otherwise: see
@@ -55,6 +67,12 @@ impl Agent for RandomAgent {
     fn choose(&mut self, _game: &Game, decision: &Decision) -> usize {
         self.rng.gen_range(0..decision.options.len().max(1))
     }
+    fn choose_explained(&mut self, game: &Game, decision: &Decision) -> (usize, Explanation) {
+        let choice = self.choose(game, decision);
+        let how = format!("at random among {} options", decision.options.len());
+        let e = Explanation::new(game, decision, self.name(), choice, how);
+        (choice, e)
+    }
     fn name(&self) -> String {
         "random".into()
     }
@@ -69,6 +87,10 @@ pub struct FirstAgent;
 impl Agent for FirstAgent {
     fn choose(&mut self, _game: &Game, _decision: &Decision) -> usize {
         0
+    }
+    fn choose_explained(&mut self, game: &Game, decision: &Decision) -> (usize, Explanation) {
+        let how = "always the first option".to_string();
+        (0, Explanation::new(game, decision, self.name(), 0, how))
     }
     fn name(&self) -> String {
         "first".into()

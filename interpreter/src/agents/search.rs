@@ -11,6 +11,7 @@
 //!   sees it) in one turn, so an option that leads back where it started (an offer declined, say) cannot
 //!   keep a turn going for ever.
 
+use super::explain::{weighed, Explanation, Notes, Weighed};
 use super::goals::{evaluate, Goals};
 use super::Agent;
 use crate::engine::{Decision, Game, Status};
@@ -93,6 +94,8 @@ pub struct GreedyAgent {
     rng: ChaCha8Rng,
     worlds: usize,
     guard: LoopGuard,
+    /// Why it chose, kept only while asked (`choose_explained`).
+    notes: Notes,
 }
 
 impl GreedyAgent {
@@ -101,6 +104,7 @@ impl GreedyAgent {
             rng: ChaCha8Rng::seed_from_u64(seed),
             worlds: 3,
             guard: LoopGuard::default(),
+            notes: Notes::default(),
         }
     }
 }
@@ -117,6 +121,8 @@ impl Agent for GreedyAgent {
         // The sides are read in a possible world, never in the real game.
         let goals = Goals::of(&game.determinize(seat, seeds[0]));
         let mut best = (f64::NEG_INFINITY, Vec::new());
+        // The values compared, noted only when an explanation is asked for.
+        let mut values = Vec::new();
         for &i in &allowed {
             let mut total = 0.0;
             let mut hands_on = false;
@@ -135,6 +141,9 @@ impl Agent for GreedyAgent {
                 total += evaluate(&mut g, &goals, seat);
             }
             let v = total / seeds.len() as f64;
+            if self.notes.on {
+                values.push((i, v));
+            }
             if v > best.0 + 1e-9 {
                 best = (v, vec![(i, hands_on)]);
             } else if (v - best.0).abs() <= 1e-9 {
@@ -151,8 +160,28 @@ impl Agent for GreedyAgent {
         } else {
             ties[self.rng.gen_range(0..ties.len())]
         };
+        let worlds = seeds.len();
+        self.notes.keep(|| {
+            let how = format!(
+                "one step ahead in {worlds} possible worlds; value: the position after the option by \
+                 the script's measure, averaged (a win counts 1,000,000)"
+            );
+            let options = values
+                .iter()
+                .map(|&(i, v)| Weighed {
+                    option: decision.options[i].clone(),
+                    visits: None,
+                    value: Some(v),
+                    chosen: i == choice,
+                })
+                .collect();
+            (how, options)
+        });
         self.guard.record(key, choice);
         choice
+    }
+    fn choose_explained(&mut self, game: &Game, decision: &Decision) -> (usize, Explanation) {
+        Notes::explain(self, |a| &mut a.notes, game, decision)
     }
     fn name(&self) -> String {
         "greedy".into()
@@ -187,6 +216,8 @@ pub struct MctsAgent {
     /// How many possible worlds one search deals; iteration `k` plays in world `k % worlds`.
     worlds: u32,
     guard: LoopGuard,
+    /// Why it chose, kept only while asked (`choose_explained`).
+    notes: Notes,
 }
 
 /// A possible world of one search, its sides, and every seat's standing in it before anything is chosen.
@@ -259,6 +290,7 @@ impl MctsAgent {
             exploration: 0.7,
             worlds: 16,
             guard: LoopGuard::default(),
+            notes: Notes::default(),
         }
     }
 
@@ -366,6 +398,8 @@ impl Agent for MctsAgent {
         }
         let (key, allowed) = self.guard.allowed(game, decision);
         if allowed.len() == 1 {
+            self.notes
+                .keep(|| (super::ismcts::LOOP_GUARD.to_string(), Vec::new()));
             self.guard.record(key, allowed[0]);
             return allowed[0];
         }
@@ -387,12 +421,14 @@ impl Agent for MctsAgent {
             .collect();
         let mut scale = Scale::default();
         let started = std::time::Instant::now();
+        let mut done = 0;
         for k in 0..self.iterations {
             if k > 0 && self.time.is_some_and(|t| started.elapsed() >= t) {
                 break;
             }
             let world = &worlds[k as usize % worlds.len()];
             self.iterate(world, &allowed, &mut nodes, &mut scale);
+            done += 1;
         }
         // The most visited of the allowed options (the best mean reward among equals).
         let root = &nodes[0];
@@ -411,8 +447,30 @@ impl Agent for MctsAgent {
                 }
             }
         }
+        self.notes.keep(|| {
+            let how = format!(
+                "{done} iterations in {} possible worlds; value: its mean reward (0 a loss, 1 a \
+                 win), the most visited option taken",
+                worlds.len()
+            );
+            let options = weighed(decision, &allowed, best.2, |i| {
+                let c = *root.children.get(&decision.options[i])?;
+                let ch = &nodes[c];
+                let mean = ch
+                    .reward
+                    .get(decision.player as usize)
+                    .copied()
+                    .unwrap_or(0.0)
+                    / f64::from(ch.visits.max(1));
+                Some((ch.visits, mean))
+            });
+            (how, options)
+        });
         self.guard.record(key, best.2);
         best.2
+    }
+    fn choose_explained(&mut self, game: &Game, decision: &Decision) -> (usize, Explanation) {
+        Notes::explain(self, |a| &mut a.notes, game, decision)
     }
     fn name(&self) -> String {
         match self.time {

@@ -98,6 +98,12 @@ impl Game {
     /// The option that the rules of a strategy or a rule set pick for the pending decision, as
     /// [`Game::strategy_choice`] (a rule set's rules are tried exactly as a strategy's).
     pub fn rules_choice(&self, of: RulesOf) -> Result<Option<usize>, RuntimeError> {
+        Ok(self.rules_pick(of)?.map(|(option, _)| option))
+    }
+
+    /// [`Game::rules_choice`] with the rule that picked: (the option, the rule's index among the
+    /// rules tried, which include those a `use` splices in).
+    pub fn rules_pick(&self, of: RulesOf) -> Result<Option<(usize, usize)>, RuntimeError> {
         let rules = match of {
             RulesOf::Strategy(i) => self.prog.strategies.get(i).map(|s| &s.rules),
             RulesOf::RuleSet(i) => self.prog.rule_sets.get(i).map(|r| &r.rules),
@@ -111,7 +117,7 @@ impl Game {
         let (decider, prompt) = (d.player, d.prompt.clone());
         let options = self.offered_options();
         let mut scratch: Option<Game> = None;
-        for rule in rules {
+        for (r, rule) in rules.iter().enumerate() {
             let candidates: Vec<(usize, Vec<Value>)> = options
                 .iter()
                 .enumerate()
@@ -148,7 +154,7 @@ impl Game {
                     continue;
                 }
                 let Some(by) = &rule.by else {
-                    return Ok(Some(i));
+                    return Ok(Some((i, r)));
                 };
                 let v = g.rule_eval(by, rule, decider, &args)?;
                 let v = v.as_int().unwrap_or(i64::MIN);
@@ -157,7 +163,7 @@ impl Game {
                 }
             }
             if let Some((i, _)) = best {
-                return Ok(Some(i));
+                return Ok(Some((i, r)));
             }
         }
         Ok(None)

@@ -44,6 +44,7 @@ function draw(s) {
     if (s.since.length > 40) ul.prepend(el("li", "", "… " + (s.since.length - 40) + " earlier lines in the trace"));
     since.appendChild(ul);
   }
+  drawWhy(s.why);
   const view = el("div");
   drawView(s.view, s.seats, view, s.shown);
   $("players").replaceWith(Object.assign(view.children[0], { id: "players" }));
@@ -59,6 +60,43 @@ function draw(s) {
     det.appendChild(ul);
     trace.appendChild(det);
   });
+}
+
+// Why the bots chose as they did since the seat's last decision: a panel opened on request, which
+// stays open (or closed) from one position to the next.
+let WHY_OPEN = false;
+function drawWhy(why) {
+  const sec = $("why");
+  sec.innerHTML = "";
+  if (!why || !why.length) return;
+  const det = el("details");
+  det.open = WHY_OPEN;
+  det.ontoggle = () => { WHY_OPEN = det.open; };
+  det.appendChild(el("summary", "", "Why the bots chose (" + why.length + ")"));
+  for (const e of why) {
+    const div = el("div", "explanation");
+    div.appendChild(el("p", "", e.player + " (" + e.agent + ")" + (e.prompt ? " at “" + e.prompt + "”" : "") + " took “" + e.chosen + "”: " + e.how));
+    if (e.options.length) {
+      const visits = e.options.some(o => o.visits !== null);
+      const value = e.options.some(o => o.value !== null);
+      const t = el("table");
+      const head = el("tr");
+      if (visits) head.appendChild(el("th", "", "visits"));
+      if (value) head.appendChild(el("th", "", "value"));
+      head.appendChild(el("th", "", "option"));
+      t.appendChild(head);
+      for (const o of e.options) {
+        const tr = el("tr", o.chosen ? "chosen" : "");
+        if (visits) tr.appendChild(el("td", "num", o.visits === null ? "-" : String(o.visits)));
+        if (value) tr.appendChild(el("td", "num", o.value === null ? "-" : o.value.toFixed(3)));
+        tr.appendChild(el("td", "", o.option));
+        t.appendChild(tr);
+      }
+      div.appendChild(t);
+    }
+    det.appendChild(div);
+  }
+  sec.appendChild(det);
 }
 
 async function choose(i) {
