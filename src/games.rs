@@ -1,7 +1,7 @@
 //! Command line, games stage: `run`, `cards`, `strategies`, `sim`, `tournament` and `play`, which load one
 //! checked script and play it (docs/cli.md is the contract).
 
-use crate::diagnostics::{display_name, load};
+use crate::diagnostics::{display_name, load, load_variant};
 use crate::{play, Batch, Format, GameArgs, Limits, SCRIPT_ERROR, USAGE};
 use cardgame_interpreter::agents::{make_agent_with, Agent, Model};
 use cardgame_interpreter::engine::{render_event, Event, Game, GameConfig, Status};
@@ -13,12 +13,16 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
-/// Load a script and turn the command line into a game configuration: a script error is exit 1, a usage
-/// error exit 2.
-fn prepare(file: &Path, args: &GameArgs, seed: u64) -> Result<(Arc<Program>, GameConfig), u8> {
-    let (program, _) = load(file)?;
+/// Load a script (the variant `--set` makes of it) and turn the command line into a game
+/// configuration: a script error is exit 1, a usage error exit 2. Returns the text played too.
+fn prepare(
+    file: &Path,
+    args: &GameArgs,
+    seed: u64,
+) -> Result<(Arc<Program>, GameConfig, String), u8> {
+    let (program, source) = load_variant(file, &args.set)?;
     match config(&program, args, seed) {
-        Ok(c) => Ok((program, c)),
+        Ok(c) => Ok((program, c, source)),
         Err(e) => {
             errln!("error: {e}");
             Err(USAGE)
@@ -26,7 +30,8 @@ fn prepare(file: &Path, args: &GameArgs, seed: u64) -> Result<(Arc<Program>, Gam
     }
 }
 
-/// Turn `--players` and `--option` into a game configuration, or a usage error.
+/// Turn `--players`, `--option` and the settings of options among `--set` into a game configuration,
+/// or a usage error (the other settings were written into the script when it was loaded).
 pub(crate) fn config(program: &Program, args: &GameArgs, seed: u64) -> Result<GameConfig, String> {
     let players = args.players.unwrap_or(program.min_players);
     if players < program.min_players || players > program.max_players {
@@ -36,7 +41,11 @@ pub(crate) fn config(program: &Program, args: &GameArgs, seed: u64) -> Result<Ga
         ));
     }
     let mut cfg = GameConfig::new(players, seed);
-    for o in &args.options {
+    let set_options = args.set.iter().filter(|s| {
+        s.split_once('=')
+            .is_some_and(|(k, _)| program.options.iter().any(|o| o.name == k.trim()))
+    });
+    for o in args.options.iter().chain(set_options) {
         let Some((key, value)) = o.split_once('=') else {
             return Err(format!("--option takes KEY=VALUE, not `{o}`"));
         };
@@ -161,7 +170,7 @@ fn event_json(e: &Event, viewer: Option<u8>) -> serde_json::Value {
 /// The model `--model` names, checked against the script and player count: a mismatch is a usage
 /// error that says how to learn again.
 pub(crate) fn model_for(
-    file: &Path,
+    source: &str,
     program: &Program,
     players: u8,
     path: Option<&Path>,
@@ -169,11 +178,7 @@ pub(crate) fn model_for(
     let Some(path) = path else {
         return Ok(None);
     };
-    let source = std::fs::read_to_string(file).map_err(|e| {
-        errln!("error: {e}");
-        SCRIPT_ERROR
-    })?;
-    crate::learn::load_model(path, program, &source, players)
+    crate::learn::load_model(path, program, source, players)
         .map(Some)
         .map_err(|e| {
             errln!("error: {e}");
@@ -190,7 +195,7 @@ pub fn cmd_run(
     limits: Limits,
     view: Option<u8>,
 ) -> u8 {
-    let (program, mut cfg) = match prepare(file, args, seed) {
+    let (program, mut cfg, source) = match prepare(file, args, seed) {
         Ok(x) => x,
         Err(c) => return c,
     };
@@ -204,7 +209,7 @@ pub fn cmd_run(
             return USAGE;
         }
     };
-    let model = match model_for(file, &program, players, model) {
+    let model = match model_for(&source, &program, players, model) {
         Ok(m) => m,
         Err(c) => return c,
     };
@@ -353,7 +358,7 @@ pub fn cmd_run(
 }
 
 pub fn cmd_cards(file: &Path, args: &GameArgs, format: Format) -> u8 {
-    let (program, cfg) = match prepare(file, args, 1) {
+    let (program, cfg, _) = match prepare(file, args, 1) {
         Ok(x) => x,
         Err(c) => return c,
     };
@@ -463,7 +468,7 @@ pub fn cmd_batch(
     shard: Option<&crate::shard::ShardOut>,
 ) -> u8 {
     use std::io::IsTerminal;
-    let (program, cfg) = match prepare(file, args, sim.seed) {
+    let (program, cfg, source) = match prepare(file, args, sim.seed) {
         Ok(x) => x,
         Err(c) => return c,
     };
@@ -483,12 +488,13 @@ pub fn cmd_batch(
         agents: agents.split(',').map(|a| a.trim().to_string()).collect(),
         rotate: matches!(what, Batching::Sim { rotate: true, .. }),
         options: cfg.options.clone(),
+        settings: args.set.clone(),
         max_turns: sim.limits.max_turns,
         max_decisions: sim.limits.max_decisions,
         max_steps: sim.limits.max_steps,
         engine: sim.limits.engine.engine(),
         shard: shard.map(|s| s.shard),
-        model: match model_for(file, &program, cfg.players, sim.model.as_deref()) {
+        model: match model_for(&source, &program, cfg.players, sim.model.as_deref()) {
             Ok(m) => m,
             Err(c) => return c,
         },
@@ -516,7 +522,7 @@ pub fn cmd_batch(
         }
     };
     if let Some(out) = shard {
-        let code = crate::shard::run_shard(file, &program, &sc, out, &tick);
+        let code = crate::shard::run_shard(&source, &program, &sc, out, &tick);
         if let Some(b) = &bar {
             b.finish_and_clear();
         }
@@ -592,7 +598,7 @@ pub fn cmd_play(
     (agents, model): (&str, Option<&Path>),
     limits: Limits,
 ) -> u8 {
-    let (program, mut cfg) = match prepare(file, args, seed) {
+    let (program, mut cfg, source) = match prepare(file, args, seed) {
         Ok(x) => x,
         Err(c) => return c,
     };
@@ -603,7 +609,7 @@ pub fn cmd_play(
         return USAGE;
     }
     let me = seat - 1;
-    let model = match model_for(file, &program, players, model) {
+    let model = match model_for(&source, &program, players, model) {
         Ok(m) => m,
         Err(c) => return c,
     };

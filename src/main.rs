@@ -93,6 +93,10 @@ struct GameArgs {
     /// Set an option of the script: `--option rares=false` (repeatable).
     #[arg(long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
+    /// Play a variant: set an option, a card's property or copies, a variable's starting value or a
+    /// constant, as if the script were edited: `--set "Province.cost=6"` (repeatable; docs/cli.md).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
 }
 
 /// The limits that make every game end in bounded time (docs/cli.md, Limits).

@@ -29,4 +29,5 @@ mod shard;
 mod sim;
 mod strategies;
 mod strength;
+mod studies;
 mod tournament;

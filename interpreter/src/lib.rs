@@ -18,3 +18,4 @@ pub mod tally;
 pub mod testing;
 pub mod tournament;
 pub mod value;
+pub mod variant;

@@ -30,6 +30,9 @@ pub struct SimConfig {
     /// Rotate the agents round the seats game by game, so each sits in each seat equally often.
     pub rotate: bool,
     pub options: Vec<(OptionId, Value)>,
+    /// What `--set` changed, as written (`Province.cost=6`): the program is already the variant; the
+    /// reports name them.
+    pub settings: Vec<String>,
     pub max_turns: u32,
     /// See [`GameConfig::max_decisions`].
     pub max_decisions: u64,
@@ -262,6 +265,9 @@ pub struct CardFigures {
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct SimReport {
     pub game: String,
+    /// What `--set` changed (`Province.cost=6`), as written; absent when nothing was set.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub settings: Vec<String>,
     pub players: u8,
     pub games: u64,
     pub seed: u64,
@@ -498,13 +504,15 @@ pub fn simulate(
     tick: &(dyn Fn() + Sync),
 ) -> Result<SimReport, String> {
     let (tally, figures, seconds) = simulate_raw(program, cfg, tick)?;
-    Ok(report_of(
+    let mut report = report_of(
         &Catalog::of(program),
         &tally,
         &figures,
         (cfg.players, cfg.seed, cfg.jobs),
         seconds,
-    ))
+    );
+    report.settings = cfg.settings.clone();
+    Ok(report)
 }
 
 /// Plays the games of the simulation (those of its shard, if it has one) and returns their raw

@@ -211,6 +211,7 @@ impl Tally {
             .collect();
         SimReport {
             game: catalog.game.clone(),
+            settings: Vec::new(),
             players,
             games: self.games,
             seed,
@@ -291,6 +292,12 @@ impl SimReport {
             "{}: {} games with {} players (seed {}{jobs})\n",
             self.game, self.games, self.players, self.seed
         ));
+        if !self.settings.is_empty() {
+            s.push_str(&format!(
+                "variant: --set {}\n",
+                self.settings.join(" --set ")
+            ));
+        }
         s.push_str(&problems_text(
             [self.finished, self.unfinished, self.error_count],
             &self.errors,

@@ -1,0 +1,229 @@
+//! Designer studies (docs/cli.md, "Studies"): variants made with `--set` are the script edited the same
+//! way, a setting that names nothing is a usage error with a suggestion, and the reports and shards
+//! of a variant name what was set.
+
+use crate::common::{cardgame, json_report, temp_script};
+use serde_json::Value;
+
+const MARKET: &str = "examples/market-race.cardgame";
+
+/// The report of `sim` without the `settings` it names: what must equal the edited script's.
+fn without_settings(mut v: Value) -> (Value, Value) {
+    let settings = v
+        .as_object_mut()
+        .and_then(|o| o.remove("settings"))
+        .unwrap_or(Value::Null);
+    (v, settings)
+}
+
+/// Market Race with `edits` made to its text (each `(from, to)` replaced once, in order).
+fn edited_market(edits: &[(&str, &str)]) -> std::path::PathBuf {
+    let mut text = std::fs::read_to_string(MARKET).expect("the example");
+    for (from, to) in edits {
+        assert!(text.contains(from), "the example has `{from}`");
+        text = text.replacen(from, to, 1);
+    }
+    temp_script("market-edited.cardgame", &text)
+}
+
+#[test]
+fn a_variant_is_the_script_edited_the_same_way() {
+    // A property written on the card (Silver's cost), one it takes by default (Homestead's cost is
+    // the default 0: the setting adds it), copies, a variable's starting value and an option, at once.
+    let sets = [
+        "Silver.cost=4",
+        "Homestead.cost=2",
+        "Gold.copies=2 * players",
+        "buys=2",
+        "goal=12",
+    ];
+    let mut args = vec![
+        MARKET,
+        "--games",
+        "300",
+        "--players",
+        "3",
+        "--agents",
+        "random,greedy",
+    ];
+    for s in &sets {
+        args.extend_from_slice(&["--set", s]);
+    }
+    let (variant, settings) = without_settings(json_report("sim", &args, 0));
+    assert_eq!(
+        settings,
+        serde_json::json!(sets),
+        "the report names what was set"
+    );
+    let edited = edited_market(&[
+        ("  copies 8\n  cost 3\n", "  copies 8\n  cost 4\n"),
+        (
+            "  copies 3 * players\n  points 1\n",
+            "  copies 3 * players\n  points 1\n  cost 2\n",
+        ),
+        ("  copies 4\n  cost 6\n", "  copies 2 * players\n  cost 6\n"),
+        (
+            "var buys per player shown: int = 1",
+            "var buys per player shown: int = 2",
+        ),
+    ]);
+    let path = edited.display().to_string();
+    let (by_hand, none) = without_settings(json_report(
+        "sim",
+        &[
+            &path,
+            "--games",
+            "300",
+            "--players",
+            "3",
+            "--agents",
+            "random,greedy",
+            "--option",
+            "goal=12",
+        ],
+        0,
+    ));
+    assert_eq!(
+        none,
+        Value::Null,
+        "nothing was set: the report says nothing"
+    );
+    assert_eq!(variant, by_hand);
+    // And the variant is not the script itself.
+    let plain = json_report(
+        "sim",
+        &[
+            MARKET,
+            "--games",
+            "300",
+            "--players",
+            "3",
+            "--agents",
+            "random,greedy",
+        ],
+        0,
+    );
+    assert_ne!(variant["turns"], plain["turns"]);
+}
+
+#[test]
+fn a_constant_is_set_and_a_function_with_parameters_is_not() {
+    let script = temp_script(
+        "constant.cardgame",
+        r#"game "Constant" { players 2 }
+zone pile: pile, hidden
+card "Chip" { copies 10 }
+fn target(): int = 3
+fn twice(n: int): int = 2 * n
+var taken per player: int = 0
+setup { move box to pile }
+flow {
+  loop {
+    for p in everyone {
+      move top 1 of pile to box
+      p.taken += 1
+      if p.taken >= twice(1) + target() - 2 { win [p] "reached the target" }
+    }
+  }
+}
+"#,
+    );
+    let path = script.display().to_string();
+    let run = |set: &str| {
+        cardgame(&[
+            "run", &path, "--seed", "1", "--set", set, "--format", "json",
+        ])
+    };
+    let out = run("target=1");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = run("twice=1");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a constant"));
+}
+
+#[test]
+fn a_setting_that_names_nothing_or_does_not_fit_is_a_usage_error() {
+    let mut text = String::new();
+    for set in [
+        "Silvr.cost=4",
+        "Silver.costs=4",
+        "Silver.cost=true",
+        "Silver.cost=",
+        "goal=99",
+        "gaol=12",
+        "coin_worth=1",
+        "Silver.cost=4 card \"Extra\" { }",
+        "Silver.cost=4\n}\ncard \"Extra\" {\n  copies 1",
+        "Silver.cost=3",
+    ] {
+        let mut args = vec![MARKET, "--games", "1", "--set", set];
+        if set == "Silver.cost=3" {
+            args.extend_from_slice(&["--set", "Silver.cost=5"]);
+        }
+        let mut all = vec!["sim"];
+        all.extend_from_slice(&args);
+        let out = cardgame(&all);
+        text.push_str(&format!(
+            "--set {set}: exit {:?}\n{}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn the_shards_of_a_variant_merge_and_name_what_was_set() {
+    let dir = std::env::temp_dir().join(format!("cardgame-studies-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let base = [MARKET, "--games", "40", "--set", "Silver.cost=4"];
+    let mut parts = Vec::new();
+    for k in 0..2 {
+        let out_file = dir.join(format!("part{k}.json"));
+        let out_path = out_file.display().to_string();
+        let shard = format!("{k}/2");
+        let mut args = vec!["sim"];
+        args.extend_from_slice(&base);
+        args.extend_from_slice(&["--shard", &shard, "--out", &out_path]);
+        let out = cardgame(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        parts.push(out_path);
+    }
+    let mut merge = vec![
+        "merge",
+        "--format",
+        "json",
+        "--reproducible",
+        "--script",
+        MARKET,
+    ];
+    merge.extend(parts.iter().map(String::as_str));
+    let out = cardgame(&merge);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let merged: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(merged, json_report("sim", &base, 0));
+    // A part of the plain script does not merge with a part of the variant.
+    let plain = dir.join("plain.json").display().to_string();
+    let out = cardgame(&[
+        "sim", MARKET, "--games", "40", "--shard", "1/2", "--out", &plain,
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let out = cardgame(&["merge", &parts[0], &plain]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("settings"));
+}
