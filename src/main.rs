@@ -50,6 +50,7 @@ fn quit_on_write_error(e: &std::io::Error) -> ! {
     std::process::exit(i32::from(SCRIPT_ERROR));
 }
 
+mod compare;
 mod diagnostics;
 mod format;
 mod games;
@@ -337,6 +338,37 @@ enum Command {
         /// Also write the report as one self-contained HTML page with charts to this file.
         #[arg(long, value_name = "FILE")]
         html: Option<PathBuf>,
+        #[command(flatten)]
+        batch: Batch,
+    },
+    /// Compare two scripts, or a script and a variant of it (`--set`), over the same seeds and
+    /// seatings: every figure's difference with an interval (docs/cli.md, Studies).
+    Compare {
+        /// Side A's script.
+        a: PathBuf,
+        /// Side B's script (default: A's, which `--set` then makes a variant of).
+        b: Option<PathBuf>,
+        #[command(flatten)]
+        game: GameArgs,
+        /// A setting of side A only (`--set` sets side B's; repeatable).
+        #[arg(long = "set-a", value_name = "NAME=VALUE")]
+        set_a: Vec<String>,
+        /// Number of paired games (the bound, with --until-decided).
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        #[arg(long, default_value = "random", help = agents_help(AgentsFor::Sim),
+              long_help = agents_long_help(AgentsFor::Sim))]
+        agents: String,
+        /// Keep every agent in its seat instead of rotating.
+        #[arg(long)]
+        no_rotate: bool,
+        /// Stop as soon as this figure's difference is decided (a confidence sequence, valid however
+        /// often it is looked at), at the latest after --games games: `"wins: seat 1"`, `turns`, ...
+        #[arg(long, value_name = "FIGURE")]
+        until_decided: Option<String>,
+        /// Leave out of the report the seconds it took.
+        #[arg(long)]
+        reproducible: bool,
         #[command(flatten)]
         batch: Batch,
     },
@@ -651,6 +683,29 @@ fn main() -> ExitCode {
                 USAGE
             }
         },
+        Command::Compare {
+            a,
+            b,
+            game,
+            set_a,
+            games,
+            agents,
+            no_rotate,
+            until_decided,
+            reproducible,
+            batch,
+        } => compare::cmd_compare(compare::CompareArgs {
+            a: &a,
+            b: b.as_deref(),
+            game: &game,
+            set_a: &set_a,
+            games,
+            agents: &agents,
+            rotate: !no_rotate,
+            until: until_decided.as_deref(),
+            reproducible,
+            batch: &batch,
+        }),
         Command::Merge {
             parts,
             format,

@@ -227,3 +227,118 @@ fn the_shards_of_a_variant_merge_and_name_what_was_set() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("settings"));
 }
+
+/// The JSON report of `cardgame compare ARGS --format json --reproducible`, which must exit 0.
+fn comparison(args: &[&str]) -> Value {
+    let mut all = vec!["compare"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--format", "json", "--reproducible"]);
+    let out = cardgame(&all);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+fn figure<'a>(report: &'a Value, name: &str) -> &'a Value {
+    report["figures"]
+        .as_array()
+        .and_then(|f| f.iter().find(|f| f["name"] == name))
+        .unwrap_or_else(|| panic!("no figure `{name}` in {report}"))
+}
+
+#[test]
+fn a_script_compared_with_itself_differs_in_nothing() {
+    let r = comparison(&[
+        MARKET,
+        MARKET,
+        "--games",
+        "200",
+        "--agents",
+        "random,greedy",
+    ]);
+    assert_eq!(r["games"], 200);
+    assert_eq!(r["compared"], 0, "no figure differed in any pair of games");
+    for f in r["figures"].as_array().expect("figures") {
+        assert_eq!(f["significant"], false, "{f}");
+        assert_eq!(f["difference"].as_f64().unwrap_or(0.0), 0.0, "{f}");
+    }
+}
+
+#[test]
+fn a_real_change_is_found_and_equals_the_edited_script() {
+    // A dearer Silver: fewer Silvers are bought, and fewer cards in all.
+    let r = comparison(&[MARKET, "--set", "Silver.cost=4", "--games", "300"]);
+    assert!(r["compared"].as_u64().expect("compared") > 5);
+    let silver = figure(&r, "card Silver: gained per player");
+    assert_eq!(silver["significant"], true, "{silver}");
+    assert!(silver["difference"].as_f64().expect("difference") < 0.0);
+    for key in ["name", "a", "b", "difference", "low", "high", "significant"] {
+        assert!(
+            silver.get(key).is_some(),
+            "the figure has `{key}`: {silver}"
+        );
+    }
+    let bought = figure(&r, "stat: cards_bought");
+    assert_eq!(bought["significant"], true, "{bought}");
+    // The seats' wins do not move with random players: the intervals hold 0.
+    assert_eq!(figure(&r, "wins: seat 1")["significant"], false);
+    // Two files, the second edited by hand, give the same figures.
+    let edited = edited_market(&[("  copies 8\n  cost 3\n", "  copies 8\n  cost 4\n")]);
+    let path = edited.display().to_string();
+    let by_hand = comparison(&[MARKET, &path, "--games", "300"]);
+    assert_eq!(r["figures"], by_hand["figures"]);
+}
+
+#[test]
+fn until_decided_stops_early_and_the_same_whatever_the_threads() {
+    let args = |jobs: &'static str| {
+        comparison(&[
+            MARKET,
+            "--set",
+            "Silver.cost=4",
+            "--games",
+            "3000",
+            "--until-decided",
+            "stat: cards_bought",
+            "--jobs",
+            jobs,
+        ])
+    };
+    let one = args("1");
+    let d = &one["until_decided"];
+    assert_eq!(d["decided"], true, "{d}");
+    assert!(one["games"].as_u64().expect("games") < 3000);
+    assert!(d["high"].as_f64().expect("high") < 0.0);
+    assert_eq!(one, args("2"));
+}
+
+#[test]
+fn a_comparison_without_two_sides_or_of_an_unknown_figure_is_a_usage_error() {
+    let mut text = String::new();
+    for args in [
+        vec!["compare", MARKET],
+        vec![
+            "compare",
+            MARKET,
+            "--set",
+            "goal=12",
+            "--until-decided",
+            "turn",
+            "--games",
+            "10",
+        ],
+    ] {
+        let out = cardgame(&args);
+        text.push_str(&format!(
+            "{}: exit {:?}\n{}",
+            args.join(" "),
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    insta::assert_snapshot!(text);
+}

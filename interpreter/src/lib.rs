@@ -3,12 +3,14 @@
 
 pub mod agents;
 pub mod check;
+pub mod compare;
 pub mod diag;
 pub mod engine;
 pub mod figures;
 pub mod interchangeable;
 pub mod learn;
 pub mod ops;
+pub mod paired;
 pub mod program;
 pub mod purity;
 pub mod report;

@@ -90,6 +90,8 @@ pub(crate) struct Record {
     pub(crate) performed: Vec<Vec<u32>>,
     /// Per seat: its team at the end (`teams by VAR`), when the script declares teams.
     pub(crate) teams: Option<Vec<String>>,
+    /// Per statistic: the sum of what the game recorded and the number of records.
+    pub(crate) stats: Vec<(i128, u64)>,
 }
 
 impl Record {
@@ -351,12 +353,13 @@ fn config_of(cfg: &SimConfig, seed: u64) -> GameConfig {
     config
 }
 
-fn play_one(
+/// Plays game `index` of the study `cfg` (its seed and its seating), adding it to `figures` if given.
+pub(crate) fn play_one(
     program: &Arc<Program>,
     cfg: &SimConfig,
     factories: &Factories,
     index: u64,
-    figures: &Mutex<Figures>,
+    figures: Option<&Mutex<Figures>>,
 ) -> Record {
     let seed = game_seed(cfg.seed, index);
     let n = cfg.players as usize;
@@ -375,7 +378,7 @@ fn play_one(
                 .unwrap_or_else(|| "random".into())
         })
         .collect();
-    play_seated_with(program, cfg, factories, seed, seating, Some(figures))
+    play_seated_with(program, cfg, factories, seed, seating, figures)
 }
 
 /// Plays one game from `seed` with the agents of `seating` (one per seat), under the players, options
@@ -420,6 +423,7 @@ fn play_seated_with(
                     holdings: vec![],
                     performed: vec![],
                     teams: None,
+                    stats: vec![],
                 }
             }
         }
@@ -494,6 +498,7 @@ fn play_seated_with(
         holdings,
         performed: game.performed(),
         teams: game.teams(),
+        stats: crate::figures::per_game(program, &game),
     }
 }
 
@@ -541,7 +546,7 @@ pub(crate) fn simulate_raw(
     play_in_chunks(
         cfg.jobs,
         shard.games_of(cfg.games),
-        &|j| play_one(program, cfg, &factories, index(j), &figures),
+        &|j| play_one(program, cfg, &factories, index(j), Some(&figures)),
         tick,
         &mut |j, r| tally.add(program, cfg, index(j), r),
     )?;
