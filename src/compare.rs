@@ -2,10 +2,9 @@
 //! script and a variant of it (docs/cli.md, "Studies").
 
 use crate::diagnostics::load_variant;
-use crate::games::{config, model_for};
+use crate::games::{config, study};
 use crate::{Batch, Format, GameArgs, USAGE};
 use cardgame_interpreter::compare::{compare, Side};
-use cardgame_interpreter::sim::SimConfig;
 use std::path::Path;
 
 /// What `cardgame compare` was asked.
@@ -45,35 +44,17 @@ fn side(args: &CompareArgs, file: &Path, settings: &[String]) -> Result<Side, u8
         errln!("error: {e}");
         USAGE
     })?;
-    let jobs = args
-        .batch
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
-    let model = model_for(&source, &program, cfg.players, args.batch.model.as_deref())?;
-    let limits = &args.batch.limits;
+    let cfg = study(
+        &program,
+        &cfg,
+        &source,
+        (args.games, args.agents, args.rotate),
+        args.batch,
+        settings,
+    )?;
     Ok(Side {
         label: label(file, settings),
-        cfg: SimConfig {
-            games: args.games,
-            players: cfg.players,
-            seed: args.batch.seed,
-            jobs,
-            agents: args
-                .agents
-                .split(',')
-                .map(|a| a.trim().to_string())
-                .collect(),
-            rotate: args.rotate,
-            options: cfg.options,
-            settings: settings.to_vec(),
-            max_turns: limits.max_turns,
-            max_decisions: limits.max_decisions,
-            max_steps: limits.max_steps,
-            engine: limits.engine.engine(),
-            shard: None,
-            model,
-        },
+        cfg,
         program,
     })
 }

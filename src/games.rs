@@ -443,6 +443,39 @@ pub fn cmd_strategies(file: &Path, format: Format) -> u8 {
     0
 }
 
+/// The study of `games` games of `program` (the variant `settings` made, whose text is `source`) with
+/// `agents` (rotated or not), under the game configuration `cfg` and the flags of `sim` (seed, jobs,
+/// model, limits): the model is checked against the text played.
+pub(crate) fn study(
+    program: &Program,
+    cfg: &GameConfig,
+    source: &str,
+    (games, agents, rotate): (u64, &str, bool),
+    sim: &Batch,
+    settings: &[String],
+) -> Result<SimConfig, u8> {
+    let jobs = sim
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    Ok(SimConfig {
+        games,
+        players: cfg.players,
+        seed: sim.seed,
+        jobs,
+        agents: agents.split(',').map(|a| a.trim().to_string()).collect(),
+        rotate,
+        options: cfg.options.clone(),
+        settings: settings.to_vec(),
+        max_turns: sim.limits.max_turns,
+        max_decisions: sim.limits.max_decisions,
+        max_steps: sim.limits.max_steps,
+        engine: sim.limits.engine.engine(),
+        shard: None,
+        model: model_for(source, program, cfg.players, sim.model.as_deref())?,
+    })
+}
+
 /// What `cmd_batch` plays.
 #[derive(Clone, PartialEq)]
 pub enum Batching {
@@ -472,33 +505,19 @@ pub fn cmd_batch(
         Ok(x) => x,
         Err(c) => return c,
     };
-    let jobs = sim
-        .jobs
-        .unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        })
-        .max(1);
-    let sc = SimConfig {
-        games,
-        players: cfg.players,
-        seed: sim.seed,
-        jobs,
-        agents: agents.split(',').map(|a| a.trim().to_string()).collect(),
-        rotate: matches!(what, Batching::Sim { rotate: true, .. }),
-        options: cfg.options.clone(),
-        settings: args.set.clone(),
-        max_turns: sim.limits.max_turns,
-        max_decisions: sim.limits.max_decisions,
-        max_steps: sim.limits.max_steps,
-        engine: sim.limits.engine.engine(),
-        shard: shard.map(|s| s.shard),
-        model: match model_for(&source, &program, cfg.players, sim.model.as_deref()) {
-            Ok(m) => m,
-            Err(c) => return c,
-        },
+    let rotate = matches!(what, Batching::Sim { rotate: true, .. });
+    let mut sc = match study(
+        &program,
+        &cfg,
+        &source,
+        (games, agents, rotate),
+        sim,
+        &args.set,
+    ) {
+        Ok(sc) => sc,
+        Err(c) => return c,
     };
+    sc.shard = shard.map(|s| s.shard);
     let total = match what {
         Batching::Tournament => {
             Plan::new(sc.agents.len(), usize::from(sc.players), games).map_or(0, |p| p.games())

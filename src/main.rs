@@ -61,6 +61,7 @@ mod play;
 mod scripts;
 mod serve;
 mod shard;
+mod sweep;
 mod watch;
 
 use cardgame_interpreter::agents::AGENT_NAMES;
@@ -338,6 +339,10 @@ enum Command {
         /// Also write the report as one self-contained HTML page with charts to this file.
         #[arg(long, value_name = "FILE")]
         html: Option<PathBuf>,
+        /// Run the study once per value of a setting (as `--set` names it) and report the figures
+        /// against it: `"Smithy.cost=3..6"` or `"goal=10,15,20"` (repeatable: a grid).
+        #[arg(long, value_name = "NAME=VALUES", conflicts_with = "shard")]
+        sweep: Vec<String>,
         #[command(flatten)]
         batch: Batch,
     },
@@ -659,10 +664,34 @@ fn main() -> ExitCode {
             games,
             agents,
             no_rotate,
+            shard: _,
+            out: _,
+            reproducible,
+            html,
+            sweep,
+            batch,
+        } if !sweep.is_empty() => sweep::cmd_sweep(sweep::SweepArgs {
+            file: &file,
+            game: &game,
+            sweeps: &sweep,
+            games,
+            agents: &agents,
+            rotate: !no_rotate,
+            reproducible,
+            html,
+            batch: &batch,
+        }),
+        Command::Sim {
+            file,
+            game,
+            games,
+            agents,
+            no_rotate,
             shard,
             out,
             reproducible,
             html,
+            sweep: _,
             batch,
         } => match shard::shard_out(shard.as_deref(), out) {
             Ok(shard) => games::cmd_batch(

@@ -342,3 +342,65 @@ fn a_comparison_without_two_sides_or_of_an_unknown_figure_is_a_usage_error() {
     }
     insta::assert_snapshot!(text);
 }
+
+#[test]
+fn a_sweep_runs_the_study_per_value_and_each_point_is_the_study_with_that_setting() {
+    let out = cardgame(&[
+        "sim",
+        MARKET,
+        "--games",
+        "60",
+        "--sweep",
+        "Silver.cost=3..4",
+        "--sweep",
+        "goal=12,15",
+        "--format",
+        "json",
+        "--reproducible",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["sweeps"], serde_json::json!(["Silver.cost", "goal"]));
+    let points = v["points"].as_array().expect("points");
+    assert_eq!(points.len(), 4);
+    assert_eq!(
+        points[1]["settings"],
+        serde_json::json!(["Silver.cost=3", "goal=15"])
+    );
+    let alone = json_report(
+        "sim",
+        &[
+            MARKET,
+            "--games",
+            "60",
+            "--set",
+            "Silver.cost=3",
+            "--set",
+            "goal=15",
+        ],
+        0,
+    );
+    assert_eq!(points[1]["report"], alone);
+    // The text is a table, a line per point; the page a chart per figure.
+    let page = std::env::temp_dir().join(format!("cardgame-sweep-{}.html", std::process::id()));
+    let page_path = page.display().to_string();
+    let out = cardgame(&[
+        "sim",
+        MARKET,
+        "--games",
+        "60",
+        "--sweep",
+        "Silver.cost=2..4",
+        "--html",
+        &page_path,
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout));
+    let html = std::fs::read_to_string(&page).expect("the page");
+    assert_eq!(html.matches("<svg").count(), 7, "a chart per figure");
+}
