@@ -473,6 +473,7 @@ pub(crate) fn study(
         engine: sim.limits.engine.engine(),
         shard: None,
         model: model_for(source, program, cfg.players, sim.model.as_deref())?,
+        course: !sim.no_course,
     })
 }
 

@@ -44,6 +44,9 @@ pub struct SimConfig {
     pub shard: Option<Shard>,
     /// A learned model for the agents that use one (`search`, `learned`; `--model`).
     pub model: Option<Arc<crate::agents::Model>>,
+    /// Read the script's score after every turn for the course figures (`sim --no-course` turns it
+    /// off: it costs up to 40% of a simulation of random players).
+    pub course: bool,
 }
 
 /// The seed of game `index`: a mix of the base seed and the index (SplitMix64).
@@ -92,6 +95,8 @@ pub(crate) struct Record {
     pub(crate) teams: Option<Vec<String>>,
     /// Per statistic: the sum of what the game recorded and the number of records.
     pub(crate) stats: Vec<(i128, u64)>,
+    /// The scores after each turn, in a study's games when the script has a score.
+    pub(crate) course: Option<crate::course::Course>,
 }
 
 impl Record {
@@ -300,6 +305,11 @@ pub struct SimReport {
     pub decisions: Spread,
     pub end_reasons: BTreeMap<String, u64>,
     pub cards: Vec<CardFigures>,
+    /// The figures designers read: the first seat's advantage, and the course of the games by the
+    /// script's score after each turn.
+    /// Absent with `sim --no-course`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub course: Option<crate::course::CourseFigures>,
     /// The script's statistics (`stat`), in the order declared.
     pub stats: Vec<StatFigures>,
     /// What no game used: actions never offered, cards never chosen or moved.
@@ -424,6 +434,7 @@ fn play_seated_with(
                     performed: vec![],
                     teams: None,
                     stats: vec![],
+                    course: None,
                 }
             }
         }
@@ -436,7 +447,29 @@ fn play_seated_with(
         Some(_) => game.kinds_out_of_box(),
         None => Vec::new(),
     };
-    while let Status::Decision(d) = game.status() {
+    // In a study's games, each seat's score after each turn (the course figures).
+    // Not on the machine while issue 42 moves the engine: an expression outside the program's
+    // compiled roots (this call of the score) trips the debug build's check of the work counted
+    // (`run --engine machine` shows the same with its scores).
+    let measure = figures
+        .filter(|_| cfg.course && cfg.engine == crate::engine::Engine::Walker)
+        .and_then(|_| crate::course::measure(program))
+        .map(|m| m.0);
+    let mut course = measure.map(|_| crate::course::Course::default());
+    let mut turn = game.turns();
+    loop {
+        if let (Some(f), Some(c)) = (measure, course.as_mut()) {
+            if game.turns() != turn || !matches!(game.status(), Status::Decision(_)) {
+                turn = game.turns();
+                let scores: Option<Vec<i64>> = (0..n as u8)
+                    .map(|seat| game.seat_function_here(f, seat))
+                    .collect();
+                c.scores.extend(scores);
+            }
+        }
+        let Status::Decision(d) = game.status() else {
+            break;
+        };
         let choice = agents[d.player as usize % n]
             .choose(&game, d)
             .min(d.options.len().saturating_sub(1));
@@ -499,6 +532,7 @@ fn play_seated_with(
         performed: game.performed(),
         teams: game.teams(),
         stats: crate::figures::per_game(program, &game),
+        course,
     }
 }
 
@@ -517,6 +551,9 @@ pub fn simulate(
         seconds,
     );
     report.settings = cfg.settings.clone();
+    if !cfg.course {
+        report.course = None;
+    }
     Ok(report)
 }
 
