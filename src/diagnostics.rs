@@ -111,6 +111,37 @@ pub fn load(path: &Path) -> Result<(Arc<Program>, String), u8> {
     }
 }
 
+/// Read a script and make the variant `settings` name (`--set`, docs/cli.md): a script that does not
+/// check is exit 1 with its diagnostics, a setting that names nothing or does not fit exit 2. Returns
+/// the program and the text played (the script's, with the settings written in).
+pub fn load_variant(path: &Path, settings: &[String]) -> Result<(Arc<Program>, String), u8> {
+    use cardgame_interpreter::variant::{variant, Setting, VariantError};
+    if settings.is_empty() {
+        return load(path);
+    }
+    let parsed: Result<Vec<Setting>, String> = settings.iter().map(|s| Setting::parse(s)).collect();
+    let parsed = parsed.map_err(|e| {
+        errln!("error: {e}");
+        crate::USAGE
+    })?;
+    let source = read(path).map_err(|e| {
+        errln!("error: {e}");
+        SCRIPT_ERROR
+    })?;
+    match variant(&source, &parsed) {
+        Ok(v) => Ok((Arc::new(v.program), v.source)),
+        Err(VariantError::Script(diagnostics)) => {
+            err!("{}", render(&diagnostics, path, &source));
+            errln!("{}: {}", path.display(), report::summary(&diagnostics));
+            Err(SCRIPT_ERROR)
+        }
+        Err(VariantError::Setting(e)) => {
+            errln!("error: {e}");
+            Err(crate::USAGE)
+        }
+    }
+}
+
 /// A byte offset of `source` as a 1-based line and a 1-based column counted in characters.
 pub fn line_column(source: &str, offset: usize) -> (usize, usize) {
     let mut offset = offset.min(source.len());

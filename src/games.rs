@@ -1,7 +1,7 @@
 //! Command line, games stage: `run`, `cards`, `strategies`, `sim`, `tournament` and `play`, which load one
 //! checked script and play it (docs/cli.md is the contract).
 
-use crate::diagnostics::{display_name, load};
+use crate::diagnostics::{display_name, load, load_variant};
 use crate::learn::ModelArgs;
 use crate::{play, Batch, Format, GameArgs, Limits, SCRIPT_ERROR, USAGE};
 use cardgame_interpreter::agents::{make_agent_with, Agent, Model};
@@ -14,12 +14,16 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
-/// Load a script and turn the command line into a game configuration: a script error is exit 1, a usage
-/// error exit 2.
-fn prepare(file: &Path, args: &GameArgs, seed: u64) -> Result<(Arc<Program>, GameConfig), u8> {
-    let (program, _) = load(file)?;
+/// Load a script (the variant `--set` makes of it) and turn the command line into a game
+/// configuration: a script error is exit 1, a usage error exit 2. Returns the text played too.
+fn prepare(
+    file: &Path,
+    args: &GameArgs,
+    seed: u64,
+) -> Result<(Arc<Program>, GameConfig, String), u8> {
+    let (program, source) = load_variant(file, &args.set)?;
     match config(&program, args, seed) {
-        Ok(c) => Ok((program, c)),
+        Ok(c) => Ok((program, c, source)),
         Err(e) => {
             errln!("error: {e}");
             Err(USAGE)
@@ -27,7 +31,8 @@ fn prepare(file: &Path, args: &GameArgs, seed: u64) -> Result<(Arc<Program>, Gam
     }
 }
 
-/// Turn `--players` and `--option` into a game configuration, or a usage error.
+/// Turn `--players`, `--option` and the settings of options among `--set` into a game configuration,
+/// or a usage error (the other settings were written into the script when it was loaded).
 pub(crate) fn config(program: &Program, args: &GameArgs, seed: u64) -> Result<GameConfig, String> {
     let players = args.players.unwrap_or(program.min_players);
     if players < program.min_players || players > program.max_players {
@@ -37,7 +42,11 @@ pub(crate) fn config(program: &Program, args: &GameArgs, seed: u64) -> Result<Ga
         ));
     }
     let mut cfg = GameConfig::new(players, seed);
-    for o in &args.options {
+    let set_options = args.set.iter().filter(|s| {
+        s.split_once('=')
+            .is_some_and(|(k, _)| program.options.iter().any(|o| o.name == k.trim()))
+    });
+    for o in args.options.iter().chain(set_options) {
         let Some((key, value)) = o.split_once('=') else {
             return Err(format!("--option takes KEY=VALUE, not `{o}`"));
         };
@@ -167,7 +176,7 @@ fn event_json(e: &Event, viewer: Option<u8>) -> Option<serde_json::Value> {
 /// The model of `--model`, or the one found beside the script (unless `--no-model`), checked
 /// against the script and player count: a mismatch is a usage error that says how to learn again.
 pub(crate) fn model_for(
-    file: &Path,
+    (file, source): (&Path, &str),
     program: &Program,
     players: u8,
     args: &ModelArgs,
@@ -175,11 +184,7 @@ pub(crate) fn model_for(
     if args.path(file, players).is_none() {
         return Ok(None);
     }
-    let source = std::fs::read_to_string(file).map_err(|e| {
-        errln!("error: {e}");
-        SCRIPT_ERROR
-    })?;
-    crate::learn::model_of(args, file, program, &source, players).map_err(|e| {
+    crate::learn::model_of(args, file, program, source, players).map_err(|e| {
         errln!("error: {e}");
         USAGE
     })
@@ -194,7 +199,7 @@ pub fn cmd_run(
     limits: Limits,
     view: Option<u8>,
 ) -> u8 {
-    let (program, mut cfg) = match prepare(file, args, seed) {
+    let (program, mut cfg, source) = match prepare(file, args, seed) {
         Ok(x) => x,
         Err(c) => return c,
     };
@@ -208,7 +213,7 @@ pub fn cmd_run(
             return USAGE;
         }
     };
-    let model = match model_for(file, &program, players, model) {
+    let model = match model_for((file, &source), &program, players, model) {
         Ok(m) => m,
         Err(c) => return c,
     };
@@ -357,7 +362,7 @@ pub fn cmd_run(
 }
 
 pub fn cmd_cards(file: &Path, args: &GameArgs, format: Format) -> u8 {
-    let (program, cfg) = match prepare(file, args, 1) {
+    let (program, cfg, _) = match prepare(file, args, 1) {
         Ok(x) => x,
         Err(c) => return c,
     };
@@ -442,6 +447,40 @@ pub fn cmd_strategies(file: &Path, format: Format) -> u8 {
     0
 }
 
+/// The study of `games` games of `program` (the variant `settings` made, whose text is `source`) with
+/// `agents` (rotated or not), under the game configuration `cfg` and the flags of `sim` (seed, jobs,
+/// model, limits): the model is checked against the text played.
+pub(crate) fn study(
+    program: &Program,
+    cfg: &GameConfig,
+    (file, source): (&Path, &str),
+    (games, agents, rotate): (u64, &str, bool),
+    sim: &Batch,
+    settings: &[String],
+) -> Result<SimConfig, u8> {
+    let jobs = sim
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    Ok(SimConfig {
+        games,
+        players: cfg.players,
+        seed: sim.seed,
+        jobs,
+        agents: agents.split(',').map(|a| a.trim().to_string()).collect(),
+        rotate,
+        options: cfg.options.clone(),
+        settings: settings.to_vec(),
+        max_turns: sim.limits.max_turns,
+        max_decisions: sim.limits.max_decisions,
+        max_steps: sim.limits.max_steps,
+        engine: sim.limits.engine.engine(),
+        shard: None,
+        model: model_for((file, source), program, cfg.players, &sim.model)?,
+        course: !sim.no_course,
+    })
+}
+
 /// What `cmd_batch` plays.
 #[derive(Clone, PartialEq)]
 pub enum Batching {
@@ -467,36 +506,23 @@ pub fn cmd_batch(
     shard: Option<&crate::shard::ShardOut>,
 ) -> u8 {
     use std::io::IsTerminal;
-    let (program, cfg) = match prepare(file, args, sim.seed) {
+    let (program, cfg, source) = match prepare(file, args, sim.seed) {
         Ok(x) => x,
         Err(c) => return c,
     };
-    let jobs = sim
-        .jobs
-        .unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        })
-        .max(1);
-    let sc = SimConfig {
-        games,
-        players: cfg.players,
-        seed: sim.seed,
-        jobs,
-        agents: agents.split(',').map(|a| a.trim().to_string()).collect(),
-        rotate: matches!(what, Batching::Sim { rotate: true, .. }),
-        options: cfg.options.clone(),
-        max_turns: sim.limits.max_turns,
-        max_decisions: sim.limits.max_decisions,
-        max_steps: sim.limits.max_steps,
-        engine: sim.limits.engine.engine(),
-        shard: shard.map(|s| s.shard),
-        model: match model_for(file, &program, cfg.players, &sim.model) {
-            Ok(m) => m,
-            Err(c) => return c,
-        },
+    let rotate = matches!(what, Batching::Sim { rotate: true, .. });
+    let mut sc = match study(
+        &program,
+        &cfg,
+        (file, &source),
+        (games, agents, rotate),
+        sim,
+        &args.set,
+    ) {
+        Ok(sc) => sc,
+        Err(c) => return c,
     };
+    sc.shard = shard.map(|s| s.shard);
     let total = match what {
         Batching::Tournament => {
             Plan::new(sc.agents.len(), usize::from(sc.players), games).map_or(0, |p| p.games())
@@ -520,7 +546,7 @@ pub fn cmd_batch(
         }
     };
     if let Some(out) = shard {
-        let code = crate::shard::run_shard(file, &program, &sc, out, &tick);
+        let code = crate::shard::run_shard(&source, &program, &sc, out, &tick);
         if let Some(b) = &bar {
             b.finish_and_clear();
         }
@@ -596,7 +622,7 @@ pub fn cmd_play(
     (agents, model): (&str, &ModelArgs),
     limits: Limits,
 ) -> u8 {
-    let (program, mut cfg) = match prepare(file, args, seed) {
+    let (program, mut cfg, source) = match prepare(file, args, seed) {
         Ok(x) => x,
         Err(c) => return c,
     };
@@ -607,7 +633,7 @@ pub fn cmd_play(
         return USAGE;
     }
     let me = seat - 1;
-    let model = match model_for(file, &program, players, model) {
+    let model = match model_for((file, &source), &program, players, model) {
         Ok(m) => m,
         Err(c) => return c,
     };

@@ -1,7 +1,7 @@
 //! Command line, learning stage: `cardgame learn`, self-play learning of a model for a script
 //! (docs/cli.md is the contract), and the loading of a model for `--model`.
 
-use crate::diagnostics::load;
+use crate::diagnostics::load_variant;
 use crate::games::config;
 use crate::{Format, GameArgs, Limits, SCRIPT_ERROR, USAGE};
 use cardgame_interpreter::agents::{script_hash, Model};
@@ -76,7 +76,7 @@ fn generation_text(g: &Generation) -> String {
 
 pub fn cmd_learn(a: &LearnArgs) -> u8 {
     use std::io::IsTerminal;
-    let (program, source) = match load(a.file) {
+    let (program, source) = match load_variant(a.file, &a.game.set) {
         Ok(x) => x,
         Err(c) => return c,
     };

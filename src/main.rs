@@ -50,6 +50,7 @@ fn quit_on_write_error(e: &std::io::Error) -> ! {
     std::process::exit(i32::from(SCRIPT_ERROR));
 }
 
+mod compare;
 mod diagnostics;
 mod format;
 mod games;
@@ -60,6 +61,7 @@ mod play;
 mod scripts;
 mod serve;
 mod shard;
+mod sweep;
 mod watch;
 
 use cardgame_interpreter::agents::AGENT_NAMES;
@@ -93,6 +95,10 @@ struct GameArgs {
     /// Set an option of the script: `--option rares=false` (repeatable).
     #[arg(long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
+    /// Play a variant: set an option, a card's property or copies, a variable's starting value or a
+    /// constant, as if the script were edited: `--set "Province.cost=6"` (repeatable; docs/cli.md).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
 }
 
 /// The limits that make every game end in bounded time (docs/cli.md, Limits).
@@ -162,6 +168,10 @@ struct Batch {
     /// Worker threads (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
+    /// Leave out the course figures read from the script's score after every turn (lead changes,
+    /// when the game was decided, drama), which cost up to 40% of a simulation of random players.
+    #[arg(long)]
+    no_course: bool,
     /// The report's format: text, or one JSON object.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -331,6 +341,41 @@ enum Command {
         /// Also write the report as one self-contained HTML page with charts to this file.
         #[arg(long, value_name = "FILE")]
         html: Option<PathBuf>,
+        /// Run the study once per value of a setting (as `--set` names it) and report the figures
+        /// against it: `"Smithy.cost=3..6"` or `"goal=10,15,20"` (repeatable: a grid).
+        #[arg(long, value_name = "NAME=VALUES", conflicts_with = "shard")]
+        sweep: Vec<String>,
+        #[command(flatten)]
+        batch: Batch,
+    },
+    /// Compare two scripts, or a script and a variant of it (`--set`), over the same seeds and
+    /// seatings: every figure's difference with an interval (docs/cli.md, Studies).
+    Compare {
+        /// Side A's script.
+        a: PathBuf,
+        /// Side B's script (default: A's, which `--set` then makes a variant of).
+        b: Option<PathBuf>,
+        #[command(flatten)]
+        game: GameArgs,
+        /// A setting of side A only (`--set` sets side B's; repeatable).
+        #[arg(long = "set-a", value_name = "NAME=VALUE")]
+        set_a: Vec<String>,
+        /// Number of paired games (the bound, with --until-decided).
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        #[arg(long, default_value = "random", help = agents_help(AgentsFor::Sim),
+              long_help = agents_long_help(AgentsFor::Sim))]
+        agents: String,
+        /// Keep every agent in its seat instead of rotating.
+        #[arg(long)]
+        no_rotate: bool,
+        /// Stop as soon as this figure's difference is decided (a confidence sequence, valid however
+        /// often it is looked at), at the latest after --games games: `"wins: seat 1"`, `turns`, ...
+        #[arg(long, value_name = "FIGURE")]
+        until_decided: Option<String>,
+        /// Leave out of the report the seconds it took.
+        #[arg(long)]
+        reproducible: bool,
         #[command(flatten)]
         batch: Batch,
     },
@@ -604,10 +649,34 @@ fn main() -> ExitCode {
             games,
             agents,
             no_rotate,
+            shard: _,
+            out: _,
+            reproducible,
+            html,
+            sweep,
+            batch,
+        } if !sweep.is_empty() => sweep::cmd_sweep(sweep::SweepArgs {
+            file: &file,
+            game: &game,
+            sweeps: &sweep,
+            games,
+            agents: &agents,
+            rotate: !no_rotate,
+            reproducible,
+            html,
+            batch: &batch,
+        }),
+        Command::Sim {
+            file,
+            game,
+            games,
+            agents,
+            no_rotate,
             shard,
             out,
             reproducible,
             html,
+            sweep: _,
             batch,
         } => match shard::shard_out(shard.as_deref(), out) {
             Ok(shard) => games::cmd_batch(
@@ -628,6 +697,29 @@ fn main() -> ExitCode {
                 USAGE
             }
         },
+        Command::Compare {
+            a,
+            b,
+            game,
+            set_a,
+            games,
+            agents,
+            no_rotate,
+            until_decided,
+            reproducible,
+            batch,
+        } => compare::cmd_compare(compare::CompareArgs {
+            a: &a,
+            b: b.as_deref(),
+            game: &game,
+            set_a: &set_a,
+            games,
+            agents: &agents,
+            rotate: !no_rotate,
+            until: until_decided.as_deref(),
+            reproducible,
+            batch: &batch,
+        }),
         Command::Merge {
             parts,
             format,

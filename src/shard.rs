@@ -5,7 +5,7 @@ use crate::USAGE;
 use cardgame_interpreter::program::Program;
 use cardgame_interpreter::shard::{is_script_of, merge, simulate_part, Part, Shard};
 use cardgame_interpreter::sim::SimConfig;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// The script in the replay commands of a merged report without `--script`: the shards may have read
@@ -34,20 +34,13 @@ pub fn shard_out(shard: Option<&str>, out: Option<PathBuf>) -> Result<Option<Sha
 /// beside it under another name, then renamed), so a stopped shard leaves nothing half written.
 /// Exit 1 when a game ended with an engine error (the report is written all the same), as `sim`.
 pub fn run_shard(
-    file: &Path,
+    source: &str,
     program: &Arc<Program>,
     cfg: &SimConfig,
     out: &ShardOut,
     tick: &(dyn Fn() + Sync),
 ) -> u8 {
-    let source = match std::fs::read_to_string(file) {
-        Ok(s) => s,
-        Err(e) => {
-            errln!("error: cannot read {}: {e}", file.display());
-            return USAGE;
-        }
-    };
-    let part = match simulate_part(program, &source, cfg, tick) {
+    let part = match simulate_part(program, source, cfg, tick) {
         Ok(p) => p,
         Err(e) => {
             errln!("error: {e}");

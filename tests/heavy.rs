@@ -52,12 +52,14 @@ fn games_ending(path: &str, players: u8, opts: &[(&str, &str)], stalls: u64) -> 
         agents: vec!["random".into()],
         rotate: true,
         options: options(&p, opts),
+        settings: Vec::new(),
         max_turns: 10_000,
         max_decisions: cardgame_interpreter::engine::DEFAULT_MAX_DECISIONS,
         max_steps: cardgame_interpreter::engine::DEFAULT_MAX_STEPS,
         engine: Default::default(),
         shard: None,
         model: None,
+        course: true,
     };
     let r = simulate(&p, &cfg, &|| ()).expect("simulation");
     assert_eq!(

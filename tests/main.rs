@@ -32,4 +32,5 @@ mod shown;
 mod sim;
 mod strategies;
 mod strength;
+mod studies;
 mod tournament;

@@ -82,7 +82,15 @@ fn compare_on(set: &str, engine: &str, wanted: &dyn Fn(&str) -> bool) -> usize {
             .args(["--reproducible", "--format", "json", "--engine", engine])
             .output()
             .expect("the binary runs");
-        if out.stdout != expected {
+        // The course figures (`course`) came after the reports were recorded: they are left out of
+        // this build's report before it is compared, as parsed JSON (every other figure is compared
+        // whole; the games themselves must not change when the score is read after every turn).
+        let parsed = |bytes: &[u8]| serde_json::from_slice::<serde_json::Value>(bytes).ok();
+        let mut ours = parsed(&out.stdout);
+        if let Some(o) = ours.as_mut().and_then(|v| v.as_object_mut()) {
+            o.remove("course");
+        }
+        if ours.is_none() || ours != parsed(&expected) {
             // The report of this build, kept for a diff beside the recorded one.
             let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("recorded-mismatches");
             std::fs::create_dir_all(&dir).expect("a folder for the mismatches");

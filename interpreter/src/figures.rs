@@ -153,6 +153,23 @@ pub struct Figures {
     moved: Vec<u64>,
 }
 
+/// Per statistic, what one game recorded: the sum of its records and their number (a counter, `stat
+/// NAME += E`, is one record of the game's total).
+pub(crate) fn per_game(program: &Program, game: &Game) -> Vec<(i128, u64)> {
+    let mut per = vec![(0i128, 0u64); program.stats.len()];
+    for &(s, _, v) in game.stat_records() {
+        if let Some(p) = per.get_mut(s as usize) {
+            *p = (p.0.saturating_add(i128::from(v)), p.1 + 1);
+        }
+    }
+    for (i, def) in program.stats.iter().enumerate() {
+        if def.counter {
+            per[i] = (i128::from(game.stat_counter(i)), 1);
+        }
+    }
+    per
+}
+
 impl Figures {
     pub(crate) fn new(program: &Program) -> Figures {
         let nk = program.kinds.len();
@@ -168,22 +185,17 @@ impl Figures {
     /// Adds a game that has ended (a game that ended with an engine error is not added);
     /// `out_of_box` tells, per card kind, whether a card of it lay outside the box when play began.
     pub(crate) fn add(&mut self, program: &Program, game: &Game, out_of_box: &[bool]) {
-        // Per statistic: this game's sum and number of records.
-        let mut per = vec![(0i128, 0u64); self.stats.len()];
         for &(s, turn, v) in game.stat_records() {
-            if let (Some(acc), Some(p)) = (self.stats.get_mut(s as usize), per.get_mut(s as usize))
-            {
+            if let Some(acc) = self.stats.get_mut(s as usize) {
                 acc.add(v, Some(turn));
-                *p = (p.0.saturating_add(i128::from(v)), p.1 + 1);
             }
         }
         for (i, def) in program.stats.iter().enumerate() {
             if def.counter {
-                let v = game.stat_counter(i);
-                self.stats[i].add(v, None);
-                per[i] = (i128::from(v), 1);
+                self.stats[i].add(game.stat_counter(i), None);
             }
         }
+        let per = per_game(program, game);
         for (acc, (sum, n)) in self.stats.iter_mut().zip(per) {
             acc.end_game(sum, n);
         }

@@ -3,12 +3,15 @@
 
 pub mod agents;
 pub mod check;
+pub mod compare;
+pub mod course;
 pub mod diag;
 pub mod engine;
 pub mod figures;
 pub mod interchangeable;
 pub mod learn;
 pub mod ops;
+pub mod paired;
 pub mod program;
 pub mod purity;
 pub mod report;
@@ -18,3 +21,4 @@ pub mod tally;
 pub mod testing;
 pub mod tournament;
 pub mod value;
+pub mod variant;

@@ -106,6 +106,9 @@ pub struct Study {
     pub rotate: bool,
     /// `name=value`, as `--option` takes them.
     pub options: Vec<String>,
+    /// `NAME=VALUE`, as `--set` took them (the script's text hashed above has them written in).
+    #[serde(default)]
+    pub settings: Vec<String>,
     pub max_turns: u32,
     pub max_decisions: u64,
     pub max_steps: u64,
@@ -123,6 +126,7 @@ impl Study {
             agents: cfg.agents.clone(),
             rotate: cfg.rotate,
             options: options_text(program, cfg),
+            settings: cfg.settings.clone(),
             max_turns: cfg.max_turns,
             max_decisions: cfg.max_decisions,
             max_steps: cfg.max_steps,
@@ -131,8 +135,10 @@ impl Study {
 
     /// The first field in which two studies differ, with both values.
     fn difference(&self, o: &Study) -> Option<(&'static str, String, String)> {
-        let fields: [(&'static str, String, String); 12] = [
+        let fields: [(&'static str, String, String); 13] = [
             ("tool version", self.tool.clone(), o.tool.clone()),
+            // Before the script's text: a variant's text differs because of what was set.
+            ("settings", self.settings.join(" "), o.settings.join(" ")),
             (
                 "script (SHA-256 of its text)",
                 self.script_sha256.clone(),
@@ -165,9 +171,21 @@ impl Study {
     }
 }
 
-/// Whether `source` is the text of the script the study played (its SHA-256 is the one the parts carry).
+/// Whether `source` is the text of the script the study played (its SHA-256 is the one the parts carry),
+/// once the study's settings are written in.
 pub fn is_script_of(source: &str, study: &Study) -> bool {
-    sha256_hex(source) == study.script_sha256
+    if study.settings.is_empty() {
+        return sha256_hex(source) == study.script_sha256;
+    }
+    let settings: Result<Vec<_>, _> = study
+        .settings
+        .iter()
+        .map(|s| crate::variant::Setting::parse(s))
+        .collect();
+    match settings.map(|s| crate::variant::variant(source, &s)) {
+        Ok(Ok(v)) => sha256_hex(&v.source) == study.script_sha256,
+        _ => false,
+    }
 }
 
 fn sha256_hex(text: &str) -> String {
@@ -322,13 +340,14 @@ pub fn merge(parts: &[(String, Part)]) -> Result<Merged, String> {
         seconds += p.seconds;
         jobs = jobs.max(p.jobs);
     }
-    let report = report_of(
+    let mut report = report_of(
         &first.catalog,
         &tally,
         &figures,
         (first.study.players, first.study.seed, jobs),
         seconds,
     );
+    report.settings = first.study.settings.clone();
     Ok(Merged {
         report,
         missing,

@@ -30,6 +30,9 @@ pub struct SimConfig {
     /// Rotate the agents round the seats game by game, so each sits in each seat equally often.
     pub rotate: bool,
     pub options: Vec<(OptionId, Value)>,
+    /// What `--set` changed, as written (`Province.cost=6`): the program is already the variant; the
+    /// reports name them.
+    pub settings: Vec<String>,
     pub max_turns: u32,
     /// See [`GameConfig::max_decisions`].
     pub max_decisions: u64,
@@ -41,6 +44,9 @@ pub struct SimConfig {
     pub shard: Option<Shard>,
     /// A learned model for the agents that use one (`search`, `learned`; `--model`).
     pub model: Option<Arc<crate::agents::Model>>,
+    /// Read the script's score after every turn for the course figures (`sim --no-course` turns it
+    /// off: it costs up to 40% of a simulation of random players).
+    pub course: bool,
 }
 
 /// The seed of game `index`: a mix of the base seed and the index (SplitMix64).
@@ -87,6 +93,10 @@ pub(crate) struct Record {
     pub(crate) performed: Vec<Vec<u32>>,
     /// Per seat: its team at the end (`teams by VAR`), when the script declares teams.
     pub(crate) teams: Option<Vec<String>>,
+    /// Per statistic: the sum of what the game recorded and the number of records.
+    pub(crate) stats: Vec<(i128, u64)>,
+    /// The scores after each turn, in a study's games when the script has a score.
+    pub(crate) course: Option<crate::course::Course>,
 }
 
 impl Record {
@@ -262,6 +272,9 @@ pub struct CardFigures {
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct SimReport {
     pub game: String,
+    /// What `--set` changed (`Province.cost=6`), as written; absent when nothing was set.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub settings: Vec<String>,
     pub players: u8,
     pub games: u64,
     pub seed: u64,
@@ -292,6 +305,11 @@ pub struct SimReport {
     pub decisions: Spread,
     pub end_reasons: BTreeMap<String, u64>,
     pub cards: Vec<CardFigures>,
+    /// The figures designers read: the first seat's advantage, and the course of the games by the
+    /// script's score after each turn.
+    /// Absent with `sim --no-course`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub course: Option<crate::course::CourseFigures>,
     /// The script's statistics (`stat`), in the order declared.
     pub stats: Vec<StatFigures>,
     /// What no game used: actions never offered, cards never chosen or moved.
@@ -345,12 +363,13 @@ fn config_of(cfg: &SimConfig, seed: u64) -> GameConfig {
     config
 }
 
-fn play_one(
+/// Plays game `index` of the study `cfg` (its seed and its seating), adding it to `figures` if given.
+pub(crate) fn play_one(
     program: &Arc<Program>,
     cfg: &SimConfig,
     factories: &Factories,
     index: u64,
-    figures: &Mutex<Figures>,
+    figures: Option<&Mutex<Figures>>,
 ) -> Record {
     let seed = game_seed(cfg.seed, index);
     let n = cfg.players as usize;
@@ -369,7 +388,7 @@ fn play_one(
                 .unwrap_or_else(|| "random".into())
         })
         .collect();
-    play_seated_with(program, cfg, factories, seed, seating, Some(figures))
+    play_seated_with(program, cfg, factories, seed, seating, figures)
 }
 
 /// Plays one game from `seed` with the agents of `seating` (one per seat), under the players, options
@@ -414,6 +433,8 @@ fn play_seated_with(
                     holdings: vec![],
                     performed: vec![],
                     teams: None,
+                    stats: vec![],
+                    course: None,
                 }
             }
         }
@@ -426,7 +447,29 @@ fn play_seated_with(
         Some(_) => game.kinds_out_of_box(),
         None => Vec::new(),
     };
-    while let Status::Decision(d) = game.status() {
+    // In a study's games, each seat's score after each turn (the course figures).
+    // Not on the machine while issue 42 moves the engine: an expression outside the program's
+    // compiled roots (this call of the score) trips the debug build's check of the work counted
+    // (`run --engine machine` shows the same with its scores).
+    let measure = figures
+        .filter(|_| cfg.course && cfg.engine == crate::engine::Engine::Walker)
+        .and_then(|_| crate::course::measure(program))
+        .map(|m| m.0);
+    let mut course = measure.map(|_| crate::course::Course::default());
+    let mut turn = game.turns();
+    loop {
+        if let (Some(f), Some(c)) = (measure, course.as_mut()) {
+            if game.turns() != turn || !matches!(game.status(), Status::Decision(_)) {
+                turn = game.turns();
+                let scores: Option<Vec<i64>> = (0..n as u8)
+                    .map(|seat| game.seat_function_here(f, seat))
+                    .collect();
+                c.scores.extend(scores);
+            }
+        }
+        let Status::Decision(d) = game.status() else {
+            break;
+        };
         let choice = agents[d.player as usize % n]
             .choose(&game, d)
             .min(d.options.len().saturating_sub(1));
@@ -488,6 +531,8 @@ fn play_seated_with(
         holdings,
         performed: game.performed(),
         teams: game.teams(),
+        stats: crate::figures::per_game(program, &game),
+        course,
     }
 }
 
@@ -498,13 +543,18 @@ pub fn simulate(
     tick: &(dyn Fn() + Sync),
 ) -> Result<SimReport, String> {
     let (tally, figures, seconds) = simulate_raw(program, cfg, tick)?;
-    Ok(report_of(
+    let mut report = report_of(
         &Catalog::of(program),
         &tally,
         &figures,
         (cfg.players, cfg.seed, cfg.jobs),
         seconds,
-    ))
+    );
+    report.settings = cfg.settings.clone();
+    if !cfg.course {
+        report.course = None;
+    }
+    Ok(report)
 }
 
 /// Plays the games of the simulation (those of its shard, if it has one) and returns their raw
@@ -533,7 +583,7 @@ pub(crate) fn simulate_raw(
     play_in_chunks(
         cfg.jobs,
         shard.games_of(cfg.games),
-        &|j| play_one(program, cfg, &factories, index(j), &figures),
+        &|j| play_one(program, cfg, &factories, index(j), Some(&figures)),
         tick,
         &mut |j, r| tally.add(program, cfg, index(j), r),
     )?;

@@ -33,6 +33,8 @@ pub struct Tally {
     holders: Vec<u64>,
     holder_wins: Vec<u64>,
     performed: Vec<u64>,
+    #[serde(default)]
+    course: crate::course::CourseTally,
 }
 
 impl Tally {
@@ -55,6 +57,7 @@ impl Tally {
             holders: vec![0; nk],
             holder_wins: vec![0; nk],
             performed: vec![0; nk],
+            course: crate::course::CourseTally::new(program),
         }
     }
 
@@ -107,6 +110,7 @@ impl Tally {
                 *map.entry(*k).or_default() += v;
             }
         }
+        self.course.merge(&o.course);
         let p = &mut self.problems;
         p.unfinished += o.problems.unfinished;
         p.error_count += o.problems.error_count;
@@ -128,6 +132,10 @@ impl Tally {
         }
         if r.finished {
             self.finished += 1;
+        }
+        self.course.add_game(r.seating.len(), &r.winners);
+        if let Some(c) = &r.course {
+            self.course.add(c, &r.winners);
         }
         *self.end_reasons.entry(reason_key(&r.reason)).or_default() += 1;
         *self.turns.entry(u64::from(r.turns)).or_default() += 1;
@@ -211,6 +219,7 @@ impl Tally {
             .collect();
         SimReport {
             game: catalog.game.clone(),
+            settings: Vec::new(),
             players,
             games: self.games,
             seed,
@@ -247,6 +256,7 @@ impl Tally {
             decisions: Spread::of(&self.decisions),
             end_reasons: self.end_reasons.clone(),
             cards,
+            course: Some(self.course.report(players)),
             stats: Vec::new(),
             unused: Unused::default(),
             seconds,
@@ -291,6 +301,12 @@ impl SimReport {
             "{}: {} games with {} players (seed {}{jobs})\n",
             self.game, self.games, self.players, self.seed
         ));
+        if !self.settings.is_empty() {
+            s.push_str(&format!(
+                "variant: --set {}\n",
+                self.settings.join(" --set ")
+            ));
+        }
         s.push_str(&problems_text(
             [self.finished, self.unfinished, self.error_count],
             &self.errors,
@@ -333,6 +349,9 @@ impl SimReport {
             "length in decisions: mean {:.1}, median {}, 90th percentile {}\n",
             self.decisions.mean, self.decisions.median, self.decisions.p90
         ));
+        if let Some(course) = &self.course {
+            s.push_str(&course.to_text());
+        }
         s.push_str("end reasons:\n");
         for (r, c) in &self.end_reasons {
             s.push_str(&format!("  {c:>6}  {r}\n"));

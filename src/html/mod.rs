@@ -2,6 +2,7 @@
 //! escaping and SVG charts, used by `sim --html` and `cardgame serve`.
 
 pub mod report;
+pub mod sweep;
 
 /// `s` with the characters HTML gives a meaning escaped (for text and for attribute values).
 pub fn esc(s: &str) -> String {
@@ -22,6 +23,120 @@ pub fn esc(s: &str) -> String {
 /// A rate (0 to 1) as a percentage with one decimal.
 pub fn pct(x: f64) -> String {
     format!("{:.1}%", x * 100.0)
+}
+
+/// A point of a line chart: its value and, where it has one, its interval.
+pub type Point = (f64, Option<(f64, f64)>);
+
+/// Colours of the lines of a chart, one per series in turn.
+const SERIES: [&str; 6] = [
+    "#3b6ea8", "#c0533a", "#4c9a5b", "#8a5aa8", "#b8902f", "#4a4a4a",
+];
+
+/// One line per series through its points, one point per label from left to right, the intervals as
+/// whiskers; the vertical axis spans the values and intervals (from 0% to 100% for a rate). A series
+/// with a name is named in a legend.
+pub fn line_chart(
+    title: &str,
+    axis: &str,
+    labels: &[String],
+    series: &[(String, Vec<Point>)],
+    rate: bool,
+) -> String {
+    let (w, h) = (760.0, 240.0);
+    let (left, right, top, bottom) = (60.0, 20.0, 12.0, 44.0);
+    let (mut low, mut high) = match rate {
+        true => (0.0f64, 1.0f64),
+        false => (f64::INFINITY, f64::NEG_INFINITY),
+    };
+    for (v, i) in series.iter().flat_map(|s| &s.1) {
+        let (l, u) = i.unwrap_or((*v, *v));
+        low = low.min(l.min(*v));
+        high = high.max(u.max(*v));
+    }
+    if !low.is_finite() || !high.is_finite() {
+        return String::new();
+    }
+    if high - low < 1e-9 {
+        high = low + 1.0;
+    }
+    let n = labels.len().max(1);
+    let x = |i: usize| left + (w - left - right) * (i as f64 + 0.5) / n as f64;
+    let y = |v: f64| top + (h - top - bottom) * (1.0 - (v - low) / (high - low));
+    let show = |v: f64| match rate {
+        true => format!("{:.0}%", v * 100.0),
+        false => format!("{v:.2}"),
+    };
+    let mut s = format!(
+        "<svg class=\"chart\" role=\"img\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\"><title>{} against {}</title>",
+        esc(title),
+        esc(axis)
+    );
+    for t in 0..=4 {
+        let v = low + (high - low) * f64::from(t) / 4.0;
+        let (yv, x2, tx, ty) = (y(v), w - right, left - 6.0, y(v) + 4.0);
+        s.push_str(&format!(
+            "<line class=\"grid\" x1=\"{left}\" x2=\"{x2:.1}\" y1=\"{yv:.1}\" y2=\"{yv:.1}\"/><text class=\"tick\" x=\"{tx:.1}\" y=\"{ty:.1}\" text-anchor=\"end\">{}</text>",
+            show(v)
+        ));
+    }
+    // At most about 20 labels under the axis.
+    let every = n.div_ceil(20);
+    for (i, label) in labels.iter().enumerate().filter(|(i, _)| i % every == 0) {
+        s.push_str(&format!(
+            "<text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+            x(i),
+            h - bottom + 16.0,
+            esc(label)
+        ));
+    }
+    for (k, (name, points)) in series.iter().enumerate() {
+        let colour = SERIES[k % SERIES.len()];
+        let line: Vec<String> = points
+            .iter()
+            .enumerate()
+            .map(|(i, (v, _))| format!("{:.1},{:.1}", x(i), y(*v)))
+            .collect();
+        s.push_str(&format!(
+            "<polyline style=\"fill:none;stroke:{colour};stroke-width:2\" points=\"{}\"/>",
+            line.join(" ")
+        ));
+        for (i, ((v, interval), label)) in points.iter().zip(labels).enumerate() {
+            if let Some((l, u)) = interval {
+                s.push_str(&format!(
+                    "<path class=\"err\" d=\"M{0:.1} {1:.1}V{2:.1}M{3:.1} {1:.1}H{4:.1}M{3:.1} {2:.1}H{4:.1}\"/>",
+                    x(i),
+                    y(*l),
+                    y(*u),
+                    x(i) - 3.0,
+                    x(i) + 3.0
+                ));
+            }
+            s.push_str(&format!(
+                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"2.5\" style=\"fill:{colour}\"><title>{}{}: {}</title></circle>",
+                x(i),
+                y(*v),
+                esc(name),
+                esc(label),
+                esc(&show(*v))
+            ));
+        }
+        if !name.is_empty() {
+            s.push_str(&format!(
+                "<text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\" style=\"fill:{colour}\">{}</text>",
+                left + 8.0 + 80.0 * k as f64,
+                top + 10.0,
+                esc(name)
+            ));
+        }
+    }
+    s.push_str(&format!(
+        "<text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text></svg>",
+        left + (w - left - right) / 2.0,
+        h - 6.0,
+        esc(axis)
+    ));
+    s
 }
 
 /// One bar of a rate chart: a label, the rate and its interval (all 0 to 1), a note on the right.

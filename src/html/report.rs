@@ -2,7 +2,7 @@
 //! a few lines of JavaScript to sort the card table). It is rendered from the report's JSON (what
 //! `sim --format json` prints), so any tool holding that JSON renders the same page.
 
-use super::{count_chart, esc, histogram, pct, rate_chart, RateBar};
+use super::{count_chart, esc, histogram, line_chart, pct, rate_chart, Point, RateBar};
 use serde_json::Value as Json;
 
 const STYLE: &str = include_str!("report.css");
@@ -178,6 +178,7 @@ pub fn page(r: &Json, served: bool, script: &str) -> String {
         ],
     ));
     b.push_str("</section>");
+    course(&mut b, &r["course"]);
     // End reasons.
     if let Some(reasons) = r["end_reasons"].as_object() {
         let mut rows: Vec<(String, u64)> =
@@ -331,6 +332,85 @@ fn problems(b: &mut String, r: &Json, script: &str) {
         ));
     }
     b.push_str("</ul></section>");
+}
+
+/// The figures designers read (the report's `course`): a list, and the mean score of each seat by turn.
+fn course(b: &mut String, c: &Json) {
+    if c.is_null() {
+        return;
+    }
+    let mean = |m: &Json, rate: bool| match rate {
+        true => format!(
+            "{:+.1}% [{:+.1} to {:+.1}]",
+            num(&m["mean"]) * 100.0,
+            num(&m["low"]) * 100.0,
+            num(&m["high"]) * 100.0
+        ),
+        false => format!(
+            "{:.2} [{:.2}-{:.2}]",
+            num(&m["mean"]),
+            num(&m["low"]),
+            num(&m["high"])
+        ),
+    };
+    b.push_str("<section><h2>How the games went</h2><ul>");
+    b.push_str(&format!(
+        "<li>First seat advantage (seat 1's win rate less the seats' mean): {}</li>",
+        esc(&mean(&c["first_seat_advantage"], true))
+    ));
+    if c["measure"].is_string() {
+        let measure = text(&c["measure"]);
+        b.push_str(&format!(
+            "<li>Lead changes per game, by <code>fn {}</code> after each turn: {}</li>",
+            esc(&measure),
+            esc(&mean(&c["lead_changes"], false))
+        ));
+        let d = &c["decided_at"];
+        b.push_str(&format!(
+            "<li>The winner led for good from {:.0}% of the game [{:.0}-{:.0}] ({} games)</li>",
+            num(&d["mean"]) * 100.0,
+            num(&d["low"]) * 100.0,
+            num(&d["high"]) * 100.0,
+            int(&c["decided_games"])
+        ));
+        let drama = &c["drama"];
+        b.push_str(&format!(
+            "<li>The winner was behind after two thirds of the game: {} [{} to {}] of {} games one seat won</li>",
+            pct(num(&drama["rate"])),
+            pct(num(&drama["low"])),
+            pct(num(&drama["high"])),
+            int(&drama["games"])
+        ));
+    }
+    b.push_str("</ul>");
+    if let Some(turns) = c["score_by_turn"].as_array().filter(|t| !t.is_empty()) {
+        let seats = turns[0].as_array().map_or(0, Vec::len);
+        let labels: Vec<String> = (1..=turns.len()).map(|t| t.to_string()).collect();
+        let series: Vec<(String, Vec<Point>)> = (0..seats)
+            .map(|k| {
+                let points = turns
+                    .iter()
+                    .map(|t| {
+                        let m = &t[k];
+                        (num(&m["mean"]), Some((num(&m["low"]), num(&m["high"]))))
+                    })
+                    .collect();
+                (format!("seat {}", k + 1), points)
+            })
+            .collect();
+        b.push_str(&format!(
+            "<p class=\"note\">The mean <code>fn {}</code> of each seat after each turn (whiskers: 95% intervals), while at least 10 games lasted that long.</p>",
+            esc(&text(&c["measure"]))
+        ));
+        b.push_str(&line_chart(
+            "Mean score by turn",
+            "turn",
+            &labels,
+            &series,
+            false,
+        ));
+    }
+    b.push_str("</section>");
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 mod replay;
 mod session;
 
-use crate::diagnostics::load;
+use crate::diagnostics::load_variant;
 use crate::games::config;
 use crate::{GameArgs, Limits, SCRIPT_ERROR, USAGE};
 use axum::extract::{Query, State};
@@ -51,6 +51,8 @@ struct Server {
 /// The script as last read, with the game it plays.
 struct Loaded {
     program: Arc<Program>,
+    /// The script's text as played (with `--set` written in), to which a model is bound.
+    source: String,
     /// The model of `--model`, checked against the script as loaded.
     model: Option<Arc<Model>>,
     session: Session,
@@ -113,20 +115,21 @@ fn game_config(args: &ServeArgs, program: &Program, seed: u64) -> Result<GameCon
     Ok(cfg)
 }
 
-/// A new Play game of `program` from `seed`.
-fn start(args: &ServeArgs, program: Arc<Program>, seed: u64) -> Result<Loaded, String> {
+/// A new Play game of `program` (whose text, with the settings of `--set` written in, is `source`)
+/// from `seed`.
+fn start(
+    args: &ServeArgs,
+    (program, source): (Arc<Program>, &str),
+    seed: u64,
+) -> Result<Loaded, String> {
     let cfg = game_config(args, &program, seed)?;
     let model = match &args.model.model {
-        Some(path) => {
-            let source = std::fs::read_to_string(&args.file)
-                .map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
-            Some(crate::learn::load_model(
-                path,
-                &program,
-                &source,
-                cfg.players,
-            )?)
-        }
+        Some(path) => Some(crate::learn::load_model(
+            path,
+            &program,
+            source,
+            cfg.players,
+        )?),
         None => None,
     };
     let session = Session::new(
@@ -138,6 +141,7 @@ fn start(args: &ServeArgs, program: Arc<Program>, seed: u64) -> Result<Loaded, S
     )?;
     Ok(Loaded {
         program,
+        source: source.to_string(),
         model,
         session,
         seed,
@@ -149,8 +153,8 @@ impl Server {
         game_config(&self.args, program, seed)
     }
 
-    fn start(&self, program: Arc<Program>, seed: u64) -> Result<Loaded, String> {
-        start(&self.args, program, seed)
+    fn start(&self, loaded: (Arc<Program>, &str), seed: u64) -> Result<Loaded, String> {
+        start(&self.args, loaded, seed)
     }
 
     fn lock(&self) -> Result<std::sync::MutexGuard<'_, Loaded>, Failure> {
@@ -162,7 +166,7 @@ impl Server {
 
 /// `cardgame serve`: check the command line, start the game, serve until stopped.
 pub fn serve(mut args: ServeArgs) -> u8 {
-    let (program, _) = match load(&args.file) {
+    let (program, source) = match load_variant(&args.file, &args.game.set) {
         Ok(x) => x,
         Err(c) => return c,
     };
@@ -183,18 +187,14 @@ pub fn serve(mut args: ServeArgs) -> u8 {
     // The model beside the script, found once at start (and said once), is the server's `--model`
     // from then on: a reload checks it against the script again.
     if let Some((path, true)) = args.model.path(&args.file, players) {
-        let checked = std::fs::read_to_string(&args.file)
-            .map_err(|e| format!("cannot read {}: {e}", args.file.display()))
-            .and_then(|source| {
-                crate::learn::model_of(&args.model, &args.file, &program, &source, players)
-            });
+        let checked = crate::learn::model_of(&args.model, &args.file, &program, &source, players);
         if let Err(e) = checked {
             errln!("error: {e}");
             return USAGE;
         }
         args.model.model = Some(path);
     }
-    let loaded = match start(&args, program, args.seed) {
+    let loaded = match start(&args, (program, &source), args.seed) {
         Ok(l) => l,
         Err(e) => {
             errln!("error: {e}");
@@ -380,7 +380,8 @@ fn new_game_now(s: &Server, q: &HashMap<String, String>) -> Result<serde_json::V
     let seed = number(q, "seed")?;
     let mut l = s.lock()?;
     let seed = seed.unwrap_or_else(|| l.seed.wrapping_add(1));
-    let fresh = s.start(l.program.clone(), seed).map_err(bad)?;
+    let source = l.source.clone();
+    let fresh = s.start((l.program.clone(), &source), seed).map_err(bad)?;
     *l = fresh;
     let mut v = l.session.state();
     v["seed"] = l.seed.into();
@@ -397,7 +398,7 @@ async fn new_game(
 /// `POST /api/reload`: read the script again and start a new game with the same seed.
 fn reload_now(s: &Server, q: &HashMap<String, String>) -> Result<serde_json::Value, Failure> {
     params(q, &[])?;
-    let (program, _) = load(&s.args.file).map_err(|_| {
+    let (program, source) = load_variant(&s.args.file, &s.args.game.set).map_err(|_| {
         Failure(
             StatusCode::UNPROCESSABLE_ENTITY,
             "the script has errors (see the server's terminal); the game in progress is kept"
@@ -406,7 +407,7 @@ fn reload_now(s: &Server, q: &HashMap<String, String>) -> Result<serde_json::Val
     })?;
     let mut l = s.lock()?;
     let fresh = s
-        .start(program, l.seed)
+        .start((program, &source), l.seed)
         .map_err(|e| Failure(StatusCode::UNPROCESSABLE_ENTITY, e))?;
     *l = fresh;
     s.replays.clear();
@@ -510,12 +511,14 @@ fn report_of(s: &Server, q: &HashMap<String, String>) -> Result<serde_json::Valu
         agents: agents.split(',').map(|a| a.trim().to_string()).collect(),
         rotate: true,
         options: cfg.options.clone(),
+        settings: s.args.game.set.clone(),
         max_turns: cfg.max_turns,
         max_decisions: cfg.max_decisions,
         max_steps: cfg.max_steps,
         engine: cfg.engine,
         shard: None,
         model,
+        course: true,
     };
     let report = simulate(&program, &sc, &|| {}).map_err(bad)?;
     serde_json::to_value(&report).map_err(|e| internal(e.to_string()))

@@ -91,7 +91,27 @@ impl Game {
         let f = self.layout.measure?;
         let layout = self.layout.clone();
         let call = layout.measure_call.as_ref()?;
-        let slots = self.prog.fns[f].slots.max(1);
+        self.seat_call_here(f, call, seat)
+    }
+
+    /// The value for `seat` of the script's function `f`, of the shape `fn NAME(p: player): int`
+    /// (`score`, for the figures a simulation reports after each turn), evaluated in this game
+    /// without changing it.
+    pub fn seat_function_here(&mut self, f: usize, seat: u8) -> Option<i64> {
+        use crate::program::{Expr, ExprKind, FnId};
+        let seat_expr = Expr::new(ExprKind::Local(0), Default::default());
+        let call = Expr::new(
+            ExprKind::CallFn(FnId(f as u16), vec![seat_expr]),
+            Default::default(),
+        );
+        self.seat_call_here(f, &call, seat)
+    }
+
+    /// `call` (of function `f`, its seat in local 0) for `seat`: without a copy when the function is
+    /// pure (it reads the state and changes nothing, so the game is left as it was), on a copy
+    /// otherwise.
+    fn seat_call_here(&mut self, f: usize, call: &crate::program::Expr, seat: u8) -> Option<i64> {
+        let slots = self.prog.fns.get(f)?.slots.max(1);
         let seat = crate::value::Value::Player(seat);
         let value = if self.prog.pure_fns.get(f) == Some(&true) {
             // The work and the nesting depth are the only things a pure evaluation changes.

@@ -341,7 +341,11 @@ impl Compiler<'_> {
             | StmtKind::Simultaneously { .. }
             | StmtKind::Eliminate(_)
             | StmtKind::Win(..)
-            | StmtKind::WinTeam(..) => self.walk(b, idx, span),
+            | StmtKind::WinTeam(..)
+            | StmtKind::Round(_)
+            | StmtKind::EndRound
+            | StmtKind::OutForRound(_)
+            | StmtKind::LogTo(..) => self.walk(b, idx, span),
         }
         Ok(())
     }
@@ -394,6 +398,10 @@ fn held_blocks(s: &Stmt) -> Vec<BlockId> {
         | StmtKind::Win(..)
         | StmtKind::WinTeam(..)
         | StmtKind::Log(_)
+        | StmtKind::LogTo(..)
+        | StmtKind::Round(_)
+        | StmtKind::EndRound
+        | StmtKind::OutForRound(_)
         | StmtKind::Stat(..) => Vec::new(),
     }
 }
