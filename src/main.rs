@@ -365,7 +365,7 @@ enum Command {
         file: PathBuf,
         #[command(flatten)]
         game: GameArgs,
-        /// Stop after the generation that ends past this time (`90s`, `10m`, `1h`).
+        /// Stop before a generation that would end past this time, were it as long as the last (`90s`, `10m`, `1h`).
         #[arg(long, value_parser = learn::parse_time)]
         time: Option<std::time::Duration>,
         /// Self-play games per generation.

@@ -15,7 +15,8 @@
 //! model plays alone and its mean result is compared with the previous one's. The new model is kept
 //! when it scores at least one half (at least the previous mean); learning stops after [`PATIENCE`]
 //! generations in a row whose score's interval does not lie above one half (no measurable
-//! improvement), after the last generation allowed, or when the time is up.
+//! improvement), after the last generation allowed, or before a generation that would end past the
+//! time (were it as long as the last one).
 //!
 //! Every game has its own seed (from the base seed, the generation and its index) and the games'
 //! results are gathered in order, so the model is the same whatever the number of threads; a time
@@ -91,7 +92,7 @@ pub struct LearnConfig {
     /// Games of each match between two generations.
     pub match_games: u64,
     pub generations: u32,
-    /// Stop after the generation that ends past this time.
+    /// Stop before a generation that would end past this time (were it as long as the last).
     pub time: Option<Duration>,
     /// The chance that a self-play move is random.
     pub explore: f64,
@@ -609,7 +610,10 @@ fn learn_in_pool(
             baseline = Some(score);
         }
         misses = if improved { 0 } else { misses + 1 };
-        if misses >= PATIENCE || lc.time.is_some_and(|t| started.elapsed() >= t) {
+        // The next generation would take about as long as this one: it runs only if it would end
+        // within the time.
+        let next_end = started.elapsed() + gen_started.elapsed();
+        if misses >= PATIENCE || lc.time.is_some_and(|t| next_end > t) {
             break;
         }
     }
