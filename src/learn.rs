@@ -92,7 +92,7 @@ pub fn cmd_learn(a: &LearnArgs) -> u8 {
     lc.options = cfg.options.clone();
     lc.max_turns = a.limits.max_turns;
     lc.games = a.games.max(1);
-    lc.match_games = (a.games / 2).max(20);
+    lc.match_games = (a.games / 5).max(20);
     lc.generations = a.generations.max(1);
     lc.time = a.time;
     let jobs = a

@@ -408,11 +408,11 @@ enum Command {
         file: PathBuf,
         #[command(flatten)]
         game: GameArgs,
-        /// Stop after the generation that ends past this time (`90s`, `10m`, `1h`).
+        /// Stop before a generation that would end past this time, were it as long as the last (`90s`, `10m`, `1h`).
         #[arg(long, value_parser = learn::parse_time)]
         time: Option<std::time::Duration>,
         /// Self-play games per generation.
-        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
         games: u64,
         /// The most generations.
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..))]

@@ -2,9 +2,9 @@
 //! in release mode: `cargo test --release --test all -- --ignored learned_strength:: --nocapture
 //! --test-threads 1`.
 //!
-//! For Market Race and Crayne (`games/`), two players: `cardgame learn` for at most 10 minutes on one
-//! core (the generation that ends past 9 minutes is the last), then `search:50ms` with the model
-//! plays 200 games (seats alternated, a tie counts half) against each of the script's written
+//! For Market Race (`examples/`) and Crayne (`games/`), two players: `cardgame learn` for at most 10
+//! minutes on one core (no generation starts that would end past 9 minutes, were it as long as the
+//! last), then `search:50ms` with the model plays 200 games (seats alternated, a tie counts half) against each of the script's written
 //! strategies, against `greedy` and against `search:50ms` without the model, and must score at least
 //! 60% in each. Each check prints the learning's generations and time, then every line-up's score
 //! with its 95% Wilson interval and the mean time per decision of both sides (two games at a time,

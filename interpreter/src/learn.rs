@@ -1,24 +1,28 @@
 //! Learning stage: `cardgame learn`, an evaluation of positions fitted from self-play for any script.
 //!
-//! Learning runs in generations. Generation g plays games in which every seat is the `learned` agent
-//! of the model so far (generation 0: a blank model, so random play), exploring a little; it records,
-//! at the first decision of every turn, each seat's features (`agents/features.rs`, from that seat's
-//! view) with the result that seat's side got at the end (its share of the win; where all players are
-//! one team and nobody won, the shared score as a fraction of the best score seen; else one half). A
-//! logistic model (`agents/model.rs`) is then fitted on every position recorded so far by stochastic
-//! gradient descent on the cross-entropy, in an order shuffled by the seed. The new model then plays
-//! the previous one (seats alternated; the new model's share of the result, ties half, with a Wilson
-//! interval); where all players are one team, the new model plays alone and its mean result is
-//! compared with the previous one's. The new model is kept when it scores at least one half (at least
-//! the previous mean); learning stops after [`PATIENCE`] generations in a row whose score's interval
-//! does not lie above one half (no measurable improvement), after the last generation allowed, or when
-//! the time is up.
+//! Learning runs in generations. Generation g plays games (1,000 by default) in which every seat is
+//! a cheap player, so that a few minutes on one core see thousands of games: the `learned` agent of
+//! the model so far (one step of look-ahead judged by it; generation 1: `greedy`, one step judged by
+//! the script's measure), exploring (10% random moves). It records each seat's features
+//! (`agents/features.rs`, from that seat's possible world) at the first decision of every turn, and
+//! the decider's at a quarter of the decisions with a choice, with the result that seat's side got
+//! at the end (its share of the win; where all players are one team and nobody won, the shared score
+//! as a fraction of the best score seen; else one half). A logistic model (`agents/model.rs`) is then
+//! fitted on the positions of the last [`WINDOW`] generations by stochastic gradient descent on the
+//! cross-entropy, in an order shuffled by the seed; the features that never varied in them are left
+//! out of it. The new model's player then plays the previous one's (seats alternated; the new model's
+//! share of the result, ties half, with a Wilson interval); where all players are one team, the new
+//! model plays alone and its mean result is compared with the previous one's. The new model is kept
+//! when it scores at least one half (at least the previous mean); learning stops after [`PATIENCE`]
+//! generations in a row whose score's interval does not lie above one half (no measurable
+//! improvement), after the last generation allowed, or before a generation that would end past the
+//! time (were it as long as the last one).
 //!
 //! Every game has its own seed (from the base seed, the generation and its index) and the games'
 //! results are gathered in order, so the model is the same whatever the number of threads; a time
 //! limit only decides how many generations run.
 
-use crate::agents::{features::FeatureSet, Agent, Goals, IsmctsAgent, Model, Playout};
+use crate::agents::{features::FeatureSet, Agent, Goals, GreedyAgent, LearnedAgent, Model};
 use crate::engine::{Decision, Game, GameConfig, Status};
 use crate::program::{OptionId, Program};
 use crate::sim::{game_seed, wilson};
@@ -33,48 +37,32 @@ use std::time::{Duration, Instant};
 /// Generations in a row without a measurable improvement before learning stops.
 pub const PATIENCE: u32 = 2;
 
-/// The iterations per decision of the search that plays the self-play games and the matches.
-pub const SELF_PLAY_ITERATIONS: u32 = 100;
+/// The generations whose positions the next fit reads (the latest ones: older games were played by
+/// weaker players).
+pub const WINDOW: usize = 3;
 
-/// The player of self-play and of the matches: the `search` agent at `lc.iterations` iterations,
-/// judged by `model` (a search without a model, by the script's measure, for the blank model; to the
-/// end of the game where the script has no measure), taking a random option with the chance
-/// `explore`.
-fn player(
-    program: &Program,
-    lc: &LearnConfig,
-    model: Option<&Arc<Model>>,
-    seed: u64,
-    explore: f64,
-) -> Box<dyn Agent> {
-    let measured = program
-        .fns
-        .iter()
-        .any(|f| f.name == "heuristic" || f.name == "score");
-    let playout = Playout {
-        turns: match (model, measured) {
-            (Some(_), _) => Some(1),
-            (None, true) => Some(2),
-            (None, false) => None,
-        },
-        owners: true,
-        ..Playout::default()
-    };
-    let search = IsmctsAgent::new(seed, lc.iterations, playout).guided(
-        model.cloned(),
-        false,
-        format!("search:{}", lc.iterations),
-    );
-    Box::new(Exploring {
-        search,
-        rng: ChaCha8Rng::seed_from_u64(seed.rotate_left(7) ^ 0x5EED),
-        explore,
-    })
+/// The chance that a decision with a choice records its decider's position (besides every seat's at
+/// the first decision of each turn).
+pub const RECORD: f64 = 0.25;
+
+/// The player of self-play and of the matches between generations, cheap so that a few minutes see
+/// thousands of games: the `learned` agent of `model` (one step of look-ahead judged by the model),
+/// or, for the blank model, `greedy` (one step judged by the script's measure, at random where the
+/// script has none), taking a random option with the chance `explore`.
+fn player(model: Option<&Arc<Model>>, seed: u64, explore: f64) -> Box<dyn Agent> {
+    match model {
+        Some(m) => Box::new(LearnedAgent::new(m.clone(), seed, explore)),
+        None => Box::new(Exploring {
+            inner: GreedyAgent::new(seed),
+            rng: ChaCha8Rng::seed_from_u64(seed.rotate_left(7) ^ 0x5EED),
+            explore,
+        }),
+    }
 }
 
-/// A player that takes a random option with a small chance, else the search's.
+/// A player that takes a random option with a small chance, else greedy's.
 struct Exploring {
-    search: IsmctsAgent,
+    inner: GreedyAgent,
     rng: ChaCha8Rng,
     explore: f64,
 }
@@ -85,10 +73,10 @@ impl Agent for Exploring {
         if n > 1 && self.explore > 0.0 && self.rng.gen_bool(self.explore.clamp(0.0, 1.0)) {
             return self.rng.gen_range(0..n);
         }
-        self.search.choose(game, decision)
+        self.inner.choose(game, decision)
     }
     fn name(&self) -> String {
-        self.search.name()
+        self.inner.name()
     }
 }
 
@@ -104,12 +92,10 @@ pub struct LearnConfig {
     /// Games of each match between two generations.
     pub match_games: u64,
     pub generations: u32,
-    /// Stop after the generation that ends past this time.
+    /// Stop before a generation that would end past this time (were it as long as the last).
     pub time: Option<Duration>,
     /// The chance that a self-play move is random.
     pub explore: f64,
-    /// The iterations of the search that plays the self-play games and the matches.
-    pub iterations: u32,
     /// Worker threads (the model is the same for any number).
     pub jobs: usize,
 }
@@ -121,12 +107,11 @@ impl LearnConfig {
             seed: 1,
             options: Vec::new(),
             max_turns: crate::engine::DEFAULT_MAX_TURNS,
-            games: 200,
-            match_games: 100,
+            games: 1000,
+            match_games: 200,
             generations: 8,
             time: None,
-            explore: 0.05,
-            iterations: SELF_PLAY_ITERATIONS,
+            explore: 0.1,
             jobs: 1,
         }
     }
@@ -152,7 +137,8 @@ pub struct Generation {
 
 /// One recorded position: a seat's features and the result its side got.
 struct Position {
-    x: Vec<f64>,
+    /// Every feature of the script (single precision: thousands of games are kept).
+    x: Vec<f32>,
     /// The seat's share of the win, or `None` when nobody won (see `score`).
     share: Option<f64>,
     /// The seat's standing by the script's measure at the end (for games of one team).
@@ -187,22 +173,29 @@ fn play(
     features: Option<&FeatureSet>,
 ) -> Played {
     let mut game = Game::new(program.clone(), config(lc, seed));
-    let mut rows: Vec<(u8, Vec<f64>)> = Vec::new();
+    let mut rows: Vec<(u8, Vec<f32>)> = Vec::new();
     let mut last_turn = u32::MAX;
+    let mut sampler = ChaCha8Rng::seed_from_u64(seed ^ 0x7265_636F_7264);
     while let Status::Decision(d) = game.status() {
         let d = d.clone();
         if let Some(f) = features {
-            if game.turns() != last_turn {
+            // Every seat at the first decision of a turn (where the search's play-outs stop), and
+            // the decider at some decisions with a choice (where `learned` judges).
+            let seats: Vec<u8> = if game.turns() != last_turn {
                 last_turn = game.turns();
-                for s in 0..lc.players {
-                    // The seat's possible world: what it knows, the rest dealt again.
-                    let mut world =
-                        game.determinize_by_holder(s, game_seed(seed, rows.len() as u64));
-                    world.set_recording(false);
-                    let mut x = Vec::new();
-                    f.extract(&mut world, s, &mut x);
-                    rows.push((s, x));
-                }
+                (0..lc.players).collect()
+            } else if d.options.len() > 1 && sampler.gen_bool(RECORD) {
+                vec![d.player]
+            } else {
+                Vec::new()
+            };
+            for s in seats {
+                // The seat's possible world: what it knows, the rest dealt again.
+                let mut world = game.determinize_by_holder(s, game_seed(seed, rows.len() as u64));
+                world.set_recording(false);
+                let mut x = Vec::new();
+                f.extract(&mut world, s, &mut x);
+                rows.push((s, x.iter().map(|&v| v as f32).collect()));
             }
         }
         let i = match agents.get_mut(d.player as usize) {
@@ -283,13 +276,17 @@ const RATE: f64 = 0.05;
 const L2: f64 = 1e-4;
 const L2_OTHERS: f64 = 1e-2;
 
-/// Fits `model` on `train` (standardising the features over it) by stochastic gradient descent
-/// with AdaGrad's steps, in an order shuffled by `seed`, and keeps the weights of the pass whose
-/// cross-entropy on `valid` (positions of other games) is the lowest.
+/// A recorded position's features and its target.
+type Sample<'a> = (&'a [f32], f64);
+
+/// Fits `model` on `train` (standardising the features over it, and leaving out of the model those
+/// that never varied in it) by stochastic gradient descent with AdaGrad's steps, in an order
+/// shuffled by `seed`, and keeps the weights of the pass whose cross-entropy on `valid` (positions
+/// of other games) is the lowest.
 fn fit(
     model: &mut Model,
-    train: &[(Vec<f64>, f64)],
-    valid: &[(Vec<f64>, f64)],
+    train: &[Sample<'_>],
+    valid: &[Sample<'_>],
     turns: f64,
     seed: u64,
 ) -> Fit {
@@ -298,23 +295,39 @@ fn fit(
         return Fit::default();
     }
     let rows = train.len() as f64;
+    let mut sum = vec![0.0; n];
+    let mut squares = vec![0.0; n];
+    for (x, _) in train {
+        for i in 0..n {
+            let v = f64::from(x.get(i).copied().unwrap_or(0.0));
+            sum[i] += v;
+            squares[i] += v * v;
+        }
+    }
+    let mut kept = Vec::new();
     for i in 0..n {
-        let mean = train.iter().map(|(x, _)| x[i]).sum::<f64>() / rows;
-        let var = train
-            .iter()
-            .map(|(x, _)| (x[i] - mean).powi(2))
-            .sum::<f64>()
-            / rows;
+        let mean = sum[i] / rows;
+        let var = (squares[i] / rows - mean * mean).max(0.0);
         model.mean[i] = mean;
         model.spread[i] = var.sqrt().max(1e-6);
+        if var > 1e-12 {
+            kept.push(i);
+        }
     }
+    model.restrict(&kept);
     model.turns = turns.max(1.0);
     model.w.iter_mut().for_each(|w| *w = 0.0);
     model.u.iter_mut().for_each(|u| *u = 0.0);
-    let standardise = |data: &[(Vec<f64>, f64)]| -> Vec<Row> {
+    let standardise = |data: &[Sample<'_>]| -> Vec<Row> {
         data.iter()
             .map(|(x, y)| {
-                let (z, t) = model.inputs(x);
+                let z = model
+                    .keep
+                    .iter()
+                    .zip(model.mean.iter().zip(&model.spread))
+                    .map(|(&i, (m, s))| (f64::from(x[i]) - m) / s)
+                    .collect();
+                let t = f64::from(x.last().copied().unwrap_or(0.0)) / model.turns;
                 (z, t, *y)
             })
             .collect()
@@ -329,6 +342,7 @@ fn fit(
     // First the script's own measures alone (where it has one), then every feature from there,
     // the others held near zero by a stronger penalty: the model starts from what the script's
     // author wrote and learns what it misses.
+    let n = model.names.len();
     let measures: Vec<bool> = model
         .names
         .iter()
@@ -437,7 +451,7 @@ fn match_up(
                     } else {
                         old
                     };
-                    player(program, lc, m, seed ^ u64::from(s), 0.0)
+                    player(m, seed ^ u64::from(s), 0.0)
                 })
                 .collect();
             let played = play(program, lc, seed, &mut agents, None);
@@ -490,7 +504,8 @@ fn learn_in_pool(
     let mut shared = false;
     // The model the players judge by; `None`: the blank one (a search without a model).
     let mut current: Option<Arc<Model>> = None;
-    let mut data: Vec<Played> = Vec::new();
+    // The games of the last [`WINDOW`] generations.
+    let mut data: std::collections::VecDeque<Vec<Played>> = std::collections::VecDeque::new();
     let mut baseline: Option<f64> = None;
     let mut misses = 0;
     for generation in 1..=lc.generations.max(1) {
@@ -502,15 +517,7 @@ fn learn_in_pool(
                 .map(|k| {
                     let seed = game_seed(base, k);
                     let mut agents: Vec<Box<dyn Agent>> = (0..lc.players)
-                        .map(|s| {
-                            player(
-                                &program,
-                                lc,
-                                current.as_ref(),
-                                seed ^ (u64::from(s) << 32),
-                                lc.explore,
-                            )
-                        })
+                        .map(|s| player(current.as_ref(), seed ^ (u64::from(s) << 32), lc.explore))
                         .collect();
                     let p = play(&program, lc, seed, &mut agents, Some(&features));
                     tick();
@@ -521,22 +528,26 @@ fn learn_in_pool(
         if generation == 1 {
             shared = played.first().is_some_and(|p| p.shared);
         }
-        data.extend(played);
-        let best = data
-            .iter()
+        data.push_back(played);
+        if data.len() > WINDOW {
+            data.pop_front();
+        }
+        let games_kept = || data.iter().flatten();
+        let best = games_kept()
             .flat_map(|p| p.scores.iter().copied())
             .fold(0.0, f64::max);
         // Every tenth game's positions are held out to judge the fit.
-        let rows_of = |held: bool| -> Vec<(Vec<f64>, f64)> {
-            data.iter()
+        let rows_of = |held: bool| -> Vec<Sample<'_>> {
+            games_kept()
                 .enumerate()
                 .filter(|(i, _)| (i % 10 == 9) == held)
                 .flat_map(|(_, p)| p.positions.iter())
-                .map(|q| (q.x.clone(), target(q.share, q.score, shared, best)))
+                .map(|q| (q.x.as_slice(), target(q.share, q.score, shared, best)))
                 .collect()
         };
         let (rows, valid) = (rows_of(false), rows_of(true));
-        let turns = data.iter().map(|p| f64::from(p.turns)).sum::<f64>() / data.len().max(1) as f64;
+        let kept = games_kept().count();
+        let turns = games_kept().map(|p| f64::from(p.turns)).sum::<f64>() / kept.max(1) as f64;
         let mut next = blank.clone();
         let fitted = fit(&mut next, &rows, &valid, turns, base);
         let next = Arc::new(next);
@@ -599,7 +610,10 @@ fn learn_in_pool(
             baseline = Some(score);
         }
         misses = if improved { 0 } else { misses + 1 };
-        if misses >= PATIENCE || lc.time.is_some_and(|t| started.elapsed() >= t) {
+        // The next generation would take about as long as this one: it runs only if it would end
+        // within the time.
+        let next_end = started.elapsed() + gen_started.elapsed();
+        if misses >= PATIENCE || lc.time.is_some_and(|t| next_end > t) {
             break;
         }
     }

@@ -9,17 +9,20 @@
 //! owns (the composition of a hidden deck, which a seat's own view shows only as a number of unseen
 //! cards), and where a card's place is unknown the world's guess stands for it. Seen from the deciding
 //! seat ("me", then "next", "seat+2", ... in seat order):
-//! - for every seat, the count of each card kind in each of its zones (`per player` zones); the count
-//!   of each kind over all its zones (`me.*:Copper`, what it owns) and its share of them
+//! - for every seat, the number of cards in each of its zones (`per player` zones: `me.hand`); the
+//!   count of each kind over all its zones (`me.*:Copper`, what it owns) and its share of them
 //!   (`me.%:Copper`); its variables that are numbers or truth values (another seat's `private`
-//!   variables read 0: the deciding seat cannot see them);
+//!   variables read 0: the deciding seat cannot see them). Counts by kind are kept per owner, not
+//!   per zone: a compact set, so that a few thousand games of self-play see each feature vary
+//!   often (`learn.rs` also leaves out of a model the features that never varied in self-play);
 //! - for the shared zones (the box included), the count of each kind, and the shared variables;
 //! - the script's own measure of each seat (`fn heuristic`, else `fn score`: `me.measure`), where it
 //!   declares one, evaluated in the world;
 //! - the game's progress: the turn number.
 //!
-//! Zones attached to cards or spaces are left out. Every feature has a readable name (`me.hand:Copper`,
-//! `next.coins`, `market:Silver`, `turn`), which the model file lists.
+//! Zones attached to cards or spaces are left out. Every feature has a readable name (`me.hand`,
+//! `me.*:Copper`, `next.coins`, `market:Silver`, `turn`), which the model file lists; `turn` is
+//! always the last.
 
 use crate::engine::Game;
 use crate::program::Program;
@@ -122,9 +125,7 @@ impl FeatureSet {
         for r in 0..players {
             let prefix = relative_name(r);
             for z in &pzones {
-                for k in &kinds {
-                    names.push(format!("{prefix}.{z}:{k}"));
-                }
+                names.push(format!("{prefix}.{z}"));
             }
             for k in &kinds {
                 names.push(format!("{prefix}.*:{k}"));
@@ -158,7 +159,7 @@ impl FeatureSet {
         }
         names.push("turn".into());
         FeatureSet {
-            per_seat: (pzones.len() + 2) * kinds.len() + pvars.len(),
+            per_seat: pzones.len() + 2 * kinds.len() + pvars.len(),
             kinds: kinds.len(),
             slots,
             player_zones: pzones.len(),
@@ -217,15 +218,15 @@ impl FeatureSet {
             match (self.slots.get(zone).copied(), holder) {
                 (Some(Slot::Player(z)), Some(p)) => {
                     if let Some(b) = blocks.get_mut(p as usize) {
-                        b[z * k + kind] += 1.0;
-                        b[self.player_zones * k + kind] += 1.0;
+                        b[z] += 1.0;
+                        b[self.player_zones + kind] += 1.0;
                     }
                 }
                 (Some(Slot::Shared(z)), _) => shared[z * k + kind] += 1.0,
                 (Some(Slot::Player(_)) | Some(Slot::Ignored) | None, _) => {}
             }
         });
-        let owned = self.player_zones * k;
+        let owned = self.player_zones;
         let share = owned + k;
         let vars = share + k;
         for (p, b) in blocks.iter_mut().enumerate() {
@@ -320,14 +321,14 @@ mod tests {
         f.extract(&mut world, 1, &mut x);
         assert_eq!(
             show(&x),
-            "me.coins=4 me.secret=7 next.hand:Gem=2 next.deck:Gem=1 next.*:Gem=3 next.%:Gem=1 \
+            "me.coins=4 me.secret=7 next.hand=2 next.deck=1 next.*:Gem=3 next.%:Gem=1 \
              pool:Rock=2 round=2"
         );
         let mut world = g.determinize_by_holder(0, 3);
         f.extract(&mut world, 0, &mut x);
         assert_eq!(
             show(&x),
-            "me.hand:Gem=2 me.deck:Gem=1 me.*:Gem=3 me.%:Gem=1 next.coins=4 pool:Rock=2 round=2"
+            "me.hand=2 me.deck=1 me.*:Gem=3 me.%:Gem=1 next.coins=4 pool:Rock=2 round=2"
         );
     }
 }

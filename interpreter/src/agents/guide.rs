@@ -15,9 +15,17 @@
 //!   measure: `σ((logit − mean) / spread)`, where `mean` is the running mean of the seat's logits at
 //!   the leaves of this decision's search and `spread` the running mean distance from it (at least
 //!   [`LEAST_SPREAD`]).
+//! - *The model's move.* At the root, each allowed option is tried in a few of the search's worlds
+//!   ([`PRIOR_WORLDS`]), the forced decisions after it taken, and judged by the model for the
+//!   deciding seat (a finished game by its winners), as the `learned` agent does: the best is the
+//!   model's move. The search tries it first, favours it in the tree by a bonus that fades with its
+//!   visits, and leaves it at the end only on evidence (`ismcts.rs`), as it treats a play-out
+//!   strategy's move.
 
 use super::goals::Goals;
+use super::learned::judge;
 use super::model::{sigmoid, Model};
+use super::search::run_forced;
 use crate::engine::{Game, Status};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -41,6 +49,9 @@ pub struct Guide {
     /// The sum of the leaves' distances from the running mean.
     distance_sum: f64,
 }
+
+/// The search's worlds in which each option is tried to find the model's move.
+pub const PRIOR_WORLDS: usize = 4;
 
 /// The least spread of the logits the rewards of a model are scaled by.
 pub const LEAST_SPREAD: f64 = 0.05;
@@ -101,6 +112,40 @@ impl Guide {
             x -= w;
         }
         options.len().saturating_sub(1)
+    }
+
+    /// The model's move among `allowed` for `seat` (see the module's notes), tried in the first
+    /// [`PRIOR_WORLDS`] of `worlds` (possible worlds of the search, with their goals); `None`
+    /// without a model.
+    pub fn preferred(
+        &self,
+        worlds: &[(&Game, &Goals)],
+        allowed: &[usize],
+        seat: u8,
+    ) -> Option<usize> {
+        let model = self.model.as_ref()?;
+        let mut best = (f64::NEG_INFINITY, None);
+        for &i in allowed {
+            let mut total = 0.0;
+            let mut tried = 0u32;
+            for (world, goals) in worlds.iter().take(PRIOR_WORLDS) {
+                let mut g = (*world).clone();
+                if g.apply(i).is_err() {
+                    continue;
+                }
+                run_forced(&mut g);
+                total += judge(model, &mut g, goals, seat);
+                tried += 1;
+            }
+            if tried == 0 {
+                continue;
+            }
+            let v = total / f64::from(tried);
+            if v > best.0 {
+                best = (v, Some(i));
+            }
+        }
+        best.1
     }
 
     /// Every seat's value by the model where a play-out stopped (in a world of the search, which

@@ -216,6 +216,11 @@ pub struct IsmctsAgent {
     opponents: Option<Opponents>,
     /// Why it chose, kept only while asked (`choose_explained`).
     notes: Notes,
+    /// With a model: the model's move at the root is tried first, favoured and left only on
+    /// evidence (`guide.rs`).
+    model_move: bool,
+    /// The model's move at the root of the current decision.
+    root_preferred: Option<usize>,
 }
 
 /// The most iterations a search with a time budget runs for one decision.
@@ -244,13 +249,21 @@ impl IsmctsAgent {
             guide: Guide::default(),
             called: None,
             notes: Notes::default(),
+            model_move: false,
+            root_preferred: None,
         }
     }
 
     /// The same search guided by `guide.rs`: judged by `model` where play-outs stop, with MAST
-    /// play-outs when `mast`; named `called`.
-    pub fn guided(mut self, model: Option<Arc<Model>>, mast: bool, called: String) -> Self {
+    /// play-outs when `mast`, starting from the model's move when `model_move`; named `called`.
+    pub fn guided(
+        mut self,
+        model: Option<Arc<Model>>,
+        (mast, model_move): (bool, bool),
+        called: String,
+    ) -> Self {
         self.opponents = self.opponents.take().map(|o| o.with_model(model.clone()));
+        self.model_move = model_move && model.is_some();
         self.guide = Guide::new(model, mast);
         self.called = Some(called);
         self
@@ -450,6 +463,7 @@ impl IsmctsAgent {
                     Ok(Some(i)) => Some(i),
                     _ => None,
                 },
+                _ if at_root => self.root_preferred,
                 _ => None,
             };
             let Status::Decision(d) = g.status() else {
@@ -554,6 +568,11 @@ impl Agent for IsmctsAgent {
         let seats = game.players() as usize;
         self.guide.reset();
         let worlds = self.worlds(game, decision.player);
+        self.root_preferred = None;
+        if self.model_move && self.playout.strategy.is_none() {
+            let pairs: Vec<(&Game, &Goals)> = worlds.iter().map(|w| (&w.game, &w.goals)).collect();
+            self.root_preferred = self.guide.preferred(&pairs, &allowed, decision.player);
+        }
         let mut nodes = vec![Node::new(seats)];
         let mut scale = Scale::default();
         let started = Instant::now();
@@ -585,7 +604,7 @@ impl Agent for IsmctsAgent {
         // With a play-out strategy, the search leaves the strategy's own move only on evidence: the
         // other option's mean must exceed it by [`EVIDENCE`] standard errors of the difference.
         let mut kept_policy = false;
-        if let Some(p) = self.policy_move(game, &allowed) {
+        if let Some(p) = self.policy_move(game, &allowed).or(self.root_preferred) {
             if let (Some(b), Some(q)) = (stats(best.2), stats(p)) {
                 if best.2 != p && !b.better_than(&q) {
                     best.2 = p;

@@ -331,6 +331,11 @@ pub fn make_agent_with(
                 Some(b) => (b, true),
                 None => (rest, false),
             };
+            // `:noprior`: the model judges the play-outs but does not propose its move (`guide.rs`).
+            let (plain, prior) = match plain.strip_suffix(":noprior") {
+                Some(b) => (b, false),
+                None => (plain, true),
+            };
             let (budget, mast) = match plain.strip_suffix(":mast") {
                 Some(b) => (b, true),
                 None => (plain, false),
@@ -352,13 +357,13 @@ pub fn make_agent_with(
                     return Err(format!(
                         "`{other}`: search takes a time per decision (`search:50ms`, `search:1s`, \
                          up to 1 hour) or a number of iterations from 1 (`search:500`), then \
-                         optionally `:mast`, then optionally `:infer`"
+                         optionally `:mast`, then optionally `:noprior`, then optionally `:infer`"
                     ))
                 }
             };
             Ok(Box::new(agent.guided(
                 model.cloned(),
-                mast,
+                (mast, prior),
                 format!("search:{rest}"),
             )))
         }

@@ -8,8 +8,12 @@
 //! the positions it was fitted on and `t` the turn divided by the mean length of those games in
 //! turns (so `uᵢ` is how feature i matters more, or less, as the game goes on).
 //!
-//! The file is text: a header (`cardgame model 2`, `script HASH`, `players N`, `turns T`, `bias B`),
-//! then one line per feature: `feature NAME MEAN SPREAD W U`, in the order the features are derived.
+//! A model reads the features that varied in the positions it was fitted on (`learn.rs` leaves the
+//! others out: a constant feature cannot be weighed); the file lists them.
+//!
+//! The file is text: a header (`cardgame model 3`, `script HASH`, `players N`, `turns T`, `bias B`),
+//! then one line per feature it reads: `feature NAME MEAN SPREAD W U`, in the order the features are
+//! derived.
 
 use super::features::FeatureSet;
 use crate::engine::Game;
@@ -33,6 +37,8 @@ pub struct Model {
     /// The mean length in turns of the games it was fitted on: `t = turn / turns`.
     pub turns: f64,
     pub bias: f64,
+    /// The features it reads: their indices among the script's features, and their names.
+    pub keep: Vec<usize>,
     pub names: Vec<String>,
     pub mean: Vec<f64>,
     pub spread: Vec<f64>,
@@ -42,7 +48,7 @@ pub struct Model {
 }
 
 /// The first line of a model file.
-const MAGIC: &str = "cardgame model 2";
+const MAGIC: &str = "cardgame model 3";
 
 impl Model {
     /// A model that knows nothing yet: every position is worth one half.
@@ -54,6 +60,7 @@ impl Model {
             players,
             turns: 1.0,
             bias: 0.0,
+            keep: (0..n).collect(),
             names: features.names().to_vec(),
             mean: vec![0.0; n],
             spread: vec![1.0; n],
@@ -63,12 +70,26 @@ impl Model {
         }
     }
 
-    /// The standardised features and progress of a position's raw features `x`.
+    /// Keeps only the features at `indices` (positions in [`Model::keep`]), with their
+    /// statistics and weights.
+    pub fn restrict(&mut self, indices: &[usize]) {
+        let pick = |v: &[f64]| -> Vec<f64> { indices.iter().map(|&i| v[i]).collect() };
+        self.mean = pick(&self.mean);
+        self.spread = pick(&self.spread);
+        self.w = pick(&self.w);
+        self.u = pick(&self.u);
+        self.names = indices.iter().map(|&i| self.names[i].clone()).collect();
+        self.keep = indices.iter().map(|&i| self.keep[i]).collect();
+    }
+
+    /// The standardised features and progress of a position's raw features `x` (every feature of
+    /// the script, in order: the model picks those it reads).
     pub fn inputs(&self, x: &[f64]) -> (Vec<f64>, f64) {
-        let z = x
+        let z = self
+            .keep
             .iter()
             .zip(self.mean.iter().zip(&self.spread))
-            .map(|(x, (m, s))| (x - m) / s)
+            .map(|(&i, (m, s))| (x.get(i).copied().unwrap_or(0.0) - m) / s)
             .collect();
         let turn = x.last().copied().unwrap_or(0.0);
         (z, turn / self.turns.max(1.0))
@@ -192,8 +213,14 @@ impl Model {
         let mut model = Model::blank(program, hash, players);
         model.turns = turns;
         model.bias = bias;
-        let mut seen = 0;
-        for (i, line) in lines.filter(|l| !l.trim().is_empty()).enumerate() {
+        let index: std::collections::HashMap<&str, usize> = model
+            .names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.as_str(), i))
+            .collect();
+        let mut rows: Vec<(usize, [f64; 4])> = Vec::new();
+        for line in lines.filter(|l| !l.trim().is_empty()) {
             // The name may hold spaces (a card's name): the four numbers are the last words.
             let mut parts = line.rsplitn(5, ' ');
             let (Some(u), Some(w), Some(s), Some(m), Some(head)) = (
@@ -212,25 +239,34 @@ impl Model {
                     "the model's line `{line}` is not `feature NAME MEAN SPREAD W U`"
                 ));
             };
-            if model.names.get(i).map(String::as_str) != Some(name) {
+            let Some(&i) = index.get(name) else {
                 return Err(format!(
-                    "the model's feature {} is `{name}`, where the script has `{}`: {again}",
-                    i + 1,
-                    model.names.get(i).map_or("none", String::as_str)
+                    "the model reads a feature `{name}` that the script does not have: {again}"
+                ));
+            };
+            if rows.last().is_some_and(|(j, _)| *j >= i) {
+                return Err(format!(
+                    "the model's feature `{name}` is out of the script's order: {again}"
                 ));
             }
-            model.mean[i] = number(m.to_string(), name)?;
-            model.spread[i] = number(s.to_string(), name)?.max(1e-9);
-            model.w[i] = number(w.to_string(), name)?;
-            model.u[i] = number(u.to_string(), name)?;
-            seen += 1;
-        }
-        if seen != model.names.len() {
-            return Err(format!(
-                "the model has {seen} features where the script has {}: {again}",
-                model.names.len()
+            rows.push((
+                i,
+                [
+                    number(m.to_string(), name)?,
+                    number(s.to_string(), name)?.max(1e-9),
+                    number(w.to_string(), name)?,
+                    number(u.to_string(), name)?,
+                ],
             ));
         }
+        for (i, [m, s, w, u]) in &rows {
+            model.mean[*i] = *m;
+            model.spread[*i] = *s;
+            model.w[*i] = *w;
+            model.u[*i] = *u;
+        }
+        let kept: Vec<usize> = rows.iter().map(|(i, _)| *i).collect();
+        model.restrict(&kept);
         Ok(model)
     }
 }
@@ -257,8 +293,8 @@ mod tests {
         let text = m.to_text();
         let hash = script_hash(SRC);
         assert!(text.starts_with(&format!(
-            "cardgame model 2\nscript {hash}\nplayers 2\nturns 12.5\nbias 0\n\
-             feature me.hand:Red Gem 0 1 0.25 0\nfeature me.*:Red Gem 0 1 0 -1.5\n"
+            "cardgame model 3\nscript {hash}\nplayers 2\nturns 12.5\nbias 0\n\
+             feature me.hand 0 1 0.25 0\nfeature me.*:Red Gem 0 1 0 -1.5\n"
         )));
         let back = Model::from_text(&text, &p, &script_hash(SRC), 2).expect("reads");
         assert_eq!(back.to_text(), text);
@@ -268,5 +304,23 @@ mod tests {
         assert!(e.contains("cardgame learn"), "{e}");
         let e = Model::from_text(&text, &p, &script_hash(SRC), 3).unwrap_err();
         assert!(e.contains("learned for 2 players, not 3"), "{e}");
+        // A model that reads some of the features only (the others never varied).
+        let mut some = back.clone();
+        some.restrict(&[1, 3]);
+        let text = some.to_text();
+        assert!(
+            text.ends_with("bias 0\nfeature me.*:Red Gem 0 1 0 -1.5\nfeature next.hand 0 1 0 0\n")
+        );
+        let back = Model::from_text(&text, &p, &hash, 2).expect("reads");
+        assert_eq!(
+            (back.keep.clone(), back.to_text()),
+            (vec![1, 3], text.clone())
+        );
+        let swapped = text.replace("me.*:Red Gem", "next.*:Red Gem");
+        let e = Model::from_text(&swapped, &p, &hash, 2).unwrap_err();
+        assert!(e.contains("out of the script's order"), "{e}");
+        let unknown = text.replace("me.*:Red Gem", "me.*:Blue Gem");
+        let e = Model::from_text(&unknown, &p, &hash, 2).unwrap_err();
+        assert!(e.contains("does not have"), "{e}");
     }
 }
