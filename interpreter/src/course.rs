@@ -4,7 +4,7 @@
 //! shards add up (docs/cli.md, "The figures designers read").
 
 use crate::program::{Program, Ty};
-use crate::sim::Rate;
+use crate::rate::Rate;
 use serde::{Deserialize, Serialize};
 
 /// Turns after which the mean score by turn is no longer kept (longer games add to the other figures).

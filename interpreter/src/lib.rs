@@ -14,6 +14,7 @@ pub mod ops;
 pub mod paired;
 pub mod program;
 pub mod purity;
+pub mod rate;
 pub mod report;
 pub mod shard;
 pub mod sim;
