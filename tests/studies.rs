@@ -404,3 +404,27 @@ fn a_sweep_runs_the_study_per_value_and_each_point_is_the_study_with_that_settin
     let html = std::fs::read_to_string(&page).expect("the page");
     assert_eq!(html.matches("<svg").count(), 7, "a chart per figure");
 }
+
+#[test]
+fn a_tournament_of_a_variant_names_what_was_set() {
+    let r = json_report(
+        "tournament",
+        &[
+            MARKET,
+            "--agents",
+            "random,first",
+            "--games",
+            "4",
+            "--set",
+            "Silver.cost=4",
+        ],
+        0,
+    );
+    assert_eq!(r["settings"], serde_json::json!(["Silver.cost=4"]));
+    let plain = json_report(
+        "tournament",
+        &[MARKET, "--agents", "random,first", "--games", "4"],
+        0,
+    );
+    assert!(plain.get("settings").is_none(), "{plain}");
+}

@@ -155,6 +155,9 @@ pub struct LineupFigures {
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct TournamentReport {
     pub game: String,
+    /// What `--set` changed (`Province.cost=6`), as written; absent when nothing was set.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub settings: Vec<String>,
     pub players: u8,
     pub agents: Vec<String>,
     pub seed: u64,
@@ -284,6 +287,7 @@ pub fn tournament(
     let games = plan.games();
     Ok(TournamentReport {
         game: program.name.clone(),
+        settings: cfg.settings.clone(),
         players: cfg.players,
         agents: names.clone(),
         seed: cfg.seed,
@@ -335,6 +339,12 @@ impl TournamentReport {
             self.jobs,
             if self.jobs == 1 { "" } else { "s" }
         );
+        if !self.settings.is_empty() {
+            s.push_str(&format!(
+                "variant: --set {}\n",
+                self.settings.join(" --set ")
+            ));
+        }
         s.push_str(&problems_text(
             [self.finished, self.unfinished, self.error_count],
             &self.errors,
