@@ -428,3 +428,23 @@ fn a_tournament_of_a_variant_names_what_was_set() {
     );
     assert!(plain.get("settings").is_none(), "{plain}");
 }
+
+#[test]
+fn without_the_course_only_the_first_seat_s_advantage_is_given() {
+    let with = json_report("sim", &[MARKET, "--games", "40"], 0);
+    assert_eq!(with["course"]["measure"], "score");
+    assert!(with["course"]["lead_changes"]["mean"].is_number());
+    let without = json_report("sim", &[MARKET, "--games", "40", "--no-course"], 0);
+    assert_eq!(without["course"]["measure"], Value::Null);
+    assert_eq!(without["course"]["lead_changes"], Value::Null);
+    assert_eq!(
+        without["course"]["first_seat_advantage"],
+        with["course"]["first_seat_advantage"]
+    );
+    // Everything else is the same: reading the score changes no game.
+    let strip = |mut v: Value| {
+        v.as_object_mut().map(|o| o.remove("course"));
+        v
+    };
+    assert_eq!(strip(with), strip(without));
+}

@@ -159,6 +159,11 @@ impl CourseTally {
         }
     }
 
+    /// Reads no measure: the report gives the first seat's advantage only.
+    pub(crate) fn without_measure(&mut self) {
+        self.measure.clear();
+    }
+
     /// Adds one game (without an engine error) of `players` seats won by `winners`.
     pub(crate) fn add_game(&mut self, players: usize, winners: &[u8]) {
         let y = players as i128 * i128::from(winners.contains(&0)) - winners.len() as i128;

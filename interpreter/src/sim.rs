@@ -248,7 +248,7 @@ pub struct SimReport {
     pub cards: Vec<CardFigures>,
     /// The figures designers read: the first seat's advantage, and the course of the games by the
     /// script's score after each turn.
-    /// Absent with `sim --no-course`.
+    /// With `sim --no-course`, only the first seat's advantage.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub course: Option<crate::course::CourseFigures>,
     /// The script's statistics (`stat`), in the order declared.
@@ -492,9 +492,6 @@ pub fn simulate(
         seconds,
     );
     report.settings = cfg.settings.clone();
-    if !cfg.course {
-        report.course = None;
-    }
     Ok(report)
 }
 
@@ -517,6 +514,9 @@ pub(crate) fn simulate_raw(
     }
     let started = Instant::now();
     let mut tally = Tally::new(program, cfg.players);
+    if !cfg.course {
+        tally.without_course();
+    }
     let figures = Mutex::new(Figures::new(program));
     // The shard's j-th game is game K + j*N of the whole study: same seed, same seating.
     let index = |j: u64| shard.index + j * shard.count;

@@ -61,6 +61,12 @@ impl Tally {
         }
     }
 
+    /// Leaves out the figures read from the script's score after every turn (`sim --no-course`): the
+    /// games add none, and the report (of this tally, or of shards merged with it) gives none.
+    pub(crate) fn without_course(&mut self) {
+        self.course.without_measure();
+    }
+
     /// The games tallied.
     pub fn games(&self) -> u64 {
         self.games
