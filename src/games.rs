@@ -477,7 +477,7 @@ pub(crate) fn study(
         engine: sim.limits.engine.engine(),
         shard: None,
         model: model_for((file, source), program, cfg.players, &sim.model)?,
-        course: !sim.no_course,
+        course: sim.course,
     })
 }
 

@@ -59,7 +59,7 @@ fn games_ending(path: &str, players: u8, opts: &[(&str, &str)], stalls: u64) -> 
         engine: Default::default(),
         shard: None,
         model: None,
-        course: true,
+        course: false,
     };
     let r = simulate(&p, &cfg, &|| ()).expect("simulation");
     assert_eq!(

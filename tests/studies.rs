@@ -431,10 +431,10 @@ fn a_tournament_of_a_variant_names_what_was_set() {
 
 #[test]
 fn without_the_course_only_the_first_seat_s_advantage_is_given() {
-    let with = json_report("sim", &[MARKET, "--games", "40"], 0);
+    let with = json_report("sim", &[MARKET, "--games", "40", "--course"], 0);
     assert_eq!(with["course"]["measure"], "score");
     assert!(with["course"]["lead_changes"]["mean"].is_number());
-    let without = json_report("sim", &[MARKET, "--games", "40", "--no-course"], 0);
+    let without = json_report("sim", &[MARKET, "--games", "40"], 0);
     assert_eq!(without["course"]["measure"], Value::Null);
     assert_eq!(without["course"]["lead_changes"], Value::Null);
     assert_eq!(

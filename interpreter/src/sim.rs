@@ -45,8 +45,8 @@ pub struct SimConfig {
     pub shard: Option<Shard>,
     /// A learned model for the agents that use one (`search`, `learned`; `--model`).
     pub model: Option<Arc<crate::agents::Model>>,
-    /// Read the script's score after every turn for the course figures (`sim --no-course` turns it
-    /// off: it costs up to 40% of a simulation of random players).
+    /// Read the script's score after every turn for the course figures (`sim --course`: it slows a
+    /// simulation of random players 2 to 5 times, so it is asked for).
     pub course: bool,
 }
 
@@ -248,7 +248,7 @@ pub struct SimReport {
     pub cards: Vec<CardFigures>,
     /// The figures designers read: the first seat's advantage, and the course of the games by the
     /// script's score after each turn.
-    /// With `sim --no-course`, only the first seat's advantage.
+    /// Without `sim --course`, only the first seat's advantage.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub course: Option<crate::course::CourseFigures>,
     /// The script's statistics (`stat`), in the order declared.

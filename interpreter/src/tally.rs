@@ -61,7 +61,7 @@ impl Tally {
         }
     }
 
-    /// Leaves out the figures read from the script's score after every turn (`sim --no-course`): the
+    /// Leaves out the figures read from the script's score after every turn (without `sim --course`): the
     /// games add none, and the report (of this tally, or of shards merged with it) gives none.
     pub(crate) fn without_course(&mut self) {
         self.course.without_measure();
