@@ -40,7 +40,7 @@ fn a_variant_is_the_script_edited_the_same_way() {
     let mut args = vec![
         MARKET,
         "--games",
-        "300",
+        "80",
         "--players",
         "3",
         "--agents",
@@ -73,7 +73,7 @@ fn a_variant_is_the_script_edited_the_same_way() {
         &[
             &path,
             "--games",
-            "300",
+            "80",
             "--players",
             "3",
             "--agents",
