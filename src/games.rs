@@ -458,6 +458,23 @@ pub(crate) fn study(
     sim: &Batch,
     settings: &[String],
 ) -> Result<SimConfig, u8> {
+    let mut curves = Vec::new();
+    for name in &sim.curve {
+        let curve = match cardgame_interpreter::curves::Curve::resolve(program, name) {
+            Ok(c) => c,
+            Err(e) => {
+                errln!("error: {e}");
+                return Err(2);
+            }
+        };
+        if curve.calls_the_script()
+            && sim.limits.engine.engine() != cardgame_interpreter::engine::Engine::Walker
+        {
+            errln!("error: --curve {name}: a function is read on the walker engine only");
+            return Err(2);
+        }
+        curves.push(curve);
+    }
     let jobs = sim
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -478,6 +495,7 @@ pub(crate) fn study(
         shard: None,
         model: model_for((file, source), program, cfg.players, &sim.model)?,
         course: sim.course,
+        curves,
     })
 }
 

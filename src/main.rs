@@ -172,6 +172,10 @@ struct Batch {
     /// game was decided, drama, the score by turn); it slows a simulation of random players 2 to 5 times.
     #[arg(long)]
     course: bool,
+    /// Follow a per-player variable, a variable, a statistic or a function of a player turn by turn:
+    /// the report gives its mean in each turn with a 95% interval (repeatable).
+    #[arg(long, value_name = "NAME")]
+    curve: Vec<String>,
     /// The report's format: text, or one JSON object.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,

@@ -60,6 +60,7 @@ fn games_ending(path: &str, players: u8, opts: &[(&str, &str)], stalls: u64) -> 
         shard: None,
         model: None,
         course: false,
+        curves: Vec::new(),
     };
     let r = simulate(&p, &cfg, &|| ()).expect("simulation");
     assert_eq!(

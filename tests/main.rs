@@ -7,6 +7,7 @@ mod common;
 mod browser;
 mod cli;
 mod cooperative;
+mod curves;
 mod editors;
 mod errors;
 mod explain;

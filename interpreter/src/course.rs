@@ -1,4 +1,4 @@
-//! Simulation stage: the course of games, read from the script's score after each turn: lead changes,
+//! Simulation stage: the course of games, read from the script's score turn by turn: lead changes,
 //! the point from which the winner led for good, how often the winner was behind late, and the mean
 //! score by turn; and the first seat's advantage. Added up game by game in whole numbers, so that
 //! shards add up (docs/cli.md, "The figures designers read").
@@ -24,7 +24,8 @@ pub fn measure(program: &Program) -> Option<(usize, &'static str)> {
         .or_else(|| find("heuristic").map(|f| (f, "heuristic")))
 }
 
-/// The scores of every seat after each turn of one game (and at its end).
+/// The scores of every seat in each turn of one game, read at its first decision (and at the end
+/// for the last).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Course {
     pub scores: Vec<Vec<i64>>,
@@ -108,7 +109,7 @@ pub struct Mean {
     pub high: f64,
 }
 
-fn mean_of(n: u64, sum: i128, squares: i128) -> Mean {
+pub(crate) fn mean_of(n: u64, sum: i128, squares: i128) -> Mean {
     if n == 0 {
         return Mean {
             mean: 0.0,
@@ -296,7 +297,7 @@ impl CourseFigures {
             return s;
         };
         s.push_str(&format!(
-            "course by `fn {measure}` after each turn ({} games):\n",
+            "course by `fn {measure}` turn by turn ({} games):\n",
             self.games
         ));
         s.push_str(&format!(

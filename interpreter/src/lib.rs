@@ -5,6 +5,7 @@ pub mod agents;
 pub mod check;
 pub mod compare;
 pub mod course;
+pub mod curves;
 pub mod diag;
 pub mod engine;
 pub mod figures;

@@ -48,6 +48,8 @@ pub struct SimConfig {
     /// Read the script's score after every turn for the course figures (`sim --course`: it slows a
     /// simulation of random players 2 to 5 times, so it is asked for).
     pub course: bool,
+    /// What to follow turn by turn (`sim --curve NAME`).
+    pub curves: Vec<crate::curves::Curve>,
 }
 
 /// The seed of game `index`: a mix of the base seed and the index (SplitMix64).
@@ -98,6 +100,8 @@ pub(crate) struct Record {
     pub(crate) stats: Vec<(i128, u64)>,
     /// The scores after each turn, in a study's games when the script has a score.
     pub(crate) course: Option<crate::course::Course>,
+    /// Per curve followed, per turn, per line: the values read after the turn (in a study's games).
+    pub(crate) curves: Vec<Vec<Vec<i64>>>,
 }
 
 impl Record {
@@ -251,6 +255,9 @@ pub struct SimReport {
     /// Without `sim --course`, only the first seat's advantage.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub course: Option<crate::course::CourseFigures>,
+    /// The curves followed turn by turn (`sim --curve NAME`), in the order asked.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub curves: Vec<crate::curves::CurveFigures>,
     /// The script's statistics (`stat`), in the order declared.
     pub stats: Vec<StatFigures>,
     /// What no game used: actions never offered, cards never chosen or moved.
@@ -376,6 +383,7 @@ fn play_seated_with(
                     teams: None,
                     stats: vec![],
                     course: None,
+                    curves: Vec::new(),
                 }
             }
         }
@@ -397,15 +405,34 @@ fn play_seated_with(
         .and_then(|_| crate::course::measure(program))
         .map(|m| m.0);
     let mut course = measure.map(|_| crate::course::Course::default());
-    let mut turn = game.turns();
+    // The curves asked for, in a study's games; one that calls the script is not read on the
+    // machine (as above: `sim` refuses it there).
+    let follow: &[crate::curves::Curve] = match figures {
+        Some(_) => &cfg.curves,
+        None => &[],
+    };
+    let mut curves = vec![Vec::new(); follow.len()];
+    // Turns read so far: turn T's reading is the position at its first decision; a turn without a
+    // decision takes the reading of the next decision, or of the game's end.
+    let mut read = 0usize;
     loop {
-        if let (Some(f), Some(c)) = (measure, course.as_mut()) {
-            if game.turns() != turn || !matches!(game.status(), Status::Decision(_)) {
-                turn = game.turns();
+        let upto = game.turns() as usize;
+        if upto > read && (course.is_some() || !follow.is_empty()) {
+            let copies = upto - read;
+            read = upto;
+            if let (Some(f), Some(c)) = (measure, course.as_mut()) {
                 let scores: Option<Vec<i64>> = (0..n as u8)
                     .map(|seat| game.seat_function_here(f, seat))
                     .collect();
-                c.scores.extend(scores);
+                if let Some(scores) = scores {
+                    c.scores.extend(std::iter::repeat_n(scores, copies));
+                }
+            }
+            for (curve, values) in follow.iter().zip(curves.iter_mut()) {
+                if !curve.calls_the_script() || cfg.engine == crate::engine::Engine::Walker {
+                    let now = curve.read(&mut game, program);
+                    values.extend(std::iter::repeat_n(now, copies));
+                }
             }
         }
         let Status::Decision(d) = game.status() else {
@@ -474,6 +501,7 @@ fn play_seated_with(
         teams: game.teams(),
         stats: crate::figures::per_game(program, &game),
         course,
+        curves,
     }
 }
 
@@ -517,6 +545,7 @@ pub(crate) fn simulate_raw(
     if !cfg.course {
         tally.without_course();
     }
+    tally.follow(&cfg.curves, cfg.players);
     let figures = Mutex::new(Figures::new(program));
     // The shard's j-th game is game K + j*N of the whole study: same seed, same seating.
     let index = |j: u64| shard.index + j * shard.count;

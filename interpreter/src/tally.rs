@@ -35,6 +35,9 @@ pub struct Tally {
     performed: Vec<u64>,
     #[serde(default)]
     course: crate::course::CourseTally,
+    /// The curves followed turn by turn (`sim --curve`).
+    #[serde(default)]
+    curves: crate::curves::CurveTally,
 }
 
 impl Tally {
@@ -58,7 +61,13 @@ impl Tally {
             holder_wins: vec![0; nk],
             performed: vec![0; nk],
             course: crate::course::CourseTally::new(program),
+            curves: crate::curves::CurveTally::default(),
         }
+    }
+
+    /// Follows `curves` turn by turn in games of `players` seats (`sim --curve`).
+    pub(crate) fn follow(&mut self, curves: &[crate::curves::Curve], players: u8) {
+        self.curves = crate::curves::CurveTally::new(curves, players);
     }
 
     /// Leaves out the figures read from the script's score after every turn (without `sim --course`): the
@@ -84,6 +93,8 @@ impl Tally {
         if self.seat_wins.len() != o.seat_wins.len() || self.acquired.len() != o.acquired.len() {
             return Err("the tallies are of different studies".into());
         }
+        // First, as it may refuse: then nothing else is added.
+        self.curves.merge(&o.curves)?;
         self.games += o.games;
         self.finished += o.finished;
         self.ties += o.ties;
@@ -143,6 +154,7 @@ impl Tally {
         if let Some(c) = &r.course {
             self.course.add(c, &r.winners);
         }
+        self.curves.add(&r.curves);
         *self.end_reasons.entry(reason_key(&r.reason)).or_default() += 1;
         *self.turns.entry(u64::from(r.turns)).or_default() += 1;
         *self.decisions.entry(r.decisions).or_default() += 1;
@@ -263,6 +275,7 @@ impl Tally {
             end_reasons: self.end_reasons.clone(),
             cards,
             course: Some(self.course.report(players)),
+            curves: self.curves.report(),
             stats: Vec::new(),
             unused: Unused::default(),
             seconds,
@@ -357,6 +370,9 @@ impl SimReport {
         ));
         if let Some(course) = &self.course {
             s.push_str(&course.to_text());
+        }
+        for curve in &self.curves {
+            s.push_str(&curve.to_text());
         }
         s.push_str("end reasons:\n");
         for (r, c) in &self.end_reasons {

@@ -179,6 +179,7 @@ pub fn page(r: &Json, served: bool, script: &str) -> String {
     ));
     b.push_str("</section>");
     course(&mut b, &r["course"]);
+    curves(&mut b, r);
     // End reasons.
     if let Some(reasons) = r["end_reasons"].as_object() {
         let mut rows: Vec<(String, u64)> =
@@ -361,7 +362,7 @@ fn course(b: &mut String, c: &Json) {
     if c["measure"].is_string() {
         let measure = text(&c["measure"]);
         b.push_str(&format!(
-            "<li>Lead changes per game, by <code>fn {}</code> after each turn: {}</li>",
+            "<li>Lead changes per game, by <code>fn {}</code> turn by turn: {}</li>",
             esc(&measure),
             esc(&mean(&c["lead_changes"], false))
         ));
@@ -385,21 +386,10 @@ fn course(b: &mut String, c: &Json) {
     b.push_str("</ul>");
     if let Some(turns) = c["score_by_turn"].as_array().filter(|t| !t.is_empty()) {
         let seats = turns[0].as_array().map_or(0, Vec::len);
-        let labels: Vec<String> = (1..=turns.len()).map(|t| t.to_string()).collect();
-        let series: Vec<(String, Vec<Point>)> = (0..seats)
-            .map(|k| {
-                let points = turns
-                    .iter()
-                    .map(|t| {
-                        let m = &t[k];
-                        (num(&m["mean"]), Some((num(&m["low"]), num(&m["high"]))))
-                    })
-                    .collect();
-                (format!("seat {}", k + 1), points)
-            })
-            .collect();
+        let names: Vec<String> = (1..=seats).map(|k| format!("seat {k}")).collect();
+        let (labels, series) = by_turn(turns, &names);
         b.push_str(&format!(
-            "<p class=\"note\">The mean <code>fn {}</code> of each seat after each turn (whiskers: 95% intervals), while at least 10 games lasted that long.</p>",
+            "<p class=\"note\">The mean <code>fn {}</code> of each seat in each turn (read at its first decision) (whiskers: 95% intervals), while at least 10 games lasted that long.</p>",
             esc(&text(&c["measure"]))
         ));
         b.push_str(&line_chart(
@@ -409,6 +399,47 @@ fn course(b: &mut String, c: &Json) {
             &series,
             false,
         ));
+    }
+    b.push_str("</section>");
+}
+
+/// The turns' labels and one series per line of a curve by turn (`[turn][line]` of means with
+/// intervals), named `names`.
+fn by_turn(turns: &[Json], names: &[String]) -> (Vec<String>, Vec<(String, Vec<Point>)>) {
+    let labels: Vec<String> = (1..=turns.len()).map(|t| t.to_string()).collect();
+    let series = names
+        .iter()
+        .enumerate()
+        .map(|(k, name)| {
+            let points = turns
+                .iter()
+                .map(|t| {
+                    let m = &t[k];
+                    (num(&m["mean"]), Some((num(&m["low"]), num(&m["high"]))))
+                })
+                .collect();
+            (name.clone(), points)
+        })
+        .collect();
+    (labels, series)
+}
+
+/// The curves followed turn by turn (`sim --curve`), a chart each.
+fn curves(b: &mut String, r: &Json) {
+    let Some(curves) = r["curves"].as_array().filter(|c| !c.is_empty()) else {
+        return;
+    };
+    b.push_str("<section><h2>Curves by turn</h2>");
+    b.push_str("<p class=\"note\">The mean in each turn (read at its first decision) over the games that lasted that long (whiskers: 95% intervals), while at least 10 games did.</p>");
+    for c in curves {
+        let names: Vec<String> = c["lines"]
+            .as_array()
+            .map(|l| l.iter().map(text).collect())
+            .unwrap_or_default();
+        let turns = c["by_turn"].as_array().cloned().unwrap_or_default();
+        let (labels, series) = by_turn(&turns, &names);
+        let title = format!("{} ({})", text(&c["name"]), text(&c["of"]));
+        b.push_str(&line_chart(&title, "turn", &labels, &series, false));
     }
     b.push_str("</section>");
 }
@@ -442,6 +473,9 @@ mod tests {
                        "games": 10, "mean": 3.5, "low": 3.1, "high": 3.9, "min": 0, "max": 8,
                        "distribution": [[0, 2], [8, 1]], "by_turn": []}],
             "unused": {"actions_never_offered": ["pass"], "cards_never_chosen": [], "cards_never_moved": []},
+            "curves": [{"name": "coins", "of": "per-player variable", "lines": ["seat 1", "seat 2"],
+                        "by_turn": [[{"mean": 1.0, "low": 0.5, "high": 1.5}, {"mean": 2.0, "low": 1.5, "high": 2.5}],
+                                    [{"mean": 3.0, "low": 2.5, "high": 3.5}, {"mean": 4.0, "low": 3.5, "high": 4.5}]]}],
             "stalls": [{"game": 4, "seed": 99, "reason": "turn limit", "turns": 2000, "decisions": 9000,
                         "agents": ["random"], "replay": "--seed 99"}],
             "errors": []
@@ -463,12 +497,14 @@ mod tests {
             "Distribution of coins",
             "Actions never offered",
             "cardgame run games/race.cardgame --seed 99",
+            "Curves by turn",
+            "<title>coins (per-player variable) against turn</title>",
         ] {
             assert!(html.contains(part), "missing {part}");
         }
         // Three seat/agent bars with whiskers, three histogram bars of turns (10 to 15 in one-turn
-        // bins: six bins, three of them empty).
-        assert_eq!(html.matches("class=\"err\"").count(), 3);
+        // bins: six bins, three of them empty), and the curve's four points with whiskers.
+        assert_eq!(html.matches("class=\"err\"").count(), 7);
         assert!(html.contains("<title>12 turns: 5</title>"));
         assert!(
             !html.contains("<nav>"),

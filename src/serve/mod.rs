@@ -519,6 +519,7 @@ fn report_of(s: &Server, q: &HashMap<String, String>) -> Result<serde_json::Valu
         shard: None,
         model,
         course: true,
+        curves: Vec::new(),
     };
     let report = simulate(&program, &sc, &|| {}).map_err(bad)?;
     serde_json::to_value(&report).map_err(|e| internal(e.to_string()))

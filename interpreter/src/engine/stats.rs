@@ -73,6 +73,28 @@ impl Game {
         )
     }
 
+    /// The value now of variable `var` (`Program::vars` index) as a whole number (`true` is 1): a
+    /// variable of the game, or `seat`'s for a per-player variable; `None` for a per-card or per-space
+    /// variable, or a value that is not a number.
+    pub fn variable_number(&self, var: usize, seat: u8) -> Option<i64> {
+        use cardgame_grammar::ast::Scope;
+        let def = self.prog.vars.get(var)?;
+        let i = self.layout.var(crate::program::VarId(var as u16));
+        let value = match def.scope {
+            Scope::Shared => self.st.globals.get(i),
+            Scope::PerPlayer => self
+                .st
+                .pvars
+                .get(usize::from(seat) * self.layout.n_pvars + i),
+            Scope::PerCard | Scope::PerSpace => None,
+        }?;
+        match value {
+            crate::value::Value::Int(n) => Some(*n),
+            crate::value::Value::Bool(b) => Some(i64::from(*b)),
+            _ => None,
+        }
+    }
+
     /// The values recorded by `stat NAME = E` so far, in the order run: (statistic index in
     /// `Program::stats`, turn number when it ran, value).
     pub fn stat_records(&self) -> &[(u16, u32, i64)] {
