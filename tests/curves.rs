@@ -149,6 +149,28 @@ fn the_shards_of_a_study_with_curves_merge_to_the_whole() {
     let whole = json_report("sim", &base, 0);
     assert!(!means(&whole, "owned", 1).is_empty());
     assert_eq!(merged, whole);
+    // A part that follows other curves, or that read the course when the others did not, is of
+    // another study: the merge refuses it and says why.
+    for (flags, why) in [
+        (
+            vec!["--curve", "owned"],
+            "the parts follow different curves",
+        ),
+        (
+            vec!["--curve", "cards_bought", "--curve", "owned", "--course"],
+            "`sim --course`",
+        ),
+    ] {
+        let odd = dir.join("odd.json").display().to_string();
+        let mut args = vec!["sim", "examples/market-race.cardgame", "--games", "30"];
+        args.extend(flags);
+        args.extend_from_slice(&["--shard", "2/3", "--out", &odd]);
+        assert_eq!(cardgame(&args).status.code(), Some(0));
+        let out = cardgame(&["merge", &parts[0], &parts[1], &odd]);
+        assert_ne!(out.status.code(), Some(0));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(why), "{err}");
+    }
 }
 
 #[test]

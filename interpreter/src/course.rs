@@ -203,6 +203,23 @@ impl CourseTally {
         }
     }
 
+    /// Whether the tally of another shard may be added to this one: both read the same measure, or
+    /// neither did (a part played with `sim --course` and one without are of different studies).
+    pub(crate) fn mergeable(&self, o: &CourseTally) -> Result<(), String> {
+        match (self.measure.is_empty(), o.measure.is_empty()) {
+            (true, true) => Ok(()),
+            (false, false) if self.measure == o.measure => Ok(()),
+            (false, false) => Err(format!(
+                "the parts read different measures (`fn {}` and `fn {}`)",
+                self.measure, o.measure
+            )),
+            (false, true) | (true, false) => Err(
+                "one part read the course of its games (`sim --course`) and another did not: play every part with the same flags"
+                    .into(),
+            ),
+        }
+    }
+
     /// Adds the tally of other games of the same study (another shard).
     pub(crate) fn merge(&mut self, o: &CourseTally) {
         self.games += o.games;

@@ -93,7 +93,8 @@ impl Tally {
         if self.seat_wins.len() != o.seat_wins.len() || self.acquired.len() != o.acquired.len() {
             return Err("the tallies are of different studies".into());
         }
-        // First, as it may refuse: then nothing else is added.
+        // First, as they may refuse: then nothing is added.
+        self.course.mergeable(&o.course)?;
         self.curves.merge(&o.curves)?;
         self.games += o.games;
         self.finished += o.finished;
