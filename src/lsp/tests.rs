@@ -204,3 +204,33 @@ fn words_that_are_not_keywords_there_show_no_keyword() {
     let gains = at("gains", 1).expect("the statistic");
     assert!(gains.contains("Kept per key, a `player`"), "{gains}");
 }
+
+/// A statistic kept per key: completion and the outline name its key's type.
+#[test]
+fn completion_and_outline_name_a_statistics_key() {
+    let uri = Uri::from_str("file:///t.cardgame").expect("a uri");
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/forehead.cardgame"),
+    )
+    .expect("the script");
+    let end = text.find("flow {").expect("a flow") + "flow {\n".len();
+    let doc = Document::new(uri, 1, text);
+    let details: Vec<(String, String)> = complete::complete(&doc, doc.position(end))
+        .into_iter()
+        .filter(|c| ["folded", "folds"].contains(&c.label.as_str()))
+        .map(|c| (c.label, c.detail.unwrap_or_default()))
+        .collect();
+    assert_eq!(
+        details,
+        [
+            ("folds".to_string(), "statistic".to_string()),
+            ("folded".to_string(), "statistic per int".to_string())
+        ]
+    );
+    let outline: Vec<String> = outline::outline(&doc)
+        .into_iter()
+        .filter(|s| s.detail.as_deref().is_some_and(|d| d.starts_with("stat")))
+        .map(|s| format!("{} {}", s.detail.unwrap_or_default(), s.name))
+        .collect();
+    assert_eq!(outline, ["stat folds", "stat pot", "stat per int folded"]);
+}
