@@ -108,14 +108,15 @@ impl Keyed {
     pub(crate) fn add(&mut self, program: &Program, game: &Game) {
         // Per (statistic, key) touched by this game: the sum of its records and their number.
         let mut touched: Vec<(u16, StatKey, i128, u64)> = Vec::new();
-        for (s, turn, key, v) in game.stat_keyed_records() {
+        // The mean by turn is reported for every key together only: a key's figures keep none.
+        for (s, _, key, v) in game.stat_keyed_records() {
             let key = StatKey::of(game, key);
             if let Some(acc) = self
                 .stats
                 .get_mut(*s as usize)
                 .and_then(|t| t.acc(key.clone()))
             {
-                acc.add(*v, Some(*turn));
+                acc.add(*v, None);
             }
             match touched.iter_mut().find(|e| e.0 == *s && e.1 == key) {
                 Some(e) => {
@@ -267,5 +268,59 @@ pub(crate) fn to_text(st: &StatFigures, out: &mut String) {
             "      {:<width$}  {:.2} [{:.2}-{:.2}]  {n}\n",
             r.key, f.mean, f.low, f.high
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PerKey, StatKey, MAX_KEYS};
+
+    fn key(i: i64) -> StatKey {
+        StatKey {
+            order: i,
+            label: i.to_string(),
+        }
+    }
+
+    fn table(keys: impl Iterator<Item = i64>) -> PerKey {
+        let mut t = PerKey::default();
+        for k in keys {
+            if let Some(a) = t.acc(key(k)) {
+                a.add(k, None);
+                a.end_game(i128::from(k), 1);
+            }
+            t.games += 1;
+        }
+        t
+    }
+
+    /// Keys are kept in their order whatever the order they come in, and two halves merged give the
+    /// table of the whole.
+    #[test]
+    fn keys_are_ordered_and_halves_merge_into_the_whole() {
+        let all = table([5, -2, 9, 5, 0, -2].into_iter());
+        let labels: Vec<&str> = all.keys.iter().map(|(k, _)| k.label.as_str()).collect();
+        assert_eq!(labels, ["-2", "0", "5", "9"]);
+        let mut a = table([9, 5, 0].into_iter());
+        let b = table([-2, 5, -2].into_iter());
+        a.merge(&b);
+        assert_eq!(a, table([5, -2, 9, 5, 0, -2].into_iter()));
+    }
+
+    /// Past MAX_KEYS keys the table is dropped, in one run as in shards merged, whatever the order.
+    #[test]
+    fn too_many_keys_drop_the_table_in_any_order() {
+        let n = MAX_KEYS as i64 + 1;
+        let up = table(0..n);
+        let down = table((0..n).rev());
+        assert!(up.too_many && up.keys.is_empty());
+        assert_eq!(up, down);
+        let mut half = table(0..n / 2);
+        assert!(!half.too_many);
+        half.merge(&table(n / 2..n));
+        assert_eq!(half, up);
+        let mut few = table(0..3);
+        few.merge(&table(3..(MAX_KEYS as i64)));
+        assert!(!few.too_many && few.keys.len() == MAX_KEYS);
     }
 }
