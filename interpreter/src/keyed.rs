@@ -176,7 +176,9 @@ impl Keyed {
             .keys
             .iter()
             .map(|(k, a)| {
-                // A count: the games that never counted this key count it 0.
+                // The games that recorded (or counted) the key; a count's mean is over every game,
+                // those that never counted this key counting it 0.
+                let games = a.games;
                 let a = if counter {
                     a.with_zero_games(t.games.saturating_sub(a.games))
                 } else {
@@ -186,7 +188,7 @@ impl Keyed {
                 KeyFigures {
                     key: k.label.clone(),
                     records: a.records,
-                    games: a.games,
+                    games,
                     mean,
                     low: mean - half,
                     high: mean + half,
@@ -223,6 +225,7 @@ pub struct KeyFigures {
     /// As a statistic's figures (docs/cli.md), for the records of this key: for a count, one total
     /// per game of the study (0 in a game that never counted the key).
     pub records: u64,
+    /// The games with a record of this key (for a count, the games that counted it).
     pub games: u64,
     pub mean: f64,
     pub low: f64,
@@ -252,21 +255,15 @@ pub(crate) fn to_text(st: &StatFigures, out: &mut String) {
         .max()
         .unwrap_or(0);
     let per = if st.kind == "count" {
-        "per game"
+        "per game, games, games that counted it"
     } else {
         "records, games"
     };
     out.push_str(&format!("    per key (mean [95% interval], {per}):\n"));
     for r in rows {
-        let f = r;
-        let n = if st.kind == "count" {
-            format!("{} games", f.records)
-        } else {
-            format!("{}, {}", f.records, f.games)
-        };
         out.push_str(&format!(
-            "      {:<width$}  {:.2} [{:.2}-{:.2}]  {n}\n",
-            r.key, f.mean, f.low, f.high
+            "      {:<width$}  {:.2} [{:.2}-{:.2}]  {}, {}\n",
+            r.key, r.mean, r.low, r.high, r.records, r.games
         ));
     }
 }
