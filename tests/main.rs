@@ -31,6 +31,7 @@ mod serve;
 mod shard;
 mod shown;
 mod sim;
+mod stat_keys;
 mod strategies;
 mod strength;
 mod studies;

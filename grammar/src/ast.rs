@@ -136,6 +136,8 @@ pub struct ParticipantDecl {
 #[derive(Clone, Debug, PartialEq)]
 pub struct StatDecl {
     pub name: Ident,
+    /// `stat NAME[TYPE]`: the type of its key, for a statistic recorded per key.
+    pub key: Option<TypeExpr>,
     pub description: Option<Text>,
     pub span: Span,
 }
@@ -566,6 +568,8 @@ pub enum StmtKind {
     LogTo(Text, Expr),
     /// `stat NAME = E` (one value), `stat NAME += E` / `-= E` (a count per game)
     Stat(Ident, AssignOp, Expr),
+    /// `stat NAME[K] = E`, `+= E`, `-= E`: the same for key K of a statistic declared with a key.
+    StatAt(Ident, Expr, AssignOp, Expr),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -2084,3 +2084,36 @@ fn a_private_log_parses() {
     assert!(matches!(stmt("log \"a\" to you"), StmtKind::LogTo(..)));
     assert!(matches!(stmt("log \"a\""), StmtKind::Log(_)));
 }
+
+#[test]
+fn a_statistic_kept_per_key_is_declared_with_its_type_and_recorded_with_its_key() {
+    let script = parse_ok(
+        "stat bust[kind] \"Busts\"\nstat plain\nflow {\n  stat bust[c.kind] = 1\n  stat plain += 2\n}\n",
+    );
+    let decls: Vec<_> = script
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Stat(d) => Some((d.name.name.clone(), d.key.is_some())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        decls,
+        vec![("bust".to_string(), true), ("plain".to_string(), false)]
+    );
+    let flow = script
+        .items
+        .iter()
+        .find_map(|i| match i {
+            Item::Flow(b) => Some(b),
+            _ => None,
+        })
+        .expect("a flow");
+    assert!(
+        matches!(&flow.stmts[0].kind, StmtKind::StatAt(n, _, AssignOp::Set, _) if n.name == "bust")
+    );
+    assert!(
+        matches!(&flow.stmts[1].kind, StmtKind::Stat(n, AssignOp::Add, _) if n.name == "plain")
+    );
+}

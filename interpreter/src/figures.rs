@@ -19,25 +19,25 @@ const TEXT_TURNS: usize = 30;
 
 /// One statistic, added up.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
-struct Acc {
-    records: u64,
-    games: u64,
+pub(crate) struct Acc {
+    pub(crate) records: u64,
+    pub(crate) games: u64,
     sum: i128,
     /// Over the games with records, each game's sum S and number of records N: the sums of S², S·N
     /// and N², for an interval that takes games (not records) as independent.
     game_ss: i128,
     game_sn: i128,
     game_nn: i128,
-    min: i64,
-    max: i64,
+    pub(crate) min: i64,
+    pub(crate) max: i64,
     /// Value → records; `None` once more than [`MAX_DISTINCT`] values were seen.
-    values: Option<BTreeMap<i64, u64>>,
+    pub(crate) values: Option<BTreeMap<i64, u64>>,
     /// Per turn number: (sum, records).
     by_turn: Vec<(i128, u64)>,
 }
 
 impl Acc {
-    fn new() -> Acc {
+    pub(crate) fn new() -> Acc {
         Acc {
             values: Some(BTreeMap::new()),
             ..Acc::default()
@@ -49,7 +49,7 @@ impl Acc {
     /// The mean is a ratio (all values over all records) whose games are independent samples: its
     /// variance is G/(G-1) · Σ(S - mean·N)² / (ΣN)² over the G games with records (for a count,
     /// N = 1 and this is the usual s²/G).
-    fn interval(&self) -> (f64, f64) {
+    pub(crate) fn interval(&self) -> (f64, f64) {
         if self.records == 0 {
             return (0.0, 0.0);
         }
@@ -66,7 +66,7 @@ impl Acc {
     }
 
     /// Ends a game that recorded `n` values adding up to `sum`.
-    fn end_game(&mut self, sum: i128, n: u64) {
+    pub(crate) fn end_game(&mut self, sum: i128, n: u64) {
         if n == 0 {
             return;
         }
@@ -79,7 +79,7 @@ impl Acc {
 
     /// Adds the statistic of other games (another shard of the same study): the same figures as if
     /// those games had been added here one by one.
-    fn merge(&mut self, o: &Acc) {
+    pub(crate) fn merge(&mut self, o: &Acc) {
         if o.records > 0 {
             if self.records == 0 || o.min < self.min {
                 self.min = o.min;
@@ -113,7 +113,32 @@ impl Acc {
         }
     }
 
-    fn add(&mut self, v: i64, turn: Option<u32>) {
+    /// The figures with `missing` more games that each recorded one 0 (a count's games that never
+    /// counted a key).
+    pub(crate) fn with_zero_games(&self, missing: u64) -> Acc {
+        let mut a = self.clone();
+        if missing == 0 {
+            return a;
+        }
+        if a.records == 0 || a.min > 0 {
+            a.min = 0;
+        }
+        if a.records == 0 || a.max < 0 {
+            a.max = 0;
+        }
+        a.records += missing;
+        a.games += missing;
+        a.game_nn = a.game_nn.saturating_add(i128::from(missing));
+        if let Some(map) = &mut a.values {
+            *map.entry(0).or_default() += missing;
+            if map.len() > MAX_DISTINCT {
+                a.values = None;
+            }
+        }
+        a
+    }
+
+    pub(crate) fn add(&mut self, v: i64, turn: Option<u32>) {
         if self.records == 0 || v < self.min {
             self.min = v;
         }
@@ -151,6 +176,9 @@ pub struct Figures {
     present: Vec<u64>,
     chosen: Vec<u64>,
     moved: Vec<u64>,
+    /// The statistics kept per key (`stat NAME[TYPE]`); absent from a part written before keys.
+    #[serde(default)]
+    keyed: crate::keyed::Keyed,
 }
 
 /// Per statistic, what one game recorded: the sum of its records and their number (a counter, `stat
@@ -179,6 +207,7 @@ impl Figures {
             present: vec![0; nk],
             chosen: vec![0; nk],
             moved: vec![0; nk],
+            keyed: crate::keyed::Keyed::new(program),
         }
     }
 
@@ -199,6 +228,7 @@ impl Figures {
         for (acc, (sum, n)) in self.stats.iter_mut().zip(per) {
             acc.end_game(sum, n);
         }
+        self.keyed.add(program, game);
         for (n, offered) in self.offered.iter_mut().zip(game.actions_offered()) {
             *n += u64::from(offered);
         }
@@ -219,6 +249,7 @@ impl Figures {
         for (a, b) in self.stats.iter_mut().zip(&o.stats) {
             a.merge(b);
         }
+        self.keyed.merge(&o.keyed)?;
         for (mine, theirs) in [
             (&mut self.offered, &o.offered),
             (&mut self.present, &o.present),
@@ -238,9 +269,11 @@ impl Figures {
             .stats
             .iter()
             .zip(&self.stats)
-            .map(|(def, a)| {
+            .enumerate()
+            .map(|(i, (def, a))| {
                 let (mean, half) = a.interval();
                 StatFigures {
+                    per_key: self.keyed.report(i, def.key.as_deref(), def.counter),
                     name: def.name.clone(),
                     description: def.description.clone(),
                     kind: if def.counter { "count" } else { "value" },
@@ -315,6 +348,10 @@ pub struct StatFigures {
     pub distribution: Option<Vec<(i64, u64)>>,
     /// For a value: its mean by the turn number it was recorded in (turns with records only).
     pub by_turn: Vec<TurnMean>,
+    /// For a statistic kept per key (`stat NAME[TYPE]`): its figures per key (the figures above
+    /// are those of every key together). Absent for a statistic without a key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_key: Option<crate::keyed::KeyTable>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -392,6 +429,7 @@ pub(crate) fn to_text(stats: &[StatFigures], unused: &Unused) -> String {
                 s.push_str(&format!("      {}\n", more.trim_start()));
             }
         }
+        crate::keyed::to_text(st, &mut s);
     }
     let list = |v: &[String]| {
         if v.is_empty() {

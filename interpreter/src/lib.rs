@@ -10,6 +10,7 @@ pub mod diag;
 pub mod engine;
 pub mod figures;
 pub mod interchangeable;
+pub mod keyed;
 pub mod learn;
 pub mod ops;
 pub mod paired;

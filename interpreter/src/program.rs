@@ -284,6 +284,8 @@ pub struct StatDef {
     /// Recorded with `+=`/`-=`: one value per game, the sum of what was added (0 when nothing
     /// was). Otherwise (`=`) every statement run records one value, with the turn it was run in.
     pub counter: bool,
+    /// `stat NAME[TYPE]`: the type of its key; the figures are kept per key.
+    pub key: Option<Ty>,
     pub span: Span,
 }
 
@@ -490,6 +492,9 @@ pub struct TestDef {
     /// The statistics its steps read (`stat NAME`), each with the slot that holds what it recorded
     /// so far.
     pub stat_reads: Vec<(u16, u16)>,
+    /// The statistics with a key its steps read (`stat NAME[K]`): the statistic, K, and the slot
+    /// that holds what it recorded so far for K.
+    pub stat_key_reads: Vec<(u16, Expr, u16)>,
     /// Slots used by the expressions and blocks of the test.
     pub slots: u16,
     pub span: Span,
@@ -685,6 +690,8 @@ pub enum StmtKind {
     LogTo(TextIr, Expr),
     /// `stat NAME = E` / `+= E` / `-= E`: the statistic's index, the operator and the value.
     Stat(u16, AssignOp, Expr),
+    /// `stat NAME[K] ...`: statistic, key, operation, value.
+    StatAt(u16, Expr, AssignOp, Expr),
 }
 
 /// Text with interpolated expressions.

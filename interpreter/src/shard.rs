@@ -69,6 +69,9 @@ pub struct StatName {
     pub description: String,
     /// `stat NAME += E` (one total per game) rather than `stat NAME = E`.
     pub counter: bool,
+    /// `stat NAME[TYPE]`: the type of its key (a statistic kept per key).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
 }
 
 impl Catalog {
@@ -84,6 +87,7 @@ impl Catalog {
                     name: s.name.clone(),
                     description: s.description.clone(),
                     counter: s.counter,
+                    key: s.key.as_ref().map(|t| t.to_string()),
                 })
                 .collect(),
         }

@@ -346,6 +346,31 @@ fn eval_step(game: &mut Game, t: &TestDef, e: &Expr) -> Result<Value, RuntimeErr
         };
         locals.push((slot, value));
     }
+    for (stat, key, slot) in &t.stat_key_reads {
+        let key = game.eval_with_locals(key, t.slots, locals.clone())?;
+        let counter = game
+            .program()
+            .stats
+            .get(*stat as usize)
+            .is_some_and(|s| s.counter);
+        let value = if counter {
+            Value::Int(
+                game.stat_keyed_counters()
+                    .iter()
+                    .find(|(id, k, _)| id == stat && *k == key)
+                    .map_or(0, |e| e.2),
+            )
+        } else {
+            Value::list(
+                game.stat_keyed_records()
+                    .iter()
+                    .filter(|(id, _, k, _)| id == stat && *k == key)
+                    .map(|(_, _, _, v)| Value::Int(*v))
+                    .collect(),
+            )
+        };
+        locals.push((*slot, value));
+    }
     game.eval_with_locals(e, t.slots, locals)
 }
 

@@ -252,6 +252,9 @@ fn stats(b: &mut String, r: &Json) {
     }
     b.push_str("</tbody></table>");
     for s in stats {
+        key_table(b, s);
+    }
+    for s in stats {
         let pairs: Vec<(i64, u64)> = s["distribution"]
             .as_array()
             .map(|a| {
@@ -277,6 +280,43 @@ fn stats(b: &mut String, r: &Json) {
         ));
     }
     b.push_str("</section>");
+}
+
+/// The table of a statistic kept per key (`per_key` in the JSON report): per key, its mean with its
+/// interval, records and games; nothing for a statistic without a key.
+fn key_table(b: &mut String, s: &Json) {
+    let per = &s["per_key"];
+    if per.is_null() {
+        return;
+    }
+    let name = text(&s["name"]);
+    b.push_str(&format!(
+        "<h3>{} per key ({})</h3><p class=\"note\">{}</p>",
+        esc(&name),
+        esc(&text(&per["key"])),
+        esc(&text(&s["description"]))
+    ));
+    let Some(keys) = per["keys"].as_array() else {
+        b.push_str(
+            "<p class=\"note\">More than 256 keys: no table (every key together above).</p>",
+        );
+        return;
+    };
+    b.push_str("<table class=\"keys\"><thead><tr><th>key</th><th>mean [95%]</th><th>records</th><th>games</th><th>min</th><th>max</th></tr></thead><tbody>");
+    for k in keys {
+        b.push_str(&format!(
+            "<tr><td>{}</td><td>{:.2} [{:.2}–{:.2}]</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&text(&k["key"])),
+            num(&k["mean"]),
+            num(&k["low"]),
+            num(&k["high"]),
+            int(&k["records"]),
+            int(&k["games"]),
+            text(&k["min"]),
+            text(&k["max"]),
+        ));
+    }
+    b.push_str("</tbody></table>");
 }
 
 /// Unused content, games stopped at a limit and engine errors, with the flags that replay them.
@@ -480,6 +520,22 @@ mod tests {
                         "agents": ["random"], "replay": "--seed 99"}],
             "errors": []
         });
+        // A statistic kept per key.
+        let mut r = r;
+        let keyed: Json = serde_json::from_str(
+            r#"{"name": "bust", "description": "busts by up-card", "kind": "value", "records": 4,
+                "games": 2, "mean": 0.5, "low": 0.1, "high": 0.9, "min": 0, "max": 1,
+                "distribution": [[0, 2], [1, 2]], "by_turn": [],
+                "per_key": {"key": "int", "keys": [
+                    {"key": "10", "records": 3, "games": 2, "mean": 0.67, "low": 0.2, "high": 1.1,
+                     "min": 0, "max": 1, "distribution": [[0, 1], [1, 2]]},
+                    {"key": "<A>", "records": 1, "games": 1, "mean": 0.0, "low": 0.0, "high": 0.0,
+                     "min": 0, "max": 0, "distribution": [[0, 1]]}]}}"#,
+        )
+        .expect("JSON");
+        if let Some(stats) = r["stats"].as_array_mut() {
+            stats.push(keyed);
+        }
         let html = page(&r, false, "games/race.cardgame");
         assert!(html.starts_with("<!doctype html>"));
         assert!(
@@ -495,6 +551,9 @@ mod tests {
             "<td>Estate</td><td>0.00</td><td>0</td><td data-v=\"-1\">–</td><td>–</td>",
             "Statistics of the script",
             "Distribution of coins",
+            "<h3>bust per key (int)</h3>",
+            "<tr><td>10</td><td>0.67 [0.20–1.10]</td><td>3</td><td>2</td><td>0</td><td>1</td></tr>",
+            "<tr><td>&lt;A&gt;</td><td>0.00 [0.00–0.00]</td><td>1</td><td>1</td><td>0</td><td>0</td></tr>",
             "Actions never offered",
             "cardgame run games/race.cardgame --seed 99",
             "Curves by turn",

@@ -2,7 +2,7 @@
 //! keywords, the declared names and the built-in names and functions, each with its kind.
 
 use super::document::{Document, Known};
-use cardgame_grammar::ast::Scope;
+use cardgame_grammar::ast::{Item, Scope};
 use cardgame_grammar::{CONTEXTUAL_WORDS, KEYWORDS};
 use cardgame_interpreter::check::{SymbolKind, BUILTIN_FNS, BUILTIN_NAMES};
 use lsp_types::{
@@ -226,9 +226,22 @@ pub fn complete(doc: &Document, pos: Position) -> Vec<CompletionItem> {
         out.push(item(f, CompletionItemKind::FUNCTION, "built-in function"));
     }
     for k in known.iter().filter(|k| k.kind != SymbolKind::Card) {
-        out.push(item(&k.name, kind_of(k.kind), k.kind.what()));
+        let detail = match (k.kind, stat_key(doc, &k.name)) {
+            (SymbolKind::Statistic, Some(key)) => format!("{} per {key}", k.kind.what()),
+            _ => k.kind.what().to_string(),
+        };
+        out.push(item(&k.name, kind_of(k.kind), detail));
     }
     out
+}
+
+/// The type of the key of statistic `name`, written as in its declaration (`stat bust[int]`), when
+/// it is kept per key.
+fn stat_key<'d>(doc: &'d Document, name: &str) -> Option<&'d str> {
+    doc.analysis.script.items.iter().find_map(|i| match i {
+        Item::Stat(s) if s.name.name == name => s.key.as_ref().map(|t| doc.slice(t.span())),
+        _ => None,
+    })
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! Language server stage: hover — a card name shows the card (text, tags, properties, copies); a declared
-//! name shows its declaration line and the `//` comment lines just above it.
+//! name shows its declaration line and the `//` comment lines just above it (a statistic kept per key,
+//! its key); a keyword of the language what it does (keywords.rs).
 
 use super::document::Document;
 use cardgame_grammar::ast::{CardDecl, CardItem, Item, Span};
@@ -9,7 +10,9 @@ use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind, Position};
 pub fn hover(doc: &Document, pos: Position) -> Option<Hover> {
     let offset = doc.offset(pos);
     let symbols = &doc.analysis.symbols;
-    let def = symbols.at(offset)?;
+    let Some(def) = symbols.at(offset) else {
+        return keyword(doc, offset);
+    };
     let d = &symbols.defs[def];
     let range = symbols
         .refs
@@ -20,6 +23,11 @@ pub fn hover(doc: &Document, pos: Position) -> Option<Hover> {
         .map(|s| doc.range(s));
     let value = match d.kind {
         SymbolKind::Card => card(doc, d.span)?,
+        SymbolKind::Statistic => {
+            let mut out = declaration(doc, d.span, d.kind.what(), &d.name);
+            out.push_str(&statistic_key(doc, d.span, &d.name));
+            out
+        }
         kind => declaration(doc, d.span, kind.what(), &d.name),
     };
     Some(Hover {
@@ -29,6 +37,60 @@ pub fn hover(doc: &Document, pos: Position) -> Option<Hover> {
         }),
         range,
     })
+}
+
+/// For a statistic kept per key (`stat NAME[TYPE]`), how it is recorded and reported.
+fn statistic_key(doc: &Document, span: Span, name: &str) -> String {
+    let key = doc.analysis.script.items.iter().find_map(|i| match i {
+        Item::Stat(s) if s.name.span == span => s.key.as_ref(),
+        _ => None,
+    });
+    match key {
+        Some(t) => format!(
+            "\n\nKept per key, a `{}`: recorded with `stat {name}[K] = E` (or `+= E`); `cardgame sim` reports every key together and a table per key; a test reads `stat {name}[K]`.",
+            doc.slice(t.span())
+        ),
+        None => String::new(),
+    }
+}
+
+/// A word of the language under the cursor (not in a comment or a text, not a field after `.`):
+/// what it does and where docs/language.md says more.
+fn keyword(doc: &Document, offset: usize) -> Option<Hover> {
+    let (start, line) = doc.line_of(offset);
+    let at = offset.checked_sub(start)?.min(line.len());
+    let word = |c: &u8| c.is_ascii_alphanumeric() || *c == b'_';
+    let bytes = line.as_bytes();
+    let a = at - bytes[..at].iter().rev().take_while(|c| word(c)).count();
+    let b = at + bytes[at..].iter().take_while(|c| word(c)).count();
+    let before = line.get(..a)?;
+    if a == b || before.ends_with('.') || in_comment_or_text(before) {
+        return None;
+    }
+    let value = super::keywords::hover_text(line.get(a..b)?)?;
+    Some(Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value,
+        }),
+        range: Some(doc.range(Span::new(start + a, start + b))),
+    })
+}
+
+/// Whether the end of `before` (the start of a line) lies in a `//` comment or a text literal.
+fn in_comment_or_text(before: &str) -> bool {
+    let mut quoted = false;
+    let mut escaped = false;
+    for (i, c) in before.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            '/' if !quoted && before[i..].starts_with("//") => return true,
+            _ => {}
+        }
+    }
+    quoted
 }
 
 /// The `//` comment lines just above line `line` (the doc comment of what is declared there).

@@ -9,6 +9,7 @@ mod diagnostics;
 mod document;
 mod formatting;
 mod hover;
+mod keywords;
 mod navigate;
 mod outline;
 #[cfg(test)]

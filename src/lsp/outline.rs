@@ -359,7 +359,10 @@ pub fn outline(doc: &Document) -> Vec<DocumentSymbol> {
             )),
             Item::Stat(s) => out.push(sym(
                 &s.name.name,
-                "stat",
+                &match &s.key {
+                    Some(t) => format!("stat per {}", doc.slice(t.span())),
+                    None => "stat".to_string(),
+                },
                 SymbolKind::FIELD,
                 s.span,
                 s.name.span,

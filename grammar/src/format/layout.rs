@@ -80,7 +80,7 @@ fn space_between(prev: &Tok, next: &Tok) -> bool {
         next.rule,
         rparen | rbracket | comma | dot | range_op | colon
     ) || is_call_paren(next)
-        || (next.rule == lbracket && next.parent == index_access);
+        || (next.rule == lbracket && matches!(next.parent, index_access | stat_key_type));
     !(tight_after || tight_before)
 }
 

@@ -284,3 +284,12 @@ fn rule_sets_and_uses_are_laid_out_like_strategies() {
     }
     "#);
 }
+
+#[test]
+fn a_statistics_key_is_written_against_its_name() {
+    let src = "stat bust [ int ]  \"Busts by up-card\"\nflow {\n  stat bust [ c.rank ] += 1\n  stat n = stat_of [ 2 ]\n}\n";
+    assert_eq!(
+        fmt(src),
+        "stat bust[int] \"Busts by up-card\"\nflow {\n  stat bust[c.rank] += 1\n  stat n = stat_of[2]\n}\n"
+    );
+}

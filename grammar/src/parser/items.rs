@@ -144,12 +144,17 @@ impl Builder<'_> {
                 let span = self.sp(&p);
                 let mut k = kids(&p);
                 let name = self.ident(&k.next()?);
+                let key = match k.take(Rule::stat_key_type) {
+                    Some(t) => Some(self.type_expr(kids(&t).next()?)?),
+                    None => None,
+                };
                 let description = match k.take(Rule::text) {
                     Some(t) => Some(self.text(t, 1)?),
                     None => None,
                 };
                 Item::Stat(StatDecl {
                     name,
+                    key,
                     description,
                     span,
                 })

@@ -271,12 +271,20 @@ impl Builder<'_> {
             }
             Rule::stmt_stat => {
                 let name = self.ident(&k.next()?);
+                let key = match k.take(Rule::index_access) {
+                    Some(i) => Some(self.expr(kids(&i).next()?, d + 1)?),
+                    None => None,
+                };
                 let op = match k.next()?.as_str() {
                     "+=" => AssignOp::Add,
                     "-=" => AssignOp::Sub,
                     _ => AssignOp::Set,
                 };
-                StmtKind::Stat(name, op, self.expr(k.next()?, d)?)
+                let value = self.expr(k.next()?, d)?;
+                match key {
+                    Some(key) => StmtKind::StatAt(name, key, op, value),
+                    None => StmtKind::Stat(name, op, value),
+                }
             }
             Rule::stmt_assign => {
                 let target = self.expr(k.next()?, d)?;

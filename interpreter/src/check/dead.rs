@@ -163,6 +163,10 @@ impl Walk<'_> {
             | StmtKind::OutForRound(e)
             | StmtKind::Stat(_, _, e)
             | StmtKind::Return(e) => self.expr(e),
+            StmtKind::StatAt(_, k, _, e) => {
+                self.expr(k);
+                self.expr(e);
+            }
             StmtKind::Choose(_, c) => self.choose(c),
             StmtKind::Assign(t, _, e) => {
                 self.target(t);

@@ -157,6 +157,11 @@ impl Compiler<'_> {
             ast::ExprKind::StatRead(name) => self.stat_read(cx, name, span),
             ast::ExprKind::Field(base, f) => self.field(cx, base, f, span),
             ast::ExprKind::Index(l, i) => {
+                if let ast::ExprKind::StatRead(name) = &l.kind {
+                    if let Some(read) = self.stat_key_read(cx, name, i, span) {
+                        return read;
+                    }
+                }
                 let (x, lt) = self.expr(cx, l);
                 let elem = self.list_elem(&lt, l.span);
                 let i = self.expr_expect(cx, i, &Ty::Int);

@@ -1,6 +1,6 @@
 //! Checks stage: local scopes of a body being lowered (slots, binders, what the body may do).
 
-use crate::program::{Slot, Ty};
+use crate::program::{Expr, Slot, Ty};
 use cardgame_grammar::ast::Span;
 use std::collections::HashMap;
 
@@ -39,6 +39,9 @@ pub struct Ctx {
     /// In a rules test's steps: the statistics read with `stat NAME` and the hidden local each is
     /// given (filled by the test runner before each step); `None` where statistics are not read.
     pub stat_reads: Option<Vec<(u16, Slot)>>,
+    /// In a rules test's steps: `stat NAME[K]` of a statistic with a key, with K and the hidden
+    /// local that holds what it recorded so far for K.
+    pub stat_key_reads: Vec<(u16, Expr, Slot)>,
 }
 
 impl Ctx {
@@ -55,6 +58,7 @@ impl Ctx {
             ret: None,
             copies_binders: true,
             stat_reads: None,
+            stat_key_reads: Vec::new(),
         }
     }
     pub fn push(&mut self) {

@@ -674,7 +674,10 @@ impl Compiler<'_> {
                 self.seat_needed(&p, "reads no log");
                 StmtKind::LogTo(t, p)
             }
-            S::Stat(name, op, value) => self.stat_stmt(cx, name, *op, value, span)?,
+            S::Stat(name, op, value) => self.stat_stmt(cx, name, None, *op, value, span)?,
+            S::StatAt(name, key, op, value) => {
+                self.stat_stmt(cx, name, Some(key), *op, value, span)?
+            }
         };
         Some(Stmt::new(kind, span))
     }

@@ -183,6 +183,7 @@ impl Compiler<'_> {
             steps,
             options_slot,
             stat_reads: cx.stat_reads.take().unwrap_or_default(),
+            stat_key_reads: std::mem::take(&mut cx.stat_key_reads),
             slots,
             span: t.span,
         });

@@ -4,6 +4,8 @@
 
 use super::state::Holder;
 use super::Game;
+use crate::program::AssignOp;
+use crate::value::Value;
 
 /// What a game notes as it is played, for `cardgame sim` (never shown in a trace). Cloned with the
 /// game; the bit sets grow on first use.
@@ -13,6 +15,12 @@ pub(crate) struct Tally {
     pub records: Vec<(u16, u32, i64)>,
     /// `stat NAME += E` totals, by statistic (empty until the first).
     pub counters: Vec<i64>,
+    /// `stat NAME[K] = E` records, in the order run: (statistic, turn, key, value). Each is in
+    /// `records` too, as a record of every key together.
+    pub keyed: Vec<(u16, u32, Value, i64)>,
+    /// `stat NAME[K] += E` totals: (statistic, key, total), in the order the keys were first
+    /// counted. Each is added to `counters` too.
+    pub keyed_counters: Vec<(u16, Value, i64)>,
     /// Abilities performed, `[seat * kinds + kind]` (filled on first use).
     pub performed: Vec<u32>,
     /// Three bit sets in one vector, bit `i * 3 + mark` (see `Mark`).
@@ -32,6 +40,38 @@ pub(crate) enum Mark {
 }
 
 impl Tally {
+    /// `stat NAME[K] = E` (`Set`: a record of `v` for key `key`, run in turn `turn`) or
+    /// `stat NAME[K] += E` / `-= E` (the key's total changes by `v`); either way also a record of
+    /// every key together, as `stat NAME = E` or `+= E` would make.
+    pub fn record_at(&mut self, stat: u16, turn: u32, key: Value, op: AssignOp, v: i64) {
+        let i = stat as usize;
+        match op {
+            AssignOp::Set => {
+                self.records.push((stat, turn, v));
+                self.keyed.push((stat, turn, key, v));
+            }
+            AssignOp::Add | AssignOp::Sub => {
+                let v = if op == AssignOp::Sub {
+                    v.saturating_neg()
+                } else {
+                    v
+                };
+                if self.counters.len() <= i {
+                    self.counters.resize(i + 1, 0);
+                }
+                self.counters[i] = self.counters[i].saturating_add(v);
+                match self
+                    .keyed_counters
+                    .iter_mut()
+                    .find(|(s, k, _)| *s == stat && *k == key)
+                {
+                    Some(e) => e.2 = e.2.saturating_add(v),
+                    None => self.keyed_counters.push((stat, key, v)),
+                }
+            }
+        }
+    }
+
     /// Marks action or kind `i`, growing the bit sets as needed.
     #[inline]
     pub fn mark(&mut self, mark: Mark, i: usize) {
@@ -99,6 +139,18 @@ impl Game {
     /// `Program::stats`, turn number when it ran, value).
     pub fn stat_records(&self) -> &[(u16, u32, i64)] {
         &self.st.tally.records
+    }
+
+    /// The values recorded by `stat NAME[K] = E` so far, in the order run: (statistic, turn, key,
+    /// value).
+    pub fn stat_keyed_records(&self) -> &[(u16, u32, Value, i64)] {
+        &self.st.tally.keyed
+    }
+
+    /// The totals of `stat NAME[K] += E` statistics so far: (statistic, key, total), each key in
+    /// the order it was first counted.
+    pub fn stat_keyed_counters(&self) -> &[(u16, Value, i64)] {
+        &self.st.tally.keyed_counters
     }
 
     /// The total of a `stat NAME += E` statistic so far (0 when nothing was added).
@@ -246,6 +298,8 @@ impl Game {
                 .sum::<usize>()
             + t.records.len() * size_of::<(u16, u32, i64)>()
             + t.counters.len() * 8
+            + t.keyed.len() * size_of::<(u16, u32, Value, i64)>()
+            + t.keyed_counters.len() * size_of::<(u16, Value, i64)>()
             + t.performed.len() * 4
             + t.marks_len() * 8
             + s.watch.as_deref().map_or(0, |w| w.heap_size())

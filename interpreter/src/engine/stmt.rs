@@ -435,6 +435,13 @@ impl<'a> Mach<'a> {
                     }
                 }
             }
+            StmtKind::StatAt(id, k, op, e) => {
+                // Recorded for `cardgame sim` per key (and with every key together).
+                let key = self.eval(k)?;
+                let v = self.eval_int(e)?;
+                let turn = self.s.turn;
+                self.s.tally.record_at(*id, turn, key, *op, v);
+            }
             StmtKind::LogTo(t, p) => {
                 let player = self.eval_player(p)?;
                 self.seat_only(player, p.span, "reads no log")?;

@@ -119,6 +119,10 @@ macro_rules! stmt {
             | StmtKind::Eliminate(e)
             | StmtKind::OutForRound(e)
             | StmtKind::Stat(_, _, e) => $f(e),
+            StmtKind::StatAt(_, k, _, e) => {
+                $f(k);
+                $f(e);
+            }
             StmtKind::Choose(_, c) => {
                 count!($($borrow)+ c.count, $f);
                 $f($($borrow)+ c.domain);

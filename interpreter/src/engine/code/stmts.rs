@@ -345,6 +345,7 @@ impl Compiler<'_> {
             | StmtKind::Round(_)
             | StmtKind::EndRound
             | StmtKind::OutForRound(_)
+            | StmtKind::StatAt(..)
             | StmtKind::LogTo(..) => self.walk(b, idx, span),
         }
         Ok(())
@@ -402,6 +403,7 @@ fn held_blocks(s: &Stmt) -> Vec<BlockId> {
         | StmtKind::Round(_)
         | StmtKind::EndRound
         | StmtKind::OutForRound(_)
-        | StmtKind::Stat(..) => Vec::new(),
+        | StmtKind::Stat(..)
+        | StmtKind::StatAt(..) => Vec::new(),
     }
 }
