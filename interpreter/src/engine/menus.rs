@@ -476,6 +476,11 @@ impl<'a> Mach<'a> {
                 labels.push(String::new());
                 continue;
             };
+            if !self.wants_labels() && super::options::plain_label(def, args) {
+                self.s.unlabelled = true;
+                labels.push(String::new());
+                continue;
+            }
             let base = self.s.ctxs.len();
             let mut locals = self.s.take_locals(def.body.slots as usize);
             for (slot, v) in locals.iter_mut().zip(args.iter()) {

@@ -333,6 +333,27 @@ fn aggregate(
         _ => return Err("an aggregate over a list that is not a zone or `everyone`"),
     };
     cx.set_type(slot, ty);
+    let tables = (
+        value.map(|v| super::kinds::table(cx.p, v, slot)),
+        filter.map(|f| super::kinds::table(cx.p, f, slot)),
+    );
+    match (items, tables) {
+        (Items::Zone(zf), (v @ (None | Some(Some(_))), f @ (None | Some(Some(_))))) => {
+            by_kind(op, v.flatten(), f.flatten(), zf)
+        }
+        (items, _) => general(cx, op, value, slot, filter, items),
+    }
+}
+
+/// The general loop of an aggregate: each item bound, its value and filter run.
+fn general(
+    cx: &mut Cx,
+    op: Aggregate,
+    value: Option<&Expr>,
+    slot: u16,
+    filter: Option<&Expr>,
+    items: Items,
+) -> C<Int> {
     let i = cx.slot(slot)?;
     let value = value.map(|v| compile(cx, v)).transpose()?;
     let filter = filter.map(|f| compile(cx, f)).transpose()?;
@@ -396,6 +417,71 @@ fn aggregate(
         | Aggregate::Map
         | Aggregate::Flatten
         | Aggregate::TakeWhile => return Err("an aggregate other than count, sum, any and all"),
+    })
+}
+
+/// An aggregate over a zone's cards whose value and filter read only the card's kind (kinds.rs):
+/// one loop over the cards' kinds and the tables.
+fn by_kind(
+    op: Aggregate,
+    value: Option<Box<[i64]>>,
+    filter: Option<Box<[i64]>>,
+    zf: Int,
+) -> C<Int> {
+    // Each card's kind, top first; `f` answers `None` to stop.
+    fn each(env: &mut Env, zf: &Int, mut f: impl FnMut(usize) -> Option<bool>) -> Option<()> {
+        let z = usize::try_from(zf(env)?).ok()?;
+        for &c in env.s.zones.get(z)?.cards.iter().rev() {
+            if !f(env.s.cards.get(c as usize)?.kind as usize)? {
+                break;
+            }
+        }
+        Some(())
+    }
+    let passes = move |k: usize| {
+        filter
+            .as_ref()
+            .map_or(Some(true), |t| Some(*t.get(k)? != 0))
+    };
+    Ok(match (op, value) {
+        (Aggregate::Count, None) => Box::new(move |env| {
+            let mut n = 0i64;
+            each(env, &zf, |k| {
+                n += passes(k)? as i64;
+                Some(true)
+            })?;
+            Some(n)
+        }),
+        (Aggregate::Sum, Some(v)) => Box::new(move |env| {
+            let mut sum = 0i64;
+            each(env, &zf, |k| {
+                if passes(k)? {
+                    sum = sum.checked_add(*v.get(k)?)?;
+                }
+                Some(true)
+            })?;
+            Some(sum)
+        }),
+        (Aggregate::Any | Aggregate::All, v) => {
+            let any = op == Aggregate::Any;
+            Box::new(move |env| {
+                let mut found = !any;
+                each(env, &zf, |k| {
+                    let holds = match &v {
+                        Some(v) if !passes(k)? => false,
+                        Some(v) => *v.get(k)? != 0,
+                        None => passes(k)?,
+                    };
+                    if holds == any {
+                        found = any;
+                        return Some(false);
+                    }
+                    Some(true)
+                })?;
+                Some(found as i64)
+            })
+        }
+        _ => return Err("an aggregate other than count, sum, any and all"),
     })
 }
 

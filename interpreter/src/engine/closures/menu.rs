@@ -1,7 +1,7 @@
 //! Engine stage (closures): a menu's options listed by compiled closures, identical cards merged.
 
 use super::expr::{compile, zone, Cx};
-use super::{item_type, ActionPlan, Closures, Env};
+use super::{item_type, kinds, ActionPlan, Closures, Env};
 use crate::engine::decide::{Args, MenuOption};
 use crate::engine::state::{Layout, State};
 use crate::program::{ActionDef, ActionId, ExprKind, Program};
@@ -19,14 +19,35 @@ pub(super) fn plan(p: &Program, a: &ActionDef) -> Result<ActionPlan, &'static st
     let mut cx = Cx::new(p, a.body.slots.max(1) as usize);
     let domain = zone(&mut cx, z.index(), holder.as_deref())?;
     cx.set_type(0, ty);
-    let condition = a
-        .condition
-        .as_ref()
-        .map(|c| compile(&mut cx, c))
-        .transpose()?;
+    // The conjuncts, as the checker split them (the whole condition when it did not).
+    let parts: Vec<(&crate::program::Expr, u16)> = match (&a.condition, a.parts.is_empty()) {
+        (Some(c), true) => vec![(c, u16::MAX)],
+        (_, false) => a
+            .parts
+            .iter()
+            .map(|part| (&part.expr, part.level))
+            .collect(),
+        (None, true) => Vec::new(),
+    };
+    let (mut before, mut by_kind, mut rest) = (Vec::new(), None::<Vec<bool>>, Vec::new());
+    for (e, level) in parts {
+        if let Some(t) = kinds::table(p, e, 0) {
+            let t = t.iter().map(|&v| v != 0);
+            by_kind = Some(match by_kind {
+                Some(b) => b.into_iter().zip(t).map(|(x, y)| x && y).collect(),
+                None => t.collect(),
+            });
+        } else if level == 0 {
+            before.push(compile(&mut cx, e)?);
+        } else {
+            rest.push(compile(&mut cx, e)?);
+        }
+    }
     Ok(ActionPlan {
         domain,
-        condition,
+        before,
+        by_kind: by_kind.map(Vec::into_boxed_slice),
+        rest,
         slot: 0,
         merge: a.interchangeable.first().copied().unwrap_or(false),
     })
@@ -51,6 +72,13 @@ pub(super) fn list(
     let mut env = Env::new(s, l, decider);
     for &a in actions {
         let plan = c.actions.get(a.index())?.as_ref().ok()?;
+        let mut none = false;
+        for part in &plan.before {
+            none |= part(&mut env)? == 0;
+        }
+        if none {
+            continue;
+        }
         let z = usize::try_from((plan.domain)(&mut env)?).ok()?;
         let cards = &s.zones.get(z)?.cards;
         let def = p.zones.get(s.zones.def(z).index())?;
@@ -61,23 +89,31 @@ pub(super) fn list(
         if merge && !plain_cards {
             return None;
         }
+        // The decider sees the zone's face-down cards, or only those shown to it.
+        let bit = 1u64 << decider.min(63);
+        let sees_down = s.seen_mask(p, z as u32, false) & bit != 0;
         let mut sets = [(u16::MAX, false); SETS];
         let mut n = 0;
         for &card in cards.iter().rev() {
             let cs = s.cards.get(card as usize)?;
             let key = (cs.kind, cs.face_up);
-            let seen = merge && s.card_seen_mask(p, card) & (1u64 << decider) != 0;
+            let seen = merge && (cs.face_up || sees_down || s.known(card) & bit != 0);
             if seen && sets[..n].contains(&key) {
                 continue;
             }
             if seen && plan.merge {
                 n = add(&mut sets, n, key)?;
             }
-            env.slots[plan.slot] = card as i64;
-            let holds = match &plan.condition {
-                Some(cond) => cond(&mut env)? != 0,
+            let mut holds = match &plan.by_kind {
+                Some(t) => *t.get(cs.kind as usize)?,
                 None => true,
             };
+            if holds && !plan.rest.is_empty() {
+                env.slots[plan.slot] = card as i64;
+                for part in &plan.rest {
+                    holds = holds && part(&mut env)? != 0;
+                }
+            }
             if holds {
                 if seen && !plan.merge {
                     n = add(&mut sets, n, key)?;

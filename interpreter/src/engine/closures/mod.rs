@@ -9,6 +9,7 @@
 //! but for the work counted. The walker is the oracle (engine/tests/closures.rs).
 
 mod expr;
+mod kinds;
 mod menu;
 
 use super::state::{Layout, State};
@@ -39,8 +40,12 @@ impl<'g> Env<'g> {
 pub(crate) struct ActionPlan {
     /// The zone instance of the parameter's domain.
     domain: Int,
-    /// The action's condition, the parameter in slot 0 (`None`: no condition).
-    condition: Option<Int>,
+    /// The conjuncts of the action's condition that read no parameter: run once per menu.
+    before: Vec<Int>,
+    /// The conjuncts that read only the parameter's kind, as one table by kind (`None`: none).
+    by_kind: Option<Box<[bool]>>,
+    /// The other conjuncts, the parameter in slot 0.
+    rest: Vec<Int>,
     /// The slot of the parameter.
     slot: usize,
     /// Identical cards of the domain list one option (`ActionDef::interchangeable`).
