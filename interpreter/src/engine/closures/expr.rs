@@ -18,7 +18,7 @@ pub(crate) type Int = Box<dyn Fn(&mut Env) -> Option<i64> + Send + Sync>;
 pub(crate) type C<T> = Result<T, &'static str>;
 
 /// Slots of all frames together: a call's frame lies above its caller's.
-pub(crate) const SLOTS: usize = 64;
+pub(crate) const SLOTS: usize = 32;
 
 /// Functions called inside functions, at most this deep (a recursive function does not compile).
 const DEPTH: u32 = 8;

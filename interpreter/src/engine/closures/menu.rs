@@ -1,10 +1,11 @@
 //! Engine stage (closures): a menu's options listed by compiled closures, identical cards merged.
 
 use super::expr::{compile, zone, Cx};
-use super::{item_type, kinds, ActionPlan, Closures, Env};
+use super::{item_type, kinds, ActionPlan, Closures, Env, Part};
 use crate::engine::decide::{Args, MenuOption};
 use crate::engine::state::{Layout, State};
 use crate::program::{ActionDef, ActionId, ExprKind, Program};
+use crate::program::{BinOp, Expr};
 use crate::value::Value;
 
 /// The plan of an action: one parameter whose domain is a zone, a condition that compiles.
@@ -40,8 +41,11 @@ pub(super) fn plan(p: &Program, a: &ActionDef) -> Result<ActionPlan, &'static st
         } else if level == 0 {
             before.push(compile(&mut cx, e)?);
         } else {
-            rest.push(compile(&mut cx, e)?);
+            rest.push(part(&mut cx, e)?);
         }
+    }
+    if rest.len() > PARTS {
+        return Err("an action's condition of too many conjuncts");
     }
     Ok(ActionPlan {
         domain,
@@ -89,6 +93,13 @@ pub(super) fn list(
         if merge && !plain_cards {
             return None;
         }
+        // The sides of comparisons that read no parameter, once for the menu.
+        let mut others = [0i64; PARTS];
+        for (o, part) in others.iter_mut().zip(&plan.rest) {
+            if let Part::Versus { other, .. } = part {
+                *o = other(&mut env)?;
+            }
+        }
         // The decider sees the zone's face-down cards, or only those shown to it.
         let bit = 1u64 << decider.min(63);
         let sees_down = s.seen_mask(p, z as u32, false) & bit != 0;
@@ -110,8 +121,18 @@ pub(super) fn list(
             };
             if holds && !plan.rest.is_empty() {
                 env.slots[plan.slot] = card as i64;
-                for part in &plan.rest {
-                    holds = holds && part(&mut env)? != 0;
+                for (part, &other) in plan.rest.iter().zip(&others) {
+                    holds = holds
+                        && match part {
+                            Part::Versus {
+                                table, op, left, ..
+                            } => {
+                                let mine = *table.get(cs.kind as usize)?;
+                                let (x, y) = if *left { (mine, other) } else { (other, mine) };
+                                compare(*op, x, y)?
+                            }
+                            Part::General(f) => f(&mut env)? != 0,
+                        };
                 }
             }
             if holds {
@@ -129,4 +150,60 @@ pub(super) fn list(
 fn add(sets: &mut [(u16, bool); SETS], n: usize, key: (u16, bool)) -> Option<usize> {
     *sets.get_mut(n)? = key;
     Some(n + 1)
+}
+
+/// Conjuncts an action's plan keeps apart from its tables (more do not compile).
+const PARTS: usize = 8;
+
+/// A conjunct that reads the parameter: a comparison with a number of its kind, or any other.
+fn part(cx: &mut Cx, e: &Expr) -> Result<Part, &'static str> {
+    if let crate::program::ExprKind::Binary(op, a, b) = &e.kind {
+        if compare(*op, 0, 0).is_some() {
+            let sides = [(a, b, true), (b, a, false)];
+            for (mine, other, left) in sides {
+                if let (Some(table), false) = (kinds::table(cx.p, mine, 0), reads(other, 0)) {
+                    let other = compile(cx, other)?;
+                    let op = *op;
+                    return Ok(Part::Versus {
+                        table,
+                        op,
+                        other,
+                        left,
+                    });
+                }
+            }
+        }
+    }
+    Ok(Part::General(compile(cx, e)?))
+}
+
+/// The comparison `op` of two words (`None` for an operator that does not compare).
+fn compare(op: BinOp, x: i64, y: i64) -> Option<bool> {
+    match op {
+        BinOp::Eq => Some(x == y),
+        BinOp::Ne => Some(x != y),
+        BinOp::Lt => Some(x < y),
+        BinOp::Le => Some(x <= y),
+        BinOp::Gt => Some(x > y),
+        BinOp::Ge => Some(x >= y),
+        BinOp::Add
+        | BinOp::Sub
+        | BinOp::Mul
+        | BinOp::Div
+        | BinOp::Rem
+        | BinOp::Concat
+        | BinOp::In
+        | BinOp::And
+        | BinOp::Or => None,
+    }
+}
+
+/// Whether `e` reads local `slot` of its frame.
+fn reads(e: &Expr, slot: u16) -> bool {
+    if matches!(e.kind, crate::program::ExprKind::Local(s) if s == slot) {
+        return true;
+    }
+    let mut found = false;
+    e.children(&mut |x| found = found || reads(x, slot));
+    found
 }

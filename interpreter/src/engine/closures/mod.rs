@@ -45,11 +45,26 @@ pub(crate) struct ActionPlan {
     /// The conjuncts that read only the parameter's kind, as one table by kind (`None`: none).
     by_kind: Option<Box<[bool]>>,
     /// The other conjuncts, the parameter in slot 0.
-    rest: Vec<Int>,
+    rest: Vec<Part>,
     /// The slot of the parameter.
     slot: usize,
     /// Identical cards of the domain list one option (`ActionDef::interchangeable`).
     merge: bool,
+}
+
+/// A conjunct of an action's condition that reads its parameter and more.
+pub(crate) enum Part {
+    /// Compared with a number of the parameter's kind (`c.cost <= you.coins`): the other side
+    /// reads no parameter, so it runs once per menu; the card's side is a table by kind.
+    Versus {
+        table: Box<[i64]>,
+        op: crate::program::BinOp,
+        /// The side that reads no parameter.
+        other: Int,
+        /// The table is the left operand.
+        left: bool,
+    },
+    General(Int),
 }
 
 /// The program's closures, built once when it is loaded, immutable, shared by every game.
