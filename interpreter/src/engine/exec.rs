@@ -524,14 +524,8 @@ impl<'a> Mach<'a> {
             return Ok(None);
         }
         for (i, c) in p.checks.iter().enumerate() {
-            if p.guarded_checks.get(i) == Some(&true) {
-                let closures = (p.closures.as_deref()).filter(|_| self.s.fixed.closures);
-                match closures.and_then(|k| k.guard_holds(i, self.s, self.l)) {
-                    Some(false) => continue,
-                    Some(true) => {}
-                    None if !self.guard_needed(i, *c) => continue,
-                    None => {}
-                }
+            if p.guarded_checks.get(i) == Some(&true) && !self.check_needed(i, *c) {
+                continue;
             }
             if let Some(o) = self.run_nested(*c, None, None, CHECK)? {
                 return Ok(Some(o));

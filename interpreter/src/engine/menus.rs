@@ -455,7 +455,9 @@ impl<'a> Mach<'a> {
             .as_deref()
             .filter(|_| self.s.fixed.closures)?;
         let mut out = std::mem::take(&mut self.s.recycled.get().options);
-        if closures.list_menu(self.p, self.s, self.l, decider, actions, &mut out) {
+        out.clear();
+        let offer = |a, c| out.push((a, super::decide::Args::One(Value::Card(c))));
+        if closures.list_menu(self.p, self.s, self.l, decider, actions, offer) {
             return Some(out);
         }
         self.s.recycled.get().options = out;

@@ -6,9 +6,8 @@
 //! At run time a closure answers `None` where the walker would fail or where the state holds a
 //! value that is not a word: the caller then leaves the whole question to the walker.
 
-use super::Env;
+use super::env::{word, Env, SLOTS};
 use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind, Program, Ty, UnOp};
-use crate::value::Value;
 use cardgame_grammar::ast::Scope;
 
 /// A compiled expression: its value as a word, or `None` (the walker answers instead).
@@ -16,9 +15,6 @@ pub(crate) type Int = Box<dyn Fn(&mut Env) -> Option<i64> + Send + Sync>;
 
 /// Why an expression does not compile.
 pub(crate) type C<T> = Result<T, &'static str>;
-
-/// Slots of all frames together: a call's frame lies above its caller's.
-pub(crate) const SLOTS: usize = 32;
 
 /// Functions called inside functions, at most this deep (a recursive function does not compile).
 const DEPTH: u32 = 8;
@@ -61,20 +57,6 @@ impl<'p> Cx<'p> {
 
     fn type_of_local(&self, s: u16) -> Option<&Ty> {
         self.types.get(s as usize).and_then(|t| t.as_ref())
-    }
-}
-
-/// A value of the state as a word.
-#[inline]
-pub(crate) fn word(v: &Value) -> Option<i64> {
-    match v {
-        Value::Int(i) => Some(*i),
-        Value::Bool(b) => Some(*b as i64),
-        Value::Player(p) => Some(*p as i64),
-        Value::Card(c) => Some(*c as i64),
-        Value::Kind(k) | Value::Tag(k) | Value::Space(k) => Some(*k as i64),
-        Value::Zone(z) => Some(*z as i64),
-        Value::None | Value::Text(_) | Value::List(_) => None,
     }
 }
 

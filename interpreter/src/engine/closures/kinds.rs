@@ -6,7 +6,7 @@
 //! expression is one read. Aggregates over a zone whose value and filter are such tables become
 //! one loop over the zone's cards (`count`, `sum`, `any`, `all` by kind).
 
-use super::expr::word;
+use super::env::word;
 use crate::program::{BinOp, Expr, ExprKind, Program, UnOp};
 use crate::value::Value;
 

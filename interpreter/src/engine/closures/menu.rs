@@ -1,12 +1,49 @@
 //! Engine stage (closures): a menu's options listed by compiled closures, identical cards merged.
 
-use super::expr::{compile, zone, Cx};
-use super::{item_type, kinds, ActionPlan, Closures, Env, Part};
-use crate::engine::decide::{Args, MenuOption};
+use super::env::Env;
+use super::expr::{compile, zone, Cx, Int};
+use super::kinds;
 use crate::engine::state::{Layout, State};
-use crate::program::{ActionDef, ActionId, ExprKind, Program};
-use crate::program::{BinOp, Expr};
-use crate::value::Value;
+use crate::program::{ActionDef, ActionId, BinOp, Expr, ExprKind, Program, Ty};
+
+/// An action of one parameter over a zone, listed by the closures.
+pub(crate) struct ActionPlan {
+    /// The zone instance of the parameter's domain.
+    pub domain: Int,
+    /// The conjuncts of the action's condition that read no parameter: run once per menu.
+    before: Vec<Int>,
+    /// The conjuncts that read only the parameter's kind, as one table by kind (`None`: none).
+    by_kind: Option<Box<[bool]>>,
+    /// The other conjuncts, the parameter in slot 0.
+    rest: Vec<Part>,
+    /// The slot of the parameter.
+    slot: usize,
+    /// Identical cards of the domain list one option (`ActionDef::interchangeable`).
+    merge: bool,
+}
+
+/// A conjunct of an action's condition that reads its parameter and more.
+pub(crate) enum Part {
+    /// Compared with a number of the parameter's kind (`c.cost <= you.coins`): the other side
+    /// reads no parameter, so it runs once per menu; the card's side is a table by kind.
+    Versus {
+        table: Box<[i64]>,
+        op: crate::program::BinOp,
+        /// The side that reads no parameter.
+        other: Int,
+        /// The table is the left operand.
+        left: bool,
+    },
+    General(Int),
+}
+
+/// The type a parameter's domain gives its items, when the closures know it.
+fn item_type(p: &Program, e: &crate::program::Expr) -> Option<Ty> {
+    match &e.kind {
+        crate::program::ExprKind::Zone(z, _) if p.zones.get(z.index()).is_some() => Some(Ty::Card),
+        _ => None,
+    }
+}
 
 /// The plan of an action: one parameter whose domain is a zone, a condition that compiles.
 pub(super) fn plan(p: &Program, a: &ActionDef) -> Result<ActionPlan, &'static str> {
@@ -60,22 +97,21 @@ pub(super) fn plan(p: &Program, a: &ActionDef) -> Result<ActionPlan, &'static st
 /// How many sets of identical cards one parameter keeps apart (as the walker's `Tried`).
 const SETS: usize = 16;
 
-/// Lists the menu into `out`; `None` when the walker must.
+/// Lists the menu, each option given to `offer`; `None` when the walker must.
 pub(super) fn list(
-    c: &Closures,
+    plans: &[Result<ActionPlan, &'static str>],
     p: &Program,
     s: &State,
     l: &Layout,
     decider: u8,
     actions: &[ActionId],
-    out: &mut Vec<MenuOption>,
+    mut offer: impl FnMut(ActionId, u32),
 ) -> Option<()> {
-    out.clear();
     // Cards with variables or with cards attached to them may differ from others of their kind.
     let plain_cards = l.n_cvars == 0 && l.card_zones.is_empty();
     let mut env = Env::new(s, l, decider);
     for &a in actions {
-        let plan = c.actions.get(a.index())?.as_ref().ok()?;
+        let plan = plans.get(a.index())?.as_ref().ok()?;
         let mut none = false;
         for part in &plan.before {
             none |= part(&mut env)? == 0;
@@ -139,7 +175,7 @@ pub(super) fn list(
                 if seen && !plan.merge {
                     n = add(&mut sets, n, key)?;
                 }
-                out.push((a, Args::One(Value::Card(card))));
+                offer(a, card);
             }
         }
     }

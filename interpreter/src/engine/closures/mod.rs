@@ -8,64 +8,16 @@
 //! that is not a word, an overflow), the walker answers instead, so a game is the walker's game
 //! but for the work counted. The walker is the oracle (engine/tests/closures.rs).
 
+mod env;
 mod expr;
 mod kinds;
 mod menu;
 
 use super::state::{Layout, State};
-use crate::program::{Program, StmtKind, Ty};
-use expr::{Cx, Int, SLOTS};
-
-/// What the closures read while they run: the game, the seat they answer for, and the slots.
-pub(crate) struct Env<'g> {
-    pub s: &'g State,
-    pub l: &'g Layout,
-    /// `you`: the decider of a menu; the active player in a check.
-    pub you: u8,
-    pub slots: [i64; SLOTS],
-}
-
-impl<'g> Env<'g> {
-    fn new(s: &'g State, l: &'g Layout, you: u8) -> Env<'g> {
-        Env {
-            s,
-            l,
-            you,
-            slots: [0; SLOTS],
-        }
-    }
-}
-
-/// An action of one parameter over a zone, listed by the closures.
-pub(crate) struct ActionPlan {
-    /// The zone instance of the parameter's domain.
-    domain: Int,
-    /// The conjuncts of the action's condition that read no parameter: run once per menu.
-    before: Vec<Int>,
-    /// The conjuncts that read only the parameter's kind, as one table by kind (`None`: none).
-    by_kind: Option<Box<[bool]>>,
-    /// The other conjuncts, the parameter in slot 0.
-    rest: Vec<Part>,
-    /// The slot of the parameter.
-    slot: usize,
-    /// Identical cards of the domain list one option (`ActionDef::interchangeable`).
-    merge: bool,
-}
-
-/// A conjunct of an action's condition that reads its parameter and more.
-pub(crate) enum Part {
-    /// Compared with a number of the parameter's kind (`c.cost <= you.coins`): the other side
-    /// reads no parameter, so it runs once per menu; the card's side is a table by kind.
-    Versus {
-        table: Box<[i64]>,
-        op: crate::program::BinOp,
-        /// The side that reads no parameter.
-        other: Int,
-        /// The table is the left operand.
-        left: bool,
-    },
-    General(Int),
-}
+use crate::program::{ActionId, Program, StmtKind};
+use env::Env;
+use expr::{Cx, Int};
+use menu::ActionPlan;
 
 /// The program's closures, built once when it is loaded, immutable, shared by every game.
 #[derive(Default)]
@@ -118,25 +70,18 @@ impl Closures {
         Some(conds.iter().any(|c| c(&mut env) != Some(0)))
     }
 
-    /// The options of a menu of `actions` for `decider`, written into `out` (emptied first); false
-    /// when an action has no plan or a closure could not answer (the walker lists the menu).
+    /// The options of a menu of `actions` for `decider`, each an action and its card given to
+    /// `offer` in order; false when an action has no plan or a closure could not answer (the
+    /// walker lists the menu, and what was offered is dropped).
     pub(crate) fn list_menu(
         &self,
         p: &Program,
         s: &State,
         l: &Layout,
         decider: u8,
-        actions: &[crate::program::ActionId],
-        out: &mut Vec<super::decide::MenuOption>,
+        actions: &[ActionId],
+        offer: impl FnMut(ActionId, u32),
     ) -> bool {
-        menu::list(self, p, s, l, decider, actions, out).is_some()
-    }
-}
-
-/// The type a parameter's domain gives its items, when the closures know it.
-fn item_type(p: &Program, e: &crate::program::Expr) -> Option<Ty> {
-    match &e.kind {
-        crate::program::ExprKind::Zone(z, _) if p.zones.get(z.index()).is_some() => Some(Ty::Card),
-        _ => None,
+        menu::list(&self.actions, p, s, l, decider, actions, offer).is_some()
     }
 }

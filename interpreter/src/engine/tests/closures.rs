@@ -4,8 +4,10 @@
 //! status, the events and every seat's view (docs/engine.md, "Where the move stands").
 
 use super::machine::{config, observed, program};
+use crate::engine::decide::Args;
 use crate::engine::exec::Frame;
 use crate::engine::{Engine, Game, Status};
+use crate::value::Value;
 
 /// A generator of the test's own, seeded by the game: the options both engines take.
 fn next(pick: &mut u64) -> u64 {
@@ -45,7 +47,9 @@ fn same_answers(file: &str, players: u8, games: u64) -> u64 {
                     Some(crate::program::StmtKind::Actions { actions, .. }) => actions.clone(),
                     _ => panic!("a menu's frame at a menu"),
                 };
-                let listed = closures.list_menu(&p, &g.st, &g.layout, decider, &actions, &mut out);
+                out.clear();
+                let offer = |a, c| out.push((a, Args::One(Value::Card(c))));
+                let listed = closures.list_menu(&p, &g.st, &g.layout, decider, &actions, offer);
                 assert!(listed, "{file}, seed {seed}: the closures list the menu");
                 assert_eq!(out, offered, "{file}, seed {seed}: the same options");
                 menus += 1;
