@@ -8,7 +8,8 @@
 //! skip) how many games of each baseline are played to check that the hand-written game matches the
 //! interpreted one (decisions per game, winners, end reasons). While issue 42 moves the engine, every
 //! interpreted figure is measured on both engines in the same run: the walker and the machine
-//! (`GameConfig::engine`; a script the machine does not compile yet runs on the walker there too).
+//! (`GameConfig::engine`; a script the machine does not compile yet runs on the walker there too), or
+//! the walker and the closures (engine/closures) with `CARDGAME_BENCH_ENGINE=closures`.
 
 mod handwritten;
 
@@ -146,6 +147,15 @@ fn median(v: &mut [f64]) -> f64 {
     }
 }
 
+/// The engine measured beside the walker: the machine, or the one `CARDGAME_BENCH_ENGINE` names
+/// (`closures`: engine/closures, issue 42's measured alternative).
+fn second_engine() -> (Engine, &'static str) {
+    match std::env::var("CARDGAME_BENCH_ENGINE").as_deref() {
+        Ok("closures") => (Engine::Closures, "closures"),
+        _ => (Engine::Machine, "machine"),
+    }
+}
+
 /// One side of a baseline's measurement: decisions and games per second of each repeat.
 #[derive(Default)]
 struct Side {
@@ -157,6 +167,7 @@ struct Side {
 /// prints the medians and the ratios.
 fn measure(b: &Baseline, program: &Arc<Program>, repeats: usize) {
     let (mut walker, mut machine, mut hw) = (Side::default(), Side::default(), Side::default());
+    let (second, name2) = second_engine();
     for r in 0..repeats {
         // Rotate which side goes first, so a slow spell of the machine does not favour one side.
         for k in 0..3 {
@@ -167,7 +178,7 @@ fn measure(b: &Baseline, program: &Arc<Program>, repeats: usize) {
                     walker.decisions.push(d);
                 }
                 1 => {
-                    let (g, d, _) = interpreted(program, b.players, Engine::Machine);
+                    let (g, d, _) = interpreted(program, b.players, second);
                     machine.games.push(g);
                     machine.decisions.push(d);
                 }
@@ -180,7 +191,7 @@ fn measure(b: &Baseline, program: &Arc<Program>, repeats: usize) {
         }
         let (w, m, h) = (walker.decisions[r], machine.decisions[r], hw.decisions[r]);
         println!(
-            "  repeat {}: walker {w:>10.0}, machine {m:>10.0}, hand-written {h:>10.0} decisions/s; hand-written/walker {:>6.2}x, hand-written/machine {:>6.2}x, machine/walker {:>5.2}x",
+            "  repeat {}: walker {w:>10.0}, {name2} {m:>10.0}, hand-written {h:>10.0} decisions/s; hand-written/walker {:>6.2}x, hand-written/{name2} {:>6.2}x, {name2}/walker {:>5.2}x",
             r + 1,
             h / w,
             h / m,
@@ -188,7 +199,7 @@ fn measure(b: &Baseline, program: &Arc<Program>, repeats: usize) {
         );
     }
     println!(
-        "{}, {} players, median of {repeats}: walker {:.0} decisions/s ({:.0} games/s), machine {:.0} decisions/s ({:.0} games/s), hand-written {:.0} decisions/s ({:.0} games/s)",
+        "{}, {} players, median of {repeats}: walker {:.0} decisions/s ({:.0} games/s), {name2} {:.0} decisions/s ({:.0} games/s), hand-written {:.0} decisions/s ({:.0} games/s)",
         b.name,
         b.players,
         median(&mut walker.decisions.clone()),
@@ -198,7 +209,7 @@ fn measure(b: &Baseline, program: &Arc<Program>, repeats: usize) {
         median(&mut hw.decisions.clone()),
         median(&mut hw.games.clone()),
     );
-    for (name, side) in [("walker", &walker), ("machine", &machine)] {
+    for (name, side) in [("walker", &walker), (name2, &machine)] {
         let mut ratios: Vec<f64> = (0..repeats)
             .map(|r| hw.decisions[r] / side.decisions[r])
             .collect();
@@ -220,7 +231,7 @@ fn measure(b: &Baseline, program: &Arc<Program>, repeats: usize) {
         .iter()
         .fold((f64::MAX, f64::MIN), |(lo, hi), &r| (lo.min(r), hi.max(r)));
     println!(
-        "{} machine/walker decisions per second: {:.2}x (min {lo:.2}x, max {hi:.2}x)",
+        "{} {name2}/walker decisions per second: {:.2}x (min {lo:.2}x, max {hi:.2}x)",
         b.name,
         median(&mut gain)
     );

@@ -125,6 +125,7 @@ struct Limits {
 enum EngineArg {
     Walker,
     Machine,
+    Closures,
 }
 
 impl EngineArg {
@@ -132,6 +133,7 @@ impl EngineArg {
         match self {
             EngineArg::Walker => cardgame_interpreter::engine::Engine::Walker,
             EngineArg::Machine => cardgame_interpreter::engine::Engine::Machine,
+            EngineArg::Closures => cardgame_interpreter::engine::Engine::Closures,
         }
     }
 }

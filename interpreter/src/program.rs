@@ -122,6 +122,9 @@ pub struct Program {
     /// the program runs on the walker.
     pub(crate) code: Option<std::sync::Arc<crate::engine::code::Code>>,
     pub(crate) uncovered: Option<crate::engine::code::Uncovered>,
+    /// The typed closures of the menus and guarded checks (engine/closures), built when lowering
+    /// ends; read only by games on `Engine::Closures`.
+    pub(crate) closures: Option<std::sync::Arc<crate::engine::closures::Closures>>,
 }
 
 impl Program {

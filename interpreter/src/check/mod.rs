@@ -308,6 +308,9 @@ fn compile_inner(source: &str, script: &ast::Script, partial: bool) -> (Checked,
             a.interchangeable = same;
         }
         crate::engine::code::compile::attach(&mut c.p);
+        c.p.closures = Some(std::sync::Arc::new(
+            crate::engine::closures::Closures::build(&c.p),
+        ));
     }
     let symbols = c.symbols();
     (
@@ -366,6 +369,7 @@ impl<'s> Compiler<'s> {
             count_tests: Default::default(),
             code: None,
             uncovered: None,
+            closures: None,
         };
         p.events.push(EventDef {
             name: "turn_start".into(),

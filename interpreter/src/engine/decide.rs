@@ -358,7 +358,13 @@ impl<'a> Mach<'a> {
         if let Some(stop) = self.before_decision(*span)? {
             return Ok(Flow::Stop(stop));
         }
-        let (offered, mut labels) = self.menu_options(decider, actions)?;
+        let (offered, mut labels) = match self.closures_menu(decider, actions) {
+            Some(offered) => {
+                let labels = self.labels_of(&offered, decider)?;
+                (offered, labels)
+            }
+            None => self.menu_options(decider, actions)?,
+        };
         for (a, _) in &offered {
             self.s.tally.mark(super::stats::Mark::Offered, a.index());
         }

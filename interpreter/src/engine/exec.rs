@@ -524,7 +524,7 @@ impl<'a> Mach<'a> {
             return Ok(None);
         }
         for (i, c) in p.checks.iter().enumerate() {
-            if p.guarded_checks.get(i) == Some(&true) && !self.guard_needed(i, *c) {
+            if p.guarded_checks.get(i) == Some(&true) && !self.check_needed(i, *c) {
                 continue;
             }
             if let Some(o) = self.run_nested(*c, None, None, CHECK)? {

@@ -146,6 +146,7 @@ impl GameFactory {
             max_steps: head,
             max_decisions: fixed.max_decisions,
             machine: fixed.machine,
+            closures: fixed.closures,
         });
         let r = g.mach().run();
         g.st.fixed = fixed;

@@ -441,6 +441,72 @@ impl<'a> Mach<'a> {
     }
 }
 
+impl<'a> Mach<'a> {
+    /// A menu's options listed by the program's closures (`Engine::Closures`), in the buffer of the
+    /// last decision's; `None` when they cannot (the walker lists it: `menu_options`).
+    pub(super) fn closures_menu(
+        &mut self,
+        decider: u8,
+        actions: &[ActionId],
+    ) -> Option<Vec<super::decide::MenuOption>> {
+        let closures = self
+            .p
+            .closures
+            .as_deref()
+            .filter(|_| self.s.fixed.closures)?;
+        let mut out = std::mem::take(&mut self.s.recycled.get().options);
+        out.clear();
+        let offer = |a, c| out.push((a, super::decide::Args::One(Value::Card(c))));
+        if closures.list_menu(self.p, self.s, self.l, decider, actions, offer) {
+            return Some(out);
+        }
+        self.s.recycled.get().options = out;
+        None
+    }
+
+    /// The labels of options the closures listed, as `offer` makes them: left out when nobody
+    /// reads them and building them later cannot fail.
+    pub(super) fn labels_of(
+        &mut self,
+        offered: &[super::decide::MenuOption],
+        decider: u8,
+    ) -> R<Vec<String>> {
+        let p: &'a crate::program::Program = self.p;
+        let mut labels = self.s.recycled.get().labels();
+        for (a, args) in offered {
+            let Some(def) = p.actions.get(a.index()) else {
+                labels.push(String::new());
+                continue;
+            };
+            if !self.wants_labels() && super::options::plain_label(def, args) {
+                self.s.unlabelled = true;
+                labels.push(String::new());
+                continue;
+            }
+            let base = self.s.ctxs.len();
+            let mut locals = self.s.take_locals(def.body.slots as usize);
+            for (slot, v) in locals.iter_mut().zip(args.iter()) {
+                *slot = v.clone();
+            }
+            self.s.push_ctx(locals, Some(decider), None);
+            let text = if !self.wants_labels()
+                && (super::options::plain_label(def, args) || self.label_can_wait(def, args))
+            {
+                self.s.unlabelled = true;
+                Ok(String::new())
+            } else {
+                match &def.label {
+                    Some(t) => self.text_seen_by(t, decider),
+                    None => Ok(self.default_label(def, args, decider)),
+                }
+            };
+            self.s.truncate_ctxs(base);
+            labels.push(text?);
+        }
+        Ok(labels)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Seen;

@@ -6,6 +6,7 @@
 mod belief;
 mod builtins;
 mod census;
+pub(crate) mod closures;
 pub(crate) mod code;
 mod create;
 mod decide;
@@ -97,6 +98,10 @@ pub enum Engine {
     /// compiled; a program that uses a construct the compiler does not cover yet runs on the
     /// walker as a whole.
     Machine,
+    /// The walker, with the options of its menus and its guarded checks answered first by typed
+    /// closures (`engine/closures`), issue 42's measured alternative; the walker answers wherever
+    /// they do not.
+    Closures,
 }
 
 impl GameConfig {

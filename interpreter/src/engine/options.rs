@@ -47,7 +47,7 @@ impl Listing {
 
 /// Whether an option's label can be left out and built later: building it cannot fail (its text is
 /// made of words, parameters and `you`, and no argument is a list, whose text could grow too long).
-fn plain_label(def: &ActionDef, args: &[Value]) -> bool {
+pub(super) fn plain_label(def: &ActionDef, args: &[Value]) -> bool {
     if args.iter().any(|v| matches!(v, Value::List(_))) {
         return false;
     }
@@ -240,7 +240,7 @@ impl<'a> Mach<'a> {
     /// text counts, so that the work is the same as if it were built; when the label cannot wait,
     /// that work is taken back (the text is then built, counting it again). Built later, in the same
     /// position (a pending decision's state does not change), the text is the same.
-    fn label_can_wait(&mut self, def: &ActionDef, args: &[Value]) -> bool {
+    pub(super) fn label_can_wait(&mut self, def: &ActionDef, args: &[Value]) -> bool {
         let Some(t) = &def.label else {
             return false;
         };

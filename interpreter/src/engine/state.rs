@@ -524,6 +524,8 @@ pub(crate) struct Fixed {
     pub max_decisions: u64,
     /// Whether root expressions run on the machine (`GameConfig::engine`, and the program has code).
     pub machine: bool,
+    /// Whether menus and guarded checks are answered by the closures first (`Engine::Closures`).
+    pub closures: bool,
 }
 
 /// Working space of the engine that no decision depends on (recycled vectors, calls remembered
@@ -1101,6 +1103,7 @@ impl State {
                 max_steps: config.max_steps,
                 max_decisions: config.max_decisions,
                 machine: false,
+                closures: false,
             }),
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             cards: Vec::new(),

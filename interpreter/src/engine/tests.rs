@@ -1,6 +1,7 @@
 //! Engine stage: unit tests on small programs built by hand (no parser or checker involved).
 
 mod build;
+mod closures;
 // The fast paths' tests count what the debug builds' checks saw: debug builds only.
 mod factory;
 #[cfg(debug_assertions)]

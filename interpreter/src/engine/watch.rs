@@ -155,6 +155,16 @@ impl State {
 }
 
 impl<'a> Mach<'a> {
+    /// Whether guarded check `i` has work to do: its guards answered by the closures when the game
+    /// runs on them and they compiled (engine/closures), else as `guard_needed` says.
+    pub(crate) fn check_needed(&mut self, i: usize, body: Body) -> bool {
+        let closures = self.p.closures.as_deref().filter(|_| self.s.fixed.closures);
+        match closures.and_then(|k| k.guard_holds(i, self.s, self.l)) {
+            Some(holds) => holds,
+            None => self.guard_needed(i, body),
+        }
+    }
+
     /// Whether guarded check `i` has work to do (see `some_guard_holds`). A check none of whose
     /// conditions held, when nothing they read has changed since, is skipped without evaluating
     /// anything; otherwise its guard is evaluated, noting what it reads.

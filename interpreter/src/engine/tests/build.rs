@@ -140,6 +140,7 @@ impl B {
             count_tests: Default::default(),
             code: None,
             uncovered: None,
+            closures: None,
         };
         p.events.push(EventDef {
             name: "turn_start".into(),

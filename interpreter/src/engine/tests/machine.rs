@@ -8,7 +8,7 @@ use crate::engine::{Engine, Game, GameConfig, Status};
 use crate::program::Program;
 use std::sync::Arc;
 
-fn program(file: &str) -> Arc<Program> {
+pub(super) fn program(file: &str) -> Arc<Program> {
     let path = format!("{}/../{file}", env!("CARGO_MANIFEST_DIR"));
     let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     program_of(file, &src)
@@ -23,14 +23,14 @@ fn program_of(name: &str, src: &str) -> Arc<Program> {
     )
 }
 
-fn config(players: u8, seed: u64, engine: Engine) -> GameConfig {
+pub(super) fn config(players: u8, seed: u64, engine: Engine) -> GameConfig {
     let mut c = GameConfig::new(players, seed);
     c.engine = engine;
     c
 }
 
 /// Everything a seat or a tool can observe of a game now, as text.
-fn observed(g: &mut Game) -> String {
+pub(super) fn observed(g: &mut Game) -> String {
     let events = g.take_events();
     let mut out = format!("{:?}\n{events:?}\n", g.status());
     for seat in 0..g.players() {

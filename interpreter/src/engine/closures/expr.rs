@@ -1,0 +1,559 @@
+//! Engine stage (closures): compiles an expression into one tree of typed closures over int slots.
+//!
+//! Every value a compiled expression handles is a machine word (`i64`): numbers, truths (0 or 1),
+//! players, cards, kinds, tags and zone instances. The checker's types say which; the compiler
+//! accepts an expression only when every part of it is a word, and answers `Err(what)` otherwise.
+//! At run time a closure answers `None` where the walker would fail or where the state holds a
+//! value that is not a word: the caller then leaves the whole question to the walker.
+
+use super::env::{word, Env, SLOTS};
+use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind, Program, Ty, UnOp};
+use cardgame_grammar::ast::Scope;
+
+/// A compiled expression: its value as a word, or `None` (the walker answers instead).
+pub(crate) type Int = Box<dyn Fn(&mut Env) -> Option<i64> + Send + Sync>;
+
+/// Why an expression does not compile.
+pub(crate) type C<T> = Result<T, &'static str>;
+
+/// Functions called inside functions, at most this deep (a recursive function does not compile).
+const DEPTH: u32 = 8;
+
+/// What the compiler knows of the frame it compiles in.
+pub(crate) struct Cx<'p> {
+    pub p: &'p Program,
+    /// The frame's first slot in `Env::slots`.
+    pub base: usize,
+    /// The type of each slot of the frame, where it is a word.
+    pub types: Vec<Option<Ty>>,
+    pub depth: u32,
+}
+
+impl<'p> Cx<'p> {
+    pub fn new(p: &'p Program, slots: usize) -> Cx<'p> {
+        Cx {
+            p,
+            base: 0,
+            types: vec![None; slots],
+            depth: 0,
+        }
+    }
+
+    fn slot(&self, s: u16) -> C<usize> {
+        let i = self.base + s as usize;
+        if i >= SLOTS {
+            return Err("more slots than the closures' frame holds");
+        }
+        Ok(i)
+    }
+
+    pub fn set_type(&mut self, s: u16, t: Ty) {
+        let s = s as usize;
+        if self.types.len() <= s {
+            self.types.resize(s + 1, None);
+        }
+        self.types[s] = Some(t);
+    }
+
+    fn type_of_local(&self, s: u16) -> Option<&Ty> {
+        self.types.get(s as usize).and_then(|t| t.as_ref())
+    }
+}
+
+fn is_word(t: &Ty) -> bool {
+    match t {
+        Ty::Int | Ty::Bool | Ty::Player | Ty::Card | Ty::Kind | Ty::Tag | Ty::Space | Ty::Zone => {
+            true
+        }
+        Ty::Text | Ty::List(_) | Ty::Any => false,
+    }
+}
+
+/// Whether `e` is certainly a card (its type known here), and so a word naming one.
+fn card(cx: &Cx, e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Local(s) if cx.type_of_local(s) == Some(&Ty::Card))
+}
+
+/// Whether `e` is certainly a player.
+fn player(cx: &Cx, e: &Expr) -> bool {
+    match e.kind {
+        ExprKind::You | ExprKind::Active | ExprKind::Participant(_) => true,
+        ExprKind::Local(s) => cx.type_of_local(s) == Some(&Ty::Player),
+        _ => false,
+    }
+}
+
+/// The kind of a card (a word naming a card).
+#[inline]
+fn kind_of(env: &Env, c: i64) -> Option<usize> {
+    env.s
+        .cards
+        .get(usize::try_from(c).ok()?)
+        .map(|cs| cs.kind as usize)
+}
+
+/// Compiles `e`.
+pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
+    Ok(match &e.kind {
+        ExprKind::Const(v) => {
+            let k = word(v).ok_or("a constant that is not a word")?;
+            Box::new(move |_| Some(k))
+        }
+        ExprKind::Local(s) => {
+            if !cx.type_of_local(*s).is_some_and(is_word) {
+                return Err("a local that is not a word");
+            }
+            let i = cx.slot(*s)?;
+            Box::new(move |env| Some(env.slots[i]))
+        }
+        ExprKind::Global(v) => {
+            let v = *v;
+            Box::new(move |env| word(env.s.globals.get(env.l.var(v))?))
+        }
+        ExprKind::PlayerVar(v, pe) => {
+            if !player(cx, pe) {
+                return Err("a player's variable of an expression not known to be a player");
+            }
+            let v = *v;
+            let pf = compile(cx, pe)?;
+            Box::new(move |env| {
+                let p = usize::try_from(pf(env)?).ok()?;
+                word(env.s.pvars.get(p * env.l.n_pvars + env.l.var(v))?)
+            })
+        }
+        ExprKind::Option(o) => {
+            let o = o.index();
+            Box::new(move |env| word(env.l.options.get(o)?))
+        }
+        ExprKind::Column(c) => {
+            let c = c.index();
+            Box::new(move |env| word(env.l.columns.get(c)?))
+        }
+        ExprKind::You => Box::new(|env| Some(env.you as i64)),
+        ExprKind::Active => Box::new(|env| Some(env.s.active as i64)),
+        ExprKind::Players => Box::new(|env| Some(env.s.players as i64)),
+        ExprKind::TurnNumber => Box::new(|env| Some(env.s.turn as i64)),
+        ExprKind::Prop(pid, ce) => {
+            if !card(cx, ce) {
+                return Err("a property of an expression not known to be a card");
+            }
+            let pid = pid.index();
+            let cf = compile(cx, ce)?;
+            // A property that is not a constant number of the card's kind: the walker reads it.
+            Box::new(move |env| {
+                let c = cf(env)?;
+                let k = kind_of(env, c)?;
+                env.l
+                    .prop_int
+                    .get(k * env.l.nprops + pid)
+                    .copied()
+                    .flatten()
+            })
+        }
+        ExprKind::IsTag(x, t, negated) => {
+            if !card(cx, x) {
+                return Err("a tag test of an expression not known to be a card");
+            }
+            let table: Box<[bool]> = (cx.p.kinds.iter())
+                .map(|k| k.tags.binary_search(t).is_ok() != *negated)
+                .collect();
+            let cf = compile(cx, x)?;
+            Box::new(move |env| {
+                let c = cf(env)?;
+                Some(*table.get(kind_of(env, c)?)? as i64)
+            })
+        }
+        ExprKind::IsKind(x, k, negated) => {
+            if !card(cx, x) {
+                return Err("a kind test of an expression not known to be a card");
+            }
+            let (k, negated) = (k.0 as usize, *negated);
+            let cf = compile(cx, x)?;
+            Box::new(move |env| {
+                let c = cf(env)?;
+                Some(((kind_of(env, c)? == k) != negated) as i64)
+            })
+        }
+        ExprKind::Unary(op, x) => {
+            let xf = compile(cx, x)?;
+            match op {
+                UnOp::Neg => Box::new(move |env| xf(env)?.checked_neg()),
+                UnOp::Not => Box::new(move |env| Some((xf(env)? == 0) as i64)),
+            }
+        }
+        ExprKind::Binary(op, a, b) => binary(cx, *op, a, b)?,
+        ExprKind::If(c, a, b) => {
+            let (cf, af, bf) = (compile(cx, c)?, compile(cx, a)?, compile(cx, b)?);
+            Box::new(move |env| if cf(env)? != 0 { af(env) } else { bf(env) })
+        }
+        ExprKind::Zone(z, holder) => zone(cx, z.index(), holder.as_deref())?,
+        ExprKind::Aggregate {
+            op,
+            value,
+            slot,
+            list,
+            filter,
+        } => aggregate(cx, *op, value.as_deref(), *slot, list, filter.as_deref())?,
+        ExprKind::CallFn(f, args) => call(cx, f.index(), args)?,
+        ExprKind::CardVar(..) => return Err("a card's variable"),
+        ExprKind::TagOf(..) => return Err("the tag of a group"),
+        ExprKind::Field(..) => return Err("a field"),
+        ExprKind::Spaces => return Err("the spaces"),
+        ExprKind::This => return Err("`this`"),
+        ExprKind::Everyone => return Err("a list of players"),
+        ExprKind::Participant(i) => {
+            let i = *i as i64;
+            Box::new(move |env| Some(env.s.players as i64 + i))
+        }
+        ExprKind::List(_) | ExprKind::Range(..) => return Err("a list"),
+        ExprKind::Pile { .. } => return Err("a pile's top or bottom"),
+        ExprKind::Builtin(b, args) => builtin(cx, *b, args)?,
+        ExprKind::Text(_) => return Err("a text"),
+        ExprKind::Let(..) => return Err("`let` in a function"),
+    })
+}
+
+fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
+    let (af, bf) = (compile(cx, a)?, compile(cx, b)?);
+    Ok(match op {
+        BinOp::And => Box::new(move |env| Some((af(env)? != 0 && bf(env)? != 0) as i64)),
+        BinOp::Or => Box::new(move |env| Some((af(env)? != 0 || bf(env)? != 0) as i64)),
+        BinOp::Add => Box::new(move |env| af(env)?.checked_add(bf(env)?)),
+        BinOp::Sub => Box::new(move |env| af(env)?.checked_sub(bf(env)?)),
+        BinOp::Mul => Box::new(move |env| af(env)?.checked_mul(bf(env)?)),
+        BinOp::Div | BinOp::Rem => Box::new(move |env| {
+            let (i, j) = (af(env)?, bf(env)?);
+            // Rounded down, as the walker does; division by zero is the walker's error.
+            let q = i.checked_div(j)?;
+            let r = i - q * j;
+            let (q, r) = if r != 0 && ((r < 0) != (j < 0)) {
+                (q - 1, r + j)
+            } else {
+                (q, r)
+            };
+            Some(if op == BinOp::Div { q } else { r })
+        }),
+        BinOp::Eq => Box::new(move |env| Some((af(env)? == bf(env)?) as i64)),
+        BinOp::Ne => Box::new(move |env| Some((af(env)? != bf(env)?) as i64)),
+        BinOp::Lt => Box::new(move |env| Some((af(env)? < bf(env)?) as i64)),
+        BinOp::Le => Box::new(move |env| Some((af(env)? <= bf(env)?) as i64)),
+        BinOp::Gt => Box::new(move |env| Some((af(env)? > bf(env)?) as i64)),
+        BinOp::Ge => Box::new(move |env| Some((af(env)? >= bf(env)?) as i64)),
+        BinOp::Concat => return Err("lists joined"),
+        BinOp::In => return Err("membership in a list"),
+    })
+}
+
+/// A zone instance: shared, or of a player.
+pub(crate) fn zone(cx: &mut Cx, z: usize, holder: Option<&Expr>) -> C<Int> {
+    let def = cx.p.zones.get(z).ok_or("an unknown zone")?;
+    Ok(match (def.scope, holder) {
+        (Scope::Shared, _) => Box::new(move |env| Some(*env.l.zone_base.get(z)? as i64)),
+        (Scope::PerPlayer, Some(h)) if player(cx, h) => {
+            let hf = compile(cx, h)?;
+            Box::new(move |env| {
+                let p = hf(env)?;
+                if p < 0 || p >= *env.l.zone_len.get(z)? as i64 {
+                    return None;
+                }
+                Some(*env.l.zone_base.get(z)? as i64 + p)
+            })
+        }
+        _ => return Err("a zone of a card, a space, or of an expression not known to be a player"),
+    })
+}
+
+/// The items an aggregate walks: a zone's cards, top first, or the living seats in seat order.
+enum Items {
+    Zone(Int),
+    Seats,
+}
+
+impl Items {
+    /// Calls `f` on every item, in order, until it answers `Some(false)` (stop) or `None`.
+    #[inline(always)]
+    fn each(&self, env: &mut Env, mut f: impl FnMut(&mut Env, i64) -> Option<bool>) -> Option<()> {
+        match self {
+            Items::Zone(zf) => {
+                let z = usize::try_from(zf(env)?).ok()?;
+                let n = env.s.zones.get(z)?.cards.len();
+                for k in 0..n {
+                    // Read in place, top first, as the walker reads it.
+                    let c = *env.s.zones.get(z)?.cards.get(n.checked_sub(k + 1)?)?;
+                    if !f(env, c as i64)? {
+                        break;
+                    }
+                }
+            }
+            Items::Seats => {
+                for q in 0..env.s.players {
+                    if env.s.living(q) && !f(env, q as i64)? {
+                        break;
+                    }
+                }
+            }
+        }
+        Some(())
+    }
+}
+
+/// `count`, `sum`, `any` and `all` over a zone's cards or `everyone`; the rest is the walker's.
+fn aggregate(
+    cx: &mut Cx,
+    op: Aggregate,
+    value: Option<&Expr>,
+    slot: u16,
+    list: &Expr,
+    filter: Option<&Expr>,
+) -> C<Int> {
+    let (items, ty) = match &list.kind {
+        ExprKind::Zone(z, holder) => (
+            Items::Zone(zone(cx, z.index(), holder.as_deref())?),
+            Ty::Card,
+        ),
+        ExprKind::Everyone => (Items::Seats, Ty::Player),
+        _ => return Err("an aggregate over a list that is not a zone or `everyone`"),
+    };
+    cx.set_type(slot, ty);
+    let tables = (
+        value.map(|v| super::kinds::table(cx.p, v, slot)),
+        filter.map(|f| super::kinds::table(cx.p, f, slot)),
+    );
+    match (items, tables) {
+        (Items::Zone(zf), (v @ (None | Some(Some(_))), f @ (None | Some(Some(_))))) => {
+            by_kind(op, v.flatten(), f.flatten(), zf)
+        }
+        (items, _) => general(cx, op, value, slot, filter, items),
+    }
+}
+
+/// The general loop of an aggregate: each item bound, its value and filter run.
+fn general(
+    cx: &mut Cx,
+    op: Aggregate,
+    value: Option<&Expr>,
+    slot: u16,
+    filter: Option<&Expr>,
+    items: Items,
+) -> C<Int> {
+    let i = cx.slot(slot)?;
+    let value = value.map(|v| compile(cx, v)).transpose()?;
+    let filter = filter.map(|f| compile(cx, f)).transpose()?;
+    Ok(match op {
+        Aggregate::Count if value.is_none() => Box::new(move |env| {
+            let mut count = 0i64;
+            items.each(env, |env, x| {
+                env.slots[i] = x;
+                if let Some(f) = &filter {
+                    if f(env)? == 0 {
+                        return Some(true);
+                    }
+                }
+                count += 1;
+                Some(true)
+            })?;
+            Some(count)
+        }),
+        Aggregate::Sum => {
+            let value = value.ok_or("a sum of the items themselves")?;
+            Box::new(move |env| {
+                let mut sum = 0i64;
+                items.each(env, |env, x| {
+                    env.slots[i] = x;
+                    if let Some(f) = &filter {
+                        if f(env)? == 0 {
+                            return Some(true);
+                        }
+                    }
+                    sum = sum.checked_add(value(env)?)?;
+                    Some(true)
+                })?;
+                Some(sum)
+            })
+        }
+        Aggregate::Any | Aggregate::All => {
+            let test = filter.or(value);
+            let any = op == Aggregate::Any;
+            Box::new(move |env| {
+                let mut found = !any;
+                items.each(env, |env, x| {
+                    env.slots[i] = x;
+                    let holds = match &test {
+                        Some(t) => t(env)? != 0,
+                        None => true,
+                    };
+                    if holds == any {
+                        found = any;
+                        return Some(false);
+                    }
+                    Some(true)
+                })?;
+                Some(found as i64)
+            })
+        }
+        Aggregate::Count
+        | Aggregate::Max
+        | Aggregate::Min
+        | Aggregate::Filter
+        | Aggregate::Sort
+        | Aggregate::Map
+        | Aggregate::Flatten
+        | Aggregate::TakeWhile => return Err("an aggregate other than count, sum, any and all"),
+    })
+}
+
+/// An aggregate over a zone's cards whose value and filter read only the card's kind (kinds.rs):
+/// one loop over the cards' kinds and the tables.
+fn by_kind(
+    op: Aggregate,
+    value: Option<Box<[i64]>>,
+    filter: Option<Box<[i64]>>,
+    zf: Int,
+) -> C<Int> {
+    // Each card's kind, top first; `f` answers `None` to stop.
+    fn each(env: &mut Env, zf: &Int, mut f: impl FnMut(usize) -> Option<bool>) -> Option<()> {
+        let z = usize::try_from(zf(env)?).ok()?;
+        for &c in env.s.zones.get(z)?.cards.iter().rev() {
+            if !f(env.s.cards.get(c as usize)?.kind as usize)? {
+                break;
+            }
+        }
+        Some(())
+    }
+    let passes = move |k: usize| {
+        filter
+            .as_ref()
+            .map_or(Some(true), |t| Some(*t.get(k)? != 0))
+    };
+    Ok(match (op, value) {
+        (Aggregate::Count, None) => Box::new(move |env| {
+            let mut n = 0i64;
+            each(env, &zf, |k| {
+                n += passes(k)? as i64;
+                Some(true)
+            })?;
+            Some(n)
+        }),
+        (Aggregate::Sum, Some(v)) => Box::new(move |env| {
+            let mut sum = 0i64;
+            each(env, &zf, |k| {
+                if passes(k)? {
+                    sum = sum.checked_add(*v.get(k)?)?;
+                }
+                Some(true)
+            })?;
+            Some(sum)
+        }),
+        (Aggregate::Any | Aggregate::All, v) => {
+            let any = op == Aggregate::Any;
+            Box::new(move |env| {
+                let mut found = !any;
+                each(env, &zf, |k| {
+                    let holds = match &v {
+                        Some(v) if !passes(k)? => false,
+                        Some(v) => *v.get(k)? != 0,
+                        None => passes(k)?,
+                    };
+                    if holds == any {
+                        found = any;
+                        return Some(false);
+                    }
+                    Some(true)
+                })?;
+                Some(found as i64)
+            })
+        }
+        _ => return Err("an aggregate other than count, sum, any and all"),
+    })
+}
+
+/// The builtins of numbers, and `count` of a zone or of `everyone`.
+fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
+    Ok(match (b, args) {
+        (Builtin::Size, [x]) => match &x.kind {
+            ExprKind::Zone(z, holder) => {
+                let zf = zone(cx, z.index(), holder.as_deref())?;
+                Box::new(move |env| {
+                    let z = usize::try_from(zf(env)?).ok()?;
+                    Some(env.s.zones.get(z)?.cards.len() as i64)
+                })
+            }
+            ExprKind::Everyone => {
+                Box::new(|env| Some((0..env.s.players).filter(|&q| env.s.living(q)).count() as i64))
+            }
+            _ => return Err("`count` of a list that is not a zone or `everyone`"),
+        },
+        (Builtin::Max2 | Builtin::Min2, [a, b2]) => {
+            let (af, bf) = (compile(cx, a)?, compile(cx, b2)?);
+            if b == Builtin::Max2 {
+                Box::new(move |env| Some(af(env)?.max(bf(env)?)))
+            } else {
+                Box::new(move |env| Some(af(env)?.min(bf(env)?)))
+            }
+        }
+        (Builtin::Abs, [a]) => {
+            let af = compile(cx, a)?;
+            Box::new(move |env| af(env)?.checked_abs())
+        }
+        (
+            Builtin::Size
+            | Builtin::Max2
+            | Builtin::Min2
+            | Builtin::Abs
+            | Builtin::Take
+            | Builtin::Index
+            | Builtin::Flatten
+            | Builtin::First
+            | Builtin::Last
+            | Builtin::Cards
+            | Builtin::Kinds
+            | Builtin::Distinct
+            | Builtin::Random
+            | Builtin::Seat
+            | Builtin::Left
+            | Builtin::Right
+            | Builtin::Opponents
+            | Builtin::From
+            | Builtin::Eliminated
+            | Builtin::At
+            | Builtin::Neighbours
+            | Builtin::Adjacent,
+            _,
+        ) => return Err("a builtin other than count, max, min and abs"),
+    })
+}
+
+/// A function's call: its body compiled in place, in a frame above the caller's.
+fn call(cx: &mut Cx, f: usize, args: &[Expr]) -> C<Int> {
+    let def = cx.p.fns.get(f).ok_or("an unknown function")?;
+    if cx.depth >= DEPTH {
+        return Err("functions called too deep (a recursive function)");
+    }
+    if args.len() > 8 || args.len() != def.params.len() || !def.params.iter().all(is_word) {
+        return Err("a function with parameters that are not words");
+    }
+    let arg_fns = args
+        .iter()
+        .map(|a| compile(cx, a))
+        .collect::<C<Vec<Int>>>()?;
+    let base = cx.base + cx.types.len();
+    let mut inner = Cx {
+        p: cx.p,
+        base,
+        types: vec![None; def.slots.max(def.params.len() as u16) as usize],
+        depth: cx.depth + 1,
+    };
+    for (s, t) in def.params.iter().enumerate() {
+        inner.set_type(s as u16, t.clone());
+    }
+    inner.slot(def.slots.saturating_sub(1))?;
+    let body = compile(&mut inner, &def.body)?;
+    Ok(Box::new(move |env| {
+        let mut vals = [0i64; 8];
+        for (v, a) in vals.iter_mut().zip(&arg_fns) {
+            *v = a(env)?;
+        }
+        env.slots[base..base + arg_fns.len()].copy_from_slice(&vals[..arg_fns.len()]);
+        body(env)
+    }))
+}

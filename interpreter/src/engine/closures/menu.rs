@@ -1,0 +1,245 @@
+//! Engine stage (closures): a menu's options listed by compiled closures, identical cards merged.
+
+use super::env::Env;
+use super::expr::{compile, zone, Cx, Int};
+use super::kinds;
+use crate::engine::state::{Layout, State};
+use crate::program::{ActionDef, ActionId, BinOp, Expr, ExprKind, Program, Ty};
+
+/// An action of one parameter over a zone, listed by the closures.
+pub(crate) struct ActionPlan {
+    /// The zone instance of the parameter's domain.
+    pub domain: Int,
+    /// The conjuncts of the action's condition that read no parameter: run once per menu.
+    before: Vec<Int>,
+    /// The conjuncts that read only the parameter's kind, as one table by kind (`None`: none).
+    by_kind: Option<Box<[bool]>>,
+    /// The other conjuncts, the parameter in slot 0.
+    rest: Vec<Part>,
+    /// The slot of the parameter.
+    slot: usize,
+    /// Identical cards of the domain list one option (`ActionDef::interchangeable`).
+    merge: bool,
+}
+
+/// A conjunct of an action's condition that reads its parameter and more.
+pub(crate) enum Part {
+    /// Compared with a number of the parameter's kind (`c.cost <= you.coins`): the other side
+    /// reads no parameter, so it runs once per menu; the card's side is a table by kind.
+    Versus {
+        table: Box<[i64]>,
+        op: crate::program::BinOp,
+        /// The side that reads no parameter.
+        other: Int,
+        /// The table is the left operand.
+        left: bool,
+    },
+    General(Int),
+}
+
+/// The type a parameter's domain gives its items, when the closures know it.
+fn item_type(p: &Program, e: &crate::program::Expr) -> Option<Ty> {
+    match &e.kind {
+        crate::program::ExprKind::Zone(z, _) if p.zones.get(z.index()).is_some() => Some(Ty::Card),
+        _ => None,
+    }
+}
+
+/// The plan of an action: one parameter whose domain is a zone, a condition that compiles.
+pub(super) fn plan(p: &Program, a: &ActionDef) -> Result<ActionPlan, &'static str> {
+    let [param] = a.params.as_slice() else {
+        return Err("an action of more or fewer than one parameter");
+    };
+    let ExprKind::Zone(z, holder) = &param.kind else {
+        return Err("a parameter whose domain is not a zone");
+    };
+    let ty = item_type(p, param).ok_or("a parameter whose items are not known")?;
+    let mut cx = Cx::new(p, a.body.slots.max(1) as usize);
+    let domain = zone(&mut cx, z.index(), holder.as_deref())?;
+    cx.set_type(0, ty);
+    // The conjuncts, as the checker split them (the whole condition when it did not).
+    let parts: Vec<(&crate::program::Expr, u16)> = match (&a.condition, a.parts.is_empty()) {
+        (Some(c), true) => vec![(c, u16::MAX)],
+        (_, false) => a
+            .parts
+            .iter()
+            .map(|part| (&part.expr, part.level))
+            .collect(),
+        (None, true) => Vec::new(),
+    };
+    let (mut before, mut by_kind, mut rest) = (Vec::new(), None::<Vec<bool>>, Vec::new());
+    for (e, level) in parts {
+        if let Some(t) = kinds::table(p, e, 0) {
+            let t = t.iter().map(|&v| v != 0);
+            by_kind = Some(match by_kind {
+                Some(b) => b.into_iter().zip(t).map(|(x, y)| x && y).collect(),
+                None => t.collect(),
+            });
+        } else if level == 0 {
+            before.push(compile(&mut cx, e)?);
+        } else {
+            rest.push(part(&mut cx, e)?);
+        }
+    }
+    if rest.len() > PARTS {
+        return Err("an action's condition of too many conjuncts");
+    }
+    Ok(ActionPlan {
+        domain,
+        before,
+        by_kind: by_kind.map(Vec::into_boxed_slice),
+        rest,
+        slot: 0,
+        merge: a.interchangeable.first().copied().unwrap_or(false),
+    })
+}
+
+/// How many sets of identical cards one parameter keeps apart (as the walker's `Tried`).
+const SETS: usize = 16;
+
+/// Lists the menu, each option given to `offer`; `None` when the walker must.
+pub(super) fn list(
+    plans: &[Result<ActionPlan, &'static str>],
+    p: &Program,
+    s: &State,
+    l: &Layout,
+    decider: u8,
+    actions: &[ActionId],
+    mut offer: impl FnMut(ActionId, u32),
+) -> Option<()> {
+    // Cards with variables or with cards attached to them may differ from others of their kind.
+    let plain_cards = l.n_cvars == 0 && l.card_zones.is_empty();
+    let mut env = Env::new(s, l, decider);
+    for &a in actions {
+        let plan = plans.get(a.index())?.as_ref().ok()?;
+        let mut none = false;
+        for part in &plan.before {
+            none |= part(&mut env)? == 0;
+        }
+        if none {
+            continue;
+        }
+        let z = usize::try_from((plan.domain)(&mut env)?).ok()?;
+        let cards = &s.zones.get(z)?.cards;
+        let def = p.zones.get(s.zones.def(z).index())?;
+        // Identical cards of an unordered zone that the decider sees are one option (the walker's
+        // `equivalent`): the first whose condition holds. When the action cannot tell them apart
+        // (`interchangeable`), the first of each set alone is tried.
+        let merge = !def.ordered;
+        if merge && !plain_cards {
+            return None;
+        }
+        // The sides of comparisons that read no parameter, once for the menu.
+        let mut others = [0i64; PARTS];
+        for (o, part) in others.iter_mut().zip(&plan.rest) {
+            if let Part::Versus { other, .. } = part {
+                *o = other(&mut env)?;
+            }
+        }
+        // The decider sees the zone's face-down cards, or only those shown to it.
+        let bit = 1u64 << decider.min(63);
+        let sees_down = s.seen_mask(p, z as u32, false) & bit != 0;
+        let mut sets = [(u16::MAX, false); SETS];
+        let mut n = 0;
+        for &card in cards.iter().rev() {
+            let cs = s.cards.get(card as usize)?;
+            let key = (cs.kind, cs.face_up);
+            let seen = merge && (cs.face_up || sees_down || s.known(card) & bit != 0);
+            if seen && sets[..n].contains(&key) {
+                continue;
+            }
+            if seen && plan.merge {
+                n = add(&mut sets, n, key)?;
+            }
+            let mut holds = match &plan.by_kind {
+                Some(t) => *t.get(cs.kind as usize)?,
+                None => true,
+            };
+            if holds && !plan.rest.is_empty() {
+                env.slots[plan.slot] = card as i64;
+                for (part, &other) in plan.rest.iter().zip(&others) {
+                    holds = holds
+                        && match part {
+                            Part::Versus {
+                                table, op, left, ..
+                            } => {
+                                let mine = *table.get(cs.kind as usize)?;
+                                let (x, y) = if *left { (mine, other) } else { (other, mine) };
+                                compare(*op, x, y)?
+                            }
+                            Part::General(f) => f(&mut env)? != 0,
+                        };
+                }
+            }
+            if holds {
+                if seen && !plan.merge {
+                    n = add(&mut sets, n, key)?;
+                }
+                offer(a, card);
+            }
+        }
+    }
+    Some(())
+}
+
+/// Adds a set of identical cards; past the sets the walker keeps apart, the walker lists the menu.
+fn add(sets: &mut [(u16, bool); SETS], n: usize, key: (u16, bool)) -> Option<usize> {
+    *sets.get_mut(n)? = key;
+    Some(n + 1)
+}
+
+/// Conjuncts an action's plan keeps apart from its tables (more do not compile).
+const PARTS: usize = 8;
+
+/// A conjunct that reads the parameter: a comparison with a number of its kind, or any other.
+fn part(cx: &mut Cx, e: &Expr) -> Result<Part, &'static str> {
+    if let crate::program::ExprKind::Binary(op, a, b) = &e.kind {
+        if compare(*op, 0, 0).is_some() {
+            let sides = [(a, b, true), (b, a, false)];
+            for (mine, other, left) in sides {
+                if let (Some(table), false) = (kinds::table(cx.p, mine, 0), reads(other, 0)) {
+                    let other = compile(cx, other)?;
+                    let op = *op;
+                    return Ok(Part::Versus {
+                        table,
+                        op,
+                        other,
+                        left,
+                    });
+                }
+            }
+        }
+    }
+    Ok(Part::General(compile(cx, e)?))
+}
+
+/// The comparison `op` of two words (`None` for an operator that does not compare).
+fn compare(op: BinOp, x: i64, y: i64) -> Option<bool> {
+    match op {
+        BinOp::Eq => Some(x == y),
+        BinOp::Ne => Some(x != y),
+        BinOp::Lt => Some(x < y),
+        BinOp::Le => Some(x <= y),
+        BinOp::Gt => Some(x > y),
+        BinOp::Ge => Some(x >= y),
+        BinOp::Add
+        | BinOp::Sub
+        | BinOp::Mul
+        | BinOp::Div
+        | BinOp::Rem
+        | BinOp::Concat
+        | BinOp::In
+        | BinOp::And
+        | BinOp::Or => None,
+    }
+}
+
+/// Whether `e` reads local `slot` of its frame.
+fn reads(e: &Expr, slot: u16) -> bool {
+    if matches!(e.kind, crate::program::ExprKind::Local(s) if s == slot) {
+        return true;
+    }
+    let mut found = false;
+    e.children(&mut |x| found = found || reads(x, slot));
+    found
+}

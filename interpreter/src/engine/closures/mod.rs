@@ -1,0 +1,87 @@
+//! Engine stage (closures): a measured alternative to the machine, typed closures over int slots.
+//!
+//! Issue 42's slice (docs/engine.md, "Where the move stands"): the two questions the walker asks
+//! before every decision of a menu, which options the menu lists and whether a guarded check has
+//! work to do, compiled once per program into trees of closures (`expr.rs`) that read the state in
+//! place and handle every value as a machine word. `GameConfig::engine = Engine::Closures` asks
+//! them first; where a part did not compile, or a closure meets what it does not handle (a value
+//! that is not a word, an overflow), the walker answers instead, so a game is the walker's game
+//! but for the work counted. The walker is the oracle (engine/tests/closures.rs).
+
+mod env;
+mod expr;
+mod kinds;
+mod menu;
+
+use super::state::{Layout, State};
+use crate::program::{ActionId, Program, StmtKind};
+use env::Env;
+use expr::{Cx, Int};
+use menu::ActionPlan;
+
+/// The program's closures, built once when it is loaded, immutable, shared by every game.
+#[derive(Default)]
+pub(crate) struct Closures {
+    /// Per action: its plan, or why it has none (the walker lists it).
+    pub actions: Vec<Result<ActionPlan, &'static str>>,
+    /// Per check: the conditions of its `if`s, when it is guarded and they all compiled; else why.
+    pub guards: Vec<Result<Vec<Int>, &'static str>>,
+}
+
+impl std::fmt::Debug for Closures {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let listed = self.actions.iter().filter(|a| a.is_ok()).count();
+        let guarded = self.guards.iter().filter(|g| g.is_ok()).count();
+        write!(f, "Closures {{ actions: {listed}, guards: {guarded} }}")
+    }
+}
+
+impl Closures {
+    /// Compiles what the closures cover of `p`.
+    pub(crate) fn build(p: &Program) -> Closures {
+        let actions = p.actions.iter().map(|a| menu::plan(p, a)).collect();
+        let guards = (p.checks.iter().enumerate())
+            .map(|(i, body)| {
+                if p.guarded_checks.get(i) != Some(&true) {
+                    return Err("a check that is not guarded");
+                }
+                let block = p.blocks.get(body.block.index()).ok_or("an unknown block")?;
+                let mut conds = Vec::new();
+                for st in &block.stmts {
+                    let StmtKind::If(branches, None) = &st.kind else {
+                        return Err("a check made of more than `if`s");
+                    };
+                    for (c, _) in branches {
+                        let mut cx = Cx::new(p, body.slots as usize);
+                        conds.push(expr::compile(&mut cx, c)?);
+                    }
+                }
+                Ok(conds)
+            })
+            .collect();
+        Closures { actions, guards }
+    }
+
+    /// Whether check `i`'s guards all compiled: `Some(true)` when one of them holds (or could not
+    /// be answered: the check then runs), `Some(false)` when none does, `None` when not compiled.
+    pub(crate) fn guard_holds(&self, i: usize, s: &State, l: &Layout) -> Option<bool> {
+        let conds = self.guards.get(i)?.as_ref().ok()?;
+        let mut env = Env::new(s, l, s.active);
+        Some(conds.iter().any(|c| c(&mut env) != Some(0)))
+    }
+
+    /// The options of a menu of `actions` for `decider`, each an action and its card given to
+    /// `offer` in order; false when an action has no plan or a closure could not answer (the
+    /// walker lists the menu, and what was offered is dropped).
+    pub(crate) fn list_menu(
+        &self,
+        p: &Program,
+        s: &State,
+        l: &Layout,
+        decider: u8,
+        actions: &[ActionId],
+        offer: impl FnMut(ActionId, u32),
+    ) -> bool {
+        menu::list(&self.actions, p, s, l, decider, actions, offer).is_some()
+    }
+}

@@ -1,0 +1,123 @@
+//! Engine stage: the typed closures (engine/closures) against the walker, their oracle: at every
+//! decision of Market Race and Duel the closures list the walker's menu and answer its guarded
+//! checks alike, and games played in lockstep on `Engine::Closures` and the walker agree on the
+//! status, the events and every seat's view (docs/engine.md, "Where the move stands").
+
+use super::machine::{config, observed, program};
+use crate::engine::decide::Args;
+use crate::engine::exec::Frame;
+use crate::engine::{Engine, Game, Status};
+use crate::value::Value;
+
+/// A generator of the test's own, seeded by the game: the options both engines take.
+fn next(pick: &mut u64) -> u64 {
+    *pick ^= *pick << 13;
+    *pick ^= *pick >> 7;
+    *pick ^= *pick << 17;
+    *pick
+}
+
+/// Plays `games` walker games of `file`; at every menu the closures list the walker's options, and
+/// every guarded check's guards answer as the walker's. Returns the menus compared.
+fn same_answers(file: &str, players: u8, games: u64) -> u64 {
+    let p = program(file);
+    let closures = p.closures.clone().expect("closures are built");
+    assert!(
+        closures.actions.iter().all(|a| a.is_ok()),
+        "{file}: every action has a plan: {:?}",
+        closures
+            .actions
+            .iter()
+            .filter_map(|a| a.as_ref().err())
+            .collect::<Vec<_>>()
+    );
+    let mut menus = 0;
+    let mut out = Vec::new();
+    for seed in 0..games {
+        let mut g = Game::new(p.clone(), config(players, seed, Engine::Walker));
+        let mut pick = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        while let Status::Decision(d) = g.status() {
+            let options = d.options.len() as u64;
+            let menu = match g.st.frames.last() {
+                Some(Frame::Menu(m)) => Some((m.at, m.decider, m.offered.clone())),
+                _ => None,
+            };
+            if let Some((at, decider, offered)) = menu {
+                let actions = match g.mach().stmt(at).map(|st| &st.kind) {
+                    Some(crate::program::StmtKind::Actions { actions, .. }) => actions.clone(),
+                    _ => panic!("a menu's frame at a menu"),
+                };
+                out.clear();
+                let offer = |a, c| out.push((a, Args::One(Value::Card(c))));
+                let listed = closures.list_menu(&p, &g.st, &g.layout, decider, &actions, offer);
+                assert!(listed, "{file}, seed {seed}: the closures list the menu");
+                assert_eq!(out, offered, "{file}, seed {seed}: the same options");
+                menus += 1;
+            }
+            for (i, body) in p.checks.iter().enumerate() {
+                if p.guarded_checks.get(i) != Some(&true) {
+                    continue;
+                }
+                let theirs = closures.guard_holds(i, &g.st, &g.layout);
+                let why = closures.guards[i].as_ref().err();
+                assert!(
+                    theirs.is_some(),
+                    "{file}: check {i}'s guards compiled: {why:?}"
+                );
+                let walker = g.mach().some_guard_holds(*body);
+                assert_eq!(
+                    theirs,
+                    Some(walker),
+                    "{file}, seed {seed}: check {i}'s guards"
+                );
+            }
+            let i = (next(&mut pick) % options) as usize;
+            g.apply(i).expect("an option");
+        }
+    }
+    menus
+}
+
+#[test]
+fn the_closures_list_market_races_menus_and_answer_its_check_as_the_walker() {
+    assert!(same_answers("examples/market-race.cardgame", 2, 30) > 1000);
+    assert!(same_answers("examples/market-race.cardgame", 4, 5) > 200);
+}
+
+#[test]
+fn the_closures_list_duels_menus_as_the_walker() {
+    assert!(same_answers("examples/duel.cardgame", 2, 30) > 500);
+}
+
+/// Games on `Engine::Closures` and on the walker, in lockstep, agree at every decision.
+fn lockstep(file: &str, players: u8, games: u64) -> u64 {
+    let p = program(file);
+    let mut decisions = 0;
+    for seed in 0..games {
+        let mut walker = Game::new(p.clone(), config(players, seed, Engine::Walker));
+        let mut closures = Game::new(p.clone(), config(players, seed, Engine::Closures));
+        assert!(closures.st.fixed.closures, "{file} runs on the closures");
+        let mut pick = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        for step in 0.. {
+            let (w, c) = (observed(&mut walker), observed(&mut closures));
+            assert_eq!(
+                w, c,
+                "{file}, seed {seed}, decision {step}: the engines differ"
+            );
+            let Status::Decision(d) = walker.status() else {
+                break;
+            };
+            let i = (next(&mut pick) % d.options.len() as u64) as usize;
+            walker.apply(i).expect("an option");
+            closures.apply(i).expect("an option");
+            decisions += 1;
+        }
+    }
+    decisions
+}
+
+#[test]
+fn games_on_the_closures_are_the_walkers_games() {
+    assert!(lockstep("examples/market-race.cardgame", 3, 10) > 500);
+    assert!(lockstep("examples/duel.cardgame", 2, 10) > 100);
+}
