@@ -87,6 +87,15 @@ enum Format {
     Json,
 }
 
+/// `cards --format`: the inventory (text, JSON) or the card list as a sheet (TSV, CSV).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum CardsFormat {
+    Text,
+    Json,
+    Tsv,
+    Csv,
+}
+
 #[derive(clap::Args)]
 struct GameArgs {
     /// Number of players (default: the smallest the script supports).
@@ -308,9 +317,10 @@ enum Command {
         file: PathBuf,
         #[command(flatten)]
         game: GameArgs,
-        /// The inventory's format: text, or one JSON object.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
+        /// The inventory's format: text, or one JSON object; or the card list as a sheet (tsv, csv) that
+        /// `cards from "FILE"` reads.
+        #[arg(long, value_enum, default_value_t = CardsFormat::Text)]
+        format: CardsFormat,
     },
     /// Simulate many games and print aggregated statistics.
     Sim {

@@ -28,6 +28,7 @@ mod scripts;
 mod search_strength;
 mod serve;
 mod shard;
+mod sheets;
 mod shown;
 mod sim;
 mod strategies;

@@ -17,6 +17,8 @@ pub mod purity;
 pub mod rate;
 pub mod report;
 pub mod shard;
+pub mod sheet;
+pub mod sheet_write;
 pub mod sim;
 pub mod tally;
 pub mod testing;

@@ -11,6 +11,7 @@ mod formatting;
 mod hover;
 mod navigate;
 mod outline;
+mod sheet;
 #[cfg(test)]
 mod tests;
 
