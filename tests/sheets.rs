@@ -226,3 +226,21 @@ fn check_json_names_the_sheet() {
         .collect();
     insta::assert_snapshot!(files.join("\n"));
 }
+
+/// examples/card-sheet: a script and the sheet beside it. It checks clean, its rules test passes, it is
+/// formatted, and the sheet written from it is the sheet it reads.
+#[test]
+fn the_example_reads_its_sheet() {
+    let script = "examples/card-sheet/market-stall.cardgame";
+    let checked = run(&["check", script]);
+    assert!(checked.contains("0 errors, 0 warnings"), "{checked}");
+    assert!(run(&["test", script]).contains("1 passed, 0 failed"));
+    run(&["fmt", "--check", script]);
+    let sheet = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/card-sheet/market-stall.tsv"),
+    )
+    .expect("the sheet");
+    assert_eq!(run(&["cards", script, "--format", "tsv"]), sheet);
+    let over = run(&["run", script, "--seed", "2"]);
+    assert!(over.contains("result: winners:"), "{over}");
+}

@@ -275,6 +275,16 @@ fn card_target(
         _ => None,
     });
     let Some(decl) = decl else {
+        let families = script
+            .items
+            .iter()
+            .any(|i| matches!(i, Item::Card(c) if !c.family.is_empty()));
+        let sheets = script.items.iter().any(|i| matches!(i, Item::CardsFrom(_)));
+        if sheets && !families && program.kinds.iter().any(|k| k.name == card) {
+            return Err(format!(
+                "--set {s}: \"{card}\" is a card of a sheet (`cards from`); change its row in the sheet"
+            ));
+        }
         if program.kinds.iter().any(|k| k.name == card) {
             return Err(format!(
                 "--set {s}: \"{card}\" is a card of a family (`card \"...\" for ...`); set what \
