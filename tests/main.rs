@@ -6,6 +6,7 @@ mod common;
 
 mod browser;
 mod cli;
+mod compare_shards;
 mod cooperative;
 mod editors;
 mod errors;

@@ -4,6 +4,7 @@
 pub mod agents;
 pub mod check;
 pub mod compare;
+pub mod compare_part;
 pub mod course;
 pub mod diag;
 pub mod engine;
