@@ -272,6 +272,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_sheets_a_script_names_are_followed_beside_it() {
+        let dir = std::env::temp_dir().join(format!("cardgame-sheets-of-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let script = dir.join("g.cardgame");
+        std::fs::write(
+            &script,
+            "game \"G\" { players 2 }\ncards from \"a.tsv\"\ncards from \"sub/b.csv\" {\n}\n",
+        )
+        .expect("script");
+        assert_eq!(
+            sheets_of(&script),
+            vec![dir.join("a.tsv"), dir.join("sub/b.csv")]
+        );
+        std::fs::write(dir.join("a.tsv"), "name\nX\n").expect("sheet");
+        assert_eq!(beside(&script)("a.tsv").as_deref(), Ok("name\nX\n"));
+        assert!(beside(&script)("missing.tsv").is_err());
+    }
+
+    #[test]
     fn lines_and_columns_count_characters_from_one() {
         let s = "ab\nçd\r\nx";
         assert_eq!(line_column(s, 0), (1, 1));

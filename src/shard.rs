@@ -4,7 +4,7 @@
 use crate::USAGE;
 use cardgame_interpreter::compare_part;
 use cardgame_interpreter::program::Program;
-use cardgame_interpreter::shard::{is_script_of, merge, simulate_part, Part, Shard};
+use cardgame_interpreter::shard::{is_script_read_of, merge, simulate_part, Part, Shard};
 use cardgame_interpreter::sim::SimConfig;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -166,7 +166,10 @@ pub fn cmd_merge(files: &[PathBuf], how: MergeOut) -> u8 {
                     return USAGE;
                 }
             };
-            let played = parts.iter().all(|(_, p)| is_script_of(&source, &p.study));
+            let read = crate::diagnostics::beside(path);
+            let played = parts
+                .iter()
+                .all(|(_, p)| is_script_read_of(&source, &p.study, &read));
             if !played {
                 errln!(
                     "error: {} is not the script the shards played (its text differs: the parts carry \

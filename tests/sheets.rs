@@ -244,3 +244,23 @@ fn the_example_reads_its_sheet() {
     let over = run(&["run", script, "--seed", "2"]);
     assert!(over.contains("result: winners:"), "{over}");
 }
+
+/// The parts of a study of a script that reads a sheet carry the hash of the text played (script and
+/// sheet): `merge --script` reads the sheet beside the script to check it.
+#[test]
+fn a_sheets_study_merges_with_its_script() {
+    let script = "examples/card-sheet/market-stall.cardgame";
+    let part = folder("merge").join("part-0.json");
+    let part = part.to_str().expect("a path");
+    let out = cardgame(&[
+        "sim", script, "--games", "4", "--shard", "0/1", "--out", part,
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let merged = run(&["merge", "--script", script, part]);
+    assert!(merged.contains("Market Stall"), "{merged}");
+}
