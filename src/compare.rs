@@ -19,6 +19,9 @@ pub struct CompareArgs<'a> {
     pub agents: &'a str,
     pub rotate: bool,
     pub until: Option<&'a str>,
+    /// `--shard K/N` and `--out FILE`: play one shard and write its partial report.
+    pub shard: Option<&'a str>,
+    pub out: Option<std::path::PathBuf>,
     pub reproducible: bool,
     pub batch: &'a Batch,
 }
@@ -98,6 +101,13 @@ pub fn cmd_compare(args: CompareArgs) -> u8 {
             b.inc(1);
         }
     };
+    if let Some(text) = args.shard {
+        let code = write_part(text, args.out.as_deref(), &a, &b, &tick);
+        if let Some(b) = &bar {
+            b.finish_and_clear();
+        }
+        return code;
+    }
     let report = compare(&a, &b, args.until, &tick);
     if let Some(b) = &bar {
         b.finish_and_clear();
@@ -129,4 +139,55 @@ pub fn cmd_compare(args: CompareArgs) -> u8 {
         }
     }
     u8::from(report.errors_a + report.errors_b > 0)
+}
+
+/// `compare --shard K/N --out FILE`: plays the shard and writes its partial report, whole or not at all
+/// (written beside FILE, then renamed). Exit 1 when a game ended with an engine error, as `compare`.
+fn write_part(shard: &str, out: Option<&Path>, a: &Side, b: &Side, tick: &(dyn Fn() + Sync)) -> u8 {
+    use cardgame_interpreter::compare_part::compare_part;
+    use cardgame_interpreter::shard::Shard;
+    let (shard, out) = match (Shard::parse(shard), out) {
+        (Ok(s), Some(out)) => (s, out),
+        (Err(e), _) => {
+            errln!("error: {e}");
+            return USAGE;
+        }
+        (Ok(_), None) => {
+            errln!("error: --shard and --out go together");
+            return USAGE;
+        }
+    };
+    let part = match compare_part(a, b, shard, tick) {
+        Ok(p) => p,
+        Err(e) => {
+            errln!("error: {e}");
+            return USAGE;
+        }
+    };
+    let json = match serde_json::to_string(&part) {
+        Ok(j) => j,
+        Err(e) => {
+            errln!("error: {e}");
+            return USAGE;
+        }
+    };
+    let mut tmp = out.to_path_buf().into_os_string();
+    tmp.push(format!(".{}.tmp", std::process::id()));
+    let tmp = std::path::PathBuf::from(tmp);
+    if let Err(e) = std::fs::write(&tmp, json + "\n").and_then(|()| std::fs::rename(&tmp, out)) {
+        let _ = std::fs::remove_file(&tmp);
+        errln!("error: cannot write {}: {e}", out.display());
+        return USAGE;
+    }
+    errln!(
+        "shard {}/{}: {} of {} pairs of games written to {} ({:.2} s)",
+        shard.index,
+        shard.count,
+        part.games(),
+        part.study_games,
+        out.display(),
+        part.seconds
+    );
+    let (ea, eb) = part.errors();
+    u8::from(ea + eb > 0)
 }

@@ -2,10 +2,11 @@
 //! colours on a terminal) and writing them as JSON (docs/cli.md, "Diagnostics and colour").
 
 use crate::SCRIPT_ERROR;
-use cardgame_interpreter::check::{check_source, Checked};
+use cardgame_interpreter::check::{analyse_with, Analysis, Checked};
 use cardgame_interpreter::diag::{Diagnostic, Severity};
 use cardgame_interpreter::program::Program;
 use cardgame_interpreter::report;
+use cardgame_interpreter::sheet::Sources;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
@@ -82,6 +83,45 @@ pub fn read(path: &Path) -> Result<String, String> {
     })
 }
 
+/// The one reader of the files a script reads beside it (its card sheets, `cards from "FILE"`): the
+/// command line, the language server and `serve` all check a script through it. A name is a path from
+/// the script's folder.
+pub fn beside(script: &Path) -> impl Fn(&str) -> Result<String, String> {
+    let dir = script.parent().map(Path::to_path_buf).unwrap_or_default();
+    move |name: &str| {
+        let bytes = std::fs::read(dir.join(name)).map_err(|e| e.to_string())?;
+        String::from_utf8(bytes).map_err(|e| {
+            format!(
+                "not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            )
+        })
+    }
+}
+
+/// The card sheets the script at `script` names (`cards from "FILE"`), as paths from here, read from
+/// its syntax alone (for `--watch` and `serve`'s reload, which follow them).
+pub fn sheets_of(script: &Path) -> Vec<std::path::PathBuf> {
+    let Ok(source) = read(script) else {
+        return Vec::new();
+    };
+    let dir = script.parent().map(Path::to_path_buf).unwrap_or_default();
+    let (parsed, _) = cardgame_grammar::parse(&source);
+    parsed
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            cardgame_grammar::ast::Item::CardsFrom(d) => d.path.plain().map(|p| dir.join(p)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Check the text of the script at `path`, reading its sheets beside it.
+pub fn analyse_file(path: &Path, source: &str) -> Analysis {
+    analyse_with(source, &beside(path))
+}
+
 pub fn display_name(path: &Path) -> String {
     path.display().to_string()
 }
@@ -91,20 +131,27 @@ pub fn render(diags: &[Diagnostic], path: &Path, source: &str) -> String {
     report::render_styled(diags, &display_name(path), source, WIDTH, colours().stderr)
 }
 
-/// Read and check a script; print its diagnostics on standard error on failure.
+/// Render the diagnostics of a script and its sheets for standard error, each against its file.
+pub fn render_all(diags: &[Diagnostic], path: &Path, sources: &Sources) -> String {
+    report::render_sources(diags, &display_name(path), sources, WIDTH, colours().stderr)
+}
+
+/// Read and check a script (and its sheets); print its diagnostics on standard error on failure.
+/// Returns the program and the text played: the script's, then its sheets'.
 pub fn load(path: &Path) -> Result<(Arc<Program>, String), u8> {
     let source = read(path).map_err(|e| {
         errln!("error: {e}");
         SCRIPT_ERROR
     })?;
+    let analysis = analyse_file(path, &source);
     let Checked {
         program,
         diagnostics,
-    } = check_source(&source);
+    } = analysis.checked;
     match program {
-        Some(p) => Ok((Arc::new(p), source)),
+        Some(p) => Ok((Arc::new(p), analysis.sources.text)),
         None => {
-            err!("{}", render(&diagnostics, path, &source));
+            err!("{}", render_all(&diagnostics, path, &analysis.sources));
             errln!("{}: {}", path.display(), report::summary(&diagnostics));
             Err(SCRIPT_ERROR)
         }
@@ -115,7 +162,7 @@ pub fn load(path: &Path) -> Result<(Arc<Program>, String), u8> {
 /// check is exit 1 with its diagnostics, a setting that names nothing or does not fit exit 2. Returns
 /// the program and the text played (the script's, with the settings written in).
 pub fn load_variant(path: &Path, settings: &[String]) -> Result<(Arc<Program>, String), u8> {
-    use cardgame_interpreter::variant::{variant, Setting, VariantError};
+    use cardgame_interpreter::variant::{variant_with, Setting, VariantError};
     if settings.is_empty() {
         return load(path);
     }
@@ -128,10 +175,11 @@ pub fn load_variant(path: &Path, settings: &[String]) -> Result<(Arc<Program>, S
         errln!("error: {e}");
         SCRIPT_ERROR
     })?;
-    match variant(&source, &parsed) {
+    match variant_with(&source, &parsed, &beside(path)) {
         Ok(v) => Ok((Arc::new(v.program), v.source)),
         Err(VariantError::Script(diagnostics)) => {
-            err!("{}", render(&diagnostics, path, &source));
+            let sources = analyse_file(path, &source).sources;
+            err!("{}", render_all(&diagnostics, path, &sources));
             errln!("{}: {}", path.display(), report::summary(&diagnostics));
             Err(SCRIPT_ERROR)
         }
@@ -173,18 +221,24 @@ fn label_json(
     })
 }
 
-/// A diagnostic as the JSON object of `check --format json` (docs/cli.md).
-pub fn diagnostic_json(d: &Diagnostic, path: &Path, source: &str) -> serde_json::Value {
-    let (line, column) = line_column(source, d.span.start);
-    let mut labels = vec![label_json(source, d.span, &d.label, true)];
-    labels.extend(
-        d.related
-            .iter()
-            .map(|(span, text)| label_json(source, *span, text, false)),
+/// A diagnostic as the JSON object of `check --format json` (docs/cli.md): its file is the script or
+/// the sheet its span is in, and its labels are those in that file.
+pub fn diagnostic_json(d: &Diagnostic, path: &Path, sources: &Sources) -> serde_json::Value {
+    let (sheet, source, span) = sources.locate(d.span);
+    let file = sheet.map_or_else(
+        || display_name(path),
+        |s| report::sheet_name(&display_name(path), &s.path),
     );
+    let (line, column) = line_column(source, span.start);
+    let mut labels = vec![label_json(source, span, &d.label, true)];
+    labels.extend(d.related.iter().filter_map(|(s, text)| {
+        let (other, _, local) = sources.locate(*s);
+        (other.map(|o| o.start) == sheet.map(|o| o.start))
+            .then(|| label_json(source, local, text, false))
+    }));
     serde_json::json!({
         "type": "diagnostic",
-        "file": display_name(path),
+        "file": file,
         "severity": match d.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -216,6 +270,25 @@ pub fn unreadable_json(path: &Path, message: &str) -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_sheets_a_script_names_are_followed_beside_it() {
+        let dir = std::env::temp_dir().join(format!("cardgame-sheets-of-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let script = dir.join("g.cardgame");
+        std::fs::write(
+            &script,
+            "game \"G\" { players 2 }\ncards from \"a.tsv\"\ncards from \"sub/b.csv\" {\n}\n",
+        )
+        .expect("script");
+        assert_eq!(
+            sheets_of(&script),
+            vec![dir.join("a.tsv"), dir.join("sub/b.csv")]
+        );
+        std::fs::write(dir.join("a.tsv"), "name\nX\n").expect("sheet");
+        assert_eq!(beside(&script)("a.tsv").as_deref(), Ok("name\nX\n"));
+        assert!(beside(&script)("missing.tsv").is_err());
+    }
 
     #[test]
     fn lines_and_columns_count_characters_from_one() {

@@ -1,12 +1,13 @@
 //! Command line, games stage: `run`, `cards`, `strategies`, `sim`, `tournament` and `play`, which load one
 //! checked script and play it (docs/cli.md is the contract).
 
-use crate::diagnostics::{display_name, load, load_variant};
+use crate::diagnostics::{analyse_file, display_name, load, load_variant, read, render_all};
 use crate::learn::ModelArgs;
-use crate::{play, Batch, Format, GameArgs, Limits, SCRIPT_ERROR, USAGE};
+use crate::{play, Batch, CardsFormat, Format, GameArgs, Limits, SCRIPT_ERROR, USAGE};
 use cardgame_interpreter::agents::{make_agent_with, Agent, Model};
 use cardgame_interpreter::engine::{render_event, Event, Game, GameConfig, Status};
 use cardgame_interpreter::program::{OptionId, OptionKind, Program};
+use cardgame_interpreter::sheet_write::SheetFormat;
 use cardgame_interpreter::sim::{simulate, SimConfig};
 use cardgame_interpreter::tournament::{tournament, Plan};
 use cardgame_interpreter::value::Value;
@@ -361,7 +362,12 @@ pub fn cmd_run(
     code
 }
 
-pub fn cmd_cards(file: &Path, args: &GameArgs, format: Format) -> u8 {
+pub fn cmd_cards(file: &Path, args: &GameArgs, format: CardsFormat) -> u8 {
+    match format {
+        CardsFormat::Tsv => return write_sheet(file, args, SheetFormat::Tsv),
+        CardsFormat::Csv => return write_sheet(file, args, SheetFormat::Csv),
+        CardsFormat::Text | CardsFormat::Json => {}
+    }
     let (program, cfg, _) = match prepare(file, args, 1) {
         Ok(x) => x,
         Err(c) => return c,
@@ -373,10 +379,48 @@ pub fn cmd_cards(file: &Path, args: &GameArgs, format: Format) -> u8 {
     }
     let inv = game.inventory();
     match format {
-        Format::Json => outln!("{}", serde_json::to_string_pretty(&inv).unwrap_or_default()),
-        Format::Text => out!("{}", inv.to_text()),
+        CardsFormat::Json => outln!("{}", serde_json::to_string_pretty(&inv).unwrap_or_default()),
+        CardsFormat::Text | CardsFormat::Tsv | CardsFormat::Csv => out!("{}", inv.to_text()),
     }
     0
+}
+
+/// `cards --format tsv|csv`: the script's cards as a sheet (`cards from` reads it back).
+fn write_sheet(file: &Path, args: &GameArgs, format: SheetFormat) -> u8 {
+    use cardgame_interpreter::sheet_write;
+    if !args.set.is_empty() || !args.options.is_empty() || args.players.is_some() {
+        errln!(
+            "error: --format tsv and csv write the cards as the script writes them (copies that depend \
+             on the players or an option stay written so): --players, --option and --set do not apply"
+        );
+        return USAGE;
+    }
+    let source = match read(file) {
+        Ok(s) => s,
+        Err(e) => {
+            errln!("error: {e}");
+            return SCRIPT_ERROR;
+        }
+    };
+    let analysis = analyse_file(file, &source);
+    let Some(program) = analysis.checked.program.as_ref() else {
+        err!(
+            "{}",
+            render_all(&analysis.checked.diagnostics, file, &analysis.sources)
+        );
+        return SCRIPT_ERROR;
+    };
+    let written = sheet_write::written(&analysis);
+    match sheet_write::write_sheet(program, &written, format) {
+        Ok(text) => {
+            out!("{text}");
+            0
+        }
+        Err(e) => {
+            errln!("error: {}: {e}", file.display());
+            SCRIPT_ERROR
+        }
+    }
 }
 
 pub fn cmd_strategies(file: &Path, format: Format) -> u8 {

@@ -87,6 +87,15 @@ enum Format {
     Json,
 }
 
+/// `cards --format`: the inventory (text, JSON) or the card list as a sheet (TSV, CSV).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum CardsFormat {
+    Text,
+    Json,
+    Tsv,
+    Csv,
+}
+
 #[derive(clap::Args)]
 struct GameArgs {
     /// Number of players (default: the smallest the script supports).
@@ -314,9 +323,10 @@ enum Command {
         file: PathBuf,
         #[command(flatten)]
         game: GameArgs,
-        /// The inventory's format: text, or one JSON object.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
+        /// The inventory's format: text, or one JSON object; or the card list as a sheet (tsv, csv) that
+        /// `cards from "FILE"` reads.
+        #[arg(long, value_enum, default_value_t = CardsFormat::Text)]
+        format: CardsFormat,
     },
     /// Simulate many games and print aggregated statistics.
     Sim {
@@ -377,8 +387,15 @@ enum Command {
         no_rotate: bool,
         /// Stop as soon as this figure's difference is decided (a confidence sequence, valid however
         /// often it is looked at), at the latest after --games games: `"wins: seat 1"`, `turns`, ...
-        #[arg(long, value_name = "FIGURE")]
+        #[arg(long, value_name = "FIGURE", conflicts_with = "shard")]
         until_decided: Option<String>,
+        /// Play only shard K of N of the comparison (the pairs of games K, K+N, K+2N, ...) and write
+        /// its partial report (JSON) to --out, for `cardgame merge`.
+        #[arg(long, value_name = "K/N", requires = "out")]
+        shard: Option<String>,
+        /// With --shard: the file the partial report is written to (whole, or not at all).
+        #[arg(long, value_name = "FILE", requires = "shard")]
+        out: Option<PathBuf>,
         /// Leave out of the report the seconds it took.
         #[arg(long)]
         reproducible: bool,
@@ -712,6 +729,8 @@ fn main() -> ExitCode {
             agents,
             no_rotate,
             until_decided,
+            shard,
+            out,
             reproducible,
             batch,
         } => compare::cmd_compare(compare::CompareArgs {
@@ -723,6 +742,8 @@ fn main() -> ExitCode {
             agents: &agents,
             rotate: !no_rotate,
             until: until_decided.as_deref(),
+            shard: shard.as_deref(),
+            out,
             reproducible,
             batch: &batch,
         }),

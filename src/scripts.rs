@@ -2,10 +2,10 @@
 //! (diagnostics on standard error, results on standard output) or as JSON lines (docs/cli.md).
 
 use crate::diagnostics::{
-    colours, diagnostic_json, display_name, load, paint, read, render, unreadable_json,
+    analyse_file, colours, diagnostic_json, display_name, load, paint, read, render_all,
+    unreadable_json,
 };
 use crate::{Format, TestLimits, SCRIPT_ERROR};
-use cardgame_interpreter::check::check_source;
 use cardgame_interpreter::report;
 use cardgame_interpreter::testing::run_test;
 use std::path::{Path, PathBuf};
@@ -28,16 +28,17 @@ pub fn check(files: &[PathBuf], format: Format) -> u8 {
                 continue;
             }
         };
-        let checked = check_source(&source);
+        let analysis = analyse_file(f, &source);
+        let (checked, sources) = (analysis.checked, analysis.sources);
         let diags = &checked.diagnostics;
         match format {
             Format::Text => {
-                err!("{}", render(diags, f, &source));
+                err!("{}", render_all(diags, f, &sources));
                 outln!("{}: {}", f.display(), report::summary(diags));
             }
             Format::Json => {
                 for d in diags {
-                    outln!("{}", diagnostic_json(d, f, &source));
+                    outln!("{}", diagnostic_json(d, f, &sources));
                 }
                 let errors = diags.iter().filter(|d| d.is_error()).count();
                 outln!("{}", summary_json(f, errors, diags.len() - errors));
@@ -169,12 +170,13 @@ fn load_json(
             return None;
         }
     };
-    let checked = check_source(&source);
+    let analysis = analyse_file(f, &source);
+    let (checked, sources) = (analysis.checked, analysis.sources);
     match checked.program {
-        Some(p) => Some((std::sync::Arc::new(p), source)),
+        Some(p) => Some((std::sync::Arc::new(p), sources.text)),
         None => {
             for d in &checked.diagnostics {
-                outln!("{}", diagnostic_json(d, f, &source));
+                outln!("{}", diagnostic_json(d, f, &sources));
             }
             None
         }

@@ -2,8 +2,9 @@
 //! not at all) and `cardgame merge PARTS...` (the report of the whole study).
 
 use crate::USAGE;
+use cardgame_interpreter::compare_part;
 use cardgame_interpreter::program::Program;
-use cardgame_interpreter::shard::{is_script_of, merge, simulate_part, Part, Shard};
+use cardgame_interpreter::shard::{is_script_read_of, merge, simulate_part, Part, Shard};
 use cardgame_interpreter::sim::SimConfig;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -106,6 +107,7 @@ pub fn cmd_merge(files: &[PathBuf], how: MergeOut) -> u8 {
         html,
     } = how;
     let mut parts = Vec::with_capacity(files.len());
+    let mut compared = Vec::new();
     for f in files {
         let name = f.display().to_string();
         let text = match std::fs::read_to_string(f) {
@@ -115,6 +117,21 @@ pub fn cmd_merge(files: &[PathBuf], how: MergeOut) -> u8 {
                 return USAGE;
             }
         };
+        let kind = serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .and_then(|v| v.get("kind").and_then(|k| k.as_str()).map(str::to_string));
+        if kind.as_deref() == Some(compare_part::KIND) {
+            match serde_json::from_str::<compare_part::ComparePart>(&text) {
+                Ok(p) => compared.push((name, p)),
+                Err(e) => {
+                    errln!(
+                        "error: {name} is not a partial report of `cardgame compare --shard`: {e}"
+                    );
+                    return USAGE;
+                }
+            }
+            continue;
+        }
         match serde_json::from_str::<Part>(&text) {
             Ok(p) => parts.push((name, p)),
             Err(e) => {
@@ -122,6 +139,15 @@ pub fn cmd_merge(files: &[PathBuf], how: MergeOut) -> u8 {
                 return USAGE;
             }
         }
+    }
+    if !compared.is_empty() {
+        if !parts.is_empty() {
+            errln!(
+                "error: parts of `sim --shard` and of `compare --shard` cannot be merged together"
+            );
+            return USAGE;
+        }
+        return merge_compared(&compared, json, allow_partial, reproducible);
     }
     let merged = match merge(&parts) {
         Ok(m) => m,
@@ -140,7 +166,10 @@ pub fn cmd_merge(files: &[PathBuf], how: MergeOut) -> u8 {
                     return USAGE;
                 }
             };
-            let played = parts.iter().all(|(_, p)| is_script_of(&source, &p.study));
+            let read = crate::diagnostics::beside(path);
+            let played = parts
+                .iter()
+                .all(|(_, p)| is_script_read_of(&source, &p.study, &read));
             if !played {
                 errln!(
                     "error: {} is not the script the shards played (its text differs: the parts carry \
@@ -199,6 +228,57 @@ pub fn cmd_merge(files: &[PathBuf], how: MergeOut) -> u8 {
             list.join(", "),
             merged.count,
             r.games
+        );
+        if !allow_partial {
+            code = 1;
+        }
+    }
+    code
+}
+
+/// `cardgame merge` of the parts of `compare --shard`: the comparison's report, exactly as the whole
+/// comparison prints it; missing shards as for `sim`'s parts.
+fn merge_compared(
+    parts: &[(String, compare_part::ComparePart)],
+    json: bool,
+    allow_partial: bool,
+    reproducible: bool,
+) -> u8 {
+    let (mut report, missing) = match compare_part::merge_compare(parts) {
+        Ok(r) => r,
+        Err(e) => {
+            errln!("error: {e}");
+            return USAGE;
+        }
+    };
+    if reproducible {
+        report.seconds = 0.0;
+    }
+    if json {
+        match serde_json::to_value(&report) {
+            Ok(mut v) => {
+                if let (true, Some(o)) = (reproducible, v.as_object_mut()) {
+                    o.remove("seconds");
+                }
+                outln!("{v}");
+            }
+            Err(e) => {
+                errln!("error: {e}");
+                return USAGE;
+            }
+        }
+    } else {
+        out!("{}", report.to_text(!reproducible));
+    }
+    let mut code = u8::from(report.errors_a + report.errors_b > 0);
+    if !missing.is_empty() {
+        let list: Vec<String> = missing.iter().map(u64::to_string).collect();
+        let count = parts.first().map_or(0, |(_, p)| p.shard.count);
+        errln!(
+            "{}: shard(s) {} of {count} missing; the report covers {} pairs of games",
+            if allow_partial { "warning" } else { "error" },
+            list.join(", "),
+            report.games
         );
         if !allow_partial {
             code = 1;

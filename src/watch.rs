@@ -1,11 +1,11 @@
-//! Command line, watch stage: `check --watch` and `test --watch` run again whenever a script changes
-//! (the `notify` crate), until Ctrl-C.
+//! Command line, watch stage: `check --watch` and `test --watch` run again whenever a script or a card
+//! sheet it reads changes (the `notify` crate), until Ctrl-C.
 //!
 //! Each script's folder is watched rather than the file itself, so that an editor that saves by writing
 //! a new file and renaming it over the old one (vim, many IDEs) is still followed. Events are gathered
 //! until none has come for [`DEBOUNCE`], so that one save, made of several events, runs once.
 
-use crate::diagnostics::{colours, paint};
+use crate::diagnostics::{colours, paint, sheets_of};
 use crate::SCRIPT_ERROR;
 use notify::event::{AccessKind, AccessMode, EventKind};
 use notify::{RecursiveMode, Watcher};
@@ -50,6 +50,16 @@ fn is_change(kind: &EventKind) -> bool {
 /// returns only when watching fails (exit code 1).
 pub fn watch(files: &[PathBuf], mut once: impl FnMut() -> u8) -> u8 {
     use std::io::IsTerminal;
+    let (tx, rx) = mpsc::channel();
+    let mut watcher = match notify::recommended_watcher(move |event| {
+        let _ = tx.send(event);
+    }) {
+        Ok(w) => w,
+        Err(e) => {
+            errln!("error: cannot watch files: {e}");
+            return SCRIPT_ERROR;
+        }
+    };
     let mut dirs = BTreeSet::new();
     let mut paths = BTreeSet::new();
     for f in files {
@@ -64,16 +74,6 @@ pub fn watch(files: &[PathBuf], mut once: impl FnMut() -> u8) -> u8 {
             }
         }
     }
-    let (tx, rx) = mpsc::channel();
-    let mut watcher = match notify::recommended_watcher(move |event| {
-        let _ = tx.send(event);
-    }) {
-        Ok(w) => w,
-        Err(e) => {
-            errln!("error: cannot watch files: {e}");
-            return SCRIPT_ERROR;
-        }
-    };
     for dir in &dirs {
         if let Err(e) = watcher.watch(dir, RecursiveMode::NonRecursive) {
             errln!("error: cannot watch {}: {e}", dir.display());
@@ -87,6 +87,18 @@ pub fn watch(files: &[PathBuf], mut once: impl FnMut() -> u8) -> u8 {
             // Flushed at once: the diagnostics that follow go to standard error, unbuffered.
             out!("{CLEAR}");
             let _ = std::io::Write::flush(&mut std::io::stdout());
+        }
+        // The card sheets the scripts read now (`cards from`), followed too; one that does not exist
+        // yet is reported by the check and followed once its folder does.
+        for sheet in files.iter().flat_map(|f| sheets_of(f)) {
+            if let Ok((dir, path)) = target(&sheet) {
+                if dirs.insert(dir.clone()) {
+                    if let Err(e) = watcher.watch(&dir, RecursiveMode::NonRecursive) {
+                        errln!("warning: cannot watch {}: {e}", dir.display());
+                    }
+                }
+                paths.insert(path);
+            }
         }
         let start = Instant::now();
         let code = once();

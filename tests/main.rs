@@ -6,6 +6,7 @@ mod common;
 
 mod browser;
 mod cli;
+mod compare_shards;
 mod cooperative;
 mod curves;
 mod editors;
@@ -29,6 +30,7 @@ mod scripts;
 mod search_strength;
 mod serve;
 mod shard;
+mod sheets;
 mod shown;
 mod sim;
 mod stat_keys;

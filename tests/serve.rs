@@ -476,6 +476,40 @@ fn reload_reads_the_script_again_and_keeps_the_game_on_an_error() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A script that reads its cards from a sheet (`cards from`): a reload reads the sheet again.
+#[test]
+fn reload_reads_the_card_sheet_again() {
+    let dir = std::env::temp_dir().join(format!("cardgame-reload-sheet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let example = format!("{root}/examples/card-sheet/market-stall");
+    let script = dir.join("market-stall.cardgame");
+    std::fs::copy(format!("{example}.cardgame"), &script).expect("copied");
+    let sheet = std::fs::read_to_string(format!("{example}.tsv")).expect("the sheet");
+    std::fs::write(dir.join("market-stall.tsv"), &sheet).expect("written");
+    let path = script.to_string_lossy().into_owned();
+    let server = serve(&[path.as_str()]);
+    let copper = |s: &Server| {
+        let (_, cards) = json(s, "GET", "/api/cards");
+        cards
+            .as_array()
+            .and_then(|c| c.iter().find(|c| c["name"] == "Copper"))
+            .map(|c| c["text"].clone())
+            .expect("Copper")
+    };
+    assert_eq!(copper(&server), "+1 coin.");
+    std::fs::write(
+        dir.join("market-stall.tsv"),
+        sheet.replace("+1 coin.", "One coin."),
+    )
+    .expect("written");
+    let (status, _) = json(&server, "POST", "/api/reload");
+    assert_eq!(status, 200);
+    assert_eq!(copper(&server), "One coin.");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `serve --model`: the bots, the replays and the reports play with a learned model; a model of
 /// another script is refused at start with how to learn again.
 #[test]

@@ -122,6 +122,18 @@ pub enum Item {
     Rules(RuleSetDecl),
     Stat(StatDecl),
     Participant(ParticipantDecl),
+    /// `cards from "FILE" { card "Name" { ... } }`
+    CardsFrom(CardsFromDecl),
+}
+
+/// `cards from "cards.tsv" { card "Name" { ... } }`: a card sheet beside the script (read by
+/// `interpreter::sheet`), and the items the script adds to its cards by name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CardsFromDecl {
+    pub path: Text,
+    /// The `card "Name" { ... }` blocks (never a family).
+    pub cards: Vec<CardDecl>,
+    pub span: Span,
 }
 
 /// `participant NAME "Display name"`: a player that is not a seat.

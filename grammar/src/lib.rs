@@ -6,6 +6,6 @@ pub mod format;
 mod parser;
 
 pub use parser::{
-    edit_distance, parse, SyntaxError, CONTEXTUAL_WORDS, KEYWORDS, MAX_NESTING, MAX_TREE_DEPTH,
-    TOP_LEVEL_KEYWORDS,
+    edit_distance, parse, parse_cell, SyntaxError, CONTEXTUAL_WORDS, KEYWORDS, MAX_NESTING,
+    MAX_TREE_DEPTH, TOP_LEVEL_KEYWORDS,
 };

@@ -9,7 +9,7 @@ use crate::paired::{normal_quantile, sequence_half_width, Estimate, Paired};
 use crate::program::Program;
 use crate::sim::{play_one, reason_key, Factories, Record, SimConfig};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
@@ -82,23 +82,29 @@ pub struct ComparisonReport {
 }
 
 /// The figures of the games compared so far.
-struct Tally {
-    games: u64,
-    errors: (u64, u64),
-    names: Vec<String>,
-    rates: Vec<bool>,
-    sums: Vec<Paired>,
-    index: HashMap<String, usize>,
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub(crate) struct Tally {
+    pub(crate) games: u64,
+    pub(crate) errors: (u64, u64),
+    pub(crate) names: Vec<String>,
+    pub(crate) rates: Vec<bool>,
+    pub(crate) sums: Vec<Paired>,
+    /// Where each figure was first named: the game's index in the study and its place among that
+    /// game's figures (the order of the report, whatever games a shard played).
+    pub(crate) first: Vec<(u64, usize)>,
+    #[serde(skip)]
+    pub(crate) index: HashMap<String, usize>,
 }
 
 impl Tally {
-    fn figure(&mut self, name: String, rate: bool) -> usize {
+    fn figure(&mut self, name: String, rate: bool, at: (u64, usize)) -> usize {
         if let Some(&i) = self.index.get(&name) {
             return i;
         }
         self.index.insert(name.clone(), self.names.len());
         self.names.push(name);
         self.rates.push(rate);
+        self.first.push(at);
         // A rate seen for the first time was 0 in the games before.
         self.sums.push(match rate {
             true => Paired::zeros(self.games),
@@ -107,10 +113,11 @@ impl Tally {
         self.names.len() - 1
     }
 
-    fn add(&mut self, values: Vec<(String, bool, Sums, Sums)>) {
+    /// Adds the figures of game `game` of the study.
+    fn add(&mut self, game: u64, values: Vec<(String, bool, Sums, Sums)>) {
         let mut seen = vec![false; self.names.len()];
-        for (name, rate, a, b) in values {
-            let i = self.figure(name, rate);
+        for (place, (name, rate, a, b)) in values.into_iter().enumerate() {
+            let i = self.figure(name, rate, (game, place));
             seen.resize(self.names.len(), false);
             seen[i] = true;
             self.sums[i].add(a, b);
@@ -289,6 +296,25 @@ pub fn compare(
     until: Option<&str>,
     tick: &(dyn Fn() + Sync),
 ) -> Result<ComparisonReport, String> {
+    let started = Instant::now();
+    let (tally, decision) = play(a, b, until, None, tick)?;
+    Ok(report(
+        &Header::of(a, b),
+        &tally,
+        decision,
+        started.elapsed().as_secs_f64(),
+    ))
+}
+
+/// Plays the pairs of games of the comparison (those of `shard` only, when given), in order of the
+/// study's game index, and tallies them.
+pub(crate) fn play(
+    a: &Side,
+    b: &Side,
+    until: Option<&str>,
+    shard: Option<&crate::shard::Shard>,
+    tick: &(dyn Fn() + Sync),
+) -> Result<(Tally, Option<Decision>), String> {
     let cfg = &a.cfg;
     if let Some(name) = until {
         let names = figure_names(a, b);
@@ -306,7 +332,6 @@ pub fn compare(
         crate::agents::make_agent_with(&a.program, agent, 0, seat as u8, cfg.model.as_ref())?;
         crate::agents::make_agent_with(&b.program, agent, 0, seat as u8, b.cfg.model.as_ref())?;
     }
-    let started = Instant::now();
     let (fa, fb) = (
         Factories::new(&a.program, cfg),
         Factories::new(&b.program, &b.cfg),
@@ -315,23 +340,18 @@ pub fn compare(
         .num_threads(cfg.jobs.max(1))
         .build()
         .map_err(|e| e.to_string())?;
-    let mut tally = Tally {
-        games: 0,
-        errors: (0, 0),
-        names: Vec::new(),
-        rates: Vec::new(),
-        sums: Vec::new(),
-        index: HashMap::new(),
-    };
+    let mut tally = Tally::default();
     let mut decision = None;
-    let mut first = 0;
-    while first < cfg.games {
-        let last = cfg.games.min(first + LOOK_EVERY);
-        let pairs: Vec<(Record, Record)> = pool.install(|| {
-            (first..last)
-                .into_par_iter()
-                .map(|i| {
+    let games: Vec<u64> = (0..cfg.games)
+        .filter(|i| shard.is_none_or(|s| i % s.count == s.index))
+        .collect();
+    for chunk in games.chunks(LOOK_EVERY as usize) {
+        let pairs: Vec<(u64, Record, Record)> = pool.install(|| {
+            chunk
+                .par_iter()
+                .map(|&i| {
                     let pair = (
+                        i,
                         play_one(&a.program, cfg, &fa, i, None),
                         play_one(&b.program, &b.cfg, &fb, i, None),
                     );
@@ -340,14 +360,13 @@ pub fn compare(
                 })
                 .collect()
         });
-        for (ra, rb) in &pairs {
+        for (i, ra, rb) in &pairs {
             tally.errors.0 += u64::from(ra.error.is_some());
             tally.errors.1 += u64::from(rb.error.is_some());
             if ra.error.is_none() && rb.error.is_none() {
-                tally.add(values(a, b, ra, rb));
+                tally.add(*i, values(a, b, ra, rb));
             }
         }
-        first = last;
         if let Some(name) = until {
             let d = look(&tally, name, cfg.games);
             let stop = d.as_ref().is_some_and(|d| d.decided);
@@ -360,13 +379,33 @@ pub fn compare(
     if let (Some(name), None) = (until, &decision) {
         decision = look(&tally, name, cfg.games);
     }
-    Ok(report(
-        a,
-        b,
-        &tally,
-        decision,
-        started.elapsed().as_secs_f64(),
-    ))
+    Ok((tally, decision))
+}
+
+/// What a report says of the study, besides its figures.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Header {
+    pub game: String,
+    pub a: String,
+    pub b: String,
+    pub players: u8,
+    pub seed: u64,
+    pub agents: Vec<String>,
+    pub rotate: bool,
+}
+
+impl Header {
+    pub fn of(a: &Side, b: &Side) -> Header {
+        Header {
+            game: a.program.name.clone(),
+            a: a.label.clone(),
+            b: b.label.clone(),
+            players: a.cfg.players,
+            seed: a.cfg.seed,
+            agents: a.cfg.agents.clone(),
+            rotate: a.cfg.rotate,
+        }
+    }
 }
 
 /// The confidence sequence of figure `name` after the games so far, tuned for `bound` games.
@@ -390,9 +429,8 @@ fn look(tally: &Tally, name: &str, bound: u64) -> Option<Decision> {
 /// The level of every interval.
 const CONFIDENCE: f64 = 0.95;
 
-fn report(
-    a: &Side,
-    b: &Side,
+pub(crate) fn report(
+    header: &Header,
     tally: &Tally,
     until_decided: Option<Decision>,
     seconds: f64,
@@ -453,16 +491,15 @@ fn report(
             }
         })
         .collect();
-    let cfg = &a.cfg;
     ComparisonReport {
-        game: a.program.name.clone(),
-        a: a.label.clone(),
-        b: b.label.clone(),
-        players: cfg.players,
+        game: header.game.clone(),
+        a: header.a.clone(),
+        b: header.b.clone(),
+        players: header.players,
         games: tally.games,
-        seed: cfg.seed,
-        agents: cfg.agents.clone(),
-        rotate: cfg.rotate,
+        seed: header.seed,
+        agents: header.agents.clone(),
+        rotate: header.rotate,
         errors_a: tally.errors.0,
         errors_b: tally.errors.1,
         confidence: CONFIDENCE,

@@ -4,6 +4,7 @@
 pub mod agents;
 pub mod check;
 pub mod compare;
+pub mod compare_part;
 pub mod course;
 pub mod curves;
 pub mod diag;
@@ -19,6 +20,8 @@ pub mod purity;
 pub mod rate;
 pub mod report;
 pub mod shard;
+pub mod sheet;
+pub mod sheet_write;
 pub mod sim;
 pub mod tally;
 pub mod testing;

@@ -57,6 +57,24 @@ impl Paired {
         }
     }
 
+    /// Adds the sums of other games (a shard's) to these.
+    pub fn absorb(&mut self, other: &Paired) {
+        self.sa += other.sa;
+        self.sb += other.sb;
+        self.na += other.na;
+        self.nb += other.nb;
+        self.saa += other.saa;
+        self.sbb += other.sbb;
+        self.sab += other.sab;
+        self.naa += other.naa;
+        self.nbb += other.nbb;
+        self.nab += other.nab;
+        self.san += other.san;
+        self.sbn += other.sbn;
+        self.sanb += other.sanb;
+        self.nasb += other.nasb;
+    }
+
     /// Whether the figure was 0 in every game on both sides.
     pub fn is_nothing(&self) -> bool {
         self.saa == 0 && self.sbb == 0

@@ -6,6 +6,8 @@
 //! left out; the header still names the true line and column.
 
 use crate::diag::{Diagnostic, Severity};
+use crate::sheet::Sources;
+use cardgame_grammar::ast::Span;
 use miette::{
     GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents,
     SourceCode, SourceSpan, SpanContents,
@@ -291,6 +293,49 @@ pub fn render_styled(
         out.push('\n');
     }
     out
+}
+
+/// Render the diagnostics of a script and the card sheets it reads (`sheet.rs`): each one against the
+/// file its span is in, named beside the script (`games/x.tsv` for `games/x.cardgame`). A related span in
+/// another file than the diagnostic's is left out of its drawing.
+pub fn render_sources(
+    diags: &[Diagnostic],
+    file_name: &str,
+    sources: &Sources,
+    width: usize,
+    colour: bool,
+) -> String {
+    if sources.sheets.is_empty() {
+        return render_styled(diags, file_name, &sources.text, width, colour);
+    }
+    let mut out = String::new();
+    for d in diags {
+        let (sheet, text, span) = sources.locate(d.span);
+        let name = sheet.map_or_else(|| file_name.to_string(), |s| sheet_name(file_name, &s.path));
+        let in_file = |s: Span| {
+            let (other, _, local) = sources.locate(s);
+            (other.map(|o| o.start) == sheet.map(|o| o.start)).then_some(local)
+        };
+        let local = Diagnostic {
+            span,
+            related: d
+                .related
+                .iter()
+                .filter_map(|(s, t)| in_file(*s).map(|l| (l, t.clone())))
+                .collect(),
+            ..d.clone()
+        };
+        out.push_str(&render_styled(&[local], &name, text, width, colour));
+    }
+    out
+}
+
+/// The name of a sheet read by the script `script_name`: its path from the script's folder.
+pub fn sheet_name(script_name: &str, path: &str) -> String {
+    match std::path::Path::new(script_name).parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.join(path).display().to_string(),
+        _ => path.to_string(),
+    }
 }
 
 /// "2 errors, 1 warning"

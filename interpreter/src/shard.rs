@@ -178,15 +178,23 @@ impl Study {
 /// Whether `source` is the text of the script the study played (its SHA-256 is the one the parts carry),
 /// once the study's settings are written in.
 pub fn is_script_of(source: &str, study: &Study) -> bool {
+    is_script_read_of(source, study, &crate::sheet::no_files)
+}
+
+/// [`is_script_of`] for a script whose card sheets (`cards from`) `read` reads: the parts hash the
+/// text played, the script's followed by its sheets'.
+pub fn is_script_read_of(source: &str, study: &Study, read: crate::sheet::ReadFile) -> bool {
     if study.settings.is_empty() {
-        return sha256_hex(source) == study.script_sha256;
+        return sha256_hex(source) == study.script_sha256
+            || sha256_hex(&crate::check::analyse_with(source, read).sources.text)
+                == study.script_sha256;
     }
     let settings: Result<Vec<_>, _> = study
         .settings
         .iter()
         .map(|s| crate::variant::Setting::parse(s))
         .collect();
-    match settings.map(|s| crate::variant::variant(source, &s)) {
+    match settings.map(|s| crate::variant::variant_with(source, &s, read)) {
         Ok(Ok(v)) => sha256_hex(&v.source) == study.script_sha256,
         _ => false,
     }

@@ -9,9 +9,10 @@
 //! script (`7`, `true`, `2 * players`, `["Iron", "Wood"]`). A card property the card does not write
 //! (it takes the property's default) is added to the card.
 
-use crate::check::check_source;
+use crate::check::analyse_with;
 use crate::diag::did_you_mean;
 use crate::program::Program;
+use crate::sheet::{no_files, ReadFile};
 use cardgame_grammar::ast::{CardDecl, CardItem, Item, Scope, Script, Span};
 use std::fmt;
 
@@ -59,7 +60,8 @@ impl fmt::Display for Setting {
 /// checked and applied there, as `--option` is.
 pub struct Variant {
     pub program: Program,
-    /// The script's text with the settings written in (the script itself when nothing was set).
+    /// The script's text with the settings written in (the script itself when nothing was set),
+    /// followed by the card sheets it reads (`sheet::Sources::text`).
     pub source: String,
 }
 
@@ -82,7 +84,19 @@ enum Target {
 
 /// The script `source` with `settings` written in, checked.
 pub fn variant(source: &str, settings: &[Setting]) -> Result<Variant, VariantError> {
-    let checked = check_source(source);
+    variant_with(source, settings, &no_files)
+}
+
+/// The script `source`, whose card sheets `read` reads, with `settings` written in, checked. A sheet's
+/// cards are not in the script's text: a setting of one of them names no card of the script.
+pub fn variant_with(
+    source: &str,
+    settings: &[Setting],
+    read: ReadFile,
+) -> Result<Variant, VariantError> {
+    let analysis = analyse_with(source, read);
+    let whole = analysis.sources.text;
+    let checked = analysis.checked;
     let Some(program) = checked.program.as_ref() else {
         return Err(VariantError::Script(checked.diagnostics));
     };
@@ -90,7 +104,7 @@ pub fn variant(source: &str, settings: &[Setting]) -> Result<Variant, VariantErr
         let program = checked.program.expect("checked above");
         return Ok(Variant {
             program,
-            source: source.to_string(),
+            source: whole,
         });
     }
     for (i, s) in settings.iter().enumerate() {
@@ -123,7 +137,7 @@ pub fn variant(source: &str, settings: &[Setting]) -> Result<Variant, VariantErr
         let program = checked.program.expect("checked above");
         return Ok(Variant {
             program,
-            source: source.to_string(),
+            source: whole,
         });
     }
     // Written from the end, so that the offsets of the edits before stay right; each value's place in
@@ -140,7 +154,9 @@ pub fn variant(source: &str, settings: &[Setting]) -> Result<Variant, VariantErr
         placed.push((at, at + settings[*i].value.len(), *i));
         shift += text.len() as isize - (*end - *start) as isize;
     }
-    let checked = check_source(&edited);
+    let analysis = analyse_with(&edited, read);
+    let edited_whole = analysis.sources.text;
+    let checked = analysis.checked;
     let errors: Vec<_> = checked
         .diagnostics
         .iter()
@@ -185,7 +201,7 @@ pub fn variant(source: &str, settings: &[Setting]) -> Result<Variant, VariantErr
     }
     Ok(Variant {
         program,
-        source: edited,
+        source: edited_whole,
     })
 }
 
@@ -259,6 +275,16 @@ fn card_target(
         _ => None,
     });
     let Some(decl) = decl else {
+        let families = script
+            .items
+            .iter()
+            .any(|i| matches!(i, Item::Card(c) if !c.family.is_empty()));
+        let sheets = script.items.iter().any(|i| matches!(i, Item::CardsFrom(_)));
+        if sheets && !families && program.kinds.iter().any(|k| k.name == card) {
+            return Err(format!(
+                "--set {s}: \"{card}\" is a card of a sheet (`cards from`); change its row in the sheet"
+            ));
+        }
         if program.kinds.iter().any(|k| k.name == card) {
             return Err(format!(
                 "--set {s}: \"{card}\" is a card of a family (`card \"...\" for ...`); set what \

@@ -14,24 +14,32 @@ pub fn of(doc: &Document) -> Vec<Diagnostic> {
         .diagnostics
         .iter()
         .map(|d| {
+            // A diagnostic of a card sheet is shown on the script's `cards from` line, with its place.
+            let in_sheet = super::sheet::place(doc, d.span);
+            let span = in_sheet.as_ref().map_or(d.span, |(at, _)| *at);
             let location = |span| Location::new(doc.uri.clone(), doc.range(span));
             let mut related = vec![];
             if !d.label.is_empty() && d.label != "here" {
                 related.push(DiagnosticRelatedInformation {
-                    location: location(d.span),
+                    location: location(span),
                     message: d.label.clone(),
                 });
             }
             for (span, text) in &d.related {
-                related.push(DiagnosticRelatedInformation {
-                    location: location(*span),
-                    message: text.clone(),
-                });
+                if in_sheet.is_none() {
+                    related.push(DiagnosticRelatedInformation {
+                        location: location(*span),
+                        message: text.clone(),
+                    });
+                }
             }
-            let mut message = d.message.clone();
+            let mut message = match &in_sheet {
+                Some((_, at)) => format!("{at}: {}", d.message),
+                None => d.message.clone(),
+            };
             if let Some(help) = &d.help {
                 related.push(DiagnosticRelatedInformation {
-                    location: location(d.span),
+                    location: location(span),
                     message: format!("help: {help}"),
                 });
                 // Editors that do not show related information still show the help.
@@ -39,7 +47,7 @@ pub fn of(doc: &Document) -> Vec<Diagnostic> {
                 message.push_str(help);
             }
             Diagnostic {
-                range: doc.range(d.span),
+                range: doc.range(span),
                 severity: Some(match d.severity {
                     Severity::Error => DiagnosticSeverity::ERROR,
                     Severity::Warning => DiagnosticSeverity::WARNING,

@@ -2,7 +2,7 @@
 //! conversion between byte offsets (the checker's spans) and LSP positions (lines and UTF-16 columns).
 
 use cardgame_grammar::ast::{Scope, Span};
-use cardgame_interpreter::check::{analyse, Analysis, SymbolKind};
+use cardgame_interpreter::check::{analyse, analyse_with, Analysis, SymbolKind};
 use lsp_types::{Position, Range, TextDocumentContentChangeEvent, Uri};
 
 /// A declared name, kept for completion while the script is half typed.
@@ -47,9 +47,12 @@ impl Document {
         doc
     }
 
-    /// Replace the text and check it again.
+    /// Replace the text and check it again (with the card sheets beside the script, read again).
     pub fn set_text(&mut self, text: String) {
-        self.analysis = analyse(&text);
+        self.analysis = match super::sheet::file_path(&self.uri) {
+            Some(path) => analyse_with(&text, &crate::diagnostics::beside(&path)),
+            None => analyse(&text),
+        };
         self.line_starts = line_starts(&text);
         self.text = text;
         let syntax_ok = !self

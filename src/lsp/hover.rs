@@ -22,6 +22,7 @@ pub fn hover(doc: &Document, pos: Position) -> Option<Hover> {
         .find(|s| s.start <= offset && offset <= s.end)
         .map(|s| doc.range(s));
     let value = match d.kind {
+        SymbolKind::Card if d.span.start > doc.text.len() => super::sheet::card(doc, d.span)?,
         SymbolKind::Card => card(doc, d.span)?,
         SymbolKind::Statistic => {
             let mut out = declaration(doc, d.span, d.kind.what(), &d.name);

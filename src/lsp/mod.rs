@@ -12,6 +12,7 @@ mod hover;
 mod keywords;
 mod navigate;
 mod outline;
+mod sheet;
 #[cfg(test)]
 mod tests;
 

@@ -11,10 +11,11 @@ use std::collections::HashMap;
 pub fn definition(doc: &Document, pos: Position) -> Option<Location> {
     let symbols = &doc.analysis.symbols;
     let def = symbols.at(doc.offset(pos))?;
-    Some(Location::new(
-        doc.uri.clone(),
-        doc.range(symbols.defs[def].span),
-    ))
+    let span = symbols.defs[def].span;
+    Some(
+        super::sheet::location(doc, span)
+            .unwrap_or_else(|| Location::new(doc.uri.clone(), doc.range(span))),
+    )
 }
 
 pub fn references(doc: &Document, pos: Position, declaration: bool) -> Vec<Location> {
@@ -28,7 +29,10 @@ pub fn references(doc: &Document, pos: Position, declaration: bool) -> Vec<Locat
     }
     spans
         .into_iter()
-        .map(|s| Location::new(doc.uri.clone(), doc.range(s)))
+        .map(|s| {
+            super::sheet::location(doc, s)
+                .unwrap_or_else(|| Location::new(doc.uri.clone(), doc.range(s)))
+        })
         .collect()
 }
 
@@ -46,6 +50,10 @@ pub fn prepare_rename(doc: &Document, pos: Position) -> Option<PrepareRenameResp
     let offset = doc.offset(pos);
     let symbols = &doc.analysis.symbols;
     let def = symbols.at(offset)?;
+    // A card a sheet defines is renamed in its sheet, not here.
+    if symbols.defs[def].span.start > doc.text.len() {
+        return None;
+    }
     let span = symbols
         .refs
         .iter()
@@ -165,6 +173,12 @@ pub fn rename(doc: &Document, pos: Position, new: &str) -> Result<Option<Workspa
         return Ok(None);
     };
     let d = &symbols.defs[def];
+    if d.span.start > doc.text.len() {
+        return Err(format!(
+            "\"{}\" is a card of a sheet (`cards from`): rename it in its sheet",
+            d.name
+        ));
+    }
     if let Some(why) = invalid(doc, d.kind, &d.name, new, d.span) {
         return Err(why);
     }

@@ -374,6 +374,13 @@ pub fn outline(doc: &Document) -> Vec<DocumentSymbol> {
                 d.span,
                 d.name.span,
             )),
+            Item::CardsFrom(d) => out.push(sym(
+                doc.slice(d.path.span).trim_matches('"'),
+                "cards from a sheet",
+                SymbolKind::FILE,
+                d.span,
+                d.path.span,
+            )),
         }
     }
     let untagged = by_tag.pop().unwrap_or_default();

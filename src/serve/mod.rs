@@ -3,8 +3,9 @@
 //! page load shows the same game; `POST /api/new` starts another.
 //!
 //! The pages receive views (what one seat may see, from the engine's view functions) and traces
-//! rendered for that seat, never the state. The script is read at start and on `POST /api/reload`;
-//! no other file is read (the pages are compiled into the binary).
+//! rendered for that seat, never the state. The script (and the card sheets it reads, `cards from`) is
+//! read at start and on `POST /api/reload`; no other file is read (the pages are compiled into the
+//! binary).
 
 mod replay;
 mod session;
@@ -395,7 +396,7 @@ async fn new_game(
     blocking(move || new_game_now(&s, &q)).await
 }
 
-/// `POST /api/reload`: read the script again and start a new game with the same seed.
+/// `POST /api/reload`: read the script and its card sheets again and start a new game with the same seed.
 fn reload_now(s: &Server, q: &HashMap<String, String>) -> Result<serde_json::Value, Failure> {
     params(q, &[])?;
     let (program, source) = load_variant(&s.args.file, &s.args.game.set).map_err(|_| {

@@ -55,6 +55,8 @@ fn is_construct(rule: Rule) -> bool {
             | event_decl
             | abilities_decl
             | card_decl
+            | cards_from_decl
+            | sheet_card
             | fn_decl
             | proc_decl
             | action_decl

@@ -307,7 +307,7 @@ keyword_phrases! {
     k_win => "win", k_log => "log", k_is => "is", k_not => "not", k_and => "and", k_or => "or",
     k_true => "true", k_false => "false", k_none => "none", k_ability => "ability",
     k_copies => "copies", k_text => "text", k_label => "label", k_prompt => "prompt",
-    k_per => "per", k_option => "option", k_players => "players", k_from => "from",
+    k_per => "per", k_option => "option", k_players => "players", k_from => "from", k_cards => "cards",
     k_min => "min", k_max => "max", k_any => "any", k_one => "one", k_list => "list",
     k_int => "int", k_bool => "bool", k_player => "player", k_kind => "kind", k_tag => "tag",
     k_space => "space", k_kinds => "kinds", k_pile => "pile", k_set => "set",

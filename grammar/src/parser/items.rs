@@ -66,6 +66,13 @@ impl Builder<'_> {
                 Item::Abilities(AbilitiesDecl { names, span })
             }
             Rule::card_decl => Item::Card(self.card(p)?),
+            Rule::cards_from_decl => {
+                let span = self.sp(&p);
+                let mut k = kids(&p);
+                let path = self.text(k.next()?, 1)?;
+                let cards = k.rest().map(|c| self.card(c)).collect::<R<_>>()?;
+                Item::CardsFrom(CardsFromDecl { path, cards, span })
+            }
             Rule::fn_decl => {
                 let span = self.sp(&p);
                 let mut k = kids(&p);

@@ -11,6 +11,7 @@
 //! of overflowing the stack of the parser or of the stages after it.
 
 mod builder;
+mod cell;
 mod error;
 mod exprs;
 mod items;
@@ -30,6 +31,7 @@ use pest_derive::Parser;
 use crate::ast::{self, *};
 
 use self::builder::Builder;
+pub use self::cell::parse_cell;
 use self::error::describe_error;
 pub use self::error::{edit_distance, SyntaxError};
 use self::scan::{check_nesting, column, recovery_point, skip_trivia, word_at};
@@ -139,6 +141,7 @@ pub const KEYWORDS: &[&str] = &[
 pub const CONTEXTUAL_WORDS: &[&str] = &[
     "any",
     "bool",
+    "cards",
     "columns",
     "decider",
     "diagonal",
@@ -213,6 +216,7 @@ pub const TOP_LEVEL_KEYWORDS: &[&str] = &[
     "stat",
     "participant",
     "rules",
+    "cards",
 ];
 
 /// The words that start a statement (for "did you mean" help).

@@ -338,6 +338,9 @@ impl Compiler<'_> {
                 | ast::Item::Test(_)
                 | ast::Item::Strategy(_)
                 | ast::Item::Rules(_) => {}
+                // Its sheet's cards follow it as `card` items (sheet.rs); a script checked without
+                // its sheets has reported why.
+                ast::Item::CardsFrom(_) => {}
                 ast::Item::Stat(d) => self.declare_stat(d),
                 ast::Item::Participant(d) => self.declare_participant(d),
             }
@@ -621,7 +624,8 @@ impl Compiler<'_> {
                 ast::Item::Strategy(_)
                 | ast::Item::Rules(_)
                 | ast::Item::Stat(_)
-                | ast::Item::Participant(_) => {}
+                | ast::Item::Participant(_)
+                | ast::Item::CardsFrom(_) => {}
             }
         }
     }

@@ -48,6 +48,8 @@ pub struct Analysis {
     pub script: ast::Script,
     pub checked: Checked,
     pub symbols: Symbols,
+    /// The script and the sheets it reads: the text every span of the analysis counts in.
+    pub sources: crate::sheet::Sources,
 }
 
 /// Syntax errors as diagnostics (E001), as every tool at the edge reports them.
@@ -67,9 +69,37 @@ pub fn syntax_diagnostics(errors: &[cardgame_grammar::SyntaxError]) -> Vec<Diagn
 
 /// Parse and check a script's source text, keeping its tree and its resolved names.
 pub fn analyse(source: &str) -> Analysis {
+    analyse_with(source, &crate::sheet::no_files)
+}
+
+/// Parse and check a script whose card sheets (`cards from "FILE"`) `read` reads (the sheet stage,
+/// `sheet.rs`); the spans of the result count in `Analysis::sources.text`, the script then its sheets.
+pub fn analyse_with(source: &str, read: crate::sheet::ReadFile) -> Analysis {
     let (script, syntax) = cardgame_grammar::parse(source);
     let mut diagnostics = syntax_diagnostics(&syntax);
-    let (mut checked, symbols) = compile_inner(source, &script, !syntax.is_empty());
+    let mut sources = crate::sheet::Sources::new(source);
+    let reads_sheets = script
+        .items
+        .iter()
+        .any(|i| matches!(i, ast::Item::CardsFrom(_)));
+    let (mut checked, symbols) = if reads_sheets {
+        let mut expanded = script.clone();
+        let (mut found, all_read) = crate::sheet::attach(&mut expanded, &mut sources, read);
+        diagnostics.append(&mut found);
+        let (mut checked, symbols) = compile_inner(&sources.text, &expanded, !syntax.is_empty());
+        // A sheet that cannot be read leaves its cards unknown: that error says it once.
+        if !all_read {
+            checked.diagnostics.retain(|d| d.code != "E103");
+        }
+        // A sheet's column stands for the cells below it: say its errors once.
+        let mut seen = std::collections::HashSet::new();
+        checked
+            .diagnostics
+            .retain(|d| seen.insert((d.code, d.span, d.message.clone())));
+        (checked, symbols)
+    } else {
+        compile_inner(source, &script, !syntax.is_empty())
+    };
     diagnostics.append(&mut checked.diagnostics);
     diagnostics.sort_by_key(|d| (d.span.start, d.severity));
     let has_error = diagnostics.iter().any(|d| d.is_error());
@@ -80,6 +110,7 @@ pub fn analyse(source: &str) -> Analysis {
             diagnostics,
         },
         symbols,
+        sources,
     }
 }
 
