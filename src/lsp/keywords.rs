@@ -78,6 +78,7 @@ const KEYWORDS: &[(&str, &str, Doc)] = &[
     ("break", "`break`: leaves the innermost loop (`for`, `while`, `repeat`, `loop`); E205 outside one.", Doc::Statements),
     ("by", "Who decides: `choose ... by P`, `actions by P`; `perform ... by P` sets `you`; `sort(x in L by E)` orders; `table by players`; `teams by VAR`.", Doc::Decisions),
     ("card", "`card \"Name\" { ... }`: a card: tags (`is`), `copies`, property values, `text`, abilities and triggers; `card \"{x}\" for x in L` a family. `card` is also a type.", Doc::Cards),
+    ("cards", "`cards from \"FILE.tsv\" { card \"Name\" { ... } }`: the card list read from a CSV or TSV sheet beside the script, a row per card (name, copies, tags, properties, text); abilities and triggers stay in the script, a `card` block per name. `cards(k, Z)` is also the builtin that lists the cards of kind k in Z.", Doc::Cards),
     ("check", "`check { ... }`: runs before every decision and at the end of every turn, to end the game at once (`win`); it cannot make decisions (E203).", Doc::Checks),
     ("choose", "`choose [N | up to N | any | order] x in L [where C] [by P] [prompt \"...\"]`, `choose by P { \"label\" { ... } }`: a decision. In a test, `choose \"label\"` takes an option.", Doc::Decisions),
     ("columns", "`columns a, b, c` in a `table`: the names of its columns, each a constant that depends on the player count.", Doc::Header),
