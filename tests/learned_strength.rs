@@ -97,8 +97,9 @@ fn bar(path: &str) {
         &lc,
         &mut |g| {
             println!(
-                "{path}: generation {}: held-out loss {:.3} (a constant {:.3}); against the previous \
+                "{path}: {} generation {}: held-out loss {:.3} (against {:.3}); against the previous \
                  {:.1}% [{:.1}-{:.1}]; {:.0} s",
+                g.stage,
                 g.generation,
                 g.fit.loss,
                 g.fit.constant,
