@@ -222,8 +222,9 @@ fn fit(model: &mut Model, train: &[&Choice], held: &[&Choice], seed: u64) -> Fit
 }
 
 /// Runs the prior generations from `model` (the evaluation learned), `lc.prior_generations` at most,
-/// while a generation would end before `deadline` (were it as long as the last); returns the model
-/// with the prior kept.
+/// while a generation would end before `deadline` (were it as long as the last; the first, as long as
+/// one game of the search timed before it, times its games over the jobs); returns the model with the
+/// prior kept.
 pub(super) fn learn_prior(
     pool: &rayon::ThreadPool,
     program: &Arc<Program>,
@@ -239,6 +240,23 @@ pub(super) fn learn_prior(
     for generation in 1..=lc.prior_generations {
         let gen_started = Instant::now();
         let base = game_seed(lc.seed ^ 0x0070_7269_6F72, u64::from(generation));
+        if generation == 1 {
+            if let Some((started, time)) = deadline {
+                // One game of the search, timed: the first generation (twice as many games, over
+                // the jobs) runs only if it would end within the time.
+                play(
+                    program,
+                    lc,
+                    game_seed(base, u64::MAX - 1),
+                    (&current, &current, 0),
+                    false,
+                );
+                let games = 2.0 * lc.prior_games as f64 / lc.jobs.max(1) as f64;
+                if started.elapsed() + gen_started.elapsed().mul_f64(games) > time {
+                    break;
+                }
+            }
+        }
         let played: Vec<Vec<Choice>> = pool.install(|| {
             (0..lc.prior_games)
                 .into_par_iter()
