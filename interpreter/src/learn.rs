@@ -37,7 +37,8 @@ use std::time::{Duration, Instant};
 mod prior;
 pub use prior::ITERATIONS as PRIOR_ITERATIONS;
 
-/// The share of `--time` the evaluation's generations may take when a prior is learned after them.
+/// The least share of `--time` the evaluation's generations may take when a prior is learned after
+/// them.
 pub const EVALUATION_SHARE: f64 = 0.5;
 
 /// Generations in a row without a measurable improvement before learning stops.
@@ -525,11 +526,19 @@ fn learn_in_pool(
     let mut data: std::collections::VecDeque<Vec<Played>> = std::collections::VecDeque::new();
     let mut baseline: Option<f64> = None;
     let mut misses = 0;
-    // With a prior to learn after it, the evaluation takes a share of the time.
+    // With a prior to learn after it, the evaluation leaves the time of one prior generation (as
+    // long as a game of the search with the blank model, timed now, makes it), when that is at most
+    // half of the time; else it takes all of it and no prior is learned.
+    let mut learn_prior = lc.prior_generations > 0;
     let evaluation_time = lc.time.map(|t| {
-        if lc.prior_generations > 0 {
-            t.mul_f64(EVALUATION_SHARE)
+        if !learn_prior {
+            return t;
+        }
+        let prior = prior::generation_time(&program, lc, &Arc::new(blank.clone()));
+        if prior.as_secs_f64() <= t.as_secs_f64() * (1.0 - EVALUATION_SHARE) {
+            t - prior
         } else {
+            learn_prior = false;
             t
         }
     });
@@ -648,7 +657,7 @@ fn learn_in_pool(
         Some(m) => Arc::try_unwrap(m).unwrap_or_else(|m| (*m).clone()),
         None => blank,
     };
-    if lc.prior_generations == 0 || lc.time.is_some_and(|t| started.elapsed() >= t) {
+    if !learn_prior || lc.time.is_some_and(|t| started.elapsed() >= t) {
         return model;
     }
     prior::learn_prior(

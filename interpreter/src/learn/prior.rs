@@ -131,6 +131,25 @@ fn play(
     (choices, score)
 }
 
+/// How long a prior generation of `model` may take: one game of its search, timed, times the
+/// generation's games (self-play and match) over the jobs.
+pub(super) fn generation_time(
+    program: &Arc<Program>,
+    lc: &LearnConfig,
+    model: &Arc<Model>,
+) -> Duration {
+    let started = Instant::now();
+    play(
+        program,
+        lc,
+        game_seed(lc.seed, u64::MAX - 1),
+        (model, model, 0),
+        false,
+    );
+    let games = 2.0 * lc.prior_games as f64 / lc.jobs.max(1) as f64;
+    started.elapsed().mul_f64(games)
+}
+
 /// The mean cross-entropy of `model`'s prior on `choices`.
 fn loss(model: &Model, choices: &[&Choice]) -> f64 {
     let mut total = 0.0;
@@ -242,17 +261,9 @@ pub(super) fn learn_prior(
         let base = game_seed(lc.seed ^ 0x0070_7269_6F72, u64::from(generation));
         if generation == 1 {
             if let Some((started, time)) = deadline {
-                // One game of the search, timed: the first generation (twice as many games, over
-                // the jobs) runs only if it would end within the time.
-                play(
-                    program,
-                    lc,
-                    game_seed(base, u64::MAX - 1),
-                    (&current, &current, 0),
-                    false,
-                );
-                let games = 2.0 * lc.prior_games as f64 / lc.jobs.max(1) as f64;
-                if started.elapsed() + gen_started.elapsed().mul_f64(games) > time {
+                // The first generation runs only if it would end within the time, were it as long
+                // as a game of the search timed now.
+                if started.elapsed() + generation_time(program, lc, &current) > time {
                     break;
                 }
             }
