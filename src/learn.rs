@@ -45,6 +45,8 @@ pub struct LearnArgs<'a> {
     pub time: Option<Duration>,
     pub games: u64,
     pub generations: u32,
+    /// Generations of the prior over options, and its games per generation.
+    pub prior: (u32, u64),
     pub seed: u64,
     pub jobs: Option<usize>,
     pub out: Option<PathBuf>,
@@ -53,9 +55,17 @@ pub struct LearnArgs<'a> {
 }
 
 fn generation_text(g: &Generation) -> String {
+    let (what, constant) = match g.stage {
+        "prior" => ("prior generation", "the evaluation's own preference"),
+        _ => ("generation", "a constant"),
+    };
+    let positions = match g.stage {
+        "prior" => "decisions",
+        _ => "positions",
+    };
     format!(
-        "generation {}: {} games, {} positions, held-out loss {:.3} (a constant: {:.3}); against \
-         the previous {:.1}% [{:.1}-{:.1}] (to beat {:.1}%){}; {:.1}s",
+        "{what} {}: {} games, {} {positions}, held-out loss {:.3} ({constant}: {:.3}); against \
+         the previous {:.1}% [{:.1}-{:.1}] (to beat {:.1}%){}{}; {:.1}s",
         g.generation,
         g.games,
         g.positions,
@@ -70,6 +80,7 @@ fn generation_text(g: &Generation) -> String {
         } else {
             ", no better"
         },
+        if g.kept { ", kept" } else { "" },
         g.seconds
     )
 }
@@ -94,6 +105,7 @@ pub fn cmd_learn(a: &LearnArgs) -> u8 {
     lc.games = a.games.max(1);
     lc.match_games = (a.games / 5).max(20);
     lc.generations = a.generations.max(1);
+    (lc.prior_generations, lc.prior_games) = a.prior;
     lc.time = a.time;
     let jobs = a
         .jobs

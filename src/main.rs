@@ -221,7 +221,7 @@ fn agent_form(name: &str) -> (String, &'static str) {
             "information-set MCTS over worlds consistent with what the seat saw (1,000 iterations)",
         ),
         "search" => (
-            "search[:T|:N][:mast][:noprior][:infer]".into(),
+            "search[:T|:N][:mast][:deep[=N]][:noprior][:nomodel][:infer]".into(),
             "the default search (50ms a decision); with --model, judged by a learned model",
         ),
         "learned" => (
@@ -440,6 +440,12 @@ enum Command {
         /// The most generations.
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..))]
         generations: u32,
+        /// The most generations of the prior over options, after the evaluation's (0: none).
+        #[arg(long, default_value_t = 8)]
+        prior_generations: u32,
+        /// Self-play games of the search per generation of the prior.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+        prior_games: u64,
         /// Base seed of every game played.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -640,6 +646,8 @@ fn main() -> ExitCode {
             time,
             games,
             generations,
+            prior_generations,
+            prior_games,
             seed,
             jobs,
             out,
@@ -651,6 +659,7 @@ fn main() -> ExitCode {
             time,
             games,
             generations,
+            prior: (prior_generations, prior_games),
             seed,
             jobs,
             out,

@@ -20,6 +20,10 @@ fn learn(script: &str, jobs: &str, out: &PathBuf) -> String {
         "20",
         "--generations",
         "2",
+        "--prior-generations",
+        "2",
+        "--prior-games",
+        "6",
         "--seed",
         "5",
         "--jobs",
@@ -42,7 +46,7 @@ fn learning_gives_the_same_model_whatever_the_jobs() {
     let one = learn("examples/two-piles.cardgame", "1", &a);
     let two = learn("examples/two-piles.cardgame", "2", &b);
     assert_eq!(one, two);
-    assert!(one.starts_with("cardgame model 3\nscript "), "{one}");
+    assert!(one.starts_with("cardgame model 4\nscript "), "{one}");
     assert!(one.contains("\nplayers 2\n"), "{one}");
     assert!(one.contains("\nfeature me.*:Card 1 "), "{one}");
 }
@@ -124,7 +128,18 @@ fn a_model_beside_the_script_is_found_said_and_checked() {
     assert_eq!(plain.status.code(), Some(0));
     assert_eq!(found(&plain), 0);
     // `learn` writes `piles.2p.model` beside it; every command then finds it and says so once.
-    let o = cardgame(&["learn", file, "--games", "10", "--generations", "1"]);
+    let o = cardgame(&[
+        "learn",
+        file,
+        "--games",
+        "10",
+        "--generations",
+        "1",
+        "--prior-games",
+        "4",
+        "--prior-generations",
+        "1",
+    ]);
     assert_eq!(
         o.status.code(),
         Some(0),

@@ -3,7 +3,8 @@
 //! --test-threads 1`.
 //!
 //! For Market Race (`examples/`) and Crayne (`games/`), two players: `cardgame learn` for at most 10
-//! minutes on one core (no generation starts that would end past 9 minutes, were it as long as the
+//! minutes on one core (the evaluation's generations within the first half of 9 minutes, then the
+//! prior's over options; no generation starts that would end past its limit, were it as long as the
 //! last), then `search:50ms` with the model plays 200 games (seats alternated, a tie counts half) against each of the script's written
 //! strategies, against `greedy` and against `search:50ms` without the model, and must score at least
 //! 60% in each. Each check prints the learning's generations and time, then every line-up's score
@@ -97,8 +98,9 @@ fn bar(path: &str) {
         &lc,
         &mut |g| {
             println!(
-                "{path}: generation {}: held-out loss {:.3} (a constant {:.3}); against the previous \
+                "{path}: {} generation {}: held-out loss {:.3} (against {:.3}); against the previous \
                  {:.1}% [{:.1}-{:.1}]; {:.0} s",
+                g.stage,
                 g.generation,
                 g.fit.loss,
                 g.fit.constant,

@@ -34,6 +34,13 @@ use rayon::prelude::*;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+mod prior;
+pub use prior::ITERATIONS as PRIOR_ITERATIONS;
+
+/// The least share of `--time` the evaluation's generations may take when a prior is learned after
+/// them.
+pub const EVALUATION_SHARE: f64 = 0.5;
+
 /// Generations in a row without a measurable improvement before learning stops.
 pub const PATIENCE: u32 = 2;
 
@@ -98,6 +105,11 @@ pub struct LearnConfig {
     pub explore: f64,
     /// Worker threads (the model is the same for any number).
     pub jobs: usize,
+    /// Generations of the prior over options after the evaluation's (0: none, the evaluation's own
+    /// preference stays the prior).
+    pub prior_generations: u32,
+    /// Self-play games of the search per prior generation (and games of its match).
+    pub prior_games: u64,
 }
 
 impl LearnConfig {
@@ -113,6 +125,8 @@ impl LearnConfig {
             time: None,
             explore: 0.1,
             jobs: 1,
+            prior_generations: 8,
+            prior_games: 100,
         }
     }
 }
@@ -120,6 +134,8 @@ impl LearnConfig {
 /// What one generation did.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Generation {
+    /// What the generation learned: `evaluation` (of positions) or `prior` (over options).
+    pub stage: &'static str,
     pub generation: u32,
     pub games: u64,
     pub positions: usize,
@@ -130,6 +146,8 @@ pub struct Generation {
     /// The previous model's mean result alone (a game of one team), else one half.
     pub baseline: f64,
     pub improved: bool,
+    /// Whether the new model (or prior) was kept.
+    pub kept: bool,
     /// How the new model predicts the results of held-out positions.
     pub fit: Fit,
     pub seconds: f64,
@@ -508,6 +526,22 @@ fn learn_in_pool(
     let mut data: std::collections::VecDeque<Vec<Played>> = std::collections::VecDeque::new();
     let mut baseline: Option<f64> = None;
     let mut misses = 0;
+    // With a prior to learn after it, the evaluation leaves the time of one prior generation (as
+    // long as a game of the search with the blank model, timed now, makes it), when that is at most
+    // half of the time; else it takes all of it and no prior is learned.
+    let mut learn_prior = lc.prior_generations > 0;
+    let evaluation_time = lc.time.map(|t| {
+        if !learn_prior {
+            return t;
+        }
+        let prior = prior::generation_time(&program, lc, &Arc::new(blank.clone()));
+        if prior.as_secs_f64() <= t.as_secs_f64() * (1.0 - EVALUATION_SHARE) {
+            t - prior
+        } else {
+            learn_prior = false;
+            t
+        }
+    });
     for generation in 1..=lc.generations.max(1) {
         let gen_started = Instant::now();
         let base = game_seed(lc.seed, u64::from(generation));
@@ -594,6 +628,7 @@ fn learn_in_pool(
         };
         let improved = low > previous;
         on_generation(&Generation {
+            stage: "evaluation",
             generation,
             games: lc.games,
             positions: rows.len() + valid.len(),
@@ -602,6 +637,7 @@ fn learn_in_pool(
             high,
             baseline: previous,
             improved,
+            kept: score >= previous,
             fit: fitted,
             seconds: gen_started.elapsed().as_secs_f64(),
         });
@@ -613,12 +649,24 @@ fn learn_in_pool(
         // The next generation would take about as long as this one: it runs only if it would end
         // within the time.
         let next_end = started.elapsed() + gen_started.elapsed();
-        if misses >= PATIENCE || lc.time.is_some_and(|t| next_end > t) {
+        if misses >= PATIENCE || evaluation_time.is_some_and(|t| next_end > t) {
             break;
         }
     }
-    match current {
+    let model = match current {
         Some(m) => Arc::try_unwrap(m).unwrap_or_else(|m| (*m).clone()),
         None => blank,
+    };
+    if !learn_prior || lc.time.is_some_and(|t| started.elapsed() >= t) {
+        return model;
     }
+    prior::learn_prior(
+        pool,
+        &program,
+        lc,
+        model,
+        lc.time.map(|t| (started, t)),
+        on_generation,
+        tick,
+    )
 }

@@ -15,17 +15,20 @@
 //!   measure: `σ((logit − mean) / spread)`, where `mean` is the running mean of the seat's logits at
 //!   the leaves of this decision's search and `spread` the running mean distance from it (at least
 //!   [`LEAST_SPREAD`]).
-//! - *The model's move.* At the root, each allowed option is tried in a few of the search's worlds
-//!   ([`PRIOR_WORLDS`]), the forced decisions after it taken, and judged by the model for the
-//!   deciding seat (a finished game by its winners), as the `learned` agent does: the best is the
-//!   model's move. The search tries it first, favours it in the tree by a bonus that fades with its
-//!   visits, and leaves it at the end only on evidence (`ismcts.rs`), as it treats a play-out
-//!   strategy's move.
+//! - *The model's prior.* At the root, each allowed option is tried in a few of the search's worlds
+//!   ([`PRIOR_WORLDS`]), the forced decisions after it taken, and scored by the model's prior over
+//!   options for the deciding seat (`model.rs`: the logit it leads to and the features it changes,
+//!   weighed as `cardgame learn` fitted them to the search's own visits); the softmax of the mean
+//!   scores is the prior (a prior never fitted puts all on the option with the best mean logit, as
+//!   `learned` would choose). The search tries the options in the order of the prior, favours each in
+//!   the tree by a bonus proportional to its prior that fades with its visits (PUCT-like), and
+//!   leaves the most likely one (the model's move) at the end only on evidence (`ismcts.rs`), as it
+//!   treats a play-out strategy's move. With `:deep`, the play-outs draw every decision from the
+//!   prior (`Guide::pick_by_prior`).
 
 use super::goals::Goals;
-use super::learned::judge;
+use super::learned::option_inputs;
 use super::model::{sigmoid, Model};
-use super::search::run_forced;
 use crate::engine::{Game, Status};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -39,6 +42,8 @@ pub const TEMPERATURE: f64 = 0.1;
 pub struct Guide {
     pub model: Option<Arc<Model>>,
     pub mast: bool,
+    /// Play-outs draw every decision from the model's prior (`:deep`).
+    pub deep: bool,
     /// Label → (reward sum, count), for the player who took it.
     table: HashMap<String, (f64, u32)>,
     /// The moves of the current iteration: (player, label).
@@ -114,38 +119,77 @@ impl Guide {
         options.len().saturating_sub(1)
     }
 
-    /// The model's move among `allowed` for `seat` (see the module's notes), tried in the first
-    /// [`PRIOR_WORLDS`] of `worlds` (possible worlds of the search, with their goals); `None`
-    /// without a model.
-    pub fn preferred(
+    /// The model's prior over `allowed` for `seat` (see the module's notes): each option's score
+    /// (`Prior::score`) averaged over the first [`PRIOR_WORLDS`] of `worlds` (possible worlds of
+    /// the search, with their goals), then a softmax; an option that applies in none of them has
+    /// no chance. `None` without a model.
+    pub fn priors(
         &self,
         worlds: &[(&Game, &Goals)],
         allowed: &[usize],
         seat: u8,
-    ) -> Option<usize> {
+    ) -> Option<Vec<f64>> {
         let model = self.model.as_ref()?;
-        let mut best = (f64::NEG_INFINITY, None);
-        for &i in allowed {
-            let mut total = 0.0;
-            let mut tried = 0u32;
-            for (world, goals) in worlds.iter().take(PRIOR_WORLDS) {
-                let mut g = (*world).clone();
-                if g.apply(i).is_err() {
-                    continue;
+        let mut totals = vec![(0.0, 0u32); allowed.len()];
+        for (world, goals) in worlds.iter().take(PRIOR_WORLDS) {
+            let (t, inputs) = option_inputs(model, world, allowed, seat, goals);
+            for (q, total) in inputs.iter().zip(totals.iter_mut()) {
+                if let Some(q) = q {
+                    total.0 += model.prior.score(q, t);
+                    total.1 += 1;
                 }
-                run_forced(&mut g);
-                total += judge(model, &mut g, goals, seat);
-                tried += 1;
-            }
-            if tried == 0 {
-                continue;
-            }
-            let v = total / f64::from(tried);
-            if v > best.0 {
-                best = (v, Some(i));
             }
         }
-        best.1
+        let scores: Vec<f64> = totals
+            .iter()
+            .map(|&(s, n)| {
+                if n == 0 {
+                    f64::NEG_INFINITY
+                } else {
+                    s / f64::from(n)
+                }
+            })
+            .collect();
+        if scores.iter().all(|s| s.is_infinite()) {
+            return None;
+        }
+        Some(model.prior.chances(&scores))
+    }
+
+    /// A play-out's choice in `world` (a world of the search, at a decision) drawn from the model's
+    /// prior over all its options; `None` without a model.
+    pub fn pick_by_prior(
+        &self,
+        world: &Game,
+        goals: &Goals,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<usize> {
+        let model = self.model.as_ref()?;
+        let Status::Decision(d) = world.status() else {
+            return None;
+        };
+        let (seat, n) = (d.player, d.options.len());
+        let all: Vec<usize> = (0..n).collect();
+        let (t, inputs) = option_inputs(model, world, &all, seat, goals);
+        let scores: Vec<f64> = inputs
+            .iter()
+            .map(|q| {
+                q.as_ref()
+                    .map_or(f64::NEG_INFINITY, |q| model.prior.score(q, t))
+            })
+            .collect();
+        if scores.iter().all(|s| s.is_infinite()) {
+            return None;
+        }
+        let p = model.prior.chances(&scores);
+        let mut x = rng.gen_range(0.0..1.0);
+        for (i, w) in p.iter().enumerate() {
+            if x < *w {
+                return Some(i);
+            }
+            x -= w;
+        }
+        p.iter().rposition(|w| *w > 0.0)
     }
 
     /// Every seat's value by the model where a play-out stopped (in a world of the search, which

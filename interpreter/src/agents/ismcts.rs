@@ -216,10 +216,12 @@ pub struct IsmctsAgent {
     opponents: Option<Opponents>,
     /// Why it chose, kept only while asked (`choose_explained`).
     notes: Notes,
-    /// With a model: the model's move at the root is tried first, favoured and left only on
-    /// evidence (`guide.rs`).
+    /// With a model: the model's prior over the root's options orders and favours them, and its
+    /// most likely option is left only on evidence (`guide.rs`).
     model_move: bool,
-    /// The model's move at the root of the current decision.
+    /// The model's prior over the current decision's options (by index; empty without one).
+    root_prior: Vec<f64>,
+    /// The model's move at the root of the current decision (the prior's most likely option).
     root_preferred: Option<usize>,
 }
 
@@ -250,21 +252,24 @@ impl IsmctsAgent {
             called: None,
             notes: Notes::default(),
             model_move: false,
+            root_prior: Vec::new(),
             root_preferred: None,
         }
     }
 
     /// The same search guided by `guide.rs`: judged by `model` where play-outs stop, with MAST
-    /// play-outs when `mast`, starting from the model's move when `model_move`; named `called`.
+    /// play-outs when `mast`, starting from the model's prior when `model_move`, with play-outs
+    /// drawn from the prior when `deep`; named `called`.
     pub fn guided(
         mut self,
         model: Option<Arc<Model>>,
-        (mast, model_move): (bool, bool),
+        (mast, model_move, deep): (bool, bool, bool),
         called: String,
     ) -> Self {
         self.opponents = self.opponents.take().map(|o| o.with_model(model.clone()));
         self.model_move = model_move && model.is_some();
         self.guide = Guide::new(model, mast);
+        self.guide.deep = deep;
         self.called = Some(called);
         self
     }
@@ -380,8 +385,8 @@ impl IsmctsAgent {
     }
 
     /// The play-out after the tree: the policy plays until the turn after next begins.
-    fn play_out(&mut self, g: &mut Game, turn: u32) {
-        if self.playout.strategy.is_none() && !self.guide.mast {
+    fn play_out(&mut self, g: &mut Game, turn: u32, goals: &Goals) {
+        if self.playout.strategy.is_none() && !self.guide.mast && !self.guide.deep {
             // A random play-out counts options, never reads them.
             g.set_labels(false);
         }
@@ -404,6 +409,12 @@ impl IsmctsAgent {
                     Ok(Some(i)) if i < k => i,
                     _ => self.rng.gen_range(0..k),
                 },
+                _ if k > 1 && self.guide.deep => {
+                    match self.guide.pick_by_prior(g, goals, &mut self.rng) {
+                        Some(i) => i,
+                        None => self.rng.gen_range(0..k),
+                    }
+                }
                 _ if k > 1 && self.guide.mast => match g.status() {
                     Status::Decision(d) => {
                         let i = self.guide.pick(&d.options, &mut self.rng);
@@ -466,6 +477,12 @@ impl IsmctsAgent {
                 _ if at_root => self.root_preferred,
                 _ => None,
             };
+            // At the root, the model's prior over the options (PUCT-like).
+            let prior = if at_root && !self.root_prior.is_empty() {
+                Some(&self.root_prior)
+            } else {
+                None
+            };
             let Status::Decision(d) = g.status() else {
                 break;
             };
@@ -485,8 +502,12 @@ impl IsmctsAgent {
                         let mut ucb = mean
                             + self.exploration
                                 * (f64::from(ch.available.max(1)).ln() / visits).sqrt();
-                        if preferred == Some(i) {
-                            ucb += PRIOR / (visits + 1.0);
+                        match prior {
+                            Some(p) => {
+                                ucb += PRIOR * p.get(i).copied().unwrap_or(0.0) / (visits + 1.0)
+                            }
+                            None if preferred == Some(i) => ucb += PRIOR / (visits + 1.0),
+                            None => {}
                         }
                         if ucb > best.0 {
                             best = (ucb, i, c);
@@ -496,8 +517,16 @@ impl IsmctsAgent {
             }
             at_root = false;
             if !unvisited.is_empty() {
-                let i = match preferred {
-                    Some(p) if unvisited.contains(&p) => p,
+                let i = match (prior, preferred) {
+                    // The most likely unvisited option by the prior.
+                    (Some(p), _) => unvisited.iter().copied().fold(unvisited[0], |b, i| {
+                        if p.get(i) > p.get(b) {
+                            i
+                        } else {
+                            b
+                        }
+                    }),
+                    (None, Some(p)) if unvisited.contains(&p) => p,
                     _ => unvisited[self.rng.gen_range(0..unvisited.len())],
                 };
                 let label = d.options[i].clone();
@@ -522,7 +551,7 @@ impl IsmctsAgent {
             node = best.2;
             path.push(node);
         }
-        self.play_out(&mut g, turn);
+        self.play_out(&mut g, turn, &world.goals);
         run_forced(&mut g);
         let r = match self.guide.judge(&mut g, &world.goals) {
             Some(r) => r,
@@ -569,9 +598,20 @@ impl Agent for IsmctsAgent {
         self.guide.reset();
         let worlds = self.worlds(game, decision.player);
         self.root_preferred = None;
+        self.root_prior.clear();
         if self.model_move && self.playout.strategy.is_none() {
             let pairs: Vec<(&Game, &Goals)> = worlds.iter().map(|w| (&w.game, &w.goals)).collect();
-            self.root_preferred = self.guide.preferred(&pairs, &allowed, decision.player);
+            if let Some(p) = self.guide.priors(&pairs, &allowed, decision.player) {
+                self.root_prior = vec![0.0; decision.options.len()];
+                let mut top = (f64::NEG_INFINITY, None);
+                for (&i, &q) in allowed.iter().zip(&p) {
+                    self.root_prior[i] = q;
+                    if q > top.0 {
+                        top = (q, Some(i));
+                    }
+                }
+                self.root_preferred = top.1;
+            }
         }
         let mut nodes = vec![Node::new(seats)];
         let mut scale = Scale::default();

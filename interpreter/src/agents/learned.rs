@@ -52,6 +52,53 @@ pub fn judge(model: &Model, world: &mut Game, goals: &Goals, seat: u8) -> f64 {
     }
 }
 
+/// The prior's inputs of each option in `options` for `seat` in the possible world `world` (see
+/// `Prior::score`): each option applied to a copy of the world, the forced decisions after it taken,
+/// then the model's logit of where it leads (a finished game: the logit of the seat's share of the
+/// win, kept within 1% of certainty) and the features it changed. Returns the decision's progress
+/// and, per option, its inputs (`None` where the option cannot be applied).
+pub fn option_inputs(
+    model: &Model,
+    world: &Game,
+    options: &[usize],
+    seat: u8,
+    goals: &Goals,
+) -> (f64, Vec<Option<Vec<f64>>>) {
+    let Some(f) = model.features() else {
+        return (0.0, vec![None; options.len()]);
+    };
+    let mut before = Vec::with_capacity(f.len());
+    f.extract(&mut world.clone(), seat, &mut before);
+    let t = model.progress(&before);
+    let mut after = Vec::with_capacity(f.len());
+    let inputs = options
+        .iter()
+        .map(|&i| {
+            let mut g = world.clone();
+            g.apply(i).ok()?;
+            run_forced(&mut g);
+            f.extract(&mut g, seat, &mut after);
+            let logit = match g.status() {
+                Status::Over(o) => match goals.shares(o) {
+                    Some(s) => {
+                        let p = s
+                            .get(seat as usize)
+                            .copied()
+                            .unwrap_or(0.0)
+                            .clamp(0.01, 0.99);
+                        (p / (1.0 - p)).ln()
+                    }
+                    None => model.logit_of(&after),
+                },
+                Status::Error(_) => return None,
+                Status::Decision(_) => model.logit_of(&after),
+            };
+            Some(model.option_inputs(&before, &after, logit))
+        })
+        .collect();
+    (t, inputs)
+}
+
 impl Agent for LearnedAgent {
     fn choose(&mut self, game: &Game, decision: &Decision) -> usize {
         if decision.options.len() <= 1 {

@@ -18,7 +18,7 @@ mod strategy;
 pub use explain::{Explanation, Weighed};
 pub use goals::{evaluate, Goals};
 pub use ismcts::{IsmctsAgent, Playout};
-pub use learned::{judge, LearnedAgent};
+pub use learned::{judge, option_inputs, LearnedAgent};
 pub use model::{script_hash, Model};
 pub use search::{GreedyAgent, MctsAgent};
 pub use strategy::StrategyAgent;
@@ -107,6 +107,9 @@ pub const AGENT_NAMES: &[&str] = &[
 
 /// The budget of `search` alone: a time per decision.
 pub const SEARCH_DEFAULT: &str = "50ms";
+
+/// Turns past the decision's that `search:...:deep` plays out by the model's prior.
+pub const DEEP_TURNS: u32 = 3;
 
 /// How much a search may think per decision.
 enum Budget {
@@ -331,21 +334,39 @@ pub fn make_agent_with(
                 Some(b) => (b, true),
                 None => (rest, false),
             };
-            // `:noprior`: the model judges the play-outs but does not propose its move (`guide.rs`).
+            // `:nomodel`: the same search without the model (to measure what the model adds).
+            let (plain, model) = match plain.strip_suffix(":nomodel") {
+                Some(b) => (b, None),
+                None => (plain, model),
+            };
+            // `:noprior`: the model judges the play-outs but gives no prior over options (`guide.rs`).
             let (plain, prior) = match plain.strip_suffix(":noprior") {
                 Some(b) => (b, false),
                 None => (plain, true),
+            };
+            // `:deep` (`:deep=N`): play-outs drawn from the model's prior, for 3 (N) turns.
+            let (plain, deep) = match plain.rsplit_once(":deep") {
+                Some((b, "")) => (b, Some(DEEP_TURNS)),
+                Some((b, n)) => match n.strip_prefix('=').and_then(|n| n.parse::<u32>().ok()) {
+                    Some(n) if (1..=100).contains(&n) => (b, Some(n)),
+                    _ => (plain, None),
+                },
+                None => (plain, None),
             };
             let (budget, mast) = match plain.strip_suffix(":mast") {
                 Some(b) => (b, true),
                 None => (plain, false),
             };
-            // With a model: play-outs cut when the next turn begins, judged by the model, in worlds
-            // that keep each player's unseen cards that player's (what the model was fitted on);
-            // without: play-outs of two turns (at random, or by MAST with `:mast`), judged by the
-            // script's measure.
+            // With a model: play-outs cut when the next turn begins (with `:deep`, N turns past the
+            // decision's), judged by the model, in worlds that keep each player's unseen cards that
+            // player's (what the model was fitted on); without: play-outs of two turns (at random,
+            // or by MAST with `:mast`), judged by the script's measure.
             let playout = Playout {
-                turns: Some(if model.is_some() { 1 } else { 2 }),
+                turns: Some(match (model, deep) {
+                    (Some(_), Some(n)) => n,
+                    (Some(_), None) => 1,
+                    (None, _) => 2,
+                }),
                 owners: model.is_some(),
                 infer,
                 ..Playout::default()
@@ -357,13 +378,14 @@ pub fn make_agent_with(
                     return Err(format!(
                         "`{other}`: search takes a time per decision (`search:50ms`, `search:1s`, \
                          up to 1 hour) or a number of iterations from 1 (`search:500`), then \
-                         optionally `:mast`, then optionally `:noprior`, then optionally `:infer`"
+                         optionally `:mast`, `:deep` (or `:deep=N`, N from 1 to 100), \
+                         `:noprior`, `:nomodel` and `:infer`, in that order"
                     ))
                 }
             };
             Ok(Box::new(agent.guided(
                 model.cloned(),
-                (mast, prior),
+                (mast, prior, deep.is_some() && model.is_some()),
                 format!("search:{rest}"),
             )))
         }
@@ -421,6 +443,9 @@ mod tests {
             ("search:1s:mast", "search:1s:mast"),
             ("search:1s:infer", "search:1s:infer"),
             ("search:1s:mast:infer", "search:1s:mast:infer"),
+            ("search:1s:deep", "search:1s:deep"),
+            ("search:1s:deep=2:noprior", "search:1s:deep=2:noprior"),
+            ("search:50ms:nomodel", "search:50ms:nomodel"),
             ("ismcts:20:random:infer", "ismcts:20:random:infer"),
             (
                 "ismcts:20:steady:end:infer:strict",
@@ -470,6 +495,8 @@ mod tests {
             "ismcts:0",
             "ismcts:fast",
             "search:fast",
+            "search:1s:deep=0",
+            "search:1s:deepest",
             "search:0",
         ] {
             let e = make_agent(&p, bad, 1, 0)

@@ -11,9 +11,18 @@
 //! A model reads the features that varied in the positions it was fitted on (`learn.rs` leaves the
 //! others out: a constant feature cannot be weighed); the file lists them.
 //!
-//! The file is text: a header (`cardgame model 3`, `script HASH`, `players N`, `turns T`, `bias B`),
-//! then one line per feature it reads: `feature NAME MEAN SPREAD W U`, in the order the features are
-//! derived.
+//! Beside the evaluation, a *prior over options* (a policy): an option's score is
+//! `(v + v' t) ℓ + Σ (aᵢ + bᵢ t) Δᵢ`, where `ℓ` is the model's logit of the position the option
+//! leads to (for the deciding seat, in a possible world, the forced decisions after it taken) and
+//! `Δᵢ = (xᵢ(after) − xᵢ(before)) / spreadᵢ` how the option changes feature i; the prior is the
+//! softmax of the scores over the decision's options. A prior that was never fitted (`prior none`)
+//! is the evaluation's own best move, all the chance on the option whose logit is highest; `cardgame
+//! learn` fits one to the search's visits at the root (`learn/prior.rs`), starting from `v = 1`, the
+//! rest 0.
+//!
+//! The file is text: a header (`cardgame model 4`, `script HASH`, `players N`, `turns T`, `bias B`,
+//! `prior V V'`, or `prior none`), then one line per feature it reads: `feature NAME MEAN SPREAD W U A B`, in the
+//! order the features are derived.
 
 use super::features::FeatureSet;
 use crate::engine::Game;
@@ -44,11 +53,77 @@ pub struct Model {
     pub spread: Vec<f64>,
     pub w: Vec<f64>,
     pub u: Vec<f64>,
+    /// The prior over options (see the module's notes).
+    pub prior: Prior,
     features: Option<FeatureSet>,
 }
 
+/// The weights of the prior over options (see the module's notes): `value` and `value_t` weigh the
+/// logit of the position an option leads to, `a` and `b` (one per feature the model reads) the
+/// option's change of each feature, and its change times the game's progress.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prior {
+    /// Whether it was fitted; if not, the prior is the evaluation's best move.
+    pub fitted: bool,
+    pub value: f64,
+    pub value_t: f64,
+    pub a: Vec<f64>,
+    pub b: Vec<f64>,
+}
+
+impl Prior {
+    /// The prior of the evaluation alone: an option's score is the logit it leads to.
+    pub fn blank(n: usize) -> Prior {
+        Prior {
+            fitted: false,
+            value: 1.0,
+            value_t: 0.0,
+            a: vec![0.0; n],
+            b: vec![0.0; n],
+        }
+    }
+
+    /// The chances of options whose mean scores are `scores` (`-∞`: cannot be taken): their
+    /// softmax, or, for a prior never fitted, all on the best (the first among equals).
+    pub fn chances(&self, scores: &[f64]) -> Vec<f64> {
+        if self.fitted {
+            return softmax(scores);
+        }
+        let mut best = 0;
+        for (i, s) in scores.iter().enumerate() {
+            if *s > scores[best] {
+                best = i;
+            }
+        }
+        (0..scores.len())
+            .map(|i| f64::from(u8::from(i == best)))
+            .collect()
+    }
+
+    /// The score of an option whose inputs are `q` (the logit it leads to, then the change of each
+    /// feature the model reads: [`Model::option_inputs`]) at progress `t`.
+    pub fn score(&self, q: &[f64], t: f64) -> f64 {
+        let Some((l, d)) = q.split_first() else {
+            return 0.0;
+        };
+        let mut s = (self.value + self.value_t * t) * l;
+        for ((d, a), b) in d.iter().zip(&self.a).zip(&self.b) {
+            s += d * (a + b * t);
+        }
+        s
+    }
+}
+
+/// The probabilities of a softmax over `scores`.
+pub fn softmax(scores: &[f64]) -> Vec<f64> {
+    let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let e: Vec<f64> = scores.iter().map(|s| (s - top).exp()).collect();
+    let total: f64 = e.iter().sum();
+    e.iter().map(|x| x / total.max(f64::MIN_POSITIVE)).collect()
+}
+
 /// The first line of a model file.
-const MAGIC: &str = "cardgame model 3";
+const MAGIC: &str = "cardgame model 4";
 
 impl Model {
     /// A model that knows nothing yet: every position is worth one half.
@@ -66,6 +141,7 @@ impl Model {
             spread: vec![1.0; n],
             w: vec![0.0; n],
             u: vec![0.0; n],
+            prior: Prior::blank(n),
             features: Some(features),
         }
     }
@@ -78,6 +154,8 @@ impl Model {
         self.spread = pick(&self.spread);
         self.w = pick(&self.w);
         self.u = pick(&self.u);
+        self.prior.a = pick(&self.prior.a);
+        self.prior.b = pick(&self.prior.b);
         self.names = indices.iter().map(|&i| self.names[i].clone()).collect();
         self.keep = indices.iter().map(|&i| self.keep[i]).collect();
     }
@@ -130,10 +208,35 @@ impl Model {
             .collect()
     }
 
+    /// The logit of the expected result of a position's raw features `x`.
+    pub fn logit_of(&self, x: &[f64]) -> f64 {
+        let (z, t) = self.inputs(x);
+        self.logit(&z, t)
+    }
+
     /// The expected result of a position's raw features `x`.
     pub fn value_of(&self, x: &[f64]) -> f64 {
         let (z, t) = self.inputs(x);
         sigmoid(self.logit(&z, t))
+    }
+
+    /// The inputs of the prior for an option (see [`Prior::score`]): `logit`, the model's logit of
+    /// the position it leads to, then the change of each feature the model reads from `before` (the
+    /// raw features of the decision's position) to `after` (those of the position it leads to),
+    /// over the feature's spread.
+    pub fn option_inputs(&self, before: &[f64], after: &[f64], logit: f64) -> Vec<f64> {
+        let mut q = Vec::with_capacity(self.keep.len() + 1);
+        q.push(logit);
+        for (&i, s) in self.keep.iter().zip(&self.spread) {
+            let d = after.get(i).copied().unwrap_or(0.0) - before.get(i).copied().unwrap_or(0.0);
+            q.push(d / s);
+        }
+        q
+    }
+
+    /// The progress of a position's raw features `x` (its turn over the mean game's length).
+    pub fn progress(&self, x: &[f64]) -> f64 {
+        x.last().copied().unwrap_or(0.0) / self.turns.max(1.0)
     }
 
     /// The features this model reads.
@@ -143,14 +246,25 @@ impl Model {
 
     /// The model as text (see the module's notes).
     pub fn to_text(&self) -> String {
+        let prior = if self.prior.fitted {
+            format!("{} {}", self.prior.value, self.prior.value_t)
+        } else {
+            "none".to_string()
+        };
         let mut s = format!(
-            "{MAGIC}\nscript {}\nplayers {}\nturns {}\nbias {}\n",
+            "{MAGIC}\nscript {}\nplayers {}\nturns {}\nbias {}\nprior {prior}\n",
             self.script, self.players, self.turns, self.bias
         );
         for i in 0..self.names.len() {
             s.push_str(&format!(
-                "feature {} {} {} {} {}\n",
-                self.names[i], self.mean[i], self.spread[i], self.w[i], self.u[i]
+                "feature {} {} {} {} {} {} {}\n",
+                self.names[i],
+                self.mean[i],
+                self.spread[i],
+                self.w[i],
+                self.u[i],
+                self.prior.a[i],
+                self.prior.b[i]
             ));
         }
         s
@@ -199,6 +313,19 @@ impl Model {
         };
         let turns = number(field("turns")?, "turns")?;
         let bias = number(field("bias")?, "bias")?;
+        let prior = field("prior")?;
+        let weights = match prior.as_str() {
+            "none" => None,
+            p => {
+                let (pv, pt) = p.split_once(' ').ok_or_else(|| {
+                    "the model's `prior` line is not `prior V V'` nor `prior none`".to_string()
+                })?;
+                Some((
+                    number(pv.to_string(), "prior")?,
+                    number(pt.to_string(), "prior")?,
+                ))
+            }
+        };
         if hash != script {
             return Err(format!(
                 "the model was learned for another version of the script (script hash {hash}, this \
@@ -213,32 +340,32 @@ impl Model {
         let mut model = Model::blank(program, hash, players);
         model.turns = turns;
         model.bias = bias;
+        if let Some((pv, pt)) = weights {
+            model.prior.fitted = true;
+            model.prior.value = pv;
+            model.prior.value_t = pt;
+        }
         let index: std::collections::HashMap<&str, usize> = model
             .names
             .iter()
             .enumerate()
             .map(|(i, n)| (n.as_str(), i))
             .collect();
-        let mut rows: Vec<(usize, [f64; 4])> = Vec::new();
+        let mut rows: Vec<(usize, [f64; 6])> = Vec::new();
+        let malformed = |line: &str| {
+            format!("the model's line `{line}` is not `feature NAME MEAN SPREAD W U A B`")
+        };
         for line in lines.filter(|l| !l.trim().is_empty()) {
-            // The name may hold spaces (a card's name): the four numbers are the last words.
-            let mut parts = line.rsplitn(5, ' ');
-            let (Some(u), Some(w), Some(s), Some(m), Some(head)) = (
-                parts.next(),
-                parts.next(),
-                parts.next(),
-                parts.next(),
-                parts.next(),
-            ) else {
-                return Err(format!(
-                    "the model's line `{line}` is not `feature NAME MEAN SPREAD W U`"
-                ));
+            // The name may hold spaces (a card's name): the six numbers are the last words.
+            let mut parts: Vec<&str> = line.rsplitn(7, ' ').collect();
+            if parts.len() != 7 {
+                return Err(malformed(line));
+            }
+            parts.reverse();
+            let Some(name) = parts[0].strip_prefix("feature ") else {
+                return Err(malformed(line));
             };
-            let Some(name) = head.strip_prefix("feature ") else {
-                return Err(format!(
-                    "the model's line `{line}` is not `feature NAME MEAN SPREAD W U`"
-                ));
-            };
+            let (m, s, w, u, a, b) = (parts[1], parts[2], parts[3], parts[4], parts[5], parts[6]);
             let Some(&i) = index.get(name) else {
                 return Err(format!(
                     "the model reads a feature `{name}` that the script does not have: {again}"
@@ -256,14 +383,18 @@ impl Model {
                     number(s.to_string(), name)?.max(1e-9),
                     number(w.to_string(), name)?,
                     number(u.to_string(), name)?,
+                    number(a.to_string(), name)?,
+                    number(b.to_string(), name)?,
                 ],
             ));
         }
-        for (i, [m, s, w, u]) in &rows {
+        for (i, [m, s, w, u, a, b]) in &rows {
             model.mean[*i] = *m;
             model.spread[*i] = *s;
             model.w[*i] = *w;
             model.u[*i] = *u;
+            model.prior.a[*i] = *a;
+            model.prior.b[*i] = *b;
         }
         let kept: Vec<usize> = rows.iter().map(|(i, _)| *i).collect();
         model.restrict(&kept);
@@ -290,11 +421,14 @@ mod tests {
         m.w[0] = 0.25;
         m.u[1] = -1.5;
         m.turns = 12.5;
+        m.prior.fitted = true;
+        m.prior.value_t = 0.5;
+        m.prior.b[1] = 2.0;
         let text = m.to_text();
         let hash = script_hash(SRC);
         assert!(text.starts_with(&format!(
-            "cardgame model 3\nscript {hash}\nplayers 2\nturns 12.5\nbias 0\n\
-             feature me.hand 0 1 0.25 0\nfeature me.*:Red Gem 0 1 0 -1.5\n"
+            "cardgame model 4\nscript {hash}\nplayers 2\nturns 12.5\nbias 0\nprior 1 0.5\n\
+             feature me.hand 0 1 0.25 0 0 0\nfeature me.*:Red Gem 0 1 0 -1.5 0 2\n"
         )));
         let back = Model::from_text(&text, &p, &script_hash(SRC), 2).expect("reads");
         assert_eq!(back.to_text(), text);
@@ -308,9 +442,9 @@ mod tests {
         let mut some = back.clone();
         some.restrict(&[1, 3]);
         let text = some.to_text();
-        assert!(
-            text.ends_with("bias 0\nfeature me.*:Red Gem 0 1 0 -1.5\nfeature next.hand 0 1 0 0\n")
-        );
+        assert!(text.ends_with(
+            "prior 1 0.5\nfeature me.*:Red Gem 0 1 0 -1.5 0 2\nfeature next.hand 0 1 0 0 0 0\n"
+        ));
         let back = Model::from_text(&text, &p, &hash, 2).expect("reads");
         assert_eq!(
             (back.keep.clone(), back.to_text()),
@@ -322,5 +456,37 @@ mod tests {
         let unknown = text.replace("me.*:Red Gem", "me.*:Blue Gem");
         let e = Model::from_text(&unknown, &p, &hash, 2).unwrap_err();
         assert!(e.contains("does not have"), "{e}");
+        // A prior never fitted.
+        let mut blank = back.clone();
+        blank.prior = super::Prior::blank(blank.names.len());
+        let text = blank.to_text();
+        assert!(text.contains("\nbias 0\nprior none\nfeature "), "{text}");
+        let back = Model::from_text(&text, &p, &hash, 2).expect("reads");
+        assert!(!back.prior.fitted);
+        assert_eq!(back.prior.chances(&[0.1, 0.3, 0.2]), vec![0.0, 1.0, 0.0]);
+        // A model of the format before the prior is refused with how to learn again.
+        let old = "cardgame model 3\nscript x\nplayers 2\nturns 1\nbias 0\n";
+        let e = Model::from_text(old, &p, &hash, 2).unwrap_err();
+        assert!(e.contains("another version of cardgame"), "{e}");
+        assert!(e.contains("cardgame learn"), "{e}");
+    }
+
+    #[test]
+    fn the_prior_scores_an_option_by_the_logit_it_leads_to_and_what_it_changes() {
+        let p = check_source(SRC).program.expect("checks");
+        let mut m = Model::blank(&p, script_hash(SRC), 2);
+        m.spread[1] = 2.0;
+        m.restrict(&[0, 1]);
+        // me.hand goes from 1 to 2, me.*:Red Gem from 0 to 4 (spread 2): changes 1 and 2.
+        let q = m.option_inputs(&[1.0, 0.0, 0.0], &[2.0, 4.0, 9.0], 0.3);
+        assert_eq!(q, vec![0.3, 1.0, 2.0]);
+        // The blank prior: the logit alone.
+        assert!((m.prior.score(&q, 0.5) - 0.3).abs() < 1e-12);
+        m.prior.a[1] = 0.5;
+        m.prior.b[0] = -1.0;
+        // 0.3 + 1 * (0 - 0.5) + 2 * 0.5 = 0.8
+        assert!((m.prior.score(&q, 0.5) - 0.8).abs() < 1e-12);
+        let p = super::softmax(&[0.0, 2f64.ln()]);
+        assert!((p[0] - 1.0 / 3.0).abs() < 1e-12 && (p[1] - 2.0 / 3.0).abs() < 1e-12);
     }
 }
