@@ -1,7 +1,7 @@
 //! Agents stage: why a bot chose (`Agent::choose_explained`, docs/cli.md, play's `why` and serve's
 //! panel): the text of an explanation at a seeded position, and the same choices as `choose`.
 
-use cardgame_interpreter::agents::make_agent;
+use cardgame_interpreter::agents::{make_agent, make_agent_with, script_hash, Model};
 use cardgame_interpreter::check::check_source;
 use cardgame_interpreter::engine::{Game, GameConfig, Status};
 use cardgame_interpreter::program::Program;
@@ -81,4 +81,40 @@ fn explaining_chooses_as_choosing_does() {
         }
         assert!(decisions > 5, "{spec}: {decisions} decisions");
     }
+}
+
+/// `learned` (a model's one step ahead) names every option it weighed with the model's value, the
+/// chosen one among the best, and explaining changes none of its choices. The model is a blank one
+/// (every weight 0, so every unfinished position is worth the same): what is tested is the report,
+/// not the model.
+#[test]
+fn the_learned_player_explains_its_values() {
+    let (p, start) = signals(0);
+    let src = std::fs::read_to_string(format!(
+        "{}/examples/signals.cardgame",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("script");
+    let model = Arc::new(Model::blank(&p, script_hash(&src), 3));
+    let agent = |s: u8| make_agent_with(&p, "learned", 5, s, Some(&model)).expect("agent");
+    let mut plain: Vec<_> = (0..3).map(agent).collect();
+    let mut told: Vec<_> = (0..3).map(agent).collect();
+    let mut game = start;
+    let mut weighed = 0;
+    while let Status::Decision(d) = game.status().clone() {
+        let seat = d.player as usize;
+        let a = plain[seat].choose(&game, &d);
+        let (b, e) = told[seat].choose_explained(&game, &d);
+        assert_eq!(a, b, "{e}");
+        if !e.options.is_empty() {
+            weighed += 1;
+            assert!(e.how.contains("learned model"), "{e}");
+            let best = e.options[0].value.expect("a value");
+            let chosen = e.options.iter().find(|o| o.chosen).expect("one chosen");
+            assert_eq!(chosen.option, d.options[a]);
+            assert!(chosen.value.expect("a value") >= best - 1e-9, "{e}");
+        }
+        game.apply(a).expect("applies");
+    }
+    assert!(weighed > 5, "{weighed} decisions weighed");
 }

@@ -9,6 +9,7 @@
 //! what its seat cannot see.
 //! While learning it explores: with a small probability it takes an option at random.
 
+use super::explain::{Explanation, Notes, Weighed};
 use super::goals::Goals;
 use super::model::Model;
 use super::search::{run_forced, LoopGuard};
@@ -25,6 +26,8 @@ pub struct LearnedAgent {
     explore: f64,
     worlds: usize,
     guard: LoopGuard,
+    /// What `choose_explained` reports (kept only while it asks).
+    notes: Notes,
 }
 
 impl LearnedAgent {
@@ -35,6 +38,7 @@ impl LearnedAgent {
             explore,
             worlds: 2,
             guard: LoopGuard::default(),
+            notes: Notes::default(),
         }
     }
 }
@@ -108,6 +112,17 @@ impl Agent for LearnedAgent {
         let (key, allowed) = self.guard.allowed(game, decision);
         if allowed.len() == 1 || self.rng.gen_bool(self.explore.clamp(0.0, 1.0)) {
             let choice = allowed[self.rng.gen_range(0..allowed.len())];
+            let (explore, left) = (self.explore, allowed.len());
+            self.notes.keep(|| {
+                let how = match left {
+                    1 => "the only option the loop guard leaves".to_string(),
+                    n => format!(
+                        "at random among {n} options, exploring (a chance of {:.0}% a decision while learning)",
+                        explore * 100.0
+                    ),
+                };
+                (how, Vec::new())
+            });
             self.guard.record(key, choice);
             return choice;
         }
@@ -121,6 +136,8 @@ impl Agent for LearnedAgent {
             .collect();
         let goals = Goals::of(&worlds[0]);
         let mut best = (f64::NEG_INFINITY, Vec::new());
+        // The values compared, noted only when an explanation is asked for.
+        let mut values = Vec::new();
         for &i in &allowed {
             let mut total = 0.0;
             for w in &worlds {
@@ -132,6 +149,9 @@ impl Agent for LearnedAgent {
                 total += judge(&self.model, &mut g, &goals, seat);
             }
             let v = total / worlds.len() as f64;
+            if self.notes.on {
+                values.push((i, v));
+            }
             if v > best.0 + 1e-12 {
                 best = (v, vec![i]);
             } else if (v - best.0).abs() <= 1e-12 {
@@ -142,8 +162,30 @@ impl Agent for LearnedAgent {
             0 => allowed[0],
             n => best.1[self.rng.gen_range(0..n)],
         };
+        let n = worlds.len();
+        self.notes.keep(|| {
+            let how = format!(
+                "one step ahead in {n} possible worlds dealt from its seat's view; value: the learned \
+                 model's chance that its seat wins after the option (a finished game: its share of \
+                 the win), averaged"
+            );
+            let options = values
+                .iter()
+                .map(|&(i, v)| Weighed {
+                    option: decision.options[i].clone(),
+                    visits: None,
+                    value: Some(v),
+                    chosen: i == choice,
+                })
+                .collect();
+            (how, options)
+        });
         self.guard.record(key, choice);
         choice
+    }
+
+    fn choose_explained(&mut self, game: &Game, decision: &Decision) -> (usize, Explanation) {
+        Notes::explain(self, |a| &mut a.notes, game, decision)
     }
 
     fn name(&self) -> String {
