@@ -264,3 +264,30 @@ fn a_sheets_study_merges_with_its_script() {
     let merged = run(&["merge", "--script", script, part]);
     assert!(merged.contains("Market Stall"), "{merged}");
 }
+
+/// A cell whose expression fails during play (a division by zero in Estate's points, read by the
+/// score) is named by the sheet's file and line, not by a line past the script's end.
+#[test]
+fn an_error_in_a_cell_during_play_names_the_sheet() {
+    let dir = folder("runtime");
+    std::fs::copy(
+        "examples/card-sheet/market-stall.cardgame",
+        dir.join("market-stall.cardgame"),
+    )
+    .expect("copied");
+    let sheet = std::fs::read_to_string("examples/card-sheet/market-stall.tsv").expect("the sheet");
+    let broken = sheet.replacen(
+        "Estate\t3 * players\tVictory\t\t1\t",
+        "Estate\t3 * players\tVictory\t\t1 / (count(market) - count(market))\t",
+        1,
+    );
+    assert_ne!(broken, sheet, "Estate's row as written");
+    std::fs::write(dir.join("market-stall.tsv"), broken).expect("written");
+    let script = dir.join("market-stall.cardgame").display().to_string();
+    let out = cardgame(&["sim", &script, "--games", "2", "--jobs", "1", "--course"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("market-stall.tsv line 3: division by zero"),
+        "{text}"
+    );
+}

@@ -102,6 +102,9 @@ pub struct Program {
     pub blocks: Vec<Block>,
     /// Byte offsets where each source line starts, to turn spans into line numbers.
     pub line_starts: Vec<usize>,
+    /// The card sheets the script reads (`cards from`): where each one's text lies in the text the
+    /// spans count in (the script's, then each sheet's), so that an error in a cell names its file.
+    pub sheets: Vec<SheetPlace>,
     /// The `game` header: the place named by a runtime error that no single line of the script caused
     /// (a player count or an option value the script does not allow).
     pub header: Span,
@@ -127,7 +130,28 @@ pub struct Program {
     pub(crate) closures: Option<std::sync::Arc<crate::engine::closures::Closures>>,
 }
 
+/// Where a card sheet's text lies among the sources the spans count in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SheetPlace {
+    /// The path as the script writes it.
+    pub path: String,
+    pub start: usize,
+    pub end: usize,
+}
+
 impl Program {
+    /// The file of a byte offset (`None`: the script; else a card sheet's path) and its 1-based line
+    /// in that file.
+    pub fn place_of(&self, offset: usize) -> (Option<&str>, usize) {
+        for s in &self.sheets {
+            if offset >= s.start && offset <= s.end {
+                let line = self.line_of(offset) + 1 - self.line_of(s.start);
+                return (Some(&s.path), line);
+            }
+        }
+        (None, self.line_of(offset))
+    }
+
     /// 1-based line of a byte offset.
     pub fn line_of(&self, offset: usize) -> usize {
         match self.line_starts.binary_search(&offset) {

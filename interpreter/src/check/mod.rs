@@ -87,6 +87,17 @@ pub fn analyse_with(source: &str, read: crate::sheet::ReadFile) -> Analysis {
         let (mut found, all_read) = crate::sheet::attach(&mut expanded, &mut sources, read);
         diagnostics.append(&mut found);
         let (mut checked, symbols) = compile_inner(&sources.text, &expanded, !syntax.is_empty());
+        if let Some(p) = checked.program.as_mut() {
+            p.sheets = sources
+                .sheets
+                .iter()
+                .map(|s| crate::program::SheetPlace {
+                    path: s.path.clone(),
+                    start: s.start,
+                    end: s.end,
+                })
+                .collect();
+        }
         // A sheet that cannot be read leaves its cards unknown: that error says it once.
         if !all_read {
             checked.diagnostics.retain(|d| d.code != "E103");
@@ -391,6 +402,7 @@ impl<'s> Compiler<'s> {
             participants: Vec::new(),
             blocks: vec![],
             line_starts,
+            sheets: Vec::new(),
             header: Span::default(),
             turn_start: EventId(0),
             turn_end: EventId(1),

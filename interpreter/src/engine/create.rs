@@ -35,7 +35,7 @@ pub(crate) fn created(program: &Program, config: &GameConfig) -> Created {
 pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameConfig) -> R<()> {
     // Every error names a line of the script: the declaration at fault, else the `game` header.
     let err_at = |span: Span, message: String| {
-        RuntimeError::new(message, span, p.line_of(span.start), "game creation".into())
+        RuntimeError::located(p, message, span, "game creation".into())
     };
     let err = |message: String| err_at(p.header, message);
     if config.players == 0 || config.players < p.min_players || config.players > p.max_players {
@@ -99,7 +99,7 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
         let n = Mach { p, l, s }.eval_int(&k.copies)?;
         let at = |message: String| {
             let span = k.copies.span;
-            RuntimeError::new(message, span, p.line_of(span.start), "game creation".into())
+            RuntimeError::located(p, message, span, "game creation".into())
         };
         if !(0..=MAX_COPIES).contains(&n) {
             return Err(at(format!(

@@ -163,7 +163,7 @@ impl Frame {
 impl<'a> Mach<'a> {
     /// A runtime error at `span`, with the position.
     pub fn err(&self, span: Span, message: String) -> RuntimeError {
-        RuntimeError::new(message, span, self.p.line_of(span.start), self.position())
+        RuntimeError::located(self.p, message, span, self.position())
     }
 
     /// Counts `work` units against the budget between two decisions (a statement, an expression, a

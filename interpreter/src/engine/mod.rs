@@ -168,7 +168,10 @@ pub struct RuntimeError(Box<RuntimeErrorInfo>);
 pub struct RuntimeErrorInfo {
     pub message: String,
     pub span: Span,
+    /// The line in the file the span is in: the script, or the card sheet `file`.
     pub line: usize,
+    /// The card sheet the span is in (a cell's expression), `None` for the script.
+    pub file: Option<String>,
     /// Turn, active player and phase.
     pub position: String,
 }
@@ -179,8 +182,18 @@ impl RuntimeError {
             message,
             span,
             line,
+            file: None,
             position,
         }))
+    }
+
+    /// An error at `span` of `program`'s sources: its line in the script, or in the card sheet the
+    /// span is in.
+    pub fn located(program: &Program, message: String, span: Span, position: String) -> Self {
+        let (file, line) = program.place_of(span.start);
+        let mut e = RuntimeError::new(message, span, line, position);
+        e.0.file = file.map(str::to_string);
+        e
     }
 }
 
@@ -193,11 +206,18 @@ impl std::ops::Deref for RuntimeError {
 
 impl std::fmt::Display for RuntimeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "line {}: {} ({})",
-            self.line, self.message, self.position
-        )
+        match &self.file {
+            Some(file) => write!(
+                f,
+                "{file} line {}: {} ({})",
+                self.line, self.message, self.position
+            ),
+            None => write!(
+                f,
+                "line {}: {} ({})",
+                self.line, self.message, self.position
+            ),
+        }
     }
 }
 

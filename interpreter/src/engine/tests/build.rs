@@ -131,6 +131,7 @@ impl B {
             participants: vec![],
             blocks: vec![],
             line_starts: (0..1000).map(|i| i * 10).collect(),
+            sheets: Vec::new(),
             header: Span::default(),
             turn_start: EventId(0),
             turn_end: EventId(1),
