@@ -2,7 +2,7 @@
 //! text and JSON, that shards add up to the whole, and that a name the script does not declare is a
 //! usage error with a suggestion.
 
-use crate::common::{cardgame, json_report, temp_script};
+use crate::common::{cardgame, json_report, merged_report, sim_shards, temp_script};
 use serde_json::Value;
 
 /// Two seats take three turns each; each turn adds a step to the player and to the statistic, and
@@ -120,32 +120,8 @@ fn the_shards_of_a_study_with_curves_merge_to_the_whole() {
         "--curve",
         "owned",
     ];
-    let mut parts = Vec::new();
-    for k in 0..3 {
-        let out_path = dir.join(format!("part{k}.json")).display().to_string();
-        let shard = format!("{k}/3");
-        let mut args = vec!["sim"];
-        args.extend_from_slice(&base);
-        args.extend_from_slice(&["--shard", &shard, "--out", &out_path]);
-        let out = cardgame(&args);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        parts.push(out_path);
-    }
-    let mut merge = vec!["merge", "--format", "json", "--reproducible"];
-    merge.extend(parts.iter().map(String::as_str));
-    let out = cardgame(&merge);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let merged: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let parts = sim_shards(&base, 3, &dir);
+    let merged = merged_report(&[], &parts);
     let whole = json_report("sim", &base, 0);
     assert!(!means(&whole, "owned", 1).is_empty());
     assert_eq!(merged, whole);

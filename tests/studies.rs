@@ -2,7 +2,7 @@
 //! way, a setting that names nothing is a usage error with a suggestion, and the reports and shards
 //! of a variant name what was set.
 
-use crate::common::{cardgame, json_report, temp_script};
+use crate::common::{cardgame, json_report, merged_report, sim_shards, temp_script};
 use serde_json::Value;
 
 const MARKET: &str = "examples/market-race.cardgame";
@@ -182,40 +182,8 @@ fn the_shards_of_a_variant_merge_and_name_what_was_set() {
     let dir = std::env::temp_dir().join(format!("cardgame-studies-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let base = [MARKET, "--games", "40", "--set", "Silver.cost=4"];
-    let mut parts = Vec::new();
-    for k in 0..2 {
-        let out_file = dir.join(format!("part{k}.json"));
-        let out_path = out_file.display().to_string();
-        let shard = format!("{k}/2");
-        let mut args = vec!["sim"];
-        args.extend_from_slice(&base);
-        args.extend_from_slice(&["--shard", &shard, "--out", &out_path]);
-        let out = cardgame(&args);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        parts.push(out_path);
-    }
-    let mut merge = vec![
-        "merge",
-        "--format",
-        "json",
-        "--reproducible",
-        "--script",
-        MARKET,
-    ];
-    merge.extend(parts.iter().map(String::as_str));
-    let out = cardgame(&merge);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let merged: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let parts = sim_shards(&base, 2, &dir);
+    let merged = merged_report(&["--script", MARKET], &parts);
     assert_eq!(merged, json_report("sim", &base, 0));
     // A part of the plain script does not merge with a part of the variant.
     let plain = dir.join("plain.json").display().to_string();

@@ -34,6 +34,43 @@ pub fn json_report(command: &str, args: &[&str], code: i32) -> Value {
     v
 }
 
+/// Plays the study `sim BASE` as `count` shards, their parts written into `dir`; returns the parts'
+/// paths.
+pub fn sim_shards(base: &[&str], count: usize, dir: &std::path::Path) -> Vec<String> {
+    (0..count)
+        .map(|k| {
+            let out_path = dir.join(format!("part{k}.json")).display().to_string();
+            let shard = format!("{k}/{count}");
+            let mut args = vec!["sim"];
+            args.extend_from_slice(base);
+            args.extend_from_slice(&["--shard", &shard, "--out", &out_path]);
+            let out = cardgame(&args);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            out_path
+        })
+        .collect()
+}
+
+/// The JSON report of `merge --format json --reproducible EXTRA PARTS`, which must succeed.
+pub fn merged_report(extra: &[&str], parts: &[String]) -> Value {
+    let mut merge = vec!["merge", "--format", "json", "--reproducible"];
+    merge.extend_from_slice(extra);
+    merge.extend(parts.iter().map(String::as_str));
+    let out = cardgame(&merge);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
 /// Writes a script to a folder of this test process's own, and returns its path.
 pub fn temp_script(name: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cardgame-tests-{}", std::process::id()));

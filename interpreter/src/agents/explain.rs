@@ -175,6 +175,20 @@ impl Notes {
     }
 }
 
+/// The options of `values` (option index, value) as weighed by a look-ahead without visits, the
+/// chosen one marked.
+pub(super) fn valued(decision: &Decision, values: &[(usize, f64)], choice: usize) -> Vec<Weighed> {
+    values
+        .iter()
+        .map(|&(i, v)| Weighed {
+            option: decision.options.get(i).cloned().unwrap_or_default(),
+            visits: None,
+            value: Some(v),
+            chosen: i == choice,
+        })
+        .collect()
+}
+
 /// The options `allowed` with their visits and mean values from `stats`, the chosen one marked.
 pub(super) fn weighed(
     decision: &Decision,

@@ -9,7 +9,7 @@
 //! what its seat cannot see.
 //! While learning it explores: with a small probability it takes an option at random.
 
-use super::explain::{Explanation, Notes, Weighed};
+use super::explain::{valued, Explanation, Notes};
 use super::goals::Goals;
 use super::model::Model;
 use super::search::{run_forced, LoopGuard};
@@ -169,16 +169,7 @@ impl Agent for LearnedAgent {
                  model's chance that its seat wins after the option (a finished game: its share of \
                  the win), averaged"
             );
-            let options = values
-                .iter()
-                .map(|&(i, v)| Weighed {
-                    option: decision.options[i].clone(),
-                    visits: None,
-                    value: Some(v),
-                    chosen: i == choice,
-                })
-                .collect();
-            (how, options)
+            (how, valued(decision, &values, choice))
         });
         self.guard.record(key, choice);
         choice

@@ -11,7 +11,7 @@
 //!   sees it) in one turn, so an option that leads back where it started (an offer declined, say) cannot
 //!   keep a turn going for ever.
 
-use super::explain::{weighed, Explanation, Notes, Weighed};
+use super::explain::{valued, weighed, Explanation, Notes};
 use super::goals::{evaluate, Goals};
 use super::Agent;
 use crate::engine::{Decision, Game, Status};
@@ -166,16 +166,7 @@ impl Agent for GreedyAgent {
                 "one step ahead in {worlds} possible worlds; value: the position after the option by \
                  the script's measure, averaged (a win counts 1,000,000)"
             );
-            let options = values
-                .iter()
-                .map(|&(i, v)| Weighed {
-                    option: decision.options[i].clone(),
-                    visits: None,
-                    value: Some(v),
-                    chosen: i == choice,
-                })
-                .collect();
-            (how, options)
+            (how, valued(decision, &values, choice))
         });
         self.guard.record(key, choice);
         choice
