@@ -164,19 +164,8 @@ fn write_part(shard: &str, out: Option<&Path>, a: &Side, b: &Side, tick: &(dyn F
             return USAGE;
         }
     };
-    let json = match serde_json::to_string(&part) {
-        Ok(j) => j,
-        Err(e) => {
-            errln!("error: {e}");
-            return USAGE;
-        }
-    };
-    let mut tmp = out.to_path_buf().into_os_string();
-    tmp.push(format!(".{}.tmp", std::process::id()));
-    let tmp = std::path::PathBuf::from(tmp);
-    if let Err(e) = std::fs::write(&tmp, json + "\n").and_then(|()| std::fs::rename(&tmp, out)) {
-        let _ = std::fs::remove_file(&tmp);
-        errln!("error: cannot write {}: {e}", out.display());
+    if let Err(e) = crate::shard::write_part(&part, out) {
+        errln!("error: {e}");
         return USAGE;
     }
     errln!(

@@ -48,20 +48,8 @@ pub fn run_shard(
             return USAGE;
         }
     };
-    let json = match serde_json::to_string(&part) {
-        Ok(j) => j,
-        Err(e) => {
-            errln!("error: {e}");
-            return USAGE;
-        }
-    };
-    let mut tmp = out.out.clone().into_os_string();
-    tmp.push(format!(".{}.tmp", std::process::id()));
-    let tmp = PathBuf::from(tmp);
-    if let Err(e) = std::fs::write(&tmp, json + "\n").and_then(|()| std::fs::rename(&tmp, &out.out))
-    {
-        let _ = std::fs::remove_file(&tmp);
-        errln!("error: cannot write {}: {e}", out.out.display());
+    if let Err(e) = write_part(&part, &out.out) {
+        errln!("error: {e}");
         return USAGE;
     }
     errln!(
@@ -80,6 +68,21 @@ pub fn run_shard(
         );
     }
     u8::from(errors > 0)
+}
+
+/// Writes a part (of a study or of a comparison) to `out` as one JSON line: under another name beside
+/// it, then renamed, so that a stopped shard leaves no part or a whole one.
+pub fn write_part(part: &impl serde::Serialize, out: &std::path::Path) -> Result<(), String> {
+    let json = serde_json::to_string(part).map_err(|e| e.to_string())?;
+    let mut tmp = out.to_path_buf().into_os_string();
+    tmp.push(format!(".{}.tmp", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, json + "\n")
+        .and_then(|()| std::fs::rename(&tmp, out))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            format!("cannot write {}: {e}", out.display())
+        })
 }
 
 /// `cardgame merge`: the report of the study whose partial reports are given. Mismatched parts are
