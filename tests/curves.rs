@@ -5,7 +5,7 @@
 use crate::common::{cardgame, json_report, merged_report, sim_shards, temp_script};
 use serde_json::Value;
 
-/// Two seats take three turns each; each turn adds a step to the player and to the statistic, and
+/// Two seats take three turns each; each turn adds a step to the player and to the statistics, and
 /// only seat 1's turns have a decision, so seat 2's turns take the reading of the next decision (or
 /// of the end).
 const STEPS: &str = r#"game "Steps" { players 2 }
@@ -13,6 +13,7 @@ const STEPS: &str = r#"game "Steps" { players 2 }
 var steps per player: int = 0
 var total: int = 0
 stat taken "Steps taken"
+stat stride "The total at each step"
 
 fn doubled(p: player): int = 2 * p.steps
 
@@ -27,6 +28,7 @@ flow {
         p.steps += 1
         total += 1
         stat taken += 1
+        stat stride = total
         if p == seat(1) { actions by p once [wait, hop] }
       }
     }
@@ -67,6 +69,8 @@ fn a_curve_reads_variables_statistics_and_functions_at_each_turn() {
         "taken",
         "--curve",
         "doubled",
+        "--curve",
+        "stride",
     ];
     let r = json_report("sim", &args, 0);
     // Turns 1, 3, 5 are read at seat 1's decision (after its step); turns 2 and 4 take the next
@@ -76,6 +80,8 @@ fn a_curve_reads_variables_statistics_and_functions_at_each_turn() {
     assert_eq!(means(&r, "total", 0), [1.0, 3.0, 3.0, 5.0, 5.0, 6.0]);
     assert_eq!(means(&r, "taken", 0), means(&r, "total", 0));
     assert_eq!(means(&r, "doubled", 1), [0.0, 2.0, 2.0, 4.0, 4.0, 6.0]);
+    // A statistic of values: the sum of its records so far (1, 1+2+3, ..., 1+2+...+6).
+    assert_eq!(means(&r, "stride", 0), [1.0, 6.0, 6.0, 15.0, 15.0, 21.0]);
     let steps = &r["curves"][0];
     assert_eq!(steps["of"], "per-player variable");
     assert_eq!(steps["lines"], serde_json::json!(["seat 1", "seat 2"]));

@@ -98,8 +98,9 @@ impl Curve {
         })
     }
 
-    /// The curve's values now, one per line (seat, or the one line).
-    pub fn read(&self, game: &mut Game, program: &Program) -> Vec<i64> {
+    /// The curve's values now, one per line (seat, or the one line). `so_far` is this curve's
+    /// reading of the same game the last time (a statistic's records are added up once each).
+    pub fn read(&self, game: &mut Game, program: &Program, so_far: &mut Reading) -> Vec<i64> {
         let seats = game.players();
         match self.source {
             Source::PlayerVariable(v) => (0..seats)
@@ -109,12 +110,19 @@ impl Curve {
             Source::Statistic(i) => {
                 let total = match program.stats.get(i).is_some_and(|s| s.counter) {
                     true => game.stat_counter(i),
-                    false => game
-                        .stat_records()
-                        .iter()
-                        .filter(|r| usize::from(r.0) == i)
-                        .map(|r| r.2)
-                        .sum(),
+                    false => {
+                        // Records are only ever added: those seen at the last reading are in
+                        // `so_far.total` already.
+                        let records = game.stat_records();
+                        let new = records.get(so_far.records..).unwrap_or(&[]);
+                        so_far.total += new
+                            .iter()
+                            .filter(|r| usize::from(r.0) == i)
+                            .map(|r| r.2)
+                            .sum::<i64>();
+                        so_far.records = records.len();
+                        so_far.total
+                    }
                 };
                 vec![total]
             }
@@ -129,6 +137,13 @@ impl Curve {
     pub fn calls_the_script(&self) -> bool {
         matches!(self.source, Source::Function(_))
     }
+}
+
+/// What a curve read of one game so far: for a statistic, the records added up and their total.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Reading {
+    records: usize,
+    total: i64,
 }
 
 /// One curve added up: per turn (after turn 1, 2, ...), per line, the sum of values, the sum of their

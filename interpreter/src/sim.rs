@@ -412,6 +412,7 @@ fn play_seated_with(
         None => &[],
     };
     let mut curves = vec![Vec::new(); follow.len()];
+    let mut readings = vec![crate::curves::Reading::default(); follow.len()];
     // Turns read so far: turn T's reading is the position at its first decision; a turn without a
     // decision takes the reading of the next decision, or of the game's end.
     let mut read = 0usize;
@@ -428,9 +429,10 @@ fn play_seated_with(
                     c.scores.extend(std::iter::repeat_n(scores, copies));
                 }
             }
-            for (curve, values) in follow.iter().zip(curves.iter_mut()) {
+            for ((curve, values), so_far) in follow.iter().zip(curves.iter_mut()).zip(&mut readings)
+            {
                 if !curve.calls_the_script() || cfg.engine == crate::engine::Engine::Walker {
-                    let now = curve.read(&mut game, program);
+                    let now = curve.read(&mut game, program, so_far);
                     values.extend(std::iter::repeat_n(now, copies));
                 }
             }
