@@ -135,153 +135,168 @@ impl Tally {
 /// A figure's `(S, N)` in one game of one side: its value is `S / N` (N = 1 for a rate or a count).
 type Sums = (i128, i128);
 
-/// The figures of one pair of games: name, whether it is a rate, side A's sums and side B's.
-fn values(a: &Side, b: &Side, ra: &Record, rb: &Record) -> Vec<(String, bool, Sums, Sums)> {
-    let mut out = Vec::new();
-    let one = |x: bool| (i128::from(x), 1);
-    for seat in 0..ra.seating.len() {
-        let won = |r: &Record| r.winners.contains(&(seat as u8));
-        out.push((
-            format!("wins: seat {}", seat + 1),
-            true,
-            one(won(ra)),
-            one(won(rb)),
-        ));
+/// A figure that a comparison reports whatever its games, in the report's order; the end reasons
+/// come with the games and follow [`Known::Unfinished`].
+enum Known {
+    /// Seat `0`'s share of wins.
+    SeatWins(usize),
+    /// The share of its seats an agent won (only when the seats are not all of one agent).
+    AgentWins(String),
+    Ties,
+    Turns,
+    Decisions,
+    Unfinished,
+    /// A statistic of either side, by name: the mean of its records.
+    Stat(String),
+    /// Per player, the cards of a kind (of either side) gained, and the abilities of such cards
+    /// performed.
+    Gained(String),
+    Played(String),
+}
+
+impl Known {
+    /// Every such figure of a comparison of `a` and `b`, in the report's order.
+    fn all(a: &Side, b: &Side) -> Vec<Known> {
+        let mut out: Vec<Known> = (0..usize::from(a.cfg.players))
+            .map(Known::SeatWins)
+            .collect();
+        let agents = seated_agents(&a.cfg);
+        if agents.len() > 1 {
+            out.extend(agents.into_iter().map(Known::AgentWins));
+        }
+        out.extend([
+            Known::Ties,
+            Known::Turns,
+            Known::Decisions,
+            Known::Unfinished,
+        ]);
+        out.extend(union(&a.program.stats, &b.program.stats, |s| &s.name).map(Known::Stat));
+        for kind in union(&a.program.kinds, &b.program.kinds, |k| &k.name) {
+            out.push(Known::Gained(kind.clone()));
+            out.push(Known::Played(kind));
+        }
+        out
     }
-    let mut agents: Vec<&String> = ra.seating.iter().collect();
-    agents.sort();
-    agents.dedup();
-    if agents.len() > 1 {
-        for agent in agents {
-            let won = |r: &Record| {
+
+    fn name(&self) -> String {
+        match self {
+            Known::SeatWins(seat) => format!("wins: seat {}", seat + 1),
+            Known::AgentWins(agent) => format!("wins: {agent}"),
+            Known::Ties => "ties".into(),
+            Known::Turns => "turns".into(),
+            Known::Decisions => "decisions".into(),
+            Known::Unfinished => "unfinished".into(),
+            Known::Stat(name) => format!("stat: {name}"),
+            Known::Gained(kind) => format!("card {kind}: gained per player"),
+            Known::Played(kind) => format!("card {kind}: played per player"),
+        }
+    }
+
+    /// Whether the figure is a share of games (shown as a percentage), rather than a mean.
+    fn rate(&self) -> bool {
+        match self {
+            Known::SeatWins(_) | Known::Ties | Known::Unfinished => true,
+            Known::AgentWins(_)
+            | Known::Turns
+            | Known::Decisions
+            | Known::Stat(_)
+            | Known::Gained(_)
+            | Known::Played(_) => false,
+        }
+    }
+
+    /// The figure's sums in one game of side `side`.
+    fn sums(&self, side: &Side, r: &Record) -> Sums {
+        let one = |x: bool| (i128::from(x), 1);
+        let count = |x: u64| (i128::from(x), 1);
+        let per_player = |kind: &str, of: &Vec<Vec<u32>>| {
+            let k = side.program.kinds.iter().position(|k| k.name == kind);
+            let total: u32 = k.map_or(0, |k| of.iter().filter_map(|s| s.get(k)).sum());
+            (i128::from(total), r.seating.len() as i128)
+        };
+        match self {
+            Known::SeatWins(seat) => one(r.winners.contains(&(*seat as u8))),
+            Known::AgentWins(agent) => {
                 let seats = r.seating.iter().enumerate().filter(|(_, s)| *s == agent);
                 let wins = seats
                     .clone()
                     .filter(|(i, _)| r.winners.contains(&(*i as u8)))
                     .count();
                 (wins as i128, seats.count() as i128)
-            };
-            out.push((format!("wins: {agent}"), false, won(ra), won(rb)));
+            }
+            Known::Ties => one(r.is_tie()),
+            Known::Turns => count(u64::from(r.turns)),
+            Known::Decisions => count(r.decisions),
+            Known::Unfinished => one(!r.finished),
+            Known::Stat(name) => side
+                .program
+                .stats
+                .iter()
+                .position(|s| &s.name == name)
+                .and_then(|i| r.stats.get(i))
+                .map_or((0, 0), |&(s, n)| (s, i128::from(n))),
+            Known::Gained(kind) => per_player(kind, &r.holdings),
+            Known::Played(kind) => per_player(kind, &r.performed),
         }
     }
-    out.push(("ties".into(), true, one(ra.is_tie()), one(rb.is_tie())));
-    let count = |x: u64| (i128::from(x), 1);
-    out.push((
-        "turns".into(),
-        false,
-        count(u64::from(ra.turns)),
-        count(u64::from(rb.turns)),
-    ));
-    out.push((
-        "decisions".into(),
-        false,
-        count(ra.decisions),
-        count(rb.decisions),
-    ));
-    out.push((
-        "unfinished".into(),
-        true,
-        one(!ra.finished),
-        one(!rb.finished),
-    ));
-    let (reason_a, reason_b) = (reason_key(&ra.reason), reason_key(&rb.reason));
-    out.push((
-        format!("end: {reason_a}"),
-        true,
-        one(true),
-        one(reason_a == reason_b),
-    ));
-    if reason_a != reason_b {
-        out.push((format!("end: {reason_b}"), true, one(false), one(true)));
-    }
-    for (name, sa, sb) in stat_values(a, b, ra, rb) {
-        out.push((format!("stat: {name}"), false, sa, sb));
-    }
-    for kind in card_names(a, b) {
-        let (ka, kb) = (kind_of(&a.program, &kind), kind_of(&b.program, &kind));
-        let per = |r: &Record, k: Option<usize>, of: fn(&Record) -> &Vec<Vec<u32>>| {
-            let total: u32 = k.map_or(0, |k| of(r).iter().filter_map(|s| s.get(k)).sum());
-            (i128::from(total), r.seating.len() as i128)
-        };
+}
+
+/// The figures of one pair of games: name, whether it is a rate, side A's sums and side B's.
+fn values(a: &Side, b: &Side, ra: &Record, rb: &Record) -> Vec<(String, bool, Sums, Sums)> {
+    let mut out = Vec::new();
+    for figure in Known::all(a, b) {
         out.push((
-            format!("card {kind}: gained per player"),
-            false,
-            per(ra, ka, |r| &r.holdings),
-            per(rb, kb, |r| &r.holdings),
+            figure.name(),
+            figure.rate(),
+            figure.sums(a, ra),
+            figure.sums(b, rb),
         ));
-        out.push((
-            format!("card {kind}: played per player"),
-            false,
-            per(ra, ka, |r| &r.performed),
-            per(rb, kb, |r| &r.performed),
-        ));
+        if let Known::Unfinished = figure {
+            let (reason_a, reason_b) = (reason_key(&ra.reason), reason_key(&rb.reason));
+            let one = |x: bool| (i128::from(x), 1);
+            out.push((
+                format!("end: {reason_a}"),
+                true,
+                one(true),
+                one(reason_a == reason_b),
+            ));
+            if reason_a != reason_b {
+                out.push((format!("end: {reason_b}"), true, one(false), one(true)));
+            }
+        }
     }
     out
 }
 
-/// The statistics of either side by name, with each side's `(sum, records)` in this game.
-fn stat_values(a: &Side, b: &Side, ra: &Record, rb: &Record) -> Vec<(String, Sums, Sums)> {
-    let mut names: Vec<&str> = a.program.stats.iter().map(|s| s.name.as_str()).collect();
-    for s in &b.program.stats {
-        if !names.contains(&s.name.as_str()) {
-            names.push(&s.name);
-        }
-    }
-    let of = |p: &Program, r: &Record, name: &str| {
-        p.stats
-            .iter()
-            .position(|s| s.name == name)
-            .and_then(|i| r.stats.get(i))
-            .map_or((0, 0), |&(s, n)| (s, i128::from(n)))
+/// The agents that a study seats, each once, in order of name (an agent named for a seat beyond
+/// the players is not seated; seats beyond the agents named take the last one).
+fn seated_agents(cfg: &SimConfig) -> Vec<String> {
+    let players = usize::from(cfg.players);
+    let mut agents: Vec<String> = match cfg.agents.len() {
+        0 => vec!["random".into()],
+        n if n >= players => cfg.agents[..players].to_vec(),
+        _ => cfg.agents.clone(),
     };
-    names
-        .iter()
-        .map(|n| (n.to_string(), of(&a.program, ra, n), of(&b.program, rb, n)))
-        .collect()
+    agents.sort();
+    agents.dedup();
+    agents
 }
 
-/// The card kinds of either side, A's first.
-fn card_names(a: &Side, b: &Side) -> Vec<String> {
-    let mut names: Vec<String> = a.program.kinds.iter().map(|k| k.name.clone()).collect();
-    for k in &b.program.kinds {
-        if !names.contains(&k.name) {
-            names.push(k.name.clone());
+/// The names of `a`'s items, then those of `b`'s that `a` has not.
+fn union<T>(a: &[T], b: &[T], name: impl Fn(&T) -> &String) -> impl Iterator<Item = String> {
+    let mut names: Vec<String> = a.iter().map(&name).cloned().collect();
+    for item in b {
+        if !names.contains(name(item)) {
+            names.push(name(item).clone());
         }
     }
-    names
-}
-
-fn kind_of(program: &Program, name: &str) -> Option<usize> {
-    program.kinds.iter().position(|k| k.name == name)
+    names.into_iter()
 }
 
 /// The names of the figures a comparison of `a` and `b` reports whatever its games (those of end
 /// reasons come with the games), for `--until-decided`.
 pub fn figure_names(a: &Side, b: &Side) -> Vec<String> {
-    let mut names: Vec<String> = (1..=a.cfg.players)
-        .map(|s| format!("wins: seat {s}"))
-        .collect();
-    let mut agents = a.cfg.agents.clone();
-    agents.sort();
-    agents.dedup();
-    if agents.len() > 1 {
-        names.extend(agents.iter().map(|a| format!("wins: {a}")));
-    }
-    names.extend(["ties", "turns", "decisions", "unfinished"].map(String::from));
-    for s in &a.program.stats {
-        names.push(format!("stat: {}", s.name));
-    }
-    for s in &b.program.stats {
-        let n = format!("stat: {}", s.name);
-        if !names.contains(&n) {
-            names.push(n);
-        }
-    }
-    for k in card_names(a, b) {
-        names.push(format!("card {k}: gained per player"));
-        names.push(format!("card {k}: played per player"));
-    }
-    names
+    Known::all(a, b).iter().map(Known::name).collect()
 }
 
 /// Games played between two looks of `--until-decided` (the looks are at the same games whatever the
