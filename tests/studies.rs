@@ -2,7 +2,9 @@
 //! way, a setting that names nothing is a usage error with a suggestion, and the reports and shards
 //! of a variant name what was set.
 
-use crate::common::{cardgame, json_report, merged_report, sim_shards, temp_script};
+use crate::common::{
+    cardgame, json_report, merged_report, reproducible_json, sim_shards, temp_script,
+};
 use serde_json::Value;
 
 const MARKET: &str = "examples/market-race.cardgame";
@@ -26,6 +28,9 @@ fn edited_market(edits: &[(&str, &str)]) -> std::path::PathBuf {
     temp_script("market-edited.cardgame", &text)
 }
 
+/// The seats of the studies that compare a variant with the script edited by hand.
+const SEATS: [&str; 4] = ["--players", "3", "--agents", "random,greedy"];
+
 #[test]
 fn a_variant_is_the_script_edited_the_same_way() {
     // A property written on the card (Silver's cost), one it takes by default (Homestead's cost is
@@ -37,15 +42,7 @@ fn a_variant_is_the_script_edited_the_same_way() {
         "buys=2",
         "goal=12",
     ];
-    let mut args = vec![
-        MARKET,
-        "--games",
-        "80",
-        "--players",
-        "3",
-        "--agents",
-        "random,greedy",
-    ];
+    let mut args = [&[MARKET, "--games", "80"][..], &SEATS].concat();
     for s in &sets {
         args.extend_from_slice(&["--set", s]);
     }
@@ -70,17 +67,7 @@ fn a_variant_is_the_script_edited_the_same_way() {
     let path = edited.display().to_string();
     let (by_hand, none) = without_settings(json_report(
         "sim",
-        &[
-            &path,
-            "--games",
-            "80",
-            "--players",
-            "3",
-            "--agents",
-            "random,greedy",
-            "--option",
-            "goal=12",
-        ],
+        &[&[&path, "--games", "80", "--option", "goal=12"][..], &SEATS].concat(),
         0,
     ));
     assert_eq!(
@@ -92,15 +79,7 @@ fn a_variant_is_the_script_edited_the_same_way() {
     // And the variant is not the script itself.
     let plain = json_report(
         "sim",
-        &[
-            MARKET,
-            "--games",
-            "300",
-            "--players",
-            "3",
-            "--agents",
-            "random,greedy",
-        ],
+        &[&[MARKET, "--games", "300"][..], &SEATS].concat(),
         0,
     );
     assert_ne!(variant["turns"], plain["turns"]);
@@ -200,15 +179,7 @@ fn the_shards_of_a_variant_merge_and_name_what_was_set() {
 fn comparison(args: &[&str]) -> Value {
     let mut all = vec!["compare"];
     all.extend_from_slice(args);
-    all.extend_from_slice(&["--format", "json", "--reproducible"]);
-    let out = cardgame(&all);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
+    reproducible_json(&all)
 }
 
 fn figure<'a>(report: &'a Value, name: &str) -> &'a Value {

@@ -56,12 +56,19 @@ pub fn sim_shards(base: &[&str], count: usize, dir: &std::path::Path) -> Vec<Str
         .collect()
 }
 
-/// The JSON report of `merge --format json --reproducible EXTRA PARTS`, which must succeed.
+/// The JSON report of `merge EXTRA PARTS --format json --reproducible`, which must succeed.
 pub fn merged_report(extra: &[&str], parts: &[String]) -> Value {
-    let mut merge = vec!["merge", "--format", "json", "--reproducible"];
+    let mut merge = vec!["merge"];
     merge.extend_from_slice(extra);
     merge.extend(parts.iter().map(String::as_str));
-    let out = cardgame(&merge);
+    reproducible_json(&merge)
+}
+
+/// The JSON report of `cardgame ARGS --format json --reproducible`, which must exit 0.
+pub fn reproducible_json(args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.extend_from_slice(&["--format", "json", "--reproducible"]);
+    let out = cardgame(&all);
     assert_eq!(
         out.status.code(),
         Some(0),
