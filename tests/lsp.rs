@@ -627,3 +627,73 @@ fn clients_that_break_the_protocol_get_answers_or_a_clean_exit() {
     s.write("Content-Length: 5\r\n\r\n{oops");
     assert_eq!(s.exit_status().code(), Some(1));
 }
+
+#[test]
+fn a_sheet_changed_on_disk_is_checked_again_in_the_open_script() {
+    let dir = std::env::temp_dir().join(format!("cardgame-lsp-sheet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let script =
+        std::fs::read_to_string("examples/card-sheet/market-stall.cardgame").expect("script");
+    let sheet = std::fs::read_to_string("examples/card-sheet/market-stall.tsv").expect("sheet");
+    let broken = sheet.replacen("Silver\t10\tTreasure", "Silver\t10\tTreasur", 1);
+    assert_ne!(broken, sheet);
+    let sheet_path = dir.join("market-stall.tsv");
+    std::fs::write(&sheet_path, &broken).expect("sheet");
+    let uri = format!("file://{}/market-stall.cardgame", dir.display());
+
+    // An editor that can watch files is asked to watch the sheets.
+    let mut s = Server::start();
+    s.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities":
+            {"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}}),
+    );
+    let register = s.wait("client/registerCapability", |m| {
+        m["method"] == "client/registerCapability"
+    });
+    let registration = &register["params"]["registrations"][0];
+    assert_eq!(registration["method"], "workspace/didChangeWatchedFiles");
+    assert_eq!(
+        registration["registerOptions"]["watchers"][0]["globPattern"],
+        "**/*.{csv,tsv}"
+    );
+    s.send(json!({"jsonrpc": "2.0", "id": register["id"], "result": null}));
+    s.notify("initialized", json!({}));
+
+    let published = |s: &mut Server| {
+        let m = s.wait("publishDiagnostics", |m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == json!(uri)
+        });
+        m["params"]["diagnostics"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+    };
+    s.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "cardgame", "version": 1, "text": script}}),
+    );
+    let before = published(&mut s);
+    assert!(
+        before
+            .iter()
+            .any(|d| d["message"].as_str().unwrap_or("").contains("Treasur")),
+        "the sheet's mistake is shown: {before:?}"
+    );
+    // The sheet is mended on disk (the script is not edited): the editor says so, and the script
+    // is checked again. The editor names the file by another route through the folder.
+    std::fs::write(&sheet_path, &sheet).expect("sheet");
+    let route = format!(
+        "file://{}/../{}/market-stall.tsv",
+        dir.display(),
+        dir.file_name().expect("a name").to_string_lossy()
+    );
+    s.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": route, "type": 2}]}),
+    );
+    assert_eq!(published(&mut s), Vec::<Value>::new());
+    s.request("shutdown", Value::Null);
+    s.notify("exit", Value::Null);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -87,6 +87,12 @@ impl Document {
         }
     }
 
+    /// Check the same text again: a sheet it reads changed on disk.
+    pub fn recheck(&mut self) {
+        let text = std::mem::take(&mut self.text);
+        self.set_text(text);
+    }
+
     /// Apply the changes of a `didChange` (whole texts, or ranges when a client sends them), then check.
     pub fn apply(&mut self, version: i32, changes: Vec<TextDocumentContentChangeEvent>) {
         let mut text = std::mem::take(&mut self.text);

@@ -19,12 +19,12 @@ mod tests;
 use document::Document;
 use lsp_server::{Connection, ErrorCode, ExtractError, Message, Notification, Request, Response};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument,
+    DidChangeTextDocument, DidChangeWatchedFiles, DidCloseTextDocument, DidOpenTextDocument,
     Notification as NotificationTrait, PublishDiagnostics,
 };
 use lsp_types::request::{
     Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
-    PrepareRenameRequest, References, Rename, Request as RequestTrait,
+    PrepareRenameRequest, References, RegisterCapability, Rename, Request as RequestTrait,
 };
 use lsp_types::{
     CompletionOptions, DocumentSymbolResponse, GotoDefinitionResponse, HoverProviderCapability,
@@ -75,15 +75,26 @@ pub fn run() -> u8 {
     // Requests before `initialize` are answered `ServerNotInitialized`. The `initialized`
     // notification is not waited for: a client that sends `didOpen` first is served all the same.
     let end = match connection.initialize_start() {
-        Ok((id, _params)) => {
-            if connection
+        Ok((id, params)) => {
+            // An editor that can watch files for the server is asked to watch the card sheets.
+            let watch = serde_json::from_value::<lsp_types::InitializeParams>(params)
+                .ok()
+                .and_then(|p| p.capabilities.workspace?.did_change_watched_files)
+                .and_then(|w| w.dynamic_registration)
+                .unwrap_or(false);
+            let register = Request::new(
+                "cardgame-watch-sheets".to_string().into(),
+                RegisterCapability::METHOD.to_string(),
+                sheet::watch_registration(),
+            );
+            let sent = connection
                 .sender
                 .send(Response::new_ok(id, init).into())
-                .is_err()
-            {
-                End::Broken(1)
-            } else {
-                serve(&connection)
+                .is_ok()
+                && (!watch || connection.sender.send(register.into()).is_ok());
+            match sent {
+                true => serve(&connection),
+                false => End::Broken(1),
             }
         }
         Err(e) => {
@@ -125,6 +136,7 @@ fn serve(connection: &Connection) -> End {
             }
             Message::Notification(n) if n.method == "exit" => return End::Closed(1),
             Message::Notification(n) => server.notification(n),
+            // The editor's answer to the registration of the sheets' watch: nothing to do.
             Message::Response(_) => vec![],
         };
         for m in out {
@@ -325,16 +337,42 @@ impl Server {
                     params,
                 ))];
             }
+            DidChangeWatchedFiles::METHOD => {
+                let Some(p) = notification_params::<DidChangeWatchedFiles>(n) else {
+                    return vec![];
+                };
+                return self.sheets_changed(&p.changes);
+            }
             _ => return vec![],
         };
-        let Some(doc) = self.docs.get(&uri) else {
-            return vec![];
-        };
-        let params =
-            PublishDiagnosticsParams::new(doc.uri.clone(), diagnostics::of(doc), Some(doc.version));
-        vec![Message::Notification(Notification::new(
-            PublishDiagnostics::METHOD.to_string(),
-            params,
-        ))]
+        self.docs.get(&uri).map(published).into_iter().collect()
     }
+
+    /// Checks again every open script that reads one of the sheets changed on disk; their new
+    /// diagnostics.
+    fn sheets_changed(&mut self, changes: &[lsp_types::FileEvent]) -> Vec<Message> {
+        let changed: Vec<std::path::PathBuf> = changes
+            .iter()
+            .filter_map(|c| sheet::file_path(&c.uri))
+            .map(|p| sheet::normal(&p))
+            .collect();
+        let mut out = Vec::new();
+        for doc in self.docs.values_mut() {
+            if sheet::sheets_read(doc).iter().any(|s| changed.contains(s)) {
+                doc.recheck();
+                out.push(published(doc));
+            }
+        }
+        out
+    }
+}
+
+/// The `publishDiagnostics` notification of a document's diagnostics now.
+fn published(doc: &Document) -> Message {
+    let params =
+        PublishDiagnosticsParams::new(doc.uri.clone(), diagnostics::of(doc), Some(doc.version));
+    Message::Notification(Notification::new(
+        PublishDiagnostics::METHOD.to_string(),
+        params,
+    ))
 }
