@@ -132,6 +132,63 @@ pub fn card(doc: &Document, span: Span) -> Option<String> {
     Some(out)
 }
 
+/// The glob of the files the server asks the editor to watch: the sheets a script may read.
+pub const WATCHED: &str = "**/*.{csv,tsv}";
+
+/// The `client/registerCapability` parameters that ask the editor to tell the server when a sheet
+/// changes, is created or is deleted on disk.
+pub fn watch_registration() -> lsp_types::RegistrationParams {
+    let options = lsp_types::DidChangeWatchedFilesRegistrationOptions {
+        watchers: vec![lsp_types::FileSystemWatcher {
+            glob_pattern: lsp_types::GlobPattern::String(WATCHED.to_string()),
+            kind: None,
+        }],
+    };
+    lsp_types::RegistrationParams {
+        registrations: vec![lsp_types::Registration {
+            id: "cardgame-sheets".to_string(),
+            method: "workspace/didChangeWatchedFiles".to_string(),
+            register_options: serde_json::to_value(options).ok(),
+        }],
+    }
+}
+
+/// The sheets `doc` reads, as paths on disk (`.` and `..` taken out, so that they compare with the
+/// paths the editor names).
+pub fn sheets_read(doc: &Document) -> Vec<PathBuf> {
+    let Some(dir) = file_path(&doc.uri).and_then(|p| p.parent().map(PathBuf::from)) else {
+        return Vec::new();
+    };
+    doc.analysis
+        .script
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::CardsFrom(d) => d.path.plain().map(|p| normal(&dir.join(p))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A path with its `.` and `..` components resolved by their names alone (a deleted file has no
+/// canonical path).
+pub fn normal(path: &std::path::Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,61 +250,4 @@ mod tests {
         let other = lsp_types::Uri::from_str("untitled:Untitled-1").expect("a uri");
         assert_eq!(file_path(&other), None);
     }
-}
-
-/// The glob of the files the server asks the editor to watch: the sheets a script may read.
-pub const WATCHED: &str = "**/*.{csv,tsv}";
-
-/// The `client/registerCapability` parameters that ask the editor to tell the server when a sheet
-/// changes, is created or is deleted on disk.
-pub fn watch_registration() -> lsp_types::RegistrationParams {
-    let options = lsp_types::DidChangeWatchedFilesRegistrationOptions {
-        watchers: vec![lsp_types::FileSystemWatcher {
-            glob_pattern: lsp_types::GlobPattern::String(WATCHED.to_string()),
-            kind: None,
-        }],
-    };
-    lsp_types::RegistrationParams {
-        registrations: vec![lsp_types::Registration {
-            id: "cardgame-sheets".to_string(),
-            method: "workspace/didChangeWatchedFiles".to_string(),
-            register_options: serde_json::to_value(options).ok(),
-        }],
-    }
-}
-
-/// The sheets `doc` reads, as paths on disk (`.` and `..` taken out, so that they compare with the
-/// paths the editor names).
-pub fn sheets_read(doc: &Document) -> Vec<PathBuf> {
-    let Some(dir) = file_path(&doc.uri).and_then(|p| p.parent().map(PathBuf::from)) else {
-        return Vec::new();
-    };
-    doc.analysis
-        .script
-        .items
-        .iter()
-        .filter_map(|i| match i {
-            Item::CardsFrom(d) => d.path.plain().map(|p| normal(&dir.join(p))),
-            _ => None,
-        })
-        .collect()
-}
-
-/// A path with its `.` and `..` components resolved by their names alone (a deleted file has no
-/// canonical path).
-pub fn normal(path: &std::path::Path) -> PathBuf {
-    use std::path::Component;
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
 }
