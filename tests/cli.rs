@@ -5,11 +5,11 @@ use std::process::{Command, Output};
 
 use crate::common::cardgame;
 
-fn stdout(o: &Output) -> String {
+pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-fn stderr(o: &Output) -> String {
+pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
@@ -34,7 +34,7 @@ fn scripts() -> Vec<String> {
     v
 }
 
-fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
+pub(crate) fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cardgame-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let p = dir.join(name);
@@ -211,30 +211,6 @@ fn cards_shows_the_inventory() {
     let v: serde_json::Value = serde_json::from_slice(&j.stdout).expect("json inventory");
     assert!(v["cards"].is_array());
     assert!(v["zones"].is_array());
-}
-
-// The README's taste of the language is a whole game: it checks, its rules test passes, and it plays.
-#[test]
-fn the_readme_taste_is_a_whole_game() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("README.md");
-    let start = readme.find("```cardgame\n").expect("a cardgame block") + "```cardgame\n".len();
-    let len = readme[start..].find("```").expect("the block ends");
-    let script = temp_file("taste.cardgame", &readme.as_bytes()[start..start + len]);
-    let path = script.to_string_lossy().into_owned();
-    let o = cardgame(&["check", &path]);
-    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-    assert!(
-        stdout(&o).contains("0 errors, 0 warnings"),
-        "{}",
-        stdout(&o)
-    );
-    let o = cardgame(&["test", &path]);
-    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-    assert!(stdout(&o).contains("1 passed, 0 failed"), "{}", stdout(&o));
-    let o = cardgame(&["run", &path, "--format", "json"]);
-    assert_eq!(o.status.code(), Some(0));
-    assert!(stdout(&o).contains("\"finished\":true"), "{}", stdout(&o));
 }
 
 // After `do`, a pending menu is listed again: an option the `do` made legal is offered at once.
@@ -802,207 +778,5 @@ fn every_flag_and_argument_is_described_in_the_help() {
             }
             assert!(help.contains("mcts[:N|:T]") && help.contains("strategy:NAME"));
         }
-    }
-}
-
-/// A child process killed when dropped, so that a failed test never leaves it running.
-struct Killed(std::process::Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Runs `cardgame ARGS --watch FILE` on a script of its own, then for each step writes the script
-/// (`rename`: by writing another file and renaming it over, as many editors save) and reads standard
-/// output until a line contains the step's text. Every wait is bounded: the test can never hang.
-fn watch_session(args: &[&str], name: &str, first: &str, steps: &[(&str, bool, &str)]) {
-    use std::io::{BufRead, BufReader};
-    use std::time::{Duration, Instant};
-    let dir = std::env::temp_dir().join(format!("cardgame-watch-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join(format!("{name}.cardgame"));
-    std::fs::write(&file, GOOD).expect("write");
-    let mut all = args.to_vec();
-    let path = file.to_string_lossy().into_owned();
-    all.extend(["--watch", &path]);
-    let mut child = Killed(
-        Command::new(env!("CARGO_BIN_EXE_cardgame"))
-            .args(&all)
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("the binary runs"),
-    );
-    let out = child.0.stdout.take().expect("stdout");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(out).lines() {
-            if tx.send(line.unwrap_or_default()).is_err() {
-                break;
-            }
-        }
-    });
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let mut seen = String::new();
-    let mut wait_for = |want: &str| -> bool {
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match rx.recv_timeout(left) {
-                Ok(line) => {
-                    seen.push_str(&line);
-                    seen.push('\n');
-                    if line.contains(want) {
-                        return true;
-                    }
-                }
-                Err(_) => return false,
-            }
-        }
-    };
-    let mut results = vec![(first.to_string(), wait_for(first))];
-    for (text, rename, want) in steps {
-        if *rename {
-            let tmp = dir.join("save.tmp");
-            std::fs::write(&tmp, text).expect("write");
-            std::fs::rename(&tmp, &file).expect("rename");
-        } else {
-            std::fs::write(&file, text).expect("write");
-        }
-        results.push((want.to_string(), wait_for(want)));
-    }
-    drop(child);
-    for (want, found) in results {
-        assert!(
-            found,
-            "`{want}` did not appear within the time limit; output:\n{seen}"
-        );
-    }
-}
-
-const GOOD: &str = "game \"W\" { players 2 }\nflow { win [seat(1)] \"done\" }\ntest \"wins\" { expect winners [seat(1)] }\n";
-const BAD: &str = "game \"W\" { players 2 }\nflow { win [seat(9)] \"done\" \n";
-
-#[test]
-fn check_watch_runs_again_when_the_file_changes() {
-    watch_session(
-        &["check"],
-        "check",
-        "0 errors, 0 warnings",
-        &[
-            (BAD, false, "1 error"),
-            (GOOD, true, "0 errors, 0 warnings"),
-        ],
-    );
-}
-
-#[test]
-fn test_watch_runs_again_when_the_file_changes() {
-    let failing = GOOD.replace("expect winners [seat(1)]", "expect winners [seat(2)]");
-    watch_session(
-        &["test", "--format", "json"],
-        "test",
-        "\"passed\":1",
-        &[
-            (&failing, true, "\"failed\":1"),
-            (GOOD, false, "\"passed\":1"),
-        ],
-    );
-}
-
-#[test]
-fn fmt_check_lists_the_files_that_would_change_and_exits_1() {
-    let tidy = temp_file("fmt-tidy.cardgame", b"zone a: set // a zone\n");
-    let messy = temp_file("fmt-messy.cardgame", b"zone   b:set\n\n\n\nzone c: set");
-    let (t, m) = (tidy.to_string_lossy(), messy.to_string_lossy());
-
-    let o = cardgame(&["fmt", "--check", &t]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(stdout(&o), "");
-
-    let o = cardgame(&["fmt", "--check", &t, &m]);
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert_eq!(stdout(&o), format!("{m}\n"));
-    let unchanged = std::fs::read_to_string(&messy).expect("readable");
-    assert_eq!(
-        unchanged, "zone   b:set\n\n\n\nzone c: set",
-        "--check writes nothing"
-    );
-
-    let o = cardgame(&["fmt", &t, &m]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(stdout(&o), "");
-    let formatted = std::fs::read_to_string(&messy).expect("readable");
-    assert_eq!(formatted, "zone b: set\n\nzone c: set\n");
-    let o = cardgame(&["fmt", "--check", &m]);
-    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-}
-
-#[test]
-fn fmt_leaves_a_script_that_does_not_parse_and_reports_it() {
-    let text = "zone   a: set\ncard \"X\" { copies }\n";
-    let broken = temp_file("fmt-broken.cardgame", text.as_bytes());
-    let b = broken.to_string_lossy();
-    for args in [vec!["fmt", &*b], vec!["fmt", "--check", &*b]] {
-        let o = cardgame(&args);
-        assert_eq!(o.status.code(), Some(1));
-        let err = stderr(&o);
-        assert!(err.contains("E001"), "{err}");
-        assert!(err.contains("does not parse"), "{err}");
-        assert_eq!(std::fs::read_to_string(&broken).expect("readable"), text);
-    }
-    let o = cardgame(&["fmt", "--check", "no-such-file.cardgame"]);
-    assert_eq!(o.status.code(), Some(1));
-    let o = cardgame(&["fmt"]);
-    assert_eq!(o.status.code(), Some(2));
-}
-
-#[test]
-fn fmt_check_accepts_every_script() {
-    let files = scripts();
-    let mut args = vec!["fmt", "--check"];
-    args.extend(files.iter().map(|s| s.as_str()));
-    let o = cardgame(&args);
-    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
-}
-
-/// A script that checks but fails during setup (a runtime error): every command that plays it exits
-/// 1, the code of a script error (never 2, the code of a usage error), and the error names the
-/// operator as the script writes it (`-`, not an internal name).
-#[test]
-fn a_runtime_error_in_setup_exits_1_from_every_command() {
-    let script = crate::common::temp_script(
-        "setup-fails.cardgame",
-        "game \"Fails\" { players 2 }\nvar v: int = 0\nfn f(): int = first([none, 1])\n\
-         setup { v = 5 - f() }\nflow { turn seat(1) { win active \"done {v}\" } }\n",
-    );
-    let file = script.to_str().expect("a UTF-8 path");
-    assert_eq!(cardgame(&["check", file]).status.code(), Some(0));
-    for args in [
-        vec!["cards", file],
-        vec!["run", file],
-        vec!["sim", file, "--games", "2"],
-        vec![
-            "tournament",
-            file,
-            "--games",
-            "2",
-            "--agents",
-            "random,first",
-        ],
-        vec!["play", file],
-    ] {
-        let o = cardgame(&args);
-        let err = String::from_utf8_lossy(&o.stderr).to_string();
-        let all = format!("{}{err}", String::from_utf8_lossy(&o.stdout));
-        assert_eq!(o.status.code(), Some(1), "{args:?}: {all}");
-        assert!(
-            all.contains("line 4: cannot apply `-` to `5` and none"),
-            "{args:?}: {all}"
-        );
-        assert!(!all.contains("Sub"), "{args:?}: {all}");
     }
 }

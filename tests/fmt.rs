@@ -1,5 +1,6 @@
-//! Formatter: every script of games/ and examples/ is kept formatted, formatting is idempotent, and a
-//! script whose whitespace is scrambled formats back to it and means the same program (the same
+//! Formatter: `cardgame fmt` and `fmt --check` (exit codes, a script that does not parse); every
+//! script of games/ and examples/ is kept formatted, formatting is idempotent, and a script whose
+//! whitespace is scrambled formats back to it and means the same program (the same
 //! `cards --format json`, the same seeded `run` trace, its rules tests passing).
 
 use cardgame_grammar::format::{format, token_spans};
@@ -8,6 +9,7 @@ use cardgame_interpreter::testing::run_tests;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::cli::{stderr, stdout, temp_file};
 use crate::common::{cardgame, temp_script};
 
 fn scripts() -> Vec<PathBuf> {
@@ -154,5 +156,102 @@ fn scrambled_scripts_format_back_and_mean_the_same_program() {
             .filter_map(|t| t.failure.as_ref().map(|f| format!("{}: {f}", t.name)))
             .collect();
         assert!(failed.is_empty(), "{}: {failed:?}", path.display());
+    }
+}
+
+#[test]
+fn fmt_check_lists_the_files_that_would_change_and_exits_1() {
+    let tidy = temp_file("fmt-tidy.cardgame", b"zone a: set // a zone\n");
+    let messy = temp_file("fmt-messy.cardgame", b"zone   b:set\n\n\n\nzone c: set");
+    let (t, m) = (tidy.to_string_lossy(), messy.to_string_lossy());
+
+    let o = cardgame(&["fmt", "--check", &t]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+
+    let o = cardgame(&["fmt", "--check", &t, &m]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stdout(&o), format!("{m}\n"));
+    let unchanged = std::fs::read_to_string(&messy).expect("readable");
+    assert_eq!(
+        unchanged, "zone   b:set\n\n\n\nzone c: set",
+        "--check writes nothing"
+    );
+
+    let o = cardgame(&["fmt", &t, &m]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    let formatted = std::fs::read_to_string(&messy).expect("readable");
+    assert_eq!(formatted, "zone b: set\n\nzone c: set\n");
+    let o = cardgame(&["fmt", "--check", &m]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}
+
+#[test]
+fn fmt_leaves_a_script_that_does_not_parse_and_reports_it() {
+    let text = "zone   a: set\ncard \"X\" { copies }\n";
+    let broken = temp_file("fmt-broken.cardgame", text.as_bytes());
+    let b = broken.to_string_lossy();
+    for args in [vec!["fmt", &*b], vec!["fmt", "--check", &*b]] {
+        let o = cardgame(&args);
+        assert_eq!(o.status.code(), Some(1));
+        let err = stderr(&o);
+        assert!(err.contains("E001"), "{err}");
+        assert!(err.contains("does not parse"), "{err}");
+        assert_eq!(std::fs::read_to_string(&broken).expect("readable"), text);
+    }
+    let o = cardgame(&["fmt", "--check", "no-such-file.cardgame"]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = cardgame(&["fmt"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn fmt_check_accepts_every_script() {
+    let files: Vec<String> = scripts()
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    let mut args = vec!["fmt", "--check"];
+    args.extend(files.iter().map(String::as_str));
+    let o = cardgame(&args);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+}
+
+/// A script that checks but fails during setup (a runtime error): every command that plays it exits
+/// 1, the code of a script error (never 2, the code of a usage error), and the error names the
+/// operator as the script writes it (`-`, not an internal name).
+#[test]
+fn a_runtime_error_in_setup_exits_1_from_every_command() {
+    let script = crate::common::temp_script(
+        "setup-fails.cardgame",
+        "game \"Fails\" { players 2 }\nvar v: int = 0\nfn f(): int = first([none, 1])\n\
+         setup { v = 5 - f() }\nflow { turn seat(1) { win active \"done {v}\" } }\n",
+    );
+    let file = script.to_str().expect("a UTF-8 path");
+    assert_eq!(cardgame(&["check", file]).status.code(), Some(0));
+    for args in [
+        vec!["cards", file],
+        vec!["run", file],
+        vec!["sim", file, "--games", "2"],
+        vec![
+            "tournament",
+            file,
+            "--games",
+            "2",
+            "--agents",
+            "random,first",
+        ],
+        vec!["play", file],
+    ] {
+        let o = cardgame(&args);
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        let all = format!("{}{err}", String::from_utf8_lossy(&o.stdout));
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {all}");
+        assert!(
+            all.contains("line 4: cannot apply `-` to `5` and none"),
+            "{args:?}: {all}"
+        );
+        assert!(!all.contains("Sub"), "{args:?}: {all}");
     }
 }

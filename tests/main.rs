@@ -38,3 +38,4 @@ mod strategies;
 mod strength;
 mod studies;
 mod tournament;
+mod watch;

@@ -2,7 +2,10 @@
 //! succeeds, from a folder that holds the repository's `games/` and `examples/`, with the binary under
 //! test first on the PATH. Left out, and said so below: the `cargo` lines (the build and these tests
 //! themselves) and the commands that wait for a person or a client (`play`, `serve`, `lsp`, `--watch`).
+//! The README's taste of the language is a whole game.
 
+use crate::cli::{stdout, temp_file};
+use crate::common::cardgame;
 use std::path::Path;
 use std::process::Command;
 
@@ -126,4 +129,28 @@ fn the_commands_left_out_are_the_ones_that_wait_or_build() {
             "an unexpected command is left out: {l}"
         );
     }
+}
+
+// The README's taste of the language is a whole game: it checks, its rules test passes, and it plays.
+#[test]
+fn the_readme_taste_is_a_whole_game() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let start = readme.find("```cardgame\n").expect("a cardgame block") + "```cardgame\n".len();
+    let len = readme[start..].find("```").expect("the block ends");
+    let script = temp_file("taste.cardgame", &readme.as_bytes()[start..start + len]);
+    let path = script.to_string_lossy().into_owned();
+    let o = cardgame(&["check", &path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("0 errors, 0 warnings"),
+        "{}",
+        stdout(&o)
+    );
+    let o = cardgame(&["test", &path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("1 passed, 0 failed"), "{}", stdout(&o));
+    let o = cardgame(&["run", &path, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("\"finished\":true"), "{}", stdout(&o));
 }
