@@ -12,6 +12,7 @@ mod expr;
 mod family;
 mod inline;
 mod loops;
+mod options;
 mod participant;
 mod rounds;
 mod scope;
