@@ -123,12 +123,6 @@ impl Curve {
                 .collect(),
         }
     }
-
-    /// Whether reading the curve calls the script (which the machine engine does not run outside
-    /// its compiled program yet).
-    pub fn calls_the_script(&self) -> bool {
-        matches!(self.source, Source::Function(_))
-    }
 }
 
 /// One curve added up: per turn (after turn 1, 2, ...), per line, the sum of values, the sum of their
