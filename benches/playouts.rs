@@ -7,9 +7,8 @@
 //! interleaved, so that the machine's noise hits both), and `CARDGAME_BENCH_CHECK_GAMES` (20,000; 0 to
 //! skip) how many games of each baseline are played to check that the hand-written game matches the
 //! interpreted one (decisions per game, winners, end reasons). While issue 42 moves the engine, every
-//! interpreted figure is measured on both engines in the same run: the walker and the machine
-//! (`GameConfig::engine`; a script the machine does not compile yet runs on the walker there too), or
-//! the walker and the closures (engine/closures) with `CARDGAME_BENCH_ENGINE=closures`.
+//! interpreted figure is measured on both engines in the same run: the walker and the closures
+//! (`GameConfig::engine`: engine/closures answer menus and guarded checks first, the walker the rest).
 
 mod handwritten;
 
@@ -147,14 +146,8 @@ fn median(v: &mut [f64]) -> f64 {
     }
 }
 
-/// The engine measured beside the walker: the machine, or the one `CARDGAME_BENCH_ENGINE` names
-/// (`closures`: engine/closures, issue 42's measured alternative).
-fn second_engine() -> (Engine, &'static str) {
-    match std::env::var("CARDGAME_BENCH_ENGINE").as_deref() {
-        Ok("closures") => (Engine::Closures, "closures"),
-        _ => (Engine::Machine, "machine"),
-    }
-}
+/// The engine measured beside the walker: the closures (engine/closures, issue 42's alternative).
+const SECOND: (Engine, &str) = (Engine::Closures, "closures");
 
 /// One side of a baseline's measurement: decisions and games per second of each repeat.
 #[derive(Default)]
@@ -163,11 +156,11 @@ struct Side {
     games: Vec<f64>,
 }
 
-/// Decisions per second interpreted (walker and machine) and hand-written, repeated and interleaved;
+/// Decisions per second interpreted (walker and closures) and hand-written, repeated and interleaved;
 /// prints the medians and the ratios.
 fn measure(b: &Baseline, program: &Arc<Program>, repeats: usize) {
-    let (mut walker, mut machine, mut hw) = (Side::default(), Side::default(), Side::default());
-    let (second, name2) = second_engine();
+    let (mut walker, mut second_side, mut hw) = (Side::default(), Side::default(), Side::default());
+    let (second, name2) = SECOND;
     for r in 0..repeats {
         // Rotate which side goes first, so a slow spell of the machine does not favour one side.
         for k in 0..3 {
@@ -179,8 +172,8 @@ fn measure(b: &Baseline, program: &Arc<Program>, repeats: usize) {
                 }
                 1 => {
                     let (g, d, _) = interpreted(program, b.players, second);
-                    machine.games.push(g);
-                    machine.decisions.push(d);
+                    second_side.games.push(g);
+                    second_side.decisions.push(d);
                 }
                 _ => {
                     let (g, d) = handwritten(b.play);
@@ -189,7 +182,11 @@ fn measure(b: &Baseline, program: &Arc<Program>, repeats: usize) {
                 }
             }
         }
-        let (w, m, h) = (walker.decisions[r], machine.decisions[r], hw.decisions[r]);
+        let (w, m, h) = (
+            walker.decisions[r],
+            second_side.decisions[r],
+            hw.decisions[r],
+        );
         println!(
             "  repeat {}: walker {w:>10.0}, {name2} {m:>10.0}, hand-written {h:>10.0} decisions/s; hand-written/walker {:>6.2}x, hand-written/{name2} {:>6.2}x, {name2}/walker {:>5.2}x",
             r + 1,
@@ -204,12 +201,12 @@ fn measure(b: &Baseline, program: &Arc<Program>, repeats: usize) {
         b.players,
         median(&mut walker.decisions.clone()),
         median(&mut walker.games.clone()),
-        median(&mut machine.decisions.clone()),
-        median(&mut machine.games.clone()),
+        median(&mut second_side.decisions.clone()),
+        median(&mut second_side.games.clone()),
         median(&mut hw.decisions.clone()),
         median(&mut hw.games.clone()),
     );
-    for (name, side) in [("walker", &walker), (name2, &machine)] {
+    for (name, side) in [("walker", &walker), (name2, &second_side)] {
         let mut ratios: Vec<f64> = (0..repeats)
             .map(|r| hw.decisions[r] / side.decisions[r])
             .collect();
@@ -225,7 +222,7 @@ fn measure(b: &Baseline, program: &Arc<Program>, repeats: usize) {
         );
     }
     let mut gain: Vec<f64> = (0..repeats)
-        .map(|r| machine.decisions[r] / walker.decisions[r])
+        .map(|r| second_side.decisions[r] / walker.decisions[r])
         .collect();
     let (lo, hi) = gain
         .iter()
@@ -298,7 +295,7 @@ fn z_rates(a: &Tally, ka: u64, b: &Tally, kb: u64) -> f64 {
 /// Plays `games` games interpreted and hand-written and prints how they compare.
 fn check(b: &Baseline, program: &Arc<Program>, games: u64) {
     let (mut int, mut hw) = (Tally::default(), Tally::default());
-    let factory = factory(program, b.players, Engine::Machine);
+    let factory = factory(program, b.players, Engine::Walker);
     for seed in 0..games {
         int.add(interpreted_game(&factory, seed).1);
         // Other seeds than the interpreted games', so that the two samples are independent.
@@ -387,8 +384,8 @@ fn main() {
         "games/s",
         "decisions/s",
         "state bytes",
-        "machine games/s",
-        "machine/walker"
+        "closures games/s",
+        "closures/walker"
     );
     for s in &scripts {
         let Some(p) = load(s) else {
@@ -397,7 +394,7 @@ fn main() {
         };
         let players = p.min_players.max(2).min(p.max_players);
         let (g, d, size) = interpreted(&p, players, Engine::Walker);
-        let (mg, _, _) = interpreted(&p, players, Engine::Machine);
+        let (mg, _, _) = interpreted(&p, players, SECOND.0);
         let name = std::path::Path::new(s)
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())

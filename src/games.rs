@@ -511,12 +511,6 @@ pub(crate) fn study(
                 return Err(2);
             }
         };
-        if curve.calls_the_script()
-            && sim.limits.engine.engine() != cardgame_interpreter::engine::Engine::Walker
-        {
-            errln!("error: --curve {name}: a function is read on the walker engine only");
-            return Err(2);
-        }
         curves.push(curve);
     }
     let jobs = sim

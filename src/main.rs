@@ -123,8 +123,8 @@ struct Limits {
     /// runtime error.
     #[arg(long, default_value_t = DEFAULT_MAX_STEPS, value_parser = clap::value_parser!(u64).range(1..))]
     max_steps: u64,
-    /// The engine that runs the games while issue 42 moves it (docs/engine.md, "Moving"): `walker`,
-    /// or `machine` (the compiled form, for a script it compiles; the walker for any other).
+    /// The engine that runs the games while issue 42 moves it (docs/engine.md, "Where the move
+    /// stands"): `walker`, or `closures` (menus and guarded checks answered by typed closures first).
     #[arg(long, value_enum, default_value_t = EngineArg::Walker, hide = true)]
     engine: EngineArg,
 }
@@ -133,7 +133,6 @@ struct Limits {
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 enum EngineArg {
     Walker,
-    Machine,
     Closures,
 }
 
@@ -141,7 +140,6 @@ impl EngineArg {
     fn engine(self) -> cardgame_interpreter::engine::Engine {
         match self {
             EngineArg::Walker => cardgame_interpreter::engine::Engine::Walker,
-            EngineArg::Machine => cardgame_interpreter::engine::Engine::Machine,
             EngineArg::Closures => cardgame_interpreter::engine::Engine::Closures,
         }
     }

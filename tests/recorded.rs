@@ -134,18 +134,18 @@ fn full_recorded_reports_are_reproduced() {
     compare("full");
 }
 
-/// The machine (`--engine machine`, docs/engine.md "Moving") reproduces every quick study: the scripts
-/// it compiles run their expressions on it, any other script on the walker it falls back to.
+/// The closures (`--engine closures`, docs/engine.md "Where the move stands") reproduce every quick
+/// study: they answer menus and guarded checks where they compile, the walker everything else.
 #[test]
-fn quick_recorded_reports_are_reproduced_on_the_machine() {
-    compare_on("quick", "machine", &|_| true);
+fn quick_recorded_reports_are_reproduced_on_the_closures() {
+    compare_on("quick", "closures", &|_| true);
 }
 
-/// Every full study on `--engine machine`, Market Race and Duel (the vertical slice) among them.
+/// Every full study on `--engine closures`.
 #[test]
 #[ignore = "minutes: run with `cargo test --release -- --ignored recorded::`"]
-fn full_recorded_reports_are_reproduced_on_the_machine() {
-    compare_on("full", "machine", &|_| true);
+fn full_recorded_reports_are_reproduced_on_the_closures() {
+    compare_on("full", "closures", &|_| true);
 }
 
 /// Every script of games/ and examples/ has a recorded copy and studies in both sets, every study's

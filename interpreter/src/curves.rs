@@ -131,12 +131,6 @@ impl Curve {
                 .collect(),
         }
     }
-
-    /// Whether reading the curve calls the script (which the machine engine does not run outside
-    /// its compiled program yet).
-    pub fn calls_the_script(&self) -> bool {
-        matches!(self.source, Source::Function(_))
-    }
 }
 
 /// What a curve read of one game so far: for a statistic, the records added up and their total.

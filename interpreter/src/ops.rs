@@ -1,6 +1,6 @@
 //! Checker and engine stage (below both): the operators, aggregates, fields and built-in functions
-//! of lowered expressions, shared by the program (`program.rs` re-exports them) and by the engine's
-//! executable form (`engine/code`), which must not depend on the program it is compiled from.
+//! of lowered expressions, shared by the program (`program.rs` re-exports them) and the engine; a
+//! module of plain enums that depends on nothing above it.
 
 /// Operators, already specialised by the checker to their operand types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -120,11 +120,6 @@ pub struct Program {
     pub guarded_checks: Vec<bool>,
     /// The engine's numbering of the tests of its remembered counts, filled as they are compiled.
     pub(crate) count_tests: crate::engine::fast::CountTests,
-    /// The executable form of the machine (engine/code), built when lowering ends; `None` when a
-    /// construct it does not compile yet is used (`uncovered` says which), and then every game of
-    /// the program runs on the walker.
-    pub(crate) code: Option<std::sync::Arc<crate::engine::code::Code>>,
-    pub(crate) uncovered: Option<crate::engine::code::Uncovered>,
     /// The typed closures of the menus and guarded checks (engine/closures), built when lowering
     /// ends; read only by games on `Engine::Closures`.
     pub(crate) closures: Option<std::sync::Arc<crate::engine::closures::Closures>>,
@@ -739,9 +734,6 @@ pub struct Expr {
     pub span: Span,
     /// The engine's fast paths of this expression, compiled when it is first evaluated.
     pub(crate) compiled: crate::engine::fast::Compiled,
-    /// The machine's entry for this expression when it is a root the compiler numbered
-    /// (`engine::code::NO_ENTRY` otherwise), set once when the program is built.
-    pub(crate) entry: u32,
 }
 
 impl Expr {
@@ -750,7 +742,6 @@ impl Expr {
             kind,
             span,
             compiled: Default::default(),
-            entry: crate::engine::code::NO_ENTRY,
         }
     }
 }

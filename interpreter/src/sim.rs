@@ -397,16 +397,12 @@ fn play_seated_with(
         None => Vec::new(),
     };
     // In a study's games, each seat's score after each turn (the course figures).
-    // Not on the machine while issue 42 moves the engine: an expression outside the program's
-    // compiled roots (this call of the score) trips the debug build's check of the work counted
-    // (`run --engine machine` shows the same with its scores).
     let measure = figures
-        .filter(|_| cfg.course && cfg.engine == crate::engine::Engine::Walker)
+        .filter(|_| cfg.course)
         .and_then(|_| crate::course::measure(program))
         .map(|m| m.0);
     let mut course = measure.map(|_| crate::course::Course::default());
-    // The curves asked for, in a study's games; one that calls the script is not read on the
-    // machine (as above: `sim` refuses it there).
+    // The curves asked for, in a study's games.
     let follow: &[crate::curves::Curve] = match figures {
         Some(_) => &cfg.curves,
         None => &[],
@@ -431,10 +427,8 @@ fn play_seated_with(
             }
             for ((curve, values), so_far) in follow.iter().zip(curves.iter_mut()).zip(&mut readings)
             {
-                if !curve.calls_the_script() || cfg.engine == crate::engine::Engine::Walker {
-                    let now = curve.read(&mut game, program, so_far);
-                    values.extend(std::iter::repeat_n(now, copies));
-                }
+                let now = curve.read(&mut game, program, so_far);
+                values.extend(std::iter::repeat_n(now, copies));
             }
         }
         let Status::Decision(d) = game.status() else {

@@ -350,7 +350,6 @@ fn compile_inner(source: &str, script: &ast::Script, partial: bool) -> (Checked,
             a.parts = parts;
             a.interchangeable = same;
         }
-        crate::engine::code::compile::attach(&mut c.p);
         c.p.closures = Some(std::sync::Arc::new(
             crate::engine::closures::Closures::build(&c.p),
         ));
@@ -411,8 +410,6 @@ impl<'s> Compiler<'s> {
             pure_fns: vec![],
             guarded_checks: vec![],
             count_tests: Default::default(),
-            code: None,
-            uncovered: None,
             closures: None,
         };
         p.events.push(EventDef {

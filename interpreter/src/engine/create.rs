@@ -57,7 +57,6 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
     s.participants = p.participants.len() as u8;
     let mut fixed = super::state::Fixed {
         names: s.fixed.names.clone(),
-        machine: config.engine == super::Engine::Machine && p.code.is_some(),
         closures: config.engine == super::Engine::Closures && p.closures.is_some(),
         ..*s.fixed
     };

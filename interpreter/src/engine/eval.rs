@@ -95,9 +95,6 @@ impl<'a> Mach<'a> {
     /// a fifth of a tag test's cost (a choice's domain and the checks' guards gained nothing).
     #[inline(always)]
     pub fn eval_cond(&mut self, e: &Expr) -> R<bool> {
-        if self.on_machine(e) {
-            return self.eval_bool(e);
-        }
         match self.fast_cond(e) {
             Some(b) => Ok(b),
             None => self.eval_bool(e),
@@ -111,7 +108,7 @@ impl<'a> Mach<'a> {
         if let Some(b) = self.fast_cond(e) {
             return Ok(b);
         }
-        if self.s.depth < MAX_DEPTH && !self.on_machine(e) {
+        if self.s.depth < MAX_DEPTH {
             match &e.kind {
                 ExprKind::Binary(BinOp::And, a, b) => {
                     return Ok(self.eval_bool(a)? && self.eval_bool(b)?)
@@ -184,7 +181,7 @@ impl<'a> Mach<'a> {
     pub fn eval_zone(&mut self, e: &Expr) -> R<u32> {
         // A player's or a card's zone (`p.hand`): the fast path `eval` would take, without a value.
         if let ExprKind::Zone(_, Some(_)) = e.kind {
-            if let Some(z) = self.fast_zone(e).filter(|_| !self.on_machine(e)) {
+            if let Some(z) = self.fast_zone(e) {
                 return Ok(z);
             }
         }
@@ -234,9 +231,6 @@ impl<'a> Mach<'a> {
         if let ExprKind::Const(v) = &e.kind {
             return Ok(v.clone());
         }
-        if self.on_machine(e) {
-            return super::machine::eval(self, e.entry);
-        }
         if let Some(v) = self.leaf(e) {
             return Ok(v);
         }
@@ -251,11 +245,6 @@ impl<'a> Mach<'a> {
     /// through memory and then copied is read back in wider pieces than it was written, a stall.
     #[inline]
     pub fn eval_push(&mut self, e: &Expr, out: &mut Vec<Value>) -> R<()> {
-        if self.on_machine(e) {
-            let v = super::machine::eval(self, e.entry)?;
-            out.push(v);
-            return Ok(());
-        }
         if let ExprKind::Local(s) = e.kind {
             if self.s.depth < MAX_DEPTH {
                 match self.s.ctxs.last().and_then(|c| c.locals.get(s as usize)) {

@@ -139,12 +139,6 @@ pub(crate) enum Frame {
         blocks: Vec<BlockId>,
     },
     Simul(Box<SimulFrame>),
-    /// A block running on the machine (engine/machine/stmts.rs), stopped at instruction `pc` for
-    /// the frames above it, with the registers of the loops around that instruction.
-    Code {
-        pc: u32,
-        regs: Box<[Value]>,
-    },
     /// A test's `given` body: run on a stack of its own, no decisions.
     Given(Body),
     /// A test's start procedure with its arguments.
@@ -237,7 +231,7 @@ impl<'a> Mach<'a> {
         }
         let at = At { block: b, idx: i };
         match bl.compiled.get(i as usize) {
-            Some(code) if !self.s.fixed.machine && self.fast_stmt(stmt, code, at) => Ok(Flow::Next),
+            Some(code) if self.fast_stmt(stmt, code, at) => Ok(Flow::Next),
             _ => self.exec_walked(stmt, at),
         }
     }
@@ -333,26 +327,6 @@ impl<'a> Mach<'a> {
                 return Ok(Stop::Empty);
             };
             let flow = match top {
-                Frame::Block { block, pc: 0 } if self.s.fixed.machine && !self.s.recording => {
-                    let b = *block;
-                    match super::machine::block_entry(p, b) {
-                        Some(start) => {
-                            *top = Frame::Code {
-                                pc: start,
-                                regs: Box::default(),
-                            };
-                            super::machine::step_code(self)?
-                        }
-                        None => match p.blocks.get(b.index()) {
-                            Some(bl) => self.run_block(bl, b, 0)?,
-                            None => {
-                                std::mem::forget(self.s.frames.pop());
-                                Flow::Next
-                            }
-                        },
-                    }
-                }
-                Frame::Code { .. } => super::machine::step_code(self)?,
                 Frame::Block { block, pc } => {
                     let (b, i) = (*block, *pc);
                     match p.blocks.get(b.index()) {
@@ -456,11 +430,6 @@ impl<'a> Mach<'a> {
     /// no statement runs.
     pub(crate) fn current_span(&self) -> Span {
         for f in self.s.frames.iter().rev() {
-            if let Frame::Code { pc, .. } = f {
-                if let Some(span) = super::machine::span_before(self.p, *pc) {
-                    return span;
-                }
-            }
             if let Frame::Block { block, pc } = f {
                 if let Some(s) = self.stmt(At {
                     block: *block,

@@ -145,7 +145,6 @@ impl GameFactory {
             max_turns: fixed.max_turns,
             max_steps: head,
             max_decisions: fixed.max_decisions,
-            machine: fixed.machine,
             closures: fixed.closures,
         });
         let r = g.mach().run();

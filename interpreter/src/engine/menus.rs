@@ -431,11 +431,7 @@ impl<'a> Mach<'a> {
             r.is_ok(),
             "a plain listing fails where the listing did not: {r:?}"
         );
-        // The machine charges its own work (docs/engine.md, "Where work is charged"), which the
-        // walker's tables of kinds do not replay.
-        if !self.s.fixed.machine {
-            assert_eq!(self.s.exec_count, done, "a listing's work");
-        }
+        assert_eq!(self.s.exec_count, done, "a listing's work");
         self.s.exec_count = done;
         assert!(again.same_as(list), "a listing's options");
     }

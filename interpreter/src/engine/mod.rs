@@ -7,7 +7,6 @@ mod belief;
 mod builtins;
 mod census;
 pub(crate) mod closures;
-pub(crate) mod code;
 mod create;
 mod decide;
 mod eval;
@@ -17,7 +16,6 @@ pub(crate) mod fast;
 pub(crate) mod hash;
 mod label;
 mod lists;
-mod machine;
 pub(crate) mod menus;
 mod moves;
 pub(crate) mod options;
@@ -94,10 +92,6 @@ pub enum Engine {
     /// The tree walker with its fast paths.
     #[default]
     Walker,
-    /// The compiled form (`engine/code`) on the machine (`engine/machine`) wherever the program
-    /// compiled; a program that uses a construct the compiler does not cover yet runs on the
-    /// walker as a whole.
-    Machine,
     /// The walker, with the options of its menus and its guarded checks answered first by typed
     /// closures (`engine/closures`), issue 42's measured alternative; the walker answers wherever
     /// they do not.

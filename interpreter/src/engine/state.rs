@@ -522,8 +522,6 @@ pub(crate) struct Fixed {
     pub max_steps: u64,
     /// Decisions one turn may take (see `GameConfig::max_decisions`).
     pub max_decisions: u64,
-    /// Whether root expressions run on the machine (`GameConfig::engine`, and the program has code).
-    pub machine: bool,
     /// Whether menus and guarded checks are answered by the closures first (`Engine::Closures`).
     pub closures: bool,
 }
@@ -713,11 +711,6 @@ pub(crate) struct Recycled {
     pub seat_lists: SeatLists,
     /// Counts of zones by tests of kinds and other locals, by zone version (fast/counts.rs).
     pub counts: crate::engine::fast::ZoneCounts,
-    /// The machine's registers, reused from one evaluation to the next (engine/machine).
-    pub regs: Vec<Value>,
-    /// The first register a new run of the machine may use: above those of a block whose
-    /// statement the walker runs (`Walk`), 0 otherwise.
-    pub regs_top: usize,
 }
 
 /// Working space kept in a box made when it is first needed: a clone starts with none, and copies
@@ -1102,7 +1095,6 @@ impl State {
                 max_turns: config.max_turns,
                 max_steps: config.max_steps,
                 max_decisions: config.max_decisions,
-                machine: false,
                 closures: false,
             }),
             rng: ChaCha8Rng::seed_from_u64(config.seed),

@@ -89,12 +89,6 @@ impl Compiled {
     pub(crate) fn get(&self, p: &Program, e: &Expr) -> Option<&Code> {
         self.0.get_or_init(|| compile::compile(p, e)).as_deref()
     }
-
-    /// Whether the fast paths compiled this expression (tests of the machine: it runs without them).
-    #[cfg(test)]
-    pub(crate) fn is_compiled(&self) -> bool {
-        self.0.get().is_some()
-    }
 }
 
 /// The kinds of card that pass a condition made of tag and kind tests of one local (`c is Attack or
@@ -172,10 +166,6 @@ impl Mach<'_> {
     fn fast_code<'e>(&self, e: &'e Expr) -> Option<&'e Code> {
         #[cfg(debug_assertions)]
         if WALKING.with(|w| w.get()) {
-            return None;
-        }
-        // A root the machine runs has no fast path (docs/engine.md, "Moving").
-        if self.on_machine(e) {
             return None;
         }
         // While a check's guard is recorded, the closures note what they read as the walker does.

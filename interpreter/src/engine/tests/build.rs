@@ -139,8 +139,6 @@ impl B {
             pure_fns: vec![],
             guarded_checks: vec![],
             count_tests: Default::default(),
-            code: None,
-            uncovered: None,
             closures: None,
         };
         p.events.push(EventDef {

@@ -3,7 +3,7 @@
 //! checks alike, and games played in lockstep on `Engine::Closures` and the walker agree on the
 //! status, the events and every seat's view (docs/engine.md, "Where the move stands").
 
-use super::machine::{config, observed, program};
+use super::oracle::{config, observed, program};
 use crate::engine::decide::Args;
 use crate::engine::exec::Frame;
 use crate::engine::{Engine, Game, Status};

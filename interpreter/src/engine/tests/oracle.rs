@@ -1,0 +1,36 @@
+//! Engine stage: helpers of the tests that hold an engine against the walker, its oracle: a script of
+//! the repository checked, a configuration on an engine, and what a game shows at a decision.
+
+use crate::check::check_source;
+use crate::engine::{Engine, Game, GameConfig};
+use crate::program::Program;
+use std::sync::Arc;
+
+/// The checked program of `file`, a path from the repository's root.
+pub(super) fn program(file: &str) -> Arc<Program> {
+    let path = format!("{}/../{file}", env!("CARGO_MANIFEST_DIR"));
+    let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let checked = check_source(&src);
+    Arc::new(
+        checked
+            .program
+            .unwrap_or_else(|| panic!("{file} checks: {:?}", checked.diagnostics)),
+    )
+}
+
+pub(super) fn config(players: u8, seed: u64, engine: Engine) -> GameConfig {
+    let mut c = GameConfig::new(players, seed);
+    c.engine = engine;
+    c
+}
+
+/// Everything a seat or a tool can observe of a game now, as text.
+pub(super) fn observed(g: &mut Game) -> String {
+    let events = g.take_events();
+    let mut out = format!("{:?}\n{events:?}\n", g.status());
+    for seat in 0..g.players() {
+        out.push_str(&serde_json::to_string(&g.view(seat)).expect("a view"));
+        out.push('\n');
+    }
+    out
+}
