@@ -50,6 +50,7 @@ fn quit_on_write_error(e: &std::io::Error) -> ! {
     std::process::exit(i32::from(SCRIPT_ERROR));
 }
 
+mod agents_flag;
 mod compare;
 mod diagnostics;
 mod format;
@@ -64,7 +65,8 @@ mod shard;
 mod sweep;
 mod watch;
 
-use cardgame_interpreter::agents::AGENT_NAMES;
+use agents_flag::{agents_help, agents_long_help, AgentsFor};
+
 use cardgame_interpreter::engine::{
     GameConfig, DEFAULT_MAX_DECISIONS, DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS,
 };
@@ -190,83 +192,6 @@ struct Batch {
     format: Format,
     #[command(flatten)]
     limits: Limits,
-}
-
-/// Which command lists the agents: each says what `--agents` means for it.
-#[derive(Clone, Copy)]
-enum AgentsFor {
-    Run,
-    Sim,
-    Tournament,
-    Play,
-}
-
-/// The spec form and a short description of each agent of `AGENT_NAMES` (docs/cli.md, Agents).
-fn agent_form(name: &str) -> (String, &'static str) {
-    match name {
-        "random" => (name.into(), "uniformly at random among the legal options"),
-        "first" => (name.into(), "always the first legal option"),
-        "greedy" => (
-            name.into(),
-            "one step of look-ahead, judged by the script's `fn heuristic` (or `score`)",
-        ),
-        "mcts" => (
-            "mcts[:N|:T]".into(),
-            "Monte Carlo tree search: N iterations (200) or a time T (1s, 250ms) per decision",
-        ),
-        "ismcts" => (
-            "ismcts[:N|:T|:B:POLICY[:TURNS][:strict[=NAME]][:owners]]".into(),
-            "information-set MCTS over worlds consistent with what the seat saw (1,000 iterations)",
-        ),
-        "search" => (
-            "search[:T|:N][:mast][:deep[=N]][:noprior][:nomodel][:infer]".into(),
-            "the default search (50ms a decision); with --model, judged by a learned model",
-        ),
-        "learned" => (
-            name.into(),
-            "one step of look-ahead judged by a learned model (--model, from `cardgame learn`)",
-        ),
-        "strategy" => (
-            "strategy:NAME".into(),
-            "a strategy written in the script (`cardgame strategies FILE` lists them)",
-        ),
-        _ => (name.into(), "see docs/cli.md, Agents"),
-    }
-}
-
-/// What `--agents` means for the command.
-fn agents_intro(what: AgentsFor) -> &'static str {
-    match what {
-        AgentsFor::Run => {
-            "Agents by seat, comma separated (`random,greedy`); the last one fills the remaining seats"
-        }
-        AgentsFor::Sim => {
-            "Agents by seat, comma separated; the last one fills the remaining seats; they are rotated \
-             round the seats game by game unless --no-rotate"
-        }
-        AgentsFor::Tournament => "The agents, comma separated: at least two, all different",
-        AgentsFor::Play => {
-            "Agents for the other seats, comma separated in seat order (yours is skipped); the last one \
-             fills the remaining seats"
-        }
-    }
-}
-
-/// The short help of `--agents` (`-h`): what it means, and the agents' spec forms.
-fn agents_help(what: AgentsFor) -> String {
-    let forms: Vec<String> = AGENT_NAMES.iter().map(|n| agent_form(n).0).collect();
-    format!("{}. Agents: {}", agents_intro(what), forms.join(", "))
-}
-
-/// The long help of `--agents` (`--help`): what it means, then every agent with what it plays.
-fn agents_long_help(what: AgentsFor) -> String {
-    let forms: Vec<(String, &str)> = AGENT_NAMES.iter().map(|n| agent_form(n)).collect();
-    let width = forms.iter().map(|(f, _)| f.len()).max().unwrap_or(0);
-    let mut s = format!("{}.\n\nAgents (docs/cli.md, Agents):", agents_intro(what));
-    for (form, what) in forms {
-        s.push_str(&format!("\n  {form:width$}  {what}"));
-    }
-    s
 }
 
 /// The flags of `check` and `test` that say how results are shown.
