@@ -118,8 +118,6 @@ pub struct Program {
     /// One flag per `check`: whether it is made only of `if`s without `else` whose conditions are
     /// pure, so that the engine may test the conditions first and skip the check when none holds.
     pub guarded_checks: Vec<bool>,
-    /// The engine's numbering of the tests of its remembered counts, filled as they are compiled.
-    pub(crate) count_tests: crate::engine::fast::CountTests,
     /// The typed closures of the menus and guarded checks (engine/closures), built when lowering
     /// ends; read only by games on `Engine::Closures`.
     pub(crate) closures: Option<std::sync::Arc<crate::engine::closures::Closures>>,

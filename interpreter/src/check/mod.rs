@@ -409,7 +409,6 @@ impl<'s> Compiler<'s> {
             box_zone: ZoneId(0),
             pure_fns: vec![],
             guarded_checks: vec![],
-            count_tests: Default::default(),
             closures: None,
         };
         p.events.push(EventDef {

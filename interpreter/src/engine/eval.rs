@@ -392,6 +392,10 @@ impl<'a> Mach<'a> {
         if remember {
             let (count, most) = (self.s.exec_count, self.s.fixed.max_steps);
             if let Some((v, work)) = self.s.memo.table().find(f.0, you, this, &locals, hash) {
+                #[cfg(test)]
+                {
+                    self.s.probe.counted.calls_remembered += 1;
+                }
                 // The body's work, as if it ran; a call that would spend the budget runs, to end
                 // where and how it ends.
                 if count.saturating_add(work) <= most {

@@ -176,7 +176,13 @@ fn same_but_seed(a: &GameConfig, b: &GameConfig) -> bool {
         record,
         labels,
         engine,
+        #[cfg(test)]
+        without,
     } = a;
+    #[cfg(test)]
+    if *without != b.without {
+        return false;
+    }
     *players == b.players
         && *options == b.options
         && *names == b.names

@@ -146,45 +146,6 @@ impl Default for Tried {
     }
 }
 
-#[cfg(any(test, debug_assertions))]
-thread_local! {
-    /// Tests and debug checks: every menu listed by `enum_action` alone, without `list_one` and
-    /// without tables of kinds.
-    static PLAIN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-#[cfg(test)]
-thread_local! {
-    /// How many cards menus passed over by a table of kinds on this thread.
-    static BY_KIND: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-/// Runs `f` with every menu listed by the general enumeration alone (`enum_action`, no tables
-/// of kinds).
-#[cfg(any(test, debug_assertions))]
-pub(crate) fn plainly<T>(f: impl FnOnce() -> T) -> T {
-    let was = PLAIN.with(|n| n.replace(true));
-    let r = f();
-    PLAIN.with(|n| n.set(was));
-    r
-}
-
-/// Whether menus are listed plainly now (see [`plainly`]).
-#[inline]
-fn plain() -> bool {
-    #[cfg(any(test, debug_assertions))]
-    if PLAIN.with(|n| n.get()) {
-        return true;
-    }
-    false
-}
-
-/// Tests: how many cards menus passed over by a table of kinds on this thread so far.
-#[cfg(test)]
-pub(crate) fn passed_by_kind() -> u64 {
-    BY_KIND.with(|n| n.get())
-}
-
 /// How many leading conjuncts `Mach::by_kind` looks at.
 const PRE: usize = 4;
 
@@ -226,6 +187,18 @@ pub(super) enum Sorted {
 }
 
 impl<'a> Mach<'a> {
+    /// Whether menus are listed by the general enumeration alone now (`enum_action`, without
+    /// `list_one` and tables of kinds): in debug builds and tests, while a debug check lists a
+    /// menu a second time or in a game created without the shortcuts of menus (engine/probe.rs).
+    #[inline]
+    fn plain(&self) -> bool {
+        #[cfg(any(test, debug_assertions))]
+        if self.s.probe.plain {
+            return true;
+        }
+        false
+    }
+
     /// Sorts card `c` of a parameter's domain among the sets tried so far (and adds a new set).
     #[inline(always)]
     pub(super) fn sort_card(&self, t: &mut Tried, c: u32, decider: u8) -> Sorted {
@@ -283,11 +256,13 @@ impl<'a> Mach<'a> {
         #[cfg(debug_assertions)]
         let before = (self.s.exec_count, list.clone());
         let r = match p.actions.get(a.index()) {
-            Some(def) if def.params.len() == 1 && !plain() => self.list_one(a, def, args, list),
+            Some(def) if def.params.len() == 1 && !self.plain() => {
+                self.list_one(a, def, args, list)
+            }
             _ => self.enum_action(a, args, list).map(|_| ()),
         };
         #[cfg(debug_assertions)]
-        if r.is_ok() && !plain() {
+        if r.is_ok() && !self.plain() {
             self.check_listing(a, list, before);
         }
         r
@@ -322,7 +297,9 @@ impl<'a> Mach<'a> {
                 _ => match self.by_kind(&pre, list, c) {
                     Some(false) => {
                         #[cfg(test)]
-                        BY_KIND.with(|n| n.set(n.get() + 1));
+                        {
+                            self.s.probe.counted.passed_by_kind += 1;
+                        }
                         continue;
                     }
                     Some(true) => true,
@@ -368,7 +345,7 @@ impl<'a> Mach<'a> {
     /// or are tables of the parameter's kinds, up to the last table among them (none: no table).
     fn prefilter(&self, def: &'a ActionDef) -> Prefilter<'a> {
         let mut pre = Prefilter::none();
-        if plain() {
+        if self.plain() {
             return pre;
         }
         let mut k = 0;
@@ -422,11 +399,16 @@ impl<'a> Mach<'a> {
         let done = self.s.exec_count;
         self.s.exec_count = work;
         let mut args = Vec::new();
+        // Listed twice, the cards skipped are counted once.
         #[cfg(test)]
-        let skipped = super::options::skipped();
-        let r = plainly(|| self.enum_action(a, &mut args, &mut again));
+        let skipped = self.s.probe.counted.cards_skipped;
+        let was = std::mem::replace(&mut self.s.probe.plain, true);
+        let r = self.enum_action(a, &mut args, &mut again);
+        self.s.probe.plain = was;
         #[cfg(test)]
-        super::options::set_skipped(skipped);
+        {
+            self.s.probe.counted.cards_skipped = skipped;
+        }
         assert!(
             r.is_ok(),
             "a plain listing fails where the listing did not: {r:?}"

@@ -19,6 +19,8 @@ mod lists;
 pub(crate) mod menus;
 mod moves;
 pub(crate) mod options;
+#[cfg(any(test, debug_assertions))]
+pub(crate) mod probe;
 mod rounds;
 mod sample;
 mod state;
@@ -84,6 +86,9 @@ pub struct GameConfig {
     pub labels: bool,
     /// Which engine runs the game's expressions (docs/engine.md, "Moving").
     pub engine: Engine,
+    /// Tests: the shortcuts the game is created without (engine/probe.rs).
+    #[cfg(test)]
+    pub(crate) without: probe::Without,
 }
 
 /// The engine a game runs on while issue 42 moves it (docs/engine.md, "Moving").
@@ -111,6 +116,8 @@ impl GameConfig {
             record: true,
             labels: true,
             engine: Engine::Walker,
+            #[cfg(test)]
+            without: Default::default(),
         }
     }
 }
@@ -574,6 +581,12 @@ impl Game {
     /// evaluated, list items walked; it may not exceed `GameConfig::max_steps`.
     pub fn work(&self) -> u64 {
         self.st.exec_count
+    }
+
+    /// Tests: how many times this game's shortcuts answered (engine/probe.rs).
+    #[cfg(test)]
+    pub(crate) fn counted(&self) -> probe::Counted {
+        self.st.probe.counted
     }
 
     /// Decisions applied so far.

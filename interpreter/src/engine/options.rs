@@ -65,23 +65,6 @@ pub(super) fn plain_label(def: &ActionDef, args: &[Value]) -> bool {
 /// Below this many options, duplicates are found by comparing each option with those before it;
 /// above, by hashing, so that a long list of options is listed in linear time.
 pub(super) const SCAN: usize = 16;
-#[cfg(all(test, debug_assertions))]
-thread_local! {
-    static SKIPPED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-/// How many cards menus skipped on this thread as identical to one tried before (debug builds).
-#[cfg(all(test, debug_assertions))]
-pub(crate) fn skipped() -> u64 {
-    SKIPPED.with(|n| n.get())
-}
-
-/// Sets the count of [`skipped`] cards (a debug check that lists a menu twice counts it once).
-#[cfg(all(test, debug_assertions))]
-pub(crate) fn set_skipped(n: u64) {
-    SKIPPED.with(|s| s.set(n))
-}
-
 /// What is known of an option before `Mach::offer` offers it.
 #[derive(Clone, Copy, Default)]
 pub(super) struct Known {
@@ -517,7 +500,6 @@ impl<'a> Mach<'a> {
     }
 
     /// Debug builds: a card skipped as identical to one tried before lists no new option, and no error.
-    /// (Tests count the cards skipped: [`skipped`].)
     #[cfg(debug_assertions)]
     pub(super) fn check_skipped(
         &mut self,
@@ -527,7 +509,9 @@ impl<'a> Mach<'a> {
         v: &Value,
     ) {
         #[cfg(test)]
-        SKIPPED.with(|n| n.set(n.get() + 1));
+        {
+            self.s.probe.counted.cards_skipped += 1;
+        }
         let (before, work) = (list.out.len(), self.s.exec_count);
         let known = list.known.clone();
         let i = args.len();

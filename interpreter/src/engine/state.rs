@@ -687,6 +687,9 @@ pub(crate) struct State {
     pub watch: Option<Box<super::watch::Watch>>,
     /// Whether the reads of what is evaluated are noted in `watch` (while a guard is evaluated).
     pub recording: bool,
+    /// Debug builds and tests: the game's switches of its shortcuts and what they did.
+    #[cfg(any(test, debug_assertions))]
+    pub probe: super::probe::Probe,
 }
 
 /// The buffers of a decision, kept empty once it was answered so that the next decision is listed
@@ -930,8 +933,6 @@ impl MemoTable {
             stats.off = stats.saved < stats.tries as u64 * MEMO_WORTH;
         }
         let m = &self.calls[found?];
-        #[cfg(test)]
-        MEMO_FOUND.with(|n| n.set(n.get() + 1));
         Some((&m.value, m.work))
     }
 
@@ -1015,29 +1016,6 @@ impl MemoTable {
         }
         self.args.clear();
     }
-}
-
-#[cfg(test)]
-thread_local! {
-    /// Tests: no call is remembered on this thread (`without_memo`).
-    static NO_MEMO: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// Tests: how many calls were found remembered on this thread.
-    static MEMO_FOUND: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-/// Tests: runs `f` with no call remembered.
-#[cfg(test)]
-pub(crate) fn without_memo<T>(f: impl FnOnce() -> T) -> T {
-    NO_MEMO.with(|n| n.set(true));
-    let r = f();
-    NO_MEMO.with(|n| n.set(false));
-    r
-}
-
-/// Tests: how many calls were found remembered on this thread so far.
-#[cfg(test)]
-pub(crate) fn memo_found() -> u64 {
-    MEMO_FOUND.with(|n| n.get())
 }
 
 /// A remembered call of a pure function: the function, `you`, `this`, its arguments (a range of
@@ -1134,6 +1112,8 @@ impl State {
             outer_phase: None,
             watch: None,
             recording: false,
+            #[cfg(any(test, debug_assertions))]
+            probe: super::probe::Probe::of(config),
         }
     }
 
@@ -1157,7 +1137,7 @@ impl State {
     /// Starts remembering pure function calls (the state must not change until `forget`).
     pub fn remember(&mut self) {
         #[cfg(test)]
-        if NO_MEMO.with(|n| n.get()) {
+        if self.probe.without.memo {
             return;
         }
         self.memo_on = true;

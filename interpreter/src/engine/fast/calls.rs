@@ -547,7 +547,7 @@ impl Compiler<'_> {
             }),
         );
         Some(match remember {
-            Some((test, free, zf)) => counts::remembered(self.p, test, slot, free, zf, general),
+            Some((test, free, zf)) => counts::remembered(test, slot, free, zf, general),
             None => general,
         })
     }
@@ -795,6 +795,10 @@ impl Compiler<'_> {
                 let hash = if remember { Fx::of_values(&locals) } else { 0 };
                 if remember {
                     if let Some((v, work)) = m.s.memo.table().find(f.0, you, this, &locals, hash) {
+                        #[cfg(test)]
+                        {
+                            m.s.probe.counted.calls_remembered += 1;
+                        }
                         // The body's work, as if it ran (the budget is tested by `settle`).
                         let v = from(v);
                         m.s.exec_count += work;

@@ -19,7 +19,8 @@ use super::kinds::constant_prop;
 use super::{Fast, IntFn, ZoneFn};
 use crate::program::{Expr, ExprKind, Field, Program};
 use crate::value::Value;
-use std::sync::Mutex;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 /// The locals other than `slot` that test `e` reads (at most two), when it reads nothing else but
 /// the kinds, tags and constant properties of cards locals hold, and constants; none when it is of
@@ -74,26 +75,25 @@ fn key_of(v: &Value) -> Option<(u8, u64)> {
     })
 }
 
-/// The tests of remembered counts of one program, each by its text with the binder and the other
-/// locals named by their order (`place`): the copies of one function in several call sites
-/// (check/inline.rs) differ only in their locals' slots, and share their counts. Owned by the
-/// program (`Program::count_tests`), filled as its counts are compiled, freed with it; a copy of the
-/// program starts empty, as its compiled fast paths do.
-#[derive(Default)]
-pub struct CountTests(Mutex<Vec<String>>);
+/// The test of a remembered count, by its text with the binder and the other locals named by their
+/// order: the copies of one function in several call sites (check/inline.rs) differ only in their
+/// locals' slots, and share their counts. Each compiled count holds its own; a count is found by the
+/// text's hash and then the text itself (the same one, or an equal one), so two tests never share a
+/// count. Nothing is kept beside the program or across programs.
+#[derive(Clone, Debug)]
+struct Test {
+    hash: u64,
+    text: Arc<str>,
+}
 
-super::made_on_first_use!(CountTests);
-
-impl CountTests {
-    /// How many tests are numbered so far.
-    #[cfg(test)]
-    pub(crate) fn len(&self) -> usize {
-        self.0.lock().map_or(0, |t| t.len())
+impl Test {
+    fn same(&self, other: &Test) -> bool {
+        self.hash == other.hash && (Arc::ptr_eq(&self.text, &other.text) || self.text == other.text)
     }
 }
 
-/// The place of test `e` of binder `slot` reading locals `free` in program `p` (see `CountTests`).
-fn place(p: &Program, e: &Expr, slot: u16, free: &[u16]) -> Option<u32> {
+/// The test `e` of binder `slot` reading locals `free` (see `Test`).
+fn place(e: &Expr, slot: u16, free: &[u16]) -> Option<Test> {
     let text = format!("{e:?}");
     let mut named = String::with_capacity(text.len());
     let mut rest = text.as_str();
@@ -110,29 +110,25 @@ fn place(p: &Program, e: &Expr, slot: u16, free: &[u16]) -> Option<u32> {
         rest = after.get(digits..)?;
     }
     named.push_str(rest);
-    let mut places = p.count_tests.0.lock().ok()?;
-    let k = match places.iter().position(|t| *t == named) {
-        Some(k) => k,
-        None => {
-            places.push(named);
-            places.len() - 1
-        }
-    };
-    u32::try_from(k).ok()
+    let mut hasher = std::hash::DefaultHasher::new();
+    named.hash(&mut hasher);
+    Some(Test {
+        hash: hasher.finish(),
+        text: Arc::from(named),
+    })
 }
 
 /// `general`, the compiled count of the one zone `zf` names by test `test` of binder `slot`
 /// reading locals `free`: remembered by zone, version, the test and the locals' values (see the
 /// module); `general` alone when the test's text cannot be read.
 pub(super) fn remembered(
-    p: &Program,
     test: &Expr,
     slot: u16,
     free: Vec<u16>,
     zf: ZoneFn,
     general: Fast<IntFn>,
 ) -> Fast<IntFn> {
-    let Some(place) = place(p, test, slot, &free) else {
+    let Some(place) = place(test, slot, &free) else {
         return general;
     };
     let g = general.run;
@@ -157,22 +153,24 @@ pub(super) fn remembered(
             let key = Key {
                 zone: z,
                 ver,
-                place,
+                place: place.hash,
                 locals,
             };
-            if let Some((n, rest)) = m.s.recycled.get().counts.get(&key) {
+            if let Some((n, rest)) = m.s.recycled.get().counts.get(&key, &place) {
                 let end = before + zone_work + rest;
                 if end <= m.s.fixed.max_steps {
                     m.s.exec_count = end;
-                    #[cfg(debug_assertions)]
-                    super::REMEMBERED.with(|r| r.set(r.get() + 1));
+                    #[cfg(test)]
+                    {
+                        m.s.probe.counted.counts_remembered += 1;
+                    }
                     return Some(n);
                 }
                 return g(m);
             }
             let n = g(m)?;
             let rest = m.s.exec_count - before - zone_work;
-            m.s.recycled.get().counts.keep(key, n, rest);
+            m.s.recycled.get().counts.keep(key, &place, n, rest);
             Some(n)
         }),
     )
@@ -183,7 +181,8 @@ pub(super) fn remembered(
 struct Key {
     zone: u32,
     ver: u32,
-    place: u32,
+    /// The test's hash (`Test`).
+    place: u64,
     locals: [(u8, u64); 2],
 }
 
@@ -192,9 +191,9 @@ struct Key {
 #[derive(Debug, Default)]
 pub(crate) struct ZoneCounts {
     /// `COUNTS` entries once one is kept, each key at one place (`ZoneCounts::at`): a new count
-    /// there replaces the old one. Each entry: the key, the count, the work after the zone's
-    /// reading, and whether it holds a count at all.
-    entries: Vec<(Key, i64, u64, bool)>,
+    /// there replaces the old one. Each entry: the key, the count's test (none while the entry
+    /// holds no count), the count and the work after the zone's reading.
+    entries: Vec<(Key, Option<Test>, i64, u64)>,
 }
 
 /// The counts remembered at most (a power of two).
@@ -210,7 +209,7 @@ impl ZoneCounts {
     fn at(key: &Key) -> usize {
         let h = (key.zone as u64)
             .wrapping_mul(31)
-            .wrapping_add(key.place as u64)
+            .wrapping_add(key.place)
             .wrapping_mul(0x9E37_79B9_7F4A_7C15)
             .wrapping_add(key.locals[0].1)
             .wrapping_add(key.locals[1].1.wrapping_mul(7))
@@ -218,17 +217,17 @@ impl ZoneCounts {
         (h >> 58) as usize & (COUNTS - 1)
     }
 
-    fn get(&self, key: &Key) -> Option<(i64, u64)> {
-        let (k, n, rest, filled) = self.entries.get(Self::at(key))?;
-        (*filled && k == key).then_some((*n, *rest))
+    fn get(&self, key: &Key, test: &Test) -> Option<(i64, u64)> {
+        let (k, t, n, rest) = self.entries.get(Self::at(key))?;
+        (k == key && t.as_ref()?.same(test)).then_some((*n, *rest))
     }
 
-    fn keep(&mut self, key: Key, n: i64, rest: u64) {
+    fn keep(&mut self, key: Key, test: &Test, n: i64, rest: u64) {
         if self.entries.is_empty() {
-            self.entries = vec![(Key::default(), 0, 0, false); COUNTS];
+            self.entries = vec![(Key::default(), None, 0, 0); COUNTS];
         }
         if let Some(e) = self.entries.get_mut(Self::at(&key)) {
-            *e = (key, n, rest, true);
+            *e = (key, Some(test.clone()), n, rest);
         }
     }
 }

@@ -24,7 +24,6 @@ mod kinds;
 mod props;
 mod stmts;
 
-pub use counts::CountTests;
 pub(crate) use counts::ZoneCounts;
 pub use stmts::StmtCompiled;
 
@@ -115,57 +114,12 @@ impl KindTable {
     }
 }
 
-#[cfg(debug_assertions)]
-thread_local! {
-    /// Set while a debug build checks a fast path against the walker (no fast path inside).
-    static WALKING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// How many fast paths answered on this thread (debug builds; for tests).
-    static ANSWERED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-    /// How many of them were statements' (fast/stmts.rs).
-    static STATEMENTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-    /// How many counts were found remembered (fast/counts.rs).
-    static REMEMBERED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-#[cfg(test)]
-thread_local! {
-    /// Tests: statements run by `exec` only.
-    static NO_FAST_STATEMENTS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Tests: runs `f` with every statement run by `exec`, none by a fast path (fast/stmts.rs).
-#[cfg(test)]
-pub(crate) fn without_statement_fast_paths<T>(f: impl FnOnce() -> T) -> T {
-    NO_FAST_STATEMENTS.with(|n| n.set(true));
-    let r = f();
-    NO_FAST_STATEMENTS.with(|n| n.set(false));
-    r
-}
-
-/// How many statements ran by their fast paths on this thread so far (debug builds).
-#[cfg(all(test, debug_assertions))]
-pub(crate) fn statements_answered() -> u64 {
-    STATEMENTS.with(|a| a.get())
-}
-
-/// How many counts were found remembered on this thread so far (debug builds).
-#[cfg(all(test, debug_assertions))]
-pub(crate) fn counts_remembered() -> u64 {
-    REMEMBERED.with(|a| a.get())
-}
-
-/// How many fast paths answered on this thread so far (debug builds).
-#[cfg(all(test, debug_assertions))]
-pub(crate) fn answered() -> u64 {
-    ANSWERED.with(|a| a.get())
-}
-
 impl Mach<'_> {
     /// The compiled fast paths of `e`, when they may run now: nesting to spare.
     #[inline]
     fn fast_code<'e>(&self, e: &'e Expr) -> Option<&'e Code> {
         #[cfg(debug_assertions)]
-        if WALKING.with(|w| w.get()) {
+        if self.s.probe.walking {
             return None;
         }
         // While a check's guard is recorded, the closures note what they read as the walker does.
@@ -276,12 +230,15 @@ impl Mach<'_> {
         v: T,
         walk: impl FnOnce(&mut Self) -> Result<T, super::RuntimeError>,
     ) {
-        ANSWERED.with(|a| a.set(a.get() + 1));
+        #[cfg(test)]
+        {
+            self.s.probe.counted.answered += 1;
+        }
         let end = self.s.exec_count;
         self.s.exec_count = start;
-        WALKING.with(|w| w.set(true));
+        self.s.probe.walking = true;
         let walked = walk(self);
-        WALKING.with(|w| w.set(false));
+        self.s.probe.walking = false;
         let work = self.s.exec_count;
         self.s.exec_count = end;
         assert_eq!(walked.ok(), Some(v), "fast path of {:?}", e.kind);

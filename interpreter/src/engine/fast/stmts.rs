@@ -748,11 +748,11 @@ impl<'a> Mach<'a> {
     #[cfg_attr(not(debug_assertions), allow(unused_variables))]
     pub(crate) fn fast_stmt(&mut self, stmt: &'a Stmt, compiled: &'a StmtCompiled, at: At) -> bool {
         #[cfg(debug_assertions)]
-        if super::WALKING.with(|w| w.get()) {
+        if self.s.probe.walking {
             return false;
         }
         #[cfg(test)]
-        if super::NO_FAST_STATEMENTS.with(|n| n.get()) {
+        if self.s.probe.without.fast_statements {
             return false;
         }
         if self.s.recording {
@@ -774,24 +774,29 @@ impl<'a> Mach<'a> {
         #[cfg(debug_assertions)]
         match before {
             Some(before) => self.check_stmt(stmt, at, before),
-            None => {
-                super::ANSWERED.with(|a| a.set(a.get() + 1));
-                super::STATEMENTS.with(|a| a.set(a.get() + 1));
-            }
+            None => self.count_statement(),
         }
         true
+    }
+
+    /// Tests: a statement answered by its fast path, counted among the fast answers.
+    #[cfg(debug_assertions)]
+    fn count_statement(&mut self) {
+        #[cfg(test)]
+        {
+            self.s.probe.counted.answered += 1;
+            self.s.probe.counted.statements += 1;
+        }
     }
 
     /// Debug builds: `exec` run on the state from before the statement changes what the fast path
     /// changed, in the same way, with the same work (counted among the fast answers).
     #[cfg(debug_assertions)]
     fn check_stmt(&mut self, stmt: &'a Stmt, at: At, before: crate::engine::state::State) {
-        super::ANSWERED.with(|a| a.set(a.get() + 1));
-        super::STATEMENTS.with(|a| a.set(a.get() + 1));
+        self.count_statement();
         let fast = std::mem::replace(&mut *self.s, before);
-        super::WALKING.with(|w| w.set(true));
+        self.s.probe.walking = true;
         let r = self.exec_walked(stmt, at);
-        super::WALKING.with(|w| w.set(false));
         let walked = std::mem::replace(&mut *self.s, fast);
         assert!(
             r.is_ok(),

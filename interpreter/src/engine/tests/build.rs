@@ -138,7 +138,6 @@ impl B {
             box_zone: ZoneId(0),
             pure_fns: vec![],
             guarded_checks: vec![],
-            count_tests: Default::default(),
             closures: None,
         };
         p.events.push(EventDef {
@@ -267,12 +266,24 @@ pub fn checked_game(src: &str, max_steps: Option<u64>) -> crate::engine::Game {
 /// A game of a script that checks, with seed `seed`, events recorded or not (`record`: off as in
 /// `sim`, where statements may take fast paths that only hold while nobody reads the events).
 pub fn game_of(src: &str, seed: u64, max_steps: Option<u64>, record: bool) -> crate::engine::Game {
+    game_without(src, seed, max_steps, record, Default::default())
+}
+
+/// [`game_of`], created without the shortcuts `without` names (engine/probe.rs).
+pub fn game_without(
+    src: &str,
+    seed: u64,
+    max_steps: Option<u64>,
+    record: bool,
+    without: crate::engine::probe::Without,
+) -> crate::engine::Game {
     let checked = crate::check::check_source(src);
     let program = checked
         .program
         .unwrap_or_else(|| panic!("the script checks: {:?}", checked.diagnostics));
     let mut config = crate::engine::GameConfig::new(2, seed);
     config.record = record;
+    config.without = without;
     if let Some(n) = max_steps {
         config.max_steps = n;
     }

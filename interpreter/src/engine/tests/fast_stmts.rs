@@ -3,13 +3,33 @@
 //! these tests make the fast paths run, and give up where `exec` reports an error or a budget ends,
 //! so that what a game does, reports and counts stays `exec`'s.
 
-use super::build::{checked_game, game_of};
-use crate::engine::fast::{statements_answered, without_statement_fast_paths};
+use super::build::game_without;
+use crate::engine::probe::Without;
 use crate::engine::{Game, Status};
+
+/// A game of `src` with seed `seed`, the budget `max_steps`, events recorded or not, and every
+/// statement run by `exec` when `walked` (none by a fast path: engine/probe.rs).
+fn game_of(src: &str, seed: u64, max_steps: Option<u64>, record: bool, walked: bool) -> Game {
+    let without = Without {
+        fast_statements: walked,
+        ..Without::default()
+    };
+    game_without(src, seed, max_steps, record, without)
+}
+
+/// The statements game `g` ran by their fast paths (debug builds count them).
+fn statements(g: &Game) -> u64 {
+    g.counted().statements
+}
 
 /// A two-player game whose flow is `flow`: `coins` is a player's number with constant bounds, the
 /// fast paths' form; `slow` the same with a bound that is an expression, which `exec` runs.
 fn game(flow: &str, max_steps: Option<u64>) -> Game {
+    game_walked(flow, max_steps, false)
+}
+
+/// [`game`], with every statement run by `exec` when `walked`.
+fn game_walked(flow: &str, max_steps: Option<u64>, walked: bool) -> Game {
     let src = format!(
         "game \"Statements\" {{ players 2 }}\nproperty points: int = 0\nzone deck: pile\n\
          card \"Five\" {{ copies 8 points 5 }}\nsetup {{ move box to deck }}\n\
@@ -18,7 +38,7 @@ fn game(flow: &str, max_steps: Option<u64>) -> Game {
          var round: int = 0\nvar stock per card: int = 1\n\
          flow {{\n{flow}\n}}\n"
     );
-    checked_game(&src, max_steps)
+    game_of(&src, 1, max_steps, true, walked)
 }
 
 /// The game's end: its winners' reason, or its runtime error and its line.
@@ -46,11 +66,11 @@ const BODY: &str = r#"turn seat(1) {
 /// Every budget from nothing to `past` steps beyond `needed`: the game `at(budget)` ends the same
 /// way with the fast paths and with `exec` alone, with the same error at the same line, after the
 /// same work. Gives how many budgets ended the game with a budget's error.
-fn same_at_every_budget(needed: u64, past: u64, at: impl Fn(u64) -> Game) -> u64 {
+fn same_at_every_budget(needed: u64, past: u64, at: impl Fn(u64, bool) -> Game) -> u64 {
     let mut ended = 0;
     for max in 0..needed + past {
-        let fast = at(max);
-        let walked = without_statement_fast_paths(|| at(max));
+        let fast = at(max, false);
+        let walked = at(max, true);
         assert_eq!(end(&fast), end(&walked), "budget {max}");
         assert_eq!(fast.work(), walked.work(), "budget {max}");
         ended += u64::from(end(&fast).starts_with("error: ran more than"));
@@ -60,23 +80,20 @@ fn same_at_every_budget(needed: u64, past: u64, at: impl Fn(u64) -> Game) -> u64
 
 #[test]
 fn assignments_lets_and_ifs_take_the_fast_path() {
-    let before = statements_answered();
     let g = game(BODY, None);
     // 40, 75, then 110 and more, clamped to 100 by the constant bound.
     assert_eq!(end(&g), "100 45 3 -9");
     // The setup's `move`, `let`, and per round the four assignments, the `if` and one branch's
     // assignment.
-    assert_eq!(statements_answered() - before, 2 + 5 * 6);
+    assert_eq!(statements(&g), 2 + 5 * 6);
     // The same with a bound that is an expression: `exec` runs those five assignments.
-    let before = statements_answered();
     let g = game(&BODY.replace("coins", "slow"), None);
     assert_eq!(end(&g), "100 45 3 -9");
-    assert_eq!(statements_answered() - before, 2 + 5 * 5);
+    assert_eq!(statements(&g), 2 + 5 * 5);
     // And with every statement run by `exec`.
-    let before = statements_answered();
-    let g = without_statement_fast_paths(|| game(BODY, None));
+    let g = game_walked(BODY, None, true);
     assert_eq!(end(&g), "100 45 3 -9");
-    assert_eq!(statements_answered(), before);
+    assert_eq!(statements(&g), 0);
 }
 
 #[test]
@@ -84,7 +101,9 @@ fn budgets_end_at_the_same_step_either_way() {
     // Every budget from nothing to more than the game needs: with the fast paths and with `exec`
     // alone the game ends the same way, with the same error at the same line, after the same work.
     let needed = game(BODY, None).work();
-    let ended = same_at_every_budget(needed, 20, |max| game(BODY, Some(max)));
+    let ended = same_at_every_budget(needed, 20, |max, walked| {
+        game_walked(BODY, Some(max), walked)
+    });
     // Budgets that end the game before its end and budgets that let it finish are both tried (the
     // last steps' work is counted but not tested: no step follows the end).
     assert!(
@@ -123,23 +142,22 @@ const MOVES: &str = r#"turn seat(1) {
 
 #[test]
 fn moves_take_the_fast_path_and_end_budgets_the_same_way() {
-    let script = |flow: &str, max| {
+    let script = |flow: &str, max, walked| {
         let src = format!(
             "game \"Moves\" {{ players 2 }}\nproperty points: int = 0\nzone deck: pile\n\
              zone pile: pile\nzone small: set, max 2\nzone hand per player: set\n\
              card \"Five\" {{ copies 8 points 5 }}\nsetup {{ move box to deck }}\n\
              flow {{\n{flow}\n}}\n"
         );
-        checked_game(&src, max)
+        game_of(&src, 1, max, true, walked)
     };
-    let before = statements_answered();
-    let g = script(MOVES, None);
+    let g = script(MOVES, None, false);
     assert_eq!(end(&g), "2 3 1 2");
     // The setup's move, `let`, and the moves of `c`, of the hand, of the filter and of the list:
     // not those into `small` (it has a limit), nor `top of` (a pile).
-    assert_eq!(statements_answered() - before, 1 + 1 + 4);
+    assert_eq!(statements(&g), 1 + 1 + 4);
     let needed = g.work();
-    same_at_every_budget(needed, 10, |max| script(MOVES, Some(max)));
+    same_at_every_budget(needed, 10, |max, walked| script(MOVES, Some(max), walked));
 }
 
 /// Logs: texts that cannot fail (a player, a number, the turn's number and a constant), a list's and
@@ -156,12 +174,12 @@ const LOGS: &str = r#"turn seat(1) {
 
 #[test]
 fn logs_nobody_records_take_the_fast_path() {
-    let script = |flow: &str, record: bool| {
+    let script = |flow: &str, record: bool, walked: bool| {
         let src = format!(
             "game \"Logs\" {{ players 2 }}\nzone deck: pile\ncard \"Five\" {{ copies 8 }}\n\
              setup {{ move box to deck }}\nflow {{\n{flow}\n}}\n"
         );
-        game_of(&src, 1, None, record)
+        game_of(&src, 1, None, record, walked)
     };
     let without = LOGS
         .lines()
@@ -169,10 +187,9 @@ fn logs_nobody_records_take_the_fast_path() {
         .collect::<Vec<_>>()
         .join("\n");
     let answered = |flow: &str, record| {
-        let before = statements_answered();
-        let g = script(flow, record);
+        let g = script(flow, record, false);
         assert_eq!(end(&g), "3");
-        (statements_answered() - before, g.work())
+        (statements(&g), g.work())
     };
     let (base, base_work) = answered(&without, false);
     // Every log: the first two build nothing at all, the list's and the expression's have their
@@ -182,7 +199,7 @@ fn logs_nobody_records_take_the_fast_path() {
     // Each log is one step, and the list's two players and the expression are work too, as
     // `exec` counts them.
     assert!(work > base_work + 4 + 2);
-    let walked = without_statement_fast_paths(|| script(LOGS, false));
+    let walked = script(LOGS, false, true);
     assert_eq!(walked.work(), work);
     // While events are recorded, every text is built: `exec` runs every log.
     let (base, _) = answered(&without, true);
@@ -205,7 +222,7 @@ const ZONE_MOVES: &str = r#"turn seat(1) {
 
 #[test]
 fn moves_of_whole_zones_nobody_records_are_the_walkers() {
-    let script = |max: Option<u64>| {
+    let script = |max: Option<u64>, walked: bool| {
         let src = format!(
             "game \"Zone moves\" {{ players 2 }}\nproperty points: int = 0\nzone deck: pile\n\
              zone pile: pile\nzone hand per player: set\nvar moves: int = 0\n\
@@ -214,16 +231,15 @@ fn moves_of_whole_zones_nobody_records_are_the_walkers() {
              check {{ if count(pile) > 100 {{ moves += 1 }} }}\n\
              flow {{\n{ZONE_MOVES}\n}}\n"
         );
-        game_of(&src, 7, max, false)
+        game_of(&src, 7, max, false, walked)
     };
-    let before = statements_answered();
-    let g = script(None);
+    let g = script(None, false);
     assert_eq!(end(&g), "0 8 0 28");
     // The five moves of whole zones (each checked against `exec` in debug builds, cards, zones,
     // versions, shown cards, marks and work); not `top 3 of` (a pile) nor `show`.
-    assert!(statements_answered() - before >= 5);
+    assert!(statements(&g) >= 5);
     let needed = g.work();
-    same_at_every_budget(needed, 10, |max| script(Some(max)));
+    same_at_every_budget(needed, 10, |max, walked| script(Some(max), walked));
 }
 
 /// Lists of cards moved: from one zone, listed from its top down (`filter`: in one pass), to the
@@ -244,7 +260,7 @@ const LIST_MOVES: &str = r#"turn seat(1) {
 
 #[test]
 fn lists_of_cards_of_one_zone_move_in_one_pass() {
-    let script = |max: Option<u64>| {
+    let script = |max: Option<u64>, walked: bool| {
         let src = format!(
             "game \"List moves\" {{ players 2 }}\nproperty points: int = 0\nzone deck: pile\n\
              zone pile: pile\nzone hand per player: set\n\
@@ -253,16 +269,15 @@ fn lists_of_cards_of_one_zone_move_in_one_pass() {
              setup {{ move box to deck\n shuffle deck }}\n\
              flow {{\n{LIST_MOVES}\n}}\n"
         );
-        game_of(&src, 7, max, false)
+        game_of(&src, 7, max, false, walked)
     };
-    let before = statements_answered();
-    let g = script(None);
+    let g = script(None, false);
     assert_eq!(end(&g), "4 0 8 8 5, 5, 5, 2, 5, 2, 2, 2");
     // Every move (each checked against `exec` in debug builds: cards, zones, versions, shown
     // cards, marks and work).
-    assert!(statements_answered() - before >= 9);
+    assert!(statements(&g) >= 9);
     let needed = g.work();
-    same_at_every_budget(needed, 10, |max| script(Some(max)));
+    same_at_every_budget(needed, 10, |max, walked| script(Some(max), walked));
 }
 
 /// `pay` of a negative amount adds: past the largest number it is an overflow, not a panic.
@@ -294,7 +309,7 @@ const PILE_MOVES: &str = r#"turn seat(1) {
 
 #[test]
 fn top_cards_of_a_pile_take_the_fast_path_unless_it_runs_short() {
-    let script = |flow: &str, max: Option<u64>| {
+    let script = |flow: &str, max: Option<u64>, walked: bool| {
         let src = format!(
             "game \"Pile moves\" {{ players 2 }}\nproperty points: int = 0\n\
              zone deck: pile, refill from discard\nzone discard: pile\nzone pile: pile\n\
@@ -303,21 +318,20 @@ fn top_cards_of_a_pile_take_the_fast_path_unless_it_runs_short() {
              setup {{ move box to deck\n shuffle deck\n move top 2 of deck to discard }}\n\
              flow {{\n{flow}\n}}\n"
         );
-        game_of(&src, 3, max, false)
+        game_of(&src, 3, max, false, walked)
     };
-    let before = statements_answered();
-    script("win everyone \"none\"", None);
-    let setup = statements_answered() - before;
-    let before = statements_answered();
-    let g = script(PILE_MOVES, None);
+    let setup = statements(&script("win everyone \"none\"", None, false));
+    let g = script(PILE_MOVES, None, false);
     // 6 in the deck: 3 to the hand, 2 under the pile, the pile's top 2 to the hand; 1 left, 4
     // asked: the 2 discarded cards refill the deck, 3 go to the pile.
     assert!(end(&g).starts_with("0 5 3 0 "), "{}", end(&g));
     // The first four moves of the flow (each checked against `exec` in debug builds); not the
     // move that runs short, nor the pile into itself.
-    assert_eq!(statements_answered() - before, setup + 4);
+    assert_eq!(statements(&g), setup + 4);
     let needed = g.work();
-    same_at_every_budget(needed, 10, |max| script(PILE_MOVES, Some(max)));
+    same_at_every_budget(needed, 10, |max, walked| {
+        script(PILE_MOVES, Some(max), walked)
+    });
 }
 
 /// Assignments of values no bound clamps: a list, a player and a card to variables of a player, a
@@ -336,7 +350,7 @@ const VALUES: &str = r#"turn seat(1) {
 
 #[test]
 fn assignments_of_any_value_take_the_fast_path_and_end_budgets_the_same_way() {
-    let script = |flow: &str, max| {
+    let script = |flow: &str, max, walked| {
         let src = format!(
             "game \"Values\" {{ players 2 }}\nproperty points: int = 0\nzone deck: pile\n\
              card \"Five\" {{ copies 8 points 5 }}\nsetup {{ move box to deck }}\n\
@@ -344,17 +358,16 @@ fn assignments_of_any_value_take_the_fast_path_and_end_budgets_the_same_way() {
              var picked: card = none\nvar marked per card: bool = false\n\
              flow {{\n{flow}\n}}\n"
         );
-        game_of(&src, 1, max, false)
+        game_of(&src, 1, max, false, walked)
     };
-    let before = statements_answered();
-    let g = script(VALUES, None);
+    let g = script(VALUES, None, false);
     assert_eq!(end(&g), "2 Five true 2 P2");
     // The setup's move, `let`, and the five assignments of each of the three rounds.
-    assert_eq!(statements_answered() - before, 1 + 1 + 3 * 5);
-    let g = without_statement_fast_paths(|| script(VALUES, None));
+    assert_eq!(statements(&g), 1 + 1 + 3 * 5);
+    let g = script(VALUES, None, true);
     assert_eq!(end(&g), "2 Five true 2 P2");
     let needed = g.work();
-    let ended = same_at_every_budget(needed, 10, |max| script(VALUES, Some(max)));
+    let ended = same_at_every_budget(needed, 10, |max, walked| script(VALUES, Some(max), walked));
     assert!(
         ended > 0 && ended < needed + 10,
         "{ended} budgets ended the game"
@@ -363,30 +376,30 @@ fn assignments_of_any_value_take_the_fast_path_and_end_budgets_the_same_way() {
 
 #[test]
 fn logs_of_expressions_leave_their_errors_and_budgets_to_exec() {
-    let script = |flow: &str, max| {
+    let script = |flow: &str, max, walked| {
         let src = format!(
             "game \"Logs\" {{ players 2 }}\nzone deck: pile\ncard \"Five\" {{ copies 8 }}\n\
              var big: int = 9223372036854775807\nsetup {{ move box to deck }}\n\
              flow {{\n{flow}\n}}\n"
         );
-        game_of(&src, 1, max, false)
+        game_of(&src, 1, max, false, walked)
     };
     // An overflow in a log's text is `exec`'s error, at the log's line; a list of lists is built by
     // `exec` (its text could grow long), which gives the same end.
     let g = script(
         "log \"{count(deck)} {big + 1}\"\nwin everyone \"no overflow\"",
         None,
+        false,
     );
     assert_eq!(end(&g), "error: arithmetic overflow (line 7)");
     let nested = "let l = [[1, 2], [3]]\nlog \"{l} {count(deck)}\"\nwin everyone \"{count(l)}\"";
-    let before = statements_answered();
-    let g = script(nested, None);
+    let g = script(nested, None, false);
     assert_eq!(end(&g), "2");
     // The setup's move and `let`: not the log.
-    assert_eq!(statements_answered() - before, 2);
+    assert_eq!(statements(&g), 2);
     // Every budget ends the game at the same step, with the same error, either way.
-    let needed = script(LOGS, None).work();
-    same_at_every_budget(needed, 10, |max| script(LOGS, Some(max)));
+    let needed = script(LOGS, None, false).work();
+    same_at_every_budget(needed, 10, |max, walked| script(LOGS, Some(max), walked));
 }
 
 /// `perform` of a card's ability and `reveal` / `hide` of a card, a zone's cards and a list, while
@@ -421,16 +434,15 @@ flow {
 
 #[test]
 fn performs_and_reveals_take_the_fast_path() {
-    let game = |max: Option<u64>| game_of(TURNING, 1, max, false);
-    let before = statements_answered();
-    let g = game(None);
+    let game = |max: Option<u64>, walked: bool| game_of(TURNING, 1, max, false, walked);
+    let g = game(None, false);
     // Four Fives perform (the Blanks have no ability: a failure, `exec`'s); every card ends face up.
     assert_eq!(end(&g), "20 6");
     // Ten statements by their fast paths, four of them the reveals and the hide and four the Fives'
     // performs (without either of those fast paths, six).
-    assert_eq!(statements_answered() - before, 10);
+    assert_eq!(statements(&g), 10);
     let needed = g.work();
-    let ended = same_at_every_budget(needed, 10, |max| game(Some(max)));
+    let ended = same_at_every_budget(needed, 10, |max, walked| game(Some(max), walked));
     assert!(
         ended > 0 && ended <= needed,
         "{ended} of {needed} budgets spent"

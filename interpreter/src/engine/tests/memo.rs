@@ -2,8 +2,8 @@
 //! found there gives the same value and counts the same work as evaluating it, so that budgets end
 //! games at the same step, with the same error, whether calls are remembered or not.
 
-use super::build::game_of;
-use crate::engine::state::{memo_found, without_memo};
+use super::build::{game_of, game_without};
+use crate::engine::probe::Without;
 use crate::engine::{Game, Status};
 
 /// Every candidate card of the menu calls `heavy` with the same arguments: after the first card,
@@ -30,31 +30,41 @@ flow {
 }
 "#;
 
-/// Plays the game to its end, always taking the last option.
-fn play(max_steps: Option<u64>) -> (String, u64) {
-    let mut g: Game = game_of(SRC, 1, max_steps, false);
+/// Plays the game to its end, always taking the last option, with calls remembered or not
+/// (`memo`). Gives its end and work, and the calls it found remembered.
+fn play_remembering(max_steps: Option<u64>, memo: bool) -> ((String, u64), u64) {
+    let without = Without {
+        memo: !memo,
+        ..Without::default()
+    };
+    let mut g: Game = game_without(SRC, 1, max_steps, false, without);
     let mut work = 0;
     loop {
         work += g.work();
-        match g.status() {
+        let end = match g.status() {
             Status::Decision(d) => {
                 let last = d.options.len() - 1;
                 g.apply(last).expect("apply");
+                continue;
             }
-            Status::Over(o) => return (o.reason.clone(), work),
-            Status::Error(e) => return (format!("error: {} (line {})", e.message, e.line), work),
-        }
+            Status::Over(o) => o.reason.clone(),
+            Status::Error(e) => format!("error: {} (line {})", e.message, e.line),
+        };
+        return ((end, work), g.counted().calls_remembered);
     }
+}
+
+/// [`play_remembering`]'s end and work.
+fn play(max_steps: Option<u64>, memo: bool) -> (String, u64) {
+    play_remembering(max_steps, memo).0
 }
 
 #[test]
 fn remembered_calls_count_the_work_of_their_bodies() {
-    let before = memo_found();
-    let remembered = play(None);
-    assert!(memo_found() - before > 50, "calls are found remembered");
-    let before = memo_found();
-    let evaluated = without_memo(|| play(None));
-    assert_eq!(memo_found(), before);
+    let (remembered, found) = play_remembering(None, true);
+    assert!(found > 50, "calls are found remembered: {found}");
+    let (evaluated, found) = play_remembering(None, false);
+    assert_eq!(found, 0);
     assert_eq!(remembered.0, "6 8");
     assert_eq!(remembered, evaluated);
 }
@@ -76,8 +86,8 @@ fn budgets_end_at_the_same_step_with_or_without_remembered_calls() {
     assert!(needed > 100);
     let mut ended = 0;
     for max in 0..needed + 5 {
-        let remembered = play(Some(max));
-        let evaluated = without_memo(|| play(Some(max)));
+        let remembered = play(Some(max), true);
+        let evaluated = play(Some(max), false);
         assert_eq!(remembered, evaluated, "budget {max}");
         ended += u64::from(remembered.0.starts_with("error: ran more than"));
     }

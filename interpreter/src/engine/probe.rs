@@ -1,0 +1,67 @@
+//! Engine stage (below the state): what tests and debug builds switch off in one game, and what
+//! its shortcuts did, kept by the game itself (never by the thread or the process).
+//!
+//! A game carries a [`Probe`] in debug builds and tests only (`State::probe`): the debug checks
+//! that compare a shortcut with the general path set its switches while they run, and the tests
+//! create a game without some shortcuts ([`Without`], `GameConfig::without`) or read what its
+//! shortcuts did ([`Counted`]). A clone copies it with the state.
+
+/// Tests: the shortcuts a game is created without, to compare what they answer with what the
+/// engine answers without them.
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Without {
+    /// No pure call remembered while options are listed (`State::remember`).
+    pub memo: bool,
+    /// Every menu listed by the general enumeration (`enum_action`): no loop of one parameter,
+    /// no tables of kinds.
+    pub menu_shortcuts: bool,
+    /// Every statement run by `exec`, none by a fast path (fast/stmts.rs).
+    pub fast_statements: bool,
+}
+
+/// Tests: how many times the shortcuts of one game answered.
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Counted {
+    /// Fast paths that answered, expressions' and statements' (debug builds).
+    pub answered: u64,
+    /// Of them, statements' (fast/stmts.rs).
+    pub statements: u64,
+    /// Counts of a zone found remembered (fast/counts.rs; debug builds).
+    pub counts_remembered: u64,
+    /// Pure calls found remembered (`MemoTable::find`).
+    pub calls_remembered: u64,
+    /// Cards a menu passed over by a table of kinds (menus.rs).
+    pub passed_by_kind: u64,
+    /// Cards a menu skipped as identical to one tried before (options.rs; debug builds).
+    pub cards_skipped: u64,
+}
+
+/// Debug builds and tests: one game's switches of its shortcuts, and the counts of what they did.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Probe {
+    /// Menus are listed by the general enumeration alone: while a debug check lists a menu a
+    /// second time, or for a whole game created `Without::menu_shortcuts`.
+    pub plain: bool,
+    /// A debug check runs the walker to compare a fast path's answer: no fast path inside.
+    pub walking: bool,
+    #[cfg(test)]
+    pub without: Without,
+    #[cfg(test)]
+    pub counted: Counted,
+}
+
+impl Probe {
+    /// The probe of a game created with `config`.
+    #[cfg_attr(not(test), allow(unused_variables))]
+    pub fn of(config: &super::GameConfig) -> Probe {
+        Probe {
+            #[cfg(test)]
+            plain: config.without.menu_shortcuts,
+            #[cfg(test)]
+            without: config.without,
+            ..Probe::default()
+        }
+    }
+}
