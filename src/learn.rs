@@ -65,11 +65,16 @@ fn generation_text(g: &Generation) -> String {
         _ => "positions",
     };
     let evaluation = match &g.evaluation {
-        Some((source, fit)) => format!(
-            "; evaluation from {}, held-out loss on the search's positions {:.3} (a constant: {:.3})",
-            source.name(),
-            fit.loss,
-            fit.constant
+        Some(e) => format!(
+            "; evaluation {}, held-out loss on the search's positions {:.3} (a constant: {:.3}; {})",
+            e.source.name(),
+            e.fit.loss,
+            e.fit.constant,
+            e.candidates
+                .iter()
+                .map(|(s, l)| format!("{} {l:.3}", s.short()))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         None => String::new(),
     };

@@ -39,7 +39,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod prior;
-pub use prior::{Source, ITERATIONS as PRIOR_ITERATIONS};
+pub use prior::{Evaluation, Source, ITERATIONS as PRIOR_ITERATIONS};
 
 /// The least share of `--time` the evaluation's generations may take when a prior is learned after
 /// them.
@@ -160,7 +160,7 @@ pub struct Generation {
     pub fit: Fit,
     /// In a prior generation: where the evaluation was fitted, and how it predicts the results of
     /// held-out positions of the search's games.
-    pub evaluation: Option<(prior::Source, Fit)>,
+    pub evaluation: Option<prior::Evaluation>,
     pub seconds: f64,
 }
 
@@ -407,26 +407,26 @@ fn fit(
         .map(|n| n.ends_with(".measure"))
         .collect();
     let mut best = if measures.contains(&true) {
-        descend(model, (&inputs, &held), &measures, &mut rng)
+        descend(model, (&inputs, &held), (&measures, RATE), &mut rng)
     } else {
         f64::INFINITY
     };
     let all = vec![true; n];
-    best = best.min(descend(model, (&inputs, &held), &all, &mut rng));
+    best = best.min(descend(model, (&inputs, &held), (&all, RATE), &mut rng));
     Fit {
         loss: best,
         constant,
     }
 }
 
-/// Passes of stochastic gradient descent with AdaGrad's steps over `inputs`, moving the weights of
-/// the features in `free` (and the bias), until the loss on `held` (else on `inputs`) goes up;
+/// Passes of stochastic gradient descent with AdaGrad's steps (of `rate`) over `inputs`, moving the
+/// weights of the features in `free` (and the bias), until the loss on `held` (else on `inputs`) goes up;
 /// leaves `model` at its best pass and returns that loss. Weights of the script's measures are
 /// penalised by [`L2`], the others by [`L2_OTHERS`].
 fn descend(
     model: &mut Model,
     (inputs, held): (&[Row], &[Row]),
-    free: &[bool],
+    (free, rate): (&[bool], f64),
     rng: &mut ChaCha8Rng,
 ) -> f64 {
     let n = model.names.len();
@@ -459,7 +459,7 @@ fn descend(
             let p = crate::agents::model::sigmoid(model.logit(z, *t));
             let g = p - y;
             gb += g * g;
-            model.bias -= RATE * g / gb.sqrt();
+            model.bias -= rate * g / gb.sqrt();
             for i in 0..n {
                 let z = z[i];
                 if !free[i] || (z == 0.0 && model.w[i] == 0.0 && model.u[i] == 0.0) {
@@ -469,8 +469,8 @@ fn descend(
                 let du = g * z * t + penalty[i] * model.u[i];
                 gw[i] += dw * dw;
                 gu[i] += du * du;
-                model.w[i] -= RATE * dw / gw[i].sqrt();
-                model.u[i] -= RATE * du / gu[i].sqrt();
+                model.w[i] -= rate * dw / gw[i].sqrt();
+                model.u[i] -= rate * du / gu[i].sqrt();
             }
         }
         let l = judged(model);

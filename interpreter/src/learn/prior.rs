@@ -356,14 +356,40 @@ pub enum Source {
 }
 
 impl Source {
-    pub fn name(self) -> &'static str {
+    /// A word for the text report.
+    pub fn short(self) -> &'static str {
         match self {
-            Source::Kept => "before (kept)",
-            Source::Refined => "before, refined on the search's games",
-            Source::Search => "the search's games from scratch",
-            Source::Both => "the search's and the cheap games from scratch",
+            Source::Kept => "before",
+            Source::Refined => "refined",
+            Source::Search => "search",
+            Source::Both => "both",
         }
     }
+
+    /// How the text report says it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Kept => "as before",
+            Source::Refined => "refined on the search's games",
+            Source::Search => "fitted on the search's games from scratch",
+            Source::Both => "fitted on the search's and the cheap games from scratch",
+        }
+    }
+}
+
+/// The step of AdaGrad when the evaluation so far is refined on the search's games (a tenth of a fit
+/// from scratch's: the weights start near where they should end).
+const REFINE_RATE: f64 = 0.005;
+
+/// What a prior generation did with the evaluation.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Evaluation {
+    /// Where the evaluation kept was fitted.
+    pub source: Source,
+    /// Its cross-entropy on the held-out positions of the search's games, and a constant's.
+    pub fit: Fit,
+    /// Every candidate's cross-entropy on them.
+    pub candidates: Vec<(Source, f64)>,
 }
 
 /// The evaluation of the next prior generation: `current`'s, or one fitted again on the search's
@@ -377,7 +403,7 @@ fn evaluation<'a>(
     cheap: &[&'a Played],
     shared: bool,
     seed: u64,
-) -> (Model, Source, Fit) {
+) -> (Model, Evaluation) {
     let best = search
         .iter()
         .chain(cheap)
@@ -416,6 +442,7 @@ fn evaluation<'a>(
         Source::Kept,
         super::loss(current, &rows_of(current, &held)),
     );
+    let mut candidates = vec![(Source::Kept, best_model.2)];
     if !train.is_empty() && !held.is_empty() {
         // The evaluation so far, moved on by descent on the search's games (the pass with the
         // lowest held-out loss kept, the start included).
@@ -423,7 +450,8 @@ fn evaluation<'a>(
         let (inputs, valid) = (rows_of(&m, &train), rows_of(&m, &held));
         let all = vec![true; m.names.len()];
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x7265_6669_6E65);
-        let l = super::descend(&mut m, (&inputs, &valid), &all, &mut rng);
+        let l = super::descend(&mut m, (&inputs, &valid), (&all, REFINE_RATE), &mut rng);
+        candidates.push((Source::Refined, l));
         if l < best_model.2 {
             best_model = (m, Source::Refined, l);
         }
@@ -450,12 +478,21 @@ fn evaluation<'a>(
         }
         let mut m = Model::blank(program, current.script.clone(), current.players);
         let fitted = super::fit(&mut m, rows, &held, turns, seed);
+        candidates.push((source, fitted.loss));
         if fitted.loss < best_model.2 {
             best_model = (m, source, fitted.loss);
         }
     }
     let (m, source, loss) = best_model;
-    (m, source, Fit { loss, constant })
+    let fit = Fit { loss, constant };
+    (
+        m,
+        Evaluation {
+            source,
+            fit,
+            candidates,
+        },
+    )
 }
 
 /// Runs the prior generations from `model` (the evaluation learned from `cheap`, the games of its
@@ -504,7 +541,8 @@ pub(super) fn learn_prior(
             data.pop_front();
         }
         let games: Vec<&Played> = data.iter().flatten().map(|(_, p)| p).collect();
-        let (mut next, source, valued) = evaluation(program, &current, &games, cheap, shared, base);
+        let (mut next, valued) = evaluation(program, &current, &games, cheap, shared, base);
+        let source = valued.source;
         let rows = |held: bool| -> Vec<&Choice> {
             data.iter()
                 .flatten()
@@ -548,7 +586,7 @@ pub(super) fn learn_prior(
             improved,
             kept,
             fit: fitted,
-            evaluation: Some((source, valued)),
+            evaluation: Some(valued),
             seconds: gen_started.elapsed().as_secs_f64(),
         });
         if kept {
@@ -567,9 +605,10 @@ pub(super) fn learn_prior(
 
 #[cfg(test)]
 mod tests {
-    use super::{fit, loss, Choice};
+    use super::{evaluation, fit, loss, Choice, Source};
     use crate::agents::{script_hash, Model};
     use crate::check::check_source;
+    use crate::learn::{Played, Position};
 
     #[test]
     fn the_prior_learns_the_options_the_search_visited_most() {
@@ -616,5 +655,59 @@ mod tests {
             score(0.2),
             score(0.8)
         );
+    }
+
+    #[test]
+    fn the_evaluation_is_fitted_again_where_the_search_games_say_more() {
+        let src = "game \"P\" { players 2 }\ncard \"Gem\" { copies 2 }\n\
+                   zone hand per player: set\nflow { win [seat(1)] \"x\" }\n";
+        let p = check_source(src).program.expect("checks");
+        let current = Model::blank(&p, script_hash(src), 2);
+        let n = current.features().map_or(0, |f| f.len());
+        // Search games in which the seat with a card in hand (feature 0) won, turn by turn: the
+        // blank evaluation knows nothing of it.
+        let games: Vec<Played> = (0..60)
+            .map(|k| {
+                let winner = k % 2;
+                let positions = (0..8)
+                    .map(|i| {
+                        let seat = i % 2;
+                        let mut x = vec![0.0f32; n];
+                        x[0] = if seat == winner { 1.0 } else { 0.0 };
+                        x[n - 1] = (i / 2) as f32;
+                        Position {
+                            x,
+                            share: Some(if seat == winner { 1.0 } else { 0.0 }),
+                            score: 0.0,
+                        }
+                    })
+                    .collect();
+                Played {
+                    positions,
+                    turns: 4,
+                    results: vec![None, None],
+                    scores: vec![0.0, 0.0],
+                    shared: false,
+                }
+            })
+            .collect();
+        let search: Vec<&Played> = games.iter().collect();
+        let (m, e) = evaluation(&p, &current, &search, &[], false, 3);
+        let sources: Vec<Source> = e.candidates.iter().map(|c| c.0).collect();
+        assert_eq!(
+            sources,
+            vec![Source::Kept, Source::Refined, Source::Search, Source::Both]
+        );
+        assert!((e.candidates[0].1 - 2f64.ln()).abs() < 1e-6, "{e:?}");
+        assert_ne!(e.source, Source::Kept, "{e:?}");
+        assert!(e.fit.loss < 0.3, "{e:?}");
+        // The model kept values a card in hand.
+        let mut with = vec![0.0; n];
+        with[0] = 1.0;
+        assert!(m.value_of(&with) > 0.8 && m.value_of(&vec![0.0; n]) < 0.2);
+        // Given that model as the evaluation so far, nothing beats it by much: it stays, or the
+        // one kept is as good.
+        let (_, again) = evaluation(&p, &m, &search, &[], false, 4);
+        assert!(again.fit.loss <= e.fit.loss + 1e-9, "{again:?}");
     }
 }
