@@ -45,8 +45,9 @@ pub struct LearnArgs<'a> {
     pub time: Option<Duration>,
     pub games: u64,
     pub generations: u32,
-    /// Generations of the prior over options, and its games per generation.
-    pub prior: (u32, u64),
+    /// Generations of the prior over options, its games per generation, and the search's iterations
+    /// per decision in them.
+    pub prior: (u32, u64, u32),
     pub seed: u64,
     pub jobs: Option<usize>,
     pub out: Option<PathBuf>,
@@ -63,9 +64,23 @@ fn generation_text(g: &Generation) -> String {
         "prior" => "decisions",
         _ => "positions",
     };
+    let evaluation = match &g.evaluation {
+        Some(e) => format!(
+            "; evaluation {}, held-out loss on the search's positions {:.3} (a constant: {:.3}; {})",
+            e.source.name(),
+            e.fit.loss,
+            e.fit.constant,
+            e.candidates
+                .iter()
+                .map(|(s, l)| format!("{} {l:.3}", s.short()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        None => String::new(),
+    };
     format!(
-        "{what} {}: {} games, {} {positions}, held-out loss {:.3} ({constant}: {:.3}); against \
-         the previous {:.1}% [{:.1}-{:.1}] (to beat {:.1}%){}{}; {:.1}s",
+        "{what} {}: {} games, {} {positions}, held-out loss {:.3} ({constant}: {:.3}){evaluation}; \
+         against the previous {:.1}% [{:.1}-{:.1}] (to beat {:.1}%){}{}; {:.1}s",
         g.generation,
         g.games,
         g.positions,
@@ -105,7 +120,7 @@ pub fn cmd_learn(a: &LearnArgs) -> u8 {
     lc.games = a.games.max(1);
     lc.match_games = (a.games / 5).max(20);
     lc.generations = a.generations.max(1);
-    (lc.prior_generations, lc.prior_games) = a.prior;
+    (lc.prior_generations, lc.prior_games, lc.search_iterations) = a.prior;
     lc.time = a.time;
     let jobs = a
         .jobs

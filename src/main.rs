@@ -369,6 +369,9 @@ enum Command {
         /// Self-play games of the search per generation of the prior.
         #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
         prior_games: u64,
+        /// Iterations per decision of the search in the generations of the prior.
+        #[arg(long, default_value_t = cardgame_interpreter::learn::PRIOR_ITERATIONS, value_parser = clap::value_parser!(u32).range(1..))]
+        search_iterations: u32,
         /// Base seed of every game played.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -571,6 +574,7 @@ fn main() -> ExitCode {
             generations,
             prior_generations,
             prior_games,
+            search_iterations,
             seed,
             jobs,
             out,
@@ -582,7 +586,7 @@ fn main() -> ExitCode {
             time,
             games,
             generations,
-            prior: (prior_generations, prior_games),
+            prior: (prior_generations, prior_games, search_iterations),
             seed,
             jobs,
             out,

@@ -23,7 +23,7 @@ fn learn(script: &str, jobs: &str, out: &PathBuf) -> String {
         "--prior-generations",
         "2",
         "--prior-games",
-        "6",
+        "10",
         "--seed",
         "5",
         "--jobs",

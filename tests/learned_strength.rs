@@ -3,9 +3,10 @@
 //! --test-threads 1`.
 //!
 //! For Market Race (`examples/`) and Crayne (`games/`), two players: `cardgame learn` for at most 10
-//! minutes on one core (the evaluation's generations within the first half of 9 minutes, then the
-//! prior's over options; no generation starts that would end past its limit, were it as long as the
-//! last), then `search:50ms` with the model plays 200 games (seats alternated, a tie counts half) against each of the script's written
+//! minutes on one core (`--time 9m`: the evaluation's generations on cheap players' games, then the
+//! search's generations, which fit the evaluation again on the search's own games where that predicts
+//! them better and the prior over options; no generation starts that would end past the limit, were
+//! it as long as the last), then `search:50ms` with the model plays 200 games (seats alternated, a tie counts half) against each of the script's written
 //! strategies, against `greedy` and against `search:50ms` without the model, and must score at least
 //! 60% in each. Each check prints the learning's generations and time, then every line-up's score
 //! with its 95% Wilson interval and the mean time per decision of both sides (two games at a time,
@@ -98,12 +99,17 @@ fn bar(path: &str) {
         &lc,
         &mut |g| {
             println!(
-                "{path}: {} generation {}: held-out loss {:.3} (against {:.3}); against the previous \
-                 {:.1}% [{:.1}-{:.1}]; {:.0} s",
+                "{path}: {} generation {}: held-out loss {:.3} (against {:.3}){}; against the \
+                 previous {:.1}% [{:.1}-{:.1}]; {:.0} s",
                 g.stage,
                 g.generation,
                 g.fit.loss,
                 g.fit.constant,
+                g.evaluation.as_ref().map_or(String::new(), |e| format!(
+                    "; evaluation {} ({:.3} on the search's held-out positions)",
+                    e.source.name(),
+                    e.fit.loss
+                )),
                 g.score * 100.0,
                 g.low * 100.0,
                 g.high * 100.0,

@@ -18,6 +18,10 @@
 //! improvement), after the last generation allowed, or before a generation that would end past the
 //! time (were it as long as the last one).
 //!
+//! Then, in the time left, the search's generations (`learn/prior.rs`) play `search` against
+//! itself, fit the evaluation again on the outcomes of its games where that predicts them better,
+//! and fit the prior over options to its choices.
+//!
 //! Every game has its own seed (from the base seed, the generation and its index) and the games'
 //! results are gathered in order, so the model is the same whatever the number of threads; a time
 //! limit only decides how many generations run.
@@ -35,7 +39,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod prior;
-pub use prior::ITERATIONS as PRIOR_ITERATIONS;
+pub use prior::{Evaluation, Source, ITERATIONS as PRIOR_ITERATIONS};
 
 /// The least share of `--time` the evaluation's generations may take when a prior is learned after
 /// them.
@@ -110,6 +114,8 @@ pub struct LearnConfig {
     pub prior_generations: u32,
     /// Self-play games of the search per prior generation (and games of its match).
     pub prior_games: u64,
+    /// Iterations per decision of the search in the prior generations.
+    pub search_iterations: u32,
 }
 
 impl LearnConfig {
@@ -127,6 +133,7 @@ impl LearnConfig {
             jobs: 1,
             prior_generations: 8,
             prior_games: 100,
+            search_iterations: prior::ITERATIONS,
         }
     }
 }
@@ -148,8 +155,12 @@ pub struct Generation {
     pub improved: bool,
     /// Whether the new model (or prior) was kept.
     pub kept: bool,
-    /// How the new model predicts the results of held-out positions.
+    /// How the new model predicts the results of held-out positions (in a prior generation: the
+    /// search's visits of held-out decisions).
     pub fit: Fit,
+    /// In a prior generation: where the evaluation was fitted, and how it predicts the results of
+    /// held-out positions of the search's games.
+    pub evaluation: Option<prior::Evaluation>,
     pub seconds: f64,
 }
 
@@ -182,6 +193,79 @@ fn config(lc: &LearnConfig, seed: u64) -> GameConfig {
     c
 }
 
+/// The positions of one game as it is played: every seat's at the first decision of each turn
+/// (where the search's play-outs stop), and the decider's at a share ([`RECORD`]) of the decisions
+/// with a choice (where `learned` judges), each read in the seat's possible world.
+struct Recorder {
+    seed: u64,
+    rows: Vec<(u8, Vec<f32>)>,
+    last_turn: u32,
+    sampler: ChaCha8Rng,
+}
+
+impl Recorder {
+    fn new(seed: u64) -> Recorder {
+        Recorder {
+            seed,
+            rows: Vec::new(),
+            last_turn: u32::MAX,
+            sampler: ChaCha8Rng::seed_from_u64(seed ^ 0x7265_636F_7264),
+        }
+    }
+
+    /// Records what the decision `d` of `game` calls for.
+    fn at(&mut self, game: &Game, d: &Decision, features: &FeatureSet) {
+        let seats: Vec<u8> = if game.turns() != self.last_turn {
+            self.last_turn = game.turns();
+            (0..game.players()).collect()
+        } else if d.options.len() > 1 && self.sampler.gen_bool(RECORD) {
+            vec![d.player]
+        } else {
+            Vec::new()
+        };
+        for s in seats {
+            // The seat's possible world: what it knows, the rest dealt again.
+            let mut world =
+                game.determinize_by_holder(s, game_seed(self.seed, self.rows.len() as u64));
+            world.set_recording(false);
+            let mut x = Vec::new();
+            features.extract(&mut world, s, &mut x);
+            self.rows.push((s, x.iter().map(|&v| v as f32).collect()));
+        }
+    }
+
+    /// The game played, its positions labelled with the results of where `game` ended.
+    fn finish(self, game: &mut Game) -> Played {
+        let goals = Goals::of(game);
+        let shared = goals.shared();
+        let n = game.players() as usize;
+        let shares = match game.status() {
+            Status::Over(o) => goals.shares(o),
+            _ => None,
+        };
+        let scores = goals.standings(game).unwrap_or_else(|| vec![0.0; n]);
+        let results: Vec<Option<f64>> = (0..n)
+            .map(|s| shares.as_ref().and_then(|v| v.get(s).copied()))
+            .collect();
+        let positions = self
+            .rows
+            .into_iter()
+            .map(|(s, x)| Position {
+                x,
+                share: results.get(s as usize).copied().flatten(),
+                score: scores.get(s as usize).copied().unwrap_or(0.0),
+            })
+            .collect();
+        Played {
+            positions,
+            turns: game.turns(),
+            results,
+            scores,
+            shared,
+        }
+    }
+}
+
 /// Plays one game with `agents` (one per seat), recording the positions when `features` is given.
 fn play(
     program: &Arc<Program>,
@@ -191,30 +275,11 @@ fn play(
     features: Option<&FeatureSet>,
 ) -> Played {
     let mut game = Game::new(program.clone(), config(lc, seed));
-    let mut rows: Vec<(u8, Vec<f32>)> = Vec::new();
-    let mut last_turn = u32::MAX;
-    let mut sampler = ChaCha8Rng::seed_from_u64(seed ^ 0x7265_636F_7264);
+    let mut recorder = Recorder::new(seed);
     while let Status::Decision(d) = game.status() {
         let d = d.clone();
         if let Some(f) = features {
-            // Every seat at the first decision of a turn (where the search's play-outs stop), and
-            // the decider at some decisions with a choice (where `learned` judges).
-            let seats: Vec<u8> = if game.turns() != last_turn {
-                last_turn = game.turns();
-                (0..lc.players).collect()
-            } else if d.options.len() > 1 && sampler.gen_bool(RECORD) {
-                vec![d.player]
-            } else {
-                Vec::new()
-            };
-            for s in seats {
-                // The seat's possible world: what it knows, the rest dealt again.
-                let mut world = game.determinize_by_holder(s, game_seed(seed, rows.len() as u64));
-                world.set_recording(false);
-                let mut x = Vec::new();
-                f.extract(&mut world, s, &mut x);
-                rows.push((s, x.iter().map(|&v| v as f32).collect()));
-            }
+            recorder.at(&game, &d, f);
         }
         let i = match agents.get_mut(d.player as usize) {
             Some(a) => a.choose(&game, &d),
@@ -224,32 +289,7 @@ fn play(
             break;
         }
     }
-    let goals = Goals::of(&game);
-    let shared = goals.shared();
-    let n = lc.players as usize;
-    let shares = match game.status() {
-        Status::Over(o) => goals.shares(o),
-        _ => None,
-    };
-    let scores = goals.standings(&mut game).unwrap_or_else(|| vec![0.0; n]);
-    let results: Vec<Option<f64>> = (0..n)
-        .map(|s| shares.as_ref().and_then(|v| v.get(s).copied()))
-        .collect();
-    let positions = rows
-        .into_iter()
-        .map(|(s, x)| Position {
-            x,
-            share: results.get(s as usize).copied().flatten(),
-            score: scores.get(s as usize).copied().unwrap_or(0.0),
-        })
-        .collect();
-    Played {
-        positions,
-        turns: game.turns(),
-        results,
-        scores,
-        shared,
-    }
+    recorder.finish(&mut game)
 }
 
 /// The target of a position: its share of the win; where nobody won, the score over the best score
@@ -367,26 +407,26 @@ fn fit(
         .map(|n| n.ends_with(".measure"))
         .collect();
     let mut best = if measures.contains(&true) {
-        descend(model, (&inputs, &held), &measures, &mut rng)
+        descend(model, (&inputs, &held), (&measures, RATE), &mut rng)
     } else {
         f64::INFINITY
     };
     let all = vec![true; n];
-    best = best.min(descend(model, (&inputs, &held), &all, &mut rng));
+    best = best.min(descend(model, (&inputs, &held), (&all, RATE), &mut rng));
     Fit {
         loss: best,
         constant,
     }
 }
 
-/// Passes of stochastic gradient descent with AdaGrad's steps over `inputs`, moving the weights of
-/// the features in `free` (and the bias), until the loss on `held` (else on `inputs`) goes up;
+/// Passes of stochastic gradient descent with AdaGrad's steps (of `rate`) over `inputs`, moving the
+/// weights of the features in `free` (and the bias), until the loss on `held` (else on `inputs`) goes up;
 /// leaves `model` at its best pass and returns that loss. Weights of the script's measures are
 /// penalised by [`L2`], the others by [`L2_OTHERS`].
 fn descend(
     model: &mut Model,
     (inputs, held): (&[Row], &[Row]),
-    free: &[bool],
+    (free, rate): (&[bool], f64),
     rng: &mut ChaCha8Rng,
 ) -> f64 {
     let n = model.names.len();
@@ -419,7 +459,7 @@ fn descend(
             let p = crate::agents::model::sigmoid(model.logit(z, *t));
             let g = p - y;
             gb += g * g;
-            model.bias -= RATE * g / gb.sqrt();
+            model.bias -= rate * g / gb.sqrt();
             for i in 0..n {
                 let z = z[i];
                 if !free[i] || (z == 0.0 && model.w[i] == 0.0 && model.u[i] == 0.0) {
@@ -429,8 +469,8 @@ fn descend(
                 let du = g * z * t + penalty[i] * model.u[i];
                 gw[i] += dw * dw;
                 gu[i] += du * du;
-                model.w[i] -= RATE * dw / gw[i].sqrt();
-                model.u[i] -= RATE * du / gu[i].sqrt();
+                model.w[i] -= rate * dw / gw[i].sqrt();
+                model.u[i] -= rate * du / gu[i].sqrt();
             }
         }
         let l = judged(model);
@@ -639,6 +679,7 @@ fn learn_in_pool(
             improved,
             kept: score >= previous,
             fit: fitted,
+            evaluation: None,
             seconds: gen_started.elapsed().as_secs_f64(),
         });
         if score >= previous {
@@ -660,11 +701,12 @@ fn learn_in_pool(
     if !learn_prior || lc.time.is_some_and(|t| started.elapsed() >= t) {
         return model;
     }
+    let cheap: Vec<&Played> = data.back().map(|g| g.iter().collect()).unwrap_or_default();
     prior::learn_prior(
         pool,
         &program,
         lc,
-        model,
+        (model, &cheap, shared),
         lc.time.map(|t| (started, t)),
         on_generation,
         tick,

@@ -10,6 +10,7 @@
 //! While learning it explores: with a small probability it takes an option at random.
 
 use super::explain::{valued, Explanation, Notes};
+use super::features::FeatureSet;
 use super::goals::Goals;
 use super::model::Model;
 use super::search::{run_forced, LoopGuard};
@@ -56,10 +57,70 @@ pub fn judge(model: &Model, world: &mut Game, goals: &Goals, seat: u8) -> f64 {
     }
 }
 
+/// What the prior's inputs of an option are made of, read in a possible world: the raw features of
+/// the decision's position and, per option, those of the position it leads to with the logit of a
+/// finished game (see [`option_features`]).
+pub type OptionFeatures = (Vec<f64>, Vec<Option<(Vec<f64>, Option<f64>)>>);
+
+/// The raw features (`features.rs`) of each option in `options` for `seat` in the possible world
+/// `world`: each option applied to a copy of the world and the forced decisions after it taken.
+/// Returns the features of the decision's position and, per option, those of where it leads with,
+/// for a finished game, the logit of the seat's share of the win (kept within 1% of certainty);
+/// `None` where the option cannot be applied.
+pub fn option_features(
+    features: &FeatureSet,
+    world: &Game,
+    options: &[usize],
+    seat: u8,
+    goals: &Goals,
+) -> OptionFeatures {
+    let mut before = Vec::with_capacity(features.len());
+    features.extract(&mut world.clone(), seat, &mut before);
+    let afters = options
+        .iter()
+        .map(|&i| {
+            let mut g = world.clone();
+            g.apply(i).ok()?;
+            run_forced(&mut g);
+            let mut after = Vec::with_capacity(features.len());
+            features.extract(&mut g, seat, &mut after);
+            let finished = match g.status() {
+                Status::Over(o) => goals.shares(o).map(|s| {
+                    let p = s
+                        .get(seat as usize)
+                        .copied()
+                        .unwrap_or(0.0)
+                        .clamp(0.01, 0.99);
+                    (p / (1.0 - p)).ln()
+                }),
+                Status::Error(_) => return None,
+                Status::Decision(_) => None,
+            };
+            Some((after, finished))
+        })
+        .collect();
+    (before, afters)
+}
+
+/// The prior's inputs (see `Prior::score`) of options read by [`option_features`]: the model's logit
+/// of where each leads (a finished game: its logit) and the features it changed. Returns the
+/// decision's progress and, per option, its inputs.
+pub fn inputs_of(model: &Model, (before, afters): &OptionFeatures) -> (f64, Vec<Option<Vec<f64>>>) {
+    let t = model.progress(before);
+    let inputs = afters
+        .iter()
+        .map(|o| {
+            o.as_ref().map(|(after, finished)| {
+                let logit = finished.unwrap_or_else(|| model.logit_of(after));
+                model.option_inputs(before, after, logit)
+            })
+        })
+        .collect();
+    (t, inputs)
+}
+
 /// The prior's inputs of each option in `options` for `seat` in the possible world `world` (see
-/// `Prior::score`): each option applied to a copy of the world, the forced decisions after it taken,
-/// then the model's logit of where it leads (a finished game: the logit of the seat's share of the
-/// win, kept within 1% of certainty) and the features it changed. Returns the decision's progress
+/// `Prior::score`): [`option_features`] read by [`inputs_of`]. Returns the decision's progress
 /// and, per option, its inputs (`None` where the option cannot be applied).
 pub fn option_inputs(
     model: &Model,
@@ -71,36 +132,7 @@ pub fn option_inputs(
     let Some(f) = model.features() else {
         return (0.0, vec![None; options.len()]);
     };
-    let mut before = Vec::with_capacity(f.len());
-    f.extract(&mut world.clone(), seat, &mut before);
-    let t = model.progress(&before);
-    let mut after = Vec::with_capacity(f.len());
-    let inputs = options
-        .iter()
-        .map(|&i| {
-            let mut g = world.clone();
-            g.apply(i).ok()?;
-            run_forced(&mut g);
-            f.extract(&mut g, seat, &mut after);
-            let logit = match g.status() {
-                Status::Over(o) => match goals.shares(o) {
-                    Some(s) => {
-                        let p = s
-                            .get(seat as usize)
-                            .copied()
-                            .unwrap_or(0.0)
-                            .clamp(0.01, 0.99);
-                        (p / (1.0 - p)).ln()
-                    }
-                    None => model.logit_of(&after),
-                },
-                Status::Error(_) => return None,
-                Status::Decision(_) => model.logit_of(&after),
-            };
-            Some(model.option_inputs(&before, &after, logit))
-        })
-        .collect();
-    (t, inputs)
+    inputs_of(model, &option_features(f, world, options, seat, goals))
 }
 
 impl Agent for LearnedAgent {

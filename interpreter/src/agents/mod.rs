@@ -18,7 +18,7 @@ mod strategy;
 pub use explain::{Explanation, Weighed};
 pub use goals::{evaluate, Goals};
 pub use ismcts::{IsmctsAgent, Playout};
-pub use learned::{judge, option_inputs, LearnedAgent};
+pub use learned::{inputs_of, judge, option_features, option_inputs, LearnedAgent, OptionFeatures};
 pub use model::{script_hash, Model};
 pub use search::{GreedyAgent, MctsAgent};
 pub use strategy::StrategyAgent;
