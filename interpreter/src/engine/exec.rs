@@ -235,6 +235,11 @@ impl<'a> Mach<'a> {
         if let Some(Frame::Block { pc, .. }) = self.s.frames.last_mut() {
             *pc = i + 1;
         }
+        if self.s.fixed.closures {
+            if let Some(flow) = super::closures::run_segment(self, b, i)? {
+                return Ok(flow);
+            }
+        }
         let at = At { block: b, idx: i };
         match bl.compiled.get(i as usize) {
             Some(code) if !self.s.fixed.machine && self.fast_stmt(stmt, code, at) => Ok(Flow::Next),

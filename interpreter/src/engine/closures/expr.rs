@@ -6,7 +6,7 @@
 //! At run time a closure answers `None` where the walker would fail or where the state holds a
 //! value that is not a word: the caller then leaves the whole question to the walker.
 
-use super::env::{word, Env, SLOTS};
+use super::env::{word, Env, NONE, SLOTS};
 use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind, Program, Ty, UnOp};
 use cardgame_grammar::ast::Scope;
 
@@ -39,7 +39,7 @@ impl<'p> Cx<'p> {
         }
     }
 
-    fn slot(&self, s: u16) -> C<usize> {
+    pub fn slot(&self, s: u16) -> C<usize> {
         let i = self.base + s as usize;
         if i >= SLOTS {
             return Err("more slots than the closures' frame holds");
@@ -55,7 +55,7 @@ impl<'p> Cx<'p> {
         self.types[s] = Some(t);
     }
 
-    fn type_of_local(&self, s: u16) -> Option<&Ty> {
+    pub fn type_of_local(&self, s: u16) -> Option<&Ty> {
         self.types.get(s as usize).and_then(|t| t.as_ref())
     }
 }
@@ -104,7 +104,7 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
                 return Err("a local that is not a word");
             }
             let i = cx.slot(*s)?;
-            Box::new(move |env| Some(env.slots[i]))
+            Box::new(move |env| Some(env.slots[i]).filter(|&v| v != NONE))
         }
         ExprKind::Global(v) => {
             let v = *v;

@@ -12,6 +12,10 @@ mod env;
 mod expr;
 mod kinds;
 mod menu;
+mod segments;
+mod stmts;
+
+pub(crate) use segments::run as run_segment;
 
 use super::state::{Layout, State};
 use crate::program::{ActionId, Program, StmtKind};
@@ -26,13 +30,19 @@ pub(crate) struct Closures {
     pub actions: Vec<Result<ActionPlan, &'static str>>,
     /// Per check: the conditions of its `if`s, when it is guarded and they all compiled; else why.
     pub guards: Vec<Result<Vec<Int>, &'static str>>,
+    /// Per block: its statements compiled (segments.rs), `None` for a block of no body compiled.
+    blocks: Vec<Option<std::sync::Arc<stmts::BlockCode>>>,
 }
 
 impl std::fmt::Debug for Closures {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let listed = self.actions.iter().filter(|a| a.is_ok()).count();
         let guarded = self.guards.iter().filter(|g| g.is_ok()).count();
-        write!(f, "Closures {{ actions: {listed}, guards: {guarded} }}")
+        let blocks = self.blocks.iter().flatten().count();
+        write!(
+            f,
+            "Closures {{ actions: {listed}, guards: {guarded}, blocks: {blocks} }}"
+        )
     }
 }
 
@@ -59,14 +69,24 @@ impl Closures {
                 Ok(conds)
             })
             .collect();
-        Closures { actions, guards }
+        let blocks = segments::build(p);
+        Closures {
+            actions,
+            guards,
+            blocks,
+        }
+    }
+
+    fn block(&self, b: crate::program::BlockId) -> Option<&stmts::BlockCode> {
+        self.blocks.get(b.index())?.as_deref()
     }
 
     /// Whether check `i`'s guards all compiled: `Some(true)` when one of them holds (or could not
     /// be answered: the check then runs), `Some(false)` when none does, `None` when not compiled.
     pub(crate) fn guard_holds(&self, i: usize, s: &State, l: &Layout) -> Option<bool> {
         let conds = self.guards.get(i)?.as_ref().ok()?;
-        let mut env = Env::new(s, l, s.active);
+        let mut slots = [0; env::SLOTS];
+        let mut env = Env::new(s, l, s.active, &mut slots);
         Some(conds.iter().any(|c| c(&mut env) != Some(0)))
     }
 
