@@ -81,6 +81,13 @@ impl Closures {
         self.blocks.get(b.index())?.as_deref()
     }
 
+    /// How many statements of block `b` the closures run, and how many it holds.
+    pub(crate) fn compiled_in(&self, b: crate::program::BlockId) -> (usize, usize) {
+        self.block(b).map_or((0, 0), |c| {
+            (c.steps.iter().flatten().count(), c.steps.len())
+        })
+    }
+
     /// Whether check `i`'s guards all compiled: `Some(true)` when one of them holds (or could not
     /// be answered: the check then runs), `Some(false)` when none does, `None` when not compiled.
     pub(crate) fn guard_holds(&self, i: usize, s: &State, l: &Layout) -> Option<bool> {

@@ -10,6 +10,7 @@
 //! inside compiled code pauses as the walker's would and resumes on the closures. Checks are not
 //! compiled: their reads are noted for `watch`, which the closures do not do.
 
+use super::env::{NONE, SLOTS};
 use super::expr::Cx;
 use super::stmts::{self, charge, BlockCode, Ctl, Sx};
 use crate::engine::exec::{Flow, Frame, Mach};
@@ -84,7 +85,12 @@ pub(crate) fn run(m: &mut Mach, b: BlockId, i: u32) -> stmts::R<Option<Flow>> {
         return Ok(None);
     }
     let frame = m.s.frames.len() - 1;
-    let mut regs = stmts::load(m);
+    // Slots past the context's locals are written before they are read (a function's frame).
+    let mut regs = stmts::Regs {
+        slots: [NONE; SLOTS],
+        you: 0,
+    };
+    stmts::load(m, &mut regs);
     charge(m, code.charge[i as usize], code.span)?;
     let mut k = i as usize;
     while let Some(Some(step)) = code.steps.get(k) {

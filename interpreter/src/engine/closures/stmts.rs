@@ -286,7 +286,9 @@ fn plain(cx: &Cx, t: &TextIr) -> bool {
     t.parts.iter().all(|part| match part {
         TextPartIr::Lit(_) => true,
         TextPartIr::Expr(e) => match &e.kind {
-            ExprKind::Local(s) => cx.type_of_local(*s).is_some_and(|t| value(t, 0) != Value::None),
+            ExprKind::Local(s) => cx
+                .type_of_local(*s)
+                .is_some_and(|t| value(t, 0) != Value::None),
             ExprKind::You
             | ExprKind::Active
             | ExprKind::This
@@ -403,7 +405,12 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                 let mut left = n;
                 while left > 0 {
                     left -= 1;
-                    let around = || Some(Frame::Repeat { left, body: code.id });
+                    let around = || {
+                        Some(Frame::Repeat {
+                            left,
+                            body: code.id,
+                        })
+                    };
                     match inline(m, regs, &code, around)? {
                         Ctl::Next => {}
                         other => return Ok(other),
@@ -505,18 +512,19 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         })),
         StmtKind::Eliminate(e) if type_of(&sx.cx, e) == Some(Ty::Player) => {
             let pf = compile(&mut sx.cx, e)?;
-            Ok(Box::new(move |m, regs| {
-                match eval(m, regs, &pf) {
-                    Some(p) if !m.s.record && (0..m.s.players as i64).contains(&p) => {
-                        m.s.put_out(p as u8, false);
-                        Ok(Ctl::Next)
-                    }
-                    _ => Ok(Ctl::Walk),
+            Ok(Box::new(move |m, regs| match eval(m, regs, &pf) {
+                Some(p) if !m.s.record && (0..m.s.players as i64).contains(&p) => {
+                    m.s.put_out(p as u8, false);
+                    Ok(Ctl::Next)
                 }
+                _ => Ok(Ctl::Walk),
             }))
         }
         StmtKind::Return(e) => {
-            let ret = sx.ret.clone().ok_or("`return` of a body that gives nothing")?;
+            let ret = sx
+                .ret
+                .clone()
+                .ok_or("`return` of a body that gives nothing")?;
             let (ef, t) = typed(&mut sx.cx, e)?;
             if t != ret {
                 return Err("`return` of another type than the procedure's");
@@ -708,17 +716,17 @@ fn pay(sx: &mut Sx, e: &crate::program::Expr, t: &Target, span: Span) -> C<Step>
     }))
 }
 
-/// The slots of the context on top, as words (`NONE` where a local holds no word).
-pub(crate) fn load(m: &Mach) -> Regs {
-    let mut regs = Regs {
-        slots: [NONE; SLOTS],
-        you: m.s.active,
-    };
+/// Loads the slots of the context on top as words (`NONE` where a local holds no word) and its
+/// `you` (the active player where it has none, as the walker reads it).
+#[inline]
+pub(crate) fn load(m: &Mach, regs: &mut Regs) {
+    regs.you = m.s.active;
     if let Some(ctx) = m.s.ctxs.last() {
         for (s, v) in regs.slots.iter_mut().zip(&ctx.locals) {
             *s = word(v).unwrap_or(NONE);
         }
-        regs.you = ctx.you.unwrap_or(m.s.active);
+        if let Some(you) = ctx.you {
+            regs.you = you;
+        }
     }
-    regs
 }

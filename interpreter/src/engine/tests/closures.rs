@@ -89,14 +89,21 @@ fn the_closures_list_duels_menus_as_the_walker() {
     assert!(same_answers("examples/duel.cardgame", 2, 30) > 500);
 }
 
-/// Games on `Engine::Closures` and on the walker, in lockstep, agree at every decision.
+/// Games on `Engine::Closures` and on the walker, in lockstep, agree at every decision; with
+/// `record` off (as in `sim`) the statements run on the closures wherever they compiled.
 fn lockstep(file: &str, players: u8, games: u64) -> u64 {
+    lockstep_recording(file, players, games, true)
+}
+
+fn lockstep_recording(file: &str, players: u8, games: u64, record: bool) -> u64 {
     let p = program(file);
     let mut decisions = 0;
     for seed in 0..games {
         let mut walker = Game::new(p.clone(), config(players, seed, Engine::Walker));
         let mut closures = Game::new(p.clone(), config(players, seed, Engine::Closures));
         assert!(closures.st.fixed.closures, "{file} runs on the closures");
+        walker.set_recording(record);
+        closures.set_recording(record);
         let mut pick = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
         for step in 0.. {
             let (w, c) = (observed(&mut walker), observed(&mut closures));
@@ -120,4 +127,36 @@ fn lockstep(file: &str, players: u8, games: u64) -> u64 {
 fn games_on_the_closures_are_the_walkers_games() {
     assert!(lockstep("examples/market-race.cardgame", 3, 10) > 500);
     assert!(lockstep("examples/duel.cardgame", 2, 10) > 100);
+}
+
+#[test]
+fn games_on_the_closures_are_the_walkers_games_while_nobody_records() {
+    assert!(lockstep_recording("examples/market-race.cardgame", 3, 10, false) > 500);
+    assert!(lockstep_recording("examples/market-race.cardgame", 2, 10, false) > 500);
+    assert!(lockstep_recording("examples/duel.cardgame", 2, 30, false) > 300);
+}
+
+/// The procedures of a turn compile whole: no statement of theirs is left to the walker.
+#[test]
+fn the_turns_procedures_compile_whole() {
+    for (file, procs) in [
+        ("examples/duel.cardgame", &["hurt", "refill_hand"][..]),
+        (
+            "examples/market-race.cardgame",
+            &["draw", "refill_market"][..],
+        ),
+    ] {
+        let p = program(file);
+        let closures = p.closures.clone().expect("closures are built");
+        for name in procs {
+            let def = p
+                .procs
+                .iter()
+                .find(|d| d.name == *name)
+                .expect("the procedure");
+            let (compiled, all) = closures.compiled_in(def.body.block);
+            assert!(all > 0, "{file}: {name} has statements");
+            assert_eq!(compiled, all, "{file}: {name} compiles whole");
+        }
+    }
 }
