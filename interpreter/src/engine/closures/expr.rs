@@ -491,6 +491,27 @@ fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
                 Box::new(move |env| Some(af(env)?.min(bf(env)?)))
             }
         }
+        // `first(opponents(p))`: the next living seat after a seat, in seat order (`seat_list`).
+        (Builtin::First, [x]) if matches!(&x.kind, ExprKind::Builtin(Builtin::Opponents, q) if q.len() == 1) =>
+        {
+            let ExprKind::Builtin(_, q) = &x.kind else {
+                return Err("`first` of what is not `opponents`");
+            };
+            if !player(cx, &q[0]) {
+                return Err("`opponents` of an expression not known to be a player");
+            }
+            let qf = compile(cx, &q[0])?;
+            Box::new(move |env| {
+                let (p, n) = (qf(env)?, env.s.players as i64);
+                if !(0..n).contains(&p) {
+                    return None;
+                }
+                (1..n)
+                    .map(|k| ((p + k) % n) as u8)
+                    .find(|&q| env.s.living(q))
+                    .map(i64::from)
+            })
+        }
         (Builtin::Abs, [a]) => {
             let af = compile(cx, a)?;
             Box::new(move |env| af(env)?.checked_abs())

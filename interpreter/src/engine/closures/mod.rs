@@ -8,6 +8,7 @@
 //! that is not a word, an overflow), the walker answers instead, so a game is the walker's game
 //! but for the work counted. The walker is the oracle (engine/tests/closures.rs).
 
+mod calls;
 mod env;
 mod expr;
 mod kinds;
@@ -77,13 +78,14 @@ impl Closures {
         }
     }
 
-    fn block(&self, b: crate::program::BlockId) -> Option<&stmts::BlockCode> {
+    fn block_code(&self, b: crate::program::BlockId) -> Option<&stmts::BlockCode> {
         self.blocks.get(b.index())?.as_deref()
     }
 
     /// How many statements of block `b` the closures run, and how many it holds.
+    #[cfg(test)]
     pub(crate) fn compiled_in(&self, b: crate::program::BlockId) -> (usize, usize) {
-        self.block(b).map_or((0, 0), |c| {
+        self.block_code(b).map_or((0, 0), |c| {
             (c.steps.iter().flatten().count(), c.steps.len())
         })
     }

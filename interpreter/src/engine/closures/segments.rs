@@ -75,7 +75,7 @@ fn event_params(p: &Program, t: &crate::program::TriggerDef) -> Vec<Ty> {
 /// stack (its `pc` already past `i`); `None` when statement `i` is the walker's, which runs it.
 pub(crate) fn run(m: &mut Mach, b: BlockId, i: u32) -> stmts::R<Option<Flow>> {
     let p: &Program = m.p;
-    let Some(code) = p.closures.as_deref().and_then(|c| c.block(b)) else {
+    let Some(code) = p.closures.as_deref().and_then(|c| c.block_code(b)) else {
         return Ok(None);
     };
     let Some(Some(_)) = code.steps.get(i as usize) else {
@@ -89,6 +89,7 @@ pub(crate) fn run(m: &mut Mach, b: BlockId, i: u32) -> stmts::R<Option<Flow>> {
     let mut regs = stmts::Regs {
         slots: [NONE; SLOTS],
         you: 0,
+        depth: 0,
     };
     stmts::load(m, &mut regs);
     charge(m, code.charge[i as usize], code.span)?;
@@ -103,6 +104,10 @@ pub(crate) fn run(m: &mut Mach, b: BlockId, i: u32) -> stmts::R<Option<Flow>> {
                 break;
             }
             Ctl::Left(flow) => return Ok(Some(flow)),
+            Ctl::Return(_) => {
+                let span = code.span;
+                return Err(m.err(span, "`return` outside an inline call".into()));
+            }
         }
     }
     if let Some(Frame::Block { pc, .. }) = m.s.frames.get_mut(frame) {

@@ -9,7 +9,7 @@
 //! Locals live in the walker's context and in the int slots at once: a write goes to both, so
 //! the walker reads what the closures wrote wherever it takes over (segments.rs).
 
-use super::env::{word, Env, Slots, NONE, SLOTS};
+use super::env::{word, Env, Slots, NONE};
 use super::expr::{compile, zone, Cx, Int, C};
 use crate::engine::exec::{At, Flow, Frame, Mach};
 use crate::engine::stmt::Place;
@@ -36,12 +36,16 @@ pub(crate) enum Ctl {
     /// The frames below changed (`return`, a failure caught by `strict`, the game's end): the
     /// block is left, the walker goes on with `Flow`.
     Left(Flow),
+    /// `return` of a word in a body run inline (calls.rs): the call gives it to its caller.
+    Return(i64),
 }
 
-/// What a compiled body runs with: its slots and `you`.
+/// What a compiled body runs with: its slots, `you`, and how deep inside inline calls it runs
+/// (0: in a frame of its own).
 pub(crate) struct Regs {
     pub slots: Slots,
     pub you: u8,
+    pub depth: u8,
 }
 
 /// A compiled statement.
@@ -126,6 +130,10 @@ fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
         ExprKind::Builtin(Builtin::Size | Builtin::Max2 | Builtin::Min2 | Builtin::Abs, _) => {
             Ty::Int
         }
+        ExprKind::Builtin(Builtin::First, x) => match x.first().map(|x| &x.kind) {
+            Some(ExprKind::Builtin(Builtin::Opponents, _)) => Ty::Player,
+            _ => return None,
+        },
         _ => return None,
     })
 }
@@ -138,7 +146,7 @@ fn typed(cx: &mut Cx, e: &crate::program::Expr) -> C<(Int, Ty)> {
 
 /// Runs `f` on an `Env` over the game and the slots.
 #[inline(always)]
-fn eval(m: &Mach, regs: &mut Regs, f: &Int) -> Option<i64> {
+pub(super) fn eval(m: &Mach, regs: &mut Regs, f: &Int) -> Option<i64> {
     let mut env = Env::new(m.s, m.l, regs.you, &mut regs.slots);
     f(&mut env)
 }
@@ -150,7 +158,7 @@ pub(crate) fn charge(m: &mut Mach, n: u32, span: Span) -> R<()> {
 }
 
 /// `fail` at `span`: the block is left when a `strict` caught it, else it goes on.
-fn failed(m: &mut Mach, span: Span) -> Ctl {
+pub(super) fn failed(m: &mut Mach, span: Span) -> Ctl {
     let before = m.s.frames.len();
     let flow = m.fail(span);
     if m.s.frames.len() < before {
@@ -268,6 +276,7 @@ pub(crate) fn inline(
         let pc = match ctl {
             Ctl::Next => continue,
             Ctl::Left(flow) => return Ok(Ctl::Left(flow)),
+            Ctl::Return(w) => return Ok(Ctl::Return(w)),
             Ctl::Walk => j as u32,
             Ctl::Pushed => j as u32 + 1,
         };
@@ -335,11 +344,19 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             written(sx, *slot, card.then_some(Ty::Card));
             Err("a decision")
         }
-        StmtKind::CallLet(slot, proc, _) => {
+        StmtKind::CallLet(slot, proc, args) => {
+            let step = super::calls::call(sx, *proc, args, Some(*slot));
             let t = sx.cx.p.procs.get(proc.index()).and_then(|d| d.ret.clone());
             written(sx, *slot, t);
-            Err("a procedure's call")
+            step
         }
+        StmtKind::Call(proc, args) => super::calls::call(sx, *proc, args, None),
+        StmtKind::Perform {
+            ability,
+            card,
+            as_card: None,
+            by,
+        } => super::calls::perform(sx, *ability, card, by.as_ref(), span),
         StmtKind::For { slot, .. } => {
             written(sx, *slot, None);
             Err("a `for` loop")
@@ -533,6 +550,9 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                 let Some(w) = eval(m, regs, &ef) else {
                     return Ok(Ctl::Walk);
                 };
+                if regs.depth > 0 {
+                    return Ok(Ctl::Return(w));
+                }
                 m.leave_call();
                 if let Some(&Frame::Result { slot }) = m.s.frames.last() {
                     m.pop_frame();
@@ -552,7 +572,6 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         | StmtKind::Stop
         | StmtKind::Perform { .. }
         | StmtKind::Emit(..)
-        | StmtKind::Call(..)
         | StmtKind::Turn(..)
         | StmtKind::Phase(..)
         | StmtKind::Round(_)

@@ -136,25 +136,34 @@ fn games_on_the_closures_are_the_walkers_games_while_nobody_records() {
     assert!(lockstep_recording("examples/duel.cardgame", 2, 30, false) > 300);
 }
 
-/// The procedures of a turn compile whole: no statement of theirs is left to the walker.
+/// The procedures and actions of a turn compile whole: no statement of theirs is left to the
+/// walker (calls and `perform` run inline, calls.rs).
 #[test]
-fn the_turns_procedures_compile_whole() {
-    for (file, procs) in [
-        ("examples/duel.cardgame", &["hurt", "refill_hand"][..]),
+fn the_turns_procedures_and_actions_compile_whole() {
+    for (file, procs, actions) in [
+        (
+            "examples/duel.cardgame",
+            &["hurt", "refill_hand"][..],
+            &["play_card"][..],
+        ),
         (
             "examples/market-race.cardgame",
-            &["draw", "refill_market"][..],
+            &["draw", "refill_market", "cleanup"][..],
+            &["play_card", "buy"][..],
         ),
     ] {
         let p = program(file);
         let closures = p.closures.clone().expect("closures are built");
-        for name in procs {
-            let def = p
-                .procs
-                .iter()
-                .find(|d| d.name == *name)
-                .expect("the procedure");
-            let (compiled, all) = closures.compiled_in(def.body.block);
+        let procs = procs.iter().map(|name| {
+            let def = p.procs.iter().find(|d| d.name == *name);
+            (name, def.expect("the procedure").body.block)
+        });
+        let actions = actions.iter().map(|name| {
+            let def = p.actions.iter().find(|d| d.name == *name);
+            (name, def.expect("the action").body.block)
+        });
+        for (name, block) in procs.chain(actions) {
+            let (compiled, all) = closures.compiled_in(block);
             assert!(all > 0, "{file}: {name} has statements");
             assert_eq!(compiled, all, "{file}: {name} compiles whole");
         }
