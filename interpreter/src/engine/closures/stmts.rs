@@ -19,7 +19,7 @@ use crate::program::{
     TextIr, TextPartIr, Ty, UnOp,
 };
 use crate::value::Value;
-use cardgame_grammar::ast::Span;
+use cardgame_grammar::ast::{Position, Span};
 use std::sync::Arc;
 
 pub(crate) type R<T> = Result<T, RuntimeError>;
@@ -466,8 +466,17 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                         }
                         m.s.short = false;
                         charge(m, 1, pile_span)?;
+                        let n = n.max(0) as usize;
+                        if from == Position::Top && one_pass(m, z, t) {
+                            // The refill first, as `pile_ids`; then the cards in one pass.
+                            m.ensure(z as u32, n);
+                            let short = m.s.zones[z as usize].cards.len() < n;
+                            m.charge_later(n);
+                            m.move_top(z as u32, n, t as u32, position, face);
+                            return Ok(if short { failed(m, span) } else { Ctl::Next });
+                        }
                         let mut ids = std::mem::take(&mut m.s.recycled.get().ids);
-                        m.pile_ids(z as u32, n.max(0) as usize, from, &mut ids);
+                        m.pile_ids(z as u32, n, from, &mut ids);
                         let short = m.s.short;
                         m.charge_later(ids.len());
                         let moved = m.move_ids(ids, t as u32, position, face)?;
@@ -589,12 +598,19 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
     step
 }
 
+/// Whether the cards of zone instance `z` may move to `t` in one pass (`Mach::move_top`): nobody
+/// records, two zones, and `t` without a limit (no move fails).
+fn one_pass(m: &Mach, z: i64, t: i64) -> bool {
+    let def = m.s.zones.def(t as usize);
+    !m.s.record && z != t && m.p.zones.get(def.index()).is_some_and(|d| d.max.is_none())
+}
+
 /// `move` of a card or of a zone's cards, by the walker's `move_value`.
 fn moving(
     what: Int,
     target: Int,
     is_zone: bool,
-    position: cardgame_grammar::ast::Position,
+    position: Position,
     face: Option<cardgame_grammar::ast::Face>,
     what_span: Span,
     span: Span,
@@ -606,6 +622,12 @@ fn moving(
         let n = m.s.zones.len() as i64;
         if !(0..n).contains(&t) || w < 0 || (is_zone && w >= n) {
             return Ok(Ctl::Walk);
+        }
+        if is_zone && one_pass(m, w, t) {
+            let k = m.s.zones[w as usize].cards.len();
+            m.charge_later(2 * k);
+            m.move_top(w as u32, usize::MAX, t as u32, position, face);
+            return Ok(Ctl::Next);
         }
         let v = if is_zone {
             Value::Zone(w as u32)
