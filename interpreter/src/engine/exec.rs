@@ -236,26 +236,12 @@ impl<'a> Mach<'a> {
             *pc = i + 1;
         }
         if self.s.fixed.closures {
-            return self.run_block_closures(bl, b, i);
+            return super::closures::run_block(self, bl, b, i);
         }
         let at = At { block: b, idx: i };
         match bl.compiled.get(i as usize) {
             Some(code) if !self.s.fixed.machine && self.fast_stmt(stmt, code, at) => Ok(Flow::Next),
             _ => self.exec_walked(stmt, at),
-        }
-    }
-
-    /// `run_block` on `Engine::Closures`: the segment of compiled statements from `i`, else the
-    /// statement as the walker runs it (without its fast paths). Apart, so that the walker's
-    /// `run_block` stays as it was inlined.
-    #[inline(never)]
-    fn run_block_closures(&mut self, bl: &'a crate::program::Block, b: BlockId, i: u32) -> R<Flow> {
-        if let Some(flow) = super::closures::run_segment(self, b, i)? {
-            return Ok(flow);
-        }
-        match bl.stmts.get(i as usize) {
-            Some(stmt) => self.exec_walked(stmt, At { block: b, idx: i }),
-            None => Ok(Flow::Next),
         }
     }
 

@@ -16,7 +16,7 @@ mod menu;
 mod segments;
 mod stmts;
 
-pub(crate) use segments::run as run_segment;
+pub(crate) use segments::run_block;
 
 use super::state::{Layout, State};
 use crate::program::{ActionId, Program, StmtKind};

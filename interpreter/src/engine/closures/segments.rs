@@ -13,7 +13,7 @@
 use super::env::{NONE, SLOTS};
 use super::expr::Cx;
 use super::stmts::{self, charge, BlockCode, Ctl, Sx};
-use crate::engine::exec::{Flow, Frame, Mach};
+use crate::engine::exec::{At, Flow, Frame, Mach};
 use crate::program::{BlockId, Body, Program, Ty};
 use std::sync::Arc;
 
@@ -114,4 +114,23 @@ pub(crate) fn run(m: &mut Mach, b: BlockId, i: u32) -> stmts::R<Option<Flow>> {
         *pc = k as u32;
     }
     Ok(Some(Flow::Next))
+}
+
+/// The walker's `run_block` on `Engine::Closures`: the segment of compiled statements from `i`,
+/// else statement `i` as the walker runs it (without its fast paths). Apart from `run_block`, so
+/// that the walker's stays inlined in its loop.
+#[inline(never)]
+pub(crate) fn run_block<'a>(
+    m: &mut Mach<'a>,
+    bl: &'a crate::program::Block,
+    b: BlockId,
+    i: u32,
+) -> stmts::R<Flow> {
+    if let Some(flow) = run(m, b, i)? {
+        return Ok(flow);
+    }
+    match bl.stmts.get(i as usize) {
+        Some(stmt) => m.exec_walked(stmt, At { block: b, idx: i }),
+        None => Ok(Flow::Next),
+    }
 }
