@@ -52,8 +52,9 @@ fn run_body(
             return Ok(Ctl::Pushed);
         }
         Ctl::Left(flow) => {
-            // The frames were unwound below the call (a failure `strict` caught).
-            m.s.truncate_ctxs(base);
+            // The frames were unwound below the call (a failure `strict` caught), each `Call`
+            // popping a context: this call's had no frame, one more context goes.
+            m.s.pop_ctx();
             return Ok(Ctl::Left(flow));
         }
     };

@@ -169,3 +169,64 @@ fn the_turns_procedures_and_actions_compile_whole() {
         }
     }
 }
+
+/// A failure inside a procedure run inline, caught by a `strict` below a procedure the walker runs
+/// (its `Call` frame made after a decision): the contexts are unwound as the walker unwinds them.
+#[test]
+fn a_failure_in_an_inline_call_unwinds_as_the_walker() {
+    let src = r#"
+game "Strict calls" {
+  players 2
+}
+var coins per player shown: int = 0
+proc spend() {
+  require you.coins > 5
+  you.coins += 1
+}
+proc outer() {
+  choose by you prompt "Go?" {
+    "yes" { log "yes" }
+    "no" { log "no" }
+  }
+  spend()
+  you.coins += 100
+}
+flow {
+  repeat 2 {
+    for p in everyone {
+      turn p {
+        strict {
+          outer()
+        }
+        p.coins += 4
+      }
+    }
+  }
+}
+"#;
+    let checked = crate::check::check_source(src);
+    let p = std::sync::Arc::new(checked.program.expect("the script checks"));
+    for seed in 0..4 {
+        let mut walker = Game::new(p.clone(), config(2, seed, Engine::Walker));
+        let mut closures = Game::new(p.clone(), config(2, seed, Engine::Closures));
+        walker.set_recording(false);
+        closures.set_recording(false);
+        let mut decisions = 0;
+        loop {
+            let (w, c) = (observed(&mut walker), observed(&mut closures));
+            assert_eq!(
+                w, c,
+                "seed {seed}, decision {decisions}: the engines differ"
+            );
+            let Status::Decision(d) = walker.status() else {
+                break;
+            };
+            let i = (seed as usize + decisions) % d.options.len();
+            walker.apply(i).expect("an option");
+            closures.apply(i).expect("an option");
+            decisions += 1;
+        }
+        assert_eq!(decisions, 4, "seed {seed}: one decision a turn");
+        assert_eq!(closures.st.ctxs.len(), walker.st.ctxs.len(), "the contexts");
+    }
+}
