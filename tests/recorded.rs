@@ -148,6 +148,22 @@ fn full_recorded_reports_are_reproduced_on_the_closures() {
     compare_on("full", "closures", &|_| true);
 }
 
+/// The closures (`--engine closures`, docs/engine.md "Where the move stands") reproduce the quick
+/// studies of Market Race and Duel, whose statements they run.
+#[test]
+fn quick_recorded_reports_are_reproduced_on_the_closures() {
+    let slice = |s: &str| s.contains("market-race") || s.contains("duel");
+    assert!(compare_on("quick", "closures", &slice) >= 4);
+}
+
+/// Every full study of Market Race and Duel on `--engine closures`.
+#[test]
+#[ignore = "minutes: run with `cargo test --release -- --ignored recorded::`"]
+fn full_recorded_reports_are_reproduced_on_the_closures() {
+    let slice = |s: &str| s.contains("market-race") || s.contains("duel");
+    assert!(compare_on("full", "closures", &slice) >= 8);
+}
+
 /// Every script of games/ and examples/ has a recorded copy and studies in both sets, every study's
 /// report and copy exist; a script edited since it was recorded is named (its record stays valid: the
 /// studies play the copy), so that whoever changed it can decide to record it again.

@@ -219,7 +219,7 @@ impl<'a> Mach<'a> {
 
     /// Runs the statement `i` of the block on top of the stack (by its fast path when it has one),
     /// or pops the block at its end.
-    #[inline]
+    #[inline(always)]
     fn run_block(&mut self, bl: &'a crate::program::Block, b: BlockId, i: u32) -> R<Flow> {
         let Some(stmt) = bl.stmts.get(i as usize) else {
             // A block holds nothing to drop: popped without `pop_frame`'s dispatch.
@@ -228,6 +228,9 @@ impl<'a> Mach<'a> {
         };
         if let Some(Frame::Block { pc, .. }) = self.s.frames.last_mut() {
             *pc = i + 1;
+        }
+        if self.s.fixed.closures {
+            return super::closures::run_block(self, bl, b, i);
         }
         let at = At { block: b, idx: i };
         match bl.compiled.get(i as usize) {

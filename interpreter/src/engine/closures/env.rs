@@ -12,17 +12,20 @@ pub(crate) struct Env<'g> {
     pub l: &'g Layout,
     /// `you`: the decider of a menu; the active player in a check.
     pub you: u8,
-    pub slots: [i64; SLOTS],
+    /// The slots, owned by the caller: a menu's or a check's own, or a compiled body's frame.
+    pub slots: &'g mut Slots,
 }
 
+/// A slot holding no word (a local not yet given, or given a value that is not a word): a
+/// closure that reads it answers `None`, and the walker answers instead.
+pub(crate) const NONE: i64 = i64::MIN;
+
+/// The int slots of the frames the closures run in.
+pub(crate) type Slots = [i64; SLOTS];
+
 impl<'g> Env<'g> {
-    pub fn new(s: &'g State, l: &'g Layout, you: u8) -> Env<'g> {
-        Env {
-            s,
-            l,
-            you,
-            slots: [0; SLOTS],
-        }
+    pub fn new(s: &'g State, l: &'g Layout, you: u8, slots: &'g mut Slots) -> Env<'g> {
+        Env { s, l, you, slots }
     }
 }
 

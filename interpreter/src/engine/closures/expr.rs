@@ -6,7 +6,7 @@
 //! At run time a closure answers `None` where the walker would fail or where the state holds a
 //! value that is not a word: the caller then leaves the whole question to the walker.
 
-use super::env::{word, Env, SLOTS};
+use super::env::{word, Env, NONE, SLOTS};
 use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind, Program, Ty, UnOp};
 use cardgame_grammar::ast::Scope;
 
@@ -39,7 +39,7 @@ impl<'p> Cx<'p> {
         }
     }
 
-    fn slot(&self, s: u16) -> C<usize> {
+    pub fn slot(&self, s: u16) -> C<usize> {
         let i = self.base + s as usize;
         if i >= SLOTS {
             return Err("more slots than the closures' frame holds");
@@ -55,7 +55,7 @@ impl<'p> Cx<'p> {
         self.types[s] = Some(t);
     }
 
-    fn type_of_local(&self, s: u16) -> Option<&Ty> {
+    pub fn type_of_local(&self, s: u16) -> Option<&Ty> {
         self.types.get(s as usize).and_then(|t| t.as_ref())
     }
 }
@@ -104,7 +104,7 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
                 return Err("a local that is not a word");
             }
             let i = cx.slot(*s)?;
-            Box::new(move |env| Some(env.slots[i]))
+            Box::new(move |env| Some(env.slots[i]).filter(|&v| v != NONE))
         }
         ExprKind::Global(v) => {
             let v = *v;
@@ -490,6 +490,27 @@ fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
             } else {
                 Box::new(move |env| Some(af(env)?.min(bf(env)?)))
             }
+        }
+        // `first(opponents(p))`: the next living seat after a seat, in seat order (`seat_list`).
+        (Builtin::First, [x]) if matches!(&x.kind, ExprKind::Builtin(Builtin::Opponents, q) if q.len() == 1) =>
+        {
+            let ExprKind::Builtin(_, q) = &x.kind else {
+                return Err("`first` of what is not `opponents`");
+            };
+            if !player(cx, &q[0]) {
+                return Err("`opponents` of an expression not known to be a player");
+            }
+            let qf = compile(cx, &q[0])?;
+            Box::new(move |env| {
+                let (p, n) = (qf(env)?, env.s.players as i64);
+                if !(0..n).contains(&p) {
+                    return None;
+                }
+                (1..n)
+                    .map(|k| ((p + k) % n) as u8)
+                    .find(|&q| env.s.living(q))
+                    .map(i64::from)
+            })
         }
         (Builtin::Abs, [a]) => {
             let af = compile(cx, a)?;

@@ -109,7 +109,8 @@ pub(super) fn list(
 ) -> Option<()> {
     // Cards with variables or with cards attached to them may differ from others of their kind.
     let plain_cards = l.n_cvars == 0 && l.card_zones.is_empty();
-    let mut env = Env::new(s, l, decider);
+    let mut slots = [0; super::env::SLOTS];
+    let mut env = Env::new(s, l, decider, &mut slots);
     for &a in actions {
         let plan = plans.get(a.index())?.as_ref().ok()?;
         let mut none = false;

@@ -8,10 +8,15 @@
 //! that is not a word, an overflow), the walker answers instead, so a game is the walker's game
 //! but for the work counted. The walker is the oracle (engine/tests/closures.rs).
 
+mod calls;
 mod env;
 mod expr;
 mod kinds;
 mod menu;
+mod segments;
+mod stmts;
+
+pub(crate) use segments::run_block;
 
 use super::state::{Layout, State};
 use crate::program::{ActionId, Program, StmtKind};
@@ -26,13 +31,19 @@ pub(crate) struct Closures {
     pub actions: Vec<Result<ActionPlan, &'static str>>,
     /// Per check: the conditions of its `if`s, when it is guarded and they all compiled; else why.
     pub guards: Vec<Result<Vec<Int>, &'static str>>,
+    /// Per block: its statements compiled (segments.rs), `None` for a block of no body compiled.
+    blocks: Vec<Option<std::sync::Arc<stmts::BlockCode>>>,
 }
 
 impl std::fmt::Debug for Closures {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let listed = self.actions.iter().filter(|a| a.is_ok()).count();
         let guarded = self.guards.iter().filter(|g| g.is_ok()).count();
-        write!(f, "Closures {{ actions: {listed}, guards: {guarded} }}")
+        let blocks = self.blocks.iter().flatten().count();
+        write!(
+            f,
+            "Closures {{ actions: {listed}, guards: {guarded}, blocks: {blocks} }}"
+        )
     }
 }
 
@@ -59,14 +70,32 @@ impl Closures {
                 Ok(conds)
             })
             .collect();
-        Closures { actions, guards }
+        let blocks = segments::build(p);
+        Closures {
+            actions,
+            guards,
+            blocks,
+        }
+    }
+
+    fn block_code(&self, b: crate::program::BlockId) -> Option<&stmts::BlockCode> {
+        self.blocks.get(b.index())?.as_deref()
+    }
+
+    /// How many statements of block `b` the closures run, and how many it holds.
+    #[cfg(test)]
+    pub(crate) fn compiled_in(&self, b: crate::program::BlockId) -> (usize, usize) {
+        self.block_code(b).map_or((0, 0), |c| {
+            (c.steps.iter().flatten().count(), c.steps.len())
+        })
     }
 
     /// Whether check `i`'s guards all compiled: `Some(true)` when one of them holds (or could not
     /// be answered: the check then runs), `Some(false)` when none does, `None` when not compiled.
     pub(crate) fn guard_holds(&self, i: usize, s: &State, l: &Layout) -> Option<bool> {
         let conds = self.guards.get(i)?.as_ref().ok()?;
-        let mut env = Env::new(s, l, s.active);
+        let mut slots = [0; env::SLOTS];
+        let mut env = Env::new(s, l, s.active, &mut slots);
         Some(conds.iter().any(|c| c(&mut env) != Some(0)))
     }
 

@@ -744,7 +744,7 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<StmtCode> {
 impl<'a> Mach<'a> {
     /// Runs `stmt` by its compiled fast path; false when it has none or it gave up, having changed
     /// nothing (`exec` runs it then).
-    #[inline]
+    #[inline(always)]
     #[cfg_attr(not(debug_assertions), allow(unused_variables))]
     pub(crate) fn fast_stmt(&mut self, stmt: &'a Stmt, compiled: &'a StmtCompiled, at: At) -> bool {
         #[cfg(debug_assertions)]

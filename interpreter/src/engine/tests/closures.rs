@@ -89,14 +89,21 @@ fn the_closures_list_duels_menus_as_the_walker() {
     assert!(same_answers("examples/duel.cardgame", 2, 30) > 500);
 }
 
-/// Games on `Engine::Closures` and on the walker, in lockstep, agree at every decision.
+/// Games on `Engine::Closures` and on the walker, in lockstep, agree at every decision; with
+/// `record` off (as in `sim`) the statements run on the closures wherever they compiled.
 fn lockstep(file: &str, players: u8, games: u64) -> u64 {
+    lockstep_recording(file, players, games, true)
+}
+
+fn lockstep_recording(file: &str, players: u8, games: u64, record: bool) -> u64 {
     let p = program(file);
     let mut decisions = 0;
     for seed in 0..games {
         let mut walker = Game::new(p.clone(), config(players, seed, Engine::Walker));
         let mut closures = Game::new(p.clone(), config(players, seed, Engine::Closures));
         assert!(closures.st.fixed.closures, "{file} runs on the closures");
+        walker.set_recording(record);
+        closures.set_recording(record);
         let mut pick = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
         for step in 0.. {
             let (w, c) = (observed(&mut walker), observed(&mut closures));
@@ -120,4 +127,106 @@ fn lockstep(file: &str, players: u8, games: u64) -> u64 {
 fn games_on_the_closures_are_the_walkers_games() {
     assert!(lockstep("examples/market-race.cardgame", 3, 10) > 500);
     assert!(lockstep("examples/duel.cardgame", 2, 10) > 100);
+}
+
+#[test]
+fn games_on_the_closures_are_the_walkers_games_while_nobody_records() {
+    assert!(lockstep_recording("examples/market-race.cardgame", 3, 10, false) > 500);
+    assert!(lockstep_recording("examples/market-race.cardgame", 2, 10, false) > 500);
+    assert!(lockstep_recording("examples/duel.cardgame", 2, 30, false) > 300);
+}
+
+/// The procedures and actions of a turn compile whole: no statement of theirs is left to the
+/// walker (calls and `perform` run inline, calls.rs).
+#[test]
+fn the_turns_procedures_and_actions_compile_whole() {
+    for (file, procs, actions) in [
+        (
+            "examples/duel.cardgame",
+            &["hurt", "refill_hand"][..],
+            &["play_card"][..],
+        ),
+        (
+            "examples/market-race.cardgame",
+            &["draw", "refill_market", "cleanup"][..],
+            &["play_card", "buy"][..],
+        ),
+    ] {
+        let p = program(file);
+        let closures = p.closures.clone().expect("closures are built");
+        let procs = procs.iter().map(|name| {
+            let def = p.procs.iter().find(|d| d.name == *name);
+            (name, def.expect("the procedure").body.block)
+        });
+        let actions = actions.iter().map(|name| {
+            let def = p.actions.iter().find(|d| d.name == *name);
+            (name, def.expect("the action").body.block)
+        });
+        for (name, block) in procs.chain(actions) {
+            let (compiled, all) = closures.compiled_in(block);
+            assert!(all > 0, "{file}: {name} has statements");
+            assert_eq!(compiled, all, "{file}: {name} compiles whole");
+        }
+    }
+}
+
+/// A failure inside a procedure run inline, caught by a `strict` below a procedure the walker runs
+/// (its `Call` frame made after a decision): the contexts are unwound as the walker unwinds them.
+#[test]
+fn a_failure_in_an_inline_call_unwinds_as_the_walker() {
+    let src = r#"
+game "Strict calls" {
+  players 2
+}
+var coins per player shown: int = 0
+proc spend() {
+  require you.coins > 5
+  you.coins += 1
+}
+proc outer() {
+  choose by you prompt "Go?" {
+    "yes" { log "yes" }
+    "no" { log "no" }
+  }
+  spend()
+  you.coins += 100
+}
+flow {
+  repeat 2 {
+    for p in everyone {
+      turn p {
+        strict {
+          outer()
+        }
+        p.coins += 4
+      }
+    }
+  }
+}
+"#;
+    let checked = crate::check::check_source(src);
+    let p = std::sync::Arc::new(checked.program.expect("the script checks"));
+    for seed in 0..4 {
+        let mut walker = Game::new(p.clone(), config(2, seed, Engine::Walker));
+        let mut closures = Game::new(p.clone(), config(2, seed, Engine::Closures));
+        walker.set_recording(false);
+        closures.set_recording(false);
+        let mut decisions = 0;
+        loop {
+            let (w, c) = (observed(&mut walker), observed(&mut closures));
+            assert_eq!(
+                w, c,
+                "seed {seed}, decision {decisions}: the engines differ"
+            );
+            let Status::Decision(d) = walker.status() else {
+                break;
+            };
+            let i = (seed as usize + decisions) % d.options.len();
+            walker.apply(i).expect("an option");
+            closures.apply(i).expect("an option");
+            decisions += 1;
+        }
+        assert_eq!(decisions, 4, "seed {seed}: one decision a turn");
+        assert_eq!(closures.st.ctxs.len(), walker.st.ctxs.len(), "the contexts");
+    }
 }

@@ -1,0 +1,207 @@
+//! Engine stage (closures): procedures and abilities run inline, in a context and no frame.
+//!
+//! A call of a procedure (`refill_hand(p)`, `let n = defend(...)`) or `perform` of an ability
+//! pushes the walker's context (its locals, `you`, `this`) and runs the body's compiled block
+//! inline, with slots of its own. No frame is pushed while it runs: where the body reaches a
+//! statement of the walker's (a decision), the frames the walker would have pushed for the call
+//! (`Result`, `Call`) are made below the body's own, so the decision pauses as the walker's and
+//! the rest of the body resumes on the closures (segments.rs). Inline calls nest at most
+//! [`DEPTH`] deep; deeper, the walker pushes frames.
+
+use super::env::{NONE, SLOTS};
+use super::expr::{compile, Int, C};
+use super::stmts::{self, inline, value, Ctl, Regs, Step, R};
+use crate::engine::exec::{Frame, Mach};
+use crate::engine::state::Ctx;
+use crate::program::{AbilityId, Expr, ExprKind, ProcId, Program, Ty};
+use cardgame_grammar::ast::Span;
+
+/// Inline calls inside inline calls, at most.
+const DEPTH: u8 = 16;
+
+fn is_word(t: &Ty) -> bool {
+    value(t, 0) != crate::value::Value::None
+}
+
+/// Runs body `block` inline in context `ctx`: the walker's `Result` (when `result` names the
+/// caller's slot) and `Call` frames are made only if the body pauses. Gives the body's `return`
+/// to the caller's slot.
+fn run_body(
+    m: &mut Mach,
+    regs: &mut Regs,
+    inner: &mut Regs,
+    block: crate::program::BlockId,
+    ctx: Ctx,
+    result: Option<(u16, usize, &Ty)>,
+) -> R<Ctl> {
+    let p: &Program = m.p;
+    let Some(code) = p.closures.as_deref().and_then(|c| c.block_code(block)) else {
+        return Ok(Ctl::Walk);
+    };
+    let base = m.s.ctxs.len();
+    m.s.ctxs.push(ctx);
+    let mark = m.s.frames.len();
+    let given = match inline(m, inner, code, || None)? {
+        Ctl::Next => None,
+        Ctl::Return(w) => Some(w),
+        Ctl::Walk | Ctl::Pushed => {
+            m.s.frames.insert(mark, Frame::Call);
+            if let Some((slot, ..)) = result {
+                m.s.frames.insert(mark, Frame::Result { slot });
+            }
+            return Ok(Ctl::Pushed);
+        }
+        Ctl::Left(flow) => {
+            // The frames were unwound below the call (a failure `strict` caught), each `Call`
+            // popping a context: this call's had no frame, one more context goes.
+            m.s.pop_ctx();
+            return Ok(Ctl::Left(flow));
+        }
+    };
+    m.s.truncate_ctxs(base);
+    if let Some((slot, i, t)) = result {
+        match given {
+            Some(w) => {
+                regs.slots[i] = w;
+                m.set_local(slot, value(t, w));
+            }
+            None => {
+                regs.slots[i] = NONE;
+                m.set_local(slot, crate::value::Value::None);
+            }
+        }
+    }
+    Ok(Ctl::Next)
+}
+
+/// The arguments' closures of a procedure whose parameters are words.
+fn arguments(sx: &mut stmts::Sx, params: &[Ty], args: &[Expr]) -> C<Vec<Int>> {
+    if args.len() != params.len() || args.len() > SLOTS || !params.iter().all(is_word) {
+        return Err("a procedure with parameters that are not words");
+    }
+    args.iter().map(|a| compile(&mut sx.cx, a)).collect()
+}
+
+/// `proc(args)`, or `let x = proc(args)` when `result` is the slot.
+pub(super) fn call(
+    sx: &mut stmts::Sx,
+    proc: ProcId,
+    args: &[Expr],
+    result: Option<u16>,
+) -> C<Step> {
+    let p = sx.cx.p;
+    let def = p.procs.get(proc.index()).ok_or("an unknown procedure")?;
+    let arg_fns = arguments(sx, &def.params, args)?;
+    let params = def.params.clone();
+    let (block, slots) = (def.body.block, def.body.slots as usize);
+    let result = match result {
+        Some(slot) => {
+            let t = def
+                .ret
+                .clone()
+                .filter(is_word)
+                .ok_or("a result that is not a word")?;
+            Some((slot, sx.cx.slot(slot)?, t))
+        }
+        None => None,
+    };
+    Ok(Box::new(move |m, regs| {
+        if regs.depth >= DEPTH {
+            return Ok(Ctl::Walk);
+        }
+        let mut inner = Regs {
+            slots: [NONE; SLOTS],
+            you: regs.you,
+            depth: regs.depth + 1,
+        };
+        for (i, f) in arg_fns.iter().enumerate() {
+            let Some(w) = stmts::eval(m, regs, f) else {
+                return Ok(Ctl::Walk);
+            };
+            inner.slots[i] = w;
+        }
+        let mut locals = m.s.take_locals(slots);
+        for (i, t) in params.iter().enumerate() {
+            locals[i] = value(t, inner.slots[i]);
+        }
+        let ctx = Ctx {
+            locals,
+            you: m.you(),
+            this: m.this(),
+        };
+        let result = result.as_ref().map(|(s, i, t)| (*s, *i, t));
+        run_body(m, regs, &mut inner, block, ctx, result)
+    }))
+}
+
+/// `perform ABILITY of CARD [by PLAYER]`, the card and the player words.
+pub(super) fn perform(
+    sx: &mut stmts::Sx,
+    ability: AbilityId,
+    card: &Expr,
+    by: Option<&Expr>,
+    span: Span,
+) -> C<Step> {
+    if !matches!(card.kind, ExprKind::Local(s) if sx.cx.type_of_local(s) == Some(&Ty::Card)) {
+        return Err("`perform` of what is not known to be a card");
+    }
+    let cf = compile(&mut sx.cx, card)?;
+    let by = by.map(|e| compile(&mut sx.cx, e)).transpose()?;
+    let ability = ability.index();
+    Ok(Box::new(move |m, regs| {
+        if regs.depth >= DEPTH {
+            return Ok(Ctl::Walk);
+        }
+        let Some(c) = stmts::eval(m, regs, &cf) else {
+            return Ok(Ctl::Walk);
+        };
+        let Some(kind) = usize::try_from(c)
+            .ok()
+            .and_then(|c| m.s.cards.get(c))
+            .map(|cs| cs.kind as usize)
+        else {
+            return Ok(Ctl::Walk);
+        };
+        let p: &Program = m.p;
+        let body = p
+            .kinds
+            .get(kind)
+            .and_then(|k| k.abilities.get(ability))
+            .and_then(|b| b.as_ref());
+        let Some(body) = body else {
+            return Ok(stmts::failed(m, span));
+        };
+        let you = match &by {
+            Some(f) => match stmts::eval(m, regs, f) {
+                Some(q) if (0..m.s.players as i64).contains(&q) => q as u8,
+                _ => return Ok(Ctl::Walk),
+            },
+            None => m.s.card_owner(c as u32).unwrap_or(m.s.active),
+        };
+        if p.closures
+            .as_deref()
+            .and_then(|cl| cl.block_code(body.block))
+            .is_none()
+        {
+            return Ok(Ctl::Walk);
+        }
+        let nk = p.kinds.len();
+        if m.s.tally.performed.is_empty() {
+            m.s.tally.performed = vec![0; m.s.players as usize * nk];
+        }
+        if let Some(n) = m.s.tally.performed.get_mut(you as usize * nk + kind) {
+            *n += 1;
+        }
+        let mut inner = Regs {
+            slots: [NONE; SLOTS],
+            you,
+            depth: regs.depth + 1,
+        };
+        let ctx = Ctx {
+            locals: m.s.take_locals(body.slots as usize),
+            you: Some(you),
+            this: Some(c as u32),
+        };
+        run_body(m, regs, &mut inner, body.block, ctx, None)
+    }))
+}

@@ -1,0 +1,136 @@
+//! Engine stage (closures): bodies run as segments of compiled statements, resumable at decisions.
+//!
+//! Every body that runs in a frame of its own (the setup, the flow, procedures, actions' effects,
+//! abilities, triggers) is compiled block by block (stmts.rs). At run time a block's frame
+//! (`Frame::Block { block, pc }`) is the resume point: from statement `pc`, the compiled
+//! statements up to the first one the walker runs (a decision, a call, a turn) form one segment,
+//! run in one step of the walker's loop with the block's work charged once. Nested `if`s and
+//! loops run inline; where one of their statements is the walker's, or pushes a frame, the
+//! walker's frames for that position are made (the loop's, the nested block's), so a decision
+//! inside compiled code pauses as the walker's would and resumes on the closures. Checks are not
+//! compiled: their reads are noted for `watch`, which the closures do not do.
+
+use super::env::{NONE, SLOTS};
+use super::expr::Cx;
+use super::stmts::{self, charge, BlockCode, Ctl, Sx};
+use crate::engine::exec::{At, Flow, Frame, Mach};
+use crate::program::{BlockId, Body, Program, Ty};
+use std::sync::Arc;
+
+/// Compiles every body of `p` that runs in a frame; the blocks by id (`None`: not compiled).
+pub(crate) fn build(p: &Program) -> Vec<Option<Arc<BlockCode>>> {
+    let mut blocks = Vec::new();
+    let mut body = |b: &Body, params: &[Ty], ret: Option<Ty>| {
+        let mut cx = Cx::new(p, b.slots as usize);
+        for (s, t) in params.iter().enumerate() {
+            cx.set_type(s as u16, t.clone());
+        }
+        if cx.slot(b.slots.saturating_sub(1)).is_err() {
+            return;
+        }
+        let mut sx = Sx {
+            cx,
+            ret,
+            blocks: &mut blocks,
+        };
+        stmts::block(&mut sx, b.block);
+    };
+    for b in p.setup.iter().chain(&p.flow) {
+        body(b, &[], None);
+    }
+    for d in &p.procs {
+        body(&d.body, &d.params, d.ret.clone());
+    }
+    for a in &p.actions {
+        // A parameter over a zone is a card; any other is left unknown (its reads do not compile).
+        let params: Vec<Ty> = (a.params.iter())
+            .map(|e| match e.kind {
+                crate::program::ExprKind::Zone(..) => Ty::Card,
+                _ => Ty::Any,
+            })
+            .collect();
+        body(&a.body, &params, None);
+    }
+    for k in &p.kinds {
+        for b in k.abilities.iter().flatten() {
+            body(b, &[], None);
+        }
+        for t in &k.triggers {
+            body(&t.body, &event_params(p, t), None);
+        }
+    }
+    for t in &p.triggers {
+        body(&t.body, &event_params(p, t), None);
+    }
+    blocks
+}
+
+fn event_params(p: &Program, t: &crate::program::TriggerDef) -> Vec<Ty> {
+    p.events
+        .get(t.event.index())
+        .map_or(Vec::new(), |e| e.params.clone())
+}
+
+/// Runs the segment of block `b` that starts at statement `i`, the block's frame on top of the
+/// stack (its `pc` already past `i`); `None` when statement `i` is the walker's, which runs it.
+pub(crate) fn run(m: &mut Mach, b: BlockId, i: u32) -> stmts::R<Option<Flow>> {
+    let p: &Program = m.p;
+    let Some(code) = p.closures.as_deref().and_then(|c| c.block_code(b)) else {
+        return Ok(None);
+    };
+    let Some(Some(_)) = code.steps.get(i as usize) else {
+        return Ok(None);
+    };
+    if m.s.recording {
+        return Ok(None);
+    }
+    let frame = m.s.frames.len() - 1;
+    // Slots past the context's locals are written before they are read (a function's frame).
+    let mut regs = stmts::Regs {
+        slots: [NONE; SLOTS],
+        you: 0,
+        depth: 0,
+    };
+    stmts::load(m, &mut regs);
+    charge(m, code.charge[i as usize], code.span)?;
+    let mut k = i as usize;
+    while let Some(Some(step)) = code.steps.get(k) {
+        match step(m, &mut regs)? {
+            Ctl::Next => k += 1,
+            Ctl::Walk if k == i as usize => return Ok(None),
+            Ctl::Walk => break,
+            Ctl::Pushed => {
+                k += 1;
+                break;
+            }
+            Ctl::Left(flow) => return Ok(Some(flow)),
+            Ctl::Return(_) => {
+                let span = code.span;
+                return Err(m.err(span, "`return` outside an inline call".into()));
+            }
+        }
+    }
+    if let Some(Frame::Block { pc, .. }) = m.s.frames.get_mut(frame) {
+        *pc = k as u32;
+    }
+    Ok(Some(Flow::Next))
+}
+
+/// The walker's `run_block` on `Engine::Closures`: the segment of compiled statements from `i`,
+/// else statement `i` as the walker runs it (without its fast paths). Apart from `run_block`, so
+/// that the walker's stays inlined in its loop.
+#[inline(never)]
+pub(crate) fn run_block<'a>(
+    m: &mut Mach<'a>,
+    bl: &'a crate::program::Block,
+    b: BlockId,
+    i: u32,
+) -> stmts::R<Flow> {
+    if let Some(flow) = run(m, b, i)? {
+        return Ok(flow);
+    }
+    match bl.stmts.get(i as usize) {
+        Some(stmt) => m.exec_walked(stmt, At { block: b, idx: i }),
+        None => Ok(Flow::Next),
+    }
+}

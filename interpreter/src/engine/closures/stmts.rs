@@ -1,0 +1,773 @@
+//! Engine stage (closures): compiles a body's statements into closures that change the game.
+//!
+//! A statement compiles when every expression it evaluates is a word (expr.rs) and its effect is
+//! one this file knows: `let`, writes of numbers, `if`, `while`, `repeat`, `move` of a card, of a
+//! zone's cards or of a pile's top cards, `require`, `pay`, `stat`, `log` while nobody records,
+//! `eliminate` and `return` of a word. Any other statement (decisions, calls, turns, ...) stays
+//! the walker's (`None`). A statement evaluates everything it reads first and answers
+//! [`Ctl::Walk`] before changing anything when a closure cannot answer: the walker then runs it.
+//! Locals live in the walker's context and in the int slots at once: a write goes to both, so
+//! the walker reads what the closures wrote wherever it takes over (segments.rs).
+
+use super::env::{word, Env, Slots, NONE};
+use super::expr::{compile, zone, Cx, Int, C};
+use crate::engine::exec::{At, Flow, Frame, Mach};
+use crate::engine::stmt::Place;
+use crate::engine::RuntimeError;
+use crate::program::{
+    AssignOp, BinOp, BlockId, Builtin, ChooseCount, ExprKind, Program, Stmt, StmtKind, Target,
+    TextIr, TextPartIr, Ty, UnOp,
+};
+use crate::value::Value;
+use cardgame_grammar::ast::{Position, Span};
+use std::sync::Arc;
+
+pub(crate) type R<T> = Result<T, RuntimeError>;
+
+/// What a compiled statement did.
+pub(crate) enum Ctl {
+    /// Done; the next statement follows.
+    Next,
+    /// Nothing done: the walker runs this statement.
+    Walk,
+    /// Done, and frames were pushed above the block (a body the walker runs): the block resumes
+    /// after this statement once they are popped.
+    Pushed,
+    /// The frames below changed (`return`, a failure caught by `strict`, the game's end): the
+    /// block is left, the walker goes on with `Flow`.
+    Left(Flow),
+    /// `return` of a word in a body run inline (calls.rs): the call gives it to its caller.
+    Return(i64),
+}
+
+/// What a compiled body runs with: its slots, `you`, and how deep inside inline calls it runs
+/// (0: in a frame of its own).
+pub(crate) struct Regs {
+    pub slots: Slots,
+    pub you: u8,
+    pub depth: u8,
+}
+
+/// A compiled statement.
+pub(crate) type Step = Box<dyn for<'a, 'b> Fn(&'b mut Mach<'a>, &mut Regs) -> R<Ctl> + Send + Sync>;
+
+/// A block's statements compiled (`None`: the walker's), and the work charged when the block is
+/// entered at each statement: the statements from there to the first one not compiled.
+pub(crate) struct BlockCode {
+    pub id: BlockId,
+    pub steps: Vec<Option<Step>>,
+    pub charge: Vec<u32>,
+    pub span: Span,
+}
+
+/// The statement compiler: the frame's types, the body's `return` type, and every block compiled,
+/// by id, shared by the statements that run them inline.
+pub(crate) struct Sx<'p> {
+    pub cx: Cx<'p>,
+    pub ret: Option<Ty>,
+    pub blocks: &'p mut Vec<Option<Arc<BlockCode>>>,
+}
+
+/// A word of the type `t` as the walker's value.
+#[inline]
+pub(crate) fn value(t: &Ty, w: i64) -> Value {
+    match t {
+        Ty::Int => Value::Int(w),
+        Ty::Bool => Value::Bool(w != 0),
+        Ty::Player => Value::Player(w as u8),
+        Ty::Card => Value::Card(w as u32),
+        Ty::Kind => Value::Kind(w as u16),
+        Ty::Tag => Value::Tag(w as u16),
+        Ty::Space => Value::Space(w as u16),
+        Ty::Zone => Value::Zone(w as u32),
+        Ty::Text | Ty::List(_) | Ty::Any => Value::None,
+    }
+}
+
+/// The type of `e` when it is a word the closures compute; `None` otherwise.
+fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
+    let p = cx.p;
+    Some(match &e.kind {
+        ExprKind::Const(v) => match v {
+            Value::Int(_) => Ty::Int,
+            Value::Bool(_) => Ty::Bool,
+            Value::Player(_) => Ty::Player,
+            Value::Card(_) => Ty::Card,
+            Value::Kind(_) => Ty::Kind,
+            Value::Tag(_) => Ty::Tag,
+            Value::Space(_) => Ty::Space,
+            Value::Zone(_) => Ty::Zone,
+            Value::None | Value::Text(_) | Value::List(_) => return None,
+        },
+        ExprKind::Local(s) => cx.type_of_local(*s)?.clone(),
+        ExprKind::Global(v) | ExprKind::PlayerVar(v, _) => p.vars.get(v.index())?.ty.clone(),
+        ExprKind::Prop(..)
+        | ExprKind::Players
+        | ExprKind::TurnNumber
+        | ExprKind::Unary(UnOp::Neg, _) => Ty::Int,
+        ExprKind::Unary(UnOp::Not, _) | ExprKind::IsTag(..) | ExprKind::IsKind(..) => Ty::Bool,
+        ExprKind::You | ExprKind::Active | ExprKind::Participant(_) => Ty::Player,
+        ExprKind::Binary(op, ..) => match op {
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => Ty::Int,
+            BinOp::And
+            | BinOp::Or
+            | BinOp::Eq
+            | BinOp::Ne
+            | BinOp::Lt
+            | BinOp::Le
+            | BinOp::Gt
+            | BinOp::Ge => Ty::Bool,
+            BinOp::Concat | BinOp::In => return None,
+        },
+        ExprKind::If(_, a, _) => type_of(cx, a)?,
+        ExprKind::Zone(..) => Ty::Zone,
+        ExprKind::Aggregate { op, .. } => match op {
+            crate::program::Aggregate::Count | crate::program::Aggregate::Sum => Ty::Int,
+            crate::program::Aggregate::Any | crate::program::Aggregate::All => Ty::Bool,
+            _ => return None,
+        },
+        ExprKind::CallFn(f, _) => p.fns.get(f.index())?.ret.clone(),
+        ExprKind::Builtin(Builtin::Size | Builtin::Max2 | Builtin::Min2 | Builtin::Abs, _) => {
+            Ty::Int
+        }
+        ExprKind::Builtin(Builtin::First, x) => match x.first().map(|x| &x.kind) {
+            Some(ExprKind::Builtin(Builtin::Opponents, _)) => Ty::Player,
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+/// Compiles `e` as a word of a known type.
+fn typed(cx: &mut Cx, e: &crate::program::Expr) -> C<(Int, Ty)> {
+    let t = type_of(cx, e).ok_or("an expression whose type is not a word")?;
+    Ok((compile(cx, e)?, t))
+}
+
+/// Runs `f` on an `Env` over the game and the slots.
+#[inline(always)]
+pub(super) fn eval(m: &Mach, regs: &mut Regs, f: &Int) -> Option<i64> {
+    let mut env = Env::new(m.s, m.l, regs.you, &mut regs.slots);
+    f(&mut env)
+}
+
+/// Counts `n` units of work (docs/engine.md, "Where work is charged").
+#[inline(always)]
+pub(crate) fn charge(m: &mut Mach, n: u32, span: Span) -> R<()> {
+    m.charge(n as usize, span)
+}
+
+/// `fail` at `span`: the block is left when a `strict` caught it, else it goes on.
+pub(super) fn failed(m: &mut Mach, span: Span) -> Ctl {
+    let before = m.s.frames.len();
+    let flow = m.fail(span);
+    if m.s.frames.len() < before {
+        Ctl::Left(flow)
+    } else {
+        Ctl::Next
+    }
+}
+
+/// Compiles block `id` (once: a block belongs to one body) and records it by id.
+pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
+    if let Some(Some(done)) = sx.blocks.get(id.index()) {
+        return done.clone();
+    }
+    let p: &Program = sx.cx.p;
+    let stmts: &[Stmt] = p.blocks.get(id.index()).map_or(&[], |b| &b.stmts);
+    let steps: Vec<Option<Step>> = (stmts.iter().enumerate())
+        .map(|(i, st)| {
+            let at = At {
+                block: id,
+                idx: i as u32,
+            };
+            let step = stmt(sx, st, at).ok();
+            // The blocks inside a statement the walker runs are entered by the walker: each
+            // is compiled for itself (with what the frame's types are known to be here).
+            for b in nested(st) {
+                block(sx, b);
+            }
+            step
+        })
+        .collect();
+    let mut charge = vec![0u32; steps.len() + 1];
+    for i in (0..steps.len()).rev() {
+        charge[i] = if steps[i].is_some() {
+            charge[i + 1] + 1
+        } else {
+            0
+        };
+    }
+    let span = stmts.first().map_or(p.header, |s| s.span);
+    let code = Arc::new(BlockCode {
+        id,
+        steps,
+        charge,
+        span,
+    });
+    if sx.blocks.len() <= id.index() {
+        sx.blocks.resize_with(id.index() + 1, || None);
+    }
+    sx.blocks[id.index()] = Some(code.clone());
+    code
+}
+
+/// The blocks a statement holds.
+fn nested(st: &Stmt) -> Vec<BlockId> {
+    match &st.kind {
+        StmtKind::If(branches, other) => branches.iter().map(|(_, b)| *b).chain(*other).collect(),
+        StmtKind::For { body, .. }
+        | StmtKind::While(_, body)
+        | StmtKind::Repeat(_, body)
+        | StmtKind::Loop(body)
+        | StmtKind::Strict(body)
+        | StmtKind::Turn(_, body)
+        | StmtKind::Phase(_, body)
+        | StmtKind::Round(body)
+        | StmtKind::Simultaneously { body, .. } => vec![*body],
+        StmtKind::ChooseBranch { branches, .. } => branches.iter().map(|b| b.body).collect(),
+        StmtKind::Let(..)
+        | StmtKind::Choose(..)
+        | StmtKind::Assign(..)
+        | StmtKind::Move { .. }
+        | StmtKind::Shuffle(_)
+        | StmtKind::Pay(..)
+        | StmtKind::Reveal(..)
+        | StmtKind::Show(..)
+        | StmtKind::Break
+        | StmtKind::Require(_)
+        | StmtKind::Stop
+        | StmtKind::Perform { .. }
+        | StmtKind::Emit(..)
+        | StmtKind::Call(..)
+        | StmtKind::CallLet(..)
+        | StmtKind::Return(_)
+        | StmtKind::EndTurn
+        | StmtKind::EndPhase
+        | StmtKind::EndRound
+        | StmtKind::Actions { .. }
+        | StmtKind::Eliminate(_)
+        | StmtKind::OutForRound(_)
+        | StmtKind::Win(..)
+        | StmtKind::WinTeam(..)
+        | StmtKind::Stat(..)
+        | StmtKind::StatAt(..)
+        | StmtKind::Log(_)
+        | StmtKind::LogTo(..) => Vec::new(),
+    }
+}
+
+/// Runs `code` inline from its start. Where a statement is the walker's, or pushed frames, the
+/// walker's frames for the position are made: `around` (the loop's frame, when the block is a
+/// loop's body) and the block's own, resuming there.
+pub(crate) fn inline(
+    m: &mut Mach,
+    regs: &mut Regs,
+    code: &BlockCode,
+    around: impl FnOnce() -> Option<Frame>,
+) -> R<Ctl> {
+    charge(m, code.charge[0], code.span)?;
+    for (j, step) in code.steps.iter().enumerate() {
+        let mark = m.s.frames.len();
+        let ctl = match step {
+            Some(f) => f(m, regs)?,
+            None => Ctl::Walk,
+        };
+        let pc = match ctl {
+            Ctl::Next => continue,
+            Ctl::Left(flow) => return Ok(Ctl::Left(flow)),
+            Ctl::Return(w) => return Ok(Ctl::Return(w)),
+            Ctl::Walk => j as u32,
+            Ctl::Pushed => j as u32 + 1,
+        };
+        let block = Frame::Block { block: code.id, pc };
+        m.s.frames.insert(mark, block);
+        if let Some(f) = around() {
+            m.s.frames.insert(mark, f);
+        }
+        return Ok(Ctl::Pushed);
+    }
+    Ok(Ctl::Next)
+}
+
+/// Whether building `t` cannot fail, known when compiling (as `Mach::text_is_plain`).
+fn plain(cx: &Cx, t: &TextIr) -> bool {
+    t.parts.iter().all(|part| match part {
+        TextPartIr::Lit(_) => true,
+        TextPartIr::Expr(e) => match &e.kind {
+            ExprKind::Local(s) => cx
+                .type_of_local(*s)
+                .is_some_and(|t| value(t, 0) != Value::None),
+            ExprKind::You
+            | ExprKind::Active
+            | ExprKind::This
+            | ExprKind::TurnNumber
+            | ExprKind::Participant(_) => true,
+            ExprKind::Const(v) => !matches!(v, Value::List(_)),
+            _ => false,
+        },
+    })
+}
+
+/// Compiles one statement; `Err` when it is the walker's.
+fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
+    let span = st.span;
+    let written = |sx: &mut Sx, slot: u16, t: Option<Ty>| {
+        if let Some(ts) = sx.cx.types.get_mut(slot as usize) {
+            *ts = t;
+        } else if let Some(t) = t {
+            sx.cx.set_type(slot, t);
+        }
+    };
+    let step: C<Step> = match &st.kind {
+        StmtKind::Let(slot, e) => match typed(&mut sx.cx, e) {
+            Ok((f, t)) => {
+                let (s, i) = (*slot, sx.cx.slot(*slot)?);
+                written(sx, s, Some(t.clone()));
+                Ok(Box::new(move |m, regs| {
+                    let Some(w) = eval(m, regs, &f) else {
+                        return Ok(Ctl::Walk);
+                    };
+                    regs.slots[i] = w;
+                    m.set_local(s, value(&t, w));
+                    Ok(Ctl::Next)
+                }))
+            }
+            Err(why) => {
+                written(sx, *slot, None);
+                Err(why)
+            }
+        },
+        StmtKind::Choose(slot, ch) => {
+            let card = matches!(ch.count, ChooseCount::One)
+                && matches!(ch.domain.kind, ExprKind::Zone(..));
+            written(sx, *slot, card.then_some(Ty::Card));
+            Err("a decision")
+        }
+        StmtKind::CallLet(slot, proc, args) => {
+            let step = super::calls::call(sx, *proc, args, Some(*slot));
+            let t = sx.cx.p.procs.get(proc.index()).and_then(|d| d.ret.clone());
+            written(sx, *slot, t);
+            step
+        }
+        StmtKind::Call(proc, args) => super::calls::call(sx, *proc, args, None),
+        StmtKind::Perform {
+            ability,
+            card,
+            as_card: None,
+            by,
+        } => super::calls::perform(sx, *ability, card, by.as_ref(), span),
+        StmtKind::For { slot, .. } => {
+            written(sx, *slot, None);
+            Err("a `for` loop")
+        }
+        StmtKind::Simultaneously { player, .. } => {
+            written(sx, *player, None);
+            Err("a simultaneous decision")
+        }
+        StmtKind::Assign(t, op, e) => assign(sx, t, *op, e, span),
+        StmtKind::Pay(e, t) => pay(sx, e, t, span),
+        StmtKind::If(branches, other) => {
+            let mut conds = Vec::with_capacity(branches.len());
+            for (c, _) in branches {
+                conds.push(compile(&mut sx.cx, c)?);
+            }
+            let bodies: Vec<Arc<BlockCode>> = (branches.iter().map(|(_, b)| *b))
+                .chain(*other)
+                .map(|b| block(sx, b))
+                .collect();
+            Ok(Box::new(move |m, regs| {
+                let mut taken = None;
+                for (i, c) in conds.iter().enumerate() {
+                    match eval(m, regs, c) {
+                        None => return Ok(Ctl::Walk),
+                        Some(0) => {}
+                        Some(_) => {
+                            taken = Some(i);
+                            break;
+                        }
+                    }
+                }
+                match taken.or((bodies.len() > conds.len()).then_some(conds.len())) {
+                    Some(i) => inline(m, regs, &bodies[i], || None),
+                    None => Ok(Ctl::Next),
+                }
+            }))
+        }
+        StmtKind::While(c, body) => {
+            let cf = compile(&mut sx.cx, c)?;
+            let code = block(sx, *body);
+            Ok(Box::new(move |m, regs| {
+                loop {
+                    match eval(m, regs, &cf) {
+                        // The walker tests the condition again: nothing was done since.
+                        None => return Ok(Ctl::Walk),
+                        Some(0) => return Ok(Ctl::Next),
+                        Some(_) => {}
+                    }
+                    match inline(m, regs, &code, || Some(Frame::While { at }))? {
+                        Ctl::Next => {}
+                        other => return Ok(other),
+                    }
+                }
+            }))
+        }
+        StmtKind::Repeat(n, body) => {
+            let nf = compile(&mut sx.cx, n)?;
+            let code = block(sx, *body);
+            Ok(Box::new(move |m, regs| {
+                let Some(n) = eval(m, regs, &nf) else {
+                    return Ok(Ctl::Walk);
+                };
+                let mut left = n;
+                while left > 0 {
+                    left -= 1;
+                    let around = || {
+                        Some(Frame::Repeat {
+                            left,
+                            body: code.id,
+                        })
+                    };
+                    match inline(m, regs, &code, around)? {
+                        Ctl::Next => {}
+                        other => return Ok(other),
+                    }
+                }
+                Ok(Ctl::Next)
+            }))
+        }
+        StmtKind::Move {
+            what,
+            to,
+            position,
+            face,
+        } => {
+            let (position, face, what_span) = (*position, *face, what.span);
+            let target = compile(&mut sx.cx, to)?;
+            match &what.kind {
+                ExprKind::Pile {
+                    position: from,
+                    count: Some(n),
+                    zone: z,
+                } => {
+                    let (from, pile_span) = (*from, what.span);
+                    let (zf, nf) = (compile(&mut sx.cx, z)?, compile(&mut sx.cx, n)?);
+                    Ok(Box::new(move |m, regs| {
+                        let (Some(z), Some(n), Some(t)) = (
+                            eval(m, regs, &zf),
+                            eval(m, regs, &nf),
+                            eval(m, regs, &target),
+                        ) else {
+                            return Ok(Ctl::Walk);
+                        };
+                        let zones = m.s.zones.len() as i64;
+                        if !(0..zones).contains(&z) || !(0..zones).contains(&t) {
+                            return Ok(Ctl::Walk);
+                        }
+                        m.s.short = false;
+                        charge(m, 1, pile_span)?;
+                        let n = n.max(0) as usize;
+                        if from == Position::Top && one_pass(m, z, t) {
+                            // The refill first, as `pile_ids`; then the cards in one pass.
+                            m.ensure(z as u32, n);
+                            let short = m.s.zones[z as usize].cards.len() < n;
+                            m.charge_later(n);
+                            m.move_top(z as u32, n, t as u32, position, face);
+                            return Ok(if short { failed(m, span) } else { Ctl::Next });
+                        }
+                        let mut ids = std::mem::take(&mut m.s.recycled.get().ids);
+                        m.pile_ids(z as u32, n, from, &mut ids);
+                        let short = m.s.short;
+                        m.charge_later(ids.len());
+                        let moved = m.move_ids(ids, t as u32, position, face)?;
+                        Ok(if short || !moved {
+                            failed(m, span)
+                        } else {
+                            Ctl::Next
+                        })
+                    }))
+                }
+                ExprKind::Zone(z, holder) => {
+                    let zf = zone(&mut sx.cx, z.index(), holder.as_deref())?;
+                    moving(zf, target, true, position, face, what_span, span)
+                }
+                _ if type_of(&sx.cx, what) == Some(Ty::Card) => {
+                    let cf = compile(&mut sx.cx, what)?;
+                    moving(cf, target, false, position, face, what_span, span)
+                }
+                _ => Err("a move of what is not a card, a zone or a pile's top cards"),
+            }
+        }
+        StmtKind::Require(c) => {
+            let cf = compile(&mut sx.cx, c)?;
+            Ok(Box::new(move |m, regs| match eval(m, regs, &cf) {
+                None => Ok(Ctl::Walk),
+                Some(0) => Ok(failed(m, span)),
+                Some(_) => Ok(Ctl::Next),
+            }))
+        }
+        StmtKind::Stat(id, op, e) => {
+            let (id, op) = (*id, *op);
+            let ef = compile(&mut sx.cx, e)?;
+            Ok(Box::new(move |m, regs| {
+                let Some(v) = eval(m, regs, &ef) else {
+                    return Ok(Ctl::Walk);
+                };
+                let turn = m.s.turn;
+                let t = &mut m.s.tally;
+                let i = id as usize;
+                match op {
+                    AssignOp::Set => t.records.push((id, turn, v)),
+                    AssignOp::Add | AssignOp::Sub => {
+                        if t.counters.len() <= i {
+                            t.counters.resize(i + 1, 0);
+                        }
+                        let v = if op == AssignOp::Sub {
+                            v.saturating_neg()
+                        } else {
+                            v
+                        };
+                        t.counters[i] = t.counters[i].saturating_add(v);
+                    }
+                }
+                Ok(Ctl::Next)
+            }))
+        }
+        StmtKind::Log(t) if plain(&sx.cx, t) => Ok(Box::new(|m, _| {
+            Ok(if m.s.record { Ctl::Walk } else { Ctl::Next })
+        })),
+        StmtKind::Eliminate(e) if type_of(&sx.cx, e) == Some(Ty::Player) => {
+            let pf = compile(&mut sx.cx, e)?;
+            Ok(Box::new(move |m, regs| match eval(m, regs, &pf) {
+                Some(p) if !m.s.record && (0..m.s.players as i64).contains(&p) => {
+                    m.s.put_out(p as u8, false);
+                    Ok(Ctl::Next)
+                }
+                _ => Ok(Ctl::Walk),
+            }))
+        }
+        StmtKind::Return(e) => {
+            let ret = sx
+                .ret
+                .clone()
+                .ok_or("`return` of a body that gives nothing")?;
+            let (ef, t) = typed(&mut sx.cx, e)?;
+            if t != ret {
+                return Err("`return` of another type than the procedure's");
+            }
+            Ok(Box::new(move |m, regs| {
+                let Some(w) = eval(m, regs, &ef) else {
+                    return Ok(Ctl::Walk);
+                };
+                if regs.depth > 0 {
+                    return Ok(Ctl::Return(w));
+                }
+                m.leave_call();
+                if let Some(&Frame::Result { slot }) = m.s.frames.last() {
+                    m.pop_frame();
+                    m.set_local(slot, value(&t, w));
+                }
+                Ok(Ctl::Left(Flow::Next))
+            }))
+        }
+        StmtKind::Log(_) => Err("a `log` whose text may fail"),
+        StmtKind::Eliminate(_) => Err("`eliminate` of what is not a player"),
+        StmtKind::Shuffle(_)
+        | StmtKind::Reveal(..)
+        | StmtKind::Show(..)
+        | StmtKind::Loop(_)
+        | StmtKind::Break
+        | StmtKind::Strict(_)
+        | StmtKind::Stop
+        | StmtKind::Perform { .. }
+        | StmtKind::Emit(..)
+        | StmtKind::Turn(..)
+        | StmtKind::Phase(..)
+        | StmtKind::Round(_)
+        | StmtKind::EndTurn
+        | StmtKind::EndPhase
+        | StmtKind::EndRound
+        | StmtKind::OutForRound(_)
+        | StmtKind::Actions { .. }
+        | StmtKind::ChooseBranch { .. }
+        | StmtKind::WinTeam(..)
+        | StmtKind::Win(..)
+        | StmtKind::StatAt(..)
+        | StmtKind::LogTo(..) => Err("a statement the closures leave to the walker"),
+    };
+    step
+}
+
+/// Whether the cards of zone instance `z` may move to `t` in one pass (`Mach::move_top`): nobody
+/// records, two zones, and `t` without a limit (no move fails).
+fn one_pass(m: &Mach, z: i64, t: i64) -> bool {
+    let def = m.s.zones.def(t as usize);
+    !m.s.record && z != t && m.p.zones.get(def.index()).is_some_and(|d| d.max.is_none())
+}
+
+/// `move` of a card or of a zone's cards, by the walker's `move_value`.
+fn moving(
+    what: Int,
+    target: Int,
+    is_zone: bool,
+    position: Position,
+    face: Option<cardgame_grammar::ast::Face>,
+    what_span: Span,
+    span: Span,
+) -> C<Step> {
+    Ok(Box::new(move |m, regs| {
+        let (Some(w), Some(t)) = (eval(m, regs, &what), eval(m, regs, &target)) else {
+            return Ok(Ctl::Walk);
+        };
+        let n = m.s.zones.len() as i64;
+        if !(0..n).contains(&t) || w < 0 || (is_zone && w >= n) {
+            return Ok(Ctl::Walk);
+        }
+        if is_zone && one_pass(m, w, t) {
+            let k = m.s.zones[w as usize].cards.len();
+            m.charge_later(2 * k);
+            m.move_top(w as u32, usize::MAX, t as u32, position, face);
+            return Ok(Ctl::Next);
+        }
+        let v = if is_zone {
+            Value::Zone(w as u32)
+        } else {
+            Value::Card(w as u32)
+        };
+        let before = m.s.frames.len();
+        let flow = m.move_value(v, false, t as u32, position, face, what_span, span)?;
+        Ok(if m.s.frames.len() < before {
+            Ctl::Left(flow)
+        } else {
+            Ctl::Next
+        })
+    }))
+}
+
+/// A place the closures write: a local number, or a variable whose index they compute.
+enum Spot {
+    Local(u16, usize),
+    Global(usize),
+    Player(usize, Int),
+}
+
+fn spot(sx: &mut Sx, t: &Target) -> C<Spot> {
+    match t {
+        Target::Local(s) => {
+            if sx.cx.type_of_local(*s) != Some(&Ty::Int) {
+                return Err("a local that is not a number");
+            }
+            Ok(Spot::Local(*s, sx.cx.slot(*s)?))
+        }
+        Target::Global(v) => Ok(Spot::Global(v.index())),
+        Target::Player(v, e) => {
+            if type_of(&sx.cx, e) != Some(Ty::Player) {
+                return Err("a player's variable of what is not known to be a player");
+            }
+            Ok(Spot::Player(v.index(), compile(&mut sx.cx, e)?))
+        }
+        Target::Card(..) => Err("a card's variable"),
+    }
+}
+
+/// The walker's place of a spot, computed; `None` when a closure could not answer.
+fn place(m: &Mach, regs: &mut Regs, s: &Spot) -> Option<Place> {
+    Some(match s {
+        Spot::Local(slot, _) => Place::Local(*slot),
+        Spot::Global(v) => Place::Global(*v, m.l.var(crate::program::VarId(*v as u16))),
+        Spot::Player(v, pf) => {
+            let p = eval(m, regs, pf)?;
+            if !(0..m.s.players as i64).contains(&p) {
+                return None;
+            }
+            Place::Player(*v, p as u8)
+        }
+    })
+}
+
+/// Writes `new` to the spot through the walker's `write_place` (bounds, versions), and to the
+/// slot of a local.
+fn write(m: &mut Mach, regs: &mut Regs, s: &Spot, pl: &Place, new: i64, span: Span) -> R<()> {
+    if let Spot::Local(_, i) = s {
+        regs.slots[*i] = new;
+    }
+    m.write_place(pl, Value::Int(new), span)
+}
+
+fn assign(sx: &mut Sx, t: &Target, op: AssignOp, e: &crate::program::Expr, span: Span) -> C<Step> {
+    if let Target::Global(v) | Target::Player(v, _) = t {
+        if sx.cx.p.vars.get(v.index()).map(|d| &d.ty) != Some(&Ty::Int) {
+            return Err("a variable that is not a number");
+        }
+    }
+    let ef = compile(&mut sx.cx, e)?;
+    if type_of(&sx.cx, e) != Some(Ty::Int) {
+        return Err("a value that is not a number");
+    }
+    let s = spot(sx, t)?;
+    Ok(Box::new(move |m, regs| {
+        let (Some(v), Some(pl)) = (eval(m, regs, &ef), place(m, regs, &s)) else {
+            return Ok(Ctl::Walk);
+        };
+        let new = match op {
+            AssignOp::Set => v,
+            AssignOp::Add | AssignOp::Sub => {
+                let Value::Int(cur) = m.read_place(&pl) else {
+                    return Ok(Ctl::Walk);
+                };
+                let r = if op == AssignOp::Sub {
+                    cur.checked_sub(v)
+                } else {
+                    cur.checked_add(v)
+                };
+                let Some(r) = r else {
+                    return Ok(Ctl::Walk);
+                };
+                r
+            }
+        };
+        write(m, regs, &s, &pl, new, span)?;
+        Ok(Ctl::Next)
+    }))
+}
+
+fn pay(sx: &mut Sx, e: &crate::program::Expr, t: &Target, span: Span) -> C<Step> {
+    if let Target::Global(v) | Target::Player(v, _) = t {
+        if sx.cx.p.vars.get(v.index()).map(|d| &d.ty) != Some(&Ty::Int) {
+            return Err("a variable that is not a number");
+        }
+    }
+    let ef = compile(&mut sx.cx, e)?;
+    let s = spot(sx, t)?;
+    Ok(Box::new(move |m, regs| {
+        let (Some(amount), Some(pl)) = (eval(m, regs, &ef), place(m, regs, &s)) else {
+            return Ok(Ctl::Walk);
+        };
+        match m.read_place(&pl) {
+            Value::Int(have) if have >= amount => match have.checked_sub(amount) {
+                Some(left) => {
+                    write(m, regs, &s, &pl, left, span)?;
+                    Ok(Ctl::Next)
+                }
+                None => Ok(Ctl::Walk),
+            },
+            Value::Int(_) | Value::None => Ok(failed(m, span)),
+            _ => Ok(Ctl::Walk),
+        }
+    }))
+}
+
+/// Loads the slots of the context on top as words (`NONE` where a local holds no word) and its
+/// `you` (the active player where it has none, as the walker reads it).
+#[inline]
+pub(crate) fn load(m: &Mach, regs: &mut Regs) {
+    regs.you = m.s.active;
+    if let Some(ctx) = m.s.ctxs.last() {
+        for (s, v) in regs.slots.iter_mut().zip(&ctx.locals) {
+            *s = word(v).unwrap_or(NONE);
+        }
+        if let Some(you) = ctx.you {
+            regs.you = you;
+        }
+    }
+}
