@@ -135,7 +135,8 @@ fn full_recorded_reports_are_reproduced() {
 }
 
 /// The closures (`--engine closures`, docs/engine.md "Where the move stands") reproduce every quick
-/// study: they answer menus and guarded checks where they compile, the walker everything else.
+/// study: they answer menus, guarded checks and statements where they compile, the walker everything
+/// else.
 #[test]
 fn quick_recorded_reports_are_reproduced_on_the_closures() {
     compare_on("quick", "closures", &|_| true);
@@ -146,22 +147,6 @@ fn quick_recorded_reports_are_reproduced_on_the_closures() {
 #[ignore = "minutes: run with `cargo test --release -- --ignored recorded::`"]
 fn full_recorded_reports_are_reproduced_on_the_closures() {
     compare_on("full", "closures", &|_| true);
-}
-
-/// The closures (`--engine closures`, docs/engine.md "Where the move stands") reproduce the quick
-/// studies of Market Race and Duel, whose statements they run.
-#[test]
-fn quick_recorded_reports_are_reproduced_on_the_closures() {
-    let slice = |s: &str| s.contains("market-race") || s.contains("duel");
-    assert!(compare_on("quick", "closures", &slice) >= 4);
-}
-
-/// Every full study of Market Race and Duel on `--engine closures`.
-#[test]
-#[ignore = "minutes: run with `cargo test --release -- --ignored recorded::`"]
-fn full_recorded_reports_are_reproduced_on_the_closures() {
-    let slice = |s: &str| s.contains("market-race") || s.contains("duel");
-    assert!(compare_on("full", "closures", &slice) >= 8);
 }
 
 /// Every script of games/ and examples/ has a recorded copy and studies in both sets, every study's
