@@ -1,12 +1,12 @@
-//! Engine stage (closures): a measured alternative to the machine, typed closures over int slots.
+//! Engine stage (closures): the compiled form that replaces the walker, typed closures over int slots.
 //!
-//! Issue 42's slice (docs/engine.md, "Where the move stands"): the two questions the walker asks
-//! before every decision of a menu, which options the menu lists and whether a guarded check has
-//! work to do, compiled once per program into trees of closures (`expr.rs`) that read the state in
-//! place and handle every value as a machine word. `GameConfig::engine = Engine::Closures` asks
-//! them first; where a part did not compile, or a closure meets what it does not handle (a value
-//! that is not a word, an overflow), the walker answers instead, so a game is the walker's game
-//! but for the work counted. The walker is the oracle (engine/tests/closures.rs).
+//! Issue 42 (docs/engine.md, "The executable form"): which options a menu lists, whether a guarded
+//! check has work to do, and the statements of bodies, compiled once per program into trees of
+//! closures (`expr.rs`, `stmts.rs`) that read the state in place and handle every value as a machine
+//! word, run as segments resumable at the walker's statements (`segments.rs`). `GameConfig::engine =
+//! Engine::Closures` runs them first; where a part did not compile, or a closure meets what it does
+//! not handle (a value that is not a word, an overflow), the walker answers instead, so a game is the
+//! walker's game but for the work counted. The walker is the oracle (engine/tests/closures.rs).
 
 mod calls;
 mod env;
