@@ -93,6 +93,21 @@ pub fn article(word: &str) -> &'static str {
     }
 }
 
+/// Syntax errors as diagnostics (E001), as every tool at the edge reports them.
+pub fn syntax_diagnostics(errors: &[cardgame_grammar::SyntaxError]) -> Vec<Diagnostic> {
+    errors
+        .iter()
+        .map(|e| {
+            Diagnostic::error("E001", e.span(), e.message.clone())
+                .label(e.label.clone())
+                .help_or(
+                    e.help.clone(),
+                    "docs/language.md shows every form of the language",
+                )
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -375,11 +375,11 @@ fn card(
             }
             Column::Copies => match cardgame_grammar::parse_cell(cell, span.start) {
                 Ok(e) => items.push(CardItem::Copies(e, span)),
-                Err(e) => diags.extend(crate::check::syntax_diagnostics(&[e])),
+                Err(e) => diags.extend(crate::diag::syntax_diagnostics(&[e])),
             },
             Column::Property(p) => match cardgame_grammar::parse_cell(cell, span.start) {
                 Ok(e) => items.push(CardItem::Property(p.clone(), e, span)),
-                Err(e) => diags.extend(crate::check::syntax_diagnostics(&[e])),
+                Err(e) => diags.extend(crate::diag::syntax_diagnostics(&[e])),
             },
         }
     }

@@ -53,20 +53,8 @@ pub struct Analysis {
     pub sources: crate::sheet::Sources,
 }
 
-/// Syntax errors as diagnostics (E001), as every tool at the edge reports them.
-pub fn syntax_diagnostics(errors: &[cardgame_grammar::SyntaxError]) -> Vec<Diagnostic> {
-    errors
-        .iter()
-        .map(|e| {
-            Diagnostic::error("E001", e.span(), e.message.clone())
-                .label(e.label.clone())
-                .help_or(
-                    e.help.clone(),
-                    "docs/language.md shows every form of the language",
-                )
-        })
-        .collect()
-}
+/// Syntax errors as diagnostics (E001): diag.rs, shared with the sheet stage.
+pub use crate::diag::syntax_diagnostics;
 
 /// Parse and check a script's source text, keeping its tree and its resolved names.
 pub fn analyse(source: &str) -> Analysis {
