@@ -8,8 +8,8 @@
 //! figures.rs, go on).
 
 use crate::engine::Game;
-use crate::figures::{Acc, StatFigures};
 use crate::program::Program;
+use crate::stat_sums::Acc;
 use crate::value::Value;
 use serde::{Deserialize, Serialize};
 
@@ -236,8 +236,8 @@ pub struct KeyFigures {
 }
 
 /// The text report's table of a statistic kept per key, under its line for every key together.
-pub(crate) fn to_text(st: &StatFigures, out: &mut String) {
-    let Some(table) = &st.per_key else {
+pub(crate) fn to_text(per_key: Option<&KeyTable>, counter: bool, out: &mut String) {
+    let Some(table) = per_key else {
         return;
     };
     let Some(rows) = &table.keys else {
@@ -254,7 +254,7 @@ pub(crate) fn to_text(st: &StatFigures, out: &mut String) {
         .map(|r| r.key.chars().count())
         .max()
         .unwrap_or(0);
-    let per = if st.kind == "count" {
+    let per = if counter {
         "per game, games, games that counted it"
     } else {
         "records, games"

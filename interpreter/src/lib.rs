@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 
 pub mod agents;
+pub mod catalog;
 pub mod check;
 pub mod compare;
 pub mod compare_part;
@@ -23,6 +24,7 @@ pub mod shard;
 pub mod sheet;
 pub mod sheet_write;
 pub mod sim;
+pub mod stat_sums;
 pub mod tally;
 pub mod testing;
 pub mod tournament;

@@ -4,13 +4,13 @@
 //! end, so the report is the same whatever the number of threads.
 
 use crate::agents::make_agent_with;
+use crate::catalog::{Catalog, Shard};
 use crate::engine::{
     Game, GameConfig, GameFactory, Status, DEFAULT_MAX_DECISIONS, DEFAULT_MAX_STEPS,
 };
 use crate::figures::{Figures, StatFigures, Unused};
 use crate::program::{OptionId, OptionKind, Program};
 pub use crate::rate::{wilson, Rate};
-use crate::shard::{Catalog, Shard};
 pub use crate::tally::Tally;
 use crate::value::Value;
 use rayon::prelude::*;

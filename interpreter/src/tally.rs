@@ -1,9 +1,9 @@
 //! Simulation stage: the figures of a simulation added up game by game (`Tally`, which the shards of a
 //! study merge exactly), and the report's text.
 
+use crate::catalog::Catalog;
 use crate::figures::Unused;
 use crate::program::Program;
-use crate::shard::Catalog;
 use crate::sim::{
     problems_text, reason_key, CardFigures, Problems, Rate, Record, SimConfig, SimReport, Spread,
     LISTED,
