@@ -25,6 +25,7 @@ pub mod sheet;
 pub mod sheet_write;
 pub mod sim;
 pub mod stat_sums;
+pub mod study;
 pub mod tally;
 pub mod testing;
 pub mod tournament;

@@ -4,7 +4,7 @@
 use crate::catalog::Catalog;
 use crate::figures::Unused;
 use crate::program::Program;
-use crate::sim::{
+use crate::study::{
     problems_text, reason_key, CardFigures, Problems, Rate, Record, SimConfig, SimReport, Spread,
     LISTED,
 };
