@@ -2,7 +2,8 @@
 //! checked script and play it (docs/cli.md is the contract).
 
 use crate::diagnostics::{analyse_file, display_name, load, load_variant, read, render_all};
-use crate::learn::ModelArgs;
+use crate::model_flag::ModelArgs;
+use crate::scores::{scores, scores_line};
 use crate::{play, Batch, CardsFormat, Format, GameArgs, Limits, SCRIPT_ERROR, USAGE};
 use cardgame_interpreter::agents::{make_agent_with, Agent, Model};
 use cardgame_interpreter::engine::{render_event, Event, Game, GameConfig, Status};
@@ -101,43 +102,6 @@ pub(crate) fn config(program: &Program, args: &GameArgs, seed: u64) -> Result<Ga
 }
 
 /// An event as JSON, with what `viewer` may not see left out.
-/// Every seat's score by the script's own `fn score(p: player): int` (docs/language.md), when it has
-/// one and every call gives a number.
-pub fn scores(game: &Game) -> Option<Vec<i64>> {
-    use cardgame_grammar::ast::Span;
-    use cardgame_interpreter::program::{Expr, ExprKind, FnId, Ty};
-    let prog = game.program();
-    let f = prog
-        .fns
-        .iter()
-        .position(|f| f.name == "score" && f.params == [Ty::Player] && f.ret == Ty::Int)?;
-    let mut copy = game.clone();
-    (0..game.players())
-        .map(|p| {
-            let seat = Expr::new(ExprKind::Const(Value::Player(p)), Span::default());
-            let call = Expr::new(
-                ExprKind::CallFn(FnId(f as u16), vec![seat]),
-                Span::default(),
-            );
-            match copy.eval(&call, 1) {
-                Ok(Value::Int(n)) => Some(n),
-                _ => None,
-            }
-        })
-        .collect()
-}
-
-/// The line that gives every seat's score ("scores: P1 12, P2 9"), when the script has `fn score`.
-pub fn scores_line(game: &Game) -> Option<String> {
-    let all = scores(game)?;
-    let each: Vec<String> = all
-        .iter()
-        .enumerate()
-        .map(|(p, n)| format!("{} {n}", game.label(&Value::Player(p as u8))))
-        .collect();
-    Some(format!("scores: {}", each.join(", ")))
-}
-
 /// An event as a JSON line, as seat `viewer` may see it (`None`: all of it); `None` for a line of
 /// another seat's private log.
 fn event_json(e: &Event, viewer: Option<u8>) -> Option<serde_json::Value> {
@@ -185,7 +149,7 @@ pub(crate) fn model_for(
     if args.path(file, players).is_none() {
         return Ok(None);
     }
-    crate::learn::model_of(args, file, program, source, players).map_err(|e| {
+    crate::model_flag::model_of(args, file, program, source, players).map_err(|e| {
         errln!("error: {e}");
         USAGE
     })

@@ -58,7 +58,9 @@ mod games;
 mod html;
 mod learn;
 mod lsp;
+mod model_flag;
 mod play;
+mod scores;
 mod scripts;
 mod serve;
 mod shard;
@@ -171,7 +173,7 @@ impl Limits {
 #[derive(clap::Args)]
 struct Batch {
     #[command(flatten)]
-    model: learn::ModelArgs,
+    model: model_flag::ModelArgs,
     /// Base seed: each game's seed is drawn from it and the game's number (`sim`) or round
     /// (`tournament`).
     #[arg(long, default_value_t = 1)]
@@ -238,7 +240,7 @@ enum Command {
         #[arg(long, value_name = "SEAT")]
         view: Option<u8>,
         #[command(flatten)]
-        model: learn::ModelArgs,
+        model: model_flag::ModelArgs,
     },
     /// Show the component inventory after setup.
     Cards {
@@ -420,7 +422,7 @@ enum Command {
         #[command(flatten)]
         limits: Limits,
         #[command(flatten)]
-        model: learn::ModelArgs,
+        model: model_flag::ModelArgs,
     },
     /// Serve a local web page (127.0.0.1 only) to play a seat, replay a seeded game and read a
     /// simulation report with charts.
@@ -439,7 +441,7 @@ enum Command {
               long_help = agents_long_help(AgentsFor::Play))]
         agents: String,
         #[command(flatten)]
-        model: learn::ModelArgs,
+        model: model_flag::ModelArgs,
         /// The port to listen on (127.0.0.1 only); 0 takes any free port.
         #[arg(long, default_value_t = 8000)]
         port: u16,

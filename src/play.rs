@@ -371,7 +371,7 @@ pub fn play(
                     o.reason,
                     game.turns()
                 )?;
-                if let Some(line) = crate::games::scores_line(game) {
+                if let Some(line) = crate::scores::scores_line(game) {
                     writeln!(out, "{line}")?;
                 }
                 return Ok(());
@@ -406,7 +406,7 @@ pub fn play(
                     writeln!(out, "  | {line}")?;
                 }
             }
-            if let Some(line) = crate::games::scores_line(game) {
+            if let Some(line) = crate::scores::scores_line(game) {
                 writeln!(out, "{line}")?;
             }
             writeln!(out, "{}:", prompt_of(&d.prompt))?;

@@ -2,7 +2,6 @@
 //! escaping and SVG charts, used by `sim --html` and `cardgame serve`.
 
 pub mod report;
-pub mod sweep;
 
 /// `s` with the characters HTML gives a meaning escaped (for text and for attribute values).
 pub fn esc(s: &str) -> String {

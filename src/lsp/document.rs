@@ -1,9 +1,11 @@
 //! Language server stage: one open script — its text, what the parser and checker made of it, and the
-//! conversion between byte offsets (the checker's spans) and LSP positions (lines and UTF-16 columns).
+//! conversion between byte offsets (the checker's spans) and LSP positions (lines and UTF-16 columns),
+//! and the path of its `file://` URI.
 
 use cardgame_grammar::ast::{Scope, Span};
 use cardgame_interpreter::check::{analyse, analyse_with, Analysis, SymbolKind};
 use lsp_types::{Position, Range, TextDocumentContentChangeEvent, Uri};
+use std::path::PathBuf;
 
 /// A declared name, kept for completion while the script is half typed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,7 +51,7 @@ impl Document {
 
     /// Replace the text and check it again (with the card sheets beside the script, read again).
     pub fn set_text(&mut self, text: String) {
-        self.analysis = match super::sheet::file_path(&self.uri) {
+        self.analysis = match file_path(&self.uri) {
             Some(path) => analyse_with(&text, &crate::diagnostics::beside(&path)),
             None => analyse(&text),
         };
@@ -185,6 +187,31 @@ fn offset_in(text: &str, starts: &[usize], pos: Position) -> usize {
         units += c.len_utf16();
     }
     end
+}
+
+/// The path of a `file://` URI (percent escapes decoded), or `None` for another scheme.
+pub fn file_path(uri: &lsp_types::Uri) -> Option<PathBuf> {
+    let rest = uri.as_str().strip_prefix("file://")?;
+    let bytes = rest.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok().map(PathBuf::from)
 }
 
 #[cfg(test)]

@@ -353,7 +353,7 @@ impl Server {
     fn sheets_changed(&mut self, changes: &[lsp_types::FileEvent]) -> Vec<Message> {
         let changed: Vec<std::path::PathBuf> = changes
             .iter()
-            .filter_map(|c| sheet::file_path(&c.uri))
+            .filter_map(|c| document::file_path(&c.uri))
             .map(|p| sheet::normal(&p))
             .collect();
         let mut out = Vec::new();

@@ -2,34 +2,9 @@
 //! are shown in the script, a sheet's card on hover (its row's values), and which open scripts read a
 //! sheet that changed on disk (the editor watches `*.csv` and `*.tsv` for the server).
 
-use super::document::Document;
+use super::document::{file_path, Document};
 use cardgame_grammar::ast::{CardItem, Item, Span};
 use std::path::PathBuf;
-
-/// The path of a `file://` URI (percent escapes decoded), or `None` for another scheme.
-pub fn file_path(uri: &lsp_types::Uri) -> Option<PathBuf> {
-    let rest = uri.as_str().strip_prefix("file://")?;
-    let bytes = rest.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes
-            .get(i + 1..i + 3)
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        match (bytes[i], hex) {
-            (b'%', Some(b)) => {
-                out.push(b);
-                i += 3;
-            }
-            (b, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).ok().map(PathBuf::from)
-}
 
 /// For a span in one of the document's sheets: the span of its `cards from "FILE"` path in the script
 /// (where the editor shows it) and the sheet's place, `FILE:LINE:COLUMN`.

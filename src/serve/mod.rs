@@ -37,7 +37,7 @@ pub struct ServeArgs {
     pub agents: String,
     /// A learned model for the agents `search` and `learned` (`--model`, else the one found beside
     /// the script unless `--no-model`).
-    pub model: crate::learn::ModelArgs,
+    pub model: crate::model_flag::ModelArgs,
     pub limits: Limits,
     pub port: u16,
 }
@@ -125,7 +125,7 @@ fn start(
 ) -> Result<Loaded, String> {
     let cfg = game_config(args, &program, seed)?;
     let model = match &args.model.model {
-        Some(path) => Some(crate::learn::load_model(
+        Some(path) => Some(crate::model_flag::load_model(
             path,
             &program,
             source,
@@ -188,7 +188,8 @@ pub fn serve(mut args: ServeArgs) -> u8 {
     // The model beside the script, found once at start (and said once), is the server's `--model`
     // from then on: a reload checks it against the script again.
     if let Some((path, true)) = args.model.path(&args.file, players) {
-        let checked = crate::learn::model_of(&args.model, &args.file, &program, &source, players);
+        let checked =
+            crate::model_flag::model_of(&args.model, &args.file, &program, &source, players);
         if let Err(e) = checked {
             errln!("error: {e}");
             return USAGE;

@@ -193,7 +193,7 @@ impl Session {
             "view": g.view(self.seat),
             "waiting_for": waiting_for,
             // Every seat's score by the script's `fn score`, when it has one (as `play` shows it).
-            "scores": crate::games::scores(g),
+            "scores": crate::scores::scores(g),
             "since": self.since,
             // Why each bot chose as it did since then: the page shows it on request.
             "why": self.why,
