@@ -34,7 +34,8 @@ use self::builder::Builder;
 pub use self::cell::parse_cell;
 use self::error::describe_error;
 pub use self::error::{edit_distance, SyntaxError};
-use self::scan::{check_nesting, column, recovery_point, skip_trivia, word_at};
+use self::recover::{check_nesting, recovery_point};
+use self::scan::{column, skip_trivia, word_at};
 
 #[derive(Parser)]
 #[grammar = "cardgame.pest"]

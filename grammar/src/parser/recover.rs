@@ -1,12 +1,13 @@
 //! Grammar stage: recovery after a syntax error, from the layout of the lines alone: a `{` that is
 //! never closed (found from the indentation of the lines after it), and the repairs that let the
-//! parser go on inside a broken item.
+//! parser go on inside a broken item; where the parser goes on after a bad item; and the check that
+//! brackets are not nested too deep for the recursive parser.
 //!
 //! Every repair replaces bytes of the parser's working copy of the source without moving any other
 //! byte (a blank becomes `}`, a broken statement becomes blanks, a broken value becomes `none`), so
 //! that every span of the tree built from the copy is a span of the original source.
 
-use super::error::SyntaxError;
+use super::error::{did_you_mean, SyntaxError};
 use super::scan::{column, word_at};
 use super::*;
 
@@ -650,4 +651,89 @@ fn skip_comment_or_text(b: &[u8], i: usize) -> Option<usize> {
         }
         _ => None,
     }
+}
+
+/// Checks that brackets (and text interpolations) are not nested more than [`MAX_NESTING`]
+/// levels deep, before the recursive parser sees the text.
+pub(super) fn check_nesting(src: &str) -> Option<SyntaxError> {
+    let b = src.as_bytes();
+    // b'(' b'[' b'{' for brackets, b'"' for a text, b'i' for an interpolation in a text.
+    let mut stack: Vec<u8> = Vec::new();
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        let next = b.get(i + 1).copied();
+        if stack.last() == Some(&b'"') {
+            match c {
+                b'\\' => i += 1,
+                b'"' | b'\n' => {
+                    stack.pop();
+                }
+                b'{' if next == Some(b'{') => i += 1,
+                b'}' if next == Some(b'}') => i += 1,
+                b'{' => stack.push(b'i'),
+                _ => {}
+            }
+        } else {
+            match c {
+                b'/' if next == Some(b'/') => {
+                    while let Some(&c) = b.get(i + 1) {
+                        if c == b'\n' {
+                            break;
+                        }
+                        i += 1;
+                    }
+                }
+                b'"' => stack.push(b'"'),
+                b'(' | b'[' | b'{' => stack.push(c),
+                b')' | b']' | b'}' => {
+                    stack.pop();
+                }
+                _ => {}
+            }
+        }
+        if stack.len() > MAX_NESTING {
+            return Some(SyntaxError::new(
+                SyntaxError::TOO_DEEP,
+                format!("this is nested too deeply (more than {MAX_NESTING} levels of brackets)"),
+                Span::new(i, (i + 1).min(src.len())),
+                "too deep",
+                Some(
+                    "give inner parts a name with `let`, or move them into a `fn` or a `proc`"
+                        .to_string(),
+                ),
+            ));
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Where to go on after a bad item that starts at `item_pos` and fails at `err_pos`: the first
+/// line at or after the error that starts with a top-level keyword, preferring lines indented no
+/// more than the bad item (so that a trigger inside a broken card is not taken for an item); at
+/// that indentation a misspelled keyword (`crad`) also starts an item, to be reported in turn.
+pub(super) fn recovery_point(src: &str, item_pos: usize, err_pos: usize) -> Option<usize> {
+    let indent = column(src, item_pos);
+    for strict_indent in [true, false] {
+        let mut line_start = src.get(item_pos..)?.find('\n').map(|n| item_pos + n + 1);
+        while let Some(start) = line_start {
+            if start >= src.len() {
+                break;
+            }
+            let rest = src.get(start..)?;
+            let first = start + (rest.len() - rest.trim_start_matches([' ', '\t']).len());
+            if first >= err_pos
+                && first > item_pos
+                && (!strict_indent || first - start <= indent)
+                && word_at(src, first).is_some_and(|w| {
+                    TOP_LEVEL_KEYWORDS.contains(&w)
+                        || (strict_indent && did_you_mean(w, TOP_LEVEL_KEYWORDS).is_some())
+                })
+            {
+                return Some(first);
+            }
+            line_start = rest.find('\n').map(|n| start + n + 1);
+        }
+    }
+    None
 }
