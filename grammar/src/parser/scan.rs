@@ -1,7 +1,6 @@
 //! Grammar stage: scanning the raw text around items (trivia, brackets, columns, words) without the
 //! grammar.
 
-
 // ───────────────────────────── scanning ─────────────────────────────
 
 /// Skips whitespace and `//` comments from `pos`.

@@ -1,7 +1,7 @@
 //! Checks stage: aggregates with a binder (`count(x in L where C)`, `sum(E for x in L)`, `sort`,
 //! `[E for x in L]`, `flatten`, `take_while`): their binder, filter, value and type.
 
-use super::expr::{bad, fits, mk};
+use super::expr::{bad, fits, mk, orderable};
 use super::scope::Ctx;
 use super::Compiler;
 use crate::diag::Diagnostic;
@@ -186,13 +186,4 @@ fn sorted_by_value(cx: &mut Ctx, values: Expr, span: Span) -> Expr {
         },
         span,
     )
-}
-
-/// A type whose values are ordered by `<`: numbers, and lists of them compared element by element.
-pub(super) fn orderable(t: &Ty) -> bool {
-    match t {
-        Ty::Int | Ty::Any => true,
-        Ty::List(e) => orderable(e),
-        _ => false,
-    }
 }

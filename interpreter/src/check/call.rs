@@ -74,8 +74,8 @@ impl Compiler<'_> {
                     if let [(x, tx), (y, ty)] = lowered.as_slice() {
                         let lists = matches!(tx, Ty::List(_)) && matches!(ty, Ty::List(_));
                         if lists
-                            && super::aggregate::orderable(tx)
-                            && super::aggregate::orderable(ty)
+                            && super::expr::orderable(tx)
+                            && super::expr::orderable(ty)
                             && (super::expr::fits(tx, ty) || super::expr::fits(ty, tx))
                         {
                             let (first, second) = if n == "max" {

@@ -668,7 +668,7 @@ impl Compiler<'_> {
                 let compare = matches!(op, B::Lt | B::Le | B::Gt | B::Ge);
                 let y = if compare && matches!(tx, Ty::List(_)) {
                     // Lists of numbers compare element by element (`[2, 14] > [2, 9]`).
-                    if !super::aggregate::orderable(&tx) {
+                    if !orderable(&tx) {
                         self.type_error(a.span, &Ty::List(Box::new(Ty::Int)), &tx);
                     }
                     self.expr_expect(cx, b, &tx)
@@ -749,6 +749,15 @@ fn is_kind_or_kinds(t: &Ty) -> bool {
     match t {
         Ty::Kind => true,
         Ty::List(inner) => is_kind_or_kinds(inner),
+        _ => false,
+    }
+}
+
+/// A type whose values are ordered by `<`: numbers, and lists of them compared element by element.
+pub(super) fn orderable(t: &Ty) -> bool {
+    match t {
+        Ty::Int | Ty::Any => true,
+        Ty::List(e) => orderable(e),
         _ => false,
     }
 }
