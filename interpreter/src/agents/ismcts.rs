@@ -150,10 +150,6 @@ impl Playout {
     }
 }
 
-/// Why a search took an option without searching: the loop guard left it alone.
-pub(super) const LOOP_GUARD: &str =
-    "the only option it has not taken from this very position this turn (it never goes round in circles)";
-
 /// How many standard errors of the difference an option's mean reward must exceed the play-out
 /// strategy's own move's by for the search to prefer it (one-sided, about 95%).
 pub const EVIDENCE: f64 = 1.645;
@@ -576,7 +572,8 @@ impl Agent for IsmctsAgent {
         }
         let (key, allowed) = self.guard.allowed(game, decision);
         if allowed.len() == 1 {
-            self.notes.keep(|| (LOOP_GUARD.to_string(), Vec::new()));
+            self.notes
+                .keep(|| (super::search::LOOP_GUARD.to_string(), Vec::new()));
             self.guard.record(key, allowed[0]);
             return allowed[0];
         }

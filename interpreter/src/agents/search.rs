@@ -38,6 +38,10 @@ pub(super) fn run_forced(g: &mut Game) {
     }
 }
 
+/// Why a search took an option without searching: the loop guard left it alone.
+pub(super) const LOOP_GUARD: &str =
+    "the only option it has not taken from this very position this turn (it never goes round in circles)";
+
 /// Remembers, for the current turn, which options the agent took from which positions (a hash of its
 /// seat's view and of the decision), so that it does not go round in circles.
 #[derive(Default)]
@@ -389,8 +393,7 @@ impl Agent for MctsAgent {
         }
         let (key, allowed) = self.guard.allowed(game, decision);
         if allowed.len() == 1 {
-            self.notes
-                .keep(|| (super::ismcts::LOOP_GUARD.to_string(), Vec::new()));
+            self.notes.keep(|| (LOOP_GUARD.to_string(), Vec::new()));
             self.guard.record(key, allowed[0]);
             return allowed[0];
         }
