@@ -450,21 +450,13 @@ fn reload_reads_the_script_again_and_keeps_the_game_on_an_error() {
     std::fs::write(&script, &source).expect("written");
     let path = script.to_string_lossy().into_owned();
     let server = serve(&[path.as_str()]);
-    let copper = |s: &Server| {
-        let (_, cards) = json(s, "GET", "/api/cards");
-        cards
-            .as_array()
-            .and_then(|c| c.iter().find(|c| c["name"] == "Copper"))
-            .map(|c| c["text"].clone())
-            .expect("Copper")
-    };
-    assert_eq!(copper(&server), "+1 coin.");
+    assert_eq!(copper_text(&server), "+1 coin.");
     // The file changes: the server reads it again only when asked.
     std::fs::write(&script, source.replace("\"+1 coin.\"", "\"One coin.\"")).expect("written");
-    assert_eq!(copper(&server), "+1 coin.");
+    assert_eq!(copper_text(&server), "+1 coin.");
     let (status, _) = json(&server, "POST", "/api/reload");
     assert_eq!(status, 200);
-    assert_eq!(copper(&server), "One coin.");
+    assert_eq!(copper_text(&server), "One coin.");
     // A script with errors is refused; the game in progress stays.
     let (_, before) = json(&server, "GET", "/api/state");
     std::fs::write(&script, "game \"Broken\" {").expect("written");
@@ -474,6 +466,16 @@ fn reload_reads_the_script_again_and_keeps_the_game_on_an_error() {
     assert_eq!(before, after);
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The text of Copper as `/api/cards` gives it.
+fn copper_text(s: &Server) -> serde_json::Value {
+    let (_, cards) = json(s, "GET", "/api/cards");
+    cards
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["name"] == "Copper"))
+        .map(|c| c["text"].clone())
+        .expect("Copper")
 }
 
 /// A script that reads its cards from a sheet (`cards from`): a reload reads the sheet again.
@@ -489,15 +491,7 @@ fn reload_reads_the_card_sheet_again() {
     std::fs::write(dir.join("market-stall.tsv"), &sheet).expect("written");
     let path = script.to_string_lossy().into_owned();
     let server = serve(&[path.as_str()]);
-    let copper = |s: &Server| {
-        let (_, cards) = json(s, "GET", "/api/cards");
-        cards
-            .as_array()
-            .and_then(|c| c.iter().find(|c| c["name"] == "Copper"))
-            .map(|c| c["text"].clone())
-            .expect("Copper")
-    };
-    assert_eq!(copper(&server), "+1 coin.");
+    assert_eq!(copper_text(&server), "+1 coin.");
     std::fs::write(
         dir.join("market-stall.tsv"),
         sheet.replace("+1 coin.", "One coin."),
@@ -505,7 +499,7 @@ fn reload_reads_the_card_sheet_again() {
     .expect("written");
     let (status, _) = json(&server, "POST", "/api/reload");
     assert_eq!(status, 200);
-    assert_eq!(copper(&server), "One coin.");
+    assert_eq!(copper_text(&server), "One coin.");
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -134,10 +134,7 @@ impl Figures {
                     high: mean + half,
                     min: a.min,
                     max: a.max,
-                    distribution: a
-                        .values
-                        .as_ref()
-                        .map(|m| m.iter().map(|(v, c)| (*v, *c)).collect()),
+                    distribution: a.distribution(),
                     by_turn: a
                         .by_turn
                         .iter()

@@ -194,10 +194,7 @@ impl Keyed {
                     high: mean + half,
                     min: a.min,
                     max: a.max,
-                    distribution: a
-                        .values
-                        .as_ref()
-                        .map(|m| m.iter().map(|(v, c)| (*v, *c)).collect()),
+                    distribution: a.distribution(),
                 }
             })
             .collect();

@@ -33,6 +33,14 @@ impl Acc {
         }
     }
 
+    /// The values recorded with their counts, in increasing value (`None` past [`MAX_DISTINCT`]
+    /// values), as a report gives them.
+    pub(crate) fn distribution(&self) -> Option<Vec<(i64, u64)>> {
+        self.values
+            .as_ref()
+            .map(|m| m.iter().map(|(v, c)| (*v, *c)).collect())
+    }
+
     /// The mean of the records and the half width of its 95% interval.
     ///
     /// The mean is a ratio (all values over all records) whose games are independent samples: its

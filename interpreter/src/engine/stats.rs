@@ -15,16 +15,24 @@ pub(crate) struct Tally {
     pub records: Vec<(u16, u32, i64)>,
     /// `stat NAME += E` totals, by statistic (empty until the first).
     pub counters: Vec<i64>,
-    /// `stat NAME[K] = E` records, in the order run: (statistic, turn, key, value). Each is in
-    /// `records` too, as a record of every key together.
-    pub keyed: Vec<(u16, u32, Value, i64)>,
-    /// `stat NAME[K] += E` totals: (statistic, key, total), in the order the keys were first
-    /// counted. Each is added to `counters` too.
-    pub keyed_counters: Vec<(u16, Value, i64)>,
+    /// What statistics kept per key recorded, boxed when first needed so that a game without them
+    /// copies one pointer.
+    pub keyed: Option<Box<KeyedTally>>,
     /// Abilities performed, `[seat * kinds + kind]` (filled on first use).
     pub performed: Vec<u32>,
     /// Three bit sets in one vector, bit `i * 3 + mark` (see `Mark`).
     marks: Vec<u64>,
+}
+
+/// What statistics kept per key (`stat NAME[K] ...`) recorded in a game.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct KeyedTally {
+    /// `stat NAME[K] = E` records, in the order run: (statistic, turn, key, value). Each is in
+    /// `Tally::records` too, as a record of every key together.
+    pub records: Vec<(u16, u32, Value, i64)>,
+    /// `stat NAME[K] += E` totals: (statistic, key, total), in the order the keys were first
+    /// counted. Each is added to `Tally::counters` too.
+    pub counters: Vec<(u16, Value, i64)>,
 }
 
 /// What the tally marks, per action or card kind.
@@ -45,10 +53,11 @@ impl Tally {
     /// every key together, as `stat NAME = E` or `+= E` would make.
     pub fn record_at(&mut self, stat: u16, turn: u32, key: Value, op: AssignOp, v: i64) {
         let i = stat as usize;
+        let keyed = self.keyed.get_or_insert_with(Box::default);
         match op {
             AssignOp::Set => {
                 self.records.push((stat, turn, v));
-                self.keyed.push((stat, turn, key, v));
+                keyed.records.push((stat, turn, key, v));
             }
             AssignOp::Add | AssignOp::Sub => {
                 let v = if op == AssignOp::Sub {
@@ -60,13 +69,13 @@ impl Tally {
                     self.counters.resize(i + 1, 0);
                 }
                 self.counters[i] = self.counters[i].saturating_add(v);
-                match self
-                    .keyed_counters
+                match keyed
+                    .counters
                     .iter_mut()
                     .find(|(s, k, _)| *s == stat && *k == key)
                 {
                     Some(e) => e.2 = e.2.saturating_add(v),
-                    None => self.keyed_counters.push((stat, key, v)),
+                    None => keyed.counters.push((stat, key, v)),
                 }
             }
         }
@@ -144,13 +153,13 @@ impl Game {
     /// The values recorded by `stat NAME[K] = E` so far, in the order run: (statistic, turn, key,
     /// value).
     pub fn stat_keyed_records(&self) -> &[(u16, u32, Value, i64)] {
-        &self.st.tally.keyed
+        self.st.tally.keyed.as_deref().map_or(&[], |k| &k.records)
     }
 
     /// The totals of `stat NAME[K] += E` statistics so far: (statistic, key, total), each key in
     /// the order it was first counted.
     pub fn stat_keyed_counters(&self) -> &[(u16, Value, i64)] {
-        &self.st.tally.keyed_counters
+        self.st.tally.keyed.as_deref().map_or(&[], |k| &k.counters)
     }
 
     /// The total of a `stat NAME += E` statistic so far (0 when nothing was added).
@@ -298,8 +307,11 @@ impl Game {
                 .sum::<usize>()
             + t.records.len() * size_of::<(u16, u32, i64)>()
             + t.counters.len() * 8
-            + t.keyed.len() * size_of::<(u16, u32, Value, i64)>()
-            + t.keyed_counters.len() * size_of::<(u16, Value, i64)>()
+            + t.keyed.as_deref().map_or(0, |k| {
+                size_of::<KeyedTally>()
+                    + k.records.len() * size_of::<(u16, u32, Value, i64)>()
+                    + k.counters.len() * size_of::<(u16, Value, i64)>()
+            })
             + t.performed.len() * 4
             + t.marks_len() * 8
             + s.watch.as_deref().map_or(0, |w| w.heap_size())
