@@ -39,6 +39,8 @@ pub struct LearnArgs<'a> {
     /// Generations of the prior over options, its games per generation, and the search's iterations
     /// per decision in them.
     pub prior: (u32, u64, u32),
+    /// Rounds of the play-out policy's self-play after it is fitted.
+    pub policy_rounds: u32,
     pub seed: u64,
     pub jobs: Option<usize>,
     pub out: Option<PathBuf>,
@@ -47,6 +49,33 @@ pub struct LearnArgs<'a> {
 }
 
 fn generation_text(g: &Generation) -> String {
+    if g.stage == "moves" && g.generation > 1 {
+        return format!(
+            "play-out policy refined by {} games of its own self-play: against the policy fitted \
+             {:.1}% [{:.1}-{:.1}]{}; {:.1}s",
+            g.games,
+            100.0 * g.score,
+            100.0 * g.low,
+            100.0 * g.high,
+            if g.kept { ", kept" } else { ", not kept" },
+            g.seconds
+        );
+    }
+    if g.stage == "moves" {
+        return format!(
+            "play-out policy: {} games of the evaluation's player, {} decisions, held-out loss {:.3} \
+             (a uniform choice: {:.3}); its most likely option is the player's {:.1}% [{:.1}-{:.1}] \
+             of held-out decisions; {:.1}s",
+            g.games,
+            g.positions,
+            g.fit.loss,
+            g.fit.constant,
+            100.0 * g.score,
+            100.0 * g.low,
+            100.0 * g.high,
+            g.seconds
+        );
+    }
     let (what, constant) = match g.stage {
         "prior" => ("prior generation", "the evaluation's own preference"),
         _ => ("generation", "a constant"),
@@ -112,6 +141,7 @@ pub fn cmd_learn(a: &LearnArgs) -> u8 {
     lc.match_games = (a.games / 5).max(20);
     lc.generations = a.generations.max(1);
     (lc.prior_generations, lc.prior_games, lc.search_iterations) = a.prior;
+    lc.policy_rounds = a.policy_rounds;
     lc.time = a.time;
     let jobs = a
         .jobs

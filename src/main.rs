@@ -374,6 +374,9 @@ enum Command {
         /// Iterations per decision of the search in the generations of the prior.
         #[arg(long, default_value_t = cardgame_interpreter::learn::PRIOR_ITERATIONS, value_parser = clap::value_parser!(u32).range(1..))]
         search_iterations: u32,
+        /// Rounds of the play-out policy's own self-play (500 games each) after it is fitted (0: none).
+        #[arg(long, default_value_t = cardgame_interpreter::learn::POLICY_ROUNDS)]
+        policy_rounds: u32,
         /// Base seed of every game played.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -577,6 +580,7 @@ fn main() -> ExitCode {
             prior_generations,
             prior_games,
             search_iterations,
+            policy_rounds,
             seed,
             jobs,
             out,
@@ -589,6 +593,7 @@ fn main() -> ExitCode {
             games,
             generations,
             prior: (prior_generations, prior_games, search_iterations),
+            policy_rounds,
             seed,
             jobs,
             out,

@@ -24,6 +24,8 @@ fn learn(script: &str, jobs: &str, out: &PathBuf) -> String {
         "2",
         "--prior-games",
         "10",
+        "--policy-rounds",
+        "3",
         "--seed",
         "5",
         "--jobs",
@@ -46,7 +48,9 @@ fn learning_gives_the_same_model_whatever_the_jobs() {
     let one = learn("examples/two-piles.cardgame", "1", &a);
     let two = learn("examples/two-piles.cardgame", "2", &b);
     assert_eq!(one, two);
-    assert!(one.starts_with("cardgame model 4\nscript "), "{one}");
+    assert!(one.starts_with("cardgame model 5\nscript "), "{one}");
+    // The play-out policy, learned from the same games: a `move` line per option seen.
+    assert!(one.contains("\nmove "), "{one}");
     assert!(one.contains("\nplayers 2\n"), "{one}");
     assert!(one.contains("\nfeature me.*:Card 1 "), "{one}");
 }

@@ -18,7 +18,8 @@
 //! improvement), after the last generation allowed, or before a generation that would end past the
 //! time (were it as long as the last one).
 //!
-//! Then, in the time left, the search's generations (`learn/prior.rs`) play `search` against
+//! Then the play-out policy over the options' labels is fitted to the choices of the evaluation's
+//! player (`learn/moves.rs`), and, in the time left, the search's generations (`learn/prior.rs`) play `search` against
 //! itself, fit the evaluation again on the outcomes of its games where that predicts them better,
 //! and fit the prior over options to its choices.
 //!
@@ -38,7 +39,9 @@ use rayon::prelude::*;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+mod moves;
 mod prior;
+pub use moves::ROUNDS as POLICY_ROUNDS;
 pub use prior::{Evaluation, Source, ITERATIONS as PRIOR_ITERATIONS};
 
 /// The least share of `--time` the evaluation's generations may take when a prior is learned after
@@ -116,6 +119,8 @@ pub struct LearnConfig {
     pub prior_games: u64,
     /// Iterations per decision of the search in the prior generations.
     pub search_iterations: u32,
+    /// Rounds of the play-out policy's own self-play after it is fitted (`learn/moves.rs`).
+    pub policy_rounds: u32,
 }
 
 impl LearnConfig {
@@ -134,6 +139,7 @@ impl LearnConfig {
             prior_generations: 8,
             prior_games: 100,
             search_iterations: prior::ITERATIONS,
+            policy_rounds: moves::ROUNDS,
         }
     }
 }
@@ -141,7 +147,10 @@ impl LearnConfig {
 /// What one generation did.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Generation {
-    /// What the generation learned: `evaluation` (of positions) or `prior` (over options).
+    /// What the generation learned: `evaluation` (of positions), `moves` (the play-out policy:
+    /// `positions` are its decisions, `fit` its held-out cross-entropy against a uniform choice's,
+    /// `score` how often its most likely option is the one its player took) or `prior` (over
+    /// options).
     pub stage: &'static str,
     pub generation: u32,
     pub games: u64,
@@ -694,10 +703,24 @@ fn learn_in_pool(
             break;
         }
     }
-    let model = match current {
+    let evaluated = current.is_some();
+    let mut model = match current {
         Some(m) => Arc::try_unwrap(m).unwrap_or_else(|m| (*m).clone()),
         None => blank,
     };
+    // The play-out policy, from the games of the evaluation's player (a few seconds: as long as a
+    // generation of the evaluation).
+    if evaluated {
+        let deadline = lc.time.map(|t| started + t);
+        moves::learn_moves(
+            pool,
+            &program,
+            lc,
+            (&mut model, deadline),
+            on_generation,
+            tick,
+        );
+    }
     if !learn_prior || lc.time.is_some_and(|t| started.elapsed() >= t) {
         return model;
     }

@@ -23,8 +23,11 @@
 //!   `learned` would choose). The search tries the options in the order of the prior, favours each in
 //!   the tree by a bonus proportional to its prior that fades with its visits (PUCT-like), and
 //!   leaves the most likely one (the model's move) at the end only on evidence (`ismcts.rs`), as it
-//!   treats a play-out strategy's move. With `:deep`, the play-outs draw every decision from the
-//!   prior (`Guide::pick_by_prior`).
+//!   treats a play-out strategy's move.
+//! - *The model's play-out policy.* With `:deep`, the play-outs draw every decision from the model's
+//!   play-out policy over the options' labels (`moves.rs`, `Guide::pick_by_moves`), cheap enough for
+//!   whole games; a model learned without one (a file of version 4) draws from the prior instead
+//!   (`Guide::pick_by_prior`), which tries every option.
 
 use super::goals::Goals;
 use super::learned::option_inputs;
@@ -154,6 +157,28 @@ impl Guide {
             return None;
         }
         Some(model.prior.chances(&scores))
+    }
+
+    /// A play-out's choice in `world` (a world of the search, at a decision) drawn from the model's
+    /// play-out policy (`moves.rs`); `None` without a model or where the model has none.
+    pub fn pick_by_moves(&self, world: &Game, rng: &mut ChaCha8Rng) -> Option<usize> {
+        let model = self.model.as_ref().filter(|m| !m.moves.is_empty())?;
+        let Status::Decision(d) = world.status() else {
+            return None;
+        };
+        let t = f64::from(world.turns()) / model.turns.max(1.0);
+        Some(model.moves.pick(d, t, rng))
+    }
+
+    /// The chances of the options of `world`'s decision by the model's play-out policy; `None`
+    /// without a model or where the model has none.
+    pub fn chances_by_moves(&self, world: &Game) -> Option<Vec<f64>> {
+        let model = self.model.as_ref().filter(|m| !m.moves.is_empty())?;
+        let Status::Decision(d) = world.status() else {
+            return None;
+        };
+        let t = f64::from(world.turns()) / model.turns.max(1.0);
+        Some(model.moves.chances(d, t))
     }
 
     /// A play-out's choice in `world` (a world of the search, at a decision) drawn from the model's

@@ -406,10 +406,11 @@ impl IsmctsAgent {
                     _ => self.rng.gen_range(0..k),
                 },
                 _ if k > 1 && self.guide.deep => {
-                    match self.guide.pick_by_prior(g, goals, &mut self.rng) {
-                        Some(i) => i,
-                        None => self.rng.gen_range(0..k),
-                    }
+                    let picked = match self.guide.pick_by_moves(g, &mut self.rng) {
+                        Some(i) => Some(i),
+                        None => self.guide.pick_by_prior(g, goals, &mut self.rng),
+                    };
+                    picked.unwrap_or_else(|| self.rng.gen_range(0..k))
                 }
                 _ if k > 1 && self.guide.mast => match g.status() {
                     Status::Decision(d) => {
@@ -473,11 +474,17 @@ impl IsmctsAgent {
                 _ if at_root => self.root_preferred,
                 _ => None,
             };
-            // At the root, the model's prior over the options (PUCT-like).
+            // At the root, the model's prior over the options (PUCT-like); below it (and at the
+            // root with `:noprior`), with `:deep`, the chances of the model's play-out policy.
+            let below = if self.guide.deep && (!at_root || self.root_prior.is_empty()) {
+                self.guide.chances_by_moves(&g)
+            } else {
+                None
+            };
             let prior = if at_root && !self.root_prior.is_empty() {
                 Some(&self.root_prior)
             } else {
-                None
+                below.as_ref()
             };
             let Status::Decision(d) = g.status() else {
                 break;

@@ -12,6 +12,7 @@ mod infer;
 mod ismcts;
 mod learned;
 pub mod model;
+pub mod moves;
 mod search;
 mod strategy;
 
@@ -102,7 +103,7 @@ impl Agent for FirstAgent {
 
 /// The agent names `--agents` accepts (and `strategy:NAME`).
 pub const AGENT_NAMES: &[&str] = &[
-    "random", "first", "greedy", "mcts", "ismcts", "search", "learned", "strategy",
+    "random", "first", "greedy", "mcts", "ismcts", "search", "learned", "policy", "strategy",
 ];
 
 /// The budget of `search` alone: a time per decision.
@@ -319,6 +320,21 @@ pub fn make_agent_with(
                 )),
             }
         }
+        "policy" => match model {
+            Some(m) if !m.moves.is_empty() => {
+                Ok(Box::new(moves::PolicyAgent::new(m.clone(), seat_seed)))
+            }
+            Some(_) => Err(
+                "`policy` plays by a learned model's play-out policy, and this model has none: \
+                 learn it again with `cardgame learn FILE --players N --out MODEL`"
+                    .to_string(),
+            ),
+            None => Err(
+                "`policy` plays by a learned model's play-out policy: give one with `--model MODEL` \
+                 (made by `cardgame learn FILE`)"
+                    .to_string(),
+            ),
+        },
         "learned" => match model {
             Some(m) => Ok(Box::new(LearnedAgent::new(m.clone(), seat_seed, 0.0))),
             None => Err(
@@ -344,11 +360,13 @@ pub fn make_agent_with(
                 Some(b) => (b, false),
                 None => (plain, true),
             };
-            // `:deep` (`:deep=N`): play-outs drawn from the model's prior, for 3 (N) turns.
+            // `:deep` (`:deep=N`, `:deep=end`): play-outs drawn from the model's play-out policy,
+            // for 3 (N) turns or to the end of the game (`Some(None)`).
             let (plain, deep) = match plain.rsplit_once(":deep") {
-                Some((b, "")) => (b, Some(DEEP_TURNS)),
+                Some((b, "")) => (b, Some(Some(DEEP_TURNS))),
+                Some((b, "=end")) => (b, Some(None)),
                 Some((b, n)) => match n.strip_prefix('=').and_then(|n| n.parse::<u32>().ok()) {
-                    Some(n) if (1..=100).contains(&n) => (b, Some(n)),
+                    Some(n) if (1..=100).contains(&n) => (b, Some(Some(n))),
                     _ => (plain, None),
                 },
                 None => (plain, None),
@@ -362,11 +380,11 @@ pub fn make_agent_with(
             // player's (what the model was fitted on); without: play-outs of two turns (at random,
             // or by MAST with `:mast`), judged by the script's measure.
             let playout = Playout {
-                turns: Some(match (model, deep) {
+                turns: match (model, deep) {
                     (Some(_), Some(n)) => n,
-                    (Some(_), None) => 1,
-                    (None, _) => 2,
-                }),
+                    (Some(_), None) => Some(1),
+                    (None, _) => Some(2),
+                },
                 owners: model.is_some(),
                 infer,
                 ..Playout::default()
@@ -378,7 +396,7 @@ pub fn make_agent_with(
                     return Err(format!(
                         "`{other}`: search takes a time per decision (`search:50ms`, `search:1s`, \
                          up to 1 hour) or a number of iterations from 1 (`search:500`), then \
-                         optionally `:mast`, `:deep` (or `:deep=N`, N from 1 to 100), \
+                         optionally `:mast`, `:deep` (or `:deep=N`, N from 1 to 100, or `:deep=end`), \
                          `:noprior`, `:nomodel` and `:infer`, in that order"
                     ))
                 }

@@ -20,11 +20,13 @@
 //! learn` fits one to the search's visits at the root (`learn/prior.rs`), starting from `v = 1`, the
 //! rest 0.
 //!
-//! The file is text: a header (`cardgame model 4`, `script HASH`, `players N`, `turns T`, `bias B`,
+//! The file is text: a header (`cardgame model 5`, `script HASH`, `players N`, `turns T`, `bias B`,
 //! `prior V V'`, or `prior none`), then one line per feature it reads: `feature NAME MEAN SPREAD W U A B`, in the
-//! order the features are derived.
+//! order the features are derived; then the play-out policy's weights, one line per move: `move A B
+//! KEY` (`moves.rs`). A file of version 4 (no `move` lines) is still read.
 
 use super::features::FeatureSet;
+use super::moves::Moves;
 use crate::engine::Game;
 use crate::program::Program;
 
@@ -55,6 +57,8 @@ pub struct Model {
     pub u: Vec<f64>,
     /// The prior over options (see the module's notes).
     pub prior: Prior,
+    /// The play-out policy over the options' labels (`moves.rs`; empty: none learned).
+    pub moves: Moves,
     features: Option<FeatureSet>,
 }
 
@@ -123,7 +127,9 @@ pub fn softmax(scores: &[f64]) -> Vec<f64> {
 }
 
 /// The first line of a model file.
-const MAGIC: &str = "cardgame model 4";
+const MAGIC: &str = "cardgame model 5";
+/// The first line of the model files of the version before, which had no `move` lines: still read.
+const MAGIC_BEFORE: &str = "cardgame model 4";
 
 impl Model {
     /// A model that knows nothing yet: every position is worth one half.
@@ -142,6 +148,7 @@ impl Model {
             w: vec![0.0; n],
             u: vec![0.0; n],
             prior: Prior::blank(n),
+            moves: Moves::default(),
             features: Some(features),
         }
     }
@@ -267,6 +274,7 @@ impl Model {
                 self.prior.b[i]
             ));
         }
+        s.push_str(&self.moves.to_lines());
         s
     }
 
@@ -281,7 +289,7 @@ impl Model {
         let again = "learn it again with `cardgame learn FILE --players N --out MODEL`";
         let mut lines = text.lines();
         match lines.next() {
-            Some(MAGIC) => {}
+            Some(MAGIC | MAGIC_BEFORE) => {}
             Some(l) if l.starts_with("cardgame model ") => {
                 return Err(format!(
                     "the model was written by another version of cardgame (`{l}`, this one reads \
@@ -352,10 +360,15 @@ impl Model {
             .map(|(i, n)| (n.as_str(), i))
             .collect();
         let mut rows: Vec<(usize, [f64; 6])> = Vec::new();
+        let mut moves = Moves::default();
         let malformed = |line: &str| {
             format!("the model's line `{line}` is not `feature NAME MEAN SPREAD W U A B`")
         };
         for line in lines.filter(|l| !l.trim().is_empty()) {
+            if line.starts_with("move ") {
+                moves.read_line(line)?;
+                continue;
+            }
             // The name may hold spaces (a card's name): the six numbers are the last words.
             let mut parts: Vec<&str> = line.rsplitn(7, ' ').collect();
             if parts.len() != 7 {
@@ -398,6 +411,7 @@ impl Model {
         }
         let kept: Vec<usize> = rows.iter().map(|(i, _)| *i).collect();
         model.restrict(&kept);
+        model.moves = moves;
         Ok(model)
     }
 }
@@ -427,7 +441,7 @@ mod tests {
         let text = m.to_text();
         let hash = script_hash(SRC);
         assert!(text.starts_with(&format!(
-            "cardgame model 4\nscript {hash}\nplayers 2\nturns 12.5\nbias 0\nprior 1 0.5\n\
+            "cardgame model 5\nscript {hash}\nplayers 2\nturns 12.5\nbias 0\nprior 1 0.5\n\
              feature me.hand 0 1 0.25 0 0 0\nfeature me.*:Red Gem 0 1 0 -1.5 0 2\n"
         )));
         let back = Model::from_text(&text, &p, &script_hash(SRC), 2).expect("reads");
@@ -464,6 +478,25 @@ mod tests {
         let back = Model::from_text(&text, &p, &hash, 2).expect("reads");
         assert!(!back.prior.fitted);
         assert_eq!(back.prior.chances(&[0.1, 0.3, 0.2]), vec![0.0, 1.0, 0.0]);
+        // A play-out policy is kept as `move` lines after the features.
+        let mut playing = back.clone();
+        playing.moves.weights.insert(
+            super::super::moves::key("Choose an action", "Buy Gem"),
+            [1.5, -2.0],
+        );
+        let text = playing.to_text();
+        assert!(
+            text.ends_with("0 0\nmove 1.5 -2 Choose an action\tBuy Gem\n"),
+            "{text}"
+        );
+        let back = Model::from_text(&text, &p, &hash, 2).expect("reads");
+        assert_eq!(back.moves, playing.moves);
+        // A file of the version before (no `move` lines) is still read.
+        let before = blank
+            .to_text()
+            .replace("cardgame model 5", "cardgame model 4");
+        let back = Model::from_text(&before, &p, &hash, 2).expect("reads");
+        assert!(back.moves.is_empty());
         // A model of the format before the prior is refused with how to learn again.
         let old = "cardgame model 3\nscript x\nplayers 2\nturns 1\nbias 0\n";
         let e = Model::from_text(old, &p, &hash, 2).unwrap_err();

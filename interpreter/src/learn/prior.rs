@@ -477,6 +477,8 @@ fn evaluation<'a>(
             continue;
         }
         let mut m = Model::blank(program, current.script.clone(), current.players);
+        // The play-out policy reads no evaluation: it stays.
+        m.moves = current.moves.clone();
         let fitted = super::fit(&mut m, rows, &held, turns, seed);
         candidates.push((source, fitted.loss));
         if fitted.loss < best_model.2 {

@@ -1,0 +1,474 @@
+//! Learning stage: the play-out policy of `cardgame learn` (`agents/moves.rs`), for any script:
+//! fitted to the choices of the evaluation's player, then refined by its own self-play.
+//!
+//! - *Fitted.* Once the evaluation is learned, its `learned` player (one step of look-ahead judged
+//!   by the model) plays games against itself without exploring, and every decision with a choice
+//!   is recorded: the key of each option (the prompt, its digits read as `#`, and the label), the
+//!   option it took, and the game's progress (the turn over the mean game's length). The policy, one
+//!   pair of weights `a + b t` per key and a softmax over a decision's options, is fitted to those
+//!   choices by stochastic gradient descent with AdaGrad's steps on the cross-entropy, in an order
+//!   shuffled by the seed, keeping the pass whose cross-entropy on the decisions of held-out games
+//!   (every tenth) is the lowest. Labels and the progress cannot say all that the `learned` player
+//!   read in the position, so the fitted policy plays worse than its teacher.
+//! - *Refined.* The policy then plays itself, [`ROUNDS`] rounds (`--policy-rounds`) of
+//!   [`ROUND_GAMES`] games, every choice drawn from its chances; after each round every choice's
+//!   log-chance is pushed up by the decider's result less its seat's mean result in the round
+//!   (REINFORCE with a baseline, AdaGrad's steps). A game of this policy costs no look-ahead (a few
+//!   hundred microseconds), so a minute sees a hundred thousand games. The refined policy then plays
+//!   the fitted one ([`MATCH_GAMES`] games, seats alternated, ties half) and is kept when it scores
+//!   at least one half. A round runs only if it would end within `--time`.
+//!
+//! Both stages are deterministic for a seed whatever the number of threads: every game has its own
+//! seed and the games are gathered in order.
+
+use super::{config, Fit, Generation, LearnConfig};
+use crate::agents::moves::{key, Moves};
+use crate::agents::{Agent, LearnedAgent, Model};
+use crate::engine::{Game, Status};
+use crate::program::Program;
+use crate::sim::{game_seed, wilson};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Passes over the decisions at most, the step of AdaGrad and the weight of the L2 penalty.
+const EPOCHS: u32 = 30;
+const RATE: f64 = 0.1;
+const L2: f64 = 1e-4;
+
+/// One decision as recorded: its options' keys, the option taken, the turn.
+struct Recorded {
+    keys: Vec<String>,
+    taken: usize,
+    turn: u32,
+}
+
+/// One decision ready to fit: its options' indices among the keys, the option taken, the progress.
+struct Row {
+    moves: Vec<u32>,
+    taken: usize,
+    t: f64,
+}
+
+/// Plays one game of `model`'s `learned` player in every seat, recording each decision with a choice.
+fn play(program: &Arc<Program>, lc: &LearnConfig, seed: u64, model: &Arc<Model>) -> Vec<Recorded> {
+    let mut game = Game::new(program.clone(), config(lc, seed));
+    let mut agents: Vec<LearnedAgent> = (0..lc.players)
+        .map(|s| LearnedAgent::new(model.clone(), seed ^ (u64::from(s) << 32), 0.0))
+        .collect();
+    let mut recorded = Vec::new();
+    while let Status::Decision(d) = game.status() {
+        let d = d.clone();
+        let Some(agent) = agents.get_mut(d.player as usize) else {
+            break;
+        };
+        let i = agent.choose(&game, &d);
+        if d.options.len() > 1 {
+            recorded.push(Recorded {
+                keys: d.options.iter().map(|l| key(&d.prompt, l)).collect(),
+                taken: i,
+                turn: game.turns(),
+            });
+        }
+        if game.apply(i).is_err() {
+            break;
+        }
+    }
+    recorded
+}
+
+/// The scores of a row's options under `weights` (per key, `[a, b]`).
+fn scores(weights: &[[f64; 2]], row: &Row) -> Vec<f64> {
+    row.moves
+        .iter()
+        .map(|&m| {
+            let [a, b] = weights[m as usize];
+            a + b * row.t
+        })
+        .collect()
+}
+
+/// The mean cross-entropy of `weights` on `rows`, and how many of them the policy's most likely
+/// option is the one taken.
+fn loss(weights: &[[f64; 2]], rows: &[&Row]) -> (f64, usize) {
+    let mut total = 0.0;
+    let mut agree = 0;
+    for row in rows {
+        let s = scores(weights, row);
+        let p = crate::agents::model::softmax(&s);
+        total -= p[row.taken].max(1e-12).ln();
+        let best = (0..s.len()).fold(0, |b, i| if s[i] > s[b] { i } else { b });
+        agree += usize::from(best == row.taken);
+    }
+    (total / rows.len().max(1) as f64, agree)
+}
+
+/// Fits the weights on `train`, keeping the pass with the lowest cross-entropy on `held`.
+fn fit(keys: usize, train: &[&Row], held: &[&Row], seed: u64) -> Vec<[f64; 2]> {
+    let mut weights = vec![[0.0; 2]; keys];
+    let mut squares = vec![[1e-8; 2]; keys];
+    let mut best = (loss(&weights, held).0, weights.clone());
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x006D_6F76_6573);
+    for _ in 0..EPOCHS {
+        order.shuffle(&mut rng);
+        for &r in &order {
+            let row = train[r];
+            let p = crate::agents::model::softmax(&scores(&weights, row));
+            for (i, &m) in row.moves.iter().enumerate() {
+                let error = p[i] - f64::from(u8::from(i == row.taken));
+                let w = &mut weights[m as usize];
+                let g = &mut squares[m as usize];
+                for (j, x) in [1.0, row.t].into_iter().enumerate() {
+                    let grad = error * x + L2 * w[j];
+                    g[j] += grad * grad;
+                    w[j] -= RATE * grad / g[j].sqrt();
+                }
+            }
+        }
+        let l = loss(&weights, held).0;
+        if l < best.0 {
+            best = (l, weights.clone());
+        } else if l > best.0 * 1.001 {
+            break;
+        }
+    }
+    best.1
+}
+
+/// Learns `model`'s play-out policy (see the module's notes) from `lc.games` games of its `learned`
+/// player, and reports it as a generation of stage `moves`: its held-out cross-entropy against a
+/// uniform choice's, and (as its score) how often its most likely option is the one the player took.
+pub(super) fn learn_moves(
+    pool: &rayon::ThreadPool,
+    program: &Arc<Program>,
+    lc: &LearnConfig,
+    (model, deadline): (&mut Model, Option<Instant>),
+    on_generation: &mut dyn FnMut(&Generation),
+    tick: &(dyn Fn() + Sync),
+) {
+    let started = Instant::now();
+    let base = game_seed(lc.seed ^ 0x006D_6F76_6573, 1);
+    let player = Arc::new(model.clone());
+    let games: Vec<Vec<Recorded>> = pool.install(|| {
+        (0..lc.games)
+            .into_par_iter()
+            .map(|k| {
+                let r = play(program, lc, game_seed(base, k), &player);
+                tick();
+                r
+            })
+            .collect()
+    });
+    let mut index: HashMap<String, u32> = HashMap::new();
+    let mut names: Vec<String> = Vec::new();
+    let turns = model.turns.max(1.0);
+    let rows: Vec<(usize, Row)> = games
+        .iter()
+        .enumerate()
+        .flat_map(|(g, decisions)| decisions.iter().map(move |d| (g, d)))
+        .map(|(g, d)| {
+            let moves = d
+                .keys
+                .iter()
+                .map(|k| {
+                    *index.entry(k.clone()).or_insert_with(|| {
+                        names.push(k.clone());
+                        (names.len() - 1) as u32
+                    })
+                })
+                .collect();
+            let row = Row {
+                moves,
+                taken: d.taken,
+                t: f64::from(d.turn) / turns,
+            };
+            (g, row)
+        })
+        .collect();
+    let part = |held: bool| -> Vec<&Row> {
+        rows.iter()
+            .filter(|(g, _)| (g % 10 == 9) == held)
+            .map(|(_, r)| r)
+            .collect()
+    };
+    let (train, held) = (part(false), part(true));
+    let weights = fit(names.len(), &train, &held, base);
+    let (held_loss, agree) = loss(&weights, &held);
+    let uniform = held
+        .iter()
+        .map(|r| (r.moves.len() as f64).ln())
+        .sum::<f64>()
+        / held.len().max(1) as f64;
+    let (score, low, high) = wilson(agree as f64, held.len() as u64);
+    let fitted = Moves {
+        weights: names.into_iter().zip(weights).collect(),
+    };
+    on_generation(&Generation {
+        stage: "moves",
+        generation: 1,
+        games: lc.games,
+        positions: rows.len(),
+        score,
+        low,
+        high,
+        baseline: 0.0,
+        improved: true,
+        kept: true,
+        fit: Fit {
+            loss: held_loss,
+            constant: uniform,
+        },
+        evaluation: None,
+        seconds: started.elapsed().as_secs_f64(),
+    });
+    if lc.policy_rounds == 0 {
+        model.moves = fitted;
+        return;
+    }
+    let started = Instant::now();
+    let (refined, rounds, (score, low, high)) =
+        refine(pool, program, lc, (&fitted, turns, base, deadline), tick);
+    let kept = score >= 0.5;
+    on_generation(&Generation {
+        stage: "moves",
+        generation: 2,
+        games: u64::from(rounds) * ROUND_GAMES,
+        positions: 0,
+        score,
+        low,
+        high,
+        baseline: 0.5,
+        improved: low > 0.5,
+        kept,
+        fit: Fit::default(),
+        evaluation: None,
+        seconds: started.elapsed().as_secs_f64(),
+    });
+    model.moves = if kept { refined } else { fitted };
+}
+
+/// Rounds of the policy's own self-play after it is fitted, the games of each, the step of its
+/// AdaGrad ascent, and the games of the match that decides whether the refined policy is kept.
+pub const ROUNDS: u32 = 200;
+const ROUND_GAMES: u64 = 500;
+const ASCENT: f64 = 1.0;
+const MATCH_GAMES: u64 = 2000;
+
+/// One game of play-out policies (one per seat, drawn from): each seat's decisions with a choice
+/// (when recorded: the seat, its options' keys, the option taken, the progress), each seat's share
+/// of the win (`None`: nobody won) and standing by the script's measure, and whether all players
+/// were one team.
+struct Episode {
+    decisions: Vec<(u8, Vec<String>, usize, f64)>,
+    outcome: Vec<(Option<f64>, f64)>,
+    shared: bool,
+}
+
+/// Plays one game in which seat `s` draws every choice from `seats[s]` at the game's progress
+/// (`turns`: the mean game's length), recording the decisions when `record`.
+fn episode(
+    program: &Arc<Program>,
+    lc: &LearnConfig,
+    seed: u64,
+    (seats, turns): (&[&Moves], f64),
+    record: bool,
+) -> Episode {
+    let mut game = Game::new(program.clone(), config(lc, seed));
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x0065_7069_736F_6465);
+    let mut decisions = Vec::new();
+    while let Status::Decision(d) = game.status() {
+        let i = if d.options.len() > 1 {
+            let t = f64::from(game.turns()) / turns;
+            let policy = seats.get(d.player as usize).copied().unwrap_or(seats[0]);
+            let i = policy.pick(d, t, &mut rng);
+            if record {
+                let keys = d.options.iter().map(|l| key(&d.prompt, l)).collect();
+                decisions.push((d.player, keys, i, t));
+            }
+            i
+        } else {
+            0
+        };
+        if game.apply(i).is_err() {
+            break;
+        }
+    }
+    let goals = crate::agents::Goals::of(&game);
+    let n = game.players() as usize;
+    let shares = match game.status() {
+        Status::Over(o) => goals.shares(o),
+        _ => None,
+    };
+    let scores = goals.standings(&mut game).unwrap_or_else(|| vec![0.0; n]);
+    let outcome = (0..n)
+        .map(|s| (shares.as_ref().and_then(|v| v.get(s).copied()), scores[s]))
+        .collect();
+    Episode {
+        decisions,
+        outcome,
+        shared: goals.shared(),
+    }
+}
+
+/// Each seat's result in each of `games` (its share of the win; where nobody won, in a game of one
+/// team, its score over the best score of these games, else one half: `learn.rs`'s `target`).
+fn results(games: &[Episode]) -> Vec<Vec<f64>> {
+    let best = games
+        .iter()
+        .flat_map(|g| g.outcome.iter().map(|(_, s)| *s))
+        .fold(0.0, f64::max);
+    games
+        .iter()
+        .map(|g| {
+            g.outcome
+                .iter()
+                .map(|&(share, score)| super::target(share, score, g.shared, best))
+                .collect()
+        })
+        .collect()
+}
+
+/// Refines `start` by its own self-play: rounds of [`ROUND_GAMES`] games, each followed by a step of
+/// the policy gradient (REINFORCE: each choice's log-chance pushed by the decider's result less its
+/// seat's mean result in the round), with AdaGrad's steps; then the refined policy plays `start`
+/// ([`MATCH_GAMES`] games, seats alternated, ties half) and is returned with its score and interval.
+fn refine(
+    pool: &rayon::ThreadPool,
+    program: &Arc<Program>,
+    lc: &LearnConfig,
+    (start, turns, base, deadline): (&Moves, f64, u64, Option<Instant>),
+    tick: &(dyn Fn() + Sync),
+) -> (Moves, u32, (f64, f64, f64)) {
+    let started = Instant::now();
+    let mut policy = start.clone();
+    let mut squares: HashMap<String, [f64; 2]> = HashMap::new();
+    let mut played = 0;
+    for round in 0..lc.policy_rounds {
+        // A round runs only if it would end within the time, were it as long as the last.
+        if let Some(end) = deadline {
+            let now = Instant::now();
+            if played > 0 && now + (now - started) / played > end {
+                break;
+            }
+        }
+        played += 1;
+        let round_base = game_seed(base, u64::from(round));
+        let games: Vec<Episode> = pool.install(|| {
+            (0..ROUND_GAMES)
+                .into_par_iter()
+                .map(|k| {
+                    let e = episode(
+                        program,
+                        lc,
+                        game_seed(round_base, k),
+                        (&[&policy], turns),
+                        true,
+                    );
+                    tick();
+                    e
+                })
+                .collect()
+        });
+        let results = results(&games);
+        let seats = results.iter().map(Vec::len).max().unwrap_or(0);
+        let mut mean = vec![0.0; seats];
+        for r in &results {
+            for (m, x) in mean.iter_mut().zip(r) {
+                *m += x / games.len().max(1) as f64;
+            }
+        }
+        let mut gradient: HashMap<&str, [f64; 2]> = HashMap::new();
+        for (g, result) in games.iter().zip(&results) {
+            for (seat, keys, taken, t) in &g.decisions {
+                let s = *seat as usize;
+                let advantage = result.get(s).copied().unwrap_or(0.0) - mean[s];
+                let scores: Vec<f64> = keys
+                    .iter()
+                    .map(|k| policy.weights.get(k).map_or(0.0, |[a, b]| a + b * t))
+                    .collect();
+                let p = crate::agents::model::softmax(&scores);
+                for (i, k) in keys.iter().enumerate() {
+                    let push = advantage * (f64::from(u8::from(i == *taken)) - p[i]);
+                    let e = gradient.entry(k.as_str()).or_insert([0.0; 2]);
+                    e[0] += push;
+                    e[1] += push * t;
+                }
+            }
+        }
+        let mut keys: Vec<&str> = gradient.keys().copied().collect();
+        keys.sort_unstable();
+        for k in keys {
+            let g = gradient[k].map(|x| x / games.len().max(1) as f64);
+            let acc = squares.entry(k.to_string()).or_insert([1e-8; 2]);
+            let w = policy.weights.entry(k.to_string()).or_insert([0.0; 2]);
+            for j in 0..2 {
+                acc[j] += g[j] * g[j];
+                w[j] += ASCENT * g[j] / acc[j].sqrt();
+            }
+        }
+    }
+    let match_base = game_seed(base, u64::MAX);
+    let players = u64::from(lc.players.max(1));
+    let games: Vec<Episode> = pool.install(|| {
+        (0..MATCH_GAMES)
+            .into_par_iter()
+            .map(|k| {
+                let seat = (k % players) as usize;
+                let seats: Vec<&Moves> = (0..players as usize)
+                    .map(|s| if s == seat { &policy } else { start })
+                    .collect();
+                let e = episode(
+                    program,
+                    lc,
+                    game_seed(match_base, k),
+                    (&seats, turns),
+                    false,
+                );
+                tick();
+                e
+            })
+            .collect()
+    });
+    let total: f64 = results(&games)
+        .iter()
+        .enumerate()
+        .map(|(k, r)| r.get(k % players as usize).copied().unwrap_or(0.0))
+        .sum();
+    let score = wilson(total, games.len() as u64);
+    (policy, played, score)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{fit, loss, Row};
+
+    #[test]
+    fn the_policy_learns_which_move_is_taken_and_when() {
+        // Move 0 is taken over move 1 early (t < 0.5) and move 1 late; move 2 never.
+        let rows: Vec<Row> = (0..400)
+            .map(|i| {
+                let t = f64::from(i % 10) / 10.0;
+                Row {
+                    moves: vec![0, 1, 2],
+                    taken: usize::from(t >= 0.5),
+                    t,
+                }
+            })
+            .collect();
+        let all: Vec<&Row> = rows.iter().collect();
+        let weights = fit(3, &all[..300], &all[300..], 7);
+        let (l, agree) = loss(&weights, &all[300..]);
+        assert!(l < 0.5 * 3f64.ln(), "{l}");
+        // All but the decisions near the switch are predicted.
+        assert!(agree >= 80, "{agree}");
+        // Late on, move 0 weighs less than move 1; move 2 least of all early.
+        let at = |m: usize, t: f64| weights[m][0] + weights[m][1] * t;
+        assert!(at(1, 0.9) > at(0, 0.9) && at(0, 0.1) > at(1, 0.1));
+        assert!(at(2, 0.1) < at(0, 0.1));
+    }
+}
