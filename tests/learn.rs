@@ -24,6 +24,8 @@ fn learn(script: &str, jobs: &str, out: &PathBuf) -> String {
         "2",
         "--prior-games",
         "10",
+        "--search-iterations",
+        "20",
         "--policy-rounds",
         "3",
         "--seed",
@@ -60,20 +62,48 @@ fn a_model_plays_with_its_script_and_is_refused_by_another() {
     let path = temp("piles.model");
     learn("examples/two-piles.cardgame", "2", &path);
     let model = path.to_str().expect("a path");
-    let ok = cardgame(&[
-        "run",
-        "examples/two-piles.cardgame",
-        "--agents",
-        "search:5,learned",
-        "--model",
-        model,
-    ]);
-    assert_eq!(
-        ok.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&ok.stderr)
-    );
+    for agents in ["search:5,learned", "policy,search:5:deep=1"] {
+        let ok = cardgame(&[
+            "run",
+            "examples/two-piles.cardgame",
+            "--agents",
+            agents,
+            "--model",
+            model,
+        ]);
+        assert_eq!(
+            ok.status.code(),
+            Some(0),
+            "{agents}: {}",
+            String::from_utf8_lossy(&ok.stderr)
+        );
+    }
+    // A model of the version before the play-out policy: `search` plays with it, `policy` cannot.
+    let text = std::fs::read_to_string(&path).expect("the model");
+    let before: String = text
+        .replace("cardgame model 5", "cardgame model 4")
+        .lines()
+        .filter(|l| !l.starts_with("move "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let old = temp("piles-4.model");
+    std::fs::write(&old, before).expect("written");
+    let old = old.to_str().expect("a path");
+    let run = |agents: &str| {
+        cardgame(&[
+            "run",
+            "examples/two-piles.cardgame",
+            "--agents",
+            agents,
+            "--model",
+            old,
+        ])
+    };
+    assert_eq!(run("search:5").status.code(), Some(0));
+    let refused = run("policy");
+    assert_eq!(refused.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&refused.stderr);
+    assert!(e.contains("has none: learn it again"), "{e}");
     let other = cardgame(&[
         "run",
         "examples/market-race.cardgame",
@@ -143,6 +173,10 @@ fn a_model_beside_the_script_is_found_said_and_checked() {
         "4",
         "--prior-generations",
         "1",
+        "--search-iterations",
+        "20",
+        "--policy-rounds",
+        "2",
     ]);
     assert_eq!(
         o.status.code(),

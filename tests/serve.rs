@@ -519,6 +519,10 @@ fn serve_plays_with_a_learned_model_and_refuses_another_script_s() {
         "10",
         "--generations",
         "1",
+        "--prior-generations",
+        "0",
+        "--policy-rounds",
+        "2",
         "--out",
         model,
     ]);

@@ -375,10 +375,17 @@ pub fn make_agent_with(
                 Some(b) => (b, true),
                 None => (plain, false),
             };
-            // With a model: play-outs cut when the next turn begins (with `:deep`, N turns past the
-            // decision's), judged by the model, in worlds that keep each player's unseen cards that
-            // player's (what the model was fitted on); without: play-outs of two turns (at random,
-            // or by MAST with `:mast`), judged by the script's measure.
+            // A model with a play-out policy plays out to the end by it unless told otherwise (the
+            // strongest setting measured: docs/cli.md, Learning).
+            let deep = match (deep, model) {
+                (None, Some(m)) if !m.moves.is_empty() => Some(None),
+                (deep, _) => deep,
+            };
+            // With a model: play-outs by its play-out policy to the end of the game (`:deep=N`: N
+            // turns past the decision's), else (a model without a play-out policy) cut when the
+            // next turn begins, judged by the model where they stop, in worlds that keep each
+            // player's unseen cards that player's (what the model was fitted on); without: play-outs
+            // of two turns (at random, or by MAST with `:mast`), judged by the script's measure.
             let playout = Playout {
                 turns: match (model, deep) {
                     (Some(_), Some(n)) => n,
@@ -463,6 +470,7 @@ mod tests {
             ("search:1s:mast:infer", "search:1s:mast:infer"),
             ("search:1s:deep", "search:1s:deep"),
             ("search:1s:deep=2:noprior", "search:1s:deep=2:noprior"),
+            ("search:1s:deep=end", "search:1s:deep=end"),
             ("search:50ms:nomodel", "search:50ms:nomodel"),
             ("ismcts:20:random:infer", "ismcts:20:random:infer"),
             (
