@@ -49,6 +49,23 @@ pub struct LearnArgs<'a> {
 }
 
 fn generation_text(g: &Generation) -> String {
+    if g.stage == "playouts" {
+        return format!(
+            "search's play-outs: to the end by the policy against cut at the next turn, {} games \
+             of `search:{}`: {:.1}% [{:.1}-{:.1}], so {}; {:.1}s",
+            g.games,
+            cardgame_interpreter::learn::PLAYOUT_ITERATIONS,
+            100.0 * g.score,
+            100.0 * g.low,
+            100.0 * g.high,
+            if g.kept {
+                "to the end"
+            } else {
+                "cut at the next turn"
+            },
+            g.seconds
+        );
+    }
     if g.stage == "moves" && g.generation > 1 {
         return format!(
             "play-out policy refined by {} games of its own self-play: against the policy fitted \

@@ -53,6 +53,11 @@ fn learning_gives_the_same_model_whatever_the_jobs() {
     assert!(one.starts_with("cardgame model 5\nscript "), "{one}");
     // The play-out policy, learned from the same games: a `move` line per option seen.
     assert!(one.contains("\nmove "), "{one}");
+    // Whether the search plays out to the end, as a match between the two said.
+    assert!(
+        one.contains("\nplayouts end\n") || one.contains("\nplayouts turn\n"),
+        "{one}"
+    );
     assert!(one.contains("\nplayers 2\n"), "{one}");
     assert!(one.contains("\nfeature me.*:Card 1 "), "{one}");
 }

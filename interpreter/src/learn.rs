@@ -19,7 +19,8 @@
 //! time (were it as long as the last one).
 //!
 //! Then the play-out policy over the options' labels is fitted to the choices of the evaluation's
-//! player (`learn/moves.rs`), and, in the time left, the search's generations (`learn/prior.rs`) play `search` against
+//! player (`learn/moves.rs`), a match says whether the search plays out to the end by it
+//! (`learn/playouts.rs`), and, in the time left, the search's generations (`learn/prior.rs`) play `search` against
 //! itself, fit the evaluation again on the outcomes of its games where that predicts them better,
 //! and fit the prior over options to its choices.
 //!
@@ -40,8 +41,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod moves;
+mod playouts;
 mod prior;
 pub use moves::ROUNDS as POLICY_ROUNDS;
+pub use playouts::ITERATIONS as PLAYOUT_ITERATIONS;
 pub use prior::{Evaluation, Source, ITERATIONS as PRIOR_ITERATIONS};
 
 /// The least share of `--time` the evaluation's generations may take when a prior is learned after
@@ -149,8 +152,9 @@ impl LearnConfig {
 pub struct Generation {
     /// What the generation learned: `evaluation` (of positions), `moves` (the play-out policy:
     /// `positions` are its decisions, `fit` its held-out cross-entropy against a uniform choice's,
-    /// `score` how often its most likely option is the one its player took) or `prior` (over
-    /// options).
+    /// `score` how often its most likely option is the one its player took), `playouts` (the match of
+    /// the search's play-outs to the end against those cut at the next turn; `kept`: to the end) or
+    /// `prior` (over options).
     pub stage: &'static str,
     pub generation: u32,
     pub games: u64,
@@ -713,6 +717,14 @@ fn learn_in_pool(
     if evaluated {
         let deadline = lc.time.map(|t| started + t);
         moves::learn_moves(
+            pool,
+            &program,
+            lc,
+            (&mut model, deadline),
+            on_generation,
+            tick,
+        );
+        playouts::choose(
             pool,
             &program,
             lc,

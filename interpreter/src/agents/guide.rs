@@ -47,6 +47,9 @@ pub struct Guide {
     pub mast: bool,
     /// Play-outs draw every decision from the model's prior (`:deep`).
     pub deep: bool,
+    /// A play-out's reward is half the model's judgement where the next turn began and half its
+    /// end's (`:blend`).
+    pub blend: bool,
     /// Label → (reward sum, count), for the player who took it.
     table: HashMap<String, (f64, u32)>,
     /// The moves of the current iteration: (player, label).

@@ -270,6 +270,11 @@ impl IsmctsAgent {
         self
     }
 
+    /// Blends each play-out's reward with the model's judgement where the next turn began.
+    pub fn blend(&mut self, on: bool) {
+        self.guide.blend = on;
+    }
+
     pub fn timed(seed: u64, time: Duration, playout: Playout) -> Self {
         IsmctsAgent {
             time: Some(time),
@@ -381,7 +386,10 @@ impl IsmctsAgent {
     }
 
     /// The play-out after the tree: the policy plays until the turn after next begins.
-    fn play_out(&mut self, g: &mut Game, turn: u32, goals: &Goals) {
+    /// With `Guide::blend`, returns the model's judgement where the next turn began (`None` where
+    /// the game ended before it, or without blending).
+    fn play_out(&mut self, g: &mut Game, turn: u32, goals: &Goals) -> Option<Vec<f64>> {
+        let mut midway = None;
         if self.playout.strategy.is_none() && !self.guide.mast && !self.guide.deep {
             // A random play-out counts options, never reads them.
             g.set_labels(false);
@@ -395,10 +403,13 @@ impl IsmctsAgent {
         for _ in 0..limit {
             let k = match g.status() {
                 Status::Decision(d) => d.options.len(),
-                _ => return,
+                _ => return midway,
             };
             if self.playout.turns.is_some_and(|t| g.turns() >= turn + t) {
-                return;
+                return midway;
+            }
+            if self.guide.blend && midway.is_none() && g.turns() > turn {
+                midway = self.guide.judge(g, goals);
             }
             let choice = match &self.playout.strategy {
                 Some((s, _)) if k > 1 => match g.strategy_choice(*s) {
@@ -425,9 +436,10 @@ impl IsmctsAgent {
                 _ => self.rng.gen_range(0..k.max(1)),
             };
             if g.apply(choice).is_err() {
-                return;
+                return midway;
             }
         }
+        midway
     }
 
     /// One iteration: a world, a walk down the tree, a play-out, the backup.
@@ -554,12 +566,19 @@ impl IsmctsAgent {
             node = best.2;
             path.push(node);
         }
-        self.play_out(&mut g, turn, &world.goals);
+        let midway = self.play_out(&mut g, turn, &world.goals);
         run_forced(&mut g);
-        let r = match self.guide.judge(&mut g, &world.goals) {
+        let mut r = match self.guide.judge(&mut g, &world.goals) {
             Some(r) => r,
             None => scale.rewards(&mut g, &world.root, &world.goals),
         };
+        // Blended: half the model's judgement where the next turn began, half where the play-out
+        // ended (as AlphaGo mixed its value network with its roll-outs' outcomes).
+        if let Some(m) = midway {
+            for (x, y) in r.iter_mut().zip(&m) {
+                *x = 0.5 * *x + 0.5 * y;
+            }
+        }
         self.guide.learn(&r);
         for &n in &path {
             let nd = &mut nodes[n];

@@ -355,6 +355,11 @@ pub fn make_agent_with(
                 Some(b) => (b, None),
                 None => (plain, model),
             };
+            // `:blend`: a play-out's reward is half the model's judgement where the next turn began.
+            let (plain, blend) = match plain.strip_suffix(":blend") {
+                Some(b) => (b, true),
+                None => (plain, false),
+            };
             // `:noprior`: the model judges the play-outs but gives no prior over options (`guide.rs`).
             let (plain, prior) = match plain.strip_suffix(":noprior") {
                 Some(b) => (b, false),
@@ -375,10 +380,15 @@ pub fn make_agent_with(
                 Some(b) => (b, true),
                 None => (plain, false),
             };
-            // A model with a play-out policy plays out to the end by it unless told otherwise (the
-            // strongest setting measured: docs/cli.md, Learning).
+            // `:shallow`: play-outs cut when the next turn begins, whatever the model says.
+            let (budget, shallow) = match budget.strip_suffix(":shallow") {
+                Some(b) => (b, true),
+                None => (budget, false),
+            };
+            // A model whose learning measured play-outs to the end stronger (`playouts end`) plays
+            // out to the end by its play-out policy unless told otherwise.
             let deep = match (deep, model) {
-                (None, Some(m)) if !m.moves.is_empty() => Some(None),
+                (None, Some(m)) if !shallow && m.to_the_end && !m.moves.is_empty() => Some(None),
                 (deep, _) => deep,
             };
             // With a model: play-outs by its play-out policy to the end of the game (`:deep=N`: N
@@ -403,16 +413,18 @@ pub fn make_agent_with(
                     return Err(format!(
                         "`{other}`: search takes a time per decision (`search:50ms`, `search:1s`, \
                          up to 1 hour) or a number of iterations from 1 (`search:500`), then \
-                         optionally `:mast`, `:deep` (or `:deep=N`, N from 1 to 100, or `:deep=end`), \
-                         `:noprior`, `:nomodel` and `:infer`, in that order"
+                         optionally `:shallow`, `:mast`, `:deep` (or `:deep=N`, N from 1 to 100, or \
+                         `:deep=end`), `:noprior`, `:blend`, `:nomodel` and `:infer`, in that order"
                     ))
                 }
             };
-            Ok(Box::new(agent.guided(
+            let mut agent = agent.guided(
                 model.cloned(),
                 (mast, prior, deep.is_some() && model.is_some()),
                 format!("search:{rest}"),
-            )))
+            );
+            agent.blend(blend && model.is_some());
+            Ok(Box::new(agent))
         }
         other if other.starts_with("strategy:") => {
             let i = strategy_index(program, other["strategy:".len()..].trim())?;
@@ -471,6 +483,7 @@ mod tests {
             ("search:1s:deep", "search:1s:deep"),
             ("search:1s:deep=2:noprior", "search:1s:deep=2:noprior"),
             ("search:1s:deep=end", "search:1s:deep=end"),
+            ("search:300:shallow", "search:300:shallow"),
             ("search:50ms:nomodel", "search:50ms:nomodel"),
             ("ismcts:20:random:infer", "ismcts:20:random:infer"),
             (

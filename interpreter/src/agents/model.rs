@@ -21,9 +21,9 @@
 //! rest 0.
 //!
 //! The file is text: a header (`cardgame model 5`, `script HASH`, `players N`, `turns T`, `bias B`,
-//! `prior V V'`, or `prior none`), then one line per feature it reads: `feature NAME MEAN SPREAD W U A B`, in the
+//! `prior V V'`, or `prior none`, `playouts end` or `playouts turn`), then one line per feature it reads: `feature NAME MEAN SPREAD W U A B`, in the
 //! order the features are derived; then the play-out policy's weights, one line per move: `move A B
-//! KEY` (`moves.rs`). A file of version 4 (no `move` lines) is still read.
+//! KEY` (`moves.rs`). A file of version 4 (no `playouts` nor `move` lines) is still read.
 
 use super::features::FeatureSet;
 use super::moves::Moves;
@@ -59,6 +59,9 @@ pub struct Model {
     pub prior: Prior,
     /// The play-out policy over the options' labels (`moves.rs`; empty: none learned).
     pub moves: Moves,
+    /// Whether `search` plays out to the end of the game by the play-out policy (`playouts end`:
+    /// `learn` measured it stronger than play-outs cut at the next turn, `playouts turn`).
+    pub to_the_end: bool,
     features: Option<FeatureSet>,
 }
 
@@ -149,6 +152,7 @@ impl Model {
             u: vec![0.0; n],
             prior: Prior::blank(n),
             moves: Moves::default(),
+            to_the_end: false,
             features: Some(features),
         }
     }
@@ -258,8 +262,9 @@ impl Model {
         } else {
             "none".to_string()
         };
+        let playouts = if self.to_the_end { "end" } else { "turn" };
         let mut s = format!(
-            "{MAGIC}\nscript {}\nplayers {}\nturns {}\nbias {}\nprior {prior}\n",
+            "{MAGIC}\nscript {}\nplayers {}\nturns {}\nbias {}\nprior {prior}\nplayouts {playouts}\n",
             self.script, self.players, self.turns, self.bias
         );
         for i in 0..self.names.len() {
@@ -364,7 +369,16 @@ impl Model {
         let malformed = |line: &str| {
             format!("the model's line `{line}` is not `feature NAME MEAN SPREAD W U A B`")
         };
+        let mut to_the_end = false;
         for line in lines.filter(|l| !l.trim().is_empty()) {
+            match line {
+                "playouts end" => {
+                    to_the_end = true;
+                    continue;
+                }
+                "playouts turn" => continue,
+                _ => {}
+            }
             if line.starts_with("move ") {
                 moves.read_line(line)?;
                 continue;
@@ -412,6 +426,7 @@ impl Model {
         let kept: Vec<usize> = rows.iter().map(|(i, _)| *i).collect();
         model.restrict(&kept);
         model.moves = moves;
+        model.to_the_end = to_the_end;
         Ok(model)
     }
 }
@@ -441,7 +456,7 @@ mod tests {
         let text = m.to_text();
         let hash = script_hash(SRC);
         assert!(text.starts_with(&format!(
-            "cardgame model 5\nscript {hash}\nplayers 2\nturns 12.5\nbias 0\nprior 1 0.5\n\
+            "cardgame model 5\nscript {hash}\nplayers 2\nturns 12.5\nbias 0\nprior 1 0.5\nplayouts turn\n\
              feature me.hand 0 1 0.25 0 0 0\nfeature me.*:Red Gem 0 1 0 -1.5 0 2\n"
         )));
         let back = Model::from_text(&text, &p, &script_hash(SRC), 2).expect("reads");
@@ -457,7 +472,7 @@ mod tests {
         some.restrict(&[1, 3]);
         let text = some.to_text();
         assert!(text.ends_with(
-            "prior 1 0.5\nfeature me.*:Red Gem 0 1 0 -1.5 0 2\nfeature next.hand 0 1 0 0 0 0\n"
+            "prior 1 0.5\nplayouts turn\nfeature me.*:Red Gem 0 1 0 -1.5 0 2\nfeature next.hand 0 1 0 0 0 0\n"
         ));
         let back = Model::from_text(&text, &p, &hash, 2).expect("reads");
         assert_eq!(
@@ -474,7 +489,10 @@ mod tests {
         let mut blank = back.clone();
         blank.prior = super::Prior::blank(blank.names.len());
         let text = blank.to_text();
-        assert!(text.contains("\nbias 0\nprior none\nfeature "), "{text}");
+        assert!(
+            text.contains("\nbias 0\nprior none\nplayouts turn\nfeature "),
+            "{text}"
+        );
         let back = Model::from_text(&text, &p, &hash, 2).expect("reads");
         assert!(!back.prior.fitted);
         assert_eq!(back.prior.chances(&[0.1, 0.3, 0.2]), vec![0.0, 1.0, 0.0]);
@@ -491,6 +509,13 @@ mod tests {
         );
         let back = Model::from_text(&text, &p, &hash, 2).expect("reads");
         assert_eq!(back.moves, playing.moves);
+        assert!(!back.to_the_end);
+        let ended = text.replace("playouts turn", "playouts end");
+        assert!(
+            Model::from_text(&ended, &p, &hash, 2)
+                .expect("reads")
+                .to_the_end
+        );
         // A file of the version before (no `move` lines) is still read.
         let before = blank
             .to_text()
