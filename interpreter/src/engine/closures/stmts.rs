@@ -357,10 +357,12 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             as_card: None,
             by,
         } => super::calls::perform(sx, *ability, card, by.as_ref(), span),
-        StmtKind::For { slot, .. } => {
-            written(sx, *slot, None);
-            Err("a `for` loop")
-        }
+        StmtKind::For {
+            slot,
+            list,
+            filter,
+            body,
+        } => super::each::compile_for(sx, *slot, list, filter.as_ref(), *body, at),
         StmtKind::Simultaneously { player, .. } => {
             written(sx, *player, None);
             Err("a simultaneous decision")
