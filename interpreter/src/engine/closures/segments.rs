@@ -117,7 +117,7 @@ pub(crate) fn run(m: &mut Mach, b: BlockId, i: u32) -> stmts::R<Option<Flow>> {
 }
 
 /// The walker's `run_block` on `Engine::Closures`: the segment of compiled statements from `i`,
-/// else statement `i` as the walker runs it (without its fast paths). Apart from `run_block`, so
+/// else statement `i` as the walker runs it. Apart from `run_block`, so
 /// that the walker's stays inlined in its loop.
 #[inline(never)]
 pub(crate) fn run_block<'a>(
@@ -129,8 +129,14 @@ pub(crate) fn run_block<'a>(
     if let Some(flow) = run(m, b, i)? {
         return Ok(flow);
     }
-    match bl.stmts.get(i as usize) {
-        Some(stmt) => m.exec_walked(stmt, At { block: b, idx: i }),
-        None => Ok(Flow::Next),
+    let Some(stmt) = bl.stmts.get(i as usize) else {
+        return Ok(Flow::Next);
+    };
+    let at = At { block: b, idx: i };
+    // A statement the closures do not compile takes the walker's fast path where it has one
+    // (engine/fast/stmts.rs: a `move` of a card, a list's `let`, ...), as on the walker.
+    match bl.compiled.get(i as usize) {
+        Some(code) if m.fast_stmt(stmt, code, at) => Ok(Flow::Next),
+        _ => m.exec_walked(stmt, at),
     }
 }
