@@ -14,6 +14,7 @@ mod env;
 mod expr;
 mod kinds;
 mod menu;
+mod places;
 mod segments;
 mod stmts;
 

@@ -12,11 +12,10 @@
 use super::env::{word, Env, Slots, NONE};
 use super::expr::{compile, zone, Cx, Int, C};
 use crate::engine::exec::{At, Flow, Frame, Mach};
-use crate::engine::stmt::Place;
 use crate::engine::RuntimeError;
 use crate::program::{
-    AssignOp, BinOp, BlockId, Builtin, ChooseCount, ExprKind, Program, Stmt, StmtKind, Target,
-    TextIr, TextPartIr, Ty, UnOp,
+    AssignOp, BinOp, BlockId, Builtin, ChooseCount, ExprKind, Program, Stmt, StmtKind, TextIr,
+    TextPartIr, Ty, UnOp,
 };
 use crate::value::Value;
 use cardgame_grammar::ast::{Position, Span};
@@ -85,7 +84,7 @@ pub(crate) fn value(t: &Ty, w: i64) -> Value {
 }
 
 /// The type of `e` when it is a word the closures compute; `None` otherwise.
-fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
+pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
     let p = cx.p;
     Some(match &e.kind {
         ExprKind::Const(v) => match v {
@@ -367,8 +366,8 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             written(sx, *player, None);
             Err("a simultaneous decision")
         }
-        StmtKind::Assign(t, op, e) => assign(sx, t, *op, e, span),
-        StmtKind::Pay(e, t) => pay(sx, e, t, span),
+        StmtKind::Assign(t, op, e) => super::places::assign(sx, t, *op, e, span),
+        StmtKind::Pay(e, t) => super::places::pay(sx, e, t, span),
         StmtKind::If(branches, other) => {
             let mut conds = Vec::with_capacity(branches.len());
             for (c, _) in branches {
@@ -643,119 +642,6 @@ fn moving(
         } else {
             Ctl::Next
         })
-    }))
-}
-
-/// A place the closures write: a local number, or a variable whose index they compute.
-enum Spot {
-    Local(u16, usize),
-    Global(usize),
-    Player(usize, Int),
-}
-
-fn spot(sx: &mut Sx, t: &Target) -> C<Spot> {
-    match t {
-        Target::Local(s) => {
-            if sx.cx.type_of_local(*s) != Some(&Ty::Int) {
-                return Err("a local that is not a number");
-            }
-            Ok(Spot::Local(*s, sx.cx.slot(*s)?))
-        }
-        Target::Global(v) => Ok(Spot::Global(v.index())),
-        Target::Player(v, e) => {
-            if type_of(&sx.cx, e) != Some(Ty::Player) {
-                return Err("a player's variable of what is not known to be a player");
-            }
-            Ok(Spot::Player(v.index(), compile(&mut sx.cx, e)?))
-        }
-        Target::Card(..) => Err("a card's variable"),
-    }
-}
-
-/// The walker's place of a spot, computed; `None` when a closure could not answer.
-fn place(m: &Mach, regs: &mut Regs, s: &Spot) -> Option<Place> {
-    Some(match s {
-        Spot::Local(slot, _) => Place::Local(*slot),
-        Spot::Global(v) => Place::Global(*v, m.l.var(crate::program::VarId(*v as u16))),
-        Spot::Player(v, pf) => {
-            let p = eval(m, regs, pf)?;
-            if !(0..m.s.players as i64).contains(&p) {
-                return None;
-            }
-            Place::Player(*v, p as u8)
-        }
-    })
-}
-
-/// Writes `new` to the spot through the walker's `write_place` (bounds, versions), and to the
-/// slot of a local.
-fn write(m: &mut Mach, regs: &mut Regs, s: &Spot, pl: &Place, new: i64, span: Span) -> R<()> {
-    if let Spot::Local(_, i) = s {
-        regs.slots[*i] = new;
-    }
-    m.write_place(pl, Value::Int(new), span)
-}
-
-fn assign(sx: &mut Sx, t: &Target, op: AssignOp, e: &crate::program::Expr, span: Span) -> C<Step> {
-    if let Target::Global(v) | Target::Player(v, _) = t {
-        if sx.cx.p.vars.get(v.index()).map(|d| &d.ty) != Some(&Ty::Int) {
-            return Err("a variable that is not a number");
-        }
-    }
-    let ef = compile(&mut sx.cx, e)?;
-    if type_of(&sx.cx, e) != Some(Ty::Int) {
-        return Err("a value that is not a number");
-    }
-    let s = spot(sx, t)?;
-    Ok(Box::new(move |m, regs| {
-        let (Some(v), Some(pl)) = (eval(m, regs, &ef), place(m, regs, &s)) else {
-            return Ok(Ctl::Walk);
-        };
-        let new = match op {
-            AssignOp::Set => v,
-            AssignOp::Add | AssignOp::Sub => {
-                let Value::Int(cur) = m.read_place(&pl) else {
-                    return Ok(Ctl::Walk);
-                };
-                let r = if op == AssignOp::Sub {
-                    cur.checked_sub(v)
-                } else {
-                    cur.checked_add(v)
-                };
-                let Some(r) = r else {
-                    return Ok(Ctl::Walk);
-                };
-                r
-            }
-        };
-        write(m, regs, &s, &pl, new, span)?;
-        Ok(Ctl::Next)
-    }))
-}
-
-fn pay(sx: &mut Sx, e: &crate::program::Expr, t: &Target, span: Span) -> C<Step> {
-    if let Target::Global(v) | Target::Player(v, _) = t {
-        if sx.cx.p.vars.get(v.index()).map(|d| &d.ty) != Some(&Ty::Int) {
-            return Err("a variable that is not a number");
-        }
-    }
-    let ef = compile(&mut sx.cx, e)?;
-    let s = spot(sx, t)?;
-    Ok(Box::new(move |m, regs| {
-        let (Some(amount), Some(pl)) = (eval(m, regs, &ef), place(m, regs, &s)) else {
-            return Ok(Ctl::Walk);
-        };
-        match m.read_place(&pl) {
-            Value::Int(have) if have >= amount => match have.checked_sub(amount) {
-                Some(left) => {
-                    write(m, regs, &s, &pl, left, span)?;
-                    Ok(Ctl::Next)
-                }
-                None => Ok(Ctl::Walk),
-            },
-            Value::Int(_) | Value::None => Ok(failed(m, span)),
-            _ => Ok(Ctl::Walk),
-        }
     }))
 }
 
