@@ -85,13 +85,14 @@ pub(crate) fn run(m: &mut Mach, b: BlockId, i: u32) -> stmts::R<Option<Flow>> {
         return Ok(None);
     }
     let frame = m.s.frames.len() - 1;
-    // Slots past the context's locals are written before they are read (a function's frame).
+    // Slots the block does not read stay `NONE`; past the context's locals they are written
+    // before they are read (a function's frame).
     let mut regs = stmts::Regs {
         slots: [NONE; SLOTS],
         you: 0,
         depth: 0,
     };
-    stmts::load(m, &mut regs);
+    stmts::load(m, &mut regs, code.reads);
     charge(m, code.charge[i as usize], code.span)?;
     let mut k = i as usize;
     while let Some(Some(step)) = code.steps.get(k) {

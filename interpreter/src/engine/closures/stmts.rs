@@ -54,6 +54,8 @@ pub(crate) type Step = Box<dyn for<'a, 'b> Fn(&'b mut Mach<'a>, &mut Regs) -> R<
 /// entered at each statement: the statements from there to the first one not compiled.
 pub(crate) struct BlockCode {
     pub id: BlockId,
+    /// The slots its closures read (`Cx::reads`), its nested blocks' included.
+    pub reads: u32,
     pub steps: Vec<Option<Step>>,
     pub charge: Vec<u32>,
     pub span: Span,
@@ -170,8 +172,10 @@ pub(super) fn failed(m: &mut Mach, span: Span) -> Ctl {
 /// Compiles block `id` (once: a block belongs to one body) and records it by id.
 pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
     if let Some(Some(done)) = sx.blocks.get(id.index()) {
+        sx.cx.reads |= done.reads;
         return done.clone();
     }
+    let outer = std::mem::take(&mut sx.cx.reads);
     let p: &Program = sx.cx.p;
     let stmts: &[Stmt] = p.blocks.get(id.index()).map_or(&[], |b| &b.stmts);
     let steps: Vec<Option<Step>> = (stmts.iter().enumerate())
@@ -198,8 +202,11 @@ pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
         };
     }
     let span = stmts.first().map_or(p.header, |s| s.span);
+    let reads = sx.cx.reads;
+    sx.cx.reads |= outer;
     let code = Arc::new(BlockCode {
         id,
+        reads,
         steps,
         charge,
         span,
@@ -645,14 +652,19 @@ fn moving(
     }))
 }
 
-/// Loads the slots of the context on top as words (`NONE` where a local holds no word) and its
-/// `you` (the active player where it has none, as the walker reads it).
+/// Loads the slots `reads` of the context on top as words (`NONE` where a local holds no word)
+/// and its `you` (the active player where it has none, as the walker reads it).
 #[inline]
-pub(crate) fn load(m: &Mach, regs: &mut Regs) {
+pub(crate) fn load(m: &Mach, regs: &mut Regs, reads: u32) {
     regs.you = m.s.active;
     if let Some(ctx) = m.s.ctxs.last() {
-        for (s, v) in regs.slots.iter_mut().zip(&ctx.locals) {
-            *s = word(v).unwrap_or(NONE);
+        let mut left = reads;
+        while left != 0 {
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
+            if let Some(v) = ctx.locals.get(i) {
+                regs.slots[i] = word(v).unwrap_or(NONE);
+            }
         }
         if let Some(you) = ctx.you {
             regs.you = you;
