@@ -18,7 +18,7 @@ mod places;
 mod segments;
 mod stmts;
 
-pub(crate) use segments::run_block;
+pub(crate) use segments::{run, segment};
 
 use super::state::{Layout, State};
 use crate::program::{ActionId, Program, StmtKind};
