@@ -1,10 +1,11 @@
 //! Engine stage (closures): compiles a body's statements into closures that change the game.
 //!
 //! A statement compiles when every expression it evaluates is a word (expr.rs) and its effect is
-//! one this file knows: `let`, writes of numbers, `if`, `while`, `repeat`, `move` of a card, of a
-//! zone's cards or of a pile's top cards, `require`, `pay`, `stat`, `log` while nobody records,
-//! `eliminate` and `return` of a word. Any other statement (decisions, calls, turns, ...) stays
-//! the walker's (`None`). A statement evaluates everything it reads first and answers
+//! one this file knows: `let`, writes of numbers and `pay` (places.rs), `if`, `while`, `repeat`,
+//! `for` (each.rs), `move` of a card, of a zone's cards or of a pile's top cards, `require`,
+//! `stat`, `log` while nobody records, `eliminate` and `return` of a word; calls and `perform` run
+//! inline (calls.rs). Any other statement (decisions, turns, phases, `shuffle`, ...) stays the
+//! walker's (`None`). A statement evaluates everything it reads first and answers
 //! [`Ctl::Walk`] before changing anything when a closure cannot answer: the walker then runs it.
 //! Locals live in the walker's context and in the int slots at once: a write goes to both, so
 //! the walker reads what the closures wrote wherever it takes over (segments.rs).
