@@ -128,8 +128,9 @@ struct Limits {
     #[arg(long, default_value_t = DEFAULT_MAX_STEPS, value_parser = clap::value_parser!(u64).range(1..))]
     max_steps: u64,
     /// The engine that runs the games while issue 42 moves it (docs/engine.md, "Where the move
-    /// stands"): `walker`, or `closures` (menus and guarded checks answered by typed closures first).
-    #[arg(long, value_enum, default_value_t = EngineArg::Walker, hide = true)]
+    /// stands"): `closures` (the default: menus, checks and statements on typed closures first, the
+    /// walker for the rest), or `walker` (the tree walker alone, their oracle).
+    #[arg(long, value_enum, default_value_t = EngineArg::Closures, hide = true)]
     engine: EngineArg,
 }
 

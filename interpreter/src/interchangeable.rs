@@ -288,7 +288,10 @@ flow { turn seat(1) {
 } }
 "#;
         let p = Arc::new(check_source(src).program.expect("the script checks"));
-        let mut g = Game::new(p, GameConfig::new(2, 1));
+        // On the walker, whose menus count the cards they skip (the closures' plans do not).
+        let mut config = GameConfig::new(2, 1);
+        config.engine = crate::engine::Engine::Walker;
+        let mut g = Game::new(p, config);
         let options = |g: &Game| g.decision().map(|d| d.options.clone()).unwrap_or_default();
         let skipped = |g: &Game| g.counted().cards_skipped;
         assert_eq!(options(&g), ["Mark One", "Mark Two"]);

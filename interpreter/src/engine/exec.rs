@@ -229,8 +229,15 @@ impl<'a> Mach<'a> {
         if let Some(Frame::Block { pc, .. }) = self.s.frames.last_mut() {
             *pc = i + 1;
         }
-        if self.s.fixed.closures {
-            return super::closures::run_block(self, bl, b, i);
+        // On `Engine::Closures`, a compiled statement starts a segment (closures/segments.rs); any
+        // other statement, or one whose closures could not answer, is the walker's.
+        if self.s.fixed.closures && !self.s.recording {
+            let p: &'a Program = self.p;
+            if let Some(code) = super::closures::segment(p, b, i) {
+                if let Some(flow) = super::closures::run(self, code, i)? {
+                    return Ok(flow);
+                }
+            }
         }
         let at = At { block: b, idx: i };
         match bl.compiled.get(i as usize) {

@@ -94,12 +94,12 @@ pub struct GameConfig {
 /// The engine a game runs on while issue 42 moves it (docs/engine.md, "Moving").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Engine {
-    /// The tree walker with its fast paths.
-    #[default]
+    /// The tree walker with its fast paths: the closures' oracle in the tests.
     Walker,
-    /// The walker, with the options of its menus and its guarded checks answered first by typed
-    /// closures (`engine/closures`), issue 42's measured alternative; the walker answers wherever
-    /// they do not.
+    /// The typed closures (`engine/closures`): menus, guarded checks and the statements they
+    /// compile, run as segments resumable at the walker's statements; the walker answers wherever
+    /// they do not. The default.
+    #[default]
     Closures,
 }
 
@@ -115,7 +115,7 @@ impl GameConfig {
             max_decisions: DEFAULT_MAX_DECISIONS,
             record: true,
             labels: true,
-            engine: Engine::Walker,
+            engine: Engine::Closures,
             #[cfg(test)]
             without: Default::default(),
         }

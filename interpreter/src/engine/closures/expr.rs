@@ -27,6 +27,9 @@ pub(crate) struct Cx<'p> {
     /// The type of each slot of the frame, where it is a word.
     pub types: Vec<Option<Ty>>,
     pub depth: u32,
+    /// The slots the compiled closures read, a bit each: a compiled block loads only these from
+    /// the walker's context when a segment starts (segments.rs).
+    pub reads: u32,
 }
 
 impl<'p> Cx<'p> {
@@ -36,6 +39,7 @@ impl<'p> Cx<'p> {
             base: 0,
             types: vec![None; slots],
             depth: 0,
+            reads: 0,
         }
     }
 
@@ -104,6 +108,7 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
                 return Err("a local that is not a word");
             }
             let i = cx.slot(*s)?;
+            cx.reads |= 1 << i;
             Box::new(move |env| Some(env.slots[i]).filter(|&v| v != NONE))
         }
         ExprKind::Global(v) => {
@@ -563,6 +568,8 @@ fn call(cx: &mut Cx, f: usize, args: &[Expr]) -> C<Int> {
         base,
         types: vec![None; def.slots.max(def.params.len() as u16) as usize],
         depth: cx.depth + 1,
+        // A function's slots are written before they are read: nothing to load for them.
+        reads: 0,
     };
     for (s, t) in def.params.iter().enumerate() {
         inner.set_type(s as u16, t.clone());

@@ -107,6 +107,10 @@ pub(super) fn list(
     actions: &[ActionId],
     mut offer: impl FnMut(ActionId, u32),
 ) -> Option<()> {
+    // A menu with an action that has no plan is the walker's: known before anything is listed.
+    if !(actions.iter()).all(|a| plans.get(a.index()).is_some_and(|plan| plan.is_ok())) {
+        return None;
+    }
     // Cards with variables or with cards attached to them may differ from others of their kind.
     let plain_cards = l.n_cvars == 0 && l.card_zones.is_empty();
     let mut slots = [0; super::env::SLOTS];

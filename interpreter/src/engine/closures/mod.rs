@@ -9,14 +9,16 @@
 //! walker's game but for the work counted. The walker is the oracle (engine/tests/closures.rs).
 
 mod calls;
+mod each;
 mod env;
 mod expr;
 mod kinds;
 mod menu;
+mod places;
 mod segments;
 mod stmts;
 
-pub(crate) use segments::run_block;
+pub(crate) use segments::{run, segment};
 
 use super::state::{Layout, State};
 use crate::program::{ActionId, Program, StmtKind};

@@ -13,7 +13,7 @@
 use super::env::{NONE, SLOTS};
 use super::expr::Cx;
 use super::stmts::{self, charge, BlockCode, Ctl, Sx};
-use crate::engine::exec::{At, Flow, Frame, Mach};
+use crate::engine::exec::{Flow, Frame, Mach};
 use crate::program::{BlockId, Body, Program, Ty};
 use std::sync::Arc;
 
@@ -71,27 +71,32 @@ fn event_params(p: &Program, t: &crate::program::TriggerDef) -> Vec<Ty> {
         .map_or(Vec::new(), |e| e.params.clone())
 }
 
-/// Runs the segment of block `b` that starts at statement `i`, the block's frame on top of the
-/// stack (its `pc` already past `i`); `None` when statement `i` is the walker's, which runs it.
-pub(crate) fn run(m: &mut Mach, b: BlockId, i: u32) -> stmts::R<Option<Flow>> {
-    let p: &Program = m.p;
-    let Some(code) = p.closures.as_deref().and_then(|c| c.block_code(b)) else {
-        return Ok(None);
-    };
-    let Some(Some(_)) = code.steps.get(i as usize) else {
-        return Ok(None);
-    };
-    if m.s.recording {
-        return Ok(None);
+/// The compiled code of block `b` when its statement `i` starts a segment (it compiled); `None`:
+/// statement `i` is the walker's. Inlined in the walker's loop, so that a statement of the walker's
+/// costs no more on `Engine::Closures` than on the walker.
+#[inline(always)]
+pub(crate) fn segment(p: &Program, b: BlockId, i: u32) -> Option<&BlockCode> {
+    let code = p.closures.as_deref()?.block_code(b)?;
+    match code.steps.get(i as usize) {
+        Some(Some(_)) => Some(code),
+        _ => None,
     }
+}
+
+/// Runs the segment of `code` that starts at statement `i` (compiled: `segment`), the block's
+/// frame on top of the stack (its `pc` already past `i`); `None` when the first statement
+/// answered `Ctl::Walk` (nothing done: the walker runs it).
+#[inline(never)]
+pub(crate) fn run(m: &mut Mach, code: &BlockCode, i: u32) -> stmts::R<Option<Flow>> {
     let frame = m.s.frames.len() - 1;
-    // Slots past the context's locals are written before they are read (a function's frame).
+    // Slots the block does not read stay `NONE`; past the context's locals they are written
+    // before they are read (a function's frame).
     let mut regs = stmts::Regs {
         slots: [NONE; SLOTS],
         you: 0,
         depth: 0,
     };
-    stmts::load(m, &mut regs);
+    stmts::load(m, &mut regs, code.reads);
     charge(m, code.charge[i as usize], code.span)?;
     let mut k = i as usize;
     while let Some(Some(step)) = code.steps.get(k) {
@@ -114,23 +119,4 @@ pub(crate) fn run(m: &mut Mach, b: BlockId, i: u32) -> stmts::R<Option<Flow>> {
         *pc = k as u32;
     }
     Ok(Some(Flow::Next))
-}
-
-/// The walker's `run_block` on `Engine::Closures`: the segment of compiled statements from `i`,
-/// else statement `i` as the walker runs it (without its fast paths). Apart from `run_block`, so
-/// that the walker's stays inlined in its loop.
-#[inline(never)]
-pub(crate) fn run_block<'a>(
-    m: &mut Mach<'a>,
-    bl: &'a crate::program::Block,
-    b: BlockId,
-    i: u32,
-) -> stmts::R<Flow> {
-    if let Some(flow) = run(m, b, i)? {
-        return Ok(flow);
-    }
-    match bl.stmts.get(i as usize) {
-        Some(stmt) => m.exec_walked(stmt, At { block: b, idx: i }),
-        None => Ok(Flow::Next),
-    }
 }

@@ -1,10 +1,11 @@
 //! Engine stage (closures): compiles a body's statements into closures that change the game.
 //!
 //! A statement compiles when every expression it evaluates is a word (expr.rs) and its effect is
-//! one this file knows: `let`, writes of numbers, `if`, `while`, `repeat`, `move` of a card, of a
-//! zone's cards or of a pile's top cards, `require`, `pay`, `stat`, `log` while nobody records,
-//! `eliminate` and `return` of a word. Any other statement (decisions, calls, turns, ...) stays
-//! the walker's (`None`). A statement evaluates everything it reads first and answers
+//! one this file knows: `let`, writes of numbers and `pay` (places.rs), `if`, `while`, `repeat`,
+//! `for` (each.rs), `move` of a card, of a zone's cards or of a pile's top cards, `require`,
+//! `stat`, `log` while nobody records, `eliminate` and `return` of a word; calls and `perform` run
+//! inline (calls.rs). Any other statement (decisions, turns, phases, `shuffle`, ...) stays the
+//! walker's (`None`). A statement evaluates everything it reads first and answers
 //! [`Ctl::Walk`] before changing anything when a closure cannot answer: the walker then runs it.
 //! Locals live in the walker's context and in the int slots at once: a write goes to both, so
 //! the walker reads what the closures wrote wherever it takes over (segments.rs).
@@ -12,11 +13,10 @@
 use super::env::{word, Env, Slots, NONE};
 use super::expr::{compile, zone, Cx, Int, C};
 use crate::engine::exec::{At, Flow, Frame, Mach};
-use crate::engine::stmt::Place;
 use crate::engine::RuntimeError;
 use crate::program::{
-    AssignOp, BinOp, BlockId, Builtin, ChooseCount, ExprKind, Program, Stmt, StmtKind, Target,
-    TextIr, TextPartIr, Ty, UnOp,
+    AssignOp, BinOp, BlockId, Builtin, ChooseCount, ExprKind, Program, Stmt, StmtKind, TextIr,
+    TextPartIr, Ty, UnOp,
 };
 use crate::value::Value;
 use cardgame_grammar::ast::{Position, Span};
@@ -55,6 +55,8 @@ pub(crate) type Step = Box<dyn for<'a, 'b> Fn(&'b mut Mach<'a>, &mut Regs) -> R<
 /// entered at each statement: the statements from there to the first one not compiled.
 pub(crate) struct BlockCode {
     pub id: BlockId,
+    /// The slots its closures read (`Cx::reads`), its nested blocks' included.
+    pub reads: u32,
     pub steps: Vec<Option<Step>>,
     pub charge: Vec<u32>,
     pub span: Span,
@@ -85,7 +87,7 @@ pub(crate) fn value(t: &Ty, w: i64) -> Value {
 }
 
 /// The type of `e` when it is a word the closures compute; `None` otherwise.
-fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
+pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
     let p = cx.p;
     Some(match &e.kind {
         ExprKind::Const(v) => match v {
@@ -171,8 +173,10 @@ pub(super) fn failed(m: &mut Mach, span: Span) -> Ctl {
 /// Compiles block `id` (once: a block belongs to one body) and records it by id.
 pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
     if let Some(Some(done)) = sx.blocks.get(id.index()) {
+        sx.cx.reads |= done.reads;
         return done.clone();
     }
+    let outer = std::mem::take(&mut sx.cx.reads);
     let p: &Program = sx.cx.p;
     let stmts: &[Stmt] = p.blocks.get(id.index()).map_or(&[], |b| &b.stmts);
     let steps: Vec<Option<Step>> = (stmts.iter().enumerate())
@@ -199,8 +203,11 @@ pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
         };
     }
     let span = stmts.first().map_or(p.header, |s| s.span);
+    let reads = sx.cx.reads;
+    sx.cx.reads |= outer;
     let code = Arc::new(BlockCode {
         id,
+        reads,
         steps,
         charge,
         span,
@@ -357,16 +364,18 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             as_card: None,
             by,
         } => super::calls::perform(sx, *ability, card, by.as_ref(), span),
-        StmtKind::For { slot, .. } => {
-            written(sx, *slot, None);
-            Err("a `for` loop")
-        }
+        StmtKind::For {
+            slot,
+            list,
+            filter,
+            body,
+        } => super::each::compile_for(sx, *slot, list, filter.as_ref(), *body, at),
         StmtKind::Simultaneously { player, .. } => {
             written(sx, *player, None);
             Err("a simultaneous decision")
         }
-        StmtKind::Assign(t, op, e) => assign(sx, t, *op, e, span),
-        StmtKind::Pay(e, t) => pay(sx, e, t, span),
+        StmtKind::Assign(t, op, e) => super::places::assign(sx, t, *op, e, span),
+        StmtKind::Pay(e, t) => super::places::pay(sx, e, t, span),
         StmtKind::If(branches, other) => {
             let mut conds = Vec::with_capacity(branches.len());
             for (c, _) in branches {
@@ -644,127 +653,19 @@ fn moving(
     }))
 }
 
-/// A place the closures write: a local number, or a variable whose index they compute.
-enum Spot {
-    Local(u16, usize),
-    Global(usize),
-    Player(usize, Int),
-}
-
-fn spot(sx: &mut Sx, t: &Target) -> C<Spot> {
-    match t {
-        Target::Local(s) => {
-            if sx.cx.type_of_local(*s) != Some(&Ty::Int) {
-                return Err("a local that is not a number");
-            }
-            Ok(Spot::Local(*s, sx.cx.slot(*s)?))
-        }
-        Target::Global(v) => Ok(Spot::Global(v.index())),
-        Target::Player(v, e) => {
-            if type_of(&sx.cx, e) != Some(Ty::Player) {
-                return Err("a player's variable of what is not known to be a player");
-            }
-            Ok(Spot::Player(v.index(), compile(&mut sx.cx, e)?))
-        }
-        Target::Card(..) => Err("a card's variable"),
-    }
-}
-
-/// The walker's place of a spot, computed; `None` when a closure could not answer.
-fn place(m: &Mach, regs: &mut Regs, s: &Spot) -> Option<Place> {
-    Some(match s {
-        Spot::Local(slot, _) => Place::Local(*slot),
-        Spot::Global(v) => Place::Global(*v, m.l.var(crate::program::VarId(*v as u16))),
-        Spot::Player(v, pf) => {
-            let p = eval(m, regs, pf)?;
-            if !(0..m.s.players as i64).contains(&p) {
-                return None;
-            }
-            Place::Player(*v, p as u8)
-        }
-    })
-}
-
-/// Writes `new` to the spot through the walker's `write_place` (bounds, versions), and to the
-/// slot of a local.
-fn write(m: &mut Mach, regs: &mut Regs, s: &Spot, pl: &Place, new: i64, span: Span) -> R<()> {
-    if let Spot::Local(_, i) = s {
-        regs.slots[*i] = new;
-    }
-    m.write_place(pl, Value::Int(new), span)
-}
-
-fn assign(sx: &mut Sx, t: &Target, op: AssignOp, e: &crate::program::Expr, span: Span) -> C<Step> {
-    if let Target::Global(v) | Target::Player(v, _) = t {
-        if sx.cx.p.vars.get(v.index()).map(|d| &d.ty) != Some(&Ty::Int) {
-            return Err("a variable that is not a number");
-        }
-    }
-    let ef = compile(&mut sx.cx, e)?;
-    if type_of(&sx.cx, e) != Some(Ty::Int) {
-        return Err("a value that is not a number");
-    }
-    let s = spot(sx, t)?;
-    Ok(Box::new(move |m, regs| {
-        let (Some(v), Some(pl)) = (eval(m, regs, &ef), place(m, regs, &s)) else {
-            return Ok(Ctl::Walk);
-        };
-        let new = match op {
-            AssignOp::Set => v,
-            AssignOp::Add | AssignOp::Sub => {
-                let Value::Int(cur) = m.read_place(&pl) else {
-                    return Ok(Ctl::Walk);
-                };
-                let r = if op == AssignOp::Sub {
-                    cur.checked_sub(v)
-                } else {
-                    cur.checked_add(v)
-                };
-                let Some(r) = r else {
-                    return Ok(Ctl::Walk);
-                };
-                r
-            }
-        };
-        write(m, regs, &s, &pl, new, span)?;
-        Ok(Ctl::Next)
-    }))
-}
-
-fn pay(sx: &mut Sx, e: &crate::program::Expr, t: &Target, span: Span) -> C<Step> {
-    if let Target::Global(v) | Target::Player(v, _) = t {
-        if sx.cx.p.vars.get(v.index()).map(|d| &d.ty) != Some(&Ty::Int) {
-            return Err("a variable that is not a number");
-        }
-    }
-    let ef = compile(&mut sx.cx, e)?;
-    let s = spot(sx, t)?;
-    Ok(Box::new(move |m, regs| {
-        let (Some(amount), Some(pl)) = (eval(m, regs, &ef), place(m, regs, &s)) else {
-            return Ok(Ctl::Walk);
-        };
-        match m.read_place(&pl) {
-            Value::Int(have) if have >= amount => match have.checked_sub(amount) {
-                Some(left) => {
-                    write(m, regs, &s, &pl, left, span)?;
-                    Ok(Ctl::Next)
-                }
-                None => Ok(Ctl::Walk),
-            },
-            Value::Int(_) | Value::None => Ok(failed(m, span)),
-            _ => Ok(Ctl::Walk),
-        }
-    }))
-}
-
-/// Loads the slots of the context on top as words (`NONE` where a local holds no word) and its
-/// `you` (the active player where it has none, as the walker reads it).
+/// Loads the slots `reads` of the context on top as words (`NONE` where a local holds no word)
+/// and its `you` (the active player where it has none, as the walker reads it).
 #[inline]
-pub(crate) fn load(m: &Mach, regs: &mut Regs) {
+pub(crate) fn load(m: &Mach, regs: &mut Regs, reads: u32) {
     regs.you = m.s.active;
     if let Some(ctx) = m.s.ctxs.last() {
-        for (s, v) in regs.slots.iter_mut().zip(&ctx.locals) {
-            *s = word(v).unwrap_or(NONE);
+        let mut left = reads;
+        while left != 0 {
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
+            if let Some(v) = ctx.locals.get(i) {
+                regs.slots[i] = word(v).unwrap_or(NONE);
+            }
         }
         if let Some(you) = ctx.you {
             regs.you = you;

@@ -269,7 +269,9 @@ pub fn game_of(src: &str, seed: u64, max_steps: Option<u64>, record: bool) -> cr
     game_without(src, seed, max_steps, record, Default::default())
 }
 
-/// [`game_of`], created without the shortcuts `without` names (engine/probe.rs).
+/// [`game_of`], created without the shortcuts `without` names (engine/probe.rs). On the walker:
+/// these tests count its fast paths and its work (engine/fast/); the closures, the default engine,
+/// are compared with it game by game in closures.rs.
 pub fn game_without(
     src: &str,
     seed: u64,
@@ -284,6 +286,7 @@ pub fn game_without(
     let mut config = crate::engine::GameConfig::new(2, seed);
     config.record = record;
     config.without = without;
+    config.engine = crate::engine::Engine::Walker;
     if let Some(n) = max_steps {
         config.max_steps = n;
     }

@@ -230,3 +230,106 @@ flow {
         assert_eq!(closures.st.ctxs.len(), walker.st.ctxs.len(), "the contexts");
     }
 }
+
+/// Every script of games/ and examples/, in lockstep while nobody records (as in `sim`): its `for`
+/// loops, inline calls and segments run on the closures and the games are the walker's.
+#[test]
+fn every_script_on_the_closures_is_the_walkers_game() {
+    for (file, players, games) in [
+        ("games/craft-the-crown.cardgame", 2, 1),
+        ("games/crafty-explorers.cardgame", 2, 2),
+        ("games/crayne.cardgame", 2, 2),
+        ("games/heart-of-crown.cardgame", 2, 1),
+        ("examples/forehead.cardgame", 3, 6),
+        ("examples/monty-hall.cardgame", 2, 10),
+        ("examples/sealed-crate.cardgame", 2, 6),
+        ("examples/secret-bids.cardgame", 3, 6),
+        ("examples/signals.cardgame", 2, 6),
+        ("examples/two-piles.cardgame", 2, 10),
+    ] {
+        assert!(
+            lockstep_recording(file, players, games, false) > 10,
+            "{file}"
+        );
+    }
+}
+
+/// `for` loops on the closures: over players and a zone's cards, with a filter, nested, left by
+/// `break`, and with a decision in the body (the walker's loop frame made at that item, resumed on
+/// the closures after the decision).
+#[test]
+fn for_loops_on_the_closures_are_the_walkers() {
+    let src = r#"
+game "Loops" {
+  players 3
+}
+property rank: int = 0
+card "{r}" for r in 1..6 {
+  rank r
+}
+zone deck: pile, hidden
+zone hand per player: set
+var coins per player shown: int = 0
+var total shown: int = 0
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 2 of deck to p.hand
+  }
+  repeat 2 {
+    for p in from(seat(2)) where p.coins < 9 {
+      for c in p.hand where c.rank > 1 {
+        p.coins += c.rank
+        total += 1
+        if c.rank == 5 {
+          break
+        }
+      }
+      for q in opponents(p) {
+        if q.coins > p.coins {
+          choose by p prompt "Take one?" {
+            "yes" { p.coins += 1 }
+            "no" { q.coins -= 1 }
+          }
+        }
+        total += q.coins
+      }
+    }
+  }
+}
+"#;
+    let checked = crate::check::check_source(src);
+    let p = std::sync::Arc::new(checked.program.expect("the script checks"));
+    let mut asked = 0;
+    for seed in 0..12 {
+        let mut walker = Game::new(p.clone(), config(3, seed, Engine::Walker));
+        let mut closures = Game::new(p.clone(), config(3, seed, Engine::Closures));
+        walker.set_recording(seed % 2 == 0);
+        closures.set_recording(seed % 2 == 0);
+        let mut decisions = 0;
+        loop {
+            let (w, c) = (observed(&mut walker), observed(&mut closures));
+            assert_eq!(
+                w, c,
+                "seed {seed}, decision {decisions}: the engines differ"
+            );
+            let Status::Decision(d) = walker.status() else {
+                assert!(matches!(walker.status(), Status::Over(_)), "seed {seed}");
+                break;
+            };
+            let i = (seed as usize + decisions) % d.options.len();
+            walker.apply(i).expect("an option");
+            closures.apply(i).expect("an option");
+            decisions += 1;
+        }
+        asked += decisions;
+        assert_eq!(closures.st.ctxs.len(), walker.st.ctxs.len(), "the contexts");
+    }
+    assert!(asked > 12, "decisions inside the loops: {asked}");
+    let closures = p.closures.clone().expect("closures are built");
+    let flow = p.flow.as_ref().expect("a flow").block;
+    let (compiled, all) = closures.compiled_in(flow);
+    // All but `shuffle`, the walker's.
+    assert_eq!((compiled, all), (3, 4), "the flow's loops compile");
+}

@@ -214,7 +214,9 @@ flow {
         let program = checked
             .program
             .unwrap_or_else(|| panic!("the script checks: {:?}", checked.diagnostics));
-        let g = Game::new(Arc::new(program), GameConfig::new(players, 1));
+        let mut config = GameConfig::new(players, 1);
+        config.engine = crate::engine::Engine::Walker;
+        let g = Game::new(Arc::new(program), config);
         (end(&g), answered(&g))
     };
     let (_, baseline) = play("count(you.hand) * 0", 2);

@@ -20,7 +20,10 @@ fn game(body: &str, actions: &str) -> Game {
         program.guarded_checks.iter().all(|&g| g),
         "the test's check is guarded"
     );
-    Game::new(Arc::new(program), GameConfig::new(2, 7))
+    // On the walker: `watch` serves its checks (the closures answer guards by running them).
+    let mut config = GameConfig::new(2, 7);
+    config.engine = crate::engine::Engine::Walker;
+    Game::new(Arc::new(program), config)
 }
 
 fn choose(g: &mut Game, label: &str) {

@@ -1,0 +1,145 @@
+//! Engine stage (closures): `for` loops compiled, their bodies run inline item by item.
+//!
+//! The list is the walker's value (`Mach::eval_list`: a zone's cards top first, players, a filter,
+//! with the walker's errors and charges); the items are words of the type the checker gave the list
+//! (`item_type`), each written to the loop's local, its `where` filter and its body compiled. Where
+//! an item is not a word of that type, the filter cannot be answered, or a statement of the body is
+//! the walker's, the walker's `Frame::For` is made at that item and the walker goes on from there,
+//! as `inline` does for `while` and `repeat`.
+
+use super::expr::{compile, Cx};
+use super::stmts::{block, eval, inline, Ctl, Step, Sx};
+use crate::engine::exec::{At, Frame, Mach};
+use crate::program::{Aggregate, Builtin, Expr, ExprKind, StmtKind, Ty};
+use crate::value::Value;
+use std::sync::Arc;
+
+/// The type of the items of list `e` when they are words the closures know; `None` otherwise.
+pub(super) fn item_type(cx: &Cx, e: &Expr) -> Option<Ty> {
+    match &e.kind {
+        ExprKind::Zone(..)
+        | ExprKind::Pile { count: Some(_), .. }
+        | ExprKind::Builtin(Builtin::Cards, _) => Some(Ty::Card),
+        ExprKind::Everyone | ExprKind::Builtin(Builtin::Opponents | Builtin::From, _) => {
+            Some(Ty::Player)
+        }
+        ExprKind::Spaces | ExprKind::Builtin(Builtin::Neighbours, _) => Some(Ty::Space),
+        ExprKind::Range(..) => Some(Ty::Int),
+        ExprKind::Builtin(Builtin::Kinds, _) => Some(Ty::Kind),
+        ExprKind::Aggregate {
+            op: Aggregate::Filter | Aggregate::Sort | Aggregate::TakeWhile,
+            list,
+            ..
+        } => item_type(cx, list),
+        ExprKind::Builtin(Builtin::Take | Builtin::Distinct, args) => item_type(cx, args.first()?),
+        ExprKind::CallFn(f, _) => match &cx.p.fns.get(f.index())?.ret {
+            Ty::List(t) => word_type(t),
+            _ => None,
+        },
+        ExprKind::Local(s) => match cx.type_of_local(*s)? {
+            Ty::List(t) => word_type(t),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn word_type(t: &Ty) -> Option<Ty> {
+    match t {
+        Ty::Int | Ty::Bool | Ty::Player | Ty::Card | Ty::Kind | Ty::Tag | Ty::Space | Ty::Zone => {
+            Some(t.clone())
+        }
+        Ty::Text | Ty::List(_) | Ty::Any => None,
+    }
+}
+
+/// An item as a word of type `t`; `None` when it is a value of another type.
+#[inline]
+fn item(t: &Ty, v: &Value) -> Option<i64> {
+    match (t, v) {
+        (Ty::Card, Value::Card(c)) => Some(*c as i64),
+        (Ty::Player, Value::Player(p)) => Some(*p as i64),
+        (Ty::Int, Value::Int(i)) => Some(*i),
+        (Ty::Bool, Value::Bool(b)) => Some(*b as i64),
+        (Ty::Kind, Value::Kind(k)) | (Ty::Tag, Value::Tag(k)) | (Ty::Space, Value::Space(k)) => {
+            Some(*k as i64)
+        }
+        (Ty::Zone, Value::Zone(z)) => Some(*z as i64),
+        _ => None,
+    }
+}
+
+/// Compiles `for slot in list where filter { body }`; `Err` when it is the walker's. The local's
+/// type is known inside the body either way (the walker's loop writes items of the same type).
+pub(super) fn compile_for(
+    sx: &mut Sx,
+    slot: u16,
+    list: &Expr,
+    filter: Option<&Expr>,
+    body: crate::program::BlockId,
+    at: At,
+) -> Result<Step, &'static str> {
+    let t = item_type(&sx.cx, list);
+    match &t {
+        Some(t) => sx.cx.set_type(slot, t.clone()),
+        None => {
+            if let Some(ts) = sx.cx.types.get_mut(slot as usize) {
+                *ts = None;
+            }
+        }
+    }
+    let t = t.ok_or("a `for` over a list whose items are not words")?;
+    let si = sx.cx.slot(slot)?;
+    let filter = filter.map(|f| compile(&mut sx.cx, f)).transpose()?;
+    let code = block(sx, body);
+    Ok(Box::new(move |m, regs| {
+        // The list is the walker's value, read from the program's statement (the step is 'static).
+        let Some(crate::program::Stmt {
+            kind: StmtKind::For { list, .. },
+            ..
+        }) = m.stmt(at)
+        else {
+            return Ok(Ctl::Walk);
+        };
+        let items = m.eval_list(list)?;
+        for i in 0..items.len() {
+            let Some(w) = item(&t, &items[i]) else {
+                return Ok(walk_from(m, at, &items, i));
+            };
+            if let Some(f) = &filter {
+                regs.slots[si] = w;
+                m.set_local(slot, items[i].clone());
+                match eval(m, regs, f) {
+                    Some(0) => continue,
+                    Some(_) => {}
+                    None => return Ok(walk_from(m, at, &items, i)),
+                }
+            } else {
+                regs.slots[si] = w;
+                m.set_local(slot, items[i].clone());
+            }
+            let around = || {
+                Some(Frame::For {
+                    at,
+                    list: items.clone(),
+                    idx: i as u32 + 1,
+                })
+            };
+            match inline(m, regs, &code, around)? {
+                Ctl::Next => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Ctl::Next)
+    }))
+}
+
+/// The walker's loop from item `i` on: it writes the local, tests the filter, runs the body.
+fn walk_from(m: &mut Mach, at: At, items: &Arc<Vec<Value>>, i: usize) -> Ctl {
+    m.s.frames.push(Frame::For {
+        at,
+        list: items.clone(),
+        idx: i as u32,
+    });
+    Ctl::Pushed
+}
