@@ -69,11 +69,12 @@ fn generation_text(g: &Generation) -> String {
     if g.stage == "moves" && g.generation > 1 {
         return format!(
             "play-out policy refined by {} games of its own self-play: against the policy fitted \
-             {:.1}% [{:.1}-{:.1}]{}; {:.1}s",
+             {:.1}% [{:.1}-{:.1}] (to beat {:.1}%){}; {:.1}s",
             g.games,
             100.0 * g.score,
             100.0 * g.low,
             100.0 * g.high,
+            100.0 * g.baseline,
             if g.kept { ", kept" } else { ", not kept" },
             g.seconds
         );

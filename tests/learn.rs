@@ -258,3 +258,57 @@ fn a_model_beside_the_script_is_found_said_and_checked() {
     let ignored = cardgame(&["run", file, "--no-model", "--agents", "search:5"]);
     assert_eq!(ignored.status.code(), Some(0));
 }
+
+/// In a game of two sides, `learn` plays the search's play-outs to the end against those cut at the
+/// next turn, says the result and writes the winner into the model; the model is the same whatever
+/// `--jobs`.
+#[test]
+fn learning_chooses_the_search_s_play_outs_by_a_match() {
+    let learn_bids = |jobs: &str, name: &str| {
+        let out = temp(name);
+        let o = cardgame(&[
+            "learn",
+            "examples/secret-bids.cardgame",
+            "--games",
+            "20",
+            "--generations",
+            "1",
+            "--prior-games",
+            "6",
+            "--prior-generations",
+            "0",
+            "--policy-rounds",
+            "2",
+            "--jobs",
+            jobs,
+            "--out",
+            out.to_str().expect("a path"),
+        ]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let text = String::from_utf8_lossy(&o.stdout).to_string();
+        (text, std::fs::read_to_string(out).expect("the model"))
+    };
+    let (report, one) = learn_bids("1", "bids-1.model");
+    let (_, two) = learn_bids("2", "bids-2.model");
+    assert_eq!(one, two);
+    let line = report
+        .lines()
+        .find(|l| l.starts_with("search's play-outs: to the end by the policy against cut at the next turn, 6 games of `search:100`: "))
+        .unwrap_or_else(|| panic!("no match reported:\n{report}"));
+    let to_the_end = line.contains(", so to the end;");
+    assert!(
+        to_the_end || line.contains(", so cut at the next turn;"),
+        "{line}"
+    );
+    let written = if to_the_end {
+        "\nplayouts end\n"
+    } else {
+        "\nplayouts turn\n"
+    };
+    assert!(one.contains(written), "{line}\n{one}");
+}

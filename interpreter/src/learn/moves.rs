@@ -16,7 +16,9 @@
 //!   (REINFORCE with a baseline, AdaGrad's steps). A game of this policy costs no look-ahead (a few
 //!   hundred microseconds), so a minute sees a hundred thousand games. The refined policy then plays
 //!   the fitted one ([`MATCH_GAMES`] games, seats alternated, ties half) and is kept when it scores
-//!   at least one half. A round runs only if it would end within `--time`.
+//!   at least one half; where all players are one team, each plays every other game alone and the
+//!   refined one is kept when its mean result is at least the fitted one's. A round runs only if it
+//!   would end within `--time`.
 //!
 //! Both stages are deterministic for a seed whatever the number of threads: every game has its own
 //! seed and the games are gathered in order.
@@ -231,9 +233,9 @@ pub(super) fn learn_moves(
         return;
     }
     let started = Instant::now();
-    let (refined, rounds, (score, low, high)) =
+    let (refined, rounds, (score, low, high), baseline) =
         refine(pool, program, lc, (&fitted, turns, base, deadline), tick);
-    let kept = score >= 0.5;
+    let (kept, improved) = (score >= baseline, low > baseline);
     on_generation(&Generation {
         stage: "moves",
         generation: 2,
@@ -242,8 +244,8 @@ pub(super) fn learn_moves(
         score,
         low,
         high,
-        baseline: 0.5,
-        improved: low > 0.5,
+        baseline,
+        improved,
         kept,
         fit: Fit::default(),
         evaluation: None,
@@ -336,14 +338,16 @@ fn results(games: &[Episode]) -> Vec<Vec<f64>> {
 /// Refines `start` by its own self-play: rounds of [`ROUND_GAMES`] games, each followed by a step of
 /// the policy gradient (REINFORCE: each choice's log-chance pushed by the decider's result less its
 /// seat's mean result in the round), with AdaGrad's steps; then the refined policy plays `start`
-/// ([`MATCH_GAMES`] games, seats alternated, ties half) and is returned with its score and interval.
+/// ([`MATCH_GAMES`] games, seats alternated, ties half) and is returned with its score, its interval
+/// and the score to beat (one half; where all players are one team, each plays every other game
+/// alone: the refined one's mean result, its interval, and the fitted one's mean).
 fn refine(
     pool: &rayon::ThreadPool,
     program: &Arc<Program>,
     lc: &LearnConfig,
     (start, turns, base, deadline): (&Moves, f64, u64, Option<Instant>),
     tick: &(dyn Fn() + Sync),
-) -> (Moves, u32, (f64, f64, f64)) {
+) -> (Moves, u32, (f64, f64, f64), f64) {
     let started = Instant::now();
     let mut policy = start.clone();
     let mut squares: HashMap<String, [f64; 2]> = HashMap::new();
@@ -414,13 +418,22 @@ fn refine(
     }
     let match_base = game_seed(base, u64::MAX);
     let players = u64::from(lc.players.max(1));
+    // Where all players are one team, each policy plays whole games alone (every other game), and
+    // the refined one's mean result is compared with the fitted one's; else the refined one plays
+    // the fitted one, seats alternated.
+    let one_team = results_shared(pool, program, lc, (&policy, turns, match_base));
     let games: Vec<Episode> = pool.install(|| {
         (0..MATCH_GAMES)
             .into_par_iter()
             .map(|k| {
                 let seat = (k % players) as usize;
                 let seats: Vec<&Moves> = (0..players as usize)
-                    .map(|s| if s == seat { &policy } else { start })
+                    .map(|s| match one_team {
+                        true if k % 2 == 0 => &policy,
+                        true => start,
+                        false if s == seat => &policy,
+                        false => start,
+                    })
                     .collect();
                 let e = episode(
                     program,
@@ -434,13 +447,55 @@ fn refine(
             })
             .collect()
     });
-    let total: f64 = results(&games)
+    let results = results(&games);
+    if one_team {
+        let mean = |even: bool| -> (f64, f64, usize) {
+            let xs: Vec<f64> = results
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| (k % 2 == 0) == even)
+                .map(|(_, r)| r.first().copied().unwrap_or(0.0))
+                .collect();
+            let n = xs.len().max(1);
+            let m = xs.iter().sum::<f64>() / n as f64;
+            let var = xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n.max(2) - 1) as f64;
+            (m, 1.96 * (var / n as f64).sqrt(), n)
+        };
+        let ((refined, half, _), (fitted, _, _)) = (mean(true), mean(false));
+        return (
+            policy,
+            played,
+            (refined, refined - half, refined + half),
+            fitted,
+        );
+    }
+    let total: f64 = results
         .iter()
         .enumerate()
         .map(|(k, r)| r.get(k % players as usize).copied().unwrap_or(0.0))
         .sum();
-    let score = wilson(total, games.len() as u64);
-    (policy, played, score)
+    let (score, low, high) = wilson(total, games.len() as u64);
+    (policy, played, (score, low, high), 0.5)
+}
+
+/// Whether all players are one team where a game of `policy` ends (one game, seeded apart).
+fn results_shared(
+    pool: &rayon::ThreadPool,
+    program: &Arc<Program>,
+    lc: &LearnConfig,
+    (policy, turns, base): (&Moves, f64, u64),
+) -> bool {
+    let seats = vec![policy; usize::from(lc.players.max(1))];
+    pool.install(|| {
+        episode(
+            program,
+            lc,
+            game_seed(base, u64::MAX),
+            (&seats, turns),
+            false,
+        )
+    })
+    .shared
 }
 
 #[cfg(test)]

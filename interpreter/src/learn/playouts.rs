@@ -7,7 +7,8 @@
 //! other, `search:N:deep=end` against `search:N:shallow` with the model ([`ITERATIONS`] iterations a
 //! decision, `--prior-games` games, seats alternated, ties half), and the model says which won
 //! (`playouts end` or `playouts turn`; a tie keeps the cut play-outs). The match runs only if one game
-//! of it, timed first, says that all of them would end within `--time`.
+//! of it, timed first, says that all of them would end within `--time`, and not where all players are
+//! one team (a cooperative game: the seats would be judged together).
 
 use super::{config, Fit, Generation, LearnConfig};
 use crate::agents::{make_agent_with, Agent, Goals, Model};
@@ -22,14 +23,15 @@ use std::time::{Duration, Instant};
 pub const ITERATIONS: u32 = 100;
 
 /// One game of the match: the search to the end in `seat`, the search cut at the next turn in the
-/// others; returns the first one's result (its share of the win; a game nobody won counts half).
+/// others; returns the first one's result (its share of the win; a game nobody won counts half) and
+/// whether all players were one team where it ended.
 fn play(
     program: &Arc<Program>,
     lc: &LearnConfig,
     seed: u64,
     model: &Arc<Model>,
     seat: usize,
-) -> f64 {
+) -> (f64, bool) {
     let mut game = Game::new(program.clone(), config(lc, seed));
     let agents: Result<Vec<Box<dyn Agent>>, String> = (0..lc.players)
         .map(|s| {
@@ -48,7 +50,7 @@ fn play(
         })
         .collect();
     let Ok(mut agents) = agents else {
-        return 0.5;
+        return (0.5, false);
     };
     while let Status::Decision(d) = game.status() {
         let d = d.clone();
@@ -60,13 +62,15 @@ fn play(
             break;
         }
     }
-    match game.status() {
-        Status::Over(o) => match Goals::of(&game).shares(o) {
+    let goals = Goals::of(&game);
+    let score = match game.status() {
+        Status::Over(o) => match goals.shares(o) {
             Some(s) => s.get(seat).copied().unwrap_or(0.0),
             None => 0.5,
         },
         Status::Decision(_) | Status::Error(_) => 0.5,
-    }
+    };
+    (score, goals.shared())
 }
 
 /// Plays the match (see the module's notes) when it fits before `deadline`, sets
@@ -86,8 +90,13 @@ pub(super) fn choose(
     let started = Instant::now();
     let shared = Arc::new(model.clone());
     let base = game_seed(lc.seed ^ 0x0070_6C61_796F, 1);
+    // A first game, timed: where all players are one team, the seats' play-outs would be judged
+    // together, so there is no match to play (the play-outs stay cut).
+    let (_, one_team) = play(program, lc, game_seed(base, u64::MAX), &shared, 0);
+    if one_team {
+        return;
+    }
     if let Some(end) = deadline {
-        play(program, lc, game_seed(base, u64::MAX), &shared, 0);
         let games = lc.prior_games as f64 / lc.jobs.max(1) as f64;
         if Instant::now() + started.elapsed().mul_f64(games) > end {
             return;
@@ -98,7 +107,7 @@ pub(super) fn choose(
         (0..lc.prior_games)
             .into_par_iter()
             .map(|k| {
-                let s = play(
+                let (s, _) = play(
                     program,
                     lc,
                     game_seed(base, k),
