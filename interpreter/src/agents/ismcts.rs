@@ -385,8 +385,9 @@ impl IsmctsAgent {
         }
     }
 
-    /// The play-out after the tree: the policy plays until the turn after next begins.
-    /// With `Guide::blend`, returns the model's judgement where the next turn began (`None` where
+    /// The play-out after the tree: the policy (a strategy, the model's play-out policy with `:deep`,
+    /// MAST, else uniformly random) plays until `Playout::turns` turns past the decision's have begun,
+    /// or to the end of the game. With `Guide::blend`, returns the model's judgement where the next turn began (`None` where
     /// the game ended before it, or without blending).
     fn play_out(&mut self, g: &mut Game, turn: u32, goals: &Goals) -> Option<Vec<f64>> {
         let mut midway = None;
