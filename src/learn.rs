@@ -6,7 +6,7 @@ use crate::games::config;
 use crate::model_flag::default_model_path;
 use crate::{Format, GameArgs, Limits, SCRIPT_ERROR, USAGE};
 use cardgame_interpreter::agents::script_hash;
-use cardgame_interpreter::learn::{learn, Generation, LearnConfig};
+use cardgame_interpreter::learn::{learn, Generation, LearnConfig, Stage};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -49,59 +49,75 @@ pub struct LearnArgs<'a> {
 }
 
 fn generation_text(g: &Generation) -> String {
-    if g.stage == "playouts" {
-        return format!(
-            "search's play-outs: to the end by the policy against cut at the next turn, {} games \
-             of `search:{}`: {:.1}% [{:.1}-{:.1}], so {}; {:.1}s",
-            g.games,
-            cardgame_interpreter::learn::PLAYOUT_ITERATIONS,
-            100.0 * g.score,
-            100.0 * g.low,
-            100.0 * g.high,
-            if g.kept {
-                "to the end"
-            } else {
-                "cut at the next turn"
-            },
-            g.seconds
-        );
+    match g.stage {
+        Stage::Playouts => playouts_text(g),
+        Stage::Moves if g.generation > 1 => refined_text(g),
+        Stage::Moves => moves_text(g),
+        Stage::Prior => generation_line(
+            g,
+            (
+                "prior generation",
+                "the evaluation's own preference",
+                "decisions",
+            ),
+        ),
+        Stage::Evaluation => generation_line(g, ("generation", "a constant", "positions")),
     }
-    if g.stage == "moves" && g.generation > 1 {
-        return format!(
-            "play-out policy refined by {} games of its own self-play: against the policy fitted \
-             {:.1}% [{:.1}-{:.1}] (to beat {:.1}%){}; {:.1}s",
-            g.games,
-            100.0 * g.score,
-            100.0 * g.low,
-            100.0 * g.high,
-            100.0 * g.baseline,
-            if g.kept { ", kept" } else { ", not kept" },
-            g.seconds
-        );
-    }
-    if g.stage == "moves" {
-        return format!(
-            "play-out policy: {} games of the evaluation's player, {} decisions, held-out loss {:.3} \
-             (a uniform choice: {:.3}); its most likely option is the player's {:.1}% [{:.1}-{:.1}] \
-             of held-out decisions; {:.1}s",
-            g.games,
-            g.positions,
-            g.fit.loss,
-            g.fit.constant,
-            100.0 * g.score,
-            100.0 * g.low,
-            100.0 * g.high,
-            g.seconds
-        );
-    }
-    let (what, constant) = match g.stage {
-        "prior" => ("prior generation", "the evaluation's own preference"),
-        _ => ("generation", "a constant"),
-    };
-    let positions = match g.stage {
-        "prior" => "decisions",
-        _ => "positions",
-    };
+}
+
+/// The line of the search's play-outs match.
+fn playouts_text(g: &Generation) -> String {
+    format!(
+        "search's play-outs: to the end by the policy against cut at the next turn, {} games of \
+         `search:{}`: {:.1}% [{:.1}-{:.1}], so {}; {:.1}s",
+        g.games,
+        cardgame_interpreter::learn::PLAYOUT_ITERATIONS,
+        100.0 * g.score,
+        100.0 * g.low,
+        100.0 * g.high,
+        if g.kept {
+            "to the end"
+        } else {
+            "cut at the next turn"
+        },
+        g.seconds
+    )
+}
+
+/// The line of the play-out policy refined by its own self-play.
+fn refined_text(g: &Generation) -> String {
+    format!(
+        "play-out policy refined by {} games of its own self-play: against the policy fitted \
+         {:.1}% [{:.1}-{:.1}] (to beat {:.1}%){}; {:.1}s",
+        g.games,
+        100.0 * g.score,
+        100.0 * g.low,
+        100.0 * g.high,
+        100.0 * g.baseline,
+        if g.kept { ", kept" } else { ", not kept" },
+        g.seconds
+    )
+}
+
+/// The line of the play-out policy fitted to the evaluation's player.
+fn moves_text(g: &Generation) -> String {
+    format!(
+        "play-out policy: {} games of the evaluation's player, {} decisions, held-out loss {:.3} \
+         (a uniform choice: {:.3}); its most likely option is the player's {:.1}% [{:.1}-{:.1}] \
+         of held-out decisions; {:.1}s",
+        g.games,
+        g.positions,
+        g.fit.loss,
+        g.fit.constant,
+        100.0 * g.score,
+        100.0 * g.low,
+        100.0 * g.high,
+        g.seconds
+    )
+}
+
+/// The line of a generation of the evaluation or of the prior.
+fn generation_line(g: &Generation, (what, constant, positions): (&str, &str, &str)) -> String {
     let evaluation = match &g.evaluation {
         Some(e) => format!(
             "; evaluation {}, held-out loss on the search's positions {:.3} (a constant: {:.3}; {})",

@@ -101,7 +101,7 @@ fn bar(path: &str) {
             println!(
                 "{path}: {} generation {}: held-out loss {:.3} (against {:.3}){}; against the \
                  previous {:.1}% [{:.1}-{:.1}]; {:.0} s",
-                g.stage,
+                g.stage.name(),
                 g.generation,
                 g.fit.loss,
                 g.fit.constant,

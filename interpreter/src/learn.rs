@@ -147,15 +147,39 @@ impl LearnConfig {
     }
 }
 
+/// What a generation learned (in JSON, its name in lower case).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    /// The evaluation of positions.
+    Evaluation,
+    /// The play-out policy: `positions` are its decisions, `fit` its held-out cross-entropy against
+    /// a uniform choice's, `score` how often its most likely option is the one its player took
+    /// (generation 1), then the refined policy's score against the fitted one (generation 2).
+    Moves,
+    /// The match of the search's play-outs to the end against those cut at the next turn (`kept`:
+    /// to the end).
+    Playouts,
+    /// The prior over options.
+    Prior,
+}
+
+impl Stage {
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Evaluation => "evaluation",
+            Stage::Moves => "moves",
+            Stage::Playouts => "playouts",
+            Stage::Prior => "prior",
+        }
+    }
+}
+
 /// What one generation did.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Generation {
-    /// What the generation learned: `evaluation` (of positions), `moves` (the play-out policy:
-    /// `positions` are its decisions, `fit` its held-out cross-entropy against a uniform choice's,
-    /// `score` how often its most likely option is the one its player took), `playouts` (the match of
-    /// the search's play-outs to the end against those cut at the next turn; `kept`: to the end) or
-    /// `prior` (over options).
-    pub stage: &'static str,
+    /// What the generation learned.
+    pub stage: Stage,
     pub generation: u32,
     pub games: u64,
     pub positions: usize,
@@ -681,7 +705,7 @@ fn learn_in_pool(
         };
         let improved = low > previous;
         on_generation(&Generation {
-            stage: "evaluation",
+            stage: Stage::Evaluation,
             generation,
             games: lc.games,
             positions: rows.len() + valid.len(),

@@ -23,7 +23,7 @@
 //! Both stages are deterministic for a seed whatever the number of threads: every game has its own
 //! seed and the games are gathered in order.
 
-use super::{config, Fit, Generation, LearnConfig};
+use super::{config, Fit, Generation, LearnConfig, Stage};
 use crate::agents::moves::{key, Moves};
 use crate::agents::{Agent, LearnedAgent, Model};
 use crate::engine::{Game, Status};
@@ -211,7 +211,7 @@ pub(super) fn learn_moves(
         weights: names.into_iter().zip(weights).collect(),
     };
     on_generation(&Generation {
-        stage: "moves",
+        stage: Stage::Moves,
         generation: 1,
         games: lc.games,
         positions: rows.len(),
@@ -237,7 +237,7 @@ pub(super) fn learn_moves(
         refine(pool, program, lc, (&fitted, turns, base, deadline), tick);
     let (kept, improved) = (score >= baseline, low > baseline);
     on_generation(&Generation {
-        stage: "moves",
+        stage: Stage::Moves,
         generation: 2,
         games: u64::from(rounds) * ROUND_GAMES,
         positions: 0,

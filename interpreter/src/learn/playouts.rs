@@ -10,7 +10,7 @@
 //! of it, timed first, says that all of them would end within `--time`, and not where all players are
 //! one team (a cooperative game: the seats would be judged together).
 
-use super::{config, Fit, Generation, LearnConfig};
+use super::{config, Fit, Generation, LearnConfig, Stage};
 use crate::agents::{make_agent_with, Agent, Goals, Model};
 use crate::engine::{Game, Status};
 use crate::program::Program;
@@ -122,7 +122,7 @@ pub(super) fn choose(
     let (score, low, high) = wilson(scores.iter().sum(), scores.len() as u64);
     model.to_the_end = score > 0.5;
     on_generation(&Generation {
-        stage: "playouts",
+        stage: Stage::Playouts,
         generation: 1,
         games: lc.prior_games,
         positions: 0,

@@ -28,7 +28,9 @@
 //! points apart from none. Learning stops after `PATIENCE` generations in a row that kept nothing,
 //! or before a generation that would end past the time.
 
-use super::{config, target, Fit, Generation, LearnConfig, Played, Recorder, PATIENCE, WINDOW};
+use super::{
+    config, target, Fit, Generation, LearnConfig, Played, Recorder, Stage, PATIENCE, WINDOW,
+};
 use crate::agents::features::FeatureSet;
 use crate::agents::{
     inputs_of, make_agent_with, option_features, Agent, Explanation, Goals, Model,
@@ -577,7 +579,7 @@ pub(super) fn learn_prior(
         let better = source != Source::Kept || fitted.loss < loss(&current, &held);
         let kept = better && high >= 0.5;
         on_generation(&Generation {
-            stage: "prior",
+            stage: Stage::Prior,
             generation,
             games: lc.prior_games,
             positions: train.len() + held.len(),
