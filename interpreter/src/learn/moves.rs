@@ -352,6 +352,8 @@ fn refine(
     let mut policy = start.clone();
     let mut squares: HashMap<String, [f64; 2]> = HashMap::new();
     let mut played = 0;
+    // Whether all players are one team, as the last round's games ended.
+    let mut one_team = false;
     for round in 0..lc.policy_rounds {
         // A round runs only if it would end within the time, were it as long as the last.
         if let Some(end) = deadline {
@@ -378,6 +380,7 @@ fn refine(
                 })
                 .collect()
         });
+        one_team = games.first().is_some_and(|g| g.shared);
         let results = results(&games);
         let seats = results.iter().map(Vec::len).max().unwrap_or(0);
         let mut mean = vec![0.0; seats];
@@ -421,7 +424,6 @@ fn refine(
     // Where all players are one team, each policy plays whole games alone (every other game), and
     // the refined one's mean result is compared with the fitted one's; else the refined one plays
     // the fitted one, seats alternated.
-    let one_team = results_shared(pool, program, lc, (&policy, turns, match_base));
     let games: Vec<Episode> = pool.install(|| {
         (0..MATCH_GAMES)
             .into_par_iter()
@@ -476,26 +478,6 @@ fn refine(
         .sum();
     let (score, low, high) = wilson(total, games.len() as u64);
     (policy, played, (score, low, high), 0.5)
-}
-
-/// Whether all players are one team where a game of `policy` ends (one game, seeded apart).
-fn results_shared(
-    pool: &rayon::ThreadPool,
-    program: &Arc<Program>,
-    lc: &LearnConfig,
-    (policy, turns, base): (&Moves, f64, u64),
-) -> bool {
-    let seats = vec![policy; usize::from(lc.players.max(1))];
-    pool.install(|| {
-        episode(
-            program,
-            lc,
-            game_seed(base, u64::MAX),
-            (&seats, turns),
-            false,
-        )
-    })
-    .shared
 }
 
 #[cfg(test)]
