@@ -65,21 +65,33 @@ fn generation_text(g: &Generation) -> String {
     }
 }
 
-/// The line of the search's play-outs match.
+/// The line of one of the matches that choose how the search uses the model: play-outs to the end
+/// against cut at the next turn, then the search with the model against without it.
 fn playouts_text(g: &Generation) -> String {
+    let (what, so) = match (g.generation, g.kept) {
+        (1, true) => (
+            "play-outs: to the end by the policy against cut at the next turn",
+            "to the end",
+        ),
+        (1, false) => (
+            "play-outs: to the end by the policy against cut at the next turn",
+            "cut at the next turn",
+        ),
+        (_, true) => ("the model against the script's measure alone", "the model"),
+        (_, false) => (
+            "the model against the script's measure alone",
+            "the script's measure",
+        ),
+    };
     format!(
-        "search's play-outs: to the end by the policy against cut at the next turn, {} games of \
-         `search:{}`: {:.1}% [{:.1}-{:.1}], so {}; {:.1}s",
+        "search's {what}, {} games of `search:{}`: {:.1}% [{:.1}-{:.1}] (against {:.1}%), so {so}; \
+         {:.1}s",
         g.games,
         cardgame_interpreter::learn::PLAYOUT_ITERATIONS,
         100.0 * g.score,
         100.0 * g.low,
         100.0 * g.high,
-        if g.kept {
-            "to the end"
-        } else {
-            "cut at the next turn"
-        },
+        100.0 * g.baseline,
         g.seconds
     )
 }

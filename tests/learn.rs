@@ -53,9 +53,11 @@ fn learning_gives_the_same_model_whatever_the_jobs() {
     assert!(one.starts_with("cardgame model 5\nscript "), "{one}");
     // The play-out policy, learned from the same games: a `move` line per option seen.
     assert!(one.contains("\nmove "), "{one}");
-    // Whether the search plays out to the end, as a match between the two said.
+    // How the search uses the model, as the matches said (the crew's games played alone).
     assert!(
-        one.contains("\nplayouts end\n") || one.contains("\nplayouts turn\n"),
+        ["end", "turn", "script"]
+            .iter()
+            .any(|s| one.contains(&format!("\nplayouts {s}\n"))),
         "{one}"
     );
     assert!(one.contains("\nplayers 2\n"), "{one}");
@@ -260,8 +262,8 @@ fn a_model_beside_the_script_is_found_said_and_checked() {
 }
 
 /// In a game of two sides, `learn` plays the search's play-outs to the end against those cut at the
-/// next turn, says the result and writes the winner into the model; the model is the same whatever
-/// `--jobs`.
+/// next turn, then the winner against the search without the model, says the results and writes the
+/// setting chosen into the model; the model is the same whatever `--jobs`.
 #[test]
 fn learning_chooses_the_search_s_play_outs_by_a_match() {
     let learn_bids = |jobs: &str, name: &str| {
@@ -305,9 +307,22 @@ fn learning_chooses_the_search_s_play_outs_by_a_match() {
         to_the_end || line.contains(", so cut at the next turn;"),
         "{line}"
     );
-    let written = if to_the_end {
+    // Then the setting so chosen against the search without the model.
+    let second = report
+        .lines()
+        .find(|l| {
+            l.starts_with(
+                "search's the model against the script's measure alone, 6 games of `search:100`: ",
+            )
+        })
+        .unwrap_or_else(|| panic!("no second match reported:\n{report}"));
+    let written = if second.contains(", so the script's measure;") {
+        "\nplayouts script\n"
+    } else if to_the_end {
+        assert!(second.contains(", so the model;"), "{second}");
         "\nplayouts end\n"
     } else {
+        assert!(second.contains(", so the model;"), "{second}");
         "\nplayouts turn\n"
     };
     assert!(one.contains(written), "{line}\n{one}");

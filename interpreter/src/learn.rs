@@ -157,8 +157,10 @@ pub enum Stage {
     /// a uniform choice's, `score` how often its most likely option is the one its player took
     /// (generation 1), then the refined policy's score against the fitted one (generation 2).
     Moves,
-    /// The match of the search's play-outs to the end against those cut at the next turn (`kept`:
-    /// to the end).
+    /// The matches that choose how the search uses the model (`learn/playouts.rs`): generation 1
+    /// play-outs to the end against cut at the next turn (`kept`: to the end), generation 2 the
+    /// setting so chosen against the search without the model (`kept`: the model kept). `score` is
+    /// the first setting's (its mean result where all players are one team), `baseline` the second's.
     Playouts,
     /// The prior over options.
     Prior,

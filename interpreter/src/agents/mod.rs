@@ -20,7 +20,7 @@ pub use explain::{Explanation, Weighed};
 pub use goals::{evaluate, Goals};
 pub use ismcts::{IsmctsAgent, Playout};
 pub use learned::{inputs_of, judge, option_features, option_inputs, LearnedAgent, OptionFeatures};
-pub use model::{script_hash, Model};
+pub use model::{script_hash, Model, Playouts};
 pub use search::{GreedyAgent, MctsAgent};
 pub use strategy::StrategyAgent;
 
@@ -386,9 +386,20 @@ pub fn make_agent_with(
                 None => (budget, false),
             };
             // A model whose learning measured play-outs to the end stronger (`playouts end`) plays
-            // out to the end by its play-out policy unless told otherwise.
+            // out to the end by its play-out policy unless told otherwise; one whose learning
+            // measured the search stronger without it (`playouts script`) is set aside unless a
+            // flag asks for what only a model gives.
+            let asks_model = shallow || deep.is_some() || blend || !prior;
+            let model = match model {
+                Some(m) if m.playouts == Playouts::Script && !asks_model => None,
+                model => model,
+            };
             let deep = match (deep, model) {
-                (None, Some(m)) if !shallow && m.to_the_end && !m.moves.is_empty() => Some(None),
+                (None, Some(m))
+                    if !shallow && m.playouts == Playouts::End && !m.moves.is_empty() =>
+                {
+                    Some(None)
+                }
                 (deep, _) => deep,
             };
             // With a model: play-outs by its play-out policy to the end of the game (`:deep=N`: N

@@ -21,7 +21,8 @@
 //! rest 0.
 //!
 //! The file is text: a header (`cardgame model 5`, `script HASH`, `players N`, `turns T`, `bias B`,
-//! `prior V V'`, or `prior none`, `playouts end` or `playouts turn`), then one line per feature it reads: `feature NAME MEAN SPREAD W U A B`, in the
+//! `prior V V'`, or `prior none`, `playouts end`, `playouts turn` or `playouts script`: [`Playouts`]),
+//! then one line per feature it reads: `feature NAME MEAN SPREAD W U A B`, in the
 //! order the features are derived; then the play-out policy's weights, one line per move: `move A B
 //! KEY` (`moves.rs`). A file of version 4 (no `playouts` nor `move` lines) is still read.
 
@@ -59,10 +60,37 @@ pub struct Model {
     pub prior: Prior,
     /// The play-out policy over the options' labels (`moves.rs`; empty: none learned).
     pub moves: Moves,
-    /// Whether `search` plays out to the end of the game by the play-out policy (`playouts end`:
-    /// `learn` measured it stronger than play-outs cut at the next turn, `playouts turn`).
-    pub to_the_end: bool,
+    /// How `search` uses the model, as `learn` measured it for the script.
+    pub playouts: Playouts,
     features: Option<FeatureSet>,
+}
+
+/// How `search` plays with a model (its `playouts` line), the setting `learn` measured strongest for
+/// the script (`learn/playouts.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Playouts {
+    /// `turn`: play-outs cut when the next turn begins, judged by the evaluation.
+    #[default]
+    Turn,
+    /// `end`: play-outs to the end of the game by the play-out policy.
+    End,
+    /// `script`: the model set aside; the search plays as it does without one (play-outs of two
+    /// turns at random, judged by the script's measure).
+    Script,
+}
+
+impl Playouts {
+    /// Every setting, in the order of the model file's documentation.
+    pub const ALL: [Playouts; 3] = [Playouts::Turn, Playouts::End, Playouts::Script];
+
+    /// The word of the model file's `playouts` line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Playouts::Turn => "turn",
+            Playouts::End => "end",
+            Playouts::Script => "script",
+        }
+    }
 }
 
 /// The weights of the prior over options (see the module's notes): `value` and `value_t` weigh the
@@ -152,7 +180,7 @@ impl Model {
             u: vec![0.0; n],
             prior: Prior::blank(n),
             moves: Moves::default(),
-            to_the_end: false,
+            playouts: Playouts::Turn,
             features: Some(features),
         }
     }
@@ -262,7 +290,7 @@ impl Model {
         } else {
             "none".to_string()
         };
-        let playouts = if self.to_the_end { "end" } else { "turn" };
+        let playouts = self.playouts.name();
         let mut s = format!(
             "{MAGIC}\nscript {}\nplayers {}\nturns {}\nbias {}\nprior {prior}\nplayouts {playouts}\n",
             self.script, self.players, self.turns, self.bias
@@ -369,15 +397,16 @@ impl Model {
         let malformed = |line: &str| {
             format!("the model's line `{line}` is not `feature NAME MEAN SPREAD W U A B`")
         };
-        let mut to_the_end = false;
+        let mut playouts = Playouts::Turn;
         for line in lines.filter(|l| !l.trim().is_empty()) {
-            match line {
-                "playouts end" => {
-                    to_the_end = true;
-                    continue;
-                }
-                "playouts turn" => continue,
-                _ => {}
+            if let Some(word) = line.strip_prefix("playouts ") {
+                playouts = Playouts::ALL
+                    .into_iter()
+                    .find(|p| p.name() == word)
+                    .ok_or_else(|| {
+                        format!("the model's line `{line}` is not `playouts end`, `playouts turn` or `playouts script`")
+                    })?;
+                continue;
             }
             if line.starts_with("move ") {
                 moves.read_line(line)?;
@@ -426,7 +455,7 @@ impl Model {
         let kept: Vec<usize> = rows.iter().map(|(i, _)| *i).collect();
         model.restrict(&kept);
         model.moves = moves;
-        model.to_the_end = to_the_end;
+        model.playouts = playouts;
         Ok(model)
     }
 }
@@ -437,7 +466,7 @@ pub fn sigmoid(x: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{script_hash, Model};
+    use super::{script_hash, Model, Playouts};
     use crate::check::check_source;
 
     const SRC: &str = "game \"M\" { players 2 }\ncard \"Red Gem\" { copies 2 }\n\
@@ -509,13 +538,16 @@ mod tests {
         );
         let back = Model::from_text(&text, &p, &hash, 2).expect("reads");
         assert_eq!(back.moves, playing.moves);
-        assert!(!back.to_the_end);
-        let ended = text.replace("playouts turn", "playouts end");
-        assert!(
-            Model::from_text(&ended, &p, &hash, 2)
-                .expect("reads")
-                .to_the_end
-        );
+        assert_eq!(back.playouts, Playouts::Turn);
+        for setting in Playouts::ALL {
+            let written = text.replace("playouts turn", &format!("playouts {}", setting.name()));
+            let back = Model::from_text(&written, &p, &hash, 2).expect("reads");
+            assert_eq!(back.playouts, setting);
+            assert_eq!(back.to_text(), written);
+        }
+        let e = Model::from_text(&text.replace("playouts turn", "playouts far"), &p, &hash, 2)
+            .unwrap_err();
+        assert!(e.contains("`playouts far`"), "{e}");
         // A file of the version before (no `move` lines) is still read.
         let before = blank
             .to_text()

@@ -1,17 +1,32 @@
-//! Learning stage: how `search` plays out with a learned model, chosen by a match for each script.
+//! Learning stage: how `search` uses a learned model, chosen by matches for each script.
 //!
-//! With a play-out policy learned (`learn/moves.rs`), the search can play every play-out to the end
-//! of the game by it (unbiased, but each outcome is a win or a loss: noisy), or cut it when the next
-//! turn begins and judge the position by the evaluation (steady, but only as right as the
-//! evaluation). Which serves a game better depends on the game: so `learn` plays the two against each
-//! other, `search:N:deep=end` against `search:N:shallow` with the model ([`ITERATIONS`] iterations a
-//! decision, `--prior-games` games, seats alternated, ties half), and the model says which won
-//! (`playouts end` or `playouts turn`; a tie keeps the cut play-outs). The match runs only if one game
-//! of it, timed first, says that all of them would end within `--time`, and not where all players are
-//! one team (a cooperative game: the seats would be judged together).
+//! With a play-out policy learned (`learn/moves.rs`) the search can use the model in two ways, or
+//! not at all (`agents/model.rs`, [`Playouts`]):
+//! - `end`: every play-out to the end of the game by the policy (unbiased, but each outcome is a win
+//!   or a loss: noisy);
+//! - `turn`: play-outs cut when the next turn begins, the position judged by the evaluation (steady,
+//!   but only as right as the evaluation);
+//! - `script`: the model set aside, the search as it plays without one (play-outs of two turns at
+//!   random, judged by the script's measure): where the script's `heuristic` or `score` says more
+//!   than what was learned (a cooperative game whose partners' hands the features cannot see).
+//!
+//! Which serves a game best depends on the game, so `learn` measures it in two matches of
+//! `search` with [`ITERATIONS`] iterations a decision: `end` against `turn`, then the winner
+//! against `script`. In a game of sides, the first setting plays one seat and the second the others
+//! (seats alternated, a tie half) and the first is taken when it scores above one half. Where all
+//! players are one team, each setting plays whole games alone, both on the same seeds, and the
+//! first is taken when its mean result is higher (a result is `learn.rs`'s `target`: a shared win 1,
+//! else the shared score over the best score of the match).
+//!
+//! A match plays games in batches of [`BATCH`], up to `--prior-games`. It stops early, after at
+//! least [`EARLY`] games, once the 95% interval of its score (of the mean difference, for one team)
+//! no longer holds one half (no difference); and it never starts a batch that would end past
+//! `--time`, timed by the batch before it (the first by one game). Neither depends on `--jobs`, so
+//! the model is the same for any `--jobs` when the time does not cut a match. Without a match the
+//! setting stays `turn`; without the second, the model is kept.
 
-use super::{config, Fit, Generation, LearnConfig, Stage};
-use crate::agents::{make_agent_with, Agent, Goals, Model};
+use super::{config, target, Fit, Generation, LearnConfig, Stage};
+use crate::agents::{make_agent_with, Agent, Goals, Model, Playouts};
 use crate::engine::{Game, Status};
 use crate::program::Program;
 use crate::sim::{game_seed, wilson};
@@ -19,63 +34,217 @@ use rayon::prelude::*;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Iterations a decision of both searches in the match.
+/// Iterations a decision of the searches in the matches.
 pub const ITERATIONS: u32 = 100;
+/// Games a batch of a match plays before it looks at the score.
+const BATCH: u64 = 10;
+/// Games a match plays at least before it may stop early.
+const EARLY: u64 = 40;
 
-/// One game of the match: the search to the end in `seat`, the search cut at the next turn in the
-/// others; returns the first one's result (its share of the win; a game nobody won counts half) and
-/// whether all players were one team where it ended.
+/// The search of `setting` in the matches.
+fn spec(setting: Playouts) -> String {
+    match setting {
+        Playouts::End => format!("search:{ITERATIONS}:deep=end"),
+        Playouts::Turn => format!("search:{ITERATIONS}:shallow"),
+        Playouts::Script => format!("search:{ITERATIONS}:nomodel"),
+    }
+}
+
+/// How a finished game went for each seat: its share of the win (`None`: nobody won) and its
+/// standing by the script's measure; and whether all players were one team where it ended.
+struct Ended {
+    seats: Vec<(Option<f64>, f64)>,
+    shared: bool,
+}
+
+/// One game in which seat `s` plays the search of `settings[s]`, all with `model`.
 fn play(
     program: &Arc<Program>,
     lc: &LearnConfig,
     seed: u64,
     model: &Arc<Model>,
-    seat: usize,
-) -> (f64, bool) {
+    settings: &[Playouts],
+) -> Ended {
     let mut game = Game::new(program.clone(), config(lc, seed));
     let agents: Result<Vec<Box<dyn Agent>>, String> = (0..lc.players)
         .map(|s| {
-            let how = if s as usize == seat {
-                "deep=end"
-            } else {
-                "shallow"
-            };
+            let setting = settings.get(s as usize).copied().unwrap_or(Playouts::Turn);
             make_agent_with(
                 program,
-                &format!("search:{ITERATIONS}:{how}"),
+                &spec(setting),
                 seed ^ (u64::from(s) << 32),
                 s,
                 Some(model),
             )
         })
         .collect();
-    let Ok(mut agents) = agents else {
-        return (0.5, false);
-    };
-    while let Status::Decision(d) = game.status() {
-        let d = d.clone();
-        let Some(agent) = agents.get_mut(d.player as usize) else {
-            break;
-        };
-        let i = agent.choose(&game, &d);
-        if game.apply(i).is_err() {
-            break;
+    if let Ok(mut agents) = agents {
+        while let Status::Decision(d) = game.status() {
+            let d = d.clone();
+            let Some(agent) = agents.get_mut(d.player as usize) else {
+                break;
+            };
+            let i = agent.choose(&game, &d);
+            if game.apply(i).is_err() {
+                break;
+            }
         }
     }
     let goals = Goals::of(&game);
-    let score = match game.status() {
-        Status::Over(o) => match goals.shares(o) {
-            Some(s) => s.get(seat).copied().unwrap_or(0.0),
-            None => 0.5,
-        },
-        Status::Decision(_) | Status::Error(_) => 0.5,
+    let n = game.players() as usize;
+    let shares = match game.status() {
+        Status::Over(o) => goals.shares(o),
+        Status::Decision(_) | Status::Error(_) => None,
     };
-    (score, goals.shared())
+    let standings = goals.standings(&mut game).unwrap_or_else(|| vec![0.0; n]);
+    Ended {
+        seats: (0..n)
+            .map(|s| {
+                (
+                    shares.as_ref().and_then(|v| v.get(s).copied()),
+                    standings[s],
+                )
+            })
+            .collect(),
+        shared: goals.shared(),
+    }
 }
 
-/// Plays the match (see the module's notes) when it fits before `deadline`, sets
-/// `model.to_the_end` by it and reports it as a generation of stage `playouts` (its score: the
-/// play-outs to the end's).
+/// A match's outcome: the first setting's score (its mean result, for one team) with its 95%
+/// interval, the second's mean result (one half in a game of sides), the games played.
+struct Score {
+    score: f64,
+    low: f64,
+    high: f64,
+    baseline: f64,
+    games: u64,
+}
+
+/// Game `k` of a match between `first` and `second`: in a game of sides the first's result in seat
+/// `k % players`; for one team both settings' games alone on the same seed.
+fn game_k(
+    program: &Arc<Program>,
+    lc: &LearnConfig,
+    (base, k): (u64, u64),
+    model: &Arc<Model>,
+    (first, second, one_team): (Playouts, Playouts, bool),
+) -> Vec<Ended> {
+    let seed = game_seed(base, k);
+    let n = usize::from(lc.players.max(1));
+    if one_team {
+        return [first, second]
+            .map(|s| play(program, lc, seed, model, &vec![s; n]))
+            .into();
+    }
+    let seat = (k % n as u64) as usize;
+    let settings: Vec<Playouts> = (0..n)
+        .map(|s| if s == seat { first } else { second })
+        .collect();
+    vec![play(program, lc, seed, model, &settings)]
+}
+
+/// Plays the match of `first` against `second` (see the module's notes); `None` when not one batch
+/// fits before `deadline`; games are seeded from `base`, and `timed` is how long one game took.
+fn match_up(
+    pool: &rayon::ThreadPool,
+    program: &Arc<Program>,
+    lc: &LearnConfig,
+    (model, deadline): (&Arc<Model>, Option<Instant>),
+    (first, second, one_team): (Playouts, Playouts, bool),
+    (base, timed): (u64, Duration),
+    tick: &(dyn Fn() + Sync),
+) -> Option<Score> {
+    let jobs = lc.jobs.max(1) as f64;
+    let mut batch_time = timed.mul_f64(BATCH as f64 / jobs * if one_team { 2.0 } else { 1.0 });
+    let mut games: Vec<Vec<Ended>> = Vec::new();
+    let played = |games: &[Vec<Ended>]| games.len() as u64;
+    let players = usize::from(lc.players.max(1));
+    let mut score = None;
+    while played(&games) < lc.prior_games {
+        if deadline.is_some_and(|end| Instant::now() + batch_time > end) {
+            break;
+        }
+        let started = Instant::now();
+        let from = played(&games);
+        let to = (from + BATCH).min(lc.prior_games);
+        let batch: Vec<Vec<Ended>> = pool.install(|| {
+            (from..to)
+                .into_par_iter()
+                .map(|k| {
+                    let e = game_k(program, lc, (base, k), model, (first, second, one_team));
+                    tick();
+                    e
+                })
+                .collect()
+        });
+        games.extend(batch);
+        batch_time = started.elapsed();
+        let s = if one_team {
+            alone(&games)
+        } else {
+            let results: Vec<f64> = games
+                .iter()
+                .enumerate()
+                .map(|(k, g)| {
+                    let seat = k % players;
+                    g.first()
+                        .and_then(|e| e.seats.get(seat))
+                        .and_then(|(share, _)| *share)
+                        .unwrap_or(0.5)
+                })
+                .collect();
+            let (p, low, high) = wilson(results.iter().sum(), results.len() as u64);
+            (p, low, high, 0.5, low > 0.5 || high < 0.5)
+        };
+        let (p, low, high, baseline, decided) = s;
+        score = Some(Score {
+            score: p,
+            low,
+            high,
+            baseline,
+            games: played(&games),
+        });
+        if decided && played(&games) >= EARLY {
+            break;
+        }
+    }
+    score
+}
+
+/// The score of a match of one team: both settings' mean results (seat 0's: all share it), the
+/// first's 95% interval, and whether the interval of the mean difference leaves out none.
+fn alone(games: &[Vec<Ended>]) -> (f64, f64, f64, f64, bool) {
+    let best = games
+        .iter()
+        .flatten()
+        .flat_map(|e| e.seats.iter().map(|(_, s)| *s))
+        .fold(0.0, f64::max);
+    let result = |e: &Ended| {
+        e.seats
+            .first()
+            .map_or(0.0, |(share, score)| target(*share, *score, true, best))
+    };
+    let pairs: Vec<(f64, f64)> = games
+        .iter()
+        .filter_map(|g| Some((result(g.first()?), result(g.get(1)?))))
+        .collect();
+    let n = pairs.len().max(1) as f64;
+    let half = |xs: &mut dyn Iterator<Item = f64>| {
+        let xs: Vec<f64> = xs.collect();
+        let mean = xs.iter().sum::<f64>() / n;
+        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+        (mean, 1.96 * (var / n).sqrt())
+    };
+    let (first, h) = half(&mut pairs.iter().map(|p| p.0));
+    let (second, _) = half(&mut pairs.iter().map(|p| p.1));
+    let (diff, hd) = half(&mut pairs.iter().map(|p| p.0 - p.1));
+    (first, first - h, first + h, second, diff.abs() > hd)
+}
+
+/// Plays the matches (see the module's notes) that fit before `deadline`, sets `model.playouts` by
+/// them and reports each as a generation of stage `playouts`, its score the first setting's: the
+/// first match `end` against `turn` (`kept`: to the end), the second the setting so chosen against
+/// `script` (`kept`: the model kept).
 pub(super) fn choose(
     pool: &rayon::ThreadPool,
     program: &Arc<Program>,
@@ -87,53 +256,71 @@ pub(super) fn choose(
     if model.moves.is_empty() || lc.prior_games == 0 {
         return;
     }
-    let started = Instant::now();
-    let shared = Arc::new(model.clone());
     let base = game_seed(lc.seed ^ 0x0070_6C61_796F, 1);
-    // A first game, timed: where all players are one team, the seats' play-outs would be judged
-    // together, so there is no match to play (the play-outs stay cut).
-    let (_, one_team) = play(program, lc, game_seed(base, u64::MAX), &shared, 0);
-    if one_team {
-        return;
-    }
-    if let Some(end) = deadline {
-        let games = lc.prior_games as f64 / lc.jobs.max(1) as f64;
-        if Instant::now() + started.elapsed().mul_f64(games) > end {
+    // A first game, timed, of the slowest setting: whether all players are one team, and how long a
+    // game takes.
+    let started = Instant::now();
+    let settings = vec![Playouts::End; usize::from(lc.players.max(1))];
+    let first = play(
+        program,
+        lc,
+        game_seed(base, u64::MAX),
+        &Arc::new(model.clone()),
+        &settings,
+    );
+    let timed = started.elapsed();
+    let one_team = first.shared;
+    model.playouts = Playouts::Turn;
+    for generation in [1u32, 2] {
+        let started = Instant::now();
+        let (held, challenger) = if generation == 1 {
+            (Playouts::End, Playouts::Turn)
+        } else {
+            (model.playouts, Playouts::Script)
+        };
+        let Some(s) = match_up(
+            pool,
+            program,
+            lc,
+            (&Arc::new(model.clone()), deadline),
+            (held, challenger, one_team),
+            (game_seed(base, u64::from(generation)), timed),
+            tick,
+        ) else {
             return;
-        }
+        };
+        // The first setting is taken when it does better (a tie keeps `turn`, then the model).
+        let better = if one_team {
+            s.score > s.baseline
+        } else {
+            s.score > 0.5
+        };
+        let worse = if one_team {
+            s.score < s.baseline
+        } else {
+            s.score < 0.5
+        };
+        let kept = if generation == 1 { better } else { !worse };
+        model.playouts = match (generation, kept) {
+            (1, true) => Playouts::End,
+            (1, false) => Playouts::Turn,
+            (_, true) => held,
+            (_, false) => Playouts::Script,
+        };
+        on_generation(&Generation {
+            stage: Stage::Playouts,
+            generation,
+            games: s.games,
+            positions: 0,
+            score: s.score,
+            low: s.low,
+            high: s.high,
+            baseline: s.baseline,
+            improved: s.low > s.baseline,
+            kept,
+            fit: Fit::default(),
+            evaluation: None,
+            seconds: started.elapsed().as_secs_f64(),
+        });
     }
-    let players = u64::from(lc.players.max(1));
-    let scores: Vec<f64> = pool.install(|| {
-        (0..lc.prior_games)
-            .into_par_iter()
-            .map(|k| {
-                let (s, _) = play(
-                    program,
-                    lc,
-                    game_seed(base, k),
-                    &shared,
-                    (k % players) as usize,
-                );
-                tick();
-                s
-            })
-            .collect()
-    });
-    let (score, low, high) = wilson(scores.iter().sum(), scores.len() as u64);
-    model.to_the_end = score > 0.5;
-    on_generation(&Generation {
-        stage: Stage::Playouts,
-        generation: 1,
-        games: lc.prior_games,
-        positions: 0,
-        score,
-        low,
-        high,
-        baseline: 0.5,
-        improved: low > 0.5,
-        kept: model.to_the_end,
-        fit: Fit::default(),
-        evaluation: None,
-        seconds: Duration::as_secs_f64(&started.elapsed()),
-    });
 }
