@@ -2,8 +2,9 @@
 //! fitted to the choices of the evaluation's player, then refined by its own self-play.
 //!
 //! - *Fitted.* Once the evaluation is learned, its `learned` player (one step of look-ahead judged
-//!   by the model) plays games against itself without exploring, and every decision with a choice
-//!   is recorded: the key of each option (the prompt, its digits read as `#`, and the label), the
+//!   by the model) plays games against itself without exploring (`--games`, in batches of
+//!   [`FIT_BATCH`] while the next would end within a quarter of the time left), and every decision
+//!   with a choice is recorded: the key of each option (the prompt, its digits read as `#`, and the label), the
 //!   option it took, and the game's progress (the turn over the mean game's length). The policy, one
 //!   pair of weights `a + b t` per key and a softmax over a decision's options, is fitted to those
 //!   choices by stochastic gradient descent with AdaGrad's steps on the cross-entropy, in an order
@@ -36,6 +37,10 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
+
+/// Games of the evaluation's player in a batch: batches are played while the next would end within
+/// a quarter of the time left.
+const FIT_BATCH: u64 = 100;
 
 /// Passes over the decisions at most, the step of AdaGrad and the weight of the L2 penalty.
 const EPOCHS: u32 = 30;
@@ -156,16 +161,32 @@ pub(super) fn learn_moves(
     let started = Instant::now();
     let base = game_seed(lc.seed ^ 0x006D_6F76_6573, 1);
     let player = Arc::new(model.clone());
-    let games: Vec<Vec<Recorded>> = pool.install(|| {
-        (0..lc.games)
-            .into_par_iter()
-            .map(|k| {
-                let r = play(program, lc, game_seed(base, k), &player);
-                tick();
-                r
-            })
-            .collect()
-    });
+    // Batches of games while the next would end within a quarter of the time left.
+    let until = deadline.map(|end| started + end.saturating_duration_since(started) / 4);
+    let mut games: Vec<Vec<Recorded>> = Vec::new();
+    let mut batch_time = None;
+    while (games.len() as u64) < lc.games {
+        if let (Some(end), Some(t)) = (until, batch_time) {
+            if Instant::now() + t > end {
+                break;
+            }
+        }
+        let batch_started = Instant::now();
+        let from = games.len() as u64;
+        let to = (from + FIT_BATCH).min(lc.games);
+        let batch: Vec<Vec<Recorded>> = pool.install(|| {
+            (from..to)
+                .into_par_iter()
+                .map(|k| {
+                    let r = play(program, lc, game_seed(base, k), &player);
+                    tick();
+                    r
+                })
+                .collect()
+        });
+        games.extend(batch);
+        batch_time = Some(batch_started.elapsed());
+    }
     let mut index: HashMap<String, u32> = HashMap::new();
     let mut names: Vec<String> = Vec::new();
     let turns = model.turns.max(1.0);
@@ -213,7 +234,7 @@ pub(super) fn learn_moves(
     on_generation(&Generation {
         stage: Stage::Moves,
         generation: 1,
-        games: lc.games,
+        games: games.len() as u64,
         positions: rows.len(),
         score,
         low,
