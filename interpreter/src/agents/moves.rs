@@ -35,6 +35,18 @@ pub struct Moves {
 /// so that the key is one line of text.
 pub fn key_into(prompt: &str, label: &str, out: &mut String) {
     out.clear();
+    prompt_into(prompt, out);
+    escaped_into(label, out);
+}
+
+/// Writes the first part of a key, the prompt with its digits read as `#` then a tab, into `out`
+/// (escaped as [`key_into`] says).
+fn prompt_into(prompt: &str, out: &mut String) {
+    if !prompt.bytes().any(|b| b.is_ascii_digit() || special(b)) {
+        out.push_str(prompt);
+        out.push('\t');
+        return;
+    }
     let mut last_digit = false;
     for ch in prompt.chars() {
         if ch.is_ascii_digit() {
@@ -48,9 +60,22 @@ pub fn key_into(prompt: &str, label: &str, out: &mut String) {
         escape(ch, out);
     }
     out.push('\t');
-    for ch in label.chars() {
-        escape(ch, out);
+}
+
+/// Appends `text` to `out`, escaped as [`key_into`] says.
+fn escaped_into(text: &str, out: &mut String) {
+    if text.bytes().any(special) {
+        for ch in text.chars() {
+            escape(ch, out);
+        }
+    } else {
+        out.push_str(text);
     }
+}
+
+/// Whether byte `b` is escaped in a key.
+fn special(b: u8) -> bool {
+    matches!(b, b'\\' | b'\t' | b'\n' | b'\r')
 }
 
 /// The key of an option (see [`key_into`]).
@@ -77,12 +102,16 @@ impl Moves {
 
     /// The score of each option of `decision` at progress `t` (a move never seen: 0).
     pub fn scores(&self, decision: &Decision, t: f64) -> Vec<f64> {
+        // The prompt's part of the keys once; each option's label after it.
         let mut buffer = String::new();
+        prompt_into(&decision.prompt, &mut buffer);
+        let prefix = buffer.len();
         decision
             .options
             .iter()
             .map(|label| {
-                key_into(&decision.prompt, label, &mut buffer);
+                buffer.truncate(prefix);
+                escaped_into(label, &mut buffer);
                 self.weights
                     .get(buffer.as_str())
                     .map_or(0.0, |[a, b]| a + b * t)
@@ -196,6 +225,8 @@ mod tests {
             key("Choose an action", "Buy 3\tx"),
             "Choose an action\tBuy 3\\tx"
         );
+        assert_eq!(key("Back\\slash\n", "a\rb"), "Back\\\\slash\\n\ta\\rb");
+        assert_eq!(key("Pay 2\t3", "x"), "Pay #\\t#\tx");
     }
 
     #[test]
