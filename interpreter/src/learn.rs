@@ -440,12 +440,13 @@ fn learn_in_pool(
         if !learn_prior {
             return t;
         }
-        let prior = prior::generation_time(&program, lc, &Arc::new(blank.clone()));
-        if prior.as_secs_f64() <= t.as_secs_f64() * (1.0 - EVALUATION_SHARE) {
-            t - prior
-        } else {
-            learn_prior = false;
-            t
+        let within = t.mul_f64(1.0 - EVALUATION_SHARE);
+        match prior::generation_time(&program, lc, &Arc::new(blank.clone()), within) {
+            Some(prior) => t - prior,
+            None => {
+                learn_prior = false;
+                t
+            }
         }
     });
     for generation in 1..=lc.generations.max(1) {

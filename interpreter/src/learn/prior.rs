@@ -227,23 +227,45 @@ fn choice(
     })
 }
 
-/// How long a prior generation of `model` may take: one game of its search, timed, times the
-/// generation's games (self-play and match) over the jobs.
+/// How long a prior generation of `model` would take: one game of its search, timed, times the
+/// generation's games (self-play and match) over the jobs; `None` where it would take more than
+/// `within` (the timed game is then stopped as soon as that is sure: on a long game, a game of the
+/// search could itself take minutes).
 pub(super) fn generation_time(
     program: &Arc<Program>,
     lc: &LearnConfig,
     model: &Arc<Model>,
-) -> Duration {
-    let started = Instant::now();
-    play(
-        program,
-        lc,
-        game_seed(lc.seed, u64::MAX - 1),
-        (model, model, 0),
-        false,
-    );
+    within: Duration,
+) -> Option<Duration> {
     let games = 2.0 * lc.prior_games as f64 / lc.jobs.max(1) as f64;
-    started.elapsed().mul_f64(games)
+    let cap = within.div_f64(games.max(1.0));
+    let started = Instant::now();
+    let seed = game_seed(lc.seed, u64::MAX - 1);
+    let mut game = Game::new(program.clone(), config(lc, seed));
+    let mut agents: Vec<Box<dyn Agent>> = (0..lc.players)
+        .map(|s| {
+            searcher(
+                program,
+                model,
+                (seed ^ (u64::from(s) << 32), s, lc.search_iterations),
+            )
+        })
+        .collect();
+    while let Status::Decision(d) = game.status() {
+        if started.elapsed() > cap {
+            return None;
+        }
+        let d = d.clone();
+        let Some(agent) = agents.get_mut(d.player as usize) else {
+            break;
+        };
+        let i = agent.choose(&game, &d);
+        if game.apply(i).is_err() {
+            break;
+        }
+    }
+    let time = started.elapsed().mul_f64(games);
+    (time <= within).then_some(time)
 }
 
 /// The mean cross-entropy of `model`'s prior on `choices`.
@@ -524,7 +546,8 @@ pub(super) fn learn_prior(
             if let Some((started, time)) = deadline {
                 // The first generation runs only if it would end within the time, were it as long
                 // as a game of the search timed now.
-                if started.elapsed() + generation_time(program, lc, &current) > time {
+                let left = time.saturating_sub(started.elapsed());
+                if generation_time(program, lc, &current, left).is_none() {
                     break;
                 }
             }
