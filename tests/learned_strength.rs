@@ -2,7 +2,7 @@
 //! in release mode: `cargo test --release --test all -- --ignored learned_strength:: --nocapture
 //! --test-threads 1`.
 //!
-//! For Market Race (`examples/`) and Crayne (`games/`), two players: `cardgame learn` for at most 10
+//! For Market Race (`examples/`) and each of the four published games (`games/`), two players: `cardgame learn` for at most 10
 //! minutes on one core (`--time 9m`: the evaluation's generations on cheap players' games, then the
 //! search's generations, which fit the evaluation again on the search's own games where that predicts
 //! them better and the prior over options; no generation starts that would end past the limit, were
@@ -195,4 +195,22 @@ fn market_race_learned_search_meets_the_bar() {
 #[ignore = "slow (about an hour): run in release mode"]
 fn crayne_learned_search_meets_the_bar() {
     bar("games/crayne.cardgame");
+}
+
+#[test]
+#[ignore = "slow (about an hour): run in release mode"]
+fn heart_of_crown_learned_search_meets_the_bar() {
+    bar("games/heart-of-crown.cardgame");
+}
+
+#[test]
+#[ignore = "slow (about an hour): run in release mode"]
+fn craft_the_crown_learned_search_meets_the_bar() {
+    bar("games/craft-the-crown.cardgame");
+}
+
+#[test]
+#[ignore = "slow (about an hour): run in release mode"]
+fn crafty_explorers_learned_search_meets_the_bar() {
+    bar("games/crafty-explorers.cardgame");
 }
