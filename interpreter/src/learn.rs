@@ -56,9 +56,11 @@ pub const EVALUATION_SHARE: f64 = 0.5;
 /// Generations in a row without a measurable improvement before learning stops.
 pub const PATIENCE: u32 = 2;
 
-/// Games of a generation of the evaluation in a batch. A batch starts only if it would end within
-/// [`FIRST_SHARE`] of the evaluation's time (the first generation) or [`PLAY_SHARE`] of it (the
-/// others, which also stop before a generation that would end past it).
+/// Games of a generation of the evaluation (and of its match) in a batch, the first batch of
+/// [`FIRST_BATCH`]. A batch of the games starts only if it would end within [`FIRST_SHARE`] of the
+/// evaluation's time (the first generation) or [`PLAY_SHARE`] of it (the others, which also stop
+/// before a generation that would end past it); a batch of the match, within the evaluation's time.
+const FIRST_BATCH: u64 = 10;
 const GAME_BATCH: u64 = 100;
 const FIRST_SHARE: f64 = 0.5;
 const PLAY_SHARE: f64 = 0.8;
@@ -351,21 +353,53 @@ fn target(share: Option<f64>, score: f64, shared: bool, best: f64) -> f64 {
     }
 }
 
+/// Runs `run(k)` for each k below `total` on `pool`, gathered in order, in batches: the first of
+/// `first` items, then of `size`. A batch after the first starts only if it would end before
+/// `until`, were its items as long as the last batch's. The batches do not depend on the pool's
+/// threads, so the results are the same for any `--jobs` unless the time cuts them short.
+fn batched<T: Send>(
+    pool: &rayon::ThreadPool,
+    total: u64,
+    (first, size): (u64, u64),
+    until: Option<Instant>,
+    run: &(dyn Fn(u64) -> T + Sync),
+) -> Vec<T> {
+    let mut out: Vec<T> = Vec::new();
+    let mut per_item: Option<Duration> = None;
+    while (out.len() as u64) < total {
+        let from = out.len() as u64;
+        let to = (from + if from == 0 { first } else { size }).min(total);
+        if let (Some(end), Some(t)) = (until, per_item) {
+            if Instant::now() + t.mul_f64((to - from) as f64) > end {
+                break;
+            }
+        }
+        let started = Instant::now();
+        let batch: Vec<T> = pool.install(|| (from..to).into_par_iter().map(run).collect());
+        out.extend(batch);
+        per_item = Some(started.elapsed().div_f64((to - from).max(1) as f64));
+    }
+    out
+}
+
 /// Plays `games` games of `new` against `old` (seats alternated: the new model in seat `k % players`
 /// of game k, the old one elsewhere; `None`: the search without a model), or, where all players are
 /// one team, of `new` alone. Returns each game's score of the new model.
 fn match_up(
-    program: &Arc<Program>,
+    (pool, program): (&rayon::ThreadPool, &Arc<Program>),
     lc: &LearnConfig,
-    base: u64,
+    (base, until): (u64, Option<Instant>),
     new: Option<&Arc<Model>>,
     old: Option<&Arc<Model>>,
     (shared, best): (bool, f64),
     tick: &(dyn Fn() + Sync),
 ) -> Vec<f64> {
-    (0..lc.match_games)
-        .into_par_iter()
-        .map(|k| {
+    batched(
+        pool,
+        lc.match_games,
+        (FIRST_BATCH, GAME_BATCH),
+        until,
+        &|k| {
             let seed = game_seed(base, k);
             let seat = (k % u64::from(lc.players)) as usize;
             let mut agents: Vec<Box<dyn Agent>> = (0..lc.players)
@@ -383,8 +417,8 @@ fn match_up(
             let share = played.results.get(seat).copied().flatten();
             let score = played.scores.get(seat).copied().unwrap_or(0.0);
             target(share, score, shared, best)
-        })
-        .collect()
+        },
+    )
 }
 
 /// Learns a model of `program` by self-play (see the module's notes). `script` is the script's
@@ -463,36 +497,15 @@ fn learn_in_pool(
                     PLAY_SHARE
                 })
         });
-        let mut played: Vec<Played> = Vec::new();
-        let mut batch_time = None;
-        while (played.len() as u64) < lc.games {
-            if let (Some(end), Some(t)) = (until, batch_time) {
-                if Instant::now() + t > end {
-                    break;
-                }
-            }
-            let batch_started = Instant::now();
-            let from = played.len() as u64;
-            let to = (from + GAME_BATCH).min(lc.games);
-            let batch: Vec<Played> = pool.install(|| {
-                (from..to)
-                    .into_par_iter()
-                    .map(|k| {
-                        let seed = game_seed(base, k);
-                        let mut agents: Vec<Box<dyn Agent>> = (0..lc.players)
-                            .map(|s| {
-                                player(current.as_ref(), seed ^ (u64::from(s) << 32), lc.explore)
-                            })
-                            .collect();
-                        let p = play(&program, lc, seed, &mut agents, Some(&features));
-                        tick();
-                        p
-                    })
-                    .collect()
-            });
-            played.extend(batch);
-            batch_time = Some(batch_started.elapsed());
-        }
+        let played: Vec<Played> = batched(pool, lc.games, (FIRST_BATCH, GAME_BATCH), until, &|k| {
+            let seed = game_seed(base, k);
+            let mut agents: Vec<Box<dyn Agent>> = (0..lc.players)
+                .map(|s| player(current.as_ref(), seed ^ (u64::from(s) << 32), lc.explore))
+                .collect();
+            let p = play(&program, lc, seed, &mut agents, Some(&features));
+            tick();
+            p
+        });
         let games_played = played.len() as u64;
         if generation == 1 {
             shared = played.first().is_some_and(|p| p.shared);
@@ -521,34 +534,31 @@ fn learn_in_pool(
         let fitted = fit(&mut next, &rows, &valid, turns, base);
         let next = Arc::new(next);
         let match_base = game_seed(base, u64::MAX);
-        let scores = pool.install(|| {
-            match_up(
-                &program,
-                lc,
-                match_base,
-                Some(&next),
-                current.as_ref(),
-                (shared, best),
-                tick,
-            )
-        });
+        let match_until = evaluation_time.map(|t| started + t);
+        let scores = match_up(
+            (pool, &program),
+            lc,
+            (match_base, match_until),
+            Some(&next),
+            current.as_ref(),
+            (shared, best),
+            tick,
+        );
         let games = scores.len() as u64;
         let total: f64 = scores.iter().sum();
         let (score, low, high, previous) = if shared {
             let previous = match baseline {
                 Some(b) => b,
                 None => {
-                    let old = pool.install(|| {
-                        match_up(
-                            &program,
-                            lc,
-                            match_base,
-                            current.as_ref(),
-                            current.as_ref(),
-                            (shared, best),
-                            tick,
-                        )
-                    });
+                    let old = match_up(
+                        (pool, &program),
+                        lc,
+                        (match_base, match_until),
+                        current.as_ref(),
+                        current.as_ref(),
+                        (shared, best),
+                        tick,
+                    );
                     old.iter().sum::<f64>() / old.len().max(1) as f64
                 }
             };

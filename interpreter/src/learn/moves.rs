@@ -38,8 +38,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// Games of the evaluation's player in a batch: batches are played while the next would end within
-/// a quarter of the time left.
+/// Games of the evaluation's player in a batch (the first batch a tenth of it): batches are played
+/// while the next would end within a quarter of the time left.
 const FIT_BATCH: u64 = 100;
 
 /// Passes over the decisions at most, the step of AdaGrad and the weight of the L2 penalty.
@@ -163,30 +163,12 @@ pub(super) fn learn_moves(
     let player = Arc::new(model.clone());
     // Batches of games while the next would end within a quarter of the time left.
     let until = deadline.map(|end| started + end.saturating_duration_since(started) / 4);
-    let mut games: Vec<Vec<Recorded>> = Vec::new();
-    let mut batch_time = None;
-    while (games.len() as u64) < lc.games {
-        if let (Some(end), Some(t)) = (until, batch_time) {
-            if Instant::now() + t > end {
-                break;
-            }
-        }
-        let batch_started = Instant::now();
-        let from = games.len() as u64;
-        let to = (from + FIT_BATCH).min(lc.games);
-        let batch: Vec<Vec<Recorded>> = pool.install(|| {
-            (from..to)
-                .into_par_iter()
-                .map(|k| {
-                    let r = play(program, lc, game_seed(base, k), &player);
-                    tick();
-                    r
-                })
-                .collect()
+    let games: Vec<Vec<Recorded>> =
+        super::batched(pool, lc.games, (FIT_BATCH / 10, FIT_BATCH), until, &|k| {
+            let r = play(program, lc, game_seed(base, k), &player);
+            tick();
+            r
         });
-        games.extend(batch);
-        batch_time = Some(batch_started.elapsed());
-    }
     let mut index: HashMap<String, u32> = HashMap::new();
     let mut names: Vec<String> = Vec::new();
     let turns = model.turns.max(1.0);
