@@ -353,6 +353,25 @@ fn target(share: Option<f64>, score: f64, shared: bool, best: f64) -> f64 {
     }
 }
 
+/// Plays `game` to its end, each seat's decisions by its agent in `agents`; `false` when it stopped
+/// first because `until` passed (checked before each decision).
+fn play_to_end(game: &mut Game, agents: &mut [Box<dyn Agent>], until: Option<Instant>) -> bool {
+    while let Status::Decision(d) = game.status() {
+        if until.is_some_and(|end| Instant::now() > end) {
+            return false;
+        }
+        let d = d.clone();
+        let Some(agent) = agents.get_mut(d.player as usize) else {
+            break;
+        };
+        let i = agent.choose(game, &d);
+        if game.apply(i).is_err() {
+            break;
+        }
+    }
+    true
+}
+
 /// Runs `run(k)` for each k below `total` on `pool`, gathered in order, in batches: the first of
 /// `first` items, then of `size`. A batch after the first starts only if it would end before
 /// `until`, were its items as long as the last batch's. The batches do not depend on the pool's

@@ -79,16 +79,7 @@ fn play(
         })
         .collect();
     if let Ok(mut agents) = agents {
-        while let Status::Decision(d) = game.status() {
-            let d = d.clone();
-            let Some(agent) = agents.get_mut(d.player as usize) else {
-                break;
-            };
-            let i = agent.choose(&game, &d);
-            if game.apply(i).is_err() {
-                break;
-            }
-        }
+        super::play_to_end(&mut game, &mut agents, None);
     }
     let goals = Goals::of(&game);
     let n = game.players() as usize;

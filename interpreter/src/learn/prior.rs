@@ -251,18 +251,8 @@ pub(super) fn generation_time(
             )
         })
         .collect();
-    while let Status::Decision(d) = game.status() {
-        if started.elapsed() > cap {
-            return None;
-        }
-        let d = d.clone();
-        let Some(agent) = agents.get_mut(d.player as usize) else {
-            break;
-        };
-        let i = agent.choose(&game, &d);
-        if game.apply(i).is_err() {
-            break;
-        }
+    if !super::play_to_end(&mut game, &mut agents, Some(started + cap)) {
+        return None;
     }
     let time = started.elapsed().mul_f64(games);
     (time <= within).then_some(time)
