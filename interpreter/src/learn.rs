@@ -621,17 +621,25 @@ fn learn_in_pool(
     let evaluated = current.is_some();
     let mut model = match current {
         Some(m) => Arc::try_unwrap(m).unwrap_or_else(|m| (*m).clone()),
-        None => blank,
+        None => {
+            // No evaluation beat the first players: the model keeps a blank one, and the progress
+            // the policy reads is measured on the last generation's games.
+            let mut blank = blank;
+            let games = data.back().map_or(&[][..], |g| g.as_slice());
+            let turns = games.iter().map(|p| f64::from(p.turns)).sum::<f64>();
+            blank.turns = (turns / games.len().max(1) as f64).max(1.0);
+            blank
+        }
     };
-    // The play-out policy, from the games of the evaluation's player (a few seconds: as long as a
-    // generation of the evaluation).
-    if evaluated {
+    // The play-out policy, from the games of the evaluation's player (`greedy` where no evaluation
+    // was kept), then the matches that say how the search uses the model.
+    if !data.is_empty() {
         let deadline = lc.time.map(|t| started + t);
         moves::learn_moves(
             pool,
             &program,
             lc,
-            (&mut model, deadline),
+            (&mut model, evaluated, deadline),
             on_generation,
             tick,
         );

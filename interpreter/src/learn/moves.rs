@@ -2,7 +2,8 @@
 //! fitted to the choices of the evaluation's player, then refined by its own self-play.
 //!
 //! - *Fitted.* Once the evaluation is learned, its `learned` player (one step of look-ahead judged
-//!   by the model) plays games against itself without exploring (`--games`, in batches of
+//!   by the model; `greedy`, judged by the script's measure, where no evaluation beat it) plays games
+//!   against itself without exploring (`--games`, in batches of
 //!   [`FIT_BATCH`] while the next would end within a quarter of the time left), and every decision
 //!   with a choice is recorded: the key of each option (the prompt, its digits read as `#`, and the label), the
 //!   option it took, and the game's progress (the turn over the mean game's length). The policy, one
@@ -26,7 +27,7 @@
 
 use super::{config, Fit, Generation, LearnConfig, Stage};
 use crate::agents::moves::{key, Moves};
-use crate::agents::{Agent, LearnedAgent, Model};
+use crate::agents::{Agent, Model};
 use crate::engine::{Game, Status};
 use crate::program::Program;
 use crate::sim::{game_seed, wilson};
@@ -62,10 +63,15 @@ struct Row {
 }
 
 /// Plays one game of `model`'s `learned` player in every seat, recording each decision with a choice.
-fn play(program: &Arc<Program>, lc: &LearnConfig, seed: u64, model: &Arc<Model>) -> Vec<Recorded> {
+fn play(
+    program: &Arc<Program>,
+    lc: &LearnConfig,
+    seed: u64,
+    teacher: Option<&Arc<Model>>,
+) -> Vec<Recorded> {
     let mut game = Game::new(program.clone(), config(lc, seed));
-    let mut agents: Vec<LearnedAgent> = (0..lc.players)
-        .map(|s| LearnedAgent::new(model.clone(), seed ^ (u64::from(s) << 32), 0.0))
+    let mut agents: Vec<Box<dyn Agent>> = (0..lc.players)
+        .map(|s| super::player(teacher, seed ^ (u64::from(s) << 32), 0.0))
         .collect();
     let mut recorded = Vec::new();
     while let Status::Decision(d) = game.status() {
@@ -154,18 +160,19 @@ pub(super) fn learn_moves(
     pool: &rayon::ThreadPool,
     program: &Arc<Program>,
     lc: &LearnConfig,
-    (model, deadline): (&mut Model, Option<Instant>),
+    (model, evaluated, deadline): (&mut Model, bool, Option<Instant>),
     on_generation: &mut dyn FnMut(&Generation),
     tick: &(dyn Fn() + Sync),
 ) {
     let started = Instant::now();
     let base = game_seed(lc.seed ^ 0x006D_6F76_6573, 1);
     let player = Arc::new(model.clone());
+    let teacher = evaluated.then_some(&player);
     // Batches of games while the next would end within a quarter of the time left.
     let until = deadline.map(|end| started + end.saturating_duration_since(started) / 4);
     let games: Vec<Vec<Recorded>> =
         super::batched(pool, lc.games, (FIT_BATCH / 10, FIT_BATCH), until, &|k| {
-            let r = play(program, lc, game_seed(base, k), &player);
+            let r = play(program, lc, game_seed(base, k), teacher);
             tick();
             r
         });
