@@ -434,7 +434,7 @@ impl<'a> Mach<'a> {
             .filter(|_| self.s.fixed.closures)?;
         let mut out = std::mem::take(&mut self.s.recycled.get().options);
         out.clear();
-        let offer = |a, c| out.push((a, super::decide::Args::One(Value::Card(c))));
+        let offer = |a, args| out.push((a, args));
         if closures.list_menu(self.p, self.s, self.l, decider, actions, offer) {
             return Some(out);
         }

@@ -3,13 +3,16 @@
 use super::env::Env;
 use super::expr::{compile, zone, Cx, Int};
 use super::kinds;
+use crate::engine::decide::Args;
 use crate::engine::state::{Layout, State};
-use crate::program::{ActionDef, ActionId, BinOp, Expr, ExprKind, Program, Ty};
+use crate::program::{ActionDef, ActionId, BinOp, Builtin, Expr, ExprKind, Program, Ty};
+use crate::value::Value;
 
-/// An action of one parameter over a zone, listed by the closures.
+/// An action of no parameter, or of one over a zone's cards or a list of seats, listed by the
+/// closures.
 pub(crate) struct ActionPlan {
-    /// The zone instance of the parameter's domain.
-    pub domain: Int,
+    /// The parameter's domain.
+    domain: Domain,
     /// The conjuncts of the action's condition that read no parameter: run once per menu.
     before: Vec<Int>,
     /// The conjuncts that read only the parameter's kind, as one table by kind (`None`: none).
@@ -37,26 +40,50 @@ pub(crate) enum Part {
     General(Int),
 }
 
-/// The type a parameter's domain gives its items, when the closures know it.
-fn item_type(p: &Program, e: &crate::program::Expr) -> Option<Ty> {
-    match &e.kind {
-        crate::program::ExprKind::Zone(z, _) if p.zones.get(z.index()).is_some() => Some(Ty::Card),
-        _ => None,
-    }
+/// What an action's parameter ranges over.
+enum Domain {
+    /// No parameter: the action alone is one option.
+    Nothing,
+    /// The cards of a zone instance, top first.
+    Zone(Int),
+    /// `opponents(p)`: the living seats after `p`, in seat order from `p`.
+    Opponents(Int),
+    /// `everyone`: the living seats in seat order.
+    Everyone,
 }
 
-/// The plan of an action: one parameter whose domain is a zone, a condition that compiles.
+/// The domain of an action's parameters, and the type of its items (`None`: no parameter).
+fn domain(cx: &mut Cx, params: &[Expr]) -> Result<(Domain, Option<Ty>), &'static str> {
+    let param = match params {
+        [] => return Ok((Domain::Nothing, None)),
+        [param] => param,
+        _ => return Err("an action of more than one parameter"),
+    };
+    Ok(match &param.kind {
+        ExprKind::Zone(z, holder) => (
+            Domain::Zone(zone(cx, z.index(), holder.as_deref())?),
+            Some(Ty::Card),
+        ),
+        ExprKind::Everyone => (Domain::Everyone, Some(Ty::Player)),
+        ExprKind::Builtin(Builtin::Opponents, q) => match q.as_slice() {
+            [q] => (Domain::Opponents(compile(cx, q)?), Some(Ty::Player)),
+            _ => return Err("`opponents` of other than one player"),
+        },
+        _ if super::stmts::type_of(cx, param) == Some(Ty::Zone) => {
+            (Domain::Zone(compile(cx, param)?), Some(Ty::Card))
+        }
+        _ => return Err("a parameter whose domain is not a zone or a list of seats"),
+    })
+}
+
+/// The plan of an action: no parameter or one over a zone or seats, a condition that compiles.
 pub(super) fn plan(p: &Program, a: &ActionDef) -> Result<ActionPlan, &'static str> {
-    let [param] = a.params.as_slice() else {
-        return Err("an action of more or fewer than one parameter");
-    };
-    let ExprKind::Zone(z, holder) = &param.kind else {
-        return Err("a parameter whose domain is not a zone");
-    };
-    let ty = item_type(p, param).ok_or("a parameter whose items are not known")?;
     let mut cx = Cx::new(p, a.body.slots.max(1) as usize);
-    let domain = zone(&mut cx, z.index(), holder.as_deref())?;
-    cx.set_type(0, ty);
+    let (domain, ty) = domain(&mut cx, &a.params)?;
+    let cards = ty == Some(Ty::Card);
+    if let Some(ty) = &ty {
+        cx.set_type(0, ty.clone());
+    }
     // The conjuncts, as the checker split them (the whole condition when it did not).
     let parts: Vec<(&crate::program::Expr, u16)> = match (&a.condition, a.parts.is_empty()) {
         (Some(c), true) => vec![(c, u16::MAX)],
@@ -69,16 +96,16 @@ pub(super) fn plan(p: &Program, a: &ActionDef) -> Result<ActionPlan, &'static st
     };
     let (mut before, mut by_kind, mut rest) = (Vec::new(), None::<Vec<bool>>, Vec::new());
     for (e, level) in parts {
-        if let Some(t) = kinds::table(p, e, 0) {
+        if let Some(t) = kinds::table(p, e, 0).filter(|_| cards) {
             let t = t.iter().map(|&v| v != 0);
             by_kind = Some(match by_kind {
                 Some(b) => b.into_iter().zip(t).map(|(x, y)| x && y).collect(),
                 None => t.collect(),
             });
-        } else if level == 0 {
+        } else if level == 0 || ty.is_none() {
             before.push(compile(&mut cx, e)?);
         } else {
-            rest.push(part(&mut cx, e)?);
+            rest.push(part(&mut cx, e, cards)?);
         }
     }
     if rest.len() > PARTS {
@@ -105,7 +132,7 @@ pub(super) fn list(
     l: &Layout,
     decider: u8,
     actions: &[ActionId],
-    mut offer: impl FnMut(ActionId, u32),
+    mut offer: impl FnMut(ActionId, Args),
 ) -> Option<()> {
     // A menu with an action that has no plan is the walker's: known before anything is listed.
     if !(actions.iter()).all(|a| plans.get(a.index()).is_some_and(|plan| plan.is_ok())) {
@@ -124,7 +151,31 @@ pub(super) fn list(
         if none {
             continue;
         }
-        let z = usize::try_from((plan.domain)(&mut env)?).ok()?;
+        let zf = match &plan.domain {
+            Domain::Nothing => {
+                offer(a, Args::Many(Vec::new()));
+                continue;
+            }
+            Domain::Opponents(q) => {
+                let q = q(&mut env)?;
+                if !(0..s.players as i64).contains(&q) {
+                    return None;
+                }
+                let n = s.players as i64;
+                for k in 1..n {
+                    seat(plan, &mut env, a, ((q + k) % n) as u8, &mut offer)?;
+                }
+                continue;
+            }
+            Domain::Everyone => {
+                for q in 0..s.players {
+                    seat(plan, &mut env, a, q, &mut offer)?;
+                }
+                continue;
+            }
+            Domain::Zone(zf) => zf,
+        };
+        let z = usize::try_from(zf(&mut env)?).ok()?;
         let cards = &s.zones.get(z)?.cards;
         let def = p.zones.get(s.zones.def(z).index())?;
         // Identical cards of an unordered zone that the decider sees are one option (the walker's
@@ -180,10 +231,37 @@ pub(super) fn list(
                 if seen && !plan.merge {
                     n = add(&mut sets, n, key)?;
                 }
-                offer(a, card);
+                offer(a, Args::One(Value::Card(card)));
             }
         }
     }
+    Some(())
+}
+
+/// Offers action `a` with seat `q` when `q` is living and the condition holds for it.
+#[inline]
+fn seat(
+    plan: &ActionPlan,
+    env: &mut Env,
+    a: ActionId,
+    q: u8,
+    offer: &mut impl FnMut(ActionId, Args),
+) -> Option<()> {
+    if !env.s.living(q) {
+        return Some(());
+    }
+    env.slots[plan.slot] = q as i64;
+    for part in &plan.rest {
+        let holds = match part {
+            Part::General(f) => f(env)? != 0,
+            // Tables of kinds are made for cards only (`plan`).
+            Part::Versus { .. } => return None,
+        };
+        if !holds {
+            return Some(());
+        }
+    }
+    offer(a, Args::One(Value::Player(q)));
     Some(())
 }
 
@@ -196,10 +274,11 @@ fn add(sets: &mut [(u16, bool); SETS], n: usize, key: (u16, bool)) -> Option<usi
 /// Conjuncts an action's plan keeps apart from its tables (more do not compile).
 const PARTS: usize = 8;
 
-/// A conjunct that reads the parameter: a comparison with a number of its kind, or any other.
-fn part(cx: &mut Cx, e: &Expr) -> Result<Part, &'static str> {
+/// A conjunct that reads the parameter: a comparison with a number of its kind (a card), or any
+/// other.
+fn part(cx: &mut Cx, e: &Expr, card: bool) -> Result<Part, &'static str> {
     if let crate::program::ExprKind::Binary(op, a, b) = &e.kind {
-        if compare(*op, 0, 0).is_some() {
+        if card && compare(*op, 0, 0).is_some() {
             let sides = [(a, b, true), (b, a, false)];
             for (mine, other, left) in sides {
                 if let (Some(table), false) = (kinds::table(cx.p, mine, 0), reads(other, 0)) {

@@ -101,8 +101,8 @@ impl Closures {
         Some(conds.iter().any(|c| c(&mut env) != Some(0)))
     }
 
-    /// The options of a menu of `actions` for `decider`, each an action and its card given to
-    /// `offer` in order; false when an action has no plan or a closure could not answer (the
+    /// The options of a menu of `actions` for `decider`, each an action and its arguments given
+    /// to `offer` in order; false when an action has no plan or a closure could not answer (the
     /// walker lists the menu, and what was offered is dropped).
     pub(crate) fn list_menu(
         &self,
@@ -111,7 +111,7 @@ impl Closures {
         l: &Layout,
         decider: u8,
         actions: &[ActionId],
-        offer: impl FnMut(ActionId, u32),
+        offer: impl FnMut(ActionId, crate::engine::decide::Args),
     ) -> bool {
         menu::list(&self.actions, p, s, l, decider, actions, offer).is_some()
     }

@@ -4,10 +4,8 @@
 //! status, the events and every seat's view (docs/engine.md, "Where the move stands").
 
 use super::oracle::{config, observed, program};
-use crate::engine::decide::Args;
 use crate::engine::exec::Frame;
 use crate::engine::{Engine, Game, Status};
-use crate::value::Value;
 
 /// A generator of the test's own, seeded by the game: the options both engines take.
 fn next(pick: &mut u64) -> u64 {
@@ -48,7 +46,7 @@ fn same_answers(file: &str, players: u8, games: u64) -> u64 {
                     _ => panic!("a menu's frame at a menu"),
                 };
                 out.clear();
-                let offer = |a, c| out.push((a, Args::One(Value::Card(c))));
+                let offer = |a, args| out.push((a, args));
                 let listed = closures.list_menu(&p, &g.st, &g.layout, decider, &actions, offer);
                 assert!(listed, "{file}, seed {seed}: the closures list the menu");
                 assert_eq!(out, offered, "{file}, seed {seed}: the same options");
@@ -87,6 +85,16 @@ fn the_closures_list_market_races_menus_and_answer_its_check_as_the_walker() {
 #[test]
 fn the_closures_list_duels_menus_as_the_walker() {
     assert!(same_answers("examples/duel.cardgame", 2, 30) > 500);
+}
+
+/// Menus of actions of no parameter (Forehead's `bet` and `fold`) and of a parameter over
+/// `opponents(you)` (Signals' `tell`, beside actions over a hand).
+#[test]
+fn the_closures_list_menus_of_no_parameter_and_of_seats_as_the_walker() {
+    assert!(same_answers("examples/forehead.cardgame", 3, 20) > 300);
+    assert!(same_answers("examples/forehead.cardgame", 5, 5) > 100);
+    assert!(same_answers("examples/signals.cardgame", 2, 20) > 100);
+    assert!(same_answers("examples/signals.cardgame", 4, 10) > 50);
 }
 
 /// Games on `Engine::Closures` and on the walker, in lockstep, agree at every decision; with
