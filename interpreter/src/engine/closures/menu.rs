@@ -138,8 +138,6 @@ pub(super) fn list(
     if !(actions.iter()).all(|a| plans.get(a.index()).is_some_and(|plan| plan.is_ok())) {
         return None;
     }
-    // Cards with variables or with cards attached to them may differ from others of their kind.
-    let plain_cards = l.n_cvars == 0 && l.card_zones.is_empty();
     let mut slots = [0; super::env::SLOTS];
     let mut env = Env::new(s, l, decider, &mut slots);
     for &a in actions {
@@ -182,9 +180,6 @@ pub(super) fn list(
         // `equivalent`): the first whose condition holds. When the action cannot tell them apart
         // (`interchangeable`), the first of each set alone is tried.
         let merge = !def.ordered;
-        if merge && !plain_cards {
-            return None;
-        }
         // The sides of comparisons that read no parameter, once for the menu.
         let mut others = [0i64; PARTS];
         for (o, part) in others.iter_mut().zip(&plan.rest) {
@@ -195,13 +190,16 @@ pub(super) fn list(
         // The decider sees the zone's face-down cards, or only those shown to it.
         let bit = 1u64 << decider.min(63);
         let sees_down = s.seen_mask(p, z as u32, false) & bit != 0;
-        let mut sets = [(u16::MAX, false); SETS];
+        let mut sets = [(u16::MAX, false, 0u32); SETS];
         let mut n = 0;
         for &card in cards.iter().rev() {
             let cs = s.cards.get(card as usize)?;
-            let key = (cs.kind, cs.face_up);
-            let seen = merge && (cs.face_up || sees_down || s.known(card) & bit != 0);
-            if seen && sets[..n].contains(&key) {
+            let key = (cs.kind, cs.face_up, card);
+            // Cards with cards attached to them are never merged (the walker's `mergeable`).
+            let seen = merge
+                && (cs.face_up || sees_down || s.known(card) & bit != 0)
+                && !holds_cards(s, l, card);
+            if seen && sets[..n].iter().any(|set| identical(s, l, *set, key)) {
                 continue;
             }
             if seen && plan.merge {
@@ -265,8 +263,32 @@ fn seat(
     Some(())
 }
 
+/// A set of identical cards: their kind, face, and the first card of the set.
+type Set = (u16, bool, u32);
+
+/// Whether `card` (its kind and face in `key`) is identical to the cards of `set`, both in one
+/// zone: the same kind and face, and the same card variables (the walker's `alike`).
+#[inline]
+fn identical(s: &State, l: &Layout, set: Set, key: Set) -> bool {
+    set.0 == key.0
+        && set.1 == key.1
+        && (l.n_cvars == 0 || (s.cvars).same_row(l, l.n_cvars, set.2 as usize, key.2 as usize))
+}
+
+/// Whether cards are attached to `card` (in a zone of its own, `zone kept per card`).
+#[inline]
+fn holds_cards(s: &State, l: &Layout, card: u32) -> bool {
+    l.card_zones.iter().any(|&z| {
+        let zi = l
+            .zone_base
+            .get(z)
+            .map_or(usize::MAX, |&b| b as usize + card as usize);
+        s.zones.get(zi).is_some_and(|z| !z.cards.is_empty())
+    })
+}
+
 /// Adds a set of identical cards; past the sets the walker keeps apart, the walker lists the menu.
-fn add(sets: &mut [(u16, bool); SETS], n: usize, key: (u16, bool)) -> Option<usize> {
+fn add(sets: &mut [Set; SETS], n: usize, key: Set) -> Option<usize> {
     *sets.get_mut(n)? = key;
     Some(n + 1)
 }
