@@ -68,7 +68,7 @@ fn same_answers_in(
                 }
                 out.clear();
                 let offer = |a, args| out.push((a, args));
-                let listed = closures.list_menu(&p, &g.st, &g.layout, decider, &actions, offer);
+                let listed = closures.list_menu(p, &g.st, &g.layout, decider, &actions, offer);
                 assert!(listed, "{file}, seed {seed}: the closures list the menu");
                 assert_eq!(out, offered, "{file}, seed {seed}: the same options");
                 menus += 1;
