@@ -101,6 +101,11 @@ impl Closures {
         Some(conds.iter().any(|c| c(&mut env) != Some(0)))
     }
 
+    /// Whether action `a` has a plan: the closures list its options (`list_menu`).
+    pub(crate) fn planned(&self, a: ActionId) -> bool {
+        self.actions.get(a.index()).is_some_and(|plan| plan.is_ok())
+    }
+
     /// The options of a menu of `actions` for `decider`, each an action and its arguments given
     /// to `offer` in order; false when an action has no plan or a closure could not answer (the
     /// walker lists the menu, and what was offered is dropped).
