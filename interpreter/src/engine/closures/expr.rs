@@ -200,7 +200,19 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             filter,
         } => aggregate(cx, *op, value.as_deref(), *slot, list, filter.as_deref())?,
         ExprKind::CallFn(f, args) => call(cx, f.index(), args)?,
-        ExprKind::CardVar(..) => return Err("a card's variable"),
+        ExprKind::CardVar(v, ce) => {
+            if !card(cx, ce) {
+                return Err("a card's variable of an expression not known to be a card");
+            }
+            let (v, cf) = (*v, compile(cx, ce)?);
+            Box::new(move |env| {
+                let c = usize::try_from(cf(env)?).ok()?;
+                if c >= env.s.cards.len() {
+                    return None;
+                }
+                word(env.s.cvars.get(env.l, c * env.l.n_cvars + env.l.var(v))?)
+            })
+        }
         ExprKind::TagOf(..) => return Err("the tag of a group"),
         ExprKind::Field(..) => return Err("a field"),
         ExprKind::Spaces => return Err("the spaces"),

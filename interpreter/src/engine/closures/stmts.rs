@@ -102,7 +102,9 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
             Value::None | Value::Text(_) | Value::List(_) => return None,
         },
         ExprKind::Local(s) => cx.type_of_local(*s)?.clone(),
-        ExprKind::Global(v) | ExprKind::PlayerVar(v, _) => p.vars.get(v.index())?.ty.clone(),
+        ExprKind::Global(v) | ExprKind::PlayerVar(v, _) | ExprKind::CardVar(v, _) => {
+            p.vars.get(v.index())?.ty.clone()
+        }
         ExprKind::Prop(..)
         | ExprKind::Players
         | ExprKind::TurnNumber

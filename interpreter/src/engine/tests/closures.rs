@@ -154,8 +154,9 @@ fn the_closures_list_the_planned_actions_of_any_menu_as_the_walker() {
     }
 }
 
-/// Menus over zones of cards with card variables and cards attached to cards (Heart of Crown's
-/// `kept` per card), where identical cards are merged as the walker merges them.
+/// Menus over zones of cards with card variables and cards attached to cards (as Heart of
+/// Crown's `kept` per card), where identical cards are merged as the walker merges them; card
+/// variables read and written by compiled bodies.
 #[test]
 fn the_closures_list_menus_of_cards_with_variables_as_the_walker() {
     let src = r#"
@@ -209,6 +210,16 @@ flow {
     let p = std::sync::Arc::new(checked.program.expect("the script checks"));
     assert!(same_answers_in(&p, "charged", 2, 20, true) > 200);
     assert!(same_answers_in(&p, "charged", 3, 10, true) > 200);
+    // The card's variable written and read by compiled bodies (`c.charge += 1`, `c.charge`).
+    let power = p.actions.iter().find(|a| a.name == "power").expect("power");
+    let closures = p.closures.clone().expect("closures are built");
+    assert_eq!(
+        closures.compiled_in(power.body.block),
+        (1, 1),
+        "power compiles"
+    );
+    assert!(lockstep_in(&p, "charged", 2, 10, false) > 200);
+    assert!(lockstep_in(&p, "charged", 3, 10, true) > 200);
 }
 
 /// Games on `Engine::Closures` and on the walker, in lockstep, agree at every decision; with
@@ -218,7 +229,16 @@ fn lockstep(file: &str, players: u8, games: u64) -> u64 {
 }
 
 fn lockstep_recording(file: &str, players: u8, games: u64, record: bool) -> u64 {
-    let p = program(file);
+    lockstep_in(&program(file), file, players, games, record)
+}
+
+fn lockstep_in(
+    p: &std::sync::Arc<crate::program::Program>,
+    file: &str,
+    players: u8,
+    games: u64,
+    record: bool,
+) -> u64 {
     let mut decisions = 0;
     for seed in 0..games {
         let mut walker = Game::new(p.clone(), config(players, seed, Engine::Walker));
