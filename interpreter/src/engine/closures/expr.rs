@@ -226,7 +226,16 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
         ExprKind::Pile { .. } => return Err("a pile's top or bottom"),
         ExprKind::Builtin(b, args) => builtin(cx, *b, args)?,
         ExprKind::Text(_) => return Err("a text"),
-        ExprKind::Let(..) => return Err("`let` in a function"),
+        ExprKind::Let(slot, v, body) => {
+            let t = super::stmts::type_of(cx, v).ok_or("`let` of what is not a word")?;
+            let (vf, i) = (compile(cx, v)?, cx.slot(*slot)?);
+            cx.set_type(*slot, t);
+            let bf = compile(cx, body)?;
+            Box::new(move |env| {
+                env.slots[i] = vf(env)?;
+                bf(env)
+            })
+        }
     })
 }
 

@@ -1,14 +1,14 @@
 //! Engine stage (closures): a menu's options listed by compiled closures, identical cards merged.
 
 use super::env::Env;
-use super::expr::{compile, zone, Cx, Int};
+use super::expr::{compile, zone, Cx, Int, C};
 use super::kinds;
 use crate::engine::decide::Args;
 use crate::engine::state::{Layout, State};
 use crate::program::{ActionDef, ActionId, BinOp, Builtin, Expr, ExprKind, Program, Ty};
 use crate::value::Value;
 
-/// An action of no parameter, or of one over a zone's cards or a list of seats, listed by the
+/// An action of no parameter, or of one over zones' cards or a list of seats, listed by the
 /// closures.
 pub(crate) struct ActionPlan {
     /// The parameter's domain.
@@ -44,8 +44,9 @@ pub(crate) enum Part {
 enum Domain {
     /// No parameter: the action alone is one option.
     Nothing,
-    /// The cards of a zone instance, top first.
-    Zone(Int),
+    /// The cards of zone instances, one after the other, each top first and up to its number
+    /// (`take(zone, n)`; `None`: all).
+    Cards(Vec<(Int, Option<Int>)>),
     /// `opponents(p)`: the living seats after `p`, in seat order from `p`.
     Opponents(Int),
     /// `everyone`: the living seats in seat order.
@@ -60,23 +61,50 @@ fn domain(cx: &mut Cx, params: &[Expr]) -> Result<(Domain, Option<Ty>), &'static
         _ => return Err("an action of more than one parameter"),
     };
     Ok(match &param.kind {
-        ExprKind::Zone(z, holder) => (
-            Domain::Zone(zone(cx, z.index(), holder.as_deref())?),
-            Some(Ty::Card),
-        ),
         ExprKind::Everyone => (Domain::Everyone, Some(Ty::Player)),
         ExprKind::Builtin(Builtin::Opponents, q) => match q.as_slice() {
             [q] => (Domain::Opponents(compile(cx, q)?), Some(Ty::Player)),
             _ => return Err("`opponents` of other than one player"),
         },
-        _ if super::stmts::type_of(cx, param) == Some(Ty::Zone) => {
-            (Domain::Zone(compile(cx, param)?), Some(Ty::Card))
+        _ => {
+            let mut zones = Vec::new();
+            cards(cx, param, &mut zones, 0)?;
+            (Domain::Cards(zones), Some(Ty::Card))
         }
-        _ => return Err("a parameter whose domain is not a zone or a list of seats"),
     })
 }
 
-/// The plan of an action: no parameter or one over a zone or seats, a condition that compiles.
+/// The zones of a domain of cards, in order: a zone, `a + b`, `take(zone, n)`, a function of no
+/// parameter that gives one of these.
+fn cards(cx: &mut Cx, e: &Expr, out: &mut Vec<(Int, Option<Int>)>, depth: u32) -> C<()> {
+    match &e.kind {
+        ExprKind::Zone(z, holder) => out.push((zone(cx, z.index(), holder.as_deref())?, None)),
+        ExprKind::Binary(BinOp::Add | BinOp::Concat, a, b) => {
+            cards(cx, a, out, depth)?;
+            cards(cx, b, out, depth)?;
+        }
+        ExprKind::Builtin(Builtin::Take, args) => {
+            let [list, n] = args.as_slice() else {
+                return Err("`take` of other than a list and a number");
+            };
+            let first = out.len();
+            cards(cx, list, out, depth)?;
+            if out.len() != first + 1 || out[first].1.is_some() {
+                return Err("`take` of other than one zone");
+            }
+            out[first].1 = Some(compile(cx, n)?);
+        }
+        ExprKind::CallFn(f, args) if args.is_empty() && depth < 8 => {
+            let def = cx.p.fns.get(f.index()).ok_or("an unknown function")?;
+            cards(cx, &def.body, out, depth + 1)?;
+        }
+        _ if super::stmts::type_of(cx, e) == Some(Ty::Zone) => out.push((compile(cx, e)?, None)),
+        _ => return Err("a parameter whose domain is not zones' cards or a list of seats"),
+    }
+    Ok(())
+}
+
+/// The plan of an action: no parameter or one over zones or seats, a condition that compiles.
 pub(super) fn plan(p: &Program, a: &ActionDef) -> Result<ActionPlan, &'static str> {
     let mut cx = Cx::new(p, a.body.slots.max(1) as usize);
     let (domain, ty) = domain(&mut cx, &a.params)?;
@@ -149,7 +177,7 @@ pub(super) fn list(
         if none {
             continue;
         }
-        let zf = match &plan.domain {
+        let zones = match &plan.domain {
             Domain::Nothing => {
                 offer(a, Args::Many(Vec::new()));
                 continue;
@@ -171,15 +199,8 @@ pub(super) fn list(
                 }
                 continue;
             }
-            Domain::Zone(zf) => zf,
+            Domain::Cards(zones) => zones,
         };
-        let z = usize::try_from(zf(&mut env)?).ok()?;
-        let cards = &s.zones.get(z)?.cards;
-        let def = p.zones.get(s.zones.def(z).index())?;
-        // Identical cards of an unordered zone that the decider sees are one option (the walker's
-        // `equivalent`): the first whose condition holds. When the action cannot tell them apart
-        // (`interchangeable`), the first of each set alone is tried.
-        let merge = !def.ordered;
         // The sides of comparisons that read no parameter, once for the menu.
         let mut others = [0i64; PARTS];
         for (o, part) in others.iter_mut().zip(&plan.rest) {
@@ -187,49 +208,63 @@ pub(super) fn list(
                 *o = other(&mut env)?;
             }
         }
-        // The decider sees the zone's face-down cards, or only those shown to it.
-        let bit = 1u64 << decider.min(63);
-        let sees_down = s.seen_mask(p, z as u32, false) & bit != 0;
-        let mut sets = [(u16::MAX, false, 0u32); SETS];
-        let mut n = 0;
-        for &card in cards.iter().rev() {
-            let cs = s.cards.get(card as usize)?;
-            let key = (cs.kind, cs.face_up, card);
-            // Cards with cards attached to them are never merged (the walker's `mergeable`).
-            let seen = merge
-                && (cs.face_up || sees_down || s.known(card) & bit != 0)
-                && !holds_cards(s, l, card);
-            if seen && sets[..n].iter().any(|set| identical(s, l, *set, key)) {
-                continue;
-            }
-            if seen && plan.merge {
-                n = add(&mut sets, n, key)?;
-            }
-            let mut holds = match &plan.by_kind {
-                Some(t) => *t.get(cs.kind as usize)?,
-                None => true,
+        for (zf, limit) in zones {
+            let z = usize::try_from(zf(&mut env)?).ok()?;
+            let limit = match limit {
+                Some(n) => usize::try_from(n(&mut env)?.max(0)).ok()?,
+                None => usize::MAX,
             };
-            if holds && !plan.rest.is_empty() {
-                env.slots[plan.slot] = card as i64;
-                for (part, &other) in plan.rest.iter().zip(&others) {
-                    holds = holds
-                        && match part {
-                            Part::Versus {
-                                table, op, left, ..
-                            } => {
-                                let mine = *table.get(cs.kind as usize)?;
-                                let (x, y) = if *left { (mine, other) } else { (other, mine) };
-                                compare(*op, x, y)?
-                            }
-                            Part::General(f) => f(&mut env)? != 0,
-                        };
+            let cards = &s.zones.get(z)?.cards;
+            let def = p.zones.get(s.zones.def(z).index())?;
+            // Identical cards of an unordered zone that the decider sees are one option (the walker's
+            // `equivalent`): the first whose condition holds; cards of two zones are never identical.
+            // When the action cannot tell them apart (`interchangeable`), the first of each set alone
+            // is tried.
+            let merge = !def.ordered;
+            // The decider sees the zone's face-down cards, or only those shown to it.
+            let bit = 1u64 << decider.min(63);
+            let sees_down = s.seen_mask(p, z as u32, false) & bit != 0;
+            let mut sets = [(u16::MAX, false, 0u32); SETS];
+            let mut n = 0;
+            for &card in cards.iter().rev().take(limit) {
+                let cs = s.cards.get(card as usize)?;
+                let key = (cs.kind, cs.face_up, card);
+                // Cards with cards attached to them are never merged (the walker's `mergeable`).
+                let seen = merge
+                    && (cs.face_up || sees_down || s.known(card) & bit != 0)
+                    && !holds_cards(s, l, card);
+                if seen && sets[..n].iter().any(|set| identical(s, l, *set, key)) {
+                    continue;
                 }
-            }
-            if holds {
-                if seen && !plan.merge {
+                if seen && plan.merge {
                     n = add(&mut sets, n, key)?;
                 }
-                offer(a, Args::One(Value::Card(card)));
+                let mut holds = match &plan.by_kind {
+                    Some(t) => *t.get(cs.kind as usize)?,
+                    None => true,
+                };
+                if holds && !plan.rest.is_empty() {
+                    env.slots[plan.slot] = card as i64;
+                    for (part, &other) in plan.rest.iter().zip(&others) {
+                        holds = holds
+                            && match part {
+                                Part::Versus {
+                                    table, op, left, ..
+                                } => {
+                                    let mine = *table.get(cs.kind as usize)?;
+                                    let (x, y) = if *left { (mine, other) } else { (other, mine) };
+                                    compare(*op, x, y)?
+                                }
+                                Part::General(f) => f(&mut env)? != 0,
+                            };
+                    }
+                }
+                if holds {
+                    if seen && !plan.merge {
+                        n = add(&mut sets, n, key)?;
+                    }
+                    offer(a, Args::One(Value::Card(card)));
+                }
             }
         }
     }

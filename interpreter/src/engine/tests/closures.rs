@@ -148,6 +148,7 @@ fn the_closures_list_the_planned_actions_of_any_menu_as_the_walker() {
         ("games/craft-the-crown.cardgame", 2, 2, 100),
         ("games/crafty-explorers.cardgame", 2, 2, 50),
         ("games/heart-of-crown.cardgame", 2, 2, 100),
+        ("games/crayne.cardgame", 2, 2, 100),
     ] {
         let listed = same_answers_of(file, players, games, false);
         assert!(listed > least, "{file}: {listed} actions listed");
