@@ -213,8 +213,32 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
                 word(env.s.cvars.get(env.l, c * env.l.n_cvars + env.l.var(v))?)
             })
         }
-        ExprKind::TagOf(..) => return Err("the tag of a group"),
-        ExprKind::Field(..) => return Err("a field"),
+        ExprKind::TagOf(g, x) => {
+            if !card(cx, x) {
+                return Err("the tag of a group of an expression not known to be a card");
+            }
+            let g = *g;
+            let p = cx.p;
+            // Per kind, its tag of the group (none: the walker answers).
+            let table: Box<[Option<u16>]> = (p.kinds.iter())
+                .map(|k| {
+                    let group = |t: &&crate::program::TagId| {
+                        p.tags.get(t.index()).map(|d| d.group) == Some(g)
+                    };
+                    k.tags.iter().find(group).map(|t| t.0)
+                })
+                .collect();
+            let cf = compile(cx, x)?;
+            Box::new(move |env| {
+                let c = cf(env)?;
+                table
+                    .get(kind_of(env, c)?)
+                    .copied()
+                    .flatten()
+                    .map(i64::from)
+            })
+        }
+        ExprKind::Field(f, x) => field(cx, *f, x)?,
         ExprKind::Spaces => return Err("the spaces"),
         ExprKind::This => return Err("`this`"),
         ExprKind::Everyone => return Err("a list of players"),
@@ -236,6 +260,48 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
                 bf(env)
             })
         }
+    })
+}
+
+/// A card's kind, zone, face or owner; a space's column or row.
+fn field(cx: &mut Cx, f: crate::ops::Field, x: &Expr) -> C<Int> {
+    use crate::ops::Field;
+    let want = match f {
+        Field::X | Field::Y => Ty::Space,
+        Field::Kind | Field::Owner | Field::Zone | Field::FaceUp => Ty::Card,
+    };
+    if super::stmts::type_of(cx, x) != Some(want) {
+        return Err("a field of an expression not known to be a card or a space");
+    }
+    let xf = compile(cx, x)?;
+    Ok(match f {
+        Field::X | Field::Y => {
+            let y = f == Field::Y;
+            Box::new(move |env| {
+                let (sx, sy) = *env.l.spaces.get(usize::try_from(xf(env)?).ok()?)?;
+                Some(if y { sy } else { sx })
+            })
+        }
+        Field::Kind => Box::new(move |env| {
+            let c = xf(env)?;
+            kind_of(env, c).map(|k| k as i64)
+        }),
+        Field::Zone => Box::new(move |env| {
+            let c = usize::try_from(xf(env)?).ok()?;
+            Some(env.s.cards.get(c)?.zone as i64)
+        }),
+        Field::FaceUp => Box::new(move |env| {
+            let c = usize::try_from(xf(env)?).ok()?;
+            Some(env.s.cards.get(c)?.face_up as i64)
+        }),
+        // A card without an owner is `none`, not a word: the walker answers.
+        Field::Owner => Box::new(move |env| {
+            let c = u32::try_from(xf(env)?).ok()?;
+            if c as usize >= env.s.cards.len() {
+                return None;
+            }
+            env.s.card_owner(c).map(i64::from)
+        }),
     })
 }
 
@@ -285,14 +351,37 @@ pub(crate) fn zone(cx: &mut Cx, z: usize, holder: Option<&Expr>) -> C<Int> {
                 Some(*env.l.zone_base.get(z)? as i64 + p)
             })
         }
-        _ => return Err("a zone of a card, a space, or of an expression not known to be a player"),
+        (Scope::PerCard | Scope::PerSpace, Some(h)) => {
+            let want = if def.scope == Scope::PerCard {
+                Ty::Card
+            } else {
+                Ty::Space
+            };
+            if super::stmts::type_of(cx, h) != Some(want) {
+                return Err("a zone of an expression not known to be its holder");
+            }
+            let hf = compile(cx, h)?;
+            // A card's zone that nothing was put in yet has no instance: the walker answers.
+            Box::new(move |env| {
+                let i = hf(env)?;
+                if i < 0 || i >= *env.l.zone_len.get(z)? as i64 {
+                    return None;
+                }
+                let zi = *env.l.zone_base.get(z)? as i64 + i;
+                (zi < env.s.zones.len() as i64).then_some(zi)
+            })
+        }
+        _ => return Err("a zone of an expression not known to be its holder"),
     })
 }
 
-/// The items an aggregate walks: a zone's cards, top first, or the living seats in seat order.
+/// The items an aggregate walks: a zone's cards, top first, the living seats in seat order, the
+/// spaces of the board, or the neighbours of a space (in the layout's order).
 enum Items {
     Zone(Int),
     Seats,
+    Spaces,
+    Neighbours(Int),
 }
 
 impl Items {
@@ -318,6 +407,25 @@ impl Items {
                     }
                 }
             }
+            Items::Spaces => {
+                for i in 0..env.l.spaces.len() {
+                    if !f(env, i as i64)? {
+                        break;
+                    }
+                }
+            }
+            Items::Neighbours(sf) => {
+                let sp = usize::try_from(sf(env)?).ok()?;
+                let l = env.l;
+                let crate::value::Value::List(near) = l.neighbours.get(sp)? else {
+                    return None;
+                };
+                for v in near.iter() {
+                    if !f(env, super::env::word(v)?)? {
+                        break;
+                    }
+                }
+            }
         }
         Some(())
     }
@@ -338,7 +446,14 @@ fn aggregate(
             Ty::Card,
         ),
         ExprKind::Everyone => (Items::Seats, Ty::Player),
-        _ => return Err("an aggregate over a list that is not a zone or `everyone`"),
+        ExprKind::Spaces => (Items::Spaces, Ty::Space),
+        ExprKind::Builtin(Builtin::Neighbours, s) if s.len() == 1 => {
+            if super::stmts::type_of(cx, &s[0]) != Some(Ty::Space) {
+                return Err("`neighbours` of what is not known to be a space");
+            }
+            (Items::Neighbours(compile(cx, &s[0])?), Ty::Space)
+        }
+        _ => return Err("an aggregate over a list that is not a zone, `everyone` or spaces"),
     };
     cx.set_type(slot, ty);
     let tables = (
@@ -506,6 +621,13 @@ fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
             }
             ExprKind::Everyone => {
                 Box::new(|env| Some((0..env.s.players).filter(|&q| env.s.living(q)).count() as i64))
+            }
+            _ if super::stmts::type_of(cx, x) == Some(Ty::Zone) => {
+                let zf = compile(cx, x)?;
+                Box::new(move |env| {
+                    let z = usize::try_from(zf(env)?).ok()?;
+                    Some(env.s.zones.get(z)?.cards.len() as i64)
+                })
             }
             _ => return Err("`count` of a list that is not a zone or `everyone`"),
         },

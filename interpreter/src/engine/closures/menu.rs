@@ -51,6 +51,8 @@ enum Domain {
     Opponents(Int),
     /// `everyone`: the living seats in seat order.
     Everyone,
+    /// The spaces of the board, in order.
+    Spaces,
 }
 
 /// The domain of an action's parameters, and the type of its items (`None`: no parameter).
@@ -62,6 +64,7 @@ fn domain(cx: &mut Cx, params: &[Expr]) -> Result<(Domain, Option<Ty>), &'static
     };
     Ok(match &param.kind {
         ExprKind::Everyone => (Domain::Everyone, Some(Ty::Player)),
+        ExprKind::Spaces => (Domain::Spaces, Some(Ty::Space)),
         ExprKind::Builtin(Builtin::Opponents, q) => match q.as_slice() {
             [q] => (Domain::Opponents(compile(cx, q)?), Some(Ty::Player)),
             _ => return Err("`opponents` of other than one player"),
@@ -189,13 +192,24 @@ pub(super) fn list(
                 }
                 let n = s.players as i64;
                 for k in 1..n {
-                    seat(plan, &mut env, a, ((q + k) % n) as u8, &mut offer)?;
+                    let q = ((q + k) % n) as u8;
+                    if s.living(q) {
+                        item(plan, &mut env, a, Value::Player(q), &mut offer)?;
+                    }
                 }
                 continue;
             }
             Domain::Everyone => {
                 for q in 0..s.players {
-                    seat(plan, &mut env, a, q, &mut offer)?;
+                    if s.living(q) {
+                        item(plan, &mut env, a, Value::Player(q), &mut offer)?;
+                    }
+                }
+                continue;
+            }
+            Domain::Spaces => {
+                for i in 0..l.spaces.len() {
+                    item(plan, &mut env, a, Value::Space(i as u16), &mut offer)?;
                 }
                 continue;
             }
@@ -271,19 +285,16 @@ pub(super) fn list(
     Some(())
 }
 
-/// Offers action `a` with seat `q` when `q` is living and the condition holds for it.
+/// Offers action `a` with `v` (a seat or a space: no two are alike) when the condition holds.
 #[inline]
-fn seat(
+fn item(
     plan: &ActionPlan,
     env: &mut Env,
     a: ActionId,
-    q: u8,
+    v: Value,
     offer: &mut impl FnMut(ActionId, Args),
 ) -> Option<()> {
-    if !env.s.living(q) {
-        return Some(());
-    }
-    env.slots[plan.slot] = q as i64;
+    env.slots[plan.slot] = super::env::word(&v)?;
     for part in &plan.rest {
         let holds = match part {
             Part::General(f) => f(env)? != 0,
@@ -294,7 +305,7 @@ fn seat(
             return Some(());
         }
     }
-    offer(a, Args::One(Value::Player(q)));
+    offer(a, Args::One(v));
     Some(())
 }
 

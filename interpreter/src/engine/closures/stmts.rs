@@ -124,6 +124,15 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
             BinOp::Concat | BinOp::In => return None,
         },
         ExprKind::If(_, a, _) => type_of(cx, a)?,
+        ExprKind::TagOf(..) => Ty::Tag,
+        ExprKind::Field(f, _) => match f {
+            crate::ops::Field::Kind => Ty::Kind,
+            crate::ops::Field::Owner => Ty::Player,
+            crate::ops::Field::Zone => Ty::Zone,
+            crate::ops::Field::FaceUp => Ty::Bool,
+            crate::ops::Field::X | crate::ops::Field::Y => Ty::Int,
+        },
+        ExprKind::Let(_, _, body) => type_of(cx, body)?,
         ExprKind::Zone(..) => Ty::Zone,
         ExprKind::Aggregate { op, .. } => match op {
             crate::program::Aggregate::Count | crate::program::Aggregate::Sum => Ty::Int,
