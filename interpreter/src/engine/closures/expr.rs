@@ -75,7 +75,7 @@ fn is_word(t: &Ty) -> bool {
 
 /// Whether `e` is certainly a card (its type known here), and so a word naming one.
 fn card(cx: &Cx, e: &Expr) -> bool {
-    matches!(e.kind, ExprKind::Local(s) if cx.type_of_local(s) == Some(&Ty::Card))
+    super::stmts::type_of(cx, e) == Some(Ty::Card)
 }
 
 /// Whether `e` is certainly a player.
@@ -83,7 +83,7 @@ fn player(cx: &Cx, e: &Expr) -> bool {
     match e.kind {
         ExprKind::You | ExprKind::Active | ExprKind::Participant(_) => true,
         ExprKind::Local(s) => cx.type_of_local(s) == Some(&Ty::Player),
-        _ => false,
+        _ => super::stmts::type_of(cx, e) == Some(Ty::Player),
     }
 }
 
@@ -198,7 +198,7 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             slot,
             list,
             filter,
-        } => aggregate(cx, *op, value.as_deref(), *slot, list, filter.as_deref())?,
+        } => super::items::aggregate(cx, *op, value.as_deref(), *slot, list, filter.as_deref())?,
         ExprKind::CallFn(f, args) => call(cx, f.index(), args)?,
         ExprKind::CardVar(v, ce) => {
             if !card(cx, ce) {
@@ -375,239 +375,6 @@ pub(crate) fn zone(cx: &mut Cx, z: usize, holder: Option<&Expr>) -> C<Int> {
     })
 }
 
-/// The items an aggregate walks: a zone's cards, top first, the living seats in seat order, the
-/// spaces of the board, or the neighbours of a space (in the layout's order).
-enum Items {
-    Zone(Int),
-    Seats,
-    Spaces,
-    Neighbours(Int),
-}
-
-impl Items {
-    /// Calls `f` on every item, in order, until it answers `Some(false)` (stop) or `None`.
-    #[inline(always)]
-    fn each(&self, env: &mut Env, mut f: impl FnMut(&mut Env, i64) -> Option<bool>) -> Option<()> {
-        match self {
-            Items::Zone(zf) => {
-                let z = usize::try_from(zf(env)?).ok()?;
-                let n = env.s.zones.get(z)?.cards.len();
-                for k in 0..n {
-                    // Read in place, top first, as the walker reads it.
-                    let c = *env.s.zones.get(z)?.cards.get(n.checked_sub(k + 1)?)?;
-                    if !f(env, c as i64)? {
-                        break;
-                    }
-                }
-            }
-            Items::Seats => {
-                for q in 0..env.s.players {
-                    if env.s.living(q) && !f(env, q as i64)? {
-                        break;
-                    }
-                }
-            }
-            Items::Spaces => {
-                for i in 0..env.l.spaces.len() {
-                    if !f(env, i as i64)? {
-                        break;
-                    }
-                }
-            }
-            Items::Neighbours(sf) => {
-                let sp = usize::try_from(sf(env)?).ok()?;
-                let l = env.l;
-                let crate::value::Value::List(near) = l.neighbours.get(sp)? else {
-                    return None;
-                };
-                for v in near.iter() {
-                    if !f(env, super::env::word(v)?)? {
-                        break;
-                    }
-                }
-            }
-        }
-        Some(())
-    }
-}
-
-/// `count`, `sum`, `any` and `all` over a zone's cards or `everyone`; the rest is the walker's.
-fn aggregate(
-    cx: &mut Cx,
-    op: Aggregate,
-    value: Option<&Expr>,
-    slot: u16,
-    list: &Expr,
-    filter: Option<&Expr>,
-) -> C<Int> {
-    let (items, ty) = match &list.kind {
-        ExprKind::Zone(z, holder) => (
-            Items::Zone(zone(cx, z.index(), holder.as_deref())?),
-            Ty::Card,
-        ),
-        ExprKind::Everyone => (Items::Seats, Ty::Player),
-        ExprKind::Spaces => (Items::Spaces, Ty::Space),
-        ExprKind::Builtin(Builtin::Neighbours, s) if s.len() == 1 => {
-            if super::stmts::type_of(cx, &s[0]) != Some(Ty::Space) {
-                return Err("`neighbours` of what is not known to be a space");
-            }
-            (Items::Neighbours(compile(cx, &s[0])?), Ty::Space)
-        }
-        _ => return Err("an aggregate over a list that is not a zone, `everyone` or spaces"),
-    };
-    cx.set_type(slot, ty);
-    let tables = (
-        value.map(|v| super::kinds::table(cx.p, v, slot)),
-        filter.map(|f| super::kinds::table(cx.p, f, slot)),
-    );
-    match (items, tables) {
-        (Items::Zone(zf), (v @ (None | Some(Some(_))), f @ (None | Some(Some(_))))) => {
-            by_kind(op, v.flatten(), f.flatten(), zf)
-        }
-        (items, _) => general(cx, op, value, slot, filter, items),
-    }
-}
-
-/// The general loop of an aggregate: each item bound, its value and filter run.
-fn general(
-    cx: &mut Cx,
-    op: Aggregate,
-    value: Option<&Expr>,
-    slot: u16,
-    filter: Option<&Expr>,
-    items: Items,
-) -> C<Int> {
-    let i = cx.slot(slot)?;
-    let value = value.map(|v| compile(cx, v)).transpose()?;
-    let filter = filter.map(|f| compile(cx, f)).transpose()?;
-    Ok(match op {
-        Aggregate::Count if value.is_none() => Box::new(move |env| {
-            let mut count = 0i64;
-            items.each(env, |env, x| {
-                env.slots[i] = x;
-                if let Some(f) = &filter {
-                    if f(env)? == 0 {
-                        return Some(true);
-                    }
-                }
-                count += 1;
-                Some(true)
-            })?;
-            Some(count)
-        }),
-        Aggregate::Sum => {
-            let value = value.ok_or("a sum of the items themselves")?;
-            Box::new(move |env| {
-                let mut sum = 0i64;
-                items.each(env, |env, x| {
-                    env.slots[i] = x;
-                    if let Some(f) = &filter {
-                        if f(env)? == 0 {
-                            return Some(true);
-                        }
-                    }
-                    sum = sum.checked_add(value(env)?)?;
-                    Some(true)
-                })?;
-                Some(sum)
-            })
-        }
-        Aggregate::Any | Aggregate::All => {
-            let test = filter.or(value);
-            let any = op == Aggregate::Any;
-            Box::new(move |env| {
-                let mut found = !any;
-                items.each(env, |env, x| {
-                    env.slots[i] = x;
-                    let holds = match &test {
-                        Some(t) => t(env)? != 0,
-                        None => true,
-                    };
-                    if holds == any {
-                        found = any;
-                        return Some(false);
-                    }
-                    Some(true)
-                })?;
-                Some(found as i64)
-            })
-        }
-        Aggregate::Count
-        | Aggregate::Max
-        | Aggregate::Min
-        | Aggregate::Filter
-        | Aggregate::Sort
-        | Aggregate::Map
-        | Aggregate::Flatten
-        | Aggregate::TakeWhile => return Err("an aggregate other than count, sum, any and all"),
-    })
-}
-
-/// An aggregate over a zone's cards whose value and filter read only the card's kind (kinds.rs):
-/// one loop over the cards' kinds and the tables.
-fn by_kind(
-    op: Aggregate,
-    value: Option<Box<[i64]>>,
-    filter: Option<Box<[i64]>>,
-    zf: Int,
-) -> C<Int> {
-    // Each card's kind, top first; `f` answers `None` to stop.
-    fn each(env: &mut Env, zf: &Int, mut f: impl FnMut(usize) -> Option<bool>) -> Option<()> {
-        let z = usize::try_from(zf(env)?).ok()?;
-        for &c in env.s.zones.get(z)?.cards.iter().rev() {
-            if !f(env.s.cards.get(c as usize)?.kind as usize)? {
-                break;
-            }
-        }
-        Some(())
-    }
-    let passes = move |k: usize| {
-        filter
-            .as_ref()
-            .map_or(Some(true), |t| Some(*t.get(k)? != 0))
-    };
-    Ok(match (op, value) {
-        (Aggregate::Count, None) => Box::new(move |env| {
-            let mut n = 0i64;
-            each(env, &zf, |k| {
-                n += passes(k)? as i64;
-                Some(true)
-            })?;
-            Some(n)
-        }),
-        (Aggregate::Sum, Some(v)) => Box::new(move |env| {
-            let mut sum = 0i64;
-            each(env, &zf, |k| {
-                if passes(k)? {
-                    sum = sum.checked_add(*v.get(k)?)?;
-                }
-                Some(true)
-            })?;
-            Some(sum)
-        }),
-        (Aggregate::Any | Aggregate::All, v) => {
-            let any = op == Aggregate::Any;
-            Box::new(move |env| {
-                let mut found = !any;
-                each(env, &zf, |k| {
-                    let holds = match &v {
-                        Some(v) if !passes(k)? => false,
-                        Some(v) => *v.get(k)? != 0,
-                        None => passes(k)?,
-                    };
-                    if holds == any {
-                        found = any;
-                        return Some(false);
-                    }
-                    Some(true)
-                })?;
-                Some(found as i64)
-            })
-        }
-        _ => return Err("an aggregate other than count, sum, any and all"),
-    })
-}
-
 /// The builtins of numbers, and `count` of a zone or of `everyone`.
 fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
     Ok(match (b, args) {
@@ -660,6 +427,44 @@ fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
                     .map(i64::from)
             })
         }
+        // The top card of a zone; the first item of a filter. Of none: `none`, the walker's.
+        (Builtin::First, [x]) => match &x.kind {
+            ExprKind::Aggregate {
+                op: Aggregate::Filter,
+                value: None,
+                slot,
+                list,
+                filter,
+            } => {
+                let (items, ty) = super::items::items(cx, list)?;
+                cx.set_type(*slot, ty);
+                let i = cx.slot(*slot)?;
+                let filter = filter.as_deref().map(|f| compile(cx, f)).transpose()?;
+                Box::new(move |env| {
+                    let mut first = None;
+                    items.each(env, |env, x| {
+                        env.slots[i] = x;
+                        if let Some(f) = &filter {
+                            if f(env)? == 0 {
+                                return Some(true);
+                            }
+                        }
+                        // Every item is tested, as the walker builds the whole list first.
+                        first = first.or(Some(x));
+                        Some(true)
+                    })?;
+                    first
+                })
+            }
+            _ if super::stmts::type_of(cx, x) == Some(Ty::Zone) => {
+                let zf = compile(cx, x)?;
+                Box::new(move |env| {
+                    let z = usize::try_from(zf(env)?).ok()?;
+                    env.s.zones.get(z)?.cards.last().map(|&c| c as i64)
+                })
+            }
+            _ => return Err("`first` of what is not a zone, a filter or `opponents`"),
+        },
         (Builtin::Abs, [a]) => {
             let af = compile(cx, a)?;
             Box::new(move |env| af(env)?.checked_abs())

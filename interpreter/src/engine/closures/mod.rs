@@ -12,6 +12,7 @@ mod calls;
 mod each;
 mod env;
 mod expr;
+mod items;
 mod kinds;
 mod menu;
 mod places;

@@ -135,7 +135,10 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
         ExprKind::Let(_, _, body) => type_of(cx, body)?,
         ExprKind::Zone(..) => Ty::Zone,
         ExprKind::Aggregate { op, .. } => match op {
-            crate::program::Aggregate::Count | crate::program::Aggregate::Sum => Ty::Int,
+            crate::program::Aggregate::Count
+            | crate::program::Aggregate::Sum
+            | crate::program::Aggregate::Max
+            | crate::program::Aggregate::Min => Ty::Int,
             crate::program::Aggregate::Any | crate::program::Aggregate::All => Ty::Bool,
             _ => return None,
         },
@@ -145,6 +148,18 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
         }
         ExprKind::Builtin(Builtin::First, x) => match x.first().map(|x| &x.kind) {
             Some(ExprKind::Builtin(Builtin::Opponents, _)) => Ty::Player,
+            Some(ExprKind::Aggregate {
+                op: crate::program::Aggregate::Filter,
+                value: None,
+                list,
+                ..
+            }) => match &list.kind {
+                ExprKind::Everyone => Ty::Player,
+                ExprKind::Spaces => Ty::Space,
+                _ if type_of(cx, list) == Some(Ty::Zone) => Ty::Card,
+                _ => return None,
+            },
+            Some(_) if type_of(cx, &x[0]) == Some(Ty::Zone) => Ty::Card,
             _ => return None,
         },
         _ => return None,

@@ -476,3 +476,59 @@ flow {
     // All but `shuffle`, the walker's.
     assert_eq!((compiled, all), (3, 4), "the flow's loops compile");
 }
+
+/// Lists the closures walk without making them: `max` and `min` over cards of every player's
+/// zone (`flatten`), `first` of a zone and of a filter, in compiled statements, against the walker.
+#[test]
+fn maxima_firsts_and_flattened_zones_on_the_closures_are_the_walkers() {
+    let src = r#"
+game "Highest" {
+  players 2..4
+}
+property rank: int = 0
+card "{r}" for r in 1..9 {
+  rank r
+}
+zone deck: pile, hidden
+zone hand per player: set, others
+var coins per player shown: int = 0
+var total shown: int = 0
+fn best(): int = max(c.rank for c in flatten([p.hand for p in everyone]))
+fn low(): int = min(c.rank for c in flatten(p.hand for p in everyone where p.coins < 90))
+flow {
+  move box to deck
+  repeat 3 {
+    shuffle deck
+    for p in everyone {
+      move top 2 of deck to p.hand
+    }
+    let w = first(filter(q in everyone where any(c in q.hand where c.rank == best())))
+    w.coins += first(w.hand).rank
+    total += low() + max(q.coins for q in everyone)
+    for p in everyone {
+      choose by p prompt "Keep your cards?" {
+        "yes" { p.coins += 1 }
+        "no" { move p.hand to deck }
+      }
+    }
+    for p in everyone {
+      move p.hand to deck
+    }
+  }
+}
+"#;
+    let checked = crate::check::check_source(src);
+    let p = std::sync::Arc::new(checked.program.expect("the script checks"));
+    let closures = p.closures.clone().expect("closures are built");
+    let flow = p.flow.as_ref().expect("a flow").block;
+    let repeat = match p.blocks[flow.index()].stmts.get(1).map(|st| &st.kind) {
+        Some(crate::program::StmtKind::Repeat(_, body)) => *body,
+        other => panic!("the flow's repeat: {other:?}"),
+    };
+    // All but `shuffle`, the walker's.
+    assert_eq!(closures.compiled_in(repeat), (6, 7), "the round compiles");
+    for players in 2..=4 {
+        assert!(lockstep_in(&p, "highest", players, 6, false) > 20);
+        assert!(lockstep_in(&p, "highest", players, 2, true) > 5);
+    }
+}
