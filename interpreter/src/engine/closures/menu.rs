@@ -222,6 +222,8 @@ pub(super) fn list(
                 *o = other(&mut env)?;
             }
         }
+        // Cards without variables, nothing attached to any: identical by kind and face alone.
+        let plain = l.n_cvars == 0 && l.card_zones.is_empty();
         for (zf, limit) in zones {
             let z = usize::try_from(zf(&mut env)?).ok()?;
             let limit = match limit {
@@ -240,14 +242,19 @@ pub(super) fn list(
             let sees_down = s.seen_mask(p, z as u32, false) & bit != 0;
             let mut sets = [(u16::MAX, false, 0u32); SETS];
             let mut n = 0;
-            for &card in cards.iter().rev().take(limit) {
+            let first = cards.len().saturating_sub(limit);
+            for &card in cards[first..].iter().rev() {
                 let cs = s.cards.get(card as usize)?;
                 let key = (cs.kind, cs.face_up, card);
                 // Cards with cards attached to them are never merged (the walker's `mergeable`).
                 let seen = merge
                     && (cs.face_up || sees_down || s.known(card) & bit != 0)
-                    && !holds_cards(s, l, card);
-                if seen && sets[..n].iter().any(|set| identical(s, l, *set, key)) {
+                    && (plain || !holds_cards(s, l, card));
+                if seen
+                    && sets[..n]
+                        .iter()
+                        .any(|set| identical(s, l, plain, *set, key))
+                {
                     continue;
                 }
                 if seen && plan.merge {
@@ -313,12 +320,13 @@ fn item(
 type Set = (u16, bool, u32);
 
 /// Whether `card` (its kind and face in `key`) is identical to the cards of `set`, both in one
-/// zone: the same kind and face, and the same card variables (the walker's `alike`).
-#[inline]
-fn identical(s: &State, l: &Layout, set: Set, key: Set) -> bool {
+/// zone: the same kind and face, and the same card variables (the walker's `alike`; `plain`: the
+/// cards have none).
+#[inline(always)]
+fn identical(s: &State, l: &Layout, plain: bool, set: Set, key: Set) -> bool {
     set.0 == key.0
         && set.1 == key.1
-        && (l.n_cvars == 0 || (s.cvars).same_row(l, l.n_cvars, set.2 as usize, key.2 as usize))
+        && (plain || (s.cvars).same_row(l, l.n_cvars, set.2 as usize, key.2 as usize))
 }
 
 /// Whether cards are attached to `card` (in a zone of its own, `zone kept per card`).

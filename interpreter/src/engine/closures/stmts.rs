@@ -3,7 +3,7 @@
 //! A statement compiles when every expression it evaluates is a word (expr.rs) and its effect is
 //! one this file knows: `let`, writes of numbers and `pay` (places.rs), `if`, `while`, `repeat`,
 //! `for` (each.rs), `move` of a card, of a zone's cards or of a pile's top cards, `require`,
-//! `stat`, `log` while nobody records, `eliminate` and `return` of a word; calls and `perform` run
+//! `stat` (keyed too), `log` while nobody records, `eliminate` and `return` of a word; calls and `perform` run
 //! inline (calls.rs). Any other statement (decisions, turns, phases, `shuffle`, ...) stays the
 //! walker's (`None`). A statement evaluates everything it reads first and answers
 //! [`Ctl::Walk`] before changing anything when a closure cannot answer: the walker then runs it.
@@ -568,6 +568,19 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                 Ok(Ctl::Next)
             }))
         }
+        StmtKind::StatAt(id, k, op, e) => {
+            let (id, op) = (*id, *op);
+            let (kf, kt) = typed(&mut sx.cx, k)?;
+            let ef = compile(&mut sx.cx, e)?;
+            Ok(Box::new(move |m, regs| {
+                let (Some(key), Some(v)) = (eval(m, regs, &kf), eval(m, regs, &ef)) else {
+                    return Ok(Ctl::Walk);
+                };
+                let turn = m.s.turn;
+                m.s.tally.record_at(id, turn, value(&kt, key), op, v);
+                Ok(Ctl::Next)
+            }))
+        }
         StmtKind::Log(t) if plain(&sx.cx, t) => Ok(Box::new(|m, _| {
             Ok(if m.s.record { Ctl::Walk } else { Ctl::Next })
         })),
@@ -627,7 +640,6 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         | StmtKind::ChooseBranch { .. }
         | StmtKind::WinTeam(..)
         | StmtKind::Win(..)
-        | StmtKind::StatAt(..)
         | StmtKind::LogTo(..) => Err("a statement the closures leave to the walker"),
     };
     step

@@ -262,6 +262,12 @@ fn lockstep_in(
             closures.apply(i).expect("an option");
             decisions += 1;
         }
+        // What `sim` reports of the game: its `stat`s, keyed ones too, and the options offered.
+        assert_eq!(
+            format!("{:?}", walker.st.tally),
+            format!("{:?}", closures.st.tally),
+            "{file}, seed {seed}: the tallies"
+        );
     }
     decisions
 }
