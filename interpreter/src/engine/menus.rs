@@ -434,7 +434,7 @@ impl<'a> Mach<'a> {
             .filter(|_| self.s.fixed.closures)?;
         let mut out = std::mem::take(&mut self.s.recycled.get().options);
         out.clear();
-        let offer = |a, args| out.push((a, args));
+        let offer = |a, o: super::closures::Offered| o.push(&mut out, a);
         if closures.list_menu(self.p, self.s, self.l, decider, actions, offer) {
             return Some(out);
         }
@@ -449,8 +449,18 @@ impl<'a> Mach<'a> {
         offered: &[super::decide::MenuOption],
         decider: u8,
     ) -> R<Vec<String>> {
+        let p: &'a crate::program::Program = self.p;
         let mut labels = self.s.recycled.get().labels();
+        let wanted = self.wants_labels();
         for (a, args) in offered {
+            // A label nobody reads that cannot fail, without a call (most options of a play-out).
+            if let (false, Some(def)) = (wanted, p.actions.get(a.index())) {
+                if super::options::plain_label(def, args) {
+                    self.s.unlabelled = true;
+                    labels.push(String::new());
+                    continue;
+                }
+            }
             let text = self.label_of(*a, args, decider)?;
             labels.push(text);
         }

@@ -3,7 +3,7 @@
 use super::env::Env;
 use super::expr::{compile, zone, Cx, Int, C};
 use super::kinds;
-use crate::engine::decide::Args;
+use crate::engine::decide::{Args, MenuOption};
 use crate::engine::state::{Layout, State};
 use crate::program::{ActionDef, ActionId, BinOp, Builtin, Expr, ExprKind, Program, Ty};
 use crate::value::Value;
@@ -38,6 +38,31 @@ pub(crate) enum Part {
         left: bool,
     },
     General(Int),
+}
+
+/// An option the closures list: its action's argument, if any (a word, copied: the consumer makes
+/// the option where it goes, `push`).
+#[derive(Clone, Copy)]
+pub(crate) enum Offered {
+    Nothing,
+    Card(u32),
+    Player(u8),
+    Space(u16),
+}
+
+impl Offered {
+    /// Adds the option of action `a` to `out`, made where it goes (as the walker's `offer`: a value
+    /// built and then copied is read back in wider pieces than it was written, a stall).
+    #[inline(always)]
+    pub(crate) fn push(self, out: &mut Vec<MenuOption>, a: ActionId) {
+        let n = out.len();
+        match self {
+            Offered::Nothing => out.push((a, Args::Many(Vec::new()))),
+            Offered::Card(c) => out.resize_with(n + 1, || (a, Args::One(Value::Card(c)))),
+            Offered::Player(p) => out.resize_with(n + 1, || (a, Args::One(Value::Player(p)))),
+            Offered::Space(sp) => out.resize_with(n + 1, || (a, Args::One(Value::Space(sp)))),
+        }
+    }
 }
 
 /// What an action's parameter ranges over.
@@ -163,7 +188,7 @@ pub(super) fn list(
     l: &Layout,
     decider: u8,
     actions: &[ActionId],
-    mut offer: impl FnMut(ActionId, Args),
+    mut offer: impl FnMut(ActionId, Offered),
 ) -> Option<()> {
     // A menu with an action that has no plan is the walker's: known before anything is listed.
     if !(actions.iter()).all(|a| plans.get(a.index()).is_some_and(|plan| plan.is_ok())) {
@@ -182,7 +207,7 @@ pub(super) fn list(
         }
         let zones = match &plan.domain {
             Domain::Nothing => {
-                offer(a, Args::Many(Vec::new()));
+                offer(a, Offered::Nothing);
                 continue;
             }
             Domain::Opponents(q) => {
@@ -194,7 +219,7 @@ pub(super) fn list(
                 for k in 1..n {
                     let q = ((q + k) % n) as u8;
                     if s.living(q) {
-                        item(plan, &mut env, a, Value::Player(q), &mut offer)?;
+                        item(plan, &mut env, a, q as i64, Offered::Player(q), &mut offer)?;
                     }
                 }
                 continue;
@@ -202,14 +227,15 @@ pub(super) fn list(
             Domain::Everyone => {
                 for q in 0..s.players {
                     if s.living(q) {
-                        item(plan, &mut env, a, Value::Player(q), &mut offer)?;
+                        item(plan, &mut env, a, q as i64, Offered::Player(q), &mut offer)?;
                     }
                 }
                 continue;
             }
             Domain::Spaces => {
                 for i in 0..l.spaces.len() {
-                    item(plan, &mut env, a, Value::Space(i as u16), &mut offer)?;
+                    let sp = i as u16;
+                    item(plan, &mut env, a, i as i64, Offered::Space(sp), &mut offer)?;
                 }
                 continue;
             }
@@ -284,7 +310,7 @@ pub(super) fn list(
                     if seen && !plan.merge {
                         n = add(&mut sets, n, key)?;
                     }
-                    offer(a, Args::One(Value::Card(card)));
+                    offer(a, Offered::Card(card));
                 }
             }
         }
@@ -292,16 +318,18 @@ pub(super) fn list(
     Some(())
 }
 
-/// Offers action `a` with `v` (a seat or a space: no two are alike) when the condition holds.
+/// Offers action `a` with `o` (a seat or a space, the word `w`: no two are alike) when the
+/// condition holds.
 #[inline]
 fn item(
     plan: &ActionPlan,
     env: &mut Env,
     a: ActionId,
-    v: Value,
-    offer: &mut impl FnMut(ActionId, Args),
+    w: i64,
+    o: Offered,
+    offer: &mut impl FnMut(ActionId, Offered),
 ) -> Option<()> {
-    env.slots[plan.slot] = super::env::word(&v)?;
+    env.slots[plan.slot] = w;
     for part in &plan.rest {
         let holds = match part {
             Part::General(f) => f(env)? != 0,
@@ -312,7 +340,7 @@ fn item(
             return Some(());
         }
     }
-    offer(a, Args::One(v));
+    offer(a, o);
     Some(())
 }
 

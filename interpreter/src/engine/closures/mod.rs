@@ -26,6 +26,7 @@ use crate::program::{ActionId, Program, StmtKind};
 use env::Env;
 use expr::{Cx, Int};
 use menu::ActionPlan;
+pub(crate) use menu::Offered;
 
 /// The program's closures, built once when it is loaded, immutable, shared by every game.
 #[derive(Default)]
@@ -117,7 +118,7 @@ impl Closures {
         l: &Layout,
         decider: u8,
         actions: &[ActionId],
-        offer: impl FnMut(ActionId, crate::engine::decide::Args),
+        offer: impl FnMut(ActionId, Offered),
     ) -> bool {
         menu::list(&self.actions, p, s, l, decider, actions, offer).is_some()
     }
