@@ -434,8 +434,7 @@ impl<'a> Mach<'a> {
             .filter(|_| self.s.fixed.closures)?;
         let mut out = std::mem::take(&mut self.s.recycled.get().options);
         out.clear();
-        let offer = |a, o: super::closures::Offered| o.push(&mut out, a);
-        if closures.list_menu(self.p, self.s, self.l, decider, actions, offer) {
+        if closures.list_menu(self.p, self.s, self.l, decider, actions, &mut out) {
             return Some(out);
         }
         self.s.recycled.get().options = out;

@@ -486,8 +486,7 @@ impl<'a> Mach<'a> {
     ) -> R<bool> {
         let start = list.out.len();
         let out = &mut list.out;
-        let offer = |a, o: super::closures::Offered| o.push(out, a);
-        if !c.list_menu(self.p, self.s, self.l, decider, &[a], offer) {
+        if !c.list_menu(self.p, self.s, self.l, decider, &[a], out) {
             list.out.truncate(start);
             return Ok(false);
         }

@@ -40,12 +40,10 @@ pub(crate) enum Part {
     General(Int),
 }
 
-/// An option the closures list: its action's argument, if any (a word, copied: the consumer makes
-/// the option where it goes, `push`).
+/// An option the closures list of no parameter, or of a seat or a space.
 #[derive(Clone, Copy)]
-pub(crate) enum Offered {
+enum Offered {
     Nothing,
-    Card(u32),
     Player(u8),
     Space(u16),
 }
@@ -54,11 +52,10 @@ impl Offered {
     /// Adds the option of action `a` to `out`, made where it goes (as the walker's `offer`: a value
     /// built and then copied is read back in wider pieces than it was written, a stall).
     #[inline(always)]
-    pub(crate) fn push(self, out: &mut Vec<MenuOption>, a: ActionId) {
+    fn push(self, out: &mut Vec<MenuOption>, a: ActionId) {
         let n = out.len();
         match self {
             Offered::Nothing => out.push((a, Args::Many(Vec::new()))),
-            Offered::Card(c) => out.resize_with(n + 1, || (a, Args::One(Value::Card(c)))),
             Offered::Player(p) => out.resize_with(n + 1, || (a, Args::One(Value::Player(p)))),
             Offered::Space(sp) => out.resize_with(n + 1, || (a, Args::One(Value::Space(sp)))),
         }
@@ -180,7 +177,8 @@ pub(super) fn plan(p: &Program, a: &ActionDef) -> Result<ActionPlan, &'static st
 /// How many sets of identical cards one parameter keeps apart (as the walker's `Tried`).
 const SETS: usize = 16;
 
-/// Lists the menu, each option given to `offer`; `None` when the walker must.
+/// Lists the menu, each option added to `out`; `None` when the walker must (what was added is
+/// then the caller's to drop).
 pub(super) fn list(
     plans: &[Result<ActionPlan, &'static str>],
     p: &Program,
@@ -188,7 +186,7 @@ pub(super) fn list(
     l: &Layout,
     decider: u8,
     actions: &[ActionId],
-    mut offer: impl FnMut(ActionId, Offered),
+    out: &mut Vec<MenuOption>,
 ) -> Option<()> {
     // A menu with an action that has no plan is the walker's: known before anything is listed.
     if !(actions.iter()).all(|a| plans.get(a.index()).is_some_and(|plan| plan.is_ok())) {
@@ -207,7 +205,7 @@ pub(super) fn list(
         }
         let zones = match &plan.domain {
             Domain::Nothing => {
-                offer(a, Offered::Nothing);
+                Offered::Nothing.push(out, a);
                 continue;
             }
             Domain::Opponents(q) => {
@@ -219,7 +217,7 @@ pub(super) fn list(
                 for k in 1..n {
                     let q = ((q + k) % n) as u8;
                     if s.living(q) {
-                        item(plan, &mut env, a, q as i64, Offered::Player(q), &mut offer)?;
+                        item(plan, &mut env, a, q as i64, Offered::Player(q), out)?;
                     }
                 }
                 continue;
@@ -227,7 +225,7 @@ pub(super) fn list(
             Domain::Everyone => {
                 for q in 0..s.players {
                     if s.living(q) {
-                        item(plan, &mut env, a, q as i64, Offered::Player(q), &mut offer)?;
+                        item(plan, &mut env, a, q as i64, Offered::Player(q), out)?;
                     }
                 }
                 continue;
@@ -235,7 +233,7 @@ pub(super) fn list(
             Domain::Spaces => {
                 for i in 0..l.spaces.len() {
                     let sp = i as u16;
-                    item(plan, &mut env, a, i as i64, Offered::Space(sp), &mut offer)?;
+                    item(plan, &mut env, a, i as i64, Offered::Space(sp), out)?;
                 }
                 continue;
             }
@@ -310,7 +308,9 @@ pub(super) fn list(
                     if seen && !plan.merge {
                         n = add(&mut sets, n, key)?;
                     }
-                    offer(a, Offered::Card(card));
+                    // Made where it goes (as the walker's `offer`: a stall otherwise).
+                    let n = out.len();
+                    out.resize_with(n + 1, || (a, Args::One(Value::Card(card))));
                 }
             }
         }
@@ -327,7 +327,7 @@ fn item(
     a: ActionId,
     w: i64,
     o: Offered,
-    offer: &mut impl FnMut(ActionId, Offered),
+    out: &mut Vec<MenuOption>,
 ) -> Option<()> {
     env.slots[plan.slot] = w;
     for part in &plan.rest {
@@ -340,7 +340,7 @@ fn item(
             return Some(());
         }
     }
-    offer(a, o);
+    o.push(out, a);
     Some(())
 }
 

@@ -26,7 +26,6 @@ use crate::program::{ActionId, Program, StmtKind};
 use env::Env;
 use expr::{Cx, Int};
 use menu::ActionPlan;
-pub(crate) use menu::Offered;
 
 /// The program's closures, built once when it is loaded, immutable, shared by every game.
 #[derive(Default)]
@@ -108,8 +107,8 @@ impl Closures {
         self.actions.get(a.index()).is_some_and(|plan| plan.is_ok())
     }
 
-    /// The options of a menu of `actions` for `decider`, each an action and its arguments given
-    /// to `offer` in order; false when an action has no plan or a closure could not answer (the
+    /// The options of a menu of `actions` for `decider`, each an action and its arguments added
+    /// to `out` in order; false when an action has no plan or a closure could not answer (the
     /// walker lists the menu, and what was offered is dropped).
     pub(crate) fn list_menu(
         &self,
@@ -118,8 +117,8 @@ impl Closures {
         l: &Layout,
         decider: u8,
         actions: &[ActionId],
-        offer: impl FnMut(ActionId, Offered),
+        out: &mut Vec<crate::engine::decide::MenuOption>,
     ) -> bool {
-        menu::list(&self.actions, p, s, l, decider, actions, offer).is_some()
+        menu::list(&self.actions, p, s, l, decider, actions, out).is_some()
     }
 }

@@ -71,9 +71,8 @@ fn same_answers_in(
                     // Each action that has a plan alone: the walker's options of that action.
                     for &a in actions.iter().filter(|a| planned(a)) {
                         out.clear();
-                        let offer = |a, o: crate::engine::closures::Offered| o.push(&mut out, a);
                         // A closure that cannot answer leaves the action to the walker.
-                        if !closures.list_menu(p, &g.st, &g.layout, decider, &[a], offer) {
+                        if !closures.list_menu(p, &g.st, &g.layout, decider, &[a], &mut out) {
                             continue;
                         }
                         let theirs: Vec<_> = offered.iter().filter(|(b, _)| *b == a).collect();
@@ -89,8 +88,7 @@ fn same_answers_in(
                     continue;
                 }
                 out.clear();
-                let offer = |a, o: crate::engine::closures::Offered| o.push(&mut out, a);
-                let listed = closures.list_menu(p, &g.st, &g.layout, decider, &actions, offer);
+                let listed = closures.list_menu(p, &g.st, &g.layout, decider, &actions, &mut out);
                 assert!(listed, "{file}, seed {seed}: the closures list the menu");
                 assert_eq!(out, offered, "{file}, seed {seed}: the same options");
                 menus += 1;
