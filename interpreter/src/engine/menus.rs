@@ -434,8 +434,7 @@ impl<'a> Mach<'a> {
             .filter(|_| self.s.fixed.closures)?;
         let mut out = std::mem::take(&mut self.s.recycled.get().options);
         out.clear();
-        let offer = |a, c| out.push((a, super::decide::Args::One(Value::Card(c))));
-        if closures.list_menu(self.p, self.s, self.l, decider, actions, offer) {
+        if closures.list_menu(self.p, self.s, self.l, decider, actions, &mut out) {
             return Some(out);
         }
         self.s.recycled.get().options = out;
@@ -451,37 +450,52 @@ impl<'a> Mach<'a> {
     ) -> R<Vec<String>> {
         let p: &'a crate::program::Program = self.p;
         let mut labels = self.s.recycled.get().labels();
+        let wanted = self.wants_labels();
         for (a, args) in offered {
-            let Some(def) = p.actions.get(a.index()) else {
-                labels.push(String::new());
-                continue;
-            };
-            if !self.wants_labels() && super::options::plain_label(def, args) {
-                self.s.unlabelled = true;
-                labels.push(String::new());
-                continue;
-            }
-            let base = self.s.ctxs.len();
-            let mut locals = self.s.take_locals(def.body.slots as usize);
-            for (slot, v) in locals.iter_mut().zip(args.iter()) {
-                *slot = v.clone();
-            }
-            self.s.push_ctx(locals, Some(decider), None);
-            let text = if !self.wants_labels()
-                && (super::options::plain_label(def, args) || self.label_can_wait(def, args))
-            {
-                self.s.unlabelled = true;
-                Ok(String::new())
-            } else {
-                match &def.label {
-                    Some(t) => self.text_seen_by(t, decider),
-                    None => Ok(self.default_label(def, args, decider)),
+            // A label nobody reads that cannot fail, without a call (most options of a play-out).
+            if let (false, Some(def)) = (wanted, p.actions.get(a.index())) {
+                if super::options::plain_label(def, args) {
+                    self.s.unlabelled = true;
+                    labels.push(String::new());
+                    continue;
                 }
-            };
-            self.s.truncate_ctxs(base);
-            labels.push(text?);
+            }
+            let text = self.label_of(*a, args, decider)?;
+            labels.push(text);
         }
         Ok(labels)
+    }
+
+    /// The label of one option the closures listed, as `offer` makes it (empty when nobody reads
+    /// it and building it later cannot fail).
+    pub(super) fn label_of(&mut self, a: ActionId, args: &[Value], decider: u8) -> R<String> {
+        let p: &'a crate::program::Program = self.p;
+        let Some(def) = p.actions.get(a.index()) else {
+            return Ok(String::new());
+        };
+        if !self.wants_labels() && super::options::plain_label(def, args) {
+            self.s.unlabelled = true;
+            return Ok(String::new());
+        }
+        let base = self.s.ctxs.len();
+        let mut locals = self.s.take_locals(def.body.slots as usize);
+        for (slot, v) in locals.iter_mut().zip(args.iter()) {
+            *slot = v.clone();
+        }
+        self.s.push_ctx(locals, Some(decider), None);
+        let text = if !self.wants_labels()
+            && (super::options::plain_label(def, args) || self.label_can_wait(def, args))
+        {
+            self.s.unlabelled = true;
+            Ok(String::new())
+        } else {
+            match &def.label {
+                Some(t) => self.text_seen_by(t, decider),
+                None => Ok(self.default_label(def, args, decider)),
+            }
+        };
+        self.s.truncate_ctxs(base);
+        text
     }
 }
 

@@ -436,17 +436,28 @@ impl<'a> Mach<'a> {
         };
         list.out.clear();
         let mut args = self.s.take_locals(0);
-        let mut r = Ok(());
+        let mut r = Ok(false);
         // Listing options changes nothing: pure function calls may be remembered meanwhile.
         self.s.remember();
         // No action is named twice (the checker keeps the first, W006): `fresh` options are new.
+        // The actions that have a plan are listed by the closures, the others by the walker:
+        // the options of one action are compared with that action's alone (`offer`).
+        let closures = self.p.closures.as_deref().filter(|_| self.s.fixed.closures);
         for &a in actions {
+            if let Some(c) = closures.filter(|c| c.planned(a)) {
+                r = self.closures_action(c, a, decider, &mut list);
+                match r {
+                    Ok(true) => continue,
+                    Ok(false) => {}
+                    Err(_) => break,
+                }
+            }
             args.clear();
             list.known.clear();
             if let Some(def) = self.p.actions.get(a.index()) {
                 list.known.resize(def.parts.len(), None);
             }
-            r = self.list_action(a, &mut args, &mut list);
+            r = self.list_action(a, &mut args, &mut list).map(|()| true);
             if r.is_err() {
                 break;
             }
@@ -462,6 +473,28 @@ impl<'a> Mach<'a> {
         }
         r?;
         Ok((list.out, list.labels))
+    }
+
+    /// Lists action `a` of a menu by the closures, its labels made as `offer` makes them; false
+    /// when a closure could not answer (nothing is listed: the walker lists the action).
+    fn closures_action(
+        &mut self,
+        c: &super::closures::Closures,
+        a: ActionId,
+        decider: u8,
+        list: &mut Listing,
+    ) -> R<bool> {
+        let start = list.out.len();
+        let out = &mut list.out;
+        if !c.list_menu(self.p, self.s, self.l, decider, &[a], out) {
+            list.out.truncate(start);
+            return Ok(false);
+        }
+        for k in start..list.out.len() {
+            let text = self.label_of(a, &list.out[k].1, decider)?;
+            list.labels.push(text);
+        }
+        Ok(true)
     }
 
     /// Whether an action's condition holds for the arguments bound in slots 0..n. `Err(level)`: it

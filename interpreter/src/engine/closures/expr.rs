@@ -75,7 +75,7 @@ fn is_word(t: &Ty) -> bool {
 
 /// Whether `e` is certainly a card (its type known here), and so a word naming one.
 fn card(cx: &Cx, e: &Expr) -> bool {
-    matches!(e.kind, ExprKind::Local(s) if cx.type_of_local(s) == Some(&Ty::Card))
+    super::stmts::type_of(cx, e) == Some(Ty::Card)
 }
 
 /// Whether `e` is certainly a player.
@@ -83,7 +83,7 @@ fn player(cx: &Cx, e: &Expr) -> bool {
     match e.kind {
         ExprKind::You | ExprKind::Active | ExprKind::Participant(_) => true,
         ExprKind::Local(s) => cx.type_of_local(s) == Some(&Ty::Player),
-        _ => false,
+        _ => super::stmts::type_of(cx, e) == Some(Ty::Player),
     }
 }
 
@@ -198,11 +198,47 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             slot,
             list,
             filter,
-        } => aggregate(cx, *op, value.as_deref(), *slot, list, filter.as_deref())?,
+        } => super::items::aggregate(cx, *op, value.as_deref(), *slot, list, filter.as_deref())?,
         ExprKind::CallFn(f, args) => call(cx, f.index(), args)?,
-        ExprKind::CardVar(..) => return Err("a card's variable"),
-        ExprKind::TagOf(..) => return Err("the tag of a group"),
-        ExprKind::Field(..) => return Err("a field"),
+        ExprKind::CardVar(v, ce) => {
+            if !card(cx, ce) {
+                return Err("a card's variable of an expression not known to be a card");
+            }
+            let (v, cf) = (*v, compile(cx, ce)?);
+            Box::new(move |env| {
+                let c = usize::try_from(cf(env)?).ok()?;
+                if c >= env.s.cards.len() {
+                    return None;
+                }
+                word(env.s.cvars.get(env.l, c * env.l.n_cvars + env.l.var(v))?)
+            })
+        }
+        ExprKind::TagOf(g, x) => {
+            if !card(cx, x) {
+                return Err("the tag of a group of an expression not known to be a card");
+            }
+            let g = *g;
+            let p = cx.p;
+            // Per kind, its tag of the group (none: the walker answers).
+            let table: Box<[Option<u16>]> = (p.kinds.iter())
+                .map(|k| {
+                    let group = |t: &&crate::program::TagId| {
+                        p.tags.get(t.index()).map(|d| d.group) == Some(g)
+                    };
+                    k.tags.iter().find(group).map(|t| t.0)
+                })
+                .collect();
+            let cf = compile(cx, x)?;
+            Box::new(move |env| {
+                let c = cf(env)?;
+                table
+                    .get(kind_of(env, c)?)
+                    .copied()
+                    .flatten()
+                    .map(i64::from)
+            })
+        }
+        ExprKind::Field(f, x) => field(cx, *f, x)?,
         ExprKind::Spaces => return Err("the spaces"),
         ExprKind::This => return Err("`this`"),
         ExprKind::Everyone => return Err("a list of players"),
@@ -214,7 +250,58 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
         ExprKind::Pile { .. } => return Err("a pile's top or bottom"),
         ExprKind::Builtin(b, args) => builtin(cx, *b, args)?,
         ExprKind::Text(_) => return Err("a text"),
-        ExprKind::Let(..) => return Err("`let` in a function"),
+        ExprKind::Let(slot, v, body) => {
+            let t = super::stmts::type_of(cx, v).ok_or("`let` of what is not a word")?;
+            let (vf, i) = (compile(cx, v)?, cx.slot(*slot)?);
+            cx.set_type(*slot, t);
+            let bf = compile(cx, body)?;
+            Box::new(move |env| {
+                env.slots[i] = vf(env)?;
+                bf(env)
+            })
+        }
+    })
+}
+
+/// A card's kind, zone, face or owner; a space's column or row.
+fn field(cx: &mut Cx, f: crate::ops::Field, x: &Expr) -> C<Int> {
+    use crate::ops::Field;
+    let want = match f {
+        Field::X | Field::Y => Ty::Space,
+        Field::Kind | Field::Owner | Field::Zone | Field::FaceUp => Ty::Card,
+    };
+    if super::stmts::type_of(cx, x) != Some(want) {
+        return Err("a field of an expression not known to be a card or a space");
+    }
+    let xf = compile(cx, x)?;
+    Ok(match f {
+        Field::X | Field::Y => {
+            let y = f == Field::Y;
+            Box::new(move |env| {
+                let (sx, sy) = *env.l.spaces.get(usize::try_from(xf(env)?).ok()?)?;
+                Some(if y { sy } else { sx })
+            })
+        }
+        Field::Kind => Box::new(move |env| {
+            let c = xf(env)?;
+            kind_of(env, c).map(|k| k as i64)
+        }),
+        Field::Zone => Box::new(move |env| {
+            let c = usize::try_from(xf(env)?).ok()?;
+            Some(env.s.cards.get(c)?.zone as i64)
+        }),
+        Field::FaceUp => Box::new(move |env| {
+            let c = usize::try_from(xf(env)?).ok()?;
+            Some(env.s.cards.get(c)?.face_up as i64)
+        }),
+        // A card without an owner is `none`, not a word: the walker answers.
+        Field::Owner => Box::new(move |env| {
+            let c = u32::try_from(xf(env)?).ok()?;
+            if c as usize >= env.s.cards.len() {
+                return None;
+            }
+            env.s.card_owner(c).map(i64::from)
+        }),
     })
 }
 
@@ -264,211 +351,27 @@ pub(crate) fn zone(cx: &mut Cx, z: usize, holder: Option<&Expr>) -> C<Int> {
                 Some(*env.l.zone_base.get(z)? as i64 + p)
             })
         }
-        _ => return Err("a zone of a card, a space, or of an expression not known to be a player"),
-    })
-}
-
-/// The items an aggregate walks: a zone's cards, top first, or the living seats in seat order.
-enum Items {
-    Zone(Int),
-    Seats,
-}
-
-impl Items {
-    /// Calls `f` on every item, in order, until it answers `Some(false)` (stop) or `None`.
-    #[inline(always)]
-    fn each(&self, env: &mut Env, mut f: impl FnMut(&mut Env, i64) -> Option<bool>) -> Option<()> {
-        match self {
-            Items::Zone(zf) => {
-                let z = usize::try_from(zf(env)?).ok()?;
-                let n = env.s.zones.get(z)?.cards.len();
-                for k in 0..n {
-                    // Read in place, top first, as the walker reads it.
-                    let c = *env.s.zones.get(z)?.cards.get(n.checked_sub(k + 1)?)?;
-                    if !f(env, c as i64)? {
-                        break;
-                    }
-                }
+        (Scope::PerCard | Scope::PerSpace, Some(h)) => {
+            let want = if def.scope == Scope::PerCard {
+                Ty::Card
+            } else {
+                Ty::Space
+            };
+            if super::stmts::type_of(cx, h) != Some(want) {
+                return Err("a zone of an expression not known to be its holder");
             }
-            Items::Seats => {
-                for q in 0..env.s.players {
-                    if env.s.living(q) && !f(env, q as i64)? {
-                        break;
-                    }
-                }
-            }
-        }
-        Some(())
-    }
-}
-
-/// `count`, `sum`, `any` and `all` over a zone's cards or `everyone`; the rest is the walker's.
-fn aggregate(
-    cx: &mut Cx,
-    op: Aggregate,
-    value: Option<&Expr>,
-    slot: u16,
-    list: &Expr,
-    filter: Option<&Expr>,
-) -> C<Int> {
-    let (items, ty) = match &list.kind {
-        ExprKind::Zone(z, holder) => (
-            Items::Zone(zone(cx, z.index(), holder.as_deref())?),
-            Ty::Card,
-        ),
-        ExprKind::Everyone => (Items::Seats, Ty::Player),
-        _ => return Err("an aggregate over a list that is not a zone or `everyone`"),
-    };
-    cx.set_type(slot, ty);
-    let tables = (
-        value.map(|v| super::kinds::table(cx.p, v, slot)),
-        filter.map(|f| super::kinds::table(cx.p, f, slot)),
-    );
-    match (items, tables) {
-        (Items::Zone(zf), (v @ (None | Some(Some(_))), f @ (None | Some(Some(_))))) => {
-            by_kind(op, v.flatten(), f.flatten(), zf)
-        }
-        (items, _) => general(cx, op, value, slot, filter, items),
-    }
-}
-
-/// The general loop of an aggregate: each item bound, its value and filter run.
-fn general(
-    cx: &mut Cx,
-    op: Aggregate,
-    value: Option<&Expr>,
-    slot: u16,
-    filter: Option<&Expr>,
-    items: Items,
-) -> C<Int> {
-    let i = cx.slot(slot)?;
-    let value = value.map(|v| compile(cx, v)).transpose()?;
-    let filter = filter.map(|f| compile(cx, f)).transpose()?;
-    Ok(match op {
-        Aggregate::Count if value.is_none() => Box::new(move |env| {
-            let mut count = 0i64;
-            items.each(env, |env, x| {
-                env.slots[i] = x;
-                if let Some(f) = &filter {
-                    if f(env)? == 0 {
-                        return Some(true);
-                    }
-                }
-                count += 1;
-                Some(true)
-            })?;
-            Some(count)
-        }),
-        Aggregate::Sum => {
-            let value = value.ok_or("a sum of the items themselves")?;
+            let hf = compile(cx, h)?;
+            // A card's zone that nothing was put in yet has no instance: the walker answers.
             Box::new(move |env| {
-                let mut sum = 0i64;
-                items.each(env, |env, x| {
-                    env.slots[i] = x;
-                    if let Some(f) = &filter {
-                        if f(env)? == 0 {
-                            return Some(true);
-                        }
-                    }
-                    sum = sum.checked_add(value(env)?)?;
-                    Some(true)
-                })?;
-                Some(sum)
+                let i = hf(env)?;
+                if i < 0 || i >= *env.l.zone_len.get(z)? as i64 {
+                    return None;
+                }
+                let zi = *env.l.zone_base.get(z)? as i64 + i;
+                (zi < env.s.zones.len() as i64).then_some(zi)
             })
         }
-        Aggregate::Any | Aggregate::All => {
-            let test = filter.or(value);
-            let any = op == Aggregate::Any;
-            Box::new(move |env| {
-                let mut found = !any;
-                items.each(env, |env, x| {
-                    env.slots[i] = x;
-                    let holds = match &test {
-                        Some(t) => t(env)? != 0,
-                        None => true,
-                    };
-                    if holds == any {
-                        found = any;
-                        return Some(false);
-                    }
-                    Some(true)
-                })?;
-                Some(found as i64)
-            })
-        }
-        Aggregate::Count
-        | Aggregate::Max
-        | Aggregate::Min
-        | Aggregate::Filter
-        | Aggregate::Sort
-        | Aggregate::Map
-        | Aggregate::Flatten
-        | Aggregate::TakeWhile => return Err("an aggregate other than count, sum, any and all"),
-    })
-}
-
-/// An aggregate over a zone's cards whose value and filter read only the card's kind (kinds.rs):
-/// one loop over the cards' kinds and the tables.
-fn by_kind(
-    op: Aggregate,
-    value: Option<Box<[i64]>>,
-    filter: Option<Box<[i64]>>,
-    zf: Int,
-) -> C<Int> {
-    // Each card's kind, top first; `f` answers `None` to stop.
-    fn each(env: &mut Env, zf: &Int, mut f: impl FnMut(usize) -> Option<bool>) -> Option<()> {
-        let z = usize::try_from(zf(env)?).ok()?;
-        for &c in env.s.zones.get(z)?.cards.iter().rev() {
-            if !f(env.s.cards.get(c as usize)?.kind as usize)? {
-                break;
-            }
-        }
-        Some(())
-    }
-    let passes = move |k: usize| {
-        filter
-            .as_ref()
-            .map_or(Some(true), |t| Some(*t.get(k)? != 0))
-    };
-    Ok(match (op, value) {
-        (Aggregate::Count, None) => Box::new(move |env| {
-            let mut n = 0i64;
-            each(env, &zf, |k| {
-                n += passes(k)? as i64;
-                Some(true)
-            })?;
-            Some(n)
-        }),
-        (Aggregate::Sum, Some(v)) => Box::new(move |env| {
-            let mut sum = 0i64;
-            each(env, &zf, |k| {
-                if passes(k)? {
-                    sum = sum.checked_add(*v.get(k)?)?;
-                }
-                Some(true)
-            })?;
-            Some(sum)
-        }),
-        (Aggregate::Any | Aggregate::All, v) => {
-            let any = op == Aggregate::Any;
-            Box::new(move |env| {
-                let mut found = !any;
-                each(env, &zf, |k| {
-                    let holds = match &v {
-                        Some(v) if !passes(k)? => false,
-                        Some(v) => *v.get(k)? != 0,
-                        None => passes(k)?,
-                    };
-                    if holds == any {
-                        found = any;
-                        return Some(false);
-                    }
-                    Some(true)
-                })?;
-                Some(found as i64)
-            })
-        }
-        _ => return Err("an aggregate other than count, sum, any and all"),
+        _ => return Err("a zone of an expression not known to be its holder"),
     })
 }
 
@@ -485,6 +388,13 @@ fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
             }
             ExprKind::Everyone => {
                 Box::new(|env| Some((0..env.s.players).filter(|&q| env.s.living(q)).count() as i64))
+            }
+            _ if super::stmts::type_of(cx, x) == Some(Ty::Zone) => {
+                let zf = compile(cx, x)?;
+                Box::new(move |env| {
+                    let z = usize::try_from(zf(env)?).ok()?;
+                    Some(env.s.zones.get(z)?.cards.len() as i64)
+                })
             }
             _ => return Err("`count` of a list that is not a zone or `everyone`"),
         },
@@ -517,6 +427,44 @@ fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
                     .map(i64::from)
             })
         }
+        // The top card of a zone; the first item of a filter. Of none: `none`, the walker's.
+        (Builtin::First, [x]) => match &x.kind {
+            ExprKind::Aggregate {
+                op: Aggregate::Filter,
+                value: None,
+                slot,
+                list,
+                filter,
+            } => {
+                let (items, ty) = super::items::items(cx, list)?;
+                cx.set_type(*slot, ty);
+                let i = cx.slot(*slot)?;
+                let filter = filter.as_deref().map(|f| compile(cx, f)).transpose()?;
+                Box::new(move |env| {
+                    let mut first = None;
+                    items.each(env, |env, x| {
+                        env.slots[i] = x;
+                        if let Some(f) = &filter {
+                            if f(env)? == 0 {
+                                return Some(true);
+                            }
+                        }
+                        // Every item is tested, as the walker builds the whole list first.
+                        first = first.or(Some(x));
+                        Some(true)
+                    })?;
+                    first
+                })
+            }
+            _ if super::stmts::type_of(cx, x) == Some(Ty::Zone) => {
+                let zf = compile(cx, x)?;
+                Box::new(move |env| {
+                    let z = usize::try_from(zf(env)?).ok()?;
+                    env.s.zones.get(z)?.cards.last().map(|&c| c as i64)
+                })
+            }
+            _ => return Err("`first` of what is not a zone, a filter or `opponents`"),
+        },
         (Builtin::Abs, [a]) => {
             let af = compile(cx, a)?;
             Box::new(move |env| af(env)?.checked_abs())

@@ -1,15 +1,18 @@
 //! Engine stage (closures): a menu's options listed by compiled closures, identical cards merged.
 
 use super::env::Env;
-use super::expr::{compile, zone, Cx, Int};
+use super::expr::{compile, zone, Cx, Int, C};
 use super::kinds;
+use crate::engine::decide::{Args, MenuOption};
 use crate::engine::state::{Layout, State};
-use crate::program::{ActionDef, ActionId, BinOp, Expr, ExprKind, Program, Ty};
+use crate::program::{ActionDef, ActionId, BinOp, Builtin, Expr, ExprKind, Program, Ty};
+use crate::value::Value;
 
-/// An action of one parameter over a zone, listed by the closures.
+/// An action of no parameter, or of one over zones' cards or a list of seats, listed by the
+/// closures.
 pub(crate) struct ActionPlan {
-    /// The zone instance of the parameter's domain.
-    pub domain: Int,
+    /// The parameter's domain.
+    domain: Domain,
     /// The conjuncts of the action's condition that read no parameter: run once per menu.
     before: Vec<Int>,
     /// The conjuncts that read only the parameter's kind, as one table by kind (`None`: none).
@@ -37,26 +40,103 @@ pub(crate) enum Part {
     General(Int),
 }
 
-/// The type a parameter's domain gives its items, when the closures know it.
-fn item_type(p: &Program, e: &crate::program::Expr) -> Option<Ty> {
-    match &e.kind {
-        crate::program::ExprKind::Zone(z, _) if p.zones.get(z.index()).is_some() => Some(Ty::Card),
-        _ => None,
+/// An option the closures list of no parameter, or of a seat or a space.
+#[derive(Clone, Copy)]
+enum Offered {
+    Nothing,
+    Player(u8),
+    Space(u16),
+}
+
+impl Offered {
+    /// Adds the option of action `a` to `out`, made where it goes (as the walker's `offer`: a value
+    /// built and then copied is read back in wider pieces than it was written, a stall).
+    #[inline(always)]
+    fn push(self, out: &mut Vec<MenuOption>, a: ActionId) {
+        let n = out.len();
+        match self {
+            Offered::Nothing => out.push((a, Args::Many(Vec::new()))),
+            Offered::Player(p) => out.resize_with(n + 1, || (a, Args::One(Value::Player(p)))),
+            Offered::Space(sp) => out.resize_with(n + 1, || (a, Args::One(Value::Space(sp)))),
+        }
     }
 }
 
-/// The plan of an action: one parameter whose domain is a zone, a condition that compiles.
+/// What an action's parameter ranges over.
+enum Domain {
+    /// No parameter: the action alone is one option.
+    Nothing,
+    /// The cards of zone instances, one after the other, each top first and up to its number
+    /// (`take(zone, n)`; `None`: all).
+    Cards(Vec<(Int, Option<Int>)>),
+    /// `opponents(p)`: the living seats after `p`, in seat order from `p`.
+    Opponents(Int),
+    /// `everyone`: the living seats in seat order.
+    Everyone,
+    /// The spaces of the board, in order.
+    Spaces,
+}
+
+/// The domain of an action's parameters, and the type of its items (`None`: no parameter).
+fn domain(cx: &mut Cx, params: &[Expr]) -> Result<(Domain, Option<Ty>), &'static str> {
+    let param = match params {
+        [] => return Ok((Domain::Nothing, None)),
+        [param] => param,
+        _ => return Err("an action of more than one parameter"),
+    };
+    Ok(match &param.kind {
+        ExprKind::Everyone => (Domain::Everyone, Some(Ty::Player)),
+        ExprKind::Spaces => (Domain::Spaces, Some(Ty::Space)),
+        ExprKind::Builtin(Builtin::Opponents, q) => match q.as_slice() {
+            [q] => (Domain::Opponents(compile(cx, q)?), Some(Ty::Player)),
+            _ => return Err("`opponents` of other than one player"),
+        },
+        _ => {
+            let mut zones = Vec::new();
+            cards(cx, param, &mut zones, 0)?;
+            (Domain::Cards(zones), Some(Ty::Card))
+        }
+    })
+}
+
+/// The zones of a domain of cards, in order: a zone, `a + b`, `take(zone, n)`, a function of no
+/// parameter that gives one of these.
+fn cards(cx: &mut Cx, e: &Expr, out: &mut Vec<(Int, Option<Int>)>, depth: u32) -> C<()> {
+    match &e.kind {
+        ExprKind::Zone(z, holder) => out.push((zone(cx, z.index(), holder.as_deref())?, None)),
+        ExprKind::Binary(BinOp::Add | BinOp::Concat, a, b) => {
+            cards(cx, a, out, depth)?;
+            cards(cx, b, out, depth)?;
+        }
+        ExprKind::Builtin(Builtin::Take, args) => {
+            let [list, n] = args.as_slice() else {
+                return Err("`take` of other than a list and a number");
+            };
+            let first = out.len();
+            cards(cx, list, out, depth)?;
+            if out.len() != first + 1 || out[first].1.is_some() {
+                return Err("`take` of other than one zone");
+            }
+            out[first].1 = Some(compile(cx, n)?);
+        }
+        ExprKind::CallFn(f, args) if args.is_empty() && depth < 8 => {
+            let def = cx.p.fns.get(f.index()).ok_or("an unknown function")?;
+            cards(cx, &def.body, out, depth + 1)?;
+        }
+        _ if super::stmts::type_of(cx, e) == Some(Ty::Zone) => out.push((compile(cx, e)?, None)),
+        _ => return Err("a parameter whose domain is not zones' cards or a list of seats"),
+    }
+    Ok(())
+}
+
+/// The plan of an action: no parameter or one over zones or seats, a condition that compiles.
 pub(super) fn plan(p: &Program, a: &ActionDef) -> Result<ActionPlan, &'static str> {
-    let [param] = a.params.as_slice() else {
-        return Err("an action of more or fewer than one parameter");
-    };
-    let ExprKind::Zone(z, holder) = &param.kind else {
-        return Err("a parameter whose domain is not a zone");
-    };
-    let ty = item_type(p, param).ok_or("a parameter whose items are not known")?;
     let mut cx = Cx::new(p, a.body.slots.max(1) as usize);
-    let domain = zone(&mut cx, z.index(), holder.as_deref())?;
-    cx.set_type(0, ty);
+    let (domain, ty) = domain(&mut cx, &a.params)?;
+    let cards = ty == Some(Ty::Card);
+    if let Some(ty) = &ty {
+        cx.set_type(0, ty.clone());
+    }
     // The conjuncts, as the checker split them (the whole condition when it did not).
     let parts: Vec<(&crate::program::Expr, u16)> = match (&a.condition, a.parts.is_empty()) {
         (Some(c), true) => vec![(c, u16::MAX)],
@@ -69,16 +149,16 @@ pub(super) fn plan(p: &Program, a: &ActionDef) -> Result<ActionPlan, &'static st
     };
     let (mut before, mut by_kind, mut rest) = (Vec::new(), None::<Vec<bool>>, Vec::new());
     for (e, level) in parts {
-        if let Some(t) = kinds::table(p, e, 0) {
+        if let Some(t) = kinds::table(p, e, 0).filter(|_| cards) {
             let t = t.iter().map(|&v| v != 0);
             by_kind = Some(match by_kind {
                 Some(b) => b.into_iter().zip(t).map(|(x, y)| x && y).collect(),
                 None => t.collect(),
             });
-        } else if level == 0 {
+        } else if level == 0 || ty.is_none() {
             before.push(compile(&mut cx, e)?);
         } else {
-            rest.push(part(&mut cx, e)?);
+            rest.push(part(&mut cx, e, cards)?);
         }
     }
     if rest.len() > PARTS {
@@ -97,7 +177,8 @@ pub(super) fn plan(p: &Program, a: &ActionDef) -> Result<ActionPlan, &'static st
 /// How many sets of identical cards one parameter keeps apart (as the walker's `Tried`).
 const SETS: usize = 16;
 
-/// Lists the menu, each option given to `offer`; `None` when the walker must.
+/// Lists the menu, each option added to `out`; `None` when the walker must (what was added is
+/// then the caller's to drop).
 pub(super) fn list(
     plans: &[Result<ActionPlan, &'static str>],
     p: &Program,
@@ -105,14 +186,12 @@ pub(super) fn list(
     l: &Layout,
     decider: u8,
     actions: &[ActionId],
-    mut offer: impl FnMut(ActionId, u32),
+    out: &mut Vec<MenuOption>,
 ) -> Option<()> {
     // A menu with an action that has no plan is the walker's: known before anything is listed.
     if !(actions.iter()).all(|a| plans.get(a.index()).is_some_and(|plan| plan.is_ok())) {
         return None;
     }
-    // Cards with variables or with cards attached to them may differ from others of their kind.
-    let plain_cards = l.n_cvars == 0 && l.card_zones.is_empty();
     let mut slots = [0; super::env::SLOTS];
     let mut env = Env::new(s, l, decider, &mut slots);
     for &a in actions {
@@ -124,16 +203,42 @@ pub(super) fn list(
         if none {
             continue;
         }
-        let z = usize::try_from((plan.domain)(&mut env)?).ok()?;
-        let cards = &s.zones.get(z)?.cards;
-        let def = p.zones.get(s.zones.def(z).index())?;
-        // Identical cards of an unordered zone that the decider sees are one option (the walker's
-        // `equivalent`): the first whose condition holds. When the action cannot tell them apart
-        // (`interchangeable`), the first of each set alone is tried.
-        let merge = !def.ordered;
-        if merge && !plain_cards {
-            return None;
-        }
+        let zones = match &plan.domain {
+            Domain::Nothing => {
+                Offered::Nothing.push(out, a);
+                continue;
+            }
+            Domain::Opponents(q) => {
+                let q = q(&mut env)?;
+                if !(0..s.players as i64).contains(&q) {
+                    return None;
+                }
+                let n = s.players as i64;
+                for k in 1..n {
+                    let q = ((q + k) % n) as u8;
+                    if s.living(q) {
+                        item(plan, &mut env, a, q as i64, Offered::Player(q), out)?;
+                    }
+                }
+                continue;
+            }
+            Domain::Everyone => {
+                for q in 0..s.players {
+                    if s.living(q) {
+                        item(plan, &mut env, a, q as i64, Offered::Player(q), out)?;
+                    }
+                }
+                continue;
+            }
+            Domain::Spaces => {
+                for i in 0..l.spaces.len() {
+                    let sp = i as u16;
+                    item(plan, &mut env, a, i as i64, Offered::Space(sp), out)?;
+                }
+                continue;
+            }
+            Domain::Cards(zones) => zones,
+        };
         // The sides of comparisons that read no parameter, once for the menu.
         let mut others = [0i64; PARTS];
         for (o, part) in others.iter_mut().zip(&plan.rest) {
@@ -141,54 +246,131 @@ pub(super) fn list(
                 *o = other(&mut env)?;
             }
         }
-        // The decider sees the zone's face-down cards, or only those shown to it.
-        let bit = 1u64 << decider.min(63);
-        let sees_down = s.seen_mask(p, z as u32, false) & bit != 0;
-        let mut sets = [(u16::MAX, false); SETS];
-        let mut n = 0;
-        for &card in cards.iter().rev() {
-            let cs = s.cards.get(card as usize)?;
-            let key = (cs.kind, cs.face_up);
-            let seen = merge && (cs.face_up || sees_down || s.known(card) & bit != 0);
-            if seen && sets[..n].contains(&key) {
-                continue;
-            }
-            if seen && plan.merge {
-                n = add(&mut sets, n, key)?;
-            }
-            let mut holds = match &plan.by_kind {
-                Some(t) => *t.get(cs.kind as usize)?,
-                None => true,
+        // Cards without variables, nothing attached to any: identical by kind and face alone.
+        let plain = l.n_cvars == 0 && l.card_zones.is_empty();
+        for (zf, limit) in zones {
+            let z = usize::try_from(zf(&mut env)?).ok()?;
+            let limit = match limit {
+                Some(n) => usize::try_from(n(&mut env)?.max(0)).ok()?,
+                None => usize::MAX,
             };
-            if holds && !plan.rest.is_empty() {
-                env.slots[plan.slot] = card as i64;
-                for (part, &other) in plan.rest.iter().zip(&others) {
-                    holds = holds
-                        && match part {
-                            Part::Versus {
-                                table, op, left, ..
-                            } => {
-                                let mine = *table.get(cs.kind as usize)?;
-                                let (x, y) = if *left { (mine, other) } else { (other, mine) };
-                                compare(*op, x, y)?
-                            }
-                            Part::General(f) => f(&mut env)? != 0,
-                        };
+            let cards = &s.zones.get(z)?.cards;
+            let def = p.zones.get(s.zones.def(z).index())?;
+            // Identical cards of an unordered zone that the decider sees are one option (the walker's
+            // `equivalent`): the first whose condition holds; cards of two zones are never identical.
+            // When the action cannot tell them apart (`interchangeable`), the first of each set alone
+            // is tried.
+            let merge = !def.ordered;
+            // The decider sees the zone's face-down cards, or only those shown to it.
+            let bit = 1u64 << decider.min(63);
+            let sees_down = s.seen_mask(p, z as u32, false) & bit != 0;
+            let mut sets = [(u16::MAX, false, 0u32); SETS];
+            let mut n = 0;
+            let first = cards.len().saturating_sub(limit);
+            for &card in cards[first..].iter().rev() {
+                let cs = s.cards.get(card as usize)?;
+                let key = (cs.kind, cs.face_up, card);
+                // Cards with cards attached to them are never merged (the walker's `mergeable`).
+                let seen = merge
+                    && (cs.face_up || sees_down || s.known(card) & bit != 0)
+                    && (plain || !holds_cards(s, l, card));
+                if seen
+                    && sets[..n]
+                        .iter()
+                        .any(|set| identical(s, l, plain, *set, key))
+                {
+                    continue;
                 }
-            }
-            if holds {
-                if seen && !plan.merge {
+                if seen && plan.merge {
                     n = add(&mut sets, n, key)?;
                 }
-                offer(a, card);
+                let mut holds = match &plan.by_kind {
+                    Some(t) => *t.get(cs.kind as usize)?,
+                    None => true,
+                };
+                if holds && !plan.rest.is_empty() {
+                    env.slots[plan.slot] = card as i64;
+                    for (part, &other) in plan.rest.iter().zip(&others) {
+                        holds = holds
+                            && match part {
+                                Part::Versus {
+                                    table, op, left, ..
+                                } => {
+                                    let mine = *table.get(cs.kind as usize)?;
+                                    let (x, y) = if *left { (mine, other) } else { (other, mine) };
+                                    compare(*op, x, y)?
+                                }
+                                Part::General(f) => f(&mut env)? != 0,
+                            };
+                    }
+                }
+                if holds {
+                    if seen && !plan.merge {
+                        n = add(&mut sets, n, key)?;
+                    }
+                    // Made where it goes (as the walker's `offer`: a stall otherwise).
+                    let n = out.len();
+                    out.resize_with(n + 1, || (a, Args::One(Value::Card(card))));
+                }
             }
         }
     }
     Some(())
 }
 
+/// Offers action `a` with `o` (a seat or a space, the word `w`: no two are alike) when the
+/// condition holds.
+#[inline]
+fn item(
+    plan: &ActionPlan,
+    env: &mut Env,
+    a: ActionId,
+    w: i64,
+    o: Offered,
+    out: &mut Vec<MenuOption>,
+) -> Option<()> {
+    env.slots[plan.slot] = w;
+    for part in &plan.rest {
+        let holds = match part {
+            Part::General(f) => f(env)? != 0,
+            // Tables of kinds are made for cards only (`plan`).
+            Part::Versus { .. } => return None,
+        };
+        if !holds {
+            return Some(());
+        }
+    }
+    o.push(out, a);
+    Some(())
+}
+
+/// A set of identical cards: their kind, face, and the first card of the set.
+type Set = (u16, bool, u32);
+
+/// Whether `card` (its kind and face in `key`) is identical to the cards of `set`, both in one
+/// zone: the same kind and face, and the same card variables (the walker's `alike`; `plain`: the
+/// cards have none).
+#[inline(always)]
+fn identical(s: &State, l: &Layout, plain: bool, set: Set, key: Set) -> bool {
+    set.0 == key.0
+        && set.1 == key.1
+        && (plain || (s.cvars).same_row(l, l.n_cvars, set.2 as usize, key.2 as usize))
+}
+
+/// Whether cards are attached to `card` (in a zone of its own, `zone kept per card`).
+#[inline]
+fn holds_cards(s: &State, l: &Layout, card: u32) -> bool {
+    l.card_zones.iter().any(|&z| {
+        let zi = l
+            .zone_base
+            .get(z)
+            .map_or(usize::MAX, |&b| b as usize + card as usize);
+        s.zones.get(zi).is_some_and(|z| !z.cards.is_empty())
+    })
+}
+
 /// Adds a set of identical cards; past the sets the walker keeps apart, the walker lists the menu.
-fn add(sets: &mut [(u16, bool); SETS], n: usize, key: (u16, bool)) -> Option<usize> {
+fn add(sets: &mut [Set; SETS], n: usize, key: Set) -> Option<usize> {
     *sets.get_mut(n)? = key;
     Some(n + 1)
 }
@@ -196,10 +378,11 @@ fn add(sets: &mut [(u16, bool); SETS], n: usize, key: (u16, bool)) -> Option<usi
 /// Conjuncts an action's plan keeps apart from its tables (more do not compile).
 const PARTS: usize = 8;
 
-/// A conjunct that reads the parameter: a comparison with a number of its kind, or any other.
-fn part(cx: &mut Cx, e: &Expr) -> Result<Part, &'static str> {
+/// A conjunct that reads the parameter: a comparison with a number of its kind (a card), or any
+/// other.
+fn part(cx: &mut Cx, e: &Expr, card: bool) -> Result<Part, &'static str> {
     if let crate::program::ExprKind::Binary(op, a, b) = &e.kind {
-        if compare(*op, 0, 0).is_some() {
+        if card && compare(*op, 0, 0).is_some() {
             let sides = [(a, b, true), (b, a, false)];
             for (mine, other, left) in sides {
                 if let (Some(table), false) = (kinds::table(cx.p, mine, 0), reads(other, 0)) {

@@ -12,6 +12,7 @@ mod calls;
 mod each;
 mod env;
 mod expr;
+mod items;
 mod kinds;
 mod menu;
 mod places;
@@ -101,8 +102,13 @@ impl Closures {
         Some(conds.iter().any(|c| c(&mut env) != Some(0)))
     }
 
-    /// The options of a menu of `actions` for `decider`, each an action and its card given to
-    /// `offer` in order; false when an action has no plan or a closure could not answer (the
+    /// Whether action `a` has a plan: the closures list its options (`list_menu`).
+    pub(crate) fn planned(&self, a: ActionId) -> bool {
+        self.actions.get(a.index()).is_some_and(|plan| plan.is_ok())
+    }
+
+    /// The options of a menu of `actions` for `decider`, each an action and its arguments added
+    /// to `out` in order; false when an action has no plan or a closure could not answer (the
     /// walker lists the menu, and what was offered is dropped).
     pub(crate) fn list_menu(
         &self,
@@ -111,8 +117,8 @@ impl Closures {
         l: &Layout,
         decider: u8,
         actions: &[ActionId],
-        offer: impl FnMut(ActionId, u32),
+        out: &mut Vec<crate::engine::decide::MenuOption>,
     ) -> bool {
-        menu::list(&self.actions, p, s, l, decider, actions, offer).is_some()
+        menu::list(&self.actions, p, s, l, decider, actions, out).is_some()
     }
 }

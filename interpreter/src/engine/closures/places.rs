@@ -1,6 +1,6 @@
 //! Engine stage (closures): writes of numbers compiled: `=`, `+=`, `-=` and `pay`.
 //!
-//! A local, a global or a player's variable of numbers. The value and the place are computed first
+//! A local, a global, a player's or a card's variable of numbers. The value and the place are computed first
 //! (`Ctl::Walk` when a closure cannot answer, nothing changed); a variable of constant bounds is
 //! clamped and written in its cell with its version bumped, as the walker's `write_place` does,
 //! which writes any other.
@@ -18,6 +18,8 @@ enum Spot {
     Local(u16, usize),
     Global(usize, Option<Bounds>),
     Player(usize, Int, Option<Bounds>),
+    /// A card's variable, written through the walker's `write_place`.
+    Card(usize, Int),
 }
 
 /// A variable's bounds when they are constants (`min 0 max 10`): the closures clamp and write the
@@ -71,7 +73,12 @@ fn spot(sx: &mut Sx, t: &Target) -> C<Spot> {
             let bounds = Bounds::of(sx.cx.p, v.index());
             Ok(Spot::Player(v.index(), compile(&mut sx.cx, e)?, bounds))
         }
-        Target::Card(..) => Err("a card's variable"),
+        Target::Card(v, e) => {
+            if type_of(&sx.cx, e) != Some(Ty::Card) {
+                return Err("a card's variable of what is not known to be a card");
+            }
+            Ok(Spot::Card(v.index(), compile(&mut sx.cx, e)?))
+        }
     }
 }
 
@@ -86,6 +93,13 @@ fn place(m: &Mach, regs: &mut Regs, s: &Spot) -> Option<Place> {
                 return None;
             }
             Place::Player(*v, p as u8)
+        }
+        Spot::Card(v, cf) => {
+            let c = eval(m, regs, cf)?;
+            if !(0..m.s.cards.len() as i64).contains(&c) {
+                return None;
+            }
+            Place::Card(*v, c as u32)
         }
     })
 }
@@ -117,7 +131,7 @@ fn write(m: &mut Mach, regs: &mut Regs, s: &Spot, pl: &Place, new: i64, span: Sp
 }
 
 pub(super) fn assign(sx: &mut Sx, t: &Target, op: AssignOp, e: &Expr, span: Span) -> C<Step> {
-    if let Target::Global(v) | Target::Player(v, _) = t {
+    if let Target::Global(v) | Target::Player(v, _) | Target::Card(v, _) = t {
         if sx.cx.p.vars.get(v.index()).map(|d| &d.ty) != Some(&Ty::Int) {
             return Err("a variable that is not a number");
         }
@@ -154,7 +168,7 @@ pub(super) fn assign(sx: &mut Sx, t: &Target, op: AssignOp, e: &Expr, span: Span
 }
 
 pub(super) fn pay(sx: &mut Sx, e: &Expr, t: &Target, span: Span) -> C<Step> {
-    if let Target::Global(v) | Target::Player(v, _) = t {
+    if let Target::Global(v) | Target::Player(v, _) | Target::Card(v, _) = t {
         if sx.cx.p.vars.get(v.index()).map(|d| &d.ty) != Some(&Ty::Int) {
             return Err("a variable that is not a number");
         }

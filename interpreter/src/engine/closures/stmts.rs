@@ -3,7 +3,7 @@
 //! A statement compiles when every expression it evaluates is a word (expr.rs) and its effect is
 //! one this file knows: `let`, writes of numbers and `pay` (places.rs), `if`, `while`, `repeat`,
 //! `for` (each.rs), `move` of a card, of a zone's cards or of a pile's top cards, `require`,
-//! `stat`, `log` while nobody records, `eliminate` and `return` of a word; calls and `perform` run
+//! `stat` (keyed too), `log` while nobody records, `eliminate` and `return` of a word; calls and `perform` run
 //! inline (calls.rs). Any other statement (decisions, turns, phases, `shuffle`, ...) stays the
 //! walker's (`None`). A statement evaluates everything it reads first and answers
 //! [`Ctl::Walk`] before changing anything when a closure cannot answer: the walker then runs it.
@@ -102,7 +102,9 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
             Value::None | Value::Text(_) | Value::List(_) => return None,
         },
         ExprKind::Local(s) => cx.type_of_local(*s)?.clone(),
-        ExprKind::Global(v) | ExprKind::PlayerVar(v, _) => p.vars.get(v.index())?.ty.clone(),
+        ExprKind::Global(v) | ExprKind::PlayerVar(v, _) | ExprKind::CardVar(v, _) => {
+            p.vars.get(v.index())?.ty.clone()
+        }
         ExprKind::Prop(..)
         | ExprKind::Players
         | ExprKind::TurnNumber
@@ -122,9 +124,21 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
             BinOp::Concat | BinOp::In => return None,
         },
         ExprKind::If(_, a, _) => type_of(cx, a)?,
+        ExprKind::TagOf(..) => Ty::Tag,
+        ExprKind::Field(f, _) => match f {
+            crate::ops::Field::Kind => Ty::Kind,
+            crate::ops::Field::Owner => Ty::Player,
+            crate::ops::Field::Zone => Ty::Zone,
+            crate::ops::Field::FaceUp => Ty::Bool,
+            crate::ops::Field::X | crate::ops::Field::Y => Ty::Int,
+        },
+        ExprKind::Let(_, _, body) => type_of(cx, body)?,
         ExprKind::Zone(..) => Ty::Zone,
         ExprKind::Aggregate { op, .. } => match op {
-            crate::program::Aggregate::Count | crate::program::Aggregate::Sum => Ty::Int,
+            crate::program::Aggregate::Count
+            | crate::program::Aggregate::Sum
+            | crate::program::Aggregate::Max
+            | crate::program::Aggregate::Min => Ty::Int,
             crate::program::Aggregate::Any | crate::program::Aggregate::All => Ty::Bool,
             _ => return None,
         },
@@ -134,6 +148,18 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
         }
         ExprKind::Builtin(Builtin::First, x) => match x.first().map(|x| &x.kind) {
             Some(ExprKind::Builtin(Builtin::Opponents, _)) => Ty::Player,
+            Some(ExprKind::Aggregate {
+                op: crate::program::Aggregate::Filter,
+                value: None,
+                list,
+                ..
+            }) => match &list.kind {
+                ExprKind::Everyone => Ty::Player,
+                ExprKind::Spaces => Ty::Space,
+                _ if type_of(cx, list) == Some(Ty::Zone) => Ty::Card,
+                _ => return None,
+            },
+            Some(_) if type_of(cx, &x[0]) == Some(Ty::Zone) => Ty::Card,
             _ => return None,
         },
         _ => return None,
@@ -542,6 +568,19 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                 Ok(Ctl::Next)
             }))
         }
+        StmtKind::StatAt(id, k, op, e) => {
+            let (id, op) = (*id, *op);
+            let (kf, kt) = typed(&mut sx.cx, k)?;
+            let ef = compile(&mut sx.cx, e)?;
+            Ok(Box::new(move |m, regs| {
+                let (Some(key), Some(v)) = (eval(m, regs, &kf), eval(m, regs, &ef)) else {
+                    return Ok(Ctl::Walk);
+                };
+                let turn = m.s.turn;
+                m.s.tally.record_at(id, turn, value(&kt, key), op, v);
+                Ok(Ctl::Next)
+            }))
+        }
         StmtKind::Log(t) if plain(&sx.cx, t) => Ok(Box::new(|m, _| {
             Ok(if m.s.record { Ctl::Walk } else { Ctl::Next })
         })),
@@ -601,7 +640,6 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         | StmtKind::ChooseBranch { .. }
         | StmtKind::WinTeam(..)
         | StmtKind::Win(..)
-        | StmtKind::StatAt(..)
         | StmtKind::LogTo(..) => Err("a statement the closures leave to the walker"),
     };
     step

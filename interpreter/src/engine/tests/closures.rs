@@ -4,10 +4,8 @@
 //! status, the events and every seat's view (docs/engine.md, "Where the move stands").
 
 use super::oracle::{config, observed, program};
-use crate::engine::decide::Args;
 use crate::engine::exec::Frame;
 use crate::engine::{Engine, Game, Status};
-use crate::value::Value;
 
 /// A generator of the test's own, seeded by the game: the options both engines take.
 fn next(pick: &mut u64) -> u64 {
@@ -20,10 +18,25 @@ fn next(pick: &mut u64) -> u64 {
 /// Plays `games` walker games of `file`; at every menu the closures list the walker's options, and
 /// every guarded check's guards answer as the walker's. Returns the menus compared.
 fn same_answers(file: &str, players: u8, games: u64) -> u64 {
-    let p = program(file);
+    same_answers_of(file, players, games, true)
+}
+
+/// `same_answers` where `every_action` may be false: only the menus whose actions all have a plan
+/// are compared (the others are the walker's).
+fn same_answers_of(file: &str, players: u8, games: u64, every_action: bool) -> u64 {
+    same_answers_in(&program(file), file, players, games, every_action)
+}
+
+fn same_answers_in(
+    p: &std::sync::Arc<crate::program::Program>,
+    file: &str,
+    players: u8,
+    games: u64,
+    every_action: bool,
+) -> u64 {
     let closures = p.closures.clone().expect("closures are built");
     assert!(
-        closures.actions.iter().all(|a| a.is_ok()),
+        !every_action || closures.actions.iter().all(|a| a.is_ok()),
         "{file}: every action has a plan: {:?}",
         closures
             .actions
@@ -36,7 +49,13 @@ fn same_answers(file: &str, players: u8, games: u64) -> u64 {
     for seed in 0..games {
         let mut g = Game::new(p.clone(), config(players, seed, Engine::Walker));
         let mut pick = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        // A long game is compared over its first decisions only where some actions have no plan.
+        let mut left = if every_action { u32::MAX } else { 600 };
         while let Status::Decision(d) = g.status() {
+            left = match left.checked_sub(1) {
+                Some(left) => left,
+                None => break,
+            };
             let options = d.options.len() as u64;
             let menu = match g.st.frames.last() {
                 Some(Frame::Menu(m)) => Some((m.at, m.decider, m.offered.clone())),
@@ -47,9 +66,29 @@ fn same_answers(file: &str, players: u8, games: u64) -> u64 {
                     Some(crate::program::StmtKind::Actions { actions, .. }) => actions.clone(),
                     _ => panic!("a menu's frame at a menu"),
                 };
+                let planned = |a: &crate::program::ActionId| closures.planned(*a);
+                if !actions.iter().all(planned) {
+                    // Each action that has a plan alone: the walker's options of that action.
+                    for &a in actions.iter().filter(|a| planned(a)) {
+                        out.clear();
+                        // A closure that cannot answer leaves the action to the walker.
+                        if !closures.list_menu(p, &g.st, &g.layout, decider, &[a], &mut out) {
+                            continue;
+                        }
+                        let theirs: Vec<_> = offered.iter().filter(|(b, _)| *b == a).collect();
+                        assert_eq!(
+                            out.iter().collect::<Vec<_>>(),
+                            theirs,
+                            "{file}, seed {seed}: the same options of an action"
+                        );
+                        menus += 1;
+                    }
+                    let i = (next(&mut pick) % options) as usize;
+                    g.apply(i).expect("an option");
+                    continue;
+                }
                 out.clear();
-                let offer = |a, c| out.push((a, Args::One(Value::Card(c))));
-                let listed = closures.list_menu(&p, &g.st, &g.layout, decider, &actions, offer);
+                let listed = closures.list_menu(p, &g.st, &g.layout, decider, &actions, &mut out);
                 assert!(listed, "{file}, seed {seed}: the closures list the menu");
                 assert_eq!(out, offered, "{file}, seed {seed}: the same options");
                 menus += 1;
@@ -89,6 +128,99 @@ fn the_closures_list_duels_menus_as_the_walker() {
     assert!(same_answers("examples/duel.cardgame", 2, 30) > 500);
 }
 
+/// Menus of actions of no parameter (Forehead's `bet` and `fold`) and of a parameter over
+/// `opponents(you)` (Signals' `tell`, beside actions over a hand).
+#[test]
+fn the_closures_list_menus_of_no_parameter_and_of_seats_as_the_walker() {
+    assert!(same_answers("examples/forehead.cardgame", 3, 20) > 300);
+    assert!(same_answers("examples/forehead.cardgame", 5, 5) > 100);
+    assert!(same_answers("examples/signals.cardgame", 2, 20) > 100);
+    assert!(same_answers("examples/signals.cardgame", 4, 10) > 50);
+}
+
+/// Menus of which some actions have no plan: the others, listed by the closures action by action
+/// beside the walker's, list the walker's options.
+#[test]
+fn the_closures_list_the_planned_actions_of_any_menu_as_the_walker() {
+    for (file, players, games, least) in [
+        ("games/craft-the-crown.cardgame", 2, 2, 100),
+        ("games/crafty-explorers.cardgame", 2, 2, 50),
+        ("games/heart-of-crown.cardgame", 2, 2, 100),
+        ("games/crayne.cardgame", 2, 2, 100),
+    ] {
+        let listed = same_answers_of(file, players, games, false);
+        assert!(listed > least, "{file}: {listed} actions listed");
+    }
+}
+
+/// Menus over zones of cards with card variables and cards attached to cards (as Heart of
+/// Crown's `kept` per card), where identical cards are merged as the walker merges them; card
+/// variables read and written by compiled bodies.
+#[test]
+fn the_closures_list_menus_of_cards_with_variables_as_the_walker() {
+    let src = r#"
+game "Charged" {
+  players 2..3
+}
+property rank: int = 0
+card "Spark" {
+  copies 6
+  rank 1
+}
+card "Bolt" {
+  copies 6
+  rank 2
+}
+zone deck: pile, hidden
+zone hand per player: set, owner
+zone used: set
+zone kept per card: set
+var charge per card: int = 0
+var points per player shown: int = 0
+fn score(p: player): int = p.points
+action power(c in you.hand) label "Charge {c}" if c.rank <= 2 {
+  c.charge += 1
+}
+action keep(c in you.hand) label "Keep a card on {c}" if count(deck) > 0 {
+  move top of deck to c.kept
+}
+action use(c in you.hand) label "Use {c}" {
+  you.points += c.rank + c.charge
+  move c to used
+}
+setup {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 5 of deck to p.hand
+  }
+}
+flow {
+  repeat 6 {
+    for p in everyone {
+      turn p {
+        actions by p times 2 [power, keep, use]
+      }
+    }
+  }
+}
+"#;
+    let checked = crate::check::check_source(src);
+    let p = std::sync::Arc::new(checked.program.expect("the script checks"));
+    assert!(same_answers_in(&p, "charged", 2, 20, true) > 200);
+    assert!(same_answers_in(&p, "charged", 3, 10, true) > 200);
+    // The card's variable written and read by compiled bodies (`c.charge += 1`, `c.charge`).
+    let power = p.actions.iter().find(|a| a.name == "power").expect("power");
+    let closures = p.closures.clone().expect("closures are built");
+    assert_eq!(
+        closures.compiled_in(power.body.block),
+        (1, 1),
+        "power compiles"
+    );
+    assert!(lockstep_in(&p, "charged", 2, 10, false) > 200);
+    assert!(lockstep_in(&p, "charged", 3, 10, true) > 200);
+}
+
 /// Games on `Engine::Closures` and on the walker, in lockstep, agree at every decision; with
 /// `record` off (as in `sim`) the statements run on the closures wherever they compiled.
 fn lockstep(file: &str, players: u8, games: u64) -> u64 {
@@ -96,7 +228,16 @@ fn lockstep(file: &str, players: u8, games: u64) -> u64 {
 }
 
 fn lockstep_recording(file: &str, players: u8, games: u64, record: bool) -> u64 {
-    let p = program(file);
+    lockstep_in(&program(file), file, players, games, record)
+}
+
+fn lockstep_in(
+    p: &std::sync::Arc<crate::program::Program>,
+    file: &str,
+    players: u8,
+    games: u64,
+    record: bool,
+) -> u64 {
     let mut decisions = 0;
     for seed in 0..games {
         let mut walker = Game::new(p.clone(), config(players, seed, Engine::Walker));
@@ -119,6 +260,12 @@ fn lockstep_recording(file: &str, players: u8, games: u64, record: bool) -> u64 
             closures.apply(i).expect("an option");
             decisions += 1;
         }
+        // What `sim` reports of the game: its `stat`s, keyed ones too, and the options offered.
+        assert_eq!(
+            format!("{:?}", walker.st.tally),
+            format!("{:?}", closures.st.tally),
+            "{file}, seed {seed}: the tallies"
+        );
     }
     decisions
 }
@@ -332,4 +479,60 @@ flow {
     let (compiled, all) = closures.compiled_in(flow);
     // All but `shuffle`, the walker's.
     assert_eq!((compiled, all), (3, 4), "the flow's loops compile");
+}
+
+/// Lists the closures walk without making them: `max` and `min` over cards of every player's
+/// zone (`flatten`), `first` of a zone and of a filter, in compiled statements, against the walker.
+#[test]
+fn maxima_firsts_and_flattened_zones_on_the_closures_are_the_walkers() {
+    let src = r#"
+game "Highest" {
+  players 2..4
+}
+property rank: int = 0
+card "{r}" for r in 1..9 {
+  rank r
+}
+zone deck: pile, hidden
+zone hand per player: set, others
+var coins per player shown: int = 0
+var total shown: int = 0
+fn best(): int = max(c.rank for c in flatten([p.hand for p in everyone]))
+fn low(): int = min(c.rank for c in flatten(p.hand for p in everyone where p.coins < 90))
+flow {
+  move box to deck
+  repeat 3 {
+    shuffle deck
+    for p in everyone {
+      move top 2 of deck to p.hand
+    }
+    let w = first(filter(q in everyone where any(c in q.hand where c.rank == best())))
+    w.coins += first(w.hand).rank
+    total += low() + max(q.coins for q in everyone)
+    for p in everyone {
+      choose by p prompt "Keep your cards?" {
+        "yes" { p.coins += 1 }
+        "no" { move p.hand to deck }
+      }
+    }
+    for p in everyone {
+      move p.hand to deck
+    }
+  }
+}
+"#;
+    let checked = crate::check::check_source(src);
+    let p = std::sync::Arc::new(checked.program.expect("the script checks"));
+    let closures = p.closures.clone().expect("closures are built");
+    let flow = p.flow.as_ref().expect("a flow").block;
+    let repeat = match p.blocks[flow.index()].stmts.get(1).map(|st| &st.kind) {
+        Some(crate::program::StmtKind::Repeat(_, body)) => *body,
+        other => panic!("the flow's repeat: {other:?}"),
+    };
+    // All but `shuffle`, the walker's.
+    assert_eq!(closures.compiled_in(repeat), (6, 7), "the round compiles");
+    for players in 2..=4 {
+        assert!(lockstep_in(&p, "highest", players, 6, false) > 20);
+        assert!(lockstep_in(&p, "highest", players, 2, true) > 5);
+    }
 }

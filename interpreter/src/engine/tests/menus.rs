@@ -58,6 +58,8 @@ fn play(seed: u64, plain: bool) -> (Vec<(Vec<String>, u64)>, u64) {
     config.record = false;
     config.labels = false;
     config.without.menu_shortcuts = plain;
+    // The walker's shortcuts: on the closures, the menus with a plan are not the walker's.
+    config.engine = crate::engine::Engine::Walker;
     let mut g = Game::new(p, config);
     let mut seen = Vec::new();
     let mut pick = seed;

@@ -1,0 +1,355 @@
+//! Engine stage (closures): the lists the closures walk without making them, and aggregates.
+//!
+//! A zone's cards top first, the living seats, the board's spaces, a space's neighbours, and the
+//! cards of a zone for each item of another list (`flatten`); `count`, `sum`, `max`, `min`, `any`
+//! and `all` over them, and tables by kind where the value and the filter read only the card's kind.
+
+use super::env::Env;
+use super::expr::{compile, zone, Cx, Int, C};
+use crate::program::{Aggregate, Builtin, Expr, ExprKind, Ty};
+/// The items an aggregate walks: a zone's cards, top first, the living seats in seat order, the
+/// spaces of the board, or the neighbours of a space (in the layout's order).
+pub(super) enum Items {
+    Zone(Int),
+    Seats,
+    Spaces,
+    Neighbours(Int),
+    /// `flatten(z for x in L where C)`, `flatten([z for x in L where C])`: for each item of L
+    /// (bound to the slot) that passes C, the cards of zone z, top first.
+    Nested {
+        outer: Box<Items>,
+        slot: usize,
+        filter: Option<Int>,
+        zone: Int,
+    },
+}
+
+impl Items {
+    /// Calls `f` on every item, in order, until it answers `Some(false)` (stop) or `None`.
+    #[inline(always)]
+    pub(super) fn each(
+        &self,
+        env: &mut Env,
+        mut f: impl FnMut(&mut Env, i64) -> Option<bool>,
+    ) -> Option<()> {
+        match self {
+            Items::Zone(zf) => {
+                let z = usize::try_from(zf(env)?).ok()?;
+                let n = env.s.zones.get(z)?.cards.len();
+                for k in 0..n {
+                    // Read in place, top first, as the walker reads it.
+                    let c = *env.s.zones.get(z)?.cards.get(n.checked_sub(k + 1)?)?;
+                    if !f(env, c as i64)? {
+                        break;
+                    }
+                }
+            }
+            Items::Seats => {
+                for q in 0..env.s.players {
+                    if env.s.living(q) && !f(env, q as i64)? {
+                        break;
+                    }
+                }
+            }
+            Items::Spaces => {
+                for i in 0..env.l.spaces.len() {
+                    if !f(env, i as i64)? {
+                        break;
+                    }
+                }
+            }
+            Items::Nested {
+                outer,
+                slot,
+                filter,
+                zone,
+            } => {
+                let inner = &mut |env: &mut Env, x: i64| {
+                    env.slots[*slot] = x;
+                    if let Some(c) = filter {
+                        if c(env)? == 0 {
+                            return Some(true);
+                        }
+                    }
+                    let z = usize::try_from(zone(env)?).ok()?;
+                    let n = env.s.zones.get(z)?.cards.len();
+                    for k in 0..n {
+                        let c = *env.s.zones.get(z)?.cards.get(n.checked_sub(k + 1)?)?;
+                        if !f(env, c as i64)? {
+                            return Some(false);
+                        }
+                    }
+                    Some(true)
+                };
+                outer.each_dyn(env, inner)?;
+            }
+            Items::Neighbours(sf) => {
+                let sp = usize::try_from(sf(env)?).ok()?;
+                let l = env.l;
+                let crate::value::Value::List(near) = l.neighbours.get(sp)? else {
+                    return None;
+                };
+                for v in near.iter() {
+                    if !f(env, super::env::word(v)?)? {
+                        break;
+                    }
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// `each` of a closure behind a reference (the outer loop of `Nested`).
+    fn each_dyn(
+        &self,
+        env: &mut Env,
+        f: &mut dyn FnMut(&mut Env, i64) -> Option<bool>,
+    ) -> Option<()> {
+        self.each(env, f)
+    }
+}
+
+/// The items of a list an aggregate walks, and their type.
+pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
+    Ok(match &list.kind {
+        ExprKind::Zone(z, holder) => (
+            Items::Zone(zone(cx, z.index(), holder.as_deref())?),
+            Ty::Card,
+        ),
+        ExprKind::Everyone => (Items::Seats, Ty::Player),
+        ExprKind::Spaces => (Items::Spaces, Ty::Space),
+        ExprKind::Builtin(Builtin::Neighbours, s) if s.len() == 1 => {
+            if super::stmts::type_of(cx, &s[0]) != Some(Ty::Space) {
+                return Err("`neighbours` of what is not known to be a space");
+            }
+            (Items::Neighbours(compile(cx, &s[0])?), Ty::Space)
+        }
+        ExprKind::Builtin(Builtin::Flatten, l) if l.len() == 1 => match &l[0].kind {
+            ExprKind::Aggregate {
+                op: Aggregate::Map,
+                value: Some(v),
+                slot,
+                list,
+                filter,
+            } => nested(cx, v, *slot, list, filter.as_deref())?,
+            _ => return Err("`flatten` of what is not a list of zones"),
+        },
+        ExprKind::Aggregate {
+            op: Aggregate::Flatten,
+            value: Some(v),
+            slot,
+            list,
+            filter,
+        } => nested(cx, v, *slot, list, filter.as_deref())?,
+        _ if super::stmts::type_of(cx, list) == Some(Ty::Zone) => {
+            (Items::Zone(compile(cx, list)?), Ty::Card)
+        }
+        _ => return Err("an aggregate over a list that is not a zone, seats, spaces or zones'"),
+    })
+}
+
+/// The cards of zone `v` for each item of `list` (bound to `slot`) that passes `filter`.
+fn nested(cx: &mut Cx, v: &Expr, slot: u16, list: &Expr, filter: Option<&Expr>) -> C<(Items, Ty)> {
+    let (outer, ty) = items(cx, list)?;
+    cx.set_type(slot, ty);
+    if super::stmts::type_of(cx, v) != Some(Ty::Zone) {
+        return Err("`flatten` of what is not a list of zones");
+    }
+    let i = cx.slot(slot)?;
+    let filter = filter.map(|f| compile(cx, f)).transpose()?;
+    let zone = compile(cx, v)?;
+    Ok((
+        Items::Nested {
+            outer: Box::new(outer),
+            slot: i,
+            filter,
+            zone,
+        },
+        Ty::Card,
+    ))
+}
+
+/// `count`, `sum`, `max`, `min`, `any` and `all` over items (`items`); the rest is the walker's.
+pub(super) fn aggregate(
+    cx: &mut Cx,
+    op: Aggregate,
+    value: Option<&Expr>,
+    slot: u16,
+    list: &Expr,
+    filter: Option<&Expr>,
+) -> C<Int> {
+    let (items, ty) = items(cx, list)?;
+    cx.set_type(slot, ty);
+    let tables = (
+        value.map(|v| super::kinds::table(cx.p, v, slot)),
+        filter.map(|f| super::kinds::table(cx.p, f, slot)),
+    );
+    let folds = matches!(
+        op,
+        Aggregate::Count | Aggregate::Sum | Aggregate::Any | Aggregate::All
+    );
+    match (items, tables) {
+        (Items::Zone(zf), (v @ (None | Some(Some(_))), f @ (None | Some(Some(_))))) if folds => {
+            by_kind(op, v.flatten(), f.flatten(), zf)
+        }
+        (items, _) => general(cx, op, value, slot, filter, items),
+    }
+}
+
+/// The general loop of an aggregate: each item bound, its value and filter run.
+fn general(
+    cx: &mut Cx,
+    op: Aggregate,
+    value: Option<&Expr>,
+    slot: u16,
+    filter: Option<&Expr>,
+    items: Items,
+) -> C<Int> {
+    let i = cx.slot(slot)?;
+    let value = value.map(|v| compile(cx, v)).transpose()?;
+    let filter = filter.map(|f| compile(cx, f)).transpose()?;
+    Ok(match op {
+        Aggregate::Count if value.is_none() => Box::new(move |env| {
+            let mut count = 0i64;
+            items.each(env, |env, x| {
+                env.slots[i] = x;
+                if let Some(f) = &filter {
+                    if f(env)? == 0 {
+                        return Some(true);
+                    }
+                }
+                count += 1;
+                Some(true)
+            })?;
+            Some(count)
+        }),
+        Aggregate::Sum => {
+            let value = value.ok_or("a sum of the items themselves")?;
+            Box::new(move |env| {
+                let mut sum = 0i64;
+                items.each(env, |env, x| {
+                    env.slots[i] = x;
+                    if let Some(f) = &filter {
+                        if f(env)? == 0 {
+                            return Some(true);
+                        }
+                    }
+                    sum = sum.checked_add(value(env)?)?;
+                    Some(true)
+                })?;
+                Some(sum)
+            })
+        }
+        Aggregate::Any | Aggregate::All => {
+            let test = filter.or(value);
+            let any = op == Aggregate::Any;
+            Box::new(move |env| {
+                let mut found = !any;
+                items.each(env, |env, x| {
+                    env.slots[i] = x;
+                    let holds = match &test {
+                        Some(t) => t(env)? != 0,
+                        None => true,
+                    };
+                    if holds == any {
+                        found = any;
+                        return Some(false);
+                    }
+                    Some(true)
+                })?;
+                Some(found as i64)
+            })
+        }
+        Aggregate::Max | Aggregate::Min => {
+            // The largest or smallest value; of no item, `none` (the walker's).
+            let value = value.ok_or("a maximum of the items themselves")?;
+            let max = op == Aggregate::Max;
+            Box::new(move |env| {
+                let mut best: Option<i64> = None;
+                items.each(env, |env, x| {
+                    env.slots[i] = x;
+                    if let Some(f) = &filter {
+                        if f(env)? == 0 {
+                            return Some(true);
+                        }
+                    }
+                    let v = value(env)?;
+                    best = Some(best.map_or(v, |b| if max { b.max(v) } else { b.min(v) }));
+                    Some(true)
+                })?;
+                best
+            })
+        }
+        Aggregate::Count
+        | Aggregate::Filter
+        | Aggregate::Sort
+        | Aggregate::Map
+        | Aggregate::Flatten
+        | Aggregate::TakeWhile => return Err("an aggregate other than count, sum, any and all"),
+    })
+}
+
+/// An aggregate over a zone's cards whose value and filter read only the card's kind (kinds.rs):
+/// one loop over the cards' kinds and the tables.
+fn by_kind(
+    op: Aggregate,
+    value: Option<Box<[i64]>>,
+    filter: Option<Box<[i64]>>,
+    zf: Int,
+) -> C<Int> {
+    // Each card's kind, top first; `f` answers `None` to stop.
+    fn each(env: &mut Env, zf: &Int, mut f: impl FnMut(usize) -> Option<bool>) -> Option<()> {
+        let z = usize::try_from(zf(env)?).ok()?;
+        for &c in env.s.zones.get(z)?.cards.iter().rev() {
+            if !f(env.s.cards.get(c as usize)?.kind as usize)? {
+                break;
+            }
+        }
+        Some(())
+    }
+    let passes = move |k: usize| {
+        filter
+            .as_ref()
+            .map_or(Some(true), |t| Some(*t.get(k)? != 0))
+    };
+    Ok(match (op, value) {
+        (Aggregate::Count, None) => Box::new(move |env| {
+            let mut n = 0i64;
+            each(env, &zf, |k| {
+                n += passes(k)? as i64;
+                Some(true)
+            })?;
+            Some(n)
+        }),
+        (Aggregate::Sum, Some(v)) => Box::new(move |env| {
+            let mut sum = 0i64;
+            each(env, &zf, |k| {
+                if passes(k)? {
+                    sum = sum.checked_add(*v.get(k)?)?;
+                }
+                Some(true)
+            })?;
+            Some(sum)
+        }),
+        (Aggregate::Any | Aggregate::All, v) => {
+            let any = op == Aggregate::Any;
+            Box::new(move |env| {
+                let mut found = !any;
+                each(env, &zf, |k| {
+                    let holds = match &v {
+                        Some(v) if !passes(k)? => false,
+                        Some(v) => *v.get(k)? != 0,
+                        None => passes(k)?,
+                    };
+                    if holds == any {
+                        found = any;
+                        return Some(false);
+                    }
+                    Some(true)
+                })?;
+                Some(found as i64)
+            })
+        }
+        _ => return Err("an aggregate other than count, sum, any and all"),
+    })
+}
