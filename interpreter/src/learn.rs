@@ -53,6 +53,10 @@ pub use prior::{Evaluation, Source, ITERATIONS as PRIOR_ITERATIONS};
 /// them.
 pub const EVALUATION_SHARE: f64 = 0.5;
 
+/// The share of `--time` the evaluation's generations leave at least to the play-out policy and the
+/// matches after them.
+pub const POLICY_SHARE: f64 = 0.4;
+
 /// Generations in a row without a measurable improvement before learning stops.
 pub const PATIENCE: u32 = 2;
 
@@ -490,15 +494,16 @@ fn learn_in_pool(
     // half of the time; else it takes all of it and no prior is learned.
     let mut learn_prior = lc.prior_generations > 0;
     let evaluation_time = lc.time.map(|t| {
+        let most = t.mul_f64(1.0 - POLICY_SHARE);
         if !learn_prior {
-            return t;
+            return most;
         }
         let within = t.mul_f64(1.0 - EVALUATION_SHARE);
         match prior::generation_time(&program, lc, &Arc::new(blank.clone()), within) {
-            Some(prior) => t - prior,
+            Some(prior) => (t - prior).min(most),
             None => {
                 learn_prior = false;
-                t
+                most
             }
         }
     });

@@ -17,10 +17,10 @@
 //!   log-chance is pushed up by the decider's result less its seat's mean result in the round
 //!   (REINFORCE with a baseline, AdaGrad's steps). A game of this policy costs no look-ahead (a few
 //!   hundred microseconds), so a minute sees a hundred thousand games. The refined policy then plays
-//!   the fitted one ([`MATCH_GAMES`] games, seats alternated, ties half) and is kept when it scores
-//!   at least one half; where all players are one team, each plays every other game alone and the
+//!   the fitted one ([`MATCH_GAMES`] games, fewer if the time ends first; seats alternated, ties
+//!   half) and is kept when it scores at least one half; where all players are one team, each plays every other game alone and the
 //!   refined one is kept when its mean result is at least the fitted one's. A round runs only if it
-//!   would end within `--time`.
+//!   and the match would end within `--time`.
 //!
 //! Both stages are deterministic for a seed whatever the number of threads: every game has its own
 //! seed and the games are gathered in order.
@@ -365,10 +365,12 @@ fn refine(
     // Whether all players are one team, as the last round's games ended.
     let mut one_team = false;
     for round in 0..lc.policy_rounds {
-        // A round runs only if it would end within the time, were it as long as the last.
+        // A round runs only if it and the match after it would end within the time, were each
+        // game as long as the rounds' so far.
         if let Some(end) = deadline {
             let now = Instant::now();
-            if played > 0 && now + (now - started) / played > end {
+            let after = 1.0 + MATCH_GAMES as f64 / ROUND_GAMES as f64;
+            if played > 0 && now + ((now - started) / played).mul_f64(after) > end {
                 break;
             }
         }
@@ -434,31 +436,33 @@ fn refine(
     // Where all players are one team, each policy plays whole games alone (every other game), and
     // the refined one's mean result is compared with the fitted one's; else the refined one plays
     // the fitted one, seats alternated.
-    let games: Vec<Episode> = pool.install(|| {
-        (0..MATCH_GAMES)
-            .into_par_iter()
-            .map(|k| {
-                let seat = (k % players) as usize;
-                let seats: Vec<&Moves> = (0..players as usize)
-                    .map(|s| match one_team {
-                        true if k % 2 == 0 => &policy,
-                        true => start,
-                        false if s == seat => &policy,
-                        false => start,
-                    })
-                    .collect();
-                let e = episode(
-                    program,
-                    lc,
-                    game_seed(match_base, k),
-                    (&seats, turns),
-                    false,
-                );
-                tick();
-                e
-            })
-            .collect()
-    });
+    // In batches (of 100, then 500), each only if it ends within the time.
+    let games: Vec<Episode> = super::batched(
+        pool,
+        MATCH_GAMES,
+        (MATCH_GAMES / 20, MATCH_GAMES / 4),
+        deadline,
+        &|k| {
+            let seat = (k % players) as usize;
+            let seats: Vec<&Moves> = (0..players as usize)
+                .map(|s| match one_team {
+                    true if k % 2 == 0 => &policy,
+                    true => start,
+                    false if s == seat => &policy,
+                    false => start,
+                })
+                .collect();
+            let e = episode(
+                program,
+                lc,
+                game_seed(match_base, k),
+                (&seats, turns),
+                false,
+            );
+            tick();
+            e
+        },
+    );
     let results = results(&games);
     if one_team {
         let mean = |even: bool| -> (f64, f64, usize) {
