@@ -357,6 +357,36 @@ fn target(share: Option<f64>, score: f64, shared: bool, best: f64) -> f64 {
     }
 }
 
+/// How a game went for each seat: its share of the win (`None`: nobody won, or the game did not
+/// end) and its standing by the script's measure; and whether all players were one team where it
+/// stopped.
+struct Ended {
+    seats: Vec<(Option<f64>, f64)>,
+    shared: bool,
+}
+
+/// How `game` went (see [`Ended`]).
+fn ended(game: &mut Game) -> Ended {
+    let goals = Goals::of(game);
+    let n = game.players() as usize;
+    let shares = match game.status() {
+        Status::Over(o) => goals.shares(o),
+        Status::Decision(_) | Status::Error(_) => None,
+    };
+    let standings = goals.standings(game).unwrap_or_else(|| vec![0.0; n]);
+    Ended {
+        seats: (0..n)
+            .map(|s| {
+                (
+                    shares.as_ref().and_then(|v| v.get(s).copied()),
+                    standings[s],
+                )
+            })
+            .collect(),
+        shared: goals.shared(),
+    }
+}
+
 /// Plays `game` to its end, each seat's decisions by its agent in `agents`; `false` when it stopped
 /// first because `until` passed (checked before each decision).
 fn play_to_end(game: &mut Game, agents: &mut [Box<dyn Agent>], until: Option<Instant>) -> bool {

@@ -310,20 +310,11 @@ fn episode(
             break;
         }
     }
-    let goals = crate::agents::Goals::of(&game);
-    let n = game.players() as usize;
-    let shares = match game.status() {
-        Status::Over(o) => goals.shares(o),
-        _ => None,
-    };
-    let scores = goals.standings(&mut game).unwrap_or_else(|| vec![0.0; n]);
-    let outcome = (0..n)
-        .map(|s| (shares.as_ref().and_then(|v| v.get(s).copied()), scores[s]))
-        .collect();
+    let ended = super::ended(&mut game);
     Episode {
         decisions,
-        outcome,
-        shared: goals.shared(),
+        outcome: ended.seats,
+        shared: ended.shared,
     }
 }
 

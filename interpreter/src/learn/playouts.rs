@@ -25,9 +25,9 @@
 //! the model is the same for any `--jobs` when the time does not cut a match. Without a match the
 //! setting stays `turn`; without the second, the model is kept.
 
-use super::{config, target, Fit, Generation, LearnConfig, Stage};
-use crate::agents::{make_agent_with, Agent, Goals, Model, Playouts};
-use crate::engine::{Game, Status};
+use super::{config, target, Ended, Fit, Generation, LearnConfig, Stage};
+use crate::agents::{make_agent_with, Agent, Model, Playouts};
+use crate::engine::Game;
 use crate::program::Program;
 use crate::sim::{game_seed, wilson};
 use rayon::prelude::*;
@@ -48,13 +48,6 @@ fn spec(setting: Playouts) -> String {
         Playouts::Turn => format!("search:{ITERATIONS}:shallow"),
         Playouts::Script => format!("search:{ITERATIONS}:nomodel"),
     }
-}
-
-/// How a finished game went for each seat: its share of the win (`None`: nobody won) and its
-/// standing by the script's measure; and whether all players were one team where it ended.
-struct Ended {
-    seats: Vec<(Option<f64>, f64)>,
-    shared: bool,
 }
 
 /// One game in which seat `s` plays the search of `settings[s]`, all with `model`.
@@ -81,24 +74,7 @@ fn play(
     if let Ok(mut agents) = agents {
         super::play_to_end(&mut game, &mut agents, None);
     }
-    let goals = Goals::of(&game);
-    let n = game.players() as usize;
-    let shares = match game.status() {
-        Status::Over(o) => goals.shares(o),
-        Status::Decision(_) | Status::Error(_) => None,
-    };
-    let standings = goals.standings(&mut game).unwrap_or_else(|| vec![0.0; n]);
-    Ended {
-        seats: (0..n)
-            .map(|s| {
-                (
-                    shares.as_ref().and_then(|v| v.get(s).copied()),
-                    standings[s],
-                )
-            })
-            .collect(),
-        shared: goals.shared(),
-    }
+    super::ended(&mut game)
 }
 
 /// A match's outcome: the first setting's score (its mean result, for one team) with its 95%
