@@ -57,6 +57,10 @@ pub const EVALUATION_SHARE: f64 = 0.5;
 /// matches after them.
 pub const POLICY_SHARE: f64 = 0.4;
 
+/// The share of the time left after the evaluation that the play-out policy leaves to the matches
+/// that say how the search uses the model (`learn/playouts.rs`).
+pub const MATCH_SHARE: f64 = 0.35;
+
 /// Generations in a row without a measurable improvement before learning stops.
 pub const PATIENCE: u32 = 2;
 
@@ -670,11 +674,18 @@ fn learn_in_pool(
     // was kept), then the matches that say how the search uses the model.
     if !data.is_empty() {
         let deadline = lc.time.map(|t| started + t);
+        // The policy leaves a share of the time left to the matches.
+        let now = Instant::now();
+        let policy_until = deadline.map(|end| {
+            now + end
+                .saturating_duration_since(now)
+                .mul_f64(1.0 - MATCH_SHARE)
+        });
         moves::learn_moves(
             pool,
             &program,
             lc,
-            (&mut model, evaluated, deadline),
+            (&mut model, evaluated, policy_until),
             on_generation,
             tick,
         );

@@ -207,8 +207,33 @@ impl FeatureSet {
     /// [`Self::extract`]); each seat's vector leaves out the other seats' private variables.
     pub fn extract_all(&self, world: &mut Game) -> Vec<Vec<f64>> {
         let n = self.players.max(1);
+        let (blocks, mut shared) = self.counted(world);
+        if let Some(base) = self.measure_base {
+            for p in 0..n {
+                if let Some(v) = world.script_score_here(p as u8) {
+                    shared[base - self.shared_base + p] = v as f64;
+                }
+            }
+        }
+        (0..n)
+            .map(|me| self.seen_by(me, &blocks, &shared))
+            .collect()
+    }
+
+    /// The features of the possible world `world` seen from `seat`, as [`Self::extract`] gives
+    /// them but with the script's measures left at 0: no script function runs, so that a play-out
+    /// policy can read them at every decision (`moves.rs`).
+    pub fn extract_counts(&self, world: &Game, seat: u8) -> Vec<f64> {
+        let (blocks, shared) = self.counted(world);
+        let me = (seat as usize).min(self.players.max(1) - 1);
+        self.seen_by(me, &blocks, &shared)
+    }
+
+    /// Every seat's block in seat order, then the shared block (the measures left at 0), counted
+    /// in one pass over the cards of `world`.
+    fn counted(&self, world: &Game) -> (Vec<Vec<f64>>, Vec<f64>) {
+        let n = self.players.max(1);
         let k = self.kinds;
-        // Each seat's block in seat order, then the shared block.
         let mut blocks = vec![vec![0.0; self.per_seat]; n];
         let mut shared = vec![0.0; self.len() - self.shared_base];
         world.each_card(|zone, holder, kind| {
@@ -244,42 +269,48 @@ impl FeatureSet {
         for (j, &v) in self.shared_vars.iter().enumerate() {
             shared[globals + j] = number(world.var_value(v, 0));
         }
-        let turn = f64::from(world.turns());
-        if let Some(base) = self.measure_base {
-            for p in 0..n {
-                if let Some(v) = world.script_score_here(p as u8) {
-                    shared[base - self.shared_base + p] = v as f64;
+        if let Some(t) = shared.last_mut() {
+            *t = f64::from(world.turns());
+        }
+        (blocks, shared)
+    }
+
+    /// Seat `me`'s vector of the counted `blocks` and `shared` block: the seats in order from
+    /// `me`, another seat's private variables read 0, then the shared block with the measures
+    /// turned to start at `me`.
+    fn seen_by(&self, me: usize, blocks: &[Vec<f64>], shared: &[f64]) -> Vec<f64> {
+        let n = self.players.max(1);
+        let vars = self.player_zones + 2 * self.kinds;
+        let mut x = Vec::with_capacity(self.len());
+        for r in 0..n {
+            let q = (me + r) % n;
+            x.extend_from_slice(&blocks[q]);
+            if r > 0 {
+                // Another seat's private variables: the deciding seat cannot see them.
+                let start = x.len() - self.per_seat + vars;
+                for (j, &(_, private)) in self.player_vars.iter().enumerate() {
+                    if private {
+                        x[start + j] = 0.0;
+                    }
                 }
             }
         }
-        if let Some(t) = shared.last_mut() {
-            *t = turn;
+        x.extend_from_slice(shared);
+        if let Some(base) = self.measure_base {
+            for r in 0..n {
+                x[base + r] = shared[base - self.shared_base + (me + r) % n];
+            }
         }
-        (0..n)
-            .map(|me| {
-                let mut x = Vec::with_capacity(self.len());
-                for r in 0..n {
-                    let q = (me + r) % n;
-                    x.extend_from_slice(&blocks[q]);
-                    if r > 0 {
-                        // Another seat's private variables: the deciding seat cannot see them.
-                        let start = x.len() - self.per_seat + vars;
-                        for (j, &(_, private)) in self.player_vars.iter().enumerate() {
-                            if private {
-                                x[start + j] = 0.0;
-                            }
-                        }
-                    }
-                }
-                x.extend_from_slice(&shared);
-                if let Some(base) = self.measure_base {
-                    for r in 0..n {
-                        x[base + r] = shared[base - self.shared_base + (me + r) % n];
-                    }
-                }
-                x
-            })
-            .collect()
+        x
+    }
+
+    /// Whether feature `i` is one of the script's measures (`me.measure`, ...) or the turn: what
+    /// [`Self::extract_counts`] does not read.
+    pub fn is_measure_or_turn(&self, i: usize) -> bool {
+        i + 1 >= self.len()
+            || self
+                .measure_base
+                .is_some_and(|base| (base..base + self.players).contains(&i))
     }
 }
 

@@ -169,8 +169,8 @@ impl Guide {
         let Status::Decision(d) = world.status() else {
             return None;
         };
-        let t = f64::from(world.turns()) / model.turns.max(1.0);
-        Some(model.moves.pick(d, t, rng))
+        let inputs = moves_inputs(model, world, d.player);
+        Some(model.moves.pick(d, &inputs, rng))
     }
 
     /// The chances of the options of `world`'s decision by the model's play-out policy; `None`
@@ -180,8 +180,8 @@ impl Guide {
         let Status::Decision(d) = world.status() else {
             return None;
         };
-        let t = f64::from(world.turns()) / model.turns.max(1.0);
-        Some(model.moves.chances(d, t))
+        let inputs = moves_inputs(model, world, d.player);
+        Some(model.moves.chances(d, &inputs))
     }
 
     /// A play-out's choice in `world` (a world of the search, at a decision) drawn from the model's
@@ -246,6 +246,16 @@ impl Guide {
             rewards.push(sigmoid((l - mean) / spread));
         }
         Some(rewards)
+    }
+}
+
+/// The play-out policy's inputs at `seat`'s decision in `world`, a world of the search
+/// (`Moves::inputs`).
+fn moves_inputs(model: &Model, world: &Game, seat: u8) -> Vec<f64> {
+    let t = f64::from(world.turns()) / model.turns.max(1.0);
+    match model.features() {
+        Some(features) => model.moves.inputs(features, world, seat, t),
+        None => vec![1.0, t],
     }
 }
 

@@ -20,11 +20,12 @@
 //! learn` fits one to the search's visits at the root (`learn/prior.rs`), starting from `v = 1`, the
 //! rest 0.
 //!
-//! The file is text: a header (`cardgame model 5`, `script HASH`, `players N`, `turns T`, `bias B`,
+//! The file is text: a header (`cardgame model 6`, `script HASH`, `players N`, `turns T`, `bias B`,
 //! `prior V V'`, or `prior none`, `playouts end`, `playouts turn` or `playouts script`: [`Playouts`]),
 //! then one line per feature it reads: `feature NAME MEAN SPREAD W U A B`, in the
-//! order the features are derived; then the play-out policy's weights, one line per move: `move A B
-//! KEY` (`moves.rs`). A file of version 4 (no `playouts` nor `move` lines) is still read.
+//! order the features are derived; then the play-out policy: the features it reads, `reads NAME MEAN
+//! SPREAD`, and its weights, one line per move, `move A B C… KEY` (`moves.rs`). Files of version 5
+//! (no `reads` lines: `move A B KEY`) and 4 (no `playouts` nor `move` lines) are still read.
 
 use super::features::FeatureSet;
 use super::moves::Moves;
@@ -158,9 +159,10 @@ pub fn softmax(scores: &[f64]) -> Vec<f64> {
 }
 
 /// The first line of a model file.
-const MAGIC: &str = "cardgame model 5";
-/// The first line of the model files of the version before, which had no `move` lines: still read.
-const MAGIC_BEFORE: &str = "cardgame model 4";
+const MAGIC: &str = "cardgame model 6";
+/// The first lines of the model files of the versions before, still read: version 5 had no
+/// `reads` lines, version 4 no `move` lines.
+const MAGIC_BEFORE: [&str; 2] = ["cardgame model 5", "cardgame model 4"];
 
 impl Model {
     /// A model that knows nothing yet: every position is worth one half.
@@ -322,7 +324,7 @@ impl Model {
         let again = "learn it again with `cardgame learn FILE --players N --out MODEL`";
         let mut lines = text.lines();
         match lines.next() {
-            Some(MAGIC | MAGIC_BEFORE) => {}
+            Some(l) if l == MAGIC || MAGIC_BEFORE.contains(&l) => {}
             Some(l) if l.starts_with("cardgame model ") => {
                 return Err(format!(
                     "the model was written by another version of cardgame (`{l}`, this one reads \
@@ -408,8 +410,8 @@ impl Model {
                     })?;
                 continue;
             }
-            if line.starts_with("move ") {
-                moves.read_line(line)?;
+            if line.starts_with("move ") || line.starts_with("reads ") {
+                moves.read_line(line, &|name| index.get(name).copied())?;
                 continue;
             }
             // The name may hold spaces (a card's name): the six numbers are the last words.
@@ -485,7 +487,7 @@ mod tests {
         let text = m.to_text();
         let hash = script_hash(SRC);
         assert!(text.starts_with(&format!(
-            "cardgame model 5\nscript {hash}\nplayers 2\nturns 12.5\nbias 0\nprior 1 0.5\nplayouts turn\n\
+            "cardgame model 6\nscript {hash}\nplayers 2\nturns 12.5\nbias 0\nprior 1 0.5\nplayouts turn\n\
              feature me.hand 0 1 0.25 0 0 0\nfeature me.*:Red Gem 0 1 0 -1.5 0 2\n"
         )));
         let back = Model::from_text(&text, &p, &script_hash(SRC), 2).expect("reads");
@@ -529,7 +531,7 @@ mod tests {
         let mut playing = back.clone();
         playing.moves.weights.insert(
             super::super::moves::key("Choose an action", "Buy Gem"),
-            [1.5, -2.0],
+            vec![1.5, -2.0],
         );
         let text = playing.to_text();
         assert!(
@@ -551,9 +553,37 @@ mod tests {
         // A file of the version before (no `move` lines) is still read.
         let before = blank
             .to_text()
-            .replace("cardgame model 5", "cardgame model 4");
+            .replace("cardgame model 6", "cardgame model 4");
         let back = Model::from_text(&before, &p, &hash, 2).expect("reads");
         assert!(back.moves.is_empty());
+        let before = text.replace("cardgame model 6", "cardgame model 5");
+        let back = Model::from_text(&before, &p, &hash, 2).expect("reads");
+        assert_eq!(back.moves, playing.moves);
+        // A policy that reads the position: its `reads` lines name the script's features.
+        let mut reading = playing.clone();
+        reading.moves.reads.push(super::super::moves::Read {
+            feature: 2,
+            name: "me.%:Red Gem".into(),
+            mean: 0.5,
+            spread: 0.25,
+        });
+        reading
+            .moves
+            .weights
+            .values_mut()
+            .for_each(|w| w.push(-1.0));
+        let text = reading.to_text();
+        assert!(
+            text.ends_with(
+                "0 0\nreads me.%:Red Gem 0.5 0.25\nmove 1.5 -2 -1 Choose an action\tBuy Gem\n"
+            ),
+            "{text}"
+        );
+        let back = Model::from_text(&text, &p, &hash, 2).expect("reads");
+        assert_eq!(back.moves, reading.moves);
+        let unknown = text.replace("reads me.%:Red Gem", "reads me.%:Blue Gem");
+        let e = Model::from_text(&unknown, &p, &hash, 2).unwrap_err();
+        assert!(e.contains("does not have"), "{e}");
         // A model of the format before the prior is refused with how to learn again.
         let old = "cardgame model 3\nscript x\nplayers 2\nturns 1\nbias 0\n";
         let e = Model::from_text(old, &p, &hash, 2).unwrap_err();

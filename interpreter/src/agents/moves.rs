@@ -5,16 +5,25 @@
 //! evaluation): right at the root of a search, far too dear for every decision of a play-out. This
 //! policy scores an option by what the decision shows alone: its *move*, the decision's prompt (its
 //! digits read as `#`, so that "Discard 2 cards" and "Discard 3 cards" are one prompt) with the
-//! option's label, each move with two weights, `a + b t`, where `t` is the game's progress (the turn
-//! over the mean game's length in turns, as the evaluation reads it). A decision's chances are the
-//! softmax of its options' scores; a move never seen scores 0. Such weights cannot read the position
-//! beyond the progress, but the options offered already say much of it (a menu offers only the cards
-//! that can be bought), and a search on top corrects the rest: Ludii's play-out policies and TAG's
-//! action priors are of the same family (features of moves, fitted by self-play).
+//! option's label, each move with its weights `a + b t + Σ cⱼ zⱼ`, where `t` is the game's progress
+//! (the turn over the mean game's length in turns, as the evaluation reads it) and `zⱼ` the
+//! position's features that the policy *reads*, standardised: counts the engine derives from any
+//! script (`features.rs`: what each seat owns by kind and holds in each zone, the shared zones by
+//! kind, the variables; not the script's measures, which would run a script function at every
+//! decision). So a move can weigh more while its card is rare in the decider's deck, or as a pile
+//! runs out. A decision's chances are the softmax of its options' scores; a move never seen scores
+//! 0. The options offered already say much of the position (a menu offers only the cards that can be
+//! bought), and a search on top corrects the rest: Ludii's play-out policies and TAG's action priors
+//! are of the same family (features of moves and states, fitted by self-play).
+//!
+//! The features are read from a world of the search (where the search plays out) or, for the
+//! `policy` agent, from a world dealt from its seat's view: never from the real game's hidden cards.
 //!
 //! `cardgame learn` fits the weights to the choices of its players (`learn/moves.rs`); the model
-//! file keeps them as `move A B KEY` lines (`model.rs`).
+//! file keeps them as `reads NAME MEAN SPREAD` lines, one per feature read, then `move A B C… KEY`
+//! lines (`model.rs`).
 
+use super::features::FeatureSet;
 use super::model::{softmax, Model};
 use super::Agent;
 use crate::engine::{Decision, Game};
@@ -26,8 +35,21 @@ use std::sync::Arc;
 /// A learned play-out policy (see the module's notes).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Moves {
-    /// Per move key ([`key`]), its weights `[a, b]`.
-    pub weights: HashMap<String, [f64; 2]>,
+    /// The position's features the policy reads, in the script's order of features.
+    pub reads: Vec<Read>,
+    /// Per move key ([`key`]), its weights over the policy's inputs ([`Moves::inputs`]): `a`, `b`,
+    /// then one per feature read (`2 + reads.len()` in all).
+    pub weights: HashMap<String, Vec<f64>>,
+}
+
+/// A feature of the position that a policy reads: its index among the script's features
+/// (`FeatureSet`), its name, and the mean and spread that standardise it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Read {
+    pub feature: usize,
+    pub name: String,
+    pub mean: f64,
+    pub spread: f64,
 }
 
 /// Writes the key of the option `label` of a decision prompted by `prompt` into `out`: the prompt
@@ -100,8 +122,31 @@ impl Moves {
         self.weights.is_empty()
     }
 
-    /// The score of each option of `decision` at progress `t` (a move never seen: 0).
-    pub fn scores(&self, decision: &Decision, t: f64) -> Vec<f64> {
+    /// Whether the policy reads the position (beyond the progress).
+    pub fn reads_position(&self) -> bool {
+        !self.reads.is_empty()
+    }
+
+    /// The policy's inputs at a decision of `seat` in `world` at progress `t`: `1`, `t`, then each
+    /// feature read, standardised (the features counted only when the policy reads any).
+    /// `features` are the script's; `world` must be a world an agent dealt (`features.rs`).
+    pub fn inputs(&self, features: &FeatureSet, world: &Game, seat: u8, t: f64) -> Vec<f64> {
+        let mut inputs = Vec::with_capacity(2 + self.reads.len());
+        inputs.extend([1.0, t]);
+        if self.reads_position() {
+            let x = features.extract_counts(world, seat);
+            inputs.extend(
+                self.reads
+                    .iter()
+                    .map(|r| (x.get(r.feature).copied().unwrap_or(0.0) - r.mean) / r.spread),
+            );
+        }
+        inputs
+    }
+
+    /// The score of each option of `decision` with the policy's `inputs` ([`Self::inputs`]; a
+    /// move never seen: 0).
+    pub fn scores(&self, decision: &Decision, inputs: &[f64]) -> Vec<f64> {
         // The prompt's part of the keys once; each option's label after it.
         let mut buffer = String::new();
         prompt_into(&decision.prompt, &mut buffer);
@@ -114,19 +159,19 @@ impl Moves {
                 escaped_into(label, &mut buffer);
                 self.weights
                     .get(buffer.as_str())
-                    .map_or(0.0, |[a, b]| a + b * t)
+                    .map_or(0.0, |w| dot(w, inputs))
             })
             .collect()
     }
 
-    /// The chances of `decision`'s options at progress `t`.
-    pub fn chances(&self, decision: &Decision, t: f64) -> Vec<f64> {
-        softmax(&self.scores(decision, t))
+    /// The chances of `decision`'s options with the policy's `inputs`.
+    pub fn chances(&self, decision: &Decision, inputs: &[f64]) -> Vec<f64> {
+        softmax(&self.scores(decision, inputs))
     }
 
-    /// An option of `decision` drawn from its chances at progress `t`.
-    pub fn pick(&self, decision: &Decision, t: f64, rng: &mut ChaCha8Rng) -> usize {
-        let p = self.chances(decision, t);
+    /// An option of `decision` drawn from its chances with the policy's `inputs`.
+    pub fn pick(&self, decision: &Decision, inputs: &[f64], rng: &mut ChaCha8Rng) -> usize {
+        let p = self.chances(decision, inputs);
         let mut x = rng.gen_range(0.0..1.0);
         for (i, w) in p.iter().enumerate() {
             if x < *w {
@@ -137,41 +182,91 @@ impl Moves {
         p.len().saturating_sub(1)
     }
 
-    /// The `move` lines of a model file, sorted by key (a stable file for a given model).
+    /// The `reads` lines of a model file, then its `move` lines sorted by key (a stable file for a
+    /// given model).
     pub fn to_lines(&self) -> String {
+        let mut s = String::new();
+        for r in &self.reads {
+            s.push_str(&format!("reads {} {} {}\n", r.name, r.mean, r.spread));
+        }
         let mut keys: Vec<&String> = self.weights.keys().collect();
         keys.sort();
-        let mut s = String::new();
         for k in keys {
-            let [a, b] = self.weights[k];
-            s.push_str(&format!("move {a} {b} {k}\n"));
+            s.push_str("move");
+            for w in &self.weights[k] {
+                s.push_str(&format!(" {w}"));
+            }
+            s.push_str(&format!(" {k}\n"));
         }
         s
     }
 
-    /// Reads one `move A B KEY` line into the policy; `Err` with what is wrong.
-    pub fn read_line(&mut self, line: &str) -> Result<(), String> {
-        let malformed = || format!("the model's line `{line}` is not `move A B KEY`");
-        let rest = line.strip_prefix("move ").ok_or_else(malformed)?;
-        let mut parts = rest.splitn(3, ' ');
-        let (Some(a), Some(b), Some(k)) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(malformed());
-        };
+    /// Reads one `reads NAME MEAN SPREAD` or `move A B C… KEY` line into the policy (every `reads`
+    /// line before the first `move` line; `feature` gives a feature's index among the script's
+    /// by its name); `Err` with what is wrong.
+    pub fn read_line(
+        &mut self,
+        line: &str,
+        feature: &dyn Fn(&str) -> Option<usize>,
+    ) -> Result<(), String> {
         let number = |s: &str| s.parse::<f64>().ok().filter(|x| x.is_finite());
-        let (Some(a), Some(b)) = (number(a), number(b)) else {
+        if let Some(rest) = line.strip_prefix("reads ") {
+            let malformed = || format!("the model's line `{line}` is not `reads NAME MEAN SPREAD`");
+            // The name may hold spaces (a card's name): the two numbers are the last words.
+            let mut parts = rest.rsplitn(3, ' ');
+            let (Some(spread), Some(mean), Some(name)) = (parts.next(), parts.next(), parts.next())
+            else {
+                return Err(malformed());
+            };
+            let (Some(mean), Some(spread)) = (number(mean), number(spread)) else {
+                return Err(malformed());
+            };
+            if !self.weights.is_empty() {
+                return Err(format!(
+                    "the model's line `{line}` comes after a `move` line"
+                ));
+            }
+            let index = feature(name).ok_or_else(|| {
+                format!("the model's policy reads a feature `{name}` that the script does not have")
+            })?;
+            self.reads.push(Read {
+                feature: index,
+                name: name.to_string(),
+                mean,
+                spread: spread.max(1e-9),
+            });
+            return Ok(());
+        }
+        let inputs = 2 + self.reads.len();
+        let malformed = || {
+            format!(
+                "the model's line `{line}` is not `move` with {inputs} weights then a move's key"
+            )
+        };
+        let rest = line.strip_prefix("move ").ok_or_else(malformed)?;
+        let mut parts: Vec<&str> = rest.splitn(inputs + 1, ' ').collect();
+        let key = parts
+            .pop()
+            .filter(|k| k.contains('\t') && parts.len() == inputs);
+        let Some(key) = key else {
             return Err(malformed());
         };
-        if !k.contains('\t') {
-            return Err(malformed());
-        }
-        self.weights.insert(k.to_string(), [a, b]);
+        let weights: Option<Vec<f64>> = parts.into_iter().map(number).collect();
+        let weights = weights.ok_or_else(malformed)?;
+        self.weights.insert(key.to_string(), weights);
         Ok(())
     }
 }
 
+/// `Σ wᵢ xᵢ` over the shorter of the two.
+fn dot(w: &[f64], x: &[f64]) -> f64 {
+    w.iter().zip(x).map(|(w, x)| w * x).sum()
+}
+
 /// `policy`: plays by a learned model's play-out policy alone, each choice drawn from its chances
-/// (no look-ahead: thousands of games a second, a fast opponent for a study). It reads only the
-/// decision (the prompt and the labels its seat is shown) and the turn.
+/// (no look-ahead: thousands of games a second, a fast opponent for a study). It reads the decision
+/// (the prompt and the labels its seat is shown), the turn and, where the policy reads the position,
+/// a world dealt from its seat's view.
 pub struct PolicyAgent {
     model: Arc<Model>,
     rng: ChaCha8Rng,
@@ -192,7 +287,15 @@ impl Agent for PolicyAgent {
             return 0;
         }
         let t = f64::from(game.turns()) / self.model.turns.max(1.0);
-        self.model.moves.pick(decision, t, &mut self.rng)
+        let moves = &self.model.moves;
+        let inputs = match self.model.features() {
+            Some(features) if moves.reads_position() => {
+                let world = game.determinize_by_holder(decision.player, self.rng.gen());
+                moves.inputs(features, &world, decision.player, t)
+            }
+            _ => vec![1.0, t],
+        };
+        moves.pick(decision, &inputs, &mut self.rng)
     }
 
     fn name(&self) -> String {
@@ -202,7 +305,7 @@ impl Agent for PolicyAgent {
 
 #[cfg(test)]
 mod tests {
-    use super::{key, Moves};
+    use super::{key, Moves, Read};
     use crate::engine::Decision;
     use cardgame_grammar::ast::Span;
     use rand::SeedableRng;
@@ -234,29 +337,50 @@ mod tests {
         let mut moves = Moves::default();
         moves
             .weights
-            .insert(key("Choose an action", "Buy Gold"), [2.0, -4.0]);
+            .insert(key("Choose an action", "Buy Gold"), vec![2.0, -4.0]);
         let d = decision("Choose an action", &["Buy Gold", "pass"]);
         // Early, Gold by e^2 to 1; late (t = 1), pass by e^2 to 1.
-        let early = moves.chances(&d, 0.0);
+        let early = moves.chances(&d, &[1.0, 0.0]);
         assert!((early[0] - 2f64.exp() / (2f64.exp() + 1.0)).abs() < 1e-9);
-        let late = moves.chances(&d, 1.0);
+        let late = moves.chances(&d, &[1.0, 1.0]);
         assert!(late[1] > 0.85, "{late:?}");
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let gold = (0..1000)
-            .filter(|_| moves.pick(&d, 0.0, &mut rng) == 0)
+            .filter(|_| moves.pick(&d, &[1.0, 0.0], &mut rng) == 0)
             .count();
         assert!((820..940).contains(&gold), "{gold}");
     }
 
     #[test]
+    fn a_policy_that_reads_the_position_weighs_its_features() {
+        // "Buy Gold" weighs less the more Gold the decider owns: feature 3, mean 1, spread 2.
+        let mut moves = Moves::default();
+        moves.reads.push(Read {
+            feature: 3,
+            name: "me.*:Gold".into(),
+            mean: 1.0,
+            spread: 2.0,
+        });
+        moves
+            .weights
+            .insert(key("Choose an action", "Buy Gold"), vec![1.0, 0.0, -3.0]);
+        let d = decision("Choose an action", &["Buy Gold", "pass"]);
+        // No Gold owned: z = -0.5, score 2.5; three owned: z = 1, score -2.
+        let none = moves.scores(&d, &[1.0, 0.0, -0.5]);
+        let three = moves.scores(&d, &[1.0, 0.0, 1.0]);
+        assert_eq!((none[0], three[0], none[1]), (2.5, -2.0, 0.0));
+    }
+
+    #[test]
     fn the_lines_read_back_to_the_same_policy() {
+        let feature = |name: &str| (name == "me.*:Gold ore").then_some(7);
         let mut moves = Moves::default();
         moves
             .weights
-            .insert(key("Forge: trash", "Copper"), [1.5, -0.25]);
+            .insert(key("Forge: trash", "Copper"), vec![1.5, -0.25]);
         moves
             .weights
-            .insert(key("Choose an action", "pass"), [-0.5, 0.0]);
+            .insert(key("Choose an action", "pass"), vec![-0.5, 0.0]);
         let text = moves.to_lines();
         assert_eq!(
             text,
@@ -264,10 +388,38 @@ mod tests {
         );
         let mut back = Moves::default();
         for l in text.lines() {
-            back.read_line(l).unwrap();
+            back.read_line(l, &feature).unwrap();
         }
         assert_eq!(back, moves);
-        assert!(back.read_line("move 1 x a\tb").is_err());
-        assert!(back.read_line("move 1 2 no-tab").is_err());
+        assert!(back.read_line("move 1 x a\tb", &feature).is_err());
+        assert!(back.read_line("move 1 2 no-tab", &feature).is_err());
+        // A policy that reads the position: its `reads` lines first, three weights a move.
+        let mut reading = Moves::default();
+        reading.reads.push(Read {
+            feature: 7,
+            name: "me.*:Gold ore".into(),
+            mean: 1.5,
+            spread: 0.5,
+        });
+        reading.weights.insert(
+            key("Choose an action", "Buy Gold ore"),
+            vec![1.0, 2.0, -0.75],
+        );
+        let text = reading.to_lines();
+        assert_eq!(
+            text,
+            "reads me.*:Gold ore 1.5 0.5\nmove 1 2 -0.75 Choose an action\tBuy Gold ore\n"
+        );
+        let mut back = Moves::default();
+        for l in text.lines() {
+            back.read_line(l, &feature).unwrap();
+        }
+        assert_eq!(back, reading);
+        // Two weights where three are read; a feature the script lacks; `reads` after a move.
+        assert!(back.read_line("move 1 2 a\tb", &feature).is_err());
+        assert!(Moves::default()
+            .read_line("reads me.*:Lead 1 1", &feature)
+            .is_err());
+        assert!(back.read_line("reads me.*:Gold ore 1 1", &feature).is_err());
     }
 }

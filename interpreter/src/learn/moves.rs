@@ -5,18 +5,22 @@
 //!   by the model; `greedy`, judged by the script's measure, where no evaluation beat it) plays games
 //!   against itself without exploring (`--games`, in batches of
 //!   [`FIT_BATCH`] while the next would end within a quarter of the time left), and every decision
-//!   with a choice is recorded: the key of each option (the prompt, its digits read as `#`, and the label), the
-//!   option it took, and the game's progress (the turn over the mean game's length). The policy, one
-//!   pair of weights `a + b t` per key and a softmax over a decision's options, is fitted to those
-//!   choices by stochastic gradient descent with AdaGrad's steps on the cross-entropy, in an order
-//!   shuffled by the seed, keeping the pass whose cross-entropy on the decisions of held-out games
-//!   (every tenth) is the lowest. Labels and the progress cannot say all that the `learned` player
-//!   read in the position, so the fitted policy plays worse than its teacher.
+//!   with a choice is recorded: the key of each option (the prompt, its digits read as `#`, and the
+//!   label), the option it took, the game's progress (the turn over the mean game's length) and the
+//!   position's counts seen from the decider (`FeatureSet::extract_counts`, read from the real game:
+//!   in a search the policy reads a world of it). The policy reads the counts that vary over the
+//!   training games, standardised by their mean and spread there (`reads` lines). The policy, one
+//!   weight per key and input (`a + b t + Σ cⱼ zⱼ`) and a softmax over a decision's options, is
+//!   fitted to those choices by stochastic gradient descent with AdaGrad's steps on the
+//!   cross-entropy, in an order shuffled by the seed, keeping the pass whose cross-entropy on the
+//!   decisions of held-out games (every tenth) is the lowest. It imitates its teacher, and plays
+//!   worse than it.
 //! - *Refined.* The policy then plays itself, [`ROUNDS`] rounds (`--policy-rounds`) of
 //!   [`ROUND_GAMES`] games, every choice drawn from its chances; after each round every choice's
 //!   log-chance is pushed up by the decider's result less its seat's mean result in the round
-//!   (REINFORCE with a baseline, AdaGrad's steps). A game of this policy costs no look-ahead (a few
-//!   hundred microseconds), so a minute sees a hundred thousand games. The refined policy then plays
+//!   (REINFORCE with a baseline, AdaGrad's steps, a tenth as long for the weights on the position:
+//!   [`ASCENT_POSITION`]). A game of this policy costs no look-ahead (about a millisecond), so a
+//!   minute sees tens of thousands of games. The refined policy then plays
 //!   the fitted one ([`MATCH_GAMES`] games, fewer if the time ends first; seats alternated, ties
 //!   half) and is kept when it scores at least one half; where all players are one team, each plays every other game alone and the
 //!   refined one is kept when its mean result is at least the fitted one's. A round runs only if it
@@ -26,7 +30,8 @@
 //! seed and the games are gathered in order.
 
 use super::{config, Fit, Generation, LearnConfig, Stage};
-use crate::agents::moves::{key, Moves};
+use crate::agents::features::FeatureSet;
+use crate::agents::moves::{key, Moves, Read};
 use crate::agents::{Agent, Model};
 use crate::engine::{Game, Status};
 use crate::program::Program;
@@ -48,18 +53,21 @@ const EPOCHS: u32 = 30;
 const RATE: f64 = 0.1;
 const L2: f64 = 1e-4;
 
-/// One decision as recorded: its options' keys, the option taken, the turn.
+/// One decision as recorded: its options' keys, the option taken, the turn, and the position's
+/// counts seen from the decider (`FeatureSet::extract_counts`; empty where the script has none).
 struct Recorded {
     keys: Vec<String>,
     taken: usize,
     turn: u32,
+    counts: Vec<f32>,
 }
 
-/// One decision ready to fit: its options' indices among the keys, the option taken, the progress.
+/// One decision ready to fit: its options' indices among the keys, the option taken, the policy's
+/// inputs (`1`, the progress, the features read, standardised: `Moves::inputs`).
 struct Row {
     moves: Vec<u32>,
     taken: usize,
-    t: f64,
+    inputs: Vec<f64>,
 }
 
 /// Plays one game of `model`'s `learned` player in every seat, recording each decision with a choice.
@@ -73,6 +81,7 @@ fn play(
     let mut agents: Vec<Box<dyn Agent>> = (0..lc.players)
         .map(|s| super::player(teacher, seed ^ (u64::from(s) << 32), 0.0))
         .collect();
+    let features = FeatureSet::new(program, lc.players);
     let mut recorded = Vec::new();
     while let Status::Decision(d) = game.status() {
         let d = d.clone();
@@ -81,10 +90,13 @@ fn play(
         };
         let i = agent.choose(&game, &d);
         if d.options.len() > 1 {
+            // The real game is read whole: in a search the policy reads a world of it.
+            let counts = features.extract_counts(&game, d.player);
             recorded.push(Recorded {
                 keys: d.options.iter().map(|l| key(&d.prompt, l)).collect(),
                 taken: i,
                 turn: game.turns(),
+                counts: counts.iter().map(|&x| x as f32).collect(),
             });
         }
         if game.apply(i).is_err() {
@@ -94,20 +106,22 @@ fn play(
     recorded
 }
 
-/// The scores of a row's options under `weights` (per key, `[a, b]`).
-fn scores(weights: &[[f64; 2]], row: &Row) -> Vec<f64> {
+/// The scores of a row's options under `weights` (per key, one weight per input).
+fn scores(weights: &[Vec<f64>], row: &Row) -> Vec<f64> {
     row.moves
         .iter()
-        .map(|&m| {
-            let [a, b] = weights[m as usize];
-            a + b * row.t
-        })
+        .map(|&m| dot(&weights[m as usize], &row.inputs))
         .collect()
+}
+
+/// `Σ wᵢ xᵢ` over the shorter of the two.
+fn dot(w: &[f64], x: &[f64]) -> f64 {
+    w.iter().zip(x).map(|(w, x)| w * x).sum()
 }
 
 /// The mean cross-entropy of `weights` on `rows`, and how many of them the policy's most likely
 /// option is the one taken.
-fn loss(weights: &[[f64; 2]], rows: &[&Row]) -> (f64, usize) {
+fn loss(weights: &[Vec<f64>], rows: &[&Row]) -> (f64, usize) {
     let mut total = 0.0;
     let mut agree = 0;
     for row in rows {
@@ -120,10 +134,11 @@ fn loss(weights: &[[f64; 2]], rows: &[&Row]) -> (f64, usize) {
     (total / rows.len().max(1) as f64, agree)
 }
 
-/// Fits the weights on `train`, keeping the pass with the lowest cross-entropy on `held`.
-fn fit(keys: usize, train: &[&Row], held: &[&Row], seed: u64) -> Vec<[f64; 2]> {
-    let mut weights = vec![[0.0; 2]; keys];
-    let mut squares = vec![[1e-8; 2]; keys];
+/// Fits the weights of `keys` moves over `inputs` inputs on `train`, keeping the pass with the
+/// lowest cross-entropy on `held`.
+fn fit((keys, inputs): (usize, usize), train: &[&Row], held: &[&Row], seed: u64) -> Vec<Vec<f64>> {
+    let mut weights = vec![vec![0.0; inputs]; keys];
+    let mut squares = vec![vec![1e-8; inputs]; keys];
     let mut best = (loss(&weights, held).0, weights.clone());
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x006D_6F76_6573);
@@ -136,7 +151,7 @@ fn fit(keys: usize, train: &[&Row], held: &[&Row], seed: u64) -> Vec<[f64; 2]> {
                 let error = p[i] - f64::from(u8::from(i == row.taken));
                 let w = &mut weights[m as usize];
                 let g = &mut squares[m as usize];
-                for (j, x) in [1.0, row.t].into_iter().enumerate() {
+                for (j, x) in row.inputs.iter().enumerate() {
                     let grad = error * x + L2 * w[j];
                     g[j] += grad * grad;
                     w[j] -= RATE * grad / g[j].sqrt();
@@ -151,6 +166,41 @@ fn fit(keys: usize, train: &[&Row], held: &[&Row], seed: u64) -> Vec<[f64; 2]> {
         }
     }
     best.1
+}
+
+/// The features the policy reads: those of the position's counts (not the script's measures nor
+/// the turn) that vary over the decisions of the training games of `games` (every tenth game is
+/// held out), each with its mean and spread there.
+fn reads_of(features: &FeatureSet, games: &[Vec<Recorded>]) -> Vec<Read> {
+    let n = features.len();
+    let (mut sum, mut squares, mut rows) = (vec![0.0; n], vec![0.0; n], 0.0);
+    for d in games
+        .iter()
+        .enumerate()
+        .filter(|(g, _)| g % 10 != 9)
+        .flat_map(|(_, decisions)| decisions)
+    {
+        for (i, &x) in d.counts.iter().enumerate().take(n) {
+            sum[i] += f64::from(x);
+            squares[i] += f64::from(x) * f64::from(x);
+        }
+        rows += 1.0;
+    }
+    (0..n)
+        .filter(|&i| !features.is_measure_or_turn(i))
+        .filter_map(|i| {
+            let mean = sum[i] / f64::max(rows, 1.0);
+            let spread = (squares[i] / f64::max(rows, 1.0) - mean * mean)
+                .max(0.0)
+                .sqrt();
+            (spread > 1e-6).then(|| Read {
+                feature: i,
+                name: features.names()[i].clone(),
+                mean,
+                spread,
+            })
+        })
+        .collect()
 }
 
 /// Learns `model`'s play-out policy (see the module's notes) from `lc.games` games of its `learned`
@@ -179,6 +229,7 @@ pub(super) fn learn_moves(
     let mut index: HashMap<String, u32> = HashMap::new();
     let mut names: Vec<String> = Vec::new();
     let turns = model.turns.max(1.0);
+    let reads = reads_of(&FeatureSet::new(program, lc.players), &games);
     let rows: Vec<(usize, Row)> = games
         .iter()
         .enumerate()
@@ -194,10 +245,15 @@ pub(super) fn learn_moves(
                     })
                 })
                 .collect();
+            let mut inputs = vec![1.0, f64::from(d.turn) / turns];
+            inputs.extend(reads.iter().map(|r| {
+                let x = d.counts.get(r.feature).copied().unwrap_or(0.0);
+                (f64::from(x) - r.mean) / r.spread
+            }));
             let row = Row {
                 moves,
                 taken: d.taken,
-                t: f64::from(d.turn) / turns,
+                inputs,
             };
             (g, row)
         })
@@ -209,7 +265,7 @@ pub(super) fn learn_moves(
             .collect()
     };
     let (train, held) = (part(false), part(true));
-    let weights = fit(names.len(), &train, &held, base);
+    let weights = fit((names.len(), 2 + reads.len()), &train, &held, base);
     let (held_loss, agree) = loss(&weights, &held);
     let uniform = held
         .iter()
@@ -218,6 +274,7 @@ pub(super) fn learn_moves(
         / held.len().max(1) as f64;
     let (score, low, high) = wilson(agree as f64, held.len() as u64);
     let fitted = Moves {
+        reads,
         weights: names.into_iter().zip(weights).collect(),
     };
     on_generation(&Generation {
@@ -266,17 +323,23 @@ pub(super) fn learn_moves(
 
 /// Rounds of the policy's own self-play after it is fitted, the games of each, the step of its
 /// AdaGrad ascent, and the games of the match that decides whether the refined policy is kept.
-pub const ROUNDS: u32 = 200;
+pub const ROUNDS: u32 = 1000;
 const ROUND_GAMES: u64 = 500;
 const ASCENT: f64 = 1.0;
+/// The step of the weights on the position's features: a tenth of [`ASCENT`]. They are many (one per
+/// feature read, for every move), and AdaGrad's first steps move each weight by the whole step,
+/// so at the full step the scores moved at random by several units a round. Measured on Market
+/// Race (`tournament --agents policy,strategy:money_actions --games 1000 --seed 5`, 600 rounds):
+/// steps of 0.1 reached 57.0% [53.9-60.0], 0.3 40.9%, 0.05 30.0% (1,500 rounds).
+const ASCENT_POSITION: f64 = 0.1;
 const MATCH_GAMES: u64 = 2000;
 
 /// One game of play-out policies (one per seat, drawn from): each seat's decisions with a choice
-/// (when recorded: the seat, its options' keys, the option taken, the progress), each seat's share
+/// (when recorded: the seat, its options' keys, the option taken, the policy's inputs), each seat's share
 /// of the win (`None`: nobody won) and standing by the script's measure, and whether all players
 /// were one team.
 struct Episode {
-    decisions: Vec<(u8, Vec<String>, usize, f64)>,
+    decisions: Vec<(u8, Vec<String>, usize, Vec<f64>)>,
     outcome: Vec<(Option<f64>, f64)>,
     shared: bool,
 }
@@ -284,7 +347,7 @@ struct Episode {
 /// Plays one game in which seat `s` draws every choice from `seats[s]` at the game's progress
 /// (`turns`: the mean game's length), recording the decisions when `record`.
 fn episode(
-    program: &Arc<Program>,
+    (program, features): (&Arc<Program>, &FeatureSet),
     lc: &LearnConfig,
     seed: u64,
     (seats, turns): (&[&Moves], f64),
@@ -297,10 +360,12 @@ fn episode(
         let i = if d.options.len() > 1 {
             let t = f64::from(game.turns()) / turns;
             let policy = seats.get(d.player as usize).copied().unwrap_or(seats[0]);
-            let i = policy.pick(d, t, &mut rng);
+            // The real game is read whole: in a search the policy reads a world of it.
+            let inputs = policy.inputs(features, &game, d.player, t);
+            let i = policy.pick(d, &inputs, &mut rng);
             if record {
                 let keys = d.options.iter().map(|l| key(&d.prompt, l)).collect();
-                decisions.push((d.player, keys, i, t));
+                decisions.push((d.player, keys, i, inputs));
             }
             i
         } else {
@@ -350,8 +415,10 @@ fn refine(
     tick: &(dyn Fn() + Sync),
 ) -> (Moves, u32, (f64, f64, f64), f64) {
     let started = Instant::now();
+    let features = FeatureSet::new(program, lc.players);
+    let inputs = 2 + start.reads.len();
     let mut policy = start.clone();
-    let mut squares: HashMap<String, [f64; 2]> = HashMap::new();
+    let mut squares: HashMap<String, Vec<f64>> = HashMap::new();
     let mut played = 0;
     // Whether all players are one team, as the last round's games ended.
     let mut one_team = false;
@@ -372,7 +439,7 @@ fn refine(
                 .into_par_iter()
                 .map(|k| {
                     let e = episode(
-                        program,
+                        (program, &features),
                         lc,
                         game_seed(round_base, k),
                         (&[&policy], turns),
@@ -392,33 +459,48 @@ fn refine(
                 *m += x / games.len().max(1) as f64;
             }
         }
-        let mut gradient: HashMap<&str, [f64; 2]> = HashMap::new();
+        let mut gradient: HashMap<&str, Vec<f64>> = HashMap::new();
         for (g, result) in games.iter().zip(&results) {
-            for (seat, keys, taken, t) in &g.decisions {
+            for (seat, keys, taken, x) in &g.decisions {
                 let s = *seat as usize;
                 let advantage = result.get(s).copied().unwrap_or(0.0) - mean[s];
                 let scores: Vec<f64> = keys
                     .iter()
-                    .map(|k| policy.weights.get(k).map_or(0.0, |[a, b]| a + b * t))
+                    .map(|k| policy.weights.get(k).map_or(0.0, |w| dot(w, x)))
                     .collect();
                 let p = crate::agents::model::softmax(&scores);
                 for (i, k) in keys.iter().enumerate() {
                     let push = advantage * (f64::from(u8::from(i == *taken)) - p[i]);
-                    let e = gradient.entry(k.as_str()).or_insert([0.0; 2]);
-                    e[0] += push;
-                    e[1] += push * t;
+                    let e = gradient
+                        .entry(k.as_str())
+                        .or_insert_with(|| vec![0.0; inputs]);
+                    for (e, x) in e.iter_mut().zip(x) {
+                        *e += push * x;
+                    }
                 }
             }
         }
         let mut keys: Vec<&str> = gradient.keys().copied().collect();
         keys.sort_unstable();
+        let n = games.len().max(1) as f64;
         for k in keys {
-            let g = gradient[k].map(|x| x / games.len().max(1) as f64);
-            let acc = squares.entry(k.to_string()).or_insert([1e-8; 2]);
-            let w = policy.weights.entry(k.to_string()).or_insert([0.0; 2]);
-            for j in 0..2 {
-                acc[j] += g[j] * g[j];
-                w[j] += ASCENT * g[j] / acc[j].sqrt();
+            let acc = squares
+                .entry(k.to_string())
+                .or_insert_with(|| vec![1e-8; inputs]);
+            let w = policy
+                .weights
+                .entry(k.to_string())
+                .or_insert_with(|| vec![0.0; inputs]);
+            for (j, ((g, acc), w)) in gradient[k]
+                .iter()
+                .zip(acc.iter_mut())
+                .zip(w.iter_mut())
+                .enumerate()
+            {
+                let g = g / n;
+                *acc += g * g;
+                let step = if j < 2 { ASCENT } else { ASCENT_POSITION };
+                *w += step * g / acc.sqrt();
             }
         }
     }
@@ -444,7 +526,7 @@ fn refine(
                 })
                 .collect();
             let e = episode(
-                program,
+                (program, &features),
                 lc,
                 game_seed(match_base, k),
                 (&seats, turns),
@@ -498,12 +580,12 @@ mod tests {
                 Row {
                     moves: vec![0, 1, 2],
                     taken: usize::from(t >= 0.5),
-                    t,
+                    inputs: vec![1.0, t],
                 }
             })
             .collect();
         let all: Vec<&Row> = rows.iter().collect();
-        let weights = fit(3, &all[..300], &all[300..], 7);
+        let weights = fit((3, 2), &all[..300], &all[300..], 7);
         let (l, agree) = loss(&weights, &all[300..]);
         assert!(l < 0.5 * 3f64.ln(), "{l}");
         // All but the decisions near the switch are predicted.
