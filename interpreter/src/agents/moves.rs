@@ -7,7 +7,7 @@
 //! digits read as `#`, so that "Discard 2 cards" and "Discard 3 cards" are one prompt) with the
 //! option's label, each move with its weights `a + b t + Σ cⱼ zⱼ`, where `t` is the game's progress
 //! (the turn over the mean game's length in turns, as the evaluation reads it) and `zⱼ` the
-//! position's features that the policy *reads*, standardised: counts the engine derives from any
+//! position's features that the policy *reads*, standardised (and clipped to ±3 spreads): counts the engine derives from any
 //! script (`features.rs`: what each seat owns by kind and holds in each zone, the shared zones by
 //! kind, the variables; not the script's measures, which would run a script function at every
 //! decision). So a move can weigh more while its card is rare in the decider's deck, or as a pile
@@ -50,6 +50,18 @@ pub struct Read {
     pub name: String,
     pub mean: f64,
     pub spread: f64,
+}
+
+/// How far from its mean, in spreads, a feature read counts at most: a count that is rare in the
+/// teacher's games (a card in the trash) has a small spread, and would otherwise weigh tens of
+/// times more than the others where it occurs.
+pub const CLIP: f64 = 3.0;
+
+impl Read {
+    /// The standardised value of the feature whose raw value is `x`, clipped to ±[`CLIP`].
+    pub fn standardise(&self, x: f64) -> f64 {
+        ((x - self.mean) / self.spread).clamp(-CLIP, CLIP)
+    }
 }
 
 /// Writes the key of the option `label` of a decision prompted by `prompt` into `out`: the prompt
@@ -138,7 +150,7 @@ impl Moves {
             inputs.extend(
                 self.reads
                     .iter()
-                    .map(|r| (x.get(r.feature).copied().unwrap_or(0.0) - r.mean) / r.spread),
+                    .map(|r| r.standardise(x.get(r.feature).copied().unwrap_or(0.0))),
             );
         }
         inputs
@@ -369,6 +381,10 @@ mod tests {
         let none = moves.scores(&d, &[1.0, 0.0, -0.5]);
         let three = moves.scores(&d, &[1.0, 0.0, 1.0]);
         assert_eq!((none[0], three[0], none[1]), (2.5, -2.0, 0.0));
+        // Standardised, and clipped at 3 spreads: a rare count weighs no more than that.
+        let read = &moves.reads[0];
+        assert_eq!((read.standardise(0.0), read.standardise(3.0)), (-0.5, 1.0));
+        assert_eq!(read.standardise(41.0), 3.0);
     }
 
     #[test]
