@@ -26,6 +26,7 @@
 
 use crate::engine::Game;
 use crate::program::Program;
+use crate::program::Visibility;
 use crate::value::Value;
 use cardgame_grammar::ast::Scope;
 
@@ -60,6 +61,9 @@ pub struct FeatureSet {
     shared_base: usize,
     /// Where the measures start, when the script has one.
     measure_base: Option<usize>,
+    /// By feature: whether every world a seat deals keeps it as the real game has it (see
+    /// [`Self::is_known`]).
+    known: Vec<bool>,
 }
 
 /// Whether a variable's type holds a number the model can read (an int or a truth value).
@@ -90,6 +94,8 @@ impl FeatureSet {
         let kinds: Vec<&str> = program.kinds.iter().map(|k| k.name.as_str()).collect();
         let box_zone = program.box_zone.index();
         let (mut pzones, mut szones) = (Vec::new(), Vec::new());
+        // Whether each shared zone's cards are seen by every seat (public, and not the box).
+        let mut shown: Vec<bool> = Vec::new();
         let slots: Vec<Slot> = program
             .zones
             .iter()
@@ -101,10 +107,12 @@ impl FeatureSet {
                 }
                 Scope::Shared => {
                     szones.push(z.name.as_str());
+                    shown.push(i != box_zone && z.visibility == Visibility::Public);
                     Slot::Shared(szones.len() - 1)
                 }
                 Scope::PerCard | Scope::PerSpace if i == box_zone => {
                     szones.push(z.name.as_str());
+                    shown.push(false);
                     Slot::Shared(szones.len() - 1)
                 }
                 Scope::PerCard | Scope::PerSpace => Slot::Ignored,
@@ -138,9 +146,11 @@ impl FeatureSet {
             }
         }
         let shared_base = names.len();
-        for z in &szones {
+        let mut known = vec![true; shared_base];
+        for (z, public) in szones.iter().zip(&shown) {
             for k in &kinds {
                 names.push(format!("{z}:{k}"));
+                known.push(*public);
             }
         }
         for &v in &svars {
@@ -157,8 +167,14 @@ impl FeatureSet {
                 names.push(format!("{}.measure", relative_name(r)));
             }
         }
+        known.resize(names.len(), true);
         names.push("turn".into());
+        known.resize(names.len(), false);
+        if let Some(base) = measure_base {
+            known[base..base + players].fill(false);
+        }
         FeatureSet {
+            known,
             per_seat: pzones.len() + 2 * kinds.len() + pvars.len(),
             kinds: kinds.len(),
             slots,
@@ -304,13 +320,15 @@ impl FeatureSet {
         x
     }
 
-    /// Whether feature `i` is one of the script's measures (`me.measure`, ...) or the turn: what
-    /// [`Self::extract_counts`] does not read.
-    pub fn is_measure_or_turn(&self, i: usize) -> bool {
-        i + 1 >= self.len()
-            || self
-                .measure_base
-                .is_some_and(|base| (base..base + self.players).contains(&i))
+    /// Whether feature `i` is the same in every world a seat deals from its view
+    /// (`Game::determinize_by_holder`) as in the real game: each seat's counts and variables (its
+    /// unseen cards stay among its own unseen places), the public shared zones' counts by kind and
+    /// the shared variables; not the hidden shared zones' counts by kind nor the box's (their
+    /// unseen cards are dealt again among them), nor the script's measures or the turn, which
+    /// [`Self::extract_counts`] does not read. A play-out policy reads only these, so that what it
+    /// learns from real games holds in a search's worlds.
+    pub fn is_known(&self, i: usize) -> bool {
+        self.known.get(i).copied().unwrap_or(false)
     }
 }
 
@@ -326,7 +344,7 @@ mod tests {
         let src =
             "game \"F\" { players 2 }\ncard \"Gem\" { copies 3 }\ncard \"Rock\" { copies 2 }\n\
                    zone hand per player: set, owner\nzone deck per player: pile, hidden\n\
-                   zone pool: set\n\
+                   zone pool: set\nzone stock: pile, hidden\n\
                    var coins per player: int = 0\nvar secret per player private: int = 0\n\
                    var round: int = 0\n\
                    setup { move take(cards(\"Gem\", box), 2) to seat(1).hand\n\
@@ -337,6 +355,11 @@ mod tests {
         let p = Arc::new(check_source(src).program.expect("checks"));
         let g = Game::new(p.clone(), GameConfig::new(2, 1));
         let f = FeatureSet::new(&p, 2);
+        // What a play-out policy may read: every seat's counts and the public pool, not the box
+        // (nor the turn).
+        let known = |name: &str| f.is_known(f.names().iter().position(|n| n == name).unwrap());
+        assert!(known("me.hand") && known("next.*:Gem") && known("pool:Rock") && known("round"));
+        assert!(!known("box:Gem") && !known("stock:Gem") && !known("turn"));
         let mut x = Vec::new();
         let show = |x: &[f64]| {
             f.names()

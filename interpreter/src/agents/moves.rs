@@ -7,11 +7,12 @@
 //! digits read as `#`, so that "Discard 2 cards" and "Discard 3 cards" are one prompt) with the
 //! option's label, each move with its weights `a + b t + Σ cⱼ zⱼ`, where `t` is the game's progress
 //! (the turn over the mean game's length in turns, as the evaluation reads it) and `zⱼ` the
-//! position's features that the policy *reads*, standardised (and clipped to ±3 spreads): counts the engine derives from any
-//! script (`features.rs`: what each seat owns by kind and holds in each zone, the shared zones by
-//! kind, the variables; not the script's measures, which would run a script function at every
-//! decision). So a move can weigh more while its card is rare in the decider's deck, or as a pile
-//! runs out. A decision's chances are the softmax of its options' scores; a move never seen scores
+//! position's features that the policy *reads*, standardised (and clipped to ±3 spreads): counts
+//! the engine derives from any script that every seat knows as they are (`features.rs`,
+//! `FeatureSet::is_known`: what each seat owns by kind and holds in each zone, the public shared
+//! zones by kind, the variables; not a hidden pile's composition, which a search's worlds deal
+//! again, nor the script's measures, which would run a script function at every decision). So a
+//! move can weigh more while its card is rare in the decider's deck, or as a market row empties. A decision's chances are the softmax of its options' scores; a move never seen scores
 //! 0. The options offered already say much of the position (a menu offers only the cards that can be
 //! bought), and a search on top corrects the rest: Ludii's play-out policies and TAG's action priors
 //! are of the same family (features of moves and states, fitted by self-play).

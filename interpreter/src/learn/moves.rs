@@ -179,8 +179,8 @@ fn position_step(reads: usize) -> f64 {
     (8.0 / (reads.max(1) as f64).sqrt()).min(1.0)
 }
 
-/// The features the policy reads: those of the position's counts (not the script's measures nor
-/// the turn) that vary over the decisions of the training games of `games` (every tenth game is
+/// The features the policy reads: those of the position's counts that a seat knows
+/// (`FeatureSet::is_known`) and that vary over the decisions of the training games of `games` (every tenth game is
 /// held out), each with its mean and spread there.
 fn reads_of(features: &FeatureSet, games: &[Vec<Recorded>]) -> Vec<Read> {
     let n = features.len();
@@ -198,7 +198,7 @@ fn reads_of(features: &FeatureSet, games: &[Vec<Recorded>]) -> Vec<Read> {
         rows += 1.0;
     }
     (0..n)
-        .filter(|&i| !features.is_measure_or_turn(i))
+        .filter(|&i| features.is_known(i))
         .filter_map(|i| {
             let mean = sum[i] / f64::max(rows, 1.0);
             let spread = (squares[i] / f64::max(rows, 1.0) - mean * mean)
