@@ -41,6 +41,8 @@ pub struct LearnArgs<'a> {
     pub prior: (u32, u64, u32),
     /// Rounds of the play-out policy's self-play after it is fitted.
     pub policy_rounds: u32,
+    /// Whether the play-out policy reads the position's counts (else the progress alone).
+    pub policy_position: bool,
     pub seed: u64,
     pub jobs: Option<usize>,
     pub out: Option<PathBuf>,
@@ -188,6 +190,7 @@ pub fn cmd_learn(a: &LearnArgs) -> u8 {
     lc.generations = a.generations.max(1);
     (lc.prior_generations, lc.prior_games, lc.search_iterations) = a.prior;
     lc.policy_rounds = a.policy_rounds;
+    lc.policy_position = a.policy_position;
     lc.time = a.time;
     let jobs = a
         .jobs

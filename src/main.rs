@@ -378,6 +378,10 @@ enum Command {
         /// Rounds of the play-out policy's own self-play (500 games each) after it is fitted (0: none).
         #[arg(long, default_value_t = cardgame_interpreter::learn::POLICY_ROUNDS)]
         policy_rounds: u32,
+        /// What the play-out policy reads beside the move: the position's counts every seat knows
+        /// and the progress, or the progress alone.
+        #[arg(long, default_value = "position", value_parser = ["position", "progress"])]
+        policy_reads: String,
         /// Base seed of every game played.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -582,6 +586,7 @@ fn main() -> ExitCode {
             prior_games,
             search_iterations,
             policy_rounds,
+            policy_reads,
             seed,
             jobs,
             out,
@@ -595,6 +600,7 @@ fn main() -> ExitCode {
             generations,
             prior: (prior_generations, prior_games, search_iterations),
             policy_rounds,
+            policy_position: policy_reads == "position",
             seed,
             jobs,
             out,

@@ -329,3 +329,44 @@ fn learning_chooses_the_search_s_play_outs_by_a_match() {
     };
     assert!(one.contains(written), "{line}\n{one}");
 }
+
+#[test]
+fn a_policy_of_the_progress_alone_is_learned_on_request() {
+    let out = temp("progress.model");
+    let o = cardgame(&[
+        "learn",
+        "examples/two-piles.cardgame",
+        "--games",
+        "20",
+        "--generations",
+        "1",
+        "--prior-generations",
+        "0",
+        "--prior-games",
+        "6",
+        "--policy-rounds",
+        "2",
+        "--policy-reads",
+        "progress",
+        "--out",
+        out.to_str().expect("a path"),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let model = std::fs::read_to_string(out).expect("the model");
+    assert!(
+        model.contains("\nmove ") && !model.contains("\nreads "),
+        "{model}"
+    );
+    let wrong = cardgame(&[
+        "learn",
+        "examples/two-piles.cardgame",
+        "--policy-reads",
+        "all",
+    ]);
+    assert_eq!(wrong.status.code(), Some(2));
+}

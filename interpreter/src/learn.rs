@@ -143,6 +143,9 @@ pub struct LearnConfig {
     pub search_iterations: u32,
     /// Rounds of the play-out policy's own self-play after it is fitted (`learn/moves.rs`).
     pub policy_rounds: u32,
+    /// Whether the play-out policy reads the position's counts that every seat knows (else the
+    /// move and the progress alone: `learn/moves.rs`).
+    pub policy_position: bool,
 }
 
 impl LearnConfig {
@@ -162,6 +165,7 @@ impl LearnConfig {
             prior_games: 100,
             search_iterations: prior::ITERATIONS,
             policy_rounds: moves::ROUNDS,
+            policy_position: true,
         }
     }
 }

@@ -90,8 +90,11 @@ fn play(
         };
         let i = agent.choose(&game, &d);
         if d.options.len() > 1 {
-            // The real game is read whole: in a search the policy reads a world of it.
-            let counts = features.extract_counts(&game, d.player);
+            // The real game is read: the policy reads only what every seat knows as it is.
+            let counts = match lc.policy_position {
+                true => features.extract_counts(&game, d.player),
+                false => Vec::new(),
+            };
             recorded.push(Recorded {
                 keys: d.options.iter().map(|l| key(&d.prompt, l)).collect(),
                 taken: i,
@@ -240,7 +243,10 @@ pub(super) fn learn_moves(
     let mut index: HashMap<String, u32> = HashMap::new();
     let mut names: Vec<String> = Vec::new();
     let turns = model.turns.max(1.0);
-    let reads = reads_of(&FeatureSet::new(program, lc.players), &games);
+    let reads = match lc.policy_position {
+        true => reads_of(&FeatureSet::new(program, lc.players), &games),
+        false => Vec::new(),
+    };
     let rows: Vec<(usize, Row)> = games
         .iter()
         .enumerate()
@@ -386,7 +392,7 @@ fn episode(
         let i = if d.options.len() > 1 {
             let t = f64::from(game.turns()) / turns;
             let policy = seats.get(d.player as usize).copied().unwrap_or(seats[0]);
-            // The real game is read whole: in a search the policy reads a world of it.
+            // The real game is read: the policy reads only what every seat knows as it is.
             let inputs = policy.inputs(features, &game, d.player, t);
             let i = policy.pick(d, &inputs, &mut rng);
             if record {
