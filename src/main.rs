@@ -378,9 +378,9 @@ enum Command {
         /// Rounds of the play-out policy's own self-play (500 games each) after it is fitted (0: none).
         #[arg(long, default_value_t = cardgame_interpreter::learn::POLICY_ROUNDS)]
         policy_rounds: u32,
-        /// What the play-out policy reads beside the move: the position's counts every seat knows
-        /// and the progress, or the progress alone.
-        #[arg(long, default_value = "position", value_parser = ["position", "progress"])]
+        /// What the play-out policy reads beside the move: the progress alone, or also the
+        /// position's counts every seat knows.
+        #[arg(long, default_value = "progress", value_parser = ["progress", "position"])]
         policy_reads: String,
         /// Base seed of every game played.
         #[arg(long, default_value_t = 1)]

@@ -51,9 +51,9 @@ fn learning_gives_the_same_model_whatever_the_jobs() {
     let two = learn("examples/two-piles.cardgame", "2", &b);
     assert_eq!(one, two);
     assert!(one.starts_with("cardgame model 6\nscript "), "{one}");
-    // The play-out policy, learned from the same games: the position's counts it reads, then a
-    // `move` line per option seen.
-    assert!(one.contains("\nreads me.hand "), "{one}");
+    // The play-out policy, learned from the same games: a `move` line per option seen (by
+    // default it reads the progress alone: no `reads` line).
+    assert!(!one.contains("\nreads "), "{one}");
     assert!(one.contains("\nmove "), "{one}");
     // How the search uses the model, as the matches said (the crew's games played alone).
     assert!(
@@ -331,8 +331,8 @@ fn learning_chooses_the_search_s_play_outs_by_a_match() {
 }
 
 #[test]
-fn a_policy_of_the_progress_alone_is_learned_on_request() {
-    let out = temp("progress.model");
+fn a_policy_that_reads_the_position_is_learned_on_request() {
+    let out = temp("position.model");
     let o = cardgame(&[
         "learn",
         "examples/two-piles.cardgame",
@@ -347,7 +347,7 @@ fn a_policy_of_the_progress_alone_is_learned_on_request() {
         "--policy-rounds",
         "2",
         "--policy-reads",
-        "progress",
+        "position",
         "--out",
         out.to_str().expect("a path"),
     ]);
@@ -359,7 +359,7 @@ fn a_policy_of_the_progress_alone_is_learned_on_request() {
     );
     let model = std::fs::read_to_string(out).expect("the model");
     assert!(
-        model.contains("\nmove ") && !model.contains("\nreads "),
+        model.contains("\nreads me.hand ") && model.contains("\nmove "),
         "{model}"
     );
     let wrong = cardgame(&[

@@ -165,7 +165,7 @@ impl LearnConfig {
             prior_games: 100,
             search_iterations: prior::ITERATIONS,
             policy_rounds: moves::ROUNDS,
-            policy_position: true,
+            policy_position: false,
         }
     }
 }

@@ -8,8 +8,9 @@
 //!   with a choice is recorded: the key of each option (the prompt, its digits read as `#`, and the
 //!   label), the option it took, the game's progress (the turn over the mean game's length) and the
 //!   position's counts seen from the decider (`FeatureSet::extract_counts`, read from the real game:
-//!   in a search the policy reads a world of it). The policy reads the counts that vary over the
-//!   training games, standardised by their mean and spread there (`reads` lines). The policy, one
+//!   in a search the policy reads a world of it). With `--policy-reads position` the policy reads
+//!   the counts that every seat knows and that vary over the training games, standardised by their
+//!   mean and spread there (`reads` lines); by default it reads none. The policy, one
 //!   weight per key and input (`a + b t + Σ cⱼ zⱼ`) and a softmax over a decision's options, is
 //!   fitted to those choices by stochastic gradient descent with AdaGrad's steps on the
 //!   cross-entropy, in an order shuffled by the seed, keeping the pass whose cross-entropy on the
