@@ -73,6 +73,32 @@ fn is_word(t: &Ty) -> bool {
     }
 }
 
+/// Whether local `slot` is read in `e` only as the list an aggregate walks or the list of `take`
+/// (a zone's word then stands for the list of its cards).
+fn walked_only(e: &Expr, slot: u16) -> bool {
+    let local = |x: &Expr| matches!(x.kind, ExprKind::Local(s) if s == slot);
+    match &e.kind {
+        ExprKind::Local(s) => *s != slot,
+        ExprKind::Aggregate {
+            list,
+            value,
+            filter,
+            ..
+        } if local(list) => [value, filter]
+            .into_iter()
+            .flatten()
+            .all(|x| walked_only(x, slot)),
+        ExprKind::Builtin(Builtin::Take, a) if a.len() == 2 && local(&a[0]) => {
+            walked_only(&a[1], slot)
+        }
+        _ => {
+            let mut only = true;
+            e.children(&mut |x| only = only && walked_only(x, slot));
+            only
+        }
+    }
+}
+
 /// Whether `e` is certainly a card (its type known here), and so a word naming one.
 fn card(cx: &Cx, e: &Expr) -> bool {
     super::stmts::type_of(cx, e) == Some(Ty::Card)
@@ -503,8 +529,24 @@ fn call(cx: &mut Cx, f: usize, args: &[Expr]) -> C<Int> {
     if cx.depth >= DEPTH {
         return Err("functions called too deep (a recursive function)");
     }
-    if args.len() > 8 || args.len() != def.params.len() || !def.params.iter().all(is_word) {
+    if args.len() > 8 || args.len() != def.params.len() {
         return Err("a function with parameters that are not words");
+    }
+    // A parameter that is a list of cards given a zone, and read only as the list an aggregate
+    // or `take` walks, is the zone's word: it is read where it lies, as the walker reads the list.
+    let mut types = Vec::with_capacity(args.len());
+    for (s, (t, a)) in def.params.iter().zip(args).enumerate() {
+        types.push(match t {
+            _ if is_word(t) => t.clone(),
+            Ty::List(item)
+                if **item == Ty::Card
+                    && super::stmts::type_of(cx, a) == Some(Ty::Zone)
+                    && walked_only(&def.body, s as u16) =>
+            {
+                Ty::Zone
+            }
+            _ => return Err("a function with parameters that are not words"),
+        });
     }
     let arg_fns = args
         .iter()
@@ -519,8 +561,8 @@ fn call(cx: &mut Cx, f: usize, args: &[Expr]) -> C<Int> {
         // A function's slots are written before they are read: nothing to load for them.
         reads: 0,
     };
-    for (s, t) in def.params.iter().enumerate() {
-        inner.set_type(s as u16, t.clone());
+    for (s, t) in types.into_iter().enumerate() {
+        inner.set_type(s as u16, t);
     }
     inner.slot(def.slots.saturating_sub(1))?;
     let body = compile(&mut inner, &def.body)?;

@@ -11,6 +11,8 @@ use crate::program::{Aggregate, Builtin, Expr, ExprKind, Ty};
 /// spaces of the board, or the neighbours of a space (in the layout's order).
 pub(super) enum Items {
     Zone(Int),
+    /// `take(zone, n)`: the zone's top `n` cards, top first.
+    Top(Int, Int),
     Seats,
     Spaces,
     Neighbours(Int),
@@ -38,6 +40,17 @@ impl Items {
                 let n = env.s.zones.get(z)?.cards.len();
                 for k in 0..n {
                     // Read in place, top first, as the walker reads it.
+                    let c = *env.s.zones.get(z)?.cards.get(n.checked_sub(k + 1)?)?;
+                    if !f(env, c as i64)? {
+                        break;
+                    }
+                }
+            }
+            Items::Top(zf, nf) => {
+                let z = usize::try_from(zf(env)?).ok()?;
+                let n = env.s.zones.get(z)?.cards.len();
+                let take = usize::try_from(nf(env)?.max(0)).ok()?.min(n);
+                for k in 0..take {
                     let c = *env.s.zones.get(z)?.cards.get(n.checked_sub(k + 1)?)?;
                     if !f(env, c as i64)? {
                         break;
@@ -117,6 +130,14 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
             Ty::Card,
         ),
         ExprKind::Everyone => (Items::Seats, Ty::Player),
+        ExprKind::Builtin(Builtin::Take, a)
+            if a.len() == 2 && super::stmts::type_of(cx, &a[0]) == Some(Ty::Zone) =>
+        {
+            (
+                Items::Top(compile(cx, &a[0])?, compile(cx, &a[1])?),
+                Ty::Card,
+            )
+        }
         ExprKind::Spaces => (Items::Spaces, Ty::Space),
         ExprKind::Builtin(Builtin::Neighbours, s) if s.len() == 1 => {
             if super::stmts::type_of(cx, &s[0]) != Some(Ty::Space) {

@@ -12,17 +12,20 @@ use crate::value::Value;
 /// closures.
 pub(crate) struct ActionPlan {
     /// The parameter's domain.
-    domain: Domain,
+    pub(super) domain: Domain,
     /// The conjuncts of the action's condition that read no parameter: run once per menu.
     before: Vec<Int>,
     /// The conjuncts that read only the parameter's kind, as one table by kind (`None`: none).
-    by_kind: Option<Box<[bool]>>,
+    pub(super) by_kind: Option<Box<[bool]>>,
     /// The other conjuncts, the parameter in slot 0.
-    rest: Vec<Part>,
+    pub(super) rest: Vec<Part>,
     /// The slot of the parameter.
     slot: usize,
     /// Identical cards of the domain list one option (`ActionDef::interchangeable`).
     merge: bool,
+    /// A second parameter (pairs.rs): its domain, which may read the first, and the conjuncts that
+    /// read it (`rest` then holds those that read the first parameter alone).
+    pub(super) second: Option<(Domain, Vec<Int>)>,
 }
 
 /// A conjunct of an action's condition that reads its parameter and more.
@@ -63,7 +66,7 @@ impl Offered {
 }
 
 /// What an action's parameter ranges over.
-enum Domain {
+pub(super) enum Domain {
     /// No parameter: the action alone is one option.
     Nothing,
     /// The cards of zone instances, one after the other, each top first and up to its number
@@ -77,13 +80,18 @@ enum Domain {
     Spaces,
 }
 
-/// The domain of an action's parameters, and the type of its items (`None`: no parameter).
+/// The domain of an action's first parameter, and the type of its items (`None`: no parameter).
 fn domain(cx: &mut Cx, params: &[Expr]) -> Result<(Domain, Option<Ty>), &'static str> {
     let param = match params {
         [] => return Ok((Domain::Nothing, None)),
-        [param] => param,
-        _ => return Err("an action of more than one parameter"),
+        [param] | [param, _] => param,
+        _ => return Err("an action of more than two parameters"),
     };
+    domain_of(cx, param)
+}
+
+/// The domain `param` of a parameter, and the type of its items.
+fn domain_of(cx: &mut Cx, param: &Expr) -> Result<(Domain, Option<Ty>), &'static str> {
     Ok(match &param.kind {
         ExprKind::Everyone => (Domain::Everyone, Some(Ty::Player)),
         ExprKind::Spaces => (Domain::Spaces, Some(Ty::Space)),
@@ -147,9 +155,20 @@ pub(super) fn plan(p: &Program, a: &ActionDef) -> Result<ActionPlan, &'static st
             .collect(),
         (None, true) => Vec::new(),
     };
+    // A second parameter: its domain may read the first; the conjuncts that read it run per pair.
+    let mut second = match a.params.get(1) {
+        Some(param) => {
+            let (d, t) = domain_of(&mut cx, param)?;
+            cx.set_type(1, t.ok_or("a second parameter of no items")?);
+            Some((d, Vec::new()))
+        }
+        None => None,
+    };
     let (mut before, mut by_kind, mut rest) = (Vec::new(), None::<Vec<bool>>, Vec::new());
     for (e, level) in parts {
-        if let Some(t) = kinds::table(p, e, 0).filter(|_| cards) {
+        if let (Some((_, pairs)), true) = (&mut second, level > 1) {
+            pairs.push(compile(&mut cx, e)?);
+        } else if let Some(t) = kinds::table(p, e, 0).filter(|_| cards) {
             let t = t.iter().map(|&v| v != 0);
             by_kind = Some(match by_kind {
                 Some(b) => b.into_iter().zip(t).map(|(x, y)| x && y).collect(),
@@ -171,6 +190,7 @@ pub(super) fn plan(p: &Program, a: &ActionDef) -> Result<ActionPlan, &'static st
         rest,
         slot: 0,
         merge: a.interchangeable.first().copied().unwrap_or(false),
+        second,
     })
 }
 
@@ -201,6 +221,10 @@ pub(super) fn list(
             none |= part(&mut env)? == 0;
         }
         if none {
+            continue;
+        }
+        if plan.second.is_some() {
+            super::pairs::list(plan, &mut env, p, a, out)?;
             continue;
         }
         let zones = match &plan.domain {
@@ -403,7 +427,7 @@ fn item(
 
 /// Whether cards are attached to `card` (in a zone of its own, `zone kept per card`).
 #[inline]
-fn holds_cards(s: &State, l: &Layout, card: u32) -> bool {
+pub(super) fn holds_cards(s: &State, l: &Layout, card: u32) -> bool {
     l.card_zones.iter().any(|&z| {
         let zi = l
             .zone_base
@@ -440,7 +464,7 @@ fn part(cx: &mut Cx, e: &Expr, card: bool) -> Result<Part, &'static str> {
 }
 
 /// The comparison `op` of two words (`None` for an operator that does not compare).
-fn compare(op: BinOp, x: i64, y: i64) -> Option<bool> {
+pub(super) fn compare(op: BinOp, x: i64, y: i64) -> Option<bool> {
     match op {
         BinOp::Eq => Some(x == y),
         BinOp::Ne => Some(x != y),

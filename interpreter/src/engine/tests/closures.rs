@@ -536,3 +536,23 @@ flow {
         assert!(lockstep_in(&p, "highest", players, 2, true) > 5);
     }
 }
+
+/// Actions of two parameters get plans (closures/pairs.rs): Crafty Explorers' `build_onto`, Heart of
+/// Crown's `keep_card`; their options are the walker's (`the_closures_list_the_planned_actions_of_any_menu_as_the_walker`).
+#[test]
+fn actions_of_two_parameters_have_plans() {
+    for (file, name) in [
+        ("games/crafty-explorers.cardgame", "build_onto"),
+        ("games/heart-of-crown.cardgame", "keep_card"),
+    ] {
+        let p = program(file);
+        let closures = p.closures.clone().expect("closures are built");
+        let a = p.actions.iter().position(|d| d.name == name);
+        let plan = &closures.actions[a.expect("the action")];
+        assert!(
+            plan.is_ok(),
+            "{file}: {name} has a plan: {:?}",
+            plan.as_ref().err()
+        );
+    }
+}
