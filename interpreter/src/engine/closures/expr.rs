@@ -17,7 +17,7 @@ pub(crate) type Int = Box<dyn Fn(&mut Env) -> Option<i64> + Send + Sync>;
 pub(crate) type C<T> = Result<T, &'static str>;
 
 /// Functions called inside functions, at most this deep (a recursive function does not compile).
-const DEPTH: u32 = 8;
+pub(super) const DEPTH: u32 = 8;
 
 /// What the compiler knows of the frame it compiles in.
 pub(crate) struct Cx<'p> {
@@ -401,7 +401,7 @@ pub(crate) fn zone(cx: &mut Cx, z: usize, holder: Option<&Expr>) -> C<Int> {
     })
 }
 
-/// The builtins of numbers, and `count` of a zone or of `everyone`.
+/// The builtins of numbers, and `count` of a list (a zone, `everyone`, any list of items.rs).
 fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
     Ok(match (b, args) {
         (Builtin::Size, [x]) => match &x.kind {
@@ -422,7 +422,18 @@ fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
                     Some(env.s.zones.get(z)?.cards.len() as i64)
                 })
             }
-            _ => return Err("`count` of a list that is not a zone or `everyone`"),
+            // Any other list the closures walk (items.rs), its items counted.
+            _ => {
+                let (items, _) = super::items::items(cx, x)?;
+                Box::new(move |env| {
+                    let mut n = 0i64;
+                    items.each(env, |_, _| {
+                        n += 1;
+                        Some(true)
+                    })?;
+                    Some(n)
+                })
+            }
         },
         (Builtin::Max2 | Builtin::Min2, [a, b2]) => {
             let (af, bf) = (compile(cx, a)?, compile(cx, b2)?);

@@ -78,6 +78,8 @@ pub(super) enum Domain {
     Everyone,
     /// The spaces of the board, in order.
     Spaces,
+    /// Any other list the closures walk (items.rs), of items of the type given.
+    Items(super::items::Items, Ty),
 }
 
 /// The domain of an action's first parameter, and the type of its items (`None`: no parameter).
@@ -101,8 +103,13 @@ fn domain_of(cx: &mut Cx, param: &Expr) -> Result<(Domain, Option<Ty>), &'static
         },
         _ => {
             let mut zones = Vec::new();
-            cards(cx, param, &mut zones, 0)?;
-            (Domain::Cards(zones), Some(Ty::Card))
+            match cards(cx, param, &mut zones, 0) {
+                Ok(()) => (Domain::Cards(zones), Some(Ty::Card)),
+                Err(why) => {
+                    let (items, ty) = super::items::items(cx, param).map_err(|_| why)?;
+                    (Domain::Items(items, ty.clone()), Some(ty))
+                }
+            }
         }
     })
 }
@@ -223,7 +230,7 @@ pub(super) fn list(
         if none {
             continue;
         }
-        if plan.second.is_some() {
+        if plan.second.is_some() || matches!(plan.domain, Domain::Items(..)) {
             super::pairs::list(plan, &mut env, p, a, out)?;
             continue;
         }
@@ -262,6 +269,8 @@ pub(super) fn list(
                 continue;
             }
             Domain::Cards(zones) => zones,
+            // Listed by pairs.rs, above.
+            Domain::Items(..) => return None,
         };
         // The sides of comparisons that read no parameter, once for the menu.
         let mut others = [0i64; PARTS];

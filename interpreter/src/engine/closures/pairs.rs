@@ -1,4 +1,5 @@
-//! Engine stage (closures): the options of an action of two parameters, listed by compiled closures.
+//! Engine stage (closures): the options of an action of two parameters, or of one over any list
+//! the closures walk, listed by compiled closures.
 //!
 //! As the walker's `enum_domain`: for each item of the first domain in order (a zone's cards top
 //! first, seats, spaces), the conjuncts that read the first parameter alone; then for each item of
@@ -116,6 +117,12 @@ fn each(
                 f(env, i as i64, Value::Space(i as u16))?;
             }
         }
+        Domain::Items(items, ty) => {
+            items.each(env, |env, w| {
+                f(env, w, super::stmts::value(ty, w))?;
+                Some(true)
+            })?;
+        }
         Domain::Cards(zones) => {
             for (zf, limit) in zones {
                 let z = usize::try_from(zf(env)?).ok()?;
@@ -167,7 +174,8 @@ fn first_holds(plan: &ActionPlan, env: &mut Env, w: i64, v: &Value) -> Option<bo
     Some(true)
 }
 
-/// Adds the options of action `a` of two parameters to `out`; `None` when the walker must.
+/// Adds the options of action `a` of two parameters, or of one over a list that is not zones'
+/// cards nor seats (items.rs), to `out`; `None` when the walker must.
 pub(super) fn list(
     plan: &ActionPlan,
     env: &mut Env,
@@ -175,8 +183,22 @@ pub(super) fn list(
     a: ActionId,
     out: &mut Vec<MenuOption>,
 ) -> Option<()> {
-    let (domain, pairs) = plan.second.as_ref()?;
     // The keys of the options listed so far, in order.
+    let Some((domain, pairs)) = plan.second.as_ref() else {
+        let mut listed: Vec<Key> = Vec::new();
+        return each(&plan.domain, env, |env, w, v| {
+            let kv = key(env, p, &v)?;
+            if listed.iter().any(|&i| i.same(kv, env)) || !first_holds(plan, env, w, &v)? {
+                return Some(());
+            }
+            if listed.len() == LISTED {
+                return None;
+            }
+            listed.push(kv);
+            out.push((a, Args::One(v)));
+            Some(())
+        });
+    };
     let mut listed: Vec<(Key, Key)> = Vec::new();
     each(&plan.domain, env, |env, w, v| {
         if !first_holds(plan, env, w, &v)? {

@@ -556,3 +556,27 @@ fn actions_of_two_parameters_have_plans() {
         );
     }
 }
+
+/// Menus over lists that are not zones' cards (a function's list, `a + b`, `filter`, `take_while`,
+/// `if`, `flatten`) and conditions that walk them get plans (closures/items.rs, closures/pairs.rs).
+#[test]
+fn actions_over_lists_have_plans() {
+    let mut missing = Vec::new();
+    for (file, names) in [
+        (
+            "games/heart-of-crown.cardgame",
+            &["recall_card", "bribe_buy"][..],
+        ),
+        ("games/craft-the-crown.cardgame", &["give_card"][..]),
+    ] {
+        let p = program(file);
+        let closures = p.closures.clone().expect("closures are built");
+        for name in names {
+            let a = p.actions.iter().position(|d| d.name == *name);
+            if let Err(why) = &closures.actions[a.expect("the action")] {
+                missing.push(format!("{file}: {name}: {why}"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{missing:#?}");
+}
