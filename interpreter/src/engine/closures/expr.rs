@@ -8,6 +8,7 @@
 
 use super::env::{word, Env, NONE, SLOTS};
 use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind, Program, Ty, UnOp};
+use crate::value::Value;
 use cardgame_grammar::ast::Scope;
 
 /// A compiled expression: its value as a word, or `None` (the walker answers instead).
@@ -122,6 +123,66 @@ fn kind_of(env: &Env, c: i64) -> Option<usize> {
         .map(|cs| cs.kind as usize)
 }
 
+/// The constant value of property `pid` for cards of kind `k` (`None`: not a constant).
+fn constant(p: &Program, pid: usize, k: usize) -> Option<&Value> {
+    let e = match p.kinds.get(k)?.props.get(pid)? {
+        Some(e) => e,
+        None => &p.props.get(pid)?.default,
+    };
+    match &e.kind {
+        ExprKind::Const(v) => Some(v),
+        _ => None,
+    }
+}
+
+/// What of a card's kind is compared with `none`: a property, or its tag of a group.
+#[derive(Clone, Copy)]
+enum Read {
+    Prop(usize),
+    Tag(crate::program::GroupId),
+}
+
+/// The tag of group `g` of kind `k` (`None`: none).
+fn tag_of(p: &Program, g: crate::program::GroupId, k: usize) -> Option<u16> {
+    let group = |t: &&crate::program::TagId| p.tags.get(t.index()).map(|d| d.group) == Some(g);
+    p.kinds.get(k)?.tags.iter().find(group).map(|t| t.0)
+}
+
+/// `x == y` of a property or a tag of a group `x` of a card (either side) and any `y` but `none`:
+/// what it reads, the card, and `y`.
+fn optional<'e>(a: &'e Expr, b: &'e Expr) -> Option<(Read, &'e Expr, &'e Expr)> {
+    let read = |e: &'e Expr| match &e.kind {
+        ExprKind::Prop(pid, ce) => Some((Read::Prop(pid.index()), &**ce)),
+        ExprKind::TagOf(g, ce) => Some((Read::Tag(*g), &**ce)),
+        _ => None,
+    };
+    let none = |e: &Expr| matches!(e.kind, ExprKind::Const(Value::None));
+    if none(a) || none(b) {
+        return None;
+    }
+    match (read(a), read(b)) {
+        (Some((of, ce)), _) => Some((of, ce, b)),
+        (None, Some((of, ce))) => Some((of, ce, a)),
+        (None, None) => None,
+    }
+}
+
+/// `x == none` or `none == x` of a property or a tag of a group `x` of a card: what it reads, and
+/// the card.
+fn none_test<'e>(a: &'e Expr, b: &'e Expr) -> Option<(Read, &'e Expr)> {
+    let none = |e: &Expr| matches!(e.kind, ExprKind::Const(Value::None));
+    let read = |e: &'e Expr| match &e.kind {
+        ExprKind::Prop(pid, ce) => Some((Read::Prop(pid.index()), &**ce)),
+        ExprKind::TagOf(g, ce) => Some((Read::Tag(*g), &**ce)),
+        _ => None,
+    };
+    match (none(a), none(b)) {
+        (false, true) => read(a),
+        (true, false) => read(b),
+        _ => None,
+    }
+}
+
 /// Compiles `e`.
 pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
     Ok(match &e.kind {
@@ -168,17 +229,15 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             if !card(cx, ce) {
                 return Err("a property of an expression not known to be a card");
             }
-            let pid = pid.index();
+            // Per kind, the property's constant as a word; a property that is not a constant
+            // word of the card's kind (computed, a list, `none`): the walker reads it.
+            let table: Box<[Option<i64>]> = (0..cx.p.kinds.len())
+                .map(|k| constant(cx.p, pid.index(), k).and_then(word))
+                .collect();
             let cf = compile(cx, ce)?;
-            // A property that is not a constant number of the card's kind: the walker reads it.
             Box::new(move |env| {
                 let c = cf(env)?;
-                let k = kind_of(env, c)?;
-                env.l
-                    .prop_int
-                    .get(k * env.l.nprops + pid)
-                    .copied()
-                    .flatten()
+                *table.get(kind_of(env, c)?)?
             })
         }
         ExprKind::IsTag(x, t, negated) => {
@@ -332,6 +391,55 @@ fn field(cx: &mut Cx, f: crate::ops::Field, x: &Expr) -> C<Int> {
 }
 
 fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
+    // A card's constant property or tag of a group compared with `none` (`c.faction == none`):
+    // a table by kind.
+    if let (BinOp::Eq | BinOp::Ne, Some((of, ce))) = (op, none_test(a, b)) {
+        if card(cx, ce) {
+            let p = cx.p;
+            let eq = op == BinOp::Eq;
+            let table: Box<[Option<bool>]> = (0..p.kinds.len())
+                .map(|k| {
+                    let none = match of {
+                        Read::Prop(pid) => *constant(p, pid, k)? == Value::None,
+                        Read::Tag(g) => tag_of(p, g, k).is_none(),
+                    };
+                    Some(none == eq)
+                })
+                .collect();
+            let cf = compile(cx, ce)?;
+            return Ok(Box::new(move |env| {
+                let c = cf(env)?;
+                table.get(kind_of(env, c)?)?.map(i64::from)
+            }));
+        }
+    }
+    // A card's constant property or tag of a group that may be `none`, compared with a word
+    // (`d.faction == t`): `none` equals no word.
+    if let (BinOp::Eq | BinOp::Ne, Some((of, ce, other))) = (op, optional(a, b)) {
+        if card(cx, ce) {
+            let p = cx.p;
+            let table: Box<[Option<Option<i64>>]> = (0..p.kinds.len())
+                .map(|k| match of {
+                    Read::Prop(pid) => {
+                        let v = constant(p, pid, k)?;
+                        match v {
+                            Value::None => Some(None),
+                            _ => word(v).map(Some),
+                        }
+                    }
+                    Read::Tag(g) => Some(tag_of(p, g, k).map(i64::from)),
+                })
+                .collect();
+            let (cf, of) = (compile(cx, ce)?, compile(cx, other)?);
+            let eq = op == BinOp::Eq;
+            return Ok(Box::new(move |env| {
+                let c = cf(env)?;
+                let mine = (*table.get(kind_of(env, c)?)?)?;
+                let o = of(env)?;
+                Some(((mine == Some(o)) == eq) as i64)
+            }));
+        }
+    }
     let (af, bf) = (compile(cx, a)?, compile(cx, b)?);
     Ok(match op {
         BinOp::And => Box::new(move |env| Some((af(env)? != 0 && bf(env)? != 0) as i64)),

@@ -558,7 +558,9 @@ fn actions_of_two_parameters_have_plans() {
 }
 
 /// Menus over lists that are not zones' cards (a function's list, `a + b`, `filter`, `take_while`,
-/// `if`, `flatten`) and conditions that walk them get plans (closures/items.rs, closures/pairs.rs).
+/// `if`, `flatten`) and conditions that walk them get plans (closures/items.rs, closures/pairs.rs);
+/// so do conditions that compare a card's tag of a group or property with `none` or with a word
+/// (Crayne's `c.faction == none`, `d.faction == t`).
 #[test]
 fn actions_over_lists_have_plans() {
     let mut missing = Vec::new();
@@ -568,6 +570,7 @@ fn actions_over_lists_have_plans() {
             &["recall_card", "bribe_buy"][..],
         ),
         ("games/craft-the-crown.cardgame", &["give_card"][..]),
+        ("games/crayne.cardgame", &["buy_card", "raise_from_pit"][..]),
     ] {
         let p = program(file);
         let closures = p.closures.clone().expect("closures are built");
