@@ -21,7 +21,6 @@ mod calls;
 mod compile;
 mod counts;
 mod kinds;
-mod props;
 mod stmts;
 
 pub(crate) use counts::ZoneCounts;
