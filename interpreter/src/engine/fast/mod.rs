@@ -21,6 +21,7 @@ mod calls;
 mod compile;
 mod counts;
 mod kinds;
+mod props;
 mod stmts;
 
 pub(crate) use counts::ZoneCounts;

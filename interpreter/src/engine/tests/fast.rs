@@ -447,10 +447,14 @@ flow {
 "#;
 
 #[test]
-fn computed_properties_this_and_sorts_as_the_walker() {
+fn computed_properties_this_and_sorts_take_the_fast_path() {
     let g = super::build::checked_game(COMPUTED, None);
     // One: 1 + 0 + 0 each; Three: 3 + 4 (the Threes in hand) + 0; Five: 5 + 3 (boost 2, plus 1) + 2.
     assert_eq!(end(&g), "72 4 4 1");
+    // Each of the aggregates answers whole (35 fast answers); when a computed property sent them
+    // to the walker, it evaluated their parts one by one, each part a fast answer (91).
+    let n = answered(&g);
+    assert!(n > 4 && n < 60, "{n} fast answers");
     // Every budget up to the game's work: the same end with the fast paths as without (the walker
     // reports the spent budget at the same step).
     let needed = g.work();
