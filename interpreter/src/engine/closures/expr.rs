@@ -8,6 +8,7 @@
 
 use super::env::{word, Env, NONE, SLOTS};
 use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind, Program, Ty, UnOp};
+use crate::value::Value;
 use cardgame_grammar::ast::Scope;
 
 /// A compiled expression: its value as a word, or `None` (the walker answers instead).
@@ -17,7 +18,7 @@ pub(crate) type Int = Box<dyn Fn(&mut Env) -> Option<i64> + Send + Sync>;
 pub(crate) type C<T> = Result<T, &'static str>;
 
 /// Functions called inside functions, at most this deep (a recursive function does not compile).
-const DEPTH: u32 = 8;
+pub(super) const DEPTH: u32 = 8;
 
 /// What the compiler knows of the frame it compiles in.
 pub(crate) struct Cx<'p> {
@@ -73,6 +74,32 @@ fn is_word(t: &Ty) -> bool {
     }
 }
 
+/// Whether local `slot` is read in `e` only as the list an aggregate walks or the list of `take`
+/// (a zone's word then stands for the list of its cards).
+fn walked_only(e: &Expr, slot: u16) -> bool {
+    let local = |x: &Expr| matches!(x.kind, ExprKind::Local(s) if s == slot);
+    match &e.kind {
+        ExprKind::Local(s) => *s != slot,
+        ExprKind::Aggregate {
+            list,
+            value,
+            filter,
+            ..
+        } if local(list) => [value, filter]
+            .into_iter()
+            .flatten()
+            .all(|x| walked_only(x, slot)),
+        ExprKind::Builtin(Builtin::Take, a) if a.len() == 2 && local(&a[0]) => {
+            walked_only(&a[1], slot)
+        }
+        _ => {
+            let mut only = true;
+            e.children(&mut |x| only = only && walked_only(x, slot));
+            only
+        }
+    }
+}
+
 /// Whether `e` is certainly a card (its type known here), and so a word naming one.
 fn card(cx: &Cx, e: &Expr) -> bool {
     super::stmts::type_of(cx, e) == Some(Ty::Card)
@@ -94,6 +121,66 @@ fn kind_of(env: &Env, c: i64) -> Option<usize> {
         .cards
         .get(usize::try_from(c).ok()?)
         .map(|cs| cs.kind as usize)
+}
+
+/// The constant value of property `pid` for cards of kind `k` (`None`: not a constant).
+fn constant(p: &Program, pid: usize, k: usize) -> Option<&Value> {
+    let e = match p.kinds.get(k)?.props.get(pid)? {
+        Some(e) => e,
+        None => &p.props.get(pid)?.default,
+    };
+    match &e.kind {
+        ExprKind::Const(v) => Some(v),
+        _ => None,
+    }
+}
+
+/// What of a card's kind is compared with `none`: a property, or its tag of a group.
+#[derive(Clone, Copy)]
+enum Read {
+    Prop(usize),
+    Tag(crate::program::GroupId),
+}
+
+/// The tag of group `g` of kind `k` (`None`: none).
+fn tag_of(p: &Program, g: crate::program::GroupId, k: usize) -> Option<u16> {
+    let group = |t: &&crate::program::TagId| p.tags.get(t.index()).map(|d| d.group) == Some(g);
+    p.kinds.get(k)?.tags.iter().find(group).map(|t| t.0)
+}
+
+/// `x == y` of a property or a tag of a group `x` of a card (either side) and any `y` but `none`:
+/// what it reads, the card, and `y`.
+fn optional<'e>(a: &'e Expr, b: &'e Expr) -> Option<(Read, &'e Expr, &'e Expr)> {
+    let read = |e: &'e Expr| match &e.kind {
+        ExprKind::Prop(pid, ce) => Some((Read::Prop(pid.index()), &**ce)),
+        ExprKind::TagOf(g, ce) => Some((Read::Tag(*g), &**ce)),
+        _ => None,
+    };
+    let none = |e: &Expr| matches!(e.kind, ExprKind::Const(Value::None));
+    if none(a) || none(b) {
+        return None;
+    }
+    match (read(a), read(b)) {
+        (Some((of, ce)), _) => Some((of, ce, b)),
+        (None, Some((of, ce))) => Some((of, ce, a)),
+        (None, None) => None,
+    }
+}
+
+/// `x == none` or `none == x` of a property or a tag of a group `x` of a card: what it reads, and
+/// the card.
+fn none_test<'e>(a: &'e Expr, b: &'e Expr) -> Option<(Read, &'e Expr)> {
+    let none = |e: &Expr| matches!(e.kind, ExprKind::Const(Value::None));
+    let read = |e: &'e Expr| match &e.kind {
+        ExprKind::Prop(pid, ce) => Some((Read::Prop(pid.index()), &**ce)),
+        ExprKind::TagOf(g, ce) => Some((Read::Tag(*g), &**ce)),
+        _ => None,
+    };
+    match (none(a), none(b)) {
+        (false, true) => read(a),
+        (true, false) => read(b),
+        _ => None,
+    }
 }
 
 /// Compiles `e`.
@@ -142,17 +229,15 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             if !card(cx, ce) {
                 return Err("a property of an expression not known to be a card");
             }
-            let pid = pid.index();
+            // Per kind, the property's constant as a word; a property that is not a constant
+            // word of the card's kind (computed, a list, `none`): the walker reads it.
+            let table: Box<[Option<i64>]> = (0..cx.p.kinds.len())
+                .map(|k| constant(cx.p, pid.index(), k).and_then(word))
+                .collect();
             let cf = compile(cx, ce)?;
-            // A property that is not a constant number of the card's kind: the walker reads it.
             Box::new(move |env| {
                 let c = cf(env)?;
-                let k = kind_of(env, c)?;
-                env.l
-                    .prop_int
-                    .get(k * env.l.nprops + pid)
-                    .copied()
-                    .flatten()
+                *table.get(kind_of(env, c)?)?
             })
         }
         ExprKind::IsTag(x, t, negated) => {
@@ -306,6 +391,55 @@ fn field(cx: &mut Cx, f: crate::ops::Field, x: &Expr) -> C<Int> {
 }
 
 fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
+    // A card's constant property or tag of a group compared with `none` (`c.faction == none`):
+    // a table by kind.
+    if let (BinOp::Eq | BinOp::Ne, Some((of, ce))) = (op, none_test(a, b)) {
+        if card(cx, ce) {
+            let p = cx.p;
+            let eq = op == BinOp::Eq;
+            let table: Box<[Option<bool>]> = (0..p.kinds.len())
+                .map(|k| {
+                    let none = match of {
+                        Read::Prop(pid) => *constant(p, pid, k)? == Value::None,
+                        Read::Tag(g) => tag_of(p, g, k).is_none(),
+                    };
+                    Some(none == eq)
+                })
+                .collect();
+            let cf = compile(cx, ce)?;
+            return Ok(Box::new(move |env| {
+                let c = cf(env)?;
+                table.get(kind_of(env, c)?)?.map(i64::from)
+            }));
+        }
+    }
+    // A card's constant property or tag of a group that may be `none`, compared with a word
+    // (`d.faction == t`): `none` equals no word.
+    if let (BinOp::Eq | BinOp::Ne, Some((of, ce, other))) = (op, optional(a, b)) {
+        if card(cx, ce) {
+            let p = cx.p;
+            let table: Box<[Option<Option<i64>>]> = (0..p.kinds.len())
+                .map(|k| match of {
+                    Read::Prop(pid) => {
+                        let v = constant(p, pid, k)?;
+                        match v {
+                            Value::None => Some(None),
+                            _ => word(v).map(Some),
+                        }
+                    }
+                    Read::Tag(g) => Some(tag_of(p, g, k).map(i64::from)),
+                })
+                .collect();
+            let (cf, of) = (compile(cx, ce)?, compile(cx, other)?);
+            let eq = op == BinOp::Eq;
+            return Ok(Box::new(move |env| {
+                let c = cf(env)?;
+                let mine = (*table.get(kind_of(env, c)?)?)?;
+                let o = of(env)?;
+                Some(((mine == Some(o)) == eq) as i64)
+            }));
+        }
+    }
     let (af, bf) = (compile(cx, a)?, compile(cx, b)?);
     Ok(match op {
         BinOp::And => Box::new(move |env| Some((af(env)? != 0 && bf(env)? != 0) as i64)),
@@ -375,7 +509,7 @@ pub(crate) fn zone(cx: &mut Cx, z: usize, holder: Option<&Expr>) -> C<Int> {
     })
 }
 
-/// The builtins of numbers, and `count` of a zone or of `everyone`.
+/// The builtins of numbers, and `count` of a list (a zone, `everyone`, any list of items.rs).
 fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
     Ok(match (b, args) {
         (Builtin::Size, [x]) => match &x.kind {
@@ -396,7 +530,18 @@ fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
                     Some(env.s.zones.get(z)?.cards.len() as i64)
                 })
             }
-            _ => return Err("`count` of a list that is not a zone or `everyone`"),
+            // Any other list the closures walk (items.rs), its items counted.
+            _ => {
+                let (items, _) = super::items::items(cx, x)?;
+                Box::new(move |env| {
+                    let mut n = 0i64;
+                    items.each(env, |_, _| {
+                        n += 1;
+                        Some(true)
+                    })?;
+                    Some(n)
+                })
+            }
         },
         (Builtin::Max2 | Builtin::Min2, [a, b2]) => {
             let (af, bf) = (compile(cx, a)?, compile(cx, b2)?);
@@ -503,8 +648,24 @@ fn call(cx: &mut Cx, f: usize, args: &[Expr]) -> C<Int> {
     if cx.depth >= DEPTH {
         return Err("functions called too deep (a recursive function)");
     }
-    if args.len() > 8 || args.len() != def.params.len() || !def.params.iter().all(is_word) {
+    if args.len() > 8 || args.len() != def.params.len() {
         return Err("a function with parameters that are not words");
+    }
+    // A parameter that is a list of cards given a zone, and read only as the list an aggregate
+    // or `take` walks, is the zone's word: it is read where it lies, as the walker reads the list.
+    let mut types = Vec::with_capacity(args.len());
+    for (s, (t, a)) in def.params.iter().zip(args).enumerate() {
+        types.push(match t {
+            _ if is_word(t) => t.clone(),
+            Ty::List(item)
+                if **item == Ty::Card
+                    && super::stmts::type_of(cx, a) == Some(Ty::Zone)
+                    && walked_only(&def.body, s as u16) =>
+            {
+                Ty::Zone
+            }
+            _ => return Err("a function with parameters that are not words"),
+        });
     }
     let arg_fns = args
         .iter()
@@ -519,8 +680,8 @@ fn call(cx: &mut Cx, f: usize, args: &[Expr]) -> C<Int> {
         // A function's slots are written before they are read: nothing to load for them.
         reads: 0,
     };
-    for (s, t) in def.params.iter().enumerate() {
-        inner.set_type(s as u16, t.clone());
+    for (s, t) in types.into_iter().enumerate() {
+        inner.set_type(s as u16, t);
     }
     inner.slot(def.slots.saturating_sub(1))?;
     let body = compile(&mut inner, &def.body)?;

@@ -6,11 +6,13 @@
 
 use super::env::Env;
 use super::expr::{compile, zone, Cx, Int, C};
-use crate::program::{Aggregate, Builtin, Expr, ExprKind, Ty};
+use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind, Ty};
 /// The items an aggregate walks: a zone's cards, top first, the living seats in seat order, the
 /// spaces of the board, or the neighbours of a space (in the layout's order).
 pub(super) enum Items {
     Zone(Int),
+    /// `take(zone, n)`: the zone's top `n` cards, top first.
+    Top(Int, Int),
     Seats,
     Spaces,
     Neighbours(Int),
@@ -21,6 +23,24 @@ pub(super) enum Items {
         slot: usize,
         filter: Option<Int>,
         zone: Int,
+    },
+    /// `a + b`: the items of one list, then of the other.
+    Concat(Box<Items>, Box<Items>),
+    /// `filter(x in L where C)` (each item of L, bound to the slot, that passes C), or
+    /// `take_while(x in L where C)` (`stop`: up to the first that does not).
+    Filter {
+        list: Box<Items>,
+        slot: usize,
+        cond: Int,
+        stop: bool,
+    },
+    /// `if C then A else B` of two lists.
+    Choice(Int, Box<Items>, Box<Items>),
+    /// A function's list: its arguments written in its frame's slots from `base`, then its body.
+    Call {
+        args: Vec<Int>,
+        base: usize,
+        body: Box<Items>,
     },
 }
 
@@ -38,6 +58,17 @@ impl Items {
                 let n = env.s.zones.get(z)?.cards.len();
                 for k in 0..n {
                     // Read in place, top first, as the walker reads it.
+                    let c = *env.s.zones.get(z)?.cards.get(n.checked_sub(k + 1)?)?;
+                    if !f(env, c as i64)? {
+                        break;
+                    }
+                }
+            }
+            Items::Top(zf, nf) => {
+                let z = usize::try_from(zf(env)?).ok()?;
+                let n = env.s.zones.get(z)?.cards.len();
+                let take = usize::try_from(nf(env)?.max(0)).ok()?.min(n);
+                for k in 0..take {
                     let c = *env.s.zones.get(z)?.cards.get(n.checked_sub(k + 1)?)?;
                     if !f(env, c as i64)? {
                         break;
@@ -83,6 +114,45 @@ impl Items {
                 };
                 outer.each_dyn(env, inner)?;
             }
+            Items::Concat(a, b) => {
+                let mut go = true;
+                a.each_dyn(env, &mut |env, x| {
+                    go = f(env, x)?;
+                    Some(go)
+                })?;
+                if go {
+                    b.each_dyn(env, &mut f)?;
+                }
+            }
+            Items::Filter {
+                list,
+                slot,
+                cond,
+                stop,
+            } => {
+                list.each_dyn(env, &mut |env, x| {
+                    env.slots[*slot] = x;
+                    if cond(env)? == 0 {
+                        return Some(!*stop);
+                    }
+                    f(env, x)
+                })?;
+            }
+            Items::Choice(c, a, b) => {
+                let list = if c(env)? != 0 { a } else { b };
+                list.each_dyn(env, &mut f)?;
+            }
+            Items::Call { args, base, body } => {
+                let mut vals = [0i64; 8];
+                for (v, a) in vals.iter_mut().zip(args) {
+                    *v = a(env)?;
+                }
+                let n = args.len();
+                env.slots
+                    .get_mut(*base..*base + n)?
+                    .copy_from_slice(vals.get(..n)?);
+                body.each_dyn(env, &mut f)?;
+            }
             Items::Neighbours(sf) => {
                 let sp = usize::try_from(sf(env)?).ok()?;
                 let l = env.l;
@@ -117,6 +187,14 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
             Ty::Card,
         ),
         ExprKind::Everyone => (Items::Seats, Ty::Player),
+        ExprKind::Builtin(Builtin::Take, a)
+            if a.len() == 2 && super::stmts::type_of(cx, &a[0]) == Some(Ty::Zone) =>
+        {
+            (
+                Items::Top(compile(cx, &a[0])?, compile(cx, &a[1])?),
+                Ty::Card,
+            )
+        }
         ExprKind::Spaces => (Items::Spaces, Ty::Space),
         ExprKind::Builtin(Builtin::Neighbours, s) if s.len() == 1 => {
             if super::stmts::type_of(cx, &s[0]) != Some(Ty::Space) {
@@ -144,8 +222,90 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
         _ if super::stmts::type_of(cx, list) == Some(Ty::Zone) => {
             (Items::Zone(compile(cx, list)?), Ty::Card)
         }
+        ExprKind::Binary(BinOp::Add | BinOp::Concat, a, b) => {
+            let ((a, ta), (b, tb)) = (items(cx, a)?, items(cx, b)?);
+            if ta != tb {
+                return Err("a list of two lists of other items");
+            }
+            (Items::Concat(Box::new(a), Box::new(b)), ta)
+        }
+        ExprKind::Aggregate {
+            op: op @ (Aggregate::Filter | Aggregate::TakeWhile),
+            value: None,
+            slot,
+            list,
+            filter: Some(cond),
+        } => {
+            let (list, ty) = items(cx, list)?;
+            cx.set_type(*slot, ty.clone());
+            let slot = cx.slot(*slot)?;
+            let cond = compile(cx, cond)?;
+            let stop = *op == Aggregate::TakeWhile;
+            let list = Box::new(list);
+            (
+                Items::Filter {
+                    list,
+                    slot,
+                    cond,
+                    stop,
+                },
+                ty,
+            )
+        }
+        ExprKind::If(c, a, b) => {
+            let c = compile(cx, c)?;
+            let ((a, ta), (b, tb)) = (items(cx, a)?, items(cx, b)?);
+            if ta != tb {
+                return Err("a choice of two lists of other items");
+            }
+            (Items::Choice(c, Box::new(a), Box::new(b)), ta)
+        }
+        ExprKind::CallFn(f, args) => call(cx, f.index(), args)?,
         _ => return Err("an aggregate over a list that is not a zone, seats, spaces or zones'"),
     })
+}
+
+/// The items of the list a function gives, its body compiled in a frame above the caller's (as
+/// expr.rs compiles a call of a function giving a word).
+fn call(cx: &mut Cx, f: usize, args: &[Expr]) -> C<(Items, Ty)> {
+    let def = cx.p.fns.get(f).ok_or("an unknown function")?;
+    if cx.depth >= super::expr::DEPTH {
+        return Err("functions called too deep (a recursive function)");
+    }
+    if args.len() > 8 || args.len() != def.params.len() {
+        return Err("a function of a list with parameters that are not words");
+    }
+    let mut types = Vec::with_capacity(args.len());
+    let mut fns = Vec::with_capacity(args.len());
+    for (t, a) in def.params.iter().zip(args) {
+        if super::stmts::type_of(cx, a).as_ref() != Some(t) {
+            return Err("a function of a list with parameters that are not words");
+        }
+        types.push(t.clone());
+        fns.push(compile(cx, a)?);
+    }
+    let base = cx.base + cx.types.len();
+    let mut inner = Cx {
+        p: cx.p,
+        base,
+        types: vec![None; def.slots.max(def.params.len() as u16) as usize],
+        depth: cx.depth + 1,
+        reads: 0,
+    };
+    for (s, t) in types.into_iter().enumerate() {
+        inner.set_type(s as u16, t);
+    }
+    inner.slot(def.slots.saturating_sub(1))?;
+    let (body, ty) = items(&mut inner, &def.body)?;
+    let body = Box::new(body);
+    Ok((
+        Items::Call {
+            args: fns,
+            base,
+            body,
+        },
+        ty,
+    ))
 }
 
 /// The cards of zone `v` for each item of `list` (bound to `slot`) that passes `filter`.

@@ -12,17 +12,20 @@ use crate::value::Value;
 /// closures.
 pub(crate) struct ActionPlan {
     /// The parameter's domain.
-    domain: Domain,
+    pub(super) domain: Domain,
     /// The conjuncts of the action's condition that read no parameter: run once per menu.
     before: Vec<Int>,
     /// The conjuncts that read only the parameter's kind, as one table by kind (`None`: none).
-    by_kind: Option<Box<[bool]>>,
+    pub(super) by_kind: Option<Box<[bool]>>,
     /// The other conjuncts, the parameter in slot 0.
-    rest: Vec<Part>,
+    pub(super) rest: Vec<Part>,
     /// The slot of the parameter.
     slot: usize,
     /// Identical cards of the domain list one option (`ActionDef::interchangeable`).
     merge: bool,
+    /// A second parameter (pairs.rs): its domain, which may read the first, and the conjuncts that
+    /// read it (`rest` then holds those that read the first parameter alone).
+    pub(super) second: Option<(Domain, Vec<Int>)>,
 }
 
 /// A conjunct of an action's condition that reads its parameter and more.
@@ -63,7 +66,7 @@ impl Offered {
 }
 
 /// What an action's parameter ranges over.
-enum Domain {
+pub(super) enum Domain {
     /// No parameter: the action alone is one option.
     Nothing,
     /// The cards of zone instances, one after the other, each top first and up to its number
@@ -75,15 +78,22 @@ enum Domain {
     Everyone,
     /// The spaces of the board, in order.
     Spaces,
+    /// Any other list the closures walk (items.rs), of items of the type given.
+    Items(super::items::Items, Ty),
 }
 
-/// The domain of an action's parameters, and the type of its items (`None`: no parameter).
+/// The domain of an action's first parameter, and the type of its items (`None`: no parameter).
 fn domain(cx: &mut Cx, params: &[Expr]) -> Result<(Domain, Option<Ty>), &'static str> {
     let param = match params {
         [] => return Ok((Domain::Nothing, None)),
-        [param] => param,
-        _ => return Err("an action of more than one parameter"),
+        [param] | [param, _] => param,
+        _ => return Err("an action of more than two parameters"),
     };
+    domain_of(cx, param)
+}
+
+/// The domain `param` of a parameter, and the type of its items.
+fn domain_of(cx: &mut Cx, param: &Expr) -> Result<(Domain, Option<Ty>), &'static str> {
     Ok(match &param.kind {
         ExprKind::Everyone => (Domain::Everyone, Some(Ty::Player)),
         ExprKind::Spaces => (Domain::Spaces, Some(Ty::Space)),
@@ -93,8 +103,13 @@ fn domain(cx: &mut Cx, params: &[Expr]) -> Result<(Domain, Option<Ty>), &'static
         },
         _ => {
             let mut zones = Vec::new();
-            cards(cx, param, &mut zones, 0)?;
-            (Domain::Cards(zones), Some(Ty::Card))
+            match cards(cx, param, &mut zones, 0) {
+                Ok(()) => (Domain::Cards(zones), Some(Ty::Card)),
+                Err(why) => {
+                    let (items, ty) = super::items::items(cx, param).map_err(|_| why)?;
+                    (Domain::Items(items, ty.clone()), Some(ty))
+                }
+            }
         }
     })
 }
@@ -147,9 +162,20 @@ pub(super) fn plan(p: &Program, a: &ActionDef) -> Result<ActionPlan, &'static st
             .collect(),
         (None, true) => Vec::new(),
     };
+    // A second parameter: its domain may read the first; the conjuncts that read it run per pair.
+    let mut second = match a.params.get(1) {
+        Some(param) => {
+            let (d, t) = domain_of(&mut cx, param)?;
+            cx.set_type(1, t.ok_or("a second parameter of no items")?);
+            Some((d, Vec::new()))
+        }
+        None => None,
+    };
     let (mut before, mut by_kind, mut rest) = (Vec::new(), None::<Vec<bool>>, Vec::new());
     for (e, level) in parts {
-        if let Some(t) = kinds::table(p, e, 0).filter(|_| cards) {
+        if let (Some((_, pairs)), true) = (&mut second, level > 1) {
+            pairs.push(compile(&mut cx, e)?);
+        } else if let Some(t) = kinds::table(p, e, 0).filter(|_| cards) {
             let t = t.iter().map(|&v| v != 0);
             by_kind = Some(match by_kind {
                 Some(b) => b.into_iter().zip(t).map(|(x, y)| x && y).collect(),
@@ -171,6 +197,7 @@ pub(super) fn plan(p: &Program, a: &ActionDef) -> Result<ActionPlan, &'static st
         rest,
         slot: 0,
         merge: a.interchangeable.first().copied().unwrap_or(false),
+        second,
     })
 }
 
@@ -201,6 +228,10 @@ pub(super) fn list(
             none |= part(&mut env)? == 0;
         }
         if none {
+            continue;
+        }
+        if plan.second.is_some() || matches!(plan.domain, Domain::Items(..)) {
+            super::pairs::list(plan, &mut env, p, a, out)?;
             continue;
         }
         let zones = match &plan.domain {
@@ -238,6 +269,8 @@ pub(super) fn list(
                 continue;
             }
             Domain::Cards(zones) => zones,
+            // Listed by pairs.rs, above.
+            Domain::Items(..) => return None,
         };
         // The sides of comparisons that read no parameter, once for the menu.
         let mut others = [0i64; PARTS];
@@ -255,67 +288,124 @@ pub(super) fn list(
                 None => usize::MAX,
             };
             let cards = &s.zones.get(z)?.cards;
+            let cards = &cards[cards.len().saturating_sub(limit)..];
             let def = p.zones.get(s.zones.def(z).index())?;
-            // Identical cards of an unordered zone that the decider sees are one option (the walker's
-            // `equivalent`): the first whose condition holds; cards of two zones are never identical.
-            // When the action cannot tell them apart (`interchangeable`), the first of each set alone
-            // is tried.
-            let merge = !def.ordered;
-            // The decider sees the zone's face-down cards, or only those shown to it.
-            let bit = 1u64 << decider.min(63);
-            let sees_down = s.seen_mask(p, z as u32, false) & bit != 0;
-            let mut sets = [(u16::MAX, false, 0u32); SETS];
-            let mut n = 0;
-            let first = cards.len().saturating_sub(limit);
-            for &card in cards[first..].iter().rev() {
-                let cs = s.cards.get(card as usize)?;
-                let key = (cs.kind, cs.face_up, card);
-                // Cards with cards attached to them are never merged (the walker's `mergeable`).
-                let seen = merge
-                    && (cs.face_up || sees_down || s.known(card) & bit != 0)
-                    && (plain || !holds_cards(s, l, card));
-                if seen
-                    && sets[..n]
-                        .iter()
-                        .any(|set| identical(s, l, plain, *set, key))
-                {
-                    continue;
-                }
-                if seen && plan.merge {
-                    n = add(&mut sets, n, key)?;
-                }
-                let mut holds = match &plan.by_kind {
-                    Some(t) => *t.get(cs.kind as usize)?,
-                    None => true,
-                };
-                if holds && !plan.rest.is_empty() {
-                    env.slots[plan.slot] = card as i64;
-                    for (part, &other) in plan.rest.iter().zip(&others) {
-                        holds = holds
-                            && match part {
-                                Part::Versus {
-                                    table, op, left, ..
-                                } => {
-                                    let mine = *table.get(cs.kind as usize)?;
-                                    let (x, y) = if *left { (mine, other) } else { (other, mine) };
-                                    compare(*op, x, y)?
-                                }
-                                Part::General(f) => f(&mut env)? != 0,
-                            };
-                    }
-                }
-                if holds {
-                    if seen && !plan.merge {
-                        n = add(&mut sets, n, key)?;
-                    }
-                    // Made where it goes (as the walker's `offer`: a stall otherwise).
-                    let n = out.len();
-                    out.resize_with(n + 1, || (a, Args::One(Value::Card(card))));
-                }
+            let zone = Zone {
+                z,
+                cards,
+                merge: !def.ordered,
+            };
+            match plain {
+                true => offer_cards::<true>(plan, &mut env, p, a, &zone, &others, out)?,
+                false => offer_cards::<false>(plan, &mut env, p, a, &zone, &others, out)?,
             }
         }
     }
     Some(())
+}
+
+/// A zone instance whose cards a menu lists: its id, its cards (up to the domain's number, top
+/// last) and whether identical cards of it are one option (an unordered zone).
+struct Zone<'z> {
+    z: usize,
+    cards: &'z [u32],
+    merge: bool,
+}
+
+/// Offers action `a` with each card of `zone`, top first, whose condition holds. Identical cards of
+/// an unordered zone that the decider sees are one option (the walker's `equivalent`): the first
+/// whose condition holds; cards of two zones are never identical. When the action cannot tell them
+/// apart (`interchangeable`), the first of each set alone is tried. `PLAIN`: the cards have no
+/// variables and nothing is attached to any, so kind and face alone make them identical.
+#[inline(always)]
+fn offer_cards<const PLAIN: bool>(
+    plan: &ActionPlan,
+    env: &mut Env,
+    p: &Program,
+    a: ActionId,
+    zone: &Zone,
+    others: &[i64; PARTS],
+    out: &mut Vec<MenuOption>,
+) -> Option<()> {
+    let (s, l) = (env.s, env.l);
+    if !zone.merge {
+        for &card in zone.cards.iter().rev() {
+            let kind = s.cards.get(card as usize)?.kind;
+            if holds(plan, env, card, kind, others)? {
+                out.push((a, Args::One(Value::Card(card))));
+            }
+        }
+        return Some(());
+    }
+    // The decider sees the zone's face-down cards, or only those shown to it.
+    let bit = 1u64 << env.you.min(63);
+    let sees_down = s.seen_mask(p, zone.z as u32, false) & bit != 0;
+    let mut sets = [(u32::MAX, 0u32); SETS];
+    let mut n = 0;
+    for &card in zone.cards.iter().rev() {
+        let cs = s.cards.get(card as usize)?;
+        let key = (cs.kind as u32) << 1 | cs.face_up as u32;
+        // Cards with cards attached to them are never merged (the walker's `mergeable`).
+        let seen = (cs.face_up || sees_down || s.known(card) & bit != 0)
+            && (PLAIN || !holds_cards(s, l, card));
+        if seen
+            && sets[..n].iter().any(|&(k, first)| {
+                k == key
+                    && (PLAIN || (s.cvars).same_row(l, l.n_cvars, first as usize, card as usize))
+            })
+        {
+            continue;
+        }
+        if seen && plan.merge {
+            *sets.get_mut(n)? = (key, card);
+            n += 1;
+        }
+        if holds(plan, env, card, cs.kind, others)? {
+            if seen && !plan.merge {
+                *sets.get_mut(n)? = (key, card);
+                n += 1;
+            }
+            out.push((a, Args::One(Value::Card(card))));
+        }
+    }
+    Some(())
+}
+
+/// Whether the condition of `plan` holds for `card` (of kind `kind`), the sides of its comparisons
+/// that read no parameter in `others`.
+#[inline(always)]
+fn holds(
+    plan: &ActionPlan,
+    env: &mut Env,
+    card: u32,
+    kind: u16,
+    others: &[i64; PARTS],
+) -> Option<bool> {
+    if let Some(t) = plan.by_kind.as_deref() {
+        if !*t.get(kind as usize)? {
+            return Some(false);
+        }
+    }
+    if plan.rest.is_empty() {
+        return Some(true);
+    }
+    env.slots[plan.slot] = card as i64;
+    for (part, &other) in plan.rest.iter().zip(others) {
+        let holds = match part {
+            Part::Versus {
+                table, op, left, ..
+            } => {
+                let mine = *table.get(kind as usize)?;
+                let (x, y) = if *left { (mine, other) } else { (other, mine) };
+                compare(*op, x, y)?
+            }
+            Part::General(f) => f(env)? != 0,
+        };
+        if !holds {
+            return Some(false);
+        }
+    }
+    Some(true)
 }
 
 /// Offers action `a` with `o` (a seat or a space, the word `w`: no two are alike) when the
@@ -344,22 +434,9 @@ fn item(
     Some(())
 }
 
-/// A set of identical cards: their kind, face, and the first card of the set.
-type Set = (u16, bool, u32);
-
-/// Whether `card` (its kind and face in `key`) is identical to the cards of `set`, both in one
-/// zone: the same kind and face, and the same card variables (the walker's `alike`; `plain`: the
-/// cards have none).
-#[inline(always)]
-fn identical(s: &State, l: &Layout, plain: bool, set: Set, key: Set) -> bool {
-    set.0 == key.0
-        && set.1 == key.1
-        && (plain || (s.cvars).same_row(l, l.n_cvars, set.2 as usize, key.2 as usize))
-}
-
 /// Whether cards are attached to `card` (in a zone of its own, `zone kept per card`).
 #[inline]
-fn holds_cards(s: &State, l: &Layout, card: u32) -> bool {
+pub(super) fn holds_cards(s: &State, l: &Layout, card: u32) -> bool {
     l.card_zones.iter().any(|&z| {
         let zi = l
             .zone_base
@@ -367,12 +444,6 @@ fn holds_cards(s: &State, l: &Layout, card: u32) -> bool {
             .map_or(usize::MAX, |&b| b as usize + card as usize);
         s.zones.get(zi).is_some_and(|z| !z.cards.is_empty())
     })
-}
-
-/// Adds a set of identical cards; past the sets the walker keeps apart, the walker lists the menu.
-fn add(sets: &mut [Set; SETS], n: usize, key: Set) -> Option<usize> {
-    *sets.get_mut(n)? = key;
-    Some(n + 1)
 }
 
 /// Conjuncts an action's plan keeps apart from its tables (more do not compile).
@@ -402,7 +473,7 @@ fn part(cx: &mut Cx, e: &Expr, card: bool) -> Result<Part, &'static str> {
 }
 
 /// The comparison `op` of two words (`None` for an operator that does not compare).
-fn compare(op: BinOp, x: i64, y: i64) -> Option<bool> {
+pub(super) fn compare(op: BinOp, x: i64, y: i64) -> Option<bool> {
     match op {
         BinOp::Eq => Some(x == y),
         BinOp::Ne => Some(x != y),

@@ -15,6 +15,7 @@ mod expr;
 mod items;
 mod kinds;
 mod menu;
+mod pairs;
 mod places;
 mod segments;
 mod stmts;
