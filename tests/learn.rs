@@ -13,7 +13,12 @@ fn temp(name: &str) -> PathBuf {
 }
 
 fn learn(script: &str, jobs: &str, out: &PathBuf) -> String {
-    let o = cardgame(&[
+    learn_with(script, jobs, out, &[])
+}
+
+/// `learn` with a few games and generations, and the flags `extra`.
+fn learn_with(script: &str, jobs: &str, out: &PathBuf, extra: &[&str]) -> String {
+    let mut args = vec![
         "learn",
         script,
         "--games",
@@ -34,7 +39,9 @@ fn learn(script: &str, jobs: &str, out: &PathBuf) -> String {
         jobs,
         "--out",
         out.to_str().expect("a path"),
-    ]);
+    ];
+    args.extend(extra);
+    let o = cardgame(&args);
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -333,31 +340,12 @@ fn learning_chooses_the_search_s_play_outs_by_a_match() {
 #[test]
 fn a_policy_that_reads_the_position_is_learned_on_request() {
     let out = temp("position.model");
-    let o = cardgame(&[
-        "learn",
+    let model = learn_with(
         "examples/two-piles.cardgame",
-        "--games",
-        "20",
-        "--generations",
         "1",
-        "--prior-generations",
-        "0",
-        "--prior-games",
-        "6",
-        "--policy-rounds",
-        "2",
-        "--policy-reads",
-        "position",
-        "--out",
-        out.to_str().expect("a path"),
-    ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
+        &out,
+        &["--policy-reads", "position"],
     );
-    let model = std::fs::read_to_string(out).expect("the model");
     assert!(
         model.contains("\nreads me.hand ") && model.contains("\nmove "),
         "{model}"
