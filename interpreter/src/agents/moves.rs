@@ -272,7 +272,7 @@ impl Moves {
 }
 
 /// `Σ wᵢ xᵢ` over the shorter of the two.
-fn dot(w: &[f64], x: &[f64]) -> f64 {
+pub(crate) fn dot(w: &[f64], x: &[f64]) -> f64 {
     w.iter().zip(x).map(|(w, x)| w * x).sum()
 }
 

@@ -32,7 +32,7 @@
 
 use super::{config, Fit, Generation, LearnConfig, Stage};
 use crate::agents::features::FeatureSet;
-use crate::agents::moves::{key, Moves, Read};
+use crate::agents::moves::{dot, key, Moves, Read};
 use crate::agents::{Agent, Model};
 use crate::engine::{Game, Status};
 use crate::program::Program;
@@ -116,11 +116,6 @@ fn scores(weights: &[Vec<f64>], row: &Row) -> Vec<f64> {
         .iter()
         .map(|&m| dot(&weights[m as usize], &row.inputs))
         .collect()
-}
-
-/// `Σ wᵢ xᵢ` over the shorter of the two.
-fn dot(w: &[f64], x: &[f64]) -> f64 {
-    w.iter().zip(x).map(|(w, x)| w * x).sum()
 }
 
 /// The mean cross-entropy of `weights` on `rows`, and how many of them the policy's most likely
