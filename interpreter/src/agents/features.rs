@@ -385,4 +385,33 @@ mod tests {
             "me.hand=2 me.deck=1 me.*:Gem=3 me.%:Gem=1 next.coins=4 pool:Rock=2 round=2"
         );
     }
+
+    #[test]
+    fn the_known_counts_are_the_real_games_in_every_world_a_seat_deals() {
+        // Market Race after some random play: hands, decks and discards of both seats.
+        let src = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../examples/market-race.cardgame"
+        ))
+        .expect("the example");
+        let p = Arc::new(check_source(&src).program.expect("checks"));
+        let mut g = Game::new(p.clone(), GameConfig::new(2, 5));
+        for _ in 0..40 {
+            if let crate::engine::Status::Decision(d) = g.status() {
+                let last = d.options.len() - 1;
+                g.apply(last).expect("applies");
+            }
+        }
+        let f = FeatureSet::new(&p, 2);
+        for seat in 0..2u8 {
+            let real = f.extract_counts(&g, seat);
+            for seed in 0..8 {
+                let world = g.determinize_by_holder(seat, seed);
+                let dealt = f.extract_counts(&world, seat);
+                for i in (0..f.len()).filter(|&i| f.is_known(i)) {
+                    assert_eq!(real[i], dealt[i], "{} for seat {seat}", f.names()[i]);
+                }
+            }
+        }
+    }
 }

@@ -125,6 +125,11 @@ impl Guide {
         options.len().saturating_sub(1)
     }
 
+    /// Whether the model's prior over options was fitted (`prior V V'`, not `prior none`).
+    pub fn prior_fitted(&self) -> bool {
+        self.model.as_ref().is_some_and(|m| m.prior.fitted)
+    }
+
     /// The model's prior over `allowed` for `seat` (see the module's notes): each option's score
     /// (`Prior::score`) averaged over the first [`PRIOR_WORLDS`] of `worlds` (possible worlds of
     /// the search, with their goals), then a softmax; an option that applies in none of them has
@@ -160,6 +165,26 @@ impl Guide {
             return None;
         }
         Some(model.prior.chances(&scores))
+    }
+
+    /// The chances of the allowed options of the root decision by the model's play-out policy,
+    /// averaged over the first [`PRIOR_WORLDS`] of `worlds` (the policy reads each world's counts)
+    /// and summing to 1 over `allowed`; `None` without a play-out policy, or where a world's
+    /// decision lists other options than the first's.
+    pub fn policy_priors(&self, worlds: &[&Game], allowed: &[usize]) -> Option<Vec<f64>> {
+        let mut totals = vec![0.0; allowed.len()];
+        let mut options = None;
+        for world in worlds.iter().take(PRIOR_WORLDS) {
+            let chances = self.chances_by_moves(world)?;
+            if *options.get_or_insert(chances.len()) != chances.len() {
+                return None;
+            }
+            for (total, &i) in totals.iter_mut().zip(allowed) {
+                *total += chances.get(i).copied()?;
+            }
+        }
+        let sum: f64 = totals.iter().sum();
+        (sum > 0.0).then(|| totals.iter().map(|t| t / sum).collect())
     }
 
     /// A play-out's choice in `world` (a world of the search, at a decision) drawn from the model's

@@ -624,8 +624,19 @@ impl Agent for IsmctsAgent {
         self.root_preferred = None;
         self.root_prior.clear();
         if self.model_move && self.playout.strategy.is_none() {
+            // Where the play-outs follow the model's play-out policy and its prior was never
+            // fitted (the evaluation's best move alone), the root starts from the play-out
+            // policy's chances: it is the stronger player (docs/performance.md).
+            let by_policy = if self.guide.deep && !self.guide.prior_fitted() {
+                let games: Vec<&Game> = worlds.iter().map(|w| &w.game).collect();
+                self.guide.policy_priors(&games, &allowed)
+            } else {
+                None
+            };
             let pairs: Vec<(&Game, &Goals)> = worlds.iter().map(|w| (&w.game, &w.goals)).collect();
-            if let Some(p) = self.guide.priors(&pairs, &allowed, decision.player) {
+            if let Some(p) =
+                by_policy.or_else(|| self.guide.priors(&pairs, &allowed, decision.player))
+            {
                 self.root_prior = vec![0.0; decision.options.len()];
                 let mut top = (f64::NEG_INFINITY, None);
                 for (&i, &q) in allowed.iter().zip(&p) {

@@ -140,9 +140,17 @@ impl Moves {
         !self.reads.is_empty()
     }
 
+    /// Whether every feature the policy reads is one every seat knows as it is
+    /// (`FeatureSet::is_known`): then the real game and any world dealt from a seat's view give the
+    /// same inputs. `cardgame learn` writes only such; a model file edited by hand may read others.
+    pub fn reads_only_known(&self, features: &FeatureSet) -> bool {
+        self.reads.iter().all(|r| features.is_known(r.feature))
+    }
+
     /// The policy's inputs at a decision of `seat` in `world` at progress `t`: `1`, `t`, then each
     /// feature read, standardised (the features counted only when the policy reads any).
-    /// `features` are the script's; `world` must be a world an agent dealt (`features.rs`).
+    /// `features` are the script's; `world` is a world an agent dealt (`features.rs`), or the real
+    /// game where the policy [reads only known counts](Self::reads_only_known).
     pub fn inputs(&self, features: &FeatureSet, world: &Game, seat: u8, t: f64) -> Vec<f64> {
         let mut inputs = Vec::with_capacity(2 + self.reads.len());
         inputs.extend([1.0, t]);
@@ -279,7 +287,8 @@ pub(crate) fn dot(w: &[f64], x: &[f64]) -> f64 {
 /// `policy`: plays by a learned model's play-out policy alone, each choice drawn from its chances
 /// (no look-ahead: thousands of games a second, a fast opponent for a study). It reads the decision
 /// (the prompt and the labels its seat is shown), the turn and, where the policy reads the position,
-/// a world dealt from its seat's view.
+/// the counts every seat knows (read from the game as they are the same in every world its seat
+/// could deal), or, for a policy that reads others, a world dealt from its seat's view.
 pub struct PolicyAgent {
     model: Arc<Model>,
     rng: ChaCha8Rng,
@@ -302,7 +311,10 @@ impl Agent for PolicyAgent {
         let t = f64::from(game.turns()) / self.model.turns.max(1.0);
         let moves = &self.model.moves;
         let inputs = match self.model.features() {
-            Some(features) if moves.reads_position() => {
+            Some(features) if moves.reads_only_known(features) => {
+                moves.inputs(features, game, decision.player, t)
+            }
+            Some(features) => {
                 let world = game.determinize_by_holder(decision.player, self.rng.gen());
                 moves.inputs(features, &world, decision.player, t)
             }
