@@ -6,7 +6,7 @@ use crate::games::config;
 use crate::model_flag::default_model_path;
 use crate::{Format, GameArgs, Limits, SCRIPT_ERROR, USAGE};
 use cardgame_interpreter::agents::script_hash;
-use cardgame_interpreter::learn::{learn, Generation, LearnConfig, Stage};
+use cardgame_interpreter::learn::{learn, Generation, LearnConfig, PolicyReads, Stage};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -41,8 +41,8 @@ pub struct LearnArgs<'a> {
     pub prior: (u32, u64, u32),
     /// Rounds of the play-out policy's self-play after it is fitted.
     pub policy_rounds: u32,
-    /// Whether the play-out policy reads the position's counts (else the progress alone).
-    pub policy_position: bool,
+    /// What the play-out policy reads beside its moves and the progress.
+    pub policy_reads: PolicyReads,
     pub seed: u64,
     pub jobs: Option<usize>,
     pub out: Option<PathBuf>,
@@ -54,6 +54,7 @@ fn generation_text(g: &Generation) -> String {
     match g.stage {
         Stage::Playouts => playouts_text(g),
         Stage::Moves if g.generation > 1 => refined_text(g),
+        Stage::Reads => reads_text(g),
         Stage::Moves => moves_text(g),
         Stage::Prior => generation_line(
             g,
@@ -98,11 +99,40 @@ fn playouts_text(g: &Generation) -> String {
     )
 }
 
-/// The line of the play-out policy refined by its own self-play.
+/// What a play-out policy reads, in a line of the learning.
+fn reads_words(reads: usize) -> String {
+    match reads {
+        0 => "of the progress alone".to_string(),
+        n => format!("that reads {n} counts of the position"),
+    }
+}
+
+/// The line of the match between the policy that reads the position and the other.
+fn reads_text(g: &Generation) -> String {
+    format!(
+        "play-out policy {} against the one of the progress alone, {} games: {:.1}% [{:.1}-{:.1}] \
+         (to beat {:.1}%), so {}; {:.1}s",
+        reads_words(g.reads),
+        g.games,
+        100.0 * g.score,
+        100.0 * g.low,
+        100.0 * g.high,
+        100.0 * g.baseline,
+        if g.kept {
+            "the one that reads the position"
+        } else {
+            "the one of the progress alone"
+        },
+        g.seconds
+    )
+}
+
+/// The line of a play-out policy refined by its own self-play.
 fn refined_text(g: &Generation) -> String {
     format!(
-        "play-out policy refined by {} games of its own self-play: against the policy fitted \
+        "play-out policy {} refined by {} games of its own self-play: against the policy fitted \
          {:.1}% [{:.1}-{:.1}] (to beat {:.1}%){}; {:.1}s",
+        reads_words(g.reads),
         g.games,
         100.0 * g.score,
         100.0 * g.low,
@@ -116,9 +146,13 @@ fn refined_text(g: &Generation) -> String {
 /// The line of the play-out policy fitted to the evaluation's player.
 fn moves_text(g: &Generation) -> String {
     format!(
-        "play-out policy: {} games of the evaluation's player, {} decisions, held-out loss {:.3} \
+        "play-out policy{}: {} games of the evaluation's player, {} decisions, held-out loss {:.3} \
          (a uniform choice: {:.3}); its most likely option is the player's {:.1}% [{:.1}-{:.1}] \
          of held-out decisions; {:.1}s",
+        match g.reads {
+            0 => String::new(),
+            n => format!(" (reading {n} counts of the position)"),
+        },
         g.games,
         g.positions,
         g.fit.loss,
@@ -190,7 +224,7 @@ pub fn cmd_learn(a: &LearnArgs) -> u8 {
     lc.generations = a.generations.max(1);
     (lc.prior_generations, lc.prior_games, lc.search_iterations) = a.prior;
     lc.policy_rounds = a.policy_rounds;
-    lc.policy_position = a.policy_position;
+    lc.policy_reads = a.policy_reads;
     lc.time = a.time;
     let jobs = a
         .jobs

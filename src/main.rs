@@ -3,6 +3,7 @@
 //! its flags and their help (docs/cli.md is the contract); the commands live in the modules below.
 #![forbid(unsafe_code)]
 
+use cardgame_interpreter::learn::PolicyReads;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
 use std::path::PathBuf;
@@ -378,9 +379,9 @@ enum Command {
         /// Rounds of the play-out policy's own self-play (500 games each) after it is fitted (0: none).
         #[arg(long, default_value_t = cardgame_interpreter::learn::POLICY_ROUNDS)]
         policy_rounds: u32,
-        /// What the play-out policy reads beside the move: the progress alone, or also the
-        /// position's counts every seat knows.
-        #[arg(long, default_value = "progress", value_parser = ["progress", "position"])]
+        /// What the play-out policy reads beside the move: the progress alone, also the
+        /// position's counts every seat knows, or both learned and a match between them deciding.
+        #[arg(long, default_value = "auto", value_parser = ["progress", "position", "auto"])]
         policy_reads: String,
         /// Base seed of every game played.
         #[arg(long, default_value_t = 1)]
@@ -600,7 +601,11 @@ fn main() -> ExitCode {
             generations,
             prior: (prior_generations, prior_games, search_iterations),
             policy_rounds,
-            policy_position: policy_reads == "position",
+            policy_reads: match policy_reads.as_str() {
+                "progress" => PolicyReads::Progress,
+                "position" => PolicyReads::Position,
+                _ => PolicyReads::Auto,
+            },
             seed,
             jobs,
             out,

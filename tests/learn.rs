@@ -18,6 +18,11 @@ fn learn(script: &str, jobs: &str, out: &PathBuf) -> String {
 
 /// `learn` with a few games and generations, and the flags `extra`.
 fn learn_with(script: &str, jobs: &str, out: &PathBuf, extra: &[&str]) -> String {
+    learn_output(script, jobs, out, extra).0
+}
+
+/// `learn_with`'s model and what the command printed.
+fn learn_output(script: &str, jobs: &str, out: &PathBuf, extra: &[&str]) -> (String, String) {
     let mut args = vec![
         "learn",
         script,
@@ -48,7 +53,10 @@ fn learn_with(script: &str, jobs: &str, out: &PathBuf, extra: &[&str]) -> String
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    std::fs::read_to_string(out).expect("the model")
+    (
+        std::fs::read_to_string(out).expect("the model"),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+    )
 }
 
 #[test]
@@ -58,9 +66,7 @@ fn learning_gives_the_same_model_whatever_the_jobs() {
     let two = learn("examples/two-piles.cardgame", "2", &b);
     assert_eq!(one, two);
     assert!(one.starts_with("cardgame model 6\nscript "), "{one}");
-    // The play-out policy, learned from the same games: a `move` line per option seen (by
-    // default it reads the progress alone: no `reads` line).
-    assert!(!one.contains("\nreads "), "{one}");
+    // The play-out policy, learned from the same games: a `move` line per option seen.
     assert!(one.contains("\nmove "), "{one}");
     // How the search uses the model, as the matches said (the crew's games played alone).
     assert!(
@@ -338,18 +344,36 @@ fn learning_chooses_the_search_s_play_outs_by_a_match() {
 }
 
 #[test]
-fn a_policy_that_reads_the_position_is_learned_on_request() {
-    let out = temp("position.model");
-    let model = learn_with(
+fn the_policy_reads_what_is_asked_and_by_default_a_match_decides() {
+    let out = temp("reads.model");
+    let progress = learn_with(
+        "examples/two-piles.cardgame",
+        "1",
+        &out,
+        &["--policy-reads", "progress"],
+    );
+    assert!(
+        !progress.contains("\nreads ") && progress.contains("\nmove "),
+        "{progress}"
+    );
+    let position = learn_with(
         "examples/two-piles.cardgame",
         "1",
         &out,
         &["--policy-reads", "position"],
     );
     assert!(
-        model.contains("\nreads me.hand ") && model.contains("\nmove "),
-        "{model}"
+        position.contains("\nreads me.hand ") && position.contains("\nmove "),
+        "{position}"
     );
+    // By default both are learned, and the match between them says which the model keeps.
+    let (model, printed) = learn_output("examples/two-piles.cardgame", "1", &out, &[]);
+    let line = printed
+        .lines()
+        .find(|l| l.contains("against the one of the progress alone"))
+        .unwrap_or_else(|| panic!("no match between the policies:\n{printed}"));
+    let reads = line.contains("so the one that reads the position;");
+    assert_eq!(model.contains("\nreads "), reads, "{line}\n{model}");
     let wrong = cardgame(&[
         "learn",
         "examples/two-piles.cardgame",

@@ -45,7 +45,7 @@ mod playouts;
 pub use fit::Fit;
 use fit::{descend, fit, loss, Row, Sample};
 mod prior;
-pub use moves::ROUNDS as POLICY_ROUNDS;
+pub use moves::{PolicyReads, ROUNDS as POLICY_ROUNDS};
 pub use playouts::ITERATIONS as PLAYOUT_ITERATIONS;
 pub use prior::{Evaluation, Source, ITERATIONS as PRIOR_ITERATIONS};
 
@@ -143,9 +143,8 @@ pub struct LearnConfig {
     pub search_iterations: u32,
     /// Rounds of the play-out policy's own self-play after it is fitted (`learn/moves.rs`).
     pub policy_rounds: u32,
-    /// Whether the play-out policy reads the position's counts that every seat knows (else the
-    /// move and the progress alone: `learn/moves.rs`).
-    pub policy_position: bool,
+    /// What the play-out policy reads beside its moves and the progress (`learn/moves.rs`).
+    pub policy_reads: PolicyReads,
 }
 
 impl LearnConfig {
@@ -165,7 +164,7 @@ impl LearnConfig {
             prior_games: 100,
             search_iterations: prior::ITERATIONS,
             policy_rounds: moves::ROUNDS,
-            policy_position: false,
+            policy_reads: PolicyReads::Auto,
         }
     }
 }
@@ -178,7 +177,8 @@ pub enum Stage {
     Evaluation,
     /// The play-out policy: `positions` are its decisions, `fit` its held-out cross-entropy against
     /// a uniform choice's, `score` how often its most likely option is the one its player took
-    /// (generation 1), then the refined policy's score against the fitted one (generation 2).
+    /// (generation 1), then each refined policy's score against its fitted one (generation 2, and
+    /// 3 for the one that reads the position where both are learned: `--policy-reads auto`).
     Moves,
     /// The matches that choose how the search uses the model (`learn/playouts.rs`): generation 1
     /// play-outs to the end against cut at the next turn (`kept`: to the end), generation 2 the
@@ -187,6 +187,10 @@ pub enum Stage {
     Playouts,
     /// The prior over options.
     Prior,
+    /// The match between the refined play-out policy that reads the position (`score`) and the one
+    /// of the progress alone (`baseline`: one half, or its mean result where all players are one
+    /// team); `kept`: the first.
+    Reads,
 }
 
 impl Stage {
@@ -196,6 +200,7 @@ impl Stage {
             Stage::Moves => "moves",
             Stage::Playouts => "playouts",
             Stage::Prior => "prior",
+            Stage::Reads => "reads",
         }
     }
 }
@@ -208,6 +213,8 @@ pub struct Generation {
     pub generation: u32,
     pub games: u64,
     pub positions: usize,
+    /// The counts of the position the play-out policy reads (stages `moves` and `reads`), else 0.
+    pub reads: usize,
     /// The new model's score against the previous (or, in a game of one team, its mean result).
     pub score: f64,
     pub low: f64,
@@ -639,6 +646,7 @@ fn learn_in_pool(
             generation,
             games: games_played,
             positions: rows.len() + valid.len(),
+            reads: 0,
             score,
             low,
             high,

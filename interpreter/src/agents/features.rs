@@ -330,6 +330,11 @@ impl FeatureSet {
     pub fn is_known(&self, i: usize) -> bool {
         self.known.get(i).copied().unwrap_or(false)
     }
+
+    /// The indices of the features every seat knows as they are ([`Self::is_known`]), in order.
+    pub fn known(&self) -> Vec<usize> {
+        (0..self.len()).filter(|&i| self.is_known(i)).collect()
+    }
 }
 
 #[cfg(test)]

@@ -26,8 +26,13 @@
 //!   half) and is kept when it scores at least one half; where all players are one team, each plays every other game alone and the
 //!   refined one is kept when its mean result is at least the fitted one's. A round runs only if it
 //!   and the match would end within `--time`.
+//! - *Chosen* ([`PolicyReads`], `--policy-reads`). By default both policies are fitted and refined,
+//!   the one of the progress in half the time left, the one that reads the position in what it
+//!   left but a tenth; the second is kept only if it wins the match between them ([`face_off`]):
+//!   on Market Race it does, on Heart of Crown it lost to the strategies where the other did not
+//!   (docs/performance.md).
 //!
-//! Both stages are deterministic for a seed whatever the number of threads: every game has its own
+//! Every stage is deterministic for a seed whatever the number of threads: every game has its own
 //! seed and the games are gathered in order.
 
 use super::{config, Fit, Generation, LearnConfig, Stage};
@@ -45,6 +50,18 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
+/// What the play-out policy reads beside its moves and the progress (`--policy-reads`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PolicyReads {
+    /// Nothing more: `a + b t` per move.
+    Progress,
+    /// The counts of the position that every seat knows (`FeatureSet::is_known`).
+    Position,
+    /// Both policies are fitted and refined, each in half the time, and a match between them keeps
+    /// one (the one that reads the position only when it wins).
+    Auto,
+}
+
 /// Games of the evaluation's player in a batch (the first batch a tenth of it): batches are played
 /// while the next would end within a quarter of the time left.
 const FIT_BATCH: u64 = 100;
@@ -55,7 +72,8 @@ const RATE: f64 = 0.1;
 const L2: f64 = 1e-4;
 
 /// One decision as recorded: its options' keys, the option taken, the turn, and the position's
-/// counts seen from the decider (`FeatureSet::extract_counts`; empty where the script has none).
+/// counts that every seat knows, seen from the decider (`FeatureSet::extract_counts` at the
+/// indices of `FeatureSet::known`; empty when the policy reads the progress alone).
 struct Recorded {
     keys: Vec<String>,
     taken: usize,
@@ -76,13 +94,12 @@ fn play(
     program: &Arc<Program>,
     lc: &LearnConfig,
     seed: u64,
-    teacher: Option<&Arc<Model>>,
+    (teacher, features, known): (Option<&Arc<Model>>, &FeatureSet, &[usize]),
 ) -> Vec<Recorded> {
     let mut game = Game::new(program.clone(), config(lc, seed));
     let mut agents: Vec<Box<dyn Agent>> = (0..lc.players)
         .map(|s| super::player(teacher, seed ^ (u64::from(s) << 32), 0.0))
         .collect();
-    let features = FeatureSet::new(program, lc.players);
     let mut recorded = Vec::new();
     while let Status::Decision(d) = game.status() {
         let d = d.clone();
@@ -92,15 +109,18 @@ fn play(
         let i = agent.choose(&game, &d);
         if d.options.len() > 1 {
             // The real game is read: the policy reads only what every seat knows as it is.
-            let counts = match lc.policy_position {
-                true => features.extract_counts(&game, d.player),
-                false => Vec::new(),
+            let counts = match known.is_empty() {
+                true => Vec::new(),
+                false => {
+                    let all = features.extract_counts(&game, d.player);
+                    known.iter().map(|&k| all[k] as f32).collect()
+                }
             };
             recorded.push(Recorded {
                 keys: d.options.iter().map(|l| key(&d.prompt, l)).collect(),
                 taken: i,
                 turn: game.turns(),
-                counts: counts.iter().map(|&x| x as f32).collect(),
+                counts,
             });
         }
         if game.apply(i).is_err() {
@@ -178,11 +198,11 @@ fn position_step(reads: usize) -> f64 {
     (8.0 / (reads.max(1) as f64).sqrt()).min(1.0)
 }
 
-/// The features the policy reads: those of the position's counts that a seat knows
-/// (`FeatureSet::is_known`) and that vary over the decisions of the training games of `games` (every tenth game is
-/// held out), each with its mean and spread there.
-fn reads_of(features: &FeatureSet, games: &[Vec<Recorded>]) -> Vec<Read> {
-    let n = features.len();
+/// The features the policy reads: those of the known counts recorded (`known`: their indices
+/// among the script's features) that vary over the decisions of the training games of `games`
+/// (every tenth game is held out), each with its column in the records, its mean and its spread.
+fn reads_of(features: &FeatureSet, known: &[usize], games: &[Vec<Recorded>]) -> Vec<(usize, Read)> {
+    let n = known.len();
     let (mut sum, mut squares, mut rows) = (vec![0.0; n], vec![0.0; n], 0.0);
     for d in games
         .iter()
@@ -196,18 +216,22 @@ fn reads_of(features: &FeatureSet, games: &[Vec<Recorded>]) -> Vec<Read> {
         }
         rows += 1.0;
     }
-    (0..n)
-        .filter(|&i| features.is_known(i))
-        .filter_map(|i| {
-            let mean = sum[i] / f64::max(rows, 1.0);
-            let spread = (squares[i] / f64::max(rows, 1.0) - mean * mean)
+    known
+        .iter()
+        .enumerate()
+        .filter_map(|(column, &i)| {
+            let mean = sum[column] / f64::max(rows, 1.0);
+            let spread = (squares[column] / f64::max(rows, 1.0) - mean * mean)
                 .max(0.0)
                 .sqrt();
-            (spread > 1e-6).then(|| Read {
-                feature: i,
-                name: features.names()[i].clone(),
-                mean,
-                spread,
+            (spread > 1e-6).then(|| {
+                let read = Read {
+                    feature: i,
+                    name: features.names()[i].clone(),
+                    mean,
+                    spread,
+                };
+                (column, read)
             })
         })
         .collect()
@@ -228,48 +252,57 @@ pub(super) fn learn_moves(
     let base = game_seed(lc.seed ^ 0x006D_6F76_6573, 1);
     let player = Arc::new(model.clone());
     let teacher = evaluated.then_some(&player);
+    let features = FeatureSet::new(program, lc.players);
+    let known = match lc.policy_reads {
+        PolicyReads::Progress => Vec::new(),
+        PolicyReads::Position | PolicyReads::Auto => features.known(),
+    };
     // Batches of games while the next would end within a quarter of the time left.
     let until = deadline.map(|end| started + end.saturating_duration_since(started) / 4);
     let games: Vec<Vec<Recorded>> =
         super::batched(pool, lc.games, (FIT_BATCH / 10, FIT_BATCH), until, &|k| {
-            let r = play(program, lc, game_seed(base, k), teacher);
+            let r = play(
+                program,
+                lc,
+                game_seed(base, k),
+                (teacher, &features, &known),
+            );
             tick();
             r
         });
     let mut index: HashMap<String, u32> = HashMap::new();
     let mut names: Vec<String> = Vec::new();
     let turns = model.turns.max(1.0);
-    let reads = match lc.policy_position {
-        true => reads_of(&FeatureSet::new(program, lc.players), &games),
-        false => Vec::new(),
-    };
-    let rows: Vec<(usize, Row)> = games
-        .iter()
-        .enumerate()
-        .flat_map(|(g, decisions)| decisions.iter().map(move |d| (g, d)))
-        .map(|(g, d)| {
-            let moves = d
-                .keys
-                .iter()
-                .map(|k| {
-                    *index.entry(k.clone()).or_insert_with(|| {
-                        names.push(k.clone());
-                        (names.len() - 1) as u32
+    let (columns, reads): (Vec<usize>, Vec<Read>) =
+        reads_of(&features, &known, &games).into_iter().unzip();
+    let rows: Vec<(usize, Row)> =
+        games
+            .iter()
+            .enumerate()
+            .flat_map(|(g, decisions)| decisions.iter().map(move |d| (g, d)))
+            .map(|(g, d)| {
+                let moves = d
+                    .keys
+                    .iter()
+                    .map(|k| {
+                        *index.entry(k.clone()).or_insert_with(|| {
+                            names.push(k.clone());
+                            (names.len() - 1) as u32
+                        })
                     })
-                })
-                .collect();
-            let mut inputs = vec![1.0, f64::from(d.turn) / turns];
-            inputs.extend(reads.iter().map(|r| {
-                r.standardise(f64::from(d.counts.get(r.feature).copied().unwrap_or(0.0)))
-            }));
-            let row = Row {
-                moves,
-                taken: d.taken,
-                inputs,
-            };
-            (g, row)
-        })
-        .collect();
+                    .collect();
+                let mut inputs = vec![1.0, f64::from(d.turn) / turns];
+                inputs.extend(reads.iter().zip(&columns).map(|(r, &c)| {
+                    r.standardise(f64::from(d.counts.get(c).copied().unwrap_or(0.0)))
+                }));
+                let row = Row {
+                    moves,
+                    taken: d.taken,
+                    inputs,
+                };
+                (g, row)
+            })
+            .collect();
     let part = |held: bool| -> Vec<&Row> {
         rows.iter()
             .filter(|(g, _)| (g % 10 == 9) == held)
@@ -277,38 +310,48 @@ pub(super) fn learn_moves(
             .collect()
     };
     let (train, held) = (part(false), part(true));
-    // The policy that reads the position, and the one that reads only the progress: the one with
-    // the lower held-out loss is kept (the first's weights on the position all 0 when it is the
-    // second), so that a fit the position's many weights spoil costs nothing.
-    let weights = fit((names.len(), 2 + reads.len()), &train, &held, base);
+    // The policy of the progress alone, and, where asked for, the one that also reads the position,
+    // kept only where its held-out loss is the lower (a fit its many weights spoil costs nothing).
     let progress = fit((names.len(), 2), &train, &held, base);
-    let weights = if loss(&progress, &held).0 < loss(&weights, &held).0 {
-        progress
-            .into_iter()
-            .map(|mut w| {
-                w.resize(2 + reads.len(), 0.0);
-                w
+    let position = (!reads.is_empty())
+        .then(|| fit((names.len(), 2 + reads.len()), &train, &held, base))
+        .filter(|w| loss(w, &held).0 <= loss(&progress, &held).0);
+    let policy = |reads: Vec<Read>, weights: Vec<Vec<f64>>| Moves {
+        reads,
+        weights: names.iter().cloned().zip(weights).collect(),
+    };
+    let mut fitted = Vec::new();
+    if lc.policy_reads != PolicyReads::Position || position.is_none() {
+        fitted.push(policy(Vec::new(), progress));
+    }
+    if let Some(weights) = position {
+        fitted.push(policy(reads, weights));
+    }
+    let rows_of = |m: &Moves| -> Vec<Row> {
+        held.iter()
+            .map(|r| Row {
+                moves: r.moves.clone(),
+                taken: r.taken,
+                inputs: r.inputs[..2 + m.reads.len()].to_vec(),
             })
             .collect()
-    } else {
-        weights
     };
-    let (held_loss, agree) = loss(&weights, &held);
+    let last = fitted.last().expect("one policy at least");
+    let order: Vec<Vec<f64>> = names.iter().map(|n| last.weights[n].clone()).collect();
+    let last_rows = rows_of(last);
+    let (held_loss, agree) = loss(&order, &last_rows.iter().collect::<Vec<_>>());
     let uniform = held
         .iter()
         .map(|r| (r.moves.len() as f64).ln())
         .sum::<f64>()
         / held.len().max(1) as f64;
     let (score, low, high) = wilson(agree as f64, held.len() as u64);
-    let fitted = Moves {
-        reads,
-        weights: names.into_iter().zip(weights).collect(),
-    };
     on_generation(&Generation {
         stage: Stage::Moves,
         generation: 1,
         games: games.len() as u64,
         positions: rows.len(),
+        reads: last.reads.len(),
         score,
         low,
         high,
@@ -322,30 +365,86 @@ pub(super) fn learn_moves(
         evaluation: None,
         seconds: started.elapsed().as_secs_f64(),
     });
-    if lc.policy_rounds == 0 {
-        model.moves = fitted;
-        return;
+    // Each policy refined in its share of the time left (the first half of it; the second what the
+    // first left but a tenth, for the match between them).
+    let mut kept = Vec::new();
+    let count = fitted.len();
+    for (i, start) in fitted.into_iter().enumerate() {
+        if lc.policy_rounds == 0 {
+            kept.push(start);
+            continue;
+        }
+        let now = Instant::now();
+        let share = deadline.map(|end| {
+            let left = end.saturating_duration_since(now);
+            match (count, i) {
+                (2, 0) => now + left / 2,
+                (2, _) => now + left.mul_f64(0.9),
+                _ => end,
+            }
+        });
+        let (refined, rounds, (score, low, high), baseline) =
+            refine(pool, program, lc, (&start, turns, base, share), tick);
+        let (keep, improved) = (score >= baseline, low > baseline);
+        on_generation(&Generation {
+            stage: Stage::Moves,
+            generation: 2 + i as u32,
+            games: u64::from(rounds) * ROUND_GAMES,
+            positions: 0,
+            reads: start.reads.len(),
+            score,
+            low,
+            high,
+            baseline,
+            improved,
+            kept: keep,
+            fit: Fit::default(),
+            evaluation: None,
+            seconds: now.elapsed().as_secs_f64(),
+        });
+        kept.push(if keep { refined } else { start });
     }
-    let started = Instant::now();
-    let (refined, rounds, (score, low, high), baseline) =
-        refine(pool, program, lc, (&fitted, turns, base, deadline), tick);
-    let (kept, improved) = (score >= baseline, low > baseline);
-    on_generation(&Generation {
-        stage: Stage::Moves,
-        generation: 2,
-        games: u64::from(rounds) * ROUND_GAMES,
-        positions: 0,
-        score,
-        low,
-        high,
-        baseline,
-        improved,
-        kept,
-        fit: Fit::default(),
-        evaluation: None,
-        seconds: started.elapsed().as_secs_f64(),
-    });
-    model.moves = if kept { refined } else { fitted };
+    let mut kept = kept.into_iter();
+    let first = kept.next().expect("one policy at least");
+    model.moves = match kept.next() {
+        None => first,
+        Some(position) => {
+            // The policy that reads the position against the one of the progress alone: kept only
+            // where it wins.
+            let now = Instant::now();
+            let seed = game_seed(base, u64::MAX - 1);
+            let ((score, low, high), baseline) = face_off(
+                pool,
+                program,
+                lc,
+                (&position, &first),
+                (turns, seed, deadline),
+                tick,
+            );
+            let wins = score > baseline;
+            on_generation(&Generation {
+                stage: Stage::Reads,
+                generation: 1,
+                games: MATCH_GAMES,
+                positions: 0,
+                reads: position.reads.len(),
+                score,
+                low,
+                high,
+                baseline,
+                improved: low > baseline,
+                kept: wins,
+                fit: Fit::default(),
+                evaluation: None,
+                seconds: now.elapsed().as_secs_f64(),
+            });
+            if wins {
+                position
+            } else {
+                first
+            }
+        }
+    };
 }
 
 /// Rounds of the policy's own self-play after it is fitted, the games of each, the step of its
@@ -449,8 +548,6 @@ fn refine(
     let mut policy = start.clone();
     let mut squares: HashMap<String, Vec<f64>> = HashMap::new();
     let mut played = 0;
-    // Whether all players are one team, as the last round's games ended.
-    let mut one_team = false;
     for round in 0..lc.policy_rounds {
         // A round runs only if it and the match after it would end within the time, were each
         // game as long as the rounds' so far.
@@ -479,7 +576,6 @@ fn refine(
                 })
                 .collect()
         });
-        one_team = games.first().is_some_and(|g| g.shared);
         let results = results(&games);
         let seats = results.iter().map(Vec::len).max().unwrap_or(0);
         let mut mean = vec![0.0; seats];
@@ -533,12 +629,33 @@ fn refine(
             }
         }
     }
-    let match_base = game_seed(base, u64::MAX);
+    let (score, baseline) = face_off(
+        pool,
+        program,
+        lc,
+        (&policy, start),
+        (turns, game_seed(base, u64::MAX), deadline),
+        tick,
+    );
+    (policy, played, score, baseline)
+}
+
+/// A match of play-out policy `a` against `b` ([`MATCH_GAMES`] games in batches of 100, then 500,
+/// each only if it ends within the time): seats alternated, ties half, `a`'s score with its Wilson
+/// interval and one half to beat; where all players are one team, each plays whole games alone
+/// (every other game): `a`'s mean result with its interval, and `b`'s mean to beat.
+fn face_off(
+    pool: &rayon::ThreadPool,
+    program: &Arc<Program>,
+    lc: &LearnConfig,
+    (a, b): (&Moves, &Moves),
+    (turns, seed, deadline): (f64, u64, Option<Instant>),
+    tick: &(dyn Fn() + Sync),
+) -> ((f64, f64, f64), f64) {
+    let features = FeatureSet::new(program, lc.players);
     let players = u64::from(lc.players.max(1));
-    // Where all players are one team, each policy plays whole games alone (every other game), and
-    // the refined one's mean result is compared with the fitted one's; else the refined one plays
-    // the fitted one, seats alternated.
-    // In batches (of 100, then 500), each only if it ends within the time.
+    // Whether all players are one team, as a game of `a` alone ends.
+    let one_team = episode((program, &features), lc, seed, (&[a], turns), false).shared;
     let games: Vec<Episode> = super::batched(
         pool,
         MATCH_GAMES,
@@ -548,16 +665,16 @@ fn refine(
             let seat = (k % players) as usize;
             let seats: Vec<&Moves> = (0..players as usize)
                 .map(|s| match one_team {
-                    true if k % 2 == 0 => &policy,
-                    true => start,
-                    false if s == seat => &policy,
-                    false => start,
+                    true if k % 2 == 0 => a,
+                    true => b,
+                    false if s == seat => a,
+                    false => b,
                 })
                 .collect();
             let e = episode(
                 (program, &features),
                 lc,
-                game_seed(match_base, k),
+                game_seed(seed, k),
                 (&seats, turns),
                 false,
             );
@@ -567,7 +684,7 @@ fn refine(
     );
     let results = results(&games);
     if one_team {
-        let mean = |even: bool| -> (f64, f64, usize) {
+        let mean = |even: bool| -> (f64, f64) {
             let xs: Vec<f64> = results
                 .iter()
                 .enumerate()
@@ -577,23 +694,17 @@ fn refine(
             let n = xs.len().max(1);
             let m = xs.iter().sum::<f64>() / n as f64;
             let var = xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n.max(2) - 1) as f64;
-            (m, 1.96 * (var / n as f64).sqrt(), n)
+            (m, 1.96 * (var / n as f64).sqrt())
         };
-        let ((refined, half, _), (fitted, _, _)) = (mean(true), mean(false));
-        return (
-            policy,
-            played,
-            (refined, refined - half, refined + half),
-            fitted,
-        );
+        let ((first, half), (second, _)) = (mean(true), mean(false));
+        return ((first, first - half, first + half), second);
     }
     let total: f64 = results
         .iter()
         .enumerate()
         .map(|(k, r)| r.get(k % players as usize).copied().unwrap_or(0.0))
         .sum();
-    let (score, low, high) = wilson(total, games.len() as u64);
-    (policy, played, (score, low, high), 0.5)
+    (wilson(total, games.len() as u64), 0.5)
 }
 
 #[cfg(test)]

@@ -279,6 +279,7 @@ pub(super) fn choose(
             generation,
             games: s.games,
             positions: 0,
+            reads: 0,
             score: s.score,
             low: s.low,
             high: s.high,

@@ -596,6 +596,7 @@ pub(super) fn learn_prior(
             generation,
             games: lc.prior_games,
             positions: train.len() + held.len(),
+            reads: 0,
             score,
             low,
             high,
