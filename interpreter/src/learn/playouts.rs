@@ -22,8 +22,10 @@
 //! least [`EARLY`] games, once the 95% interval of its score (of the mean difference, for one team)
 //! no longer holds one half (no difference); and it never starts a batch that would end past
 //! `--time`, timed by the batch before it (the first by one game). Neither depends on `--jobs`, so
-//! the model is the same for any `--jobs` when the time does not cut a match. Without a match the
-//! setting stays `turn`; without the second, the model is kept.
+//! the model is the same for any `--jobs` when the time does not cut a match. Without the first
+//! match the setting is `end`, which the first match chose wherever it ran on the published games
+//! and Market Race (docs/performance.md; a cooperative example chose `turn`); without the second,
+//! the model is kept.
 
 use super::{config, target, Ended, Fit, Generation, LearnConfig, Stage};
 use crate::agents::{make_agent_with, Agent, Model, Playouts};
@@ -220,7 +222,11 @@ pub(super) fn choose(
     on_generation: &mut dyn FnMut(&Generation),
     tick: &(dyn Fn() + Sync),
 ) {
-    if model.moves.is_empty() || lc.prior_games == 0 {
+    if model.moves.is_empty() {
+        return;
+    }
+    model.playouts = Playouts::End;
+    if lc.prior_games == 0 {
         return;
     }
     let base = game_seed(lc.seed ^ 0x0070_6C61_796F, 1);
@@ -237,7 +243,6 @@ pub(super) fn choose(
     );
     let timed = started.elapsed();
     let one_team = first.shared;
-    model.playouts = Playouts::Turn;
     for generation in [1u32, 2] {
         let started = Instant::now();
         let (held, challenger) = if generation == 1 {
