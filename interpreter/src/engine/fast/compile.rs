@@ -177,8 +177,7 @@ impl Compiler<'_> {
 
     /// A number, as `eval` gives it.
     pub(super) fn int(&mut self, e: &Expr) -> Option<Fast<IntFn>> {
-        let general = self.nested(|c| c.int_node(e))?;
-        Some(super::kinds::learned_int(self.p, e, general))
+        self.nested(|c| c.int_node(e))
     }
 
     fn int_node(&mut self, e: &Expr) -> Option<Fast<IntFn>> {
@@ -468,7 +467,7 @@ impl Compiler<'_> {
                 ));
             }
         }
-        Some(super::kinds::learned(self.p, e, general))
+        Some(general)
     }
 
     fn cond_node(&mut self, e: &Expr) -> Option<Fast<BoolFn>> {
@@ -765,8 +764,7 @@ impl Compiler<'_> {
     }
 
     pub(super) fn value(&mut self, e: &Expr) -> Option<Fast<ValueFn>> {
-        let general = self.nested(|c| c.value_node(e))?;
-        Some(super::kinds::learned_value(self.p, e, general))
+        self.nested(|c| c.value_node(e))
     }
 
     /// `e` as `eval` gives it, whatever its type: a number, a truth or a zone by their own paths.

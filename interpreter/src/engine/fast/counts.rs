@@ -15,7 +15,6 @@
 //! with the walker's, as for every fast path.
 
 use super::compile::{fast, local};
-use super::kinds::constant_prop;
 use super::{Fast, IntFn, ZoneFn};
 use crate::program::{Expr, ExprKind, Field, Program};
 use crate::value::Value;
@@ -230,4 +229,20 @@ impl ZoneCounts {
             *e = (key, Some(test.clone()), n, rest);
         }
     }
+}
+
+/// Whether property `pid` is a constant (or a list of constants) for every kind.
+fn constant_prop(p: &Program, pid: usize) -> bool {
+    let Some(d) = p.props.get(pid) else {
+        return false;
+    };
+    let constant = |e: &Expr| match &e.kind {
+        ExprKind::Const(_) => true,
+        ExprKind::List(items) => items.iter().all(|i| matches!(i.kind, ExprKind::Const(_))),
+        _ => false,
+    };
+    p.kinds.iter().all(|k| match k.props.get(pid) {
+        Some(Some(e)) => constant(e),
+        _ => constant(&d.default),
+    })
 }

@@ -20,7 +20,7 @@
 mod calls;
 mod compile;
 mod counts;
-mod kinds;
+
 mod props;
 mod stmts;
 

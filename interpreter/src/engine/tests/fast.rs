@@ -519,12 +519,11 @@ fn a_property_over_the_cards_of_a_kind() {
 }
 
 /// Tests and numbers of the card's kind alone with work (`c.colour != none`, `c.points * 2 > 5`,
-/// calls of functions of one card such as `worth(c)`): the answer or value and the work are learned from the first card of each kind and replayed for the others (kinds.rs),
-/// whole (the filter, count, `any` and `all` below) or as the left side of an `and` whose right side
-/// reads the game. Debug builds compare every answer and its work with the walker's: a replayed
-/// work one step off fails here.
+/// calls of functions of one card such as `worth(c)`), whole (the filter, count, `any` and `all`
+/// below) or as the left side of an `and` whose right side reads the game. Debug builds compare
+/// every answer and its work with the walker's: a work one step off fails here.
 #[test]
-fn tests_of_the_kind_alone_are_learned_per_kind() {
+fn tests_of_the_kind_alone_answer_as_the_walker() {
     let defs = "tags colour: Red, Blue\ncard \"Red Seven\" { is Red  copies 2  points 7 }\n\
          card \"Blue Two\" { is Blue  copies 3  points 2 }\n\
          fn worth(c: card): int = if c.colour == Red then c.points * 2 else (c.points + 1) / 2\n\
