@@ -28,8 +28,6 @@ pub(crate) struct Counted {
     pub answered: u64,
     /// Of them, statements' (fast/stmts.rs).
     pub statements: u64,
-    /// Counts of a zone found remembered (fast/counts.rs; debug builds).
-    pub counts_remembered: u64,
     /// Pure calls found remembered (`MemoTable::find`).
     pub calls_remembered: u64,
     /// Cards a menu passed over by a table of kinds (menus.rs).

@@ -4,7 +4,6 @@
 use super::compile::{
     copies_of_kind, fast, fold, kind_arg, kind_table, list_len, local, push_items, step, Compiler,
 };
-use super::counts;
 use super::{BoolFn, Fast, FastFn, IntFn, ValueFn, ZoneFn};
 use crate::engine::eval::MAX_LIST;
 use crate::engine::exec::Mach;
@@ -425,17 +424,6 @@ impl Compiler<'_> {
             (Aggregate::Count, None) => filter.and_then(|t| kind_table(self.p, t, slot)),
             _ => None,
         };
-        // `count(d in Z where T)` of one zone, T reading the cards' kinds and other locals
-        // (`d.faction == t`): remembered by the zone's version and the locals' values (counts.rs).
-        let remember = match (op, &tags, filter, &zone.run) {
-            (Aggregate::Count, None, Some(t), Source::Zones(parts)) if parts.len() == 1 => {
-                match counts::free_locals(self.p, t, slot) {
-                    Some(free) => Some((t, free, self.zone(list)?.run)),
-                    None => None,
-                }
-            }
-            _ => None,
-        };
         let (filter, h) = self.filter_of(filter, zone.height, value.as_ref().map(|v| v.height))?;
         // A constant property over one zone named in place (`sum(c.points for c in p.deck)`): the
         // zone, its length as work, then the fold remembered for its version or made (the same as
@@ -504,10 +492,7 @@ impl Compiler<'_> {
                 })
             }),
         );
-        Some(match remember {
-            Some((test, free, zf)) => counts::remembered(test, slot, free, zf, general),
-            None => general,
-        })
+        Some(general)
     }
 
     /// `sum`, `max` or `min` of a constant property over `cards(K, L)` (`max(c.price for c in

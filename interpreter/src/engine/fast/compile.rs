@@ -20,7 +20,6 @@ pub(super) fn compile(p: &Program, e: &Expr) -> Option<Box<Code>> {
         p,
         calling: Vec::new(),
         depth: 0,
-        in_prop: false,
     };
     let (int, cond, truth, zone, value) = match shape(p, e) {
         Shape::Number => (c.int(e), None, None, None, None),
@@ -121,8 +120,6 @@ pub(super) struct Compiler<'p> {
     pub(super) calling: Vec<FnId>,
     /// How deep the compilation is now.
     pub(super) depth: u32,
-    /// A computed property's expressions are being compiled (props.rs).
-    pub(super) in_prop: bool,
 }
 
 /// Notes a read while a check's guard is recorded, as the walker's `note_expr` does for the node.
@@ -218,9 +215,6 @@ impl Compiler<'_> {
                     return None;
                 };
                 let pid = pid.index();
-                if let Some(f) = self.computed_prop_int(pid, s) {
-                    return Some(f);
-                }
                 fast(
                     3,
                     Box::new(move |m| {
@@ -961,9 +955,6 @@ impl Compiler<'_> {
                     return None;
                 };
                 let pid = pid.index();
-                if let Some(f) = self.computed_prop(pid, s) {
-                    return Some(f);
-                }
                 fast(
                     3,
                     Box::new(move |m| {

@@ -19,12 +19,8 @@
 
 mod calls;
 mod compile;
-mod counts;
-
-mod props;
 mod stmts;
 
-pub(crate) use counts::ZoneCounts;
 pub use stmts::StmtCompiled;
 
 use super::exec::Mach;

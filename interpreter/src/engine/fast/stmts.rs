@@ -308,7 +308,6 @@ fn compile_stmt(p: &Program, s: &Stmt) -> Option<StmtCode> {
         p,
         calling: Vec::new(),
         depth: 0,
-        in_prop: false,
     };
     match &s.kind {
         StmtKind::Assign(target, AssignOp::Set, e) if sets_any_value(p, target, e) => {
