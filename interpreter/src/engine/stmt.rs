@@ -100,6 +100,21 @@ impl<'a> Mach<'a> {
             }
             StmtKind::Reveal(e, up) => {
                 let v = self.eval(e)?;
+                // A zone's cards while nobody records: turned where they lie, with the work of
+                // reading them as a list (`list_len`, `cards_of`), no list made.
+                if let (Value::Zone(z), false) = (&v, self.s.record) {
+                    let z = *z as usize;
+                    if z < self.s.zones.len() {
+                        let k = self.list_len(&v, e.span)?;
+                        self.charge_later(k);
+                        for i in 0..k {
+                            let c = self.s.zones[z].cards[i];
+                            self.s.cards[c as usize].face_up = *up;
+                            self.s.moved();
+                        }
+                        return Ok(Flow::Next);
+                    }
+                }
                 for c in self.cards_of(v, e.span)?.into_iter().flatten() {
                     self.s.cards[c as usize].face_up = *up;
                     self.s.moved();
@@ -582,6 +597,19 @@ impl<'a> Mach<'a> {
             if !matches!(x, Value::None) {
                 self.as_card(x, what)?;
             }
+        }
+        // Several cards of one zone, listed from its top down, into a zone without a limit while
+        // nobody records: in one pass (`move_listed`, the same moves and work).
+        let unlimited = |m: &Self| {
+            let def = m.s.zones.def(target as usize);
+            m.p.zones.get(def.index()).is_some_and(|d| d.max.is_none())
+        };
+        if !self.s.record
+            && list.len() > 1
+            && unlimited(self)
+            && self.move_listed(&list, target, position, face)
+        {
+            return Ok(if failed { self.fail(span) } else { Flow::Next });
         }
         for x in list.iter() {
             match x {

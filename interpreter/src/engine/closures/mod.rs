@@ -12,6 +12,7 @@ mod calls;
 mod each;
 mod env;
 mod expr;
+mod in_place;
 mod items;
 mod kinds;
 mod menu;

@@ -19,9 +19,6 @@
 
 mod calls;
 mod compile;
-mod stmts;
-
-pub use stmts::StmtCompiled;
 
 use super::exec::Mach;
 use crate::program::{Expr, ExprKind, Program};
@@ -71,7 +68,6 @@ macro_rules! made_on_first_use {
         }
     };
 }
-pub(crate) use made_on_first_use;
 
 /// The compiled fast paths of an expression, made the first time it is evaluated (none: nothing to
 /// gain, or a form the fast paths do not cover). A copy of an expression starts uncompiled.

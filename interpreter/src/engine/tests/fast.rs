@@ -112,9 +112,8 @@ fn lists_of_a_kind_distinct_lists_and_orders_take_the_fast_path() {
     );
     assert_eq!(end(&g), "5 2 2 true true 1 42");
     // Each call compiles whole and answers once: 15 answers here, where the walker left with
-    // `cards`, `distinct` and `opponents` made 24 fast answers of the calls' parts; and one for the
-    // statement `you.coins = 4` (fast/stmts.rs), and `[you]` of `win` by a value's fast path (and
-    // `seat(1)` of `turn`).
+    // `cards`, `distinct` and `opponents` made 24 fast answers of the calls' parts; and `[you]` of
+    // `win` by a value's fast path (and `seat(1)` of `turn`).
     let n = answered(&g);
     assert!((1..=17).contains(&n), "{n} fast answers");
 }
@@ -357,8 +356,7 @@ fn other_built_ins_take_the_fast_path_with_the_walkers_code() {
     );
     assert_eq!(end(&g), "25071");
     // `mix` compiles whole: 11 fast answers here, 24 with these built-ins left to the walker; and
-    // one for the statement `you.coins = 3` (fast/stmts.rs); and two values by their own fast
-    // paths: `seat(1)` of `turn` and `[you]` of `win`.
+    // two values by their own fast paths: `seat(1)` of `turn` and `[you]` of `win`.
     let n = answered(&g);
     assert!((1..=14).contains(&n), "{n} fast answers");
     // An overflow inside the built-in: the fast path gives up, the walker reports it.
