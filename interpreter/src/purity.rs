@@ -100,7 +100,6 @@ fn condition_parts(a: &ActionDef, fns: &[bool], props: &[bool]) -> Vec<Condition
                 level,
                 pure,
                 skip,
-                kinds: Default::default(),
             }
         })
         .collect()

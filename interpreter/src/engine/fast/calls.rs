@@ -2,9 +2,10 @@
 //! `fast/mod.rs`), as `aggregate` (builtins.rs) and `call_fn` (eval.rs) do them, step by step.
 
 use super::compile::{
-    copies_of_kind, fast, fold, kind_arg, kind_table, list_len, local, push_items, step, Compiler,
+    copies_of_kind, fast, fold, kind_arg, list_len, local, push_items, step, Compiler,
 };
 use super::{BoolFn, Fast, FastFn, IntFn, ValueFn, ZoneFn};
+use crate::engine::closures::kind_table;
 use crate::engine::eval::MAX_LIST;
 use crate::engine::exec::Mach;
 use crate::engine::hash::Fx;
