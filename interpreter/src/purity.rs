@@ -100,7 +100,6 @@ fn condition_parts(a: &ActionDef, fns: &[bool], props: &[bool]) -> Vec<Condition
                 level,
                 pure,
                 skip,
-                kinds: Default::default(),
             }
         })
         .collect()
@@ -139,6 +138,25 @@ fn pure_fns(p: &Program) -> (Vec<bool>, Vec<bool>) {
         if !changed {
             return (fns, props);
         }
+    }
+}
+
+/// The purity of a program's functions and properties (`pure_fns`), judged once, to judge its
+/// expressions: whether evaluating one draws nothing at random and reads no pile (evaluating it
+/// twice gives the same value and changes nothing).
+pub(crate) struct Judged {
+    fns: Vec<bool>,
+    props: Vec<bool>,
+}
+
+impl Judged {
+    pub(crate) fn of(p: &Program) -> Judged {
+        let (fns, props) = pure_fns(p);
+        Judged { fns, props }
+    }
+
+    pub(crate) fn pure(&self, e: &Expr) -> bool {
+        pure(e, &self.fns, &self.props)
     }
 }
 

@@ -217,8 +217,7 @@ impl<'a> Mach<'a> {
         })
     }
 
-    /// Runs the statement `i` of the block on top of the stack (by its fast path when it has one),
-    /// or pops the block at its end.
+    /// Runs the statement `i` of the block on top of the stack, or pops the block at its end.
     #[inline(always)]
     fn run_block(&mut self, bl: &'a crate::program::Block, b: BlockId, i: u32) -> R<Flow> {
         let Some(stmt) = bl.stmts.get(i as usize) else {
@@ -239,11 +238,7 @@ impl<'a> Mach<'a> {
                 }
             }
         }
-        let at = At { block: b, idx: i };
-        match bl.compiled.get(i as usize) {
-            Some(code) if self.fast_stmt(stmt, code, at) => Ok(Flow::Next),
-            _ => self.exec_walked(stmt, at),
-        }
+        self.exec_walked(stmt, At { block: b, idx: i })
     }
 
     pub fn stmt(&self, at: At) -> Option<&'a Stmt> {

@@ -13,7 +13,7 @@ use super::exec::Mach;
 use super::hash::Fx;
 use super::options::{Known, Listing};
 use super::RuntimeError;
-use crate::program::{ActionDef, ActionId};
+use crate::program::{ActionDef, ActionId, Program};
 use crate::value::Value;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
@@ -284,7 +284,7 @@ impl<'a> Mach<'a> {
         };
         let decider = self.you().unwrap_or(self.s.active);
         let merge = def.interchangeable.first().copied().unwrap_or(false);
-        let pre = self.prefilter(def);
+        let pre = self.prefilter(a, def);
         let mut tried = Tried::default();
         let mut r = Ok(());
         for k in 0..n {
@@ -343,7 +343,7 @@ impl<'a> Mach<'a> {
 
     /// The leading conjuncts of the condition of an action of one parameter that read no parameter
     /// or are tables of the parameter's kinds, up to the last table among them (none: no table).
-    fn prefilter(&self, def: &'a ActionDef) -> Prefilter<'a> {
+    fn prefilter(&self, a: ActionId, def: &'a ActionDef) -> Prefilter<'a> {
         let mut pre = Prefilter::none();
         if self.plain() {
             return pre;
@@ -353,7 +353,8 @@ impl<'a> Mach<'a> {
             pre.parts[k] = if part.level == 0 {
                 Pre::Known(j)
             } else {
-                match part.kinds.get(self.p, &part.expr, 0) {
+                let p: &'a Program = self.p;
+                match (p.closures.as_deref()).and_then(|c| c.part_kinds(a, j)) {
                     Some(table) => Pre::Table(table),
                     None => break,
                 }

@@ -1,14 +1,38 @@
-//! Engine stage: moves of several cards at once while nobody records (`move top N of Z`, a zone's
-//! cards, a list of cards lying in one zone): what `move_card` (stmt.rs) does with each card in
-//! turn, the same cards, order, faces, versions, marks and work, with the bookkeeping done once.
+//! Engine stage: moves of a value (a card, cards, a zone's cards: `move_value`), and of several
+//! cards at once while nobody records (`move top N of Z`, a zone's cards, a list of cards lying in
+//! one zone): what `move_card` (stmt.rs) does with each card in turn, the same cards, order, faces,
+//! versions, marks and work, with the bookkeeping done once; `reveal` of a zone's cards.
 
-use super::exec::Mach;
+use super::exec::{Flow, Mach};
 use super::state::State;
+use super::RuntimeError;
 
 use crate::value::Value;
-use cardgame_grammar::ast::{Face, Position};
+use cardgame_grammar::ast::{Face, Position, Span};
+
+type R<T> = Result<T, RuntimeError>;
 
 impl Mach<'_> {
+    /// `reveal` of a zone's cards while nobody records: turned where they lie, with the work of
+    /// reading them as a list (`list_len`, `cards_of`), no list made. False for any other value.
+    pub(crate) fn reveal_zone(&mut self, v: &Value, up: bool, span: Span) -> R<bool> {
+        let (&Value::Zone(z), false) = (v, self.s.record) else {
+            return Ok(false);
+        };
+        let z = z as usize;
+        if z >= self.s.zones.len() {
+            return Ok(false);
+        }
+        let k = self.list_len(v, span)?;
+        self.charge_later(k);
+        for i in 0..k {
+            let c = self.s.zones[z].cards[i];
+            self.s.cards[c as usize].face_up = up;
+            self.s.moved();
+        }
+        Ok(true)
+    }
+
     /// Moves the top `k` cards of zone `z` (all of them if it holds fewer) into zone `target`,
     /// another zone without a limit, top card first, while no event is recorded: what `move_ids`
     /// does with those cards (the same cards, order, faces, versions, marks and work), with the
@@ -182,6 +206,112 @@ impl Mach<'_> {
             Some(Face::Up) => true,
             Some(Face::Down) => false,
             None => State::default_face(self.p, self.s.zones.def(target as usize)),
+        }
+    }
+
+    /// `move` of a value (a card, cards or a zone) to zone instance `target`; `failed` when the
+    /// pile it came from held fewer cards than asked.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn move_value(
+        &mut self,
+        v: Value,
+        mut failed: bool,
+        target: u32,
+        position: Position,
+        face: Option<Face>,
+        what_span: Span,
+        span: Span,
+    ) -> R<Flow> {
+        let what = what_span;
+        if let Value::Card(c) = v {
+            // One card: no list to build.
+            let c = self.as_card(&Value::Card(c), what)?;
+            if !self.move_card(c, target, position, face)? {
+                failed = true;
+            }
+            return Ok(if failed { self.fail(span) } else { Flow::Next });
+        }
+        // A list is read in place (the moves do not change it); a zone's cards are copied first,
+        // top first, since the moves change the zone. Every element is checked before any card moves.
+        let list = match v {
+            Value::Zone(z) if (z as usize) < self.s.zones.len() => {
+                self.note_zone(z);
+                let n = self.s.zones[z as usize].cards.len();
+                // The work of reading the zone as a list, then of its elements.
+                self.s.exec_count += n as u64;
+                self.charge_later(n);
+                let mut ids = std::mem::take(&mut self.s.recycled.get().ids);
+                ids.clear();
+                ids.extend(self.s.zones[z as usize].cards.iter().rev());
+                if !self.move_ids(ids, target, position, face)? {
+                    failed = true;
+                }
+                return Ok(if failed { self.fail(span) } else { Flow::Next });
+            }
+            Value::List(l) => l,
+            v => {
+                let cards = self.cards_of(v, what)?;
+                for c in cards {
+                    match c {
+                        Some(c) => {
+                            if !self.move_card(c, target, position, face)? {
+                                failed = true;
+                            }
+                        }
+                        None => failed = true,
+                    }
+                }
+                return Ok(if failed { self.fail(span) } else { Flow::Next });
+            }
+        };
+        self.charge_later(list.len());
+        for x in list.iter() {
+            if !matches!(x, Value::None) {
+                self.as_card(x, what)?;
+            }
+        }
+        // Several cards of one zone, listed from its top down, into a zone without a limit while
+        // nobody records: in one pass (`move_listed`, the same moves and work).
+        let unlimited = |m: &Self| {
+            let def = m.s.zones.def(target as usize);
+            m.p.zones.get(def.index()).is_some_and(|d| d.max.is_none())
+        };
+        if !self.s.record
+            && list.len() > 1
+            && unlimited(self)
+            && self.move_listed(&list, target, position, face)
+        {
+            return Ok(if failed { self.fail(span) } else { Flow::Next });
+        }
+        for x in list.iter() {
+            match x {
+                Value::Card(c) => {
+                    if !self.move_card(*c, target, position, face)? {
+                        failed = true;
+                    }
+                }
+                _ => failed = true,
+            }
+        }
+        Ok(if failed { self.fail(span) } else { Flow::Next })
+    }
+
+    /// The cards named by a value: a card, a list of cards or a zone; `None` entries for `none`.
+    pub(super) fn cards_of(&mut self, v: Value, span: Span) -> R<Vec<Option<u32>>> {
+        match v {
+            Value::None => Ok(vec![None]),
+            Value::Card(c) => Ok(vec![Some(self.as_card(&Value::Card(c), span)?)]),
+            Value::Zone(_) | Value::List(_) => {
+                let l = self.as_list(v, span)?;
+                self.charge_later(l.len());
+                l.iter()
+                    .map(|x| match x {
+                        Value::None => Ok(None),
+                        x => self.as_card(x, span).map(Some),
+                    })
+                    .collect()
+            }
+            v => Err(self.err(span, format!("expected cards, found {}", self.describe(&v)))),
         }
     }
 }

@@ -16,8 +16,6 @@ pub(crate) struct Without {
     /// Every menu listed by the general enumeration (`enum_action`): no loop of one parameter,
     /// no tables of kinds.
     pub menu_shortcuts: bool,
-    /// Every statement run by `exec`, none by a fast path (fast/stmts.rs).
-    pub fast_statements: bool,
 }
 
 /// Tests: how many times the shortcuts of one game answered.
@@ -26,10 +24,6 @@ pub(crate) struct Without {
 pub(crate) struct Counted {
     /// Fast paths that answered, expressions' and statements' (debug builds).
     pub answered: u64,
-    /// Of them, statements' (fast/stmts.rs).
-    pub statements: u64,
-    /// Counts of a zone found remembered (fast/counts.rs; debug builds).
-    pub counts_remembered: u64,
     /// Pure calls found remembered (`MemoTable::find`).
     pub calls_remembered: u64,
     /// Cards a menu passed over by a table of kinds (menus.rs).

@@ -100,6 +100,9 @@ impl<'a> Mach<'a> {
             }
             StmtKind::Reveal(e, up) => {
                 let v = self.eval(e)?;
+                if self.reveal_zone(&v, *up, e.span)? {
+                    return Ok(Flow::Next);
+                }
                 for c in self.cards_of(v, e.span)?.into_iter().flatten() {
                     self.s.cards[c as usize].face_up = *up;
                     self.s.moved();
@@ -478,25 +481,6 @@ impl<'a> Mach<'a> {
         }
     }
 
-    /// The cards named by a value: a card, a list of cards or a zone; `None` entries for `none`.
-    fn cards_of(&mut self, v: Value, span: Span) -> R<Vec<Option<u32>>> {
-        match v {
-            Value::None => Ok(vec![None]),
-            Value::Card(c) => Ok(vec![Some(self.as_card(&Value::Card(c), span)?)]),
-            Value::Zone(_) | Value::List(_) => {
-                let l = self.as_list(v, span)?;
-                self.charge_later(l.len());
-                l.iter()
-                    .map(|x| match x {
-                        Value::None => Ok(None),
-                        x => self.as_card(x, span).map(Some),
-                    })
-                    .collect()
-            }
-            v => Err(self.err(span, format!("expected cards, found {}", self.describe(&v)))),
-        }
-    }
-
     fn exec_move(
         &mut self,
         what: &Expr,
@@ -520,80 +504,6 @@ impl<'a> Mach<'a> {
         let failed = self.s.short;
         let target = self.eval_zone(to)?;
         self.move_value(v, failed, target, position, face, what.span, span)
-    }
-
-    /// `move` of a value (a card, cards or a zone) to zone instance `target`; `failed` when the
-    /// pile it came from held fewer cards than asked.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn move_value(
-        &mut self,
-        v: Value,
-        mut failed: bool,
-        target: u32,
-        position: Position,
-        face: Option<Face>,
-        what_span: Span,
-        span: Span,
-    ) -> R<Flow> {
-        let what = what_span;
-        if let Value::Card(c) = v {
-            // One card: no list to build.
-            let c = self.as_card(&Value::Card(c), what)?;
-            if !self.move_card(c, target, position, face)? {
-                failed = true;
-            }
-            return Ok(if failed { self.fail(span) } else { Flow::Next });
-        }
-        // A list is read in place (the moves do not change it); a zone's cards are copied first,
-        // top first, since the moves change the zone. Every element is checked before any card moves.
-        let list = match v {
-            Value::Zone(z) if (z as usize) < self.s.zones.len() => {
-                self.note_zone(z);
-                let n = self.s.zones[z as usize].cards.len();
-                // The work of reading the zone as a list, then of its elements.
-                self.s.exec_count += n as u64;
-                self.charge_later(n);
-                let mut ids = std::mem::take(&mut self.s.recycled.get().ids);
-                ids.clear();
-                ids.extend(self.s.zones[z as usize].cards.iter().rev());
-                if !self.move_ids(ids, target, position, face)? {
-                    failed = true;
-                }
-                return Ok(if failed { self.fail(span) } else { Flow::Next });
-            }
-            Value::List(l) => l,
-            v => {
-                let cards = self.cards_of(v, what)?;
-                for c in cards {
-                    match c {
-                        Some(c) => {
-                            if !self.move_card(c, target, position, face)? {
-                                failed = true;
-                            }
-                        }
-                        None => failed = true,
-                    }
-                }
-                return Ok(if failed { self.fail(span) } else { Flow::Next });
-            }
-        };
-        self.charge_later(list.len());
-        for x in list.iter() {
-            if !matches!(x, Value::None) {
-                self.as_card(x, what)?;
-            }
-        }
-        for x in list.iter() {
-            match x {
-                Value::Card(c) => {
-                    if !self.move_card(*c, target, position, face)? {
-                        failed = true;
-                    }
-                }
-                _ => failed = true,
-            }
-        }
-        Ok(if failed { self.fail(span) } else { Flow::Next })
     }
 
     /// `move top N of Z to W` (or `bottom`): the walker's evaluation of the pile (its node, the zone,

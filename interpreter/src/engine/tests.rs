@@ -6,8 +6,6 @@ mod closures;
 mod factory;
 #[cfg(debug_assertions)]
 mod fast;
-#[cfg(debug_assertions)]
-mod fast_stmts;
 mod games;
 mod labels;
 mod lang;

@@ -8,14 +8,11 @@ use cardgame_grammar::ast::{Face, Position, Span};
 #[derive(Clone, Debug, Default)]
 pub struct Block {
     pub stmts: Vec<Stmt>,
-    /// The engine's fast path of each statement, side by side, compiled when it first runs.
-    pub(crate) compiled: Box<[crate::engine::fast::StmtCompiled]>,
 }
 
 impl Block {
     pub fn new(stmts: Vec<Stmt>) -> Block {
-        let compiled = stmts.iter().map(|_| Default::default()).collect();
-        Block { stmts, compiled }
+        Block { stmts }
     }
 }
 

@@ -432,9 +432,6 @@ pub struct ConditionPart {
     /// When false, the later parameters may be skipped: the domains skipped are pure and read only
     /// the first `level` parameters, so they were evaluated once already with the same value.
     pub skip: bool,
-    /// The engine's table of the kinds of card that pass it, when it tests the first parameter's
-    /// kind and tags alone (engine/menus.rs).
-    pub(crate) kinds: crate::engine::fast::KindTable,
 }
 
 #[derive(Clone, Debug)]

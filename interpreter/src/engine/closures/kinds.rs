@@ -97,3 +97,45 @@ fn of_kind(p: &Program, e: &Expr, b: u16, k: usize) -> Option<i64> {
         | ExprKind::Let(..) => None,
     }
 }
+
+/// The local that every test of a formula of `and`, `or` and `not` over tag and kind tests reads
+/// (`None`: another form, or several locals).
+pub(crate) fn kind_formula_slot(e: &Expr) -> Option<u16> {
+    match &e.kind {
+        ExprKind::IsTag(x, ..) | ExprKind::IsKind(x, ..) => match x.kind {
+            ExprKind::Local(s) => Some(s),
+            _ => None,
+        },
+        ExprKind::Binary(BinOp::And | BinOp::Or, a, b) => {
+            let s = kind_formula_slot(a)?;
+            (kind_formula_slot(b)? == s).then_some(s)
+        }
+        ExprKind::Unary(UnOp::Not, x) => kind_formula_slot(x),
+        _ => None,
+    }
+}
+
+/// The table of the kinds of card that pass `e`, a formula of `and`, `or` and `not` over tag and
+/// kind tests of local `slot` alone (`None`: another form). Such a formula counts no work and cannot
+/// fail for a card.
+pub(crate) fn kind_table(p: &Program, e: &Expr, slot: u16) -> Option<Vec<bool>> {
+    (kind_formula_slot(e)? == slot)
+        .then(|| (0..p.kinds.len()).map(|k| kind_formula(p, e, k)).collect())
+}
+
+/// Whether a card of kind `kind` passes such a formula (`kind_formula_slot`).
+fn kind_formula(p: &Program, e: &Expr, kind: usize) -> bool {
+    match &e.kind {
+        ExprKind::IsTag(_, t, negated) => {
+            p.kinds
+                .get(kind)
+                .is_some_and(|k| k.tags.binary_search(t).is_ok())
+                != *negated
+        }
+        ExprKind::IsKind(_, k, negated) => (kind == k.0 as usize) != *negated,
+        ExprKind::Binary(BinOp::And, a, b) => kind_formula(p, a, kind) && kind_formula(p, b, kind),
+        ExprKind::Binary(BinOp::Or, a, b) => kind_formula(p, a, kind) || kind_formula(p, b, kind),
+        ExprKind::Unary(UnOp::Not, x) => !kind_formula(p, x, kind),
+        _ => false,
+    }
+}

@@ -12,6 +12,7 @@ mod calls;
 mod each;
 mod env;
 mod expr;
+mod in_place;
 mod items;
 mod kinds;
 mod menu;
@@ -20,6 +21,7 @@ mod places;
 mod segments;
 mod stmts;
 
+pub(crate) use kinds::{kind_formula_slot, kind_table};
 pub(crate) use segments::{run, segment};
 
 use super::state::{Layout, State};
@@ -35,6 +37,9 @@ pub(crate) struct Closures {
     pub actions: Vec<Result<ActionPlan, &'static str>>,
     /// Per check: the conditions of its `if`s, when it is guarded and they all compiled; else why.
     pub guards: Vec<Result<Vec<Int>, &'static str>>,
+    /// Per action, per conjunct of its condition (`ActionDef::parts`): the kinds of card that pass
+    /// it when it tests the first parameter's kind and tags alone (`kind_table`; menus.rs).
+    parts: Vec<Vec<Option<Box<[bool]>>>>,
     /// Per block: its statements compiled (segments.rs), `None` for a block of no body compiled.
     blocks: Vec<Option<std::sync::Arc<stmts::BlockCode>>>,
 }
@@ -75,9 +80,17 @@ impl Closures {
             })
             .collect();
         let blocks = segments::build(p);
+        let parts = (p.actions.iter())
+            .map(|a| {
+                (a.parts.iter())
+                    .map(|part| kind_table(p, &part.expr, 0).map(Vec::into_boxed_slice))
+                    .collect()
+            })
+            .collect();
         Closures {
             actions,
             guards,
+            parts,
             blocks,
         }
     }
@@ -101,6 +114,12 @@ impl Closures {
         let mut slots = [0; env::SLOTS];
         let mut env = Env::new(s, l, s.active, &mut slots);
         Some(conds.iter().any(|c| c(&mut env) != Some(0)))
+    }
+
+    /// The kinds of card that pass conjunct `j` of action `a`'s condition, when it tests the first
+    /// parameter's kind and tags alone.
+    pub(crate) fn part_kinds(&self, a: ActionId, j: usize) -> Option<&[bool]> {
+        self.parts.get(a.index())?.get(j)?.as_deref()
     }
 
     /// Whether action `a` has a plan: the closures list its options (`list_menu`).

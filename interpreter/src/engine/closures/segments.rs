@@ -20,6 +20,7 @@ use std::sync::Arc;
 /// Compiles every body of `p` that runs in a frame; the blocks by id (`None`: not compiled).
 pub(crate) fn build(p: &Program) -> Vec<Option<Arc<BlockCode>>> {
     let mut blocks = Vec::new();
+    let judged = crate::purity::Judged::of(p);
     let mut body = |b: &Body, params: &[Ty], ret: Option<Ty>| {
         let mut cx = Cx::new(p, b.slots as usize);
         for (s, t) in params.iter().enumerate() {
@@ -30,6 +31,7 @@ pub(crate) fn build(p: &Program) -> Vec<Option<Arc<BlockCode>>> {
         }
         let mut sx = Sx {
             cx,
+            pure: &judged,
             ret,
             blocks: &mut blocks,
         };

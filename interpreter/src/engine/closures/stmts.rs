@@ -66,6 +66,8 @@ pub(crate) struct BlockCode {
 /// by id, shared by the statements that run them inline.
 pub(crate) struct Sx<'p> {
     pub cx: Cx<'p>,
+    /// The program's functions and properties judged pure (`in_place`).
+    pub pure: &'p crate::purity::Judged,
     pub ret: Option<Ty>,
     pub blocks: &'p mut Vec<Option<Arc<BlockCode>>>,
 }
@@ -618,7 +620,16 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                 Ok(Ctl::Left(Flow::Next))
             }))
         }
-        StmtKind::Log(_) => Err("a `log` whose text may fail"),
+        // A part that draws at random or reads a pile: the walker's (see `in_place`).
+        StmtKind::Log(t)
+            if t.parts.iter().all(|part| match part {
+                TextPartIr::Lit(_) => true,
+                TextPartIr::Expr(e) => sx.pure.pure(e),
+            }) =>
+        {
+            Ok(super::in_place::log_of_values(sx.cx.p, t, at))
+        }
+        StmtKind::Log(_) => Err("a `log` that may draw at random"),
         StmtKind::Eliminate(_) => Err("`eliminate` of what is not a player"),
         StmtKind::Shuffle(_)
         | StmtKind::Reveal(..)
@@ -642,7 +653,7 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         | StmtKind::Win(..)
         | StmtKind::LogTo(..) => Err("a statement the closures leave to the walker"),
     };
-    step
+    step.or_else(|why| super::in_place::in_place(sx, st, at).ok_or(why))
 }
 
 /// Whether the cards of zone instance `z` may move to `t` in one pass (`Mach::move_top`): nobody

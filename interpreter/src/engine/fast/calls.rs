@@ -4,9 +4,8 @@
 use super::compile::{
     copies_of_kind, fast, fold, kind_arg, list_len, local, push_items, step, Compiler,
 };
-use super::counts;
-use super::kinds::{each_by_kind, ByKind};
 use super::{BoolFn, Fast, FastFn, IntFn, ValueFn, ZoneFn};
+use crate::engine::closures::kind_table;
 use crate::engine::eval::MAX_LIST;
 use crate::engine::exec::Mach;
 use crate::engine::hash::Fx;
@@ -91,14 +90,6 @@ fn nth_card(m: &Mach, items: &Items, mut i: usize) -> Option<u32> {
         i -= cards.len();
     }
     None
-}
-
-/// The `i`th item, as `each` binds it.
-fn item_of(m: &Mach, items: &Items, i: usize) -> Option<Value> {
-    match items {
-        Items::Zones(..) => nth_card(m, items, i).map(Value::Card),
-        Items::List(l) => l.get(i).cloned(),
-    }
 }
 
 /// The key of a fold of property `pid` in `State::folds`.
@@ -363,30 +354,14 @@ impl Compiler<'_> {
             Some(f) => Some(self.cond(f)?),
             None => None,
         };
-        let tags = filter.or(value).and_then(|t| ByKind::of(self.p, t, slot));
+        let tags = filter.or(value).and_then(|t| kind_table(self.p, t, slot));
         let h = 3 + zone.height.max(test.as_ref().map_or(0, |t| t.height));
         let (fz, test) = (zone.run, test.map(|t| t.run));
         let any = op == Aggregate::Any;
         let run: BoolFn = match (tags, test) {
-            // A test of the kind with work: learned per kind (kinds.rs).
-            (Some(by @ ByKind::Learned(_)), Some(test)) => Box::new(move |m| {
-                step(m);
-                let (items, len) = open(&fz, m)?;
-                m.s.exec_count += len as u64;
-                let mut decided = !any;
-                let item = |m: &Mach, i| item_of(m, &items, i);
-                each_by_kind(m, len, item, slot, &by, &test, |_, _, pass| {
-                    let stop = pass == any;
-                    if stop {
-                        decided = any;
-                    }
-                    Some(stop)
-                })?;
-                Some(decided)
-            }),
             // A tag test: the items read where they lie (`any`: one card that passes; `all`: as
             // many that pass as there are items), the general loop for a list of other things.
-            (Some(ByKind::Table(passes)), Some(test)) => Box::new(move |m| {
+            (Some(passes), Some(test)) => Box::new(move |m| {
                 step(m);
                 let (items, len) = open(&fz, m)?;
                 m.s.exec_count += len as u64;
@@ -447,18 +422,7 @@ impl Compiler<'_> {
         };
         // `count(x in L where x is Tag)`: the items read where they lie (`tagged`).
         let tags = match (op, &value) {
-            (Aggregate::Count, None) => filter.and_then(|t| ByKind::of(self.p, t, slot)),
-            _ => None,
-        };
-        // `count(d in Z where T)` of one zone, T reading the cards' kinds and other locals
-        // (`d.faction == t`): remembered by the zone's version and the locals' values (counts.rs).
-        let remember = match (op, &tags, filter, &zone.run) {
-            (Aggregate::Count, None, Some(t), Source::Zones(parts)) if parts.len() == 1 => {
-                match counts::free_locals(self.p, t, slot) {
-                    Some(free) => Some((t, free, self.zone(list)?.run)),
-                    None => None,
-                }
-            }
+            (Aggregate::Count, None) => filter.and_then(|t| kind_table(self.p, t, slot)),
             _ => None,
         };
         let (filter, h) = self.filter_of(filter, zone.height, value.as_ref().map(|v| v.height))?;
@@ -474,24 +438,7 @@ impl Compiler<'_> {
         // A count by a tag test: the items read where they lie, the general loop for a list of
         // other things.
         let filter = match (tags, filter) {
-            (Some(by @ ByKind::Learned(_)), Some(test)) => {
-                return Some(fast(
-                    h,
-                    Box::new(move |m| {
-                        step(m);
-                        let (items, len) = open(&fz, m)?;
-                        m.s.exec_count += len as u64;
-                        let mut count = 0i64;
-                        let item = |m: &Mach, i| item_of(m, &items, i);
-                        each_by_kind(m, len, item, slot, &by, &test, |_, _, pass| {
-                            count += i64::from(pass);
-                            Some(false)
-                        })?;
-                        Some(count)
-                    }),
-                ));
-            }
-            (Some(ByKind::Table(passes)), Some(test)) => {
+            (Some(passes), Some(test)) => {
                 return Some(fast(
                     h,
                     Box::new(move |m| {
@@ -546,10 +493,7 @@ impl Compiler<'_> {
                 })
             }),
         );
-        Some(match remember {
-            Some((test, free, zf)) => counts::remembered(test, slot, free, zf, general),
-            None => general,
-        })
+        Some(general)
     }
 
     /// `sum`, `max` or `min` of a constant property over `cards(K, L)` (`max(c.price for c in
@@ -635,7 +579,7 @@ impl Compiler<'_> {
         // `filter(c in Z where T)` with T a test of the card's kind alone (`kind_table`): no item
         // bound, each read where it lies (a list holding other things than cards: the loop).
         let tags = match (op, &value, filter) {
-            (Aggregate::Filter, None, Some(t)) => ByKind::of(self.p, t, slot),
+            (Aggregate::Filter, None, Some(t)) => kind_table(self.p, t, slot),
             _ => None,
         };
         let (filter, h) = self.filter_of(filter, zone.height, value.as_ref().map(|v| v.height))?;
@@ -644,27 +588,7 @@ impl Compiler<'_> {
             (Some(by), Some(test)) => (None, Some((by, test))),
             (_, filter) => (filter, None),
         };
-        if let Some((by, test)) = by_kind {
-            let ByKind::Table(passes) = by else {
-                // A test of the kind with work: learned per kind (kinds.rs).
-                return Some(fast(
-                    h,
-                    Box::new(move |m| {
-                        step(m);
-                        let (items, len) = open(&fz, m)?;
-                        m.s.exec_count += len as u64;
-                        let mut kept = Vec::with_capacity(len);
-                        let item = |m: &Mach, i| item_of(m, &items, i);
-                        each_by_kind(m, len, item, slot, &by, &test, |_, v, pass| {
-                            if pass {
-                                kept.push(v);
-                            }
-                            Some(false)
-                        })?;
-                        Some(Value::list(kept))
-                    }),
-                ));
-            };
+        if let Some((passes, test)) = by_kind {
             return Some(fast(
                 h,
                 Box::new(move |m| {

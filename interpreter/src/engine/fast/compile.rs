@@ -20,7 +20,6 @@ pub(super) fn compile(p: &Program, e: &Expr) -> Option<Box<Code>> {
         p,
         calling: Vec::new(),
         depth: 0,
-        in_prop: false,
     };
     let (int, cond, truth, zone, value) = match shape(p, e) {
         Shape::Number => (c.int(e), None, None, None, None),
@@ -121,8 +120,6 @@ pub(super) struct Compiler<'p> {
     pub(super) calling: Vec<FnId>,
     /// How deep the compilation is now.
     pub(super) depth: u32,
-    /// A computed property's expressions are being compiled (props.rs).
-    pub(super) in_prop: bool,
 }
 
 /// Notes a read while a check's guard is recorded, as the walker's `note_expr` does for the node.
@@ -177,8 +174,7 @@ impl Compiler<'_> {
 
     /// A number, as `eval` gives it.
     pub(super) fn int(&mut self, e: &Expr) -> Option<Fast<IntFn>> {
-        let general = self.nested(|c| c.int_node(e))?;
-        Some(super::kinds::learned_int(self.p, e, general))
+        self.nested(|c| c.int_node(e))
     }
 
     fn int_node(&mut self, e: &Expr) -> Option<Fast<IntFn>> {
@@ -219,9 +215,6 @@ impl Compiler<'_> {
                     return None;
                 };
                 let pid = pid.index();
-                if let Some(f) = self.computed_prop_int(pid, s) {
-                    return Some(f);
-                }
                 fast(
                     3,
                     Box::new(move |m| {
@@ -451,10 +444,12 @@ impl Compiler<'_> {
             e.kind,
             ExprKind::Binary(BinOp::And | BinOp::Or, ..) | ExprKind::Unary(UnOp::Not, _)
         ) {
-            if let Some((slot, table)) = kind_formula_slot(e).and_then(|slot| {
-                let table = kind_table(self.p, e, slot)?;
-                Some((slot, table))
-            }) {
+            if let Some((slot, table)) =
+                crate::engine::closures::kind_formula_slot(e).and_then(|slot| {
+                    let table = crate::engine::closures::kind_table(self.p, e, slot)?;
+                    Some((slot, table))
+                })
+            {
                 let f = general.run;
                 return Some(fast(
                     general.height,
@@ -468,7 +463,7 @@ impl Compiler<'_> {
                 ));
             }
         }
-        Some(super::kinds::learned(self.p, e, general))
+        Some(general)
     }
 
     fn cond_node(&mut self, e: &Expr) -> Option<Fast<BoolFn>> {
@@ -765,8 +760,7 @@ impl Compiler<'_> {
     }
 
     pub(super) fn value(&mut self, e: &Expr) -> Option<Fast<ValueFn>> {
-        let general = self.nested(|c| c.value_node(e))?;
-        Some(super::kinds::learned_value(self.p, e, general))
+        self.nested(|c| c.value_node(e))
     }
 
     /// `e` as `eval` gives it, whatever its type: a number, a truth or a zone by their own paths.
@@ -963,9 +957,6 @@ impl Compiler<'_> {
                     return None;
                 };
                 let pid = pid.index();
-                if let Some(f) = self.computed_prop(pid, s) {
-                    return Some(f);
-                }
                 fast(
                     3,
                     Box::new(move |m| {
@@ -1307,48 +1298,6 @@ impl Compiler<'_> {
             }
             _ => return None,
         })
-    }
-}
-
-/// The local that every test of a formula of `and`, `or` and `not` over tag and kind tests reads
-/// (`None`: another form, or several locals).
-pub(super) fn kind_formula_slot(e: &Expr) -> Option<u16> {
-    match &e.kind {
-        ExprKind::IsTag(x, ..) | ExprKind::IsKind(x, ..) => match x.kind {
-            ExprKind::Local(s) => Some(s),
-            _ => None,
-        },
-        ExprKind::Binary(BinOp::And | BinOp::Or, a, b) => {
-            let s = kind_formula_slot(a)?;
-            (kind_formula_slot(b)? == s).then_some(s)
-        }
-        ExprKind::Unary(UnOp::Not, x) => kind_formula_slot(x),
-        _ => None,
-    }
-}
-
-/// The table of the kinds of card that pass `e`, a formula of `and`, `or` and `not` over tag and
-/// kind tests of local `slot` alone (`None`: another form). Such a formula counts no work and cannot
-/// fail for a card.
-pub(super) fn kind_table(p: &Program, e: &Expr, slot: u16) -> Option<Vec<bool>> {
-    (kind_formula_slot(e)? == slot)
-        .then(|| (0..p.kinds.len()).map(|k| kind_formula(p, e, k)).collect())
-}
-
-/// Whether a card of kind `kind` passes such a formula (`kind_formula_slot`).
-fn kind_formula(p: &Program, e: &Expr, kind: usize) -> bool {
-    match &e.kind {
-        ExprKind::IsTag(_, t, negated) => {
-            p.kinds
-                .get(kind)
-                .is_some_and(|k| k.tags.binary_search(t).is_ok())
-                != *negated
-        }
-        ExprKind::IsKind(_, k, negated) => (kind == k.0 as usize) != *negated,
-        ExprKind::Binary(BinOp::And, a, b) => kind_formula(p, a, kind) && kind_formula(p, b, kind),
-        ExprKind::Binary(BinOp::Or, a, b) => kind_formula(p, a, kind) || kind_formula(p, b, kind),
-        ExprKind::Unary(UnOp::Not, x) => !kind_formula(p, x, kind),
-        _ => false,
     }
 }
 

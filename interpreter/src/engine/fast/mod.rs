@@ -19,13 +19,6 @@
 
 mod calls;
 mod compile;
-mod counts;
-mod kinds;
-mod props;
-mod stmts;
-
-pub(crate) use counts::ZoneCounts;
-pub use stmts::StmtCompiled;
 
 use super::exec::Mach;
 use crate::program::{Expr, ExprKind, Program};
@@ -75,7 +68,6 @@ macro_rules! made_on_first_use {
         }
     };
 }
-pub(crate) use made_on_first_use;
 
 /// The compiled fast paths of an expression, made the first time it is evaluated (none: nothing to
 /// gain, or a form the fast paths do not cover). A copy of an expression starts uncompiled.
@@ -87,30 +79,6 @@ made_on_first_use!(Compiled);
 impl Compiled {
     pub(crate) fn get(&self, p: &Program, e: &Expr) -> Option<&Code> {
         self.0.get_or_init(|| compile::compile(p, e)).as_deref()
-    }
-}
-
-/// The kinds of card that pass a condition made of tag and kind tests of one local (`c is Attack or
-/// c is Spell`), made the first time it is asked for (none: a condition of another form). Such a
-/// condition counts no work and cannot fail for a card: a menu tests the card's kind against the
-/// table without binding the local (engine/menus.rs). A copy starts unmade.
-#[derive(Default)]
-pub struct KindTable(OnceLock<Option<(u16, Box<[bool]>)>>);
-
-made_on_first_use!(KindTable);
-
-impl KindTable {
-    /// The table of `e` when it tests local `slot` alone.
-    pub(crate) fn get(&self, p: &Program, e: &Expr, slot: u16) -> Option<&[bool]> {
-        let (tested, table) = self
-            .0
-            .get_or_init(|| {
-                let tested = compile::kind_formula_slot(e)?;
-                let table = compile::kind_table(p, e, tested)?;
-                Some((tested, table.into_boxed_slice()))
-            })
-            .as_ref()?;
-        (*tested == slot).then_some(&**table)
     }
 }
 

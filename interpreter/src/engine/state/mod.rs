@@ -245,8 +245,6 @@ pub(crate) struct Recycled {
     pub text: String,
     /// `everyone`, `opponents(p)` and `from(p)`, built once for the living seats.
     pub seat_lists: SeatLists,
-    /// Counts of zones by tests of kinds and other locals, by zone version (fast/counts.rs).
-    pub counts: crate::engine::fast::ZoneCounts,
 }
 
 /// Working space kept in a box made when it is first needed: a clone starts with none, and copies

@@ -378,6 +378,65 @@ flow {
     }
 }
 
+/// Statements whose values are not words (a list kept in a local, a list moved, a zone revealed, a
+/// log of lists) run in place inside their segment (closures/in_place.rs): a move into a zone
+/// with a limit fails under `strict` as the walker's, and the words read after them come from
+/// their slots; the games are the walker's, recorded or not.
+#[test]
+fn statements_in_place_on_the_closures_are_the_walkers() {
+    let src = r#"
+game "In place" {
+  players 2
+}
+zone deck: pile
+zone hand per player: set, max 3
+zone shown: set
+card "Gem" {
+  copies 9
+}
+var coins per player shown: int = 0
+flow {
+  move box to deck
+  repeat 2 {
+    for p in everyone {
+      turn p {
+        let l = filter(c in deck where true)
+        let picked = take(l, 2)
+        strict {
+          move take(l, 4 - count(p.hand)) to p.hand
+          p.coins += 100
+        }
+        move picked to shown
+        reveal shown
+        log "{p} sees {picked} and {l}"
+        let n = count(l) + count(picked)
+        p.coins += n
+        choose by p prompt "Again?" {
+          "yes" { move shown to deck }
+          "no" { p.coins += 1 }
+        }
+      }
+    }
+  }
+}
+"#;
+    let checked = crate::check::check_source(src);
+    let p = std::sync::Arc::new(checked.program.expect("the script checks"));
+    let closures = p.closures.clone().expect("closures are built");
+    let turn = p.blocks.iter().position(|b| {
+        matches!(
+            b.stmts.first().map(|st| &st.kind),
+            Some(crate::program::StmtKind::Let(..))
+        )
+    });
+    let turn = crate::program::BlockId(turn.expect("the turn's block") as u16);
+    // All but `strict` and the decision, the walker's: the lists kept in locals, moved, revealed
+    // and logged run in place.
+    assert_eq!(closures.compiled_in(turn), (7, 9), "the turn compiles");
+    assert!(lockstep_in(&p, "in place", 2, 6, false) >= 24);
+    assert!(lockstep_in(&p, "in place", 2, 6, true) >= 24);
+}
+
 /// Every script of games/ and examples/, in lockstep while nobody records (as in `sim`): its `for`
 /// loops, inline calls and segments run on the closures and the games are the walker's.
 #[test]

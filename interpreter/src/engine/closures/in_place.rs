@@ -1,0 +1,193 @@
+//! Engine stage (closures): statements that evaluate what is not a word, run in place.
+//!
+//! A statement whose expressions are not all words (a list kept in a local, a text, `none`) does
+//! not compile to word closures (stmts.rs); when it neither pauses nor pushes frames and draws
+//! nothing at random, it still runs inside its segment: the walker's own effect, in place, its
+//! errors the walker's; and a `log` while nobody records evaluates its parts without building its
+//! text. A segment then goes on past it instead of ending there.
+
+use super::env::{word, NONE};
+use super::stmts::{type_of, value, Ctl, Step, Sx};
+use crate::engine::exec::{At, Mach};
+use crate::program::{AssignOp, ExprKind, Program, Stmt, StmtKind, TextIr, TextPartIr};
+use crate::value::Value;
+
+/// `log` of a text that may fail: while nobody records, its parts evaluated in order for their
+/// errors and the work `text_into` counts (a list's items), nothing built; the walker's effect,
+/// which builds the text, when events are recorded, when a part is a text or a list holding a
+/// list or a text, or when the text could grow past the longest allowed.
+pub(super) fn log_of_values(p: &Program, t: &TextIr, at: At) -> Step {
+    let parts: Vec<crate::program::Expr> = (t.parts.iter())
+        .filter_map(|part| match part {
+            TextPartIr::Lit(_) => None,
+            TextPartIr::Expr(e) => Some(e.clone()),
+        })
+        .collect();
+    let words: usize = (t.parts.iter())
+        .map(|part| match part {
+            TextPartIr::Lit(w) => w.len(),
+            TextPartIr::Expr(_) => 0,
+        })
+        .sum();
+    // The longest text of a value that is not a list or a text (label.rs): a number, a space, a
+    // name of the script's, a zone's name with its holder's (a player, or a card and its number).
+    let names = (p.kinds.iter().map(|k| k.name.len()))
+        .chain(p.tags.iter().map(|t| t.name.len()))
+        .chain(p.zones.iter().map(|z| z.name.len()))
+        .max()
+        .unwrap_or(0);
+    Box::new(move |m, _| {
+        let walked = |m: &mut Mach| {
+            let st = m
+                .stmt(at)
+                .ok_or_else(|| m.err(m.p.header, "no statement".into()))?;
+            m.exec_walked(st, at).map(|_| Ctl::Next)
+        };
+        if m.s.record {
+            return walked(m);
+        }
+        let one = 2 * names + m.s.fixed.names.iter().map(String::len).max().unwrap_or(0) + 64;
+        let mut most = words;
+        for e in &parts {
+            most = match m.eval(e)? {
+                Value::Text(_) => return walked(m),
+                Value::List(items) => {
+                    if (items.iter()).any(|i| matches!(i, Value::List(_) | Value::Text(_))) {
+                        return walked(m);
+                    }
+                    m.charge(items.len(), e.span)?;
+                    most.saturating_add(items.len().saturating_mul(one + 2))
+                }
+                _ => most.saturating_add(one),
+            };
+            if most > crate::engine::eval::MAX_LIST {
+                return walked(m);
+            }
+        }
+        Ok(Ctl::Next)
+    })
+}
+
+/// A statement that evaluates what is not a word (a list kept in a local, a text, `none`) and
+/// neither pauses nor pushes frames (`let`, `=`, `move`, `reveal`, `show`, `log to`): the walker's
+/// own effect (`exec_walked`), run in place inside the segment, its errors the walker's; a local
+/// it writes is copied into its slot as a word, or `NONE`. `None` for any other statement, and for
+/// one that may draw at random (`random`, a pile read that refills, `shuffle`; but a pile's cards
+/// moved, as the pile moves compiled): a draw is the walker's, at the head of a step of its loop,
+/// where a game's factory pauses its template (factory.rs).
+pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
+    fn target(t: &crate::program::Target) -> Option<&crate::program::Expr> {
+        match t {
+            crate::program::Target::Player(_, e) | crate::program::Target::Card(_, e) => Some(e),
+            crate::program::Target::Local(_) | crate::program::Target::Global(_) => None,
+        }
+    }
+    let read: Vec<&crate::program::Expr> = match &st.kind {
+        StmtKind::Let(_, e) | StmtKind::Reveal(e, _) => vec![e],
+        StmtKind::Assign(t, _, e) => target(t).into_iter().chain([e]).collect(),
+        // The top or bottom cards of a pile, moved: as the pile moves compiled above (a refill
+        // may draw).
+        StmtKind::Move {
+            what:
+                crate::program::Expr {
+                    kind: ExprKind::Pile { count, zone, .. },
+                    ..
+                },
+            to,
+            ..
+        } => count.as_deref().into_iter().chain([&**zone, to]).collect(),
+        StmtKind::Move { what, to, .. } | StmtKind::Show(what, to) => vec![what, to],
+        StmtKind::LogTo(t, p) => (t.parts.iter())
+            .filter_map(|part| match part {
+                TextPartIr::Lit(_) => None,
+                TextPartIr::Expr(e) => Some(e),
+            })
+            .chain([p])
+            .collect(),
+        _ => Vec::new(),
+    };
+    if !read.iter().all(|e| sx.pure.pure(e)) {
+        return None;
+    }
+    let local = match &st.kind {
+        StmtKind::Let(slot, e) => {
+            // The checker's type when it is a word: the closures after it read the slot.
+            let t = type_of(&sx.cx, e).filter(|t| value(t, 0) != Value::None);
+            if let Some(ts) = sx.cx.types.get_mut(*slot as usize) {
+                *ts = t;
+            } else if let Some(t) = t {
+                sx.cx.set_type(*slot, t);
+            }
+            Some(*slot)
+        }
+        StmtKind::Assign(crate::program::Target::Local(slot), ..) => Some(*slot),
+        StmtKind::Assign(..)
+        | StmtKind::Reveal(..)
+        | StmtKind::Show(..)
+        | StmtKind::LogTo(..)
+        | StmtKind::Move { .. } => None,
+        StmtKind::Choose(..)
+        | StmtKind::CallLet(..)
+        | StmtKind::Call(..)
+        | StmtKind::Perform { .. }
+        | StmtKind::For { .. }
+        | StmtKind::Simultaneously { .. }
+        | StmtKind::Pay(..)
+        | StmtKind::If(..)
+        | StmtKind::While(..)
+        | StmtKind::Repeat(..)
+        | StmtKind::Require(_)
+        | StmtKind::Log(_)
+        | StmtKind::Shuffle(_)
+        | StmtKind::Stat(..)
+        | StmtKind::StatAt(..)
+        | StmtKind::Eliminate(_)
+        | StmtKind::Return(_)
+        | StmtKind::Loop(_)
+        | StmtKind::Break
+        | StmtKind::Strict(_)
+        | StmtKind::Stop
+        | StmtKind::Emit(..)
+        | StmtKind::Turn(..)
+        | StmtKind::Phase(..)
+        | StmtKind::Round(_)
+        | StmtKind::EndTurn
+        | StmtKind::EndPhase
+        | StmtKind::EndRound
+        | StmtKind::OutForRound(_)
+        | StmtKind::Actions { .. }
+        | StmtKind::ChooseBranch { .. }
+        | StmtKind::WinTeam(..)
+        | StmtKind::Win(..) => return None,
+    };
+    let slot = match local {
+        Some(s) => Some((s, sx.cx.slot(s).ok()?)),
+        None => None,
+    };
+    Some(Box::new(move |m, regs| {
+        let Some(st) = m.stmt(at) else {
+            return Ok(Ctl::Walk);
+        };
+        // A local given a value: what `exec_walked` does, without its dispatch.
+        if let StmtKind::Let(s, e)
+        | StmtKind::Assign(crate::program::Target::Local(s), AssignOp::Set, e) = &st.kind
+        {
+            let v = m.eval(e)?;
+            if let Some((_, i)) = slot {
+                regs.slots[i] = word(&v).unwrap_or(NONE);
+            }
+            m.set_local(*s, v);
+            return Ok(Ctl::Next);
+        }
+        // A move that fails inside `strict` leaves the block (as `failed`).
+        let before = m.s.frames.len();
+        let flow = m.exec_walked(st, at)?;
+        if m.s.frames.len() < before {
+            return Ok(Ctl::Left(flow));
+        }
+        if let Some((s, i)) = slot {
+            regs.slots[i] = word(&m.local(s)).unwrap_or(NONE);
+        }
+        Ok(Ctl::Next)
+    }))
+}
