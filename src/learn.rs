@@ -107,17 +107,24 @@ fn reads_words(reads: usize) -> String {
     }
 }
 
-/// The line of the match between the policy that reads the position and the other.
-fn reads_text(g: &Generation) -> String {
+/// A match's score, its interval and the score to beat, in a line of the learning.
+fn score_words(g: &Generation) -> String {
     format!(
-        "play-out policy {} against the one of the progress alone, {} games: {:.1}% [{:.1}-{:.1}] \
-         (to beat {:.1}%), so {}; {:.1}s",
-        reads_words(g.reads),
-        g.games,
+        "{:.1}% [{:.1}-{:.1}] (to beat {:.1}%)",
         100.0 * g.score,
         100.0 * g.low,
         100.0 * g.high,
-        100.0 * g.baseline,
+        100.0 * g.baseline
+    )
+}
+
+/// The line of the match between the policy that reads the position and the other.
+fn reads_text(g: &Generation) -> String {
+    format!(
+        "play-out policy {} against the one of the progress alone, {} games: {}, so {}; {:.1}s",
+        reads_words(g.reads),
+        g.games,
+        score_words(g),
         if g.kept {
             "the one that reads the position"
         } else {
@@ -131,13 +138,10 @@ fn reads_text(g: &Generation) -> String {
 fn refined_text(g: &Generation) -> String {
     format!(
         "play-out policy {} refined by {} games of its own self-play: against the policy fitted \
-         {:.1}% [{:.1}-{:.1}] (to beat {:.1}%){}; {:.1}s",
+         {}{}; {:.1}s",
         reads_words(g.reads),
         g.games,
-        100.0 * g.score,
-        100.0 * g.low,
-        100.0 * g.high,
-        100.0 * g.baseline,
+        score_words(g),
         if g.kept { ", kept" } else { ", not kept" },
         g.seconds
     )

@@ -163,6 +163,8 @@ fn a_model_plays_with_its_script_and_is_refused_by_another() {
 #[test]
 fn a_model_beside_the_script_is_found_said_and_checked() {
     let dir = temp("beside");
+    // Emptied first: a directory left by an earlier process of the same id would hold its models.
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     let source = std::fs::read_to_string(format!(
         "{}/examples/two-piles.cardgame",
