@@ -686,7 +686,8 @@ fn learn_in_pool(
     // was kept), then the matches that say how the search uses the model.
     if !data.is_empty() {
         let deadline = lc.time.map(|t| started + t);
-        // The policy leaves a share of the time left to the matches.
+        // The policy leaves a share of the time left to the matches (all of it to the policy where
+        // their first batch would not fit: `learn/moves.rs`).
         let now = Instant::now();
         let policy_until = deadline.map(|end| {
             now + end
@@ -697,7 +698,7 @@ fn learn_in_pool(
             pool,
             &program,
             lc,
-            (&mut model, evaluated, policy_until),
+            (&mut model, evaluated, (policy_until, deadline)),
             on_generation,
             tick,
         );

@@ -48,7 +48,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What the play-out policy reads beside its moves and the progress (`--policy-reads`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,7 +244,11 @@ pub(super) fn learn_moves(
     pool: &rayon::ThreadPool,
     program: &Arc<Program>,
     lc: &LearnConfig,
-    (model, evaluated, deadline): (&mut Model, bool, Option<Instant>),
+    (model, evaluated, (deadline, matches_end)): (
+        &mut Model,
+        bool,
+        (Option<Instant>, Option<Instant>),
+    ),
     on_generation: &mut dyn FnMut(&Generation),
     tick: &(dyn Fn() + Sync),
 ) {
@@ -365,6 +369,25 @@ pub(super) fn learn_moves(
         evaluation: None,
         seconds: started.elapsed().as_secs_f64(),
     });
+    // Where the matches after the policy could not play their first batch in the time left them,
+    // the policy takes their share too.
+    let deadline = match (deadline, matches_end) {
+        (Some(end), Some(all)) => {
+            let last = fitted.last().expect("one policy at least");
+            let timed = Instant::now();
+            let game = episode((program, &features), lc, base, (&[last], turns), true);
+            let per_game = timed.elapsed();
+            let jobs = pool.current_num_threads();
+            let fits = matches_fit(
+                game.decisions.len(),
+                per_game,
+                jobs,
+                all.saturating_duration_since(end),
+            );
+            Some(if fits { end } else { all })
+        }
+        (deadline, _) => deadline,
+    };
     // Each policy refined in its share of the time left (the first half of it; the second what the
     // first left but a tenth, for the match between them).
     let mut kept = Vec::new();
@@ -445,6 +468,19 @@ pub(super) fn learn_moves(
             }
         }
     };
+}
+
+/// Whether the first batch of the matches that choose how the search uses the model
+/// (`learn/playouts.rs`, [`super::playouts::BATCH`] games of `search` with
+/// [`super::playouts::ITERATIONS`] iterations a decision, `jobs` at a time) would end within
+/// `window`, for a game of the policy of `choices` decisions with a choice that took `per_game`:
+/// each decision of the search plays out about that many times from the middle of a game on
+/// average, so a game of the search costs about `choices × ITERATIONS / 2` games of the policy.
+fn matches_fit(choices: usize, per_game: Duration, jobs: usize, window: Duration) -> bool {
+    let search_game =
+        per_game.mul_f64(choices as f64 * f64::from(super::playouts::ITERATIONS) / 2.0);
+    let rounds = super::playouts::BATCH.div_ceil(jobs.max(1) as u64);
+    search_game.mul_f64(rounds as f64) <= window
 }
 
 /// Rounds of the policy's own self-play after it is fitted, the games of each, the step of its
@@ -712,6 +748,20 @@ mod tests {
     use super::{fit, loss, Row};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
+
+    #[test]
+    fn the_matches_fit_when_a_batch_of_searches_ends_in_their_window() {
+        use super::matches_fit;
+        use std::time::Duration;
+        // 40 choices, a policy game of 1 ms: a search game about 2 s, a batch of 10 on 2 threads
+        // about 10 s.
+        let ms = Duration::from_millis(1);
+        assert!(matches_fit(40, ms, 2, Duration::from_secs(11)));
+        assert!(!matches_fit(40, ms, 2, Duration::from_secs(9)));
+        assert!(!matches_fit(40, ms, 1, Duration::from_secs(11)));
+        // Heart of Crown's scale: 140 choices, 4 ms a game: 28 s a search game.
+        assert!(!matches_fit(140, 4 * ms, 1, Duration::from_secs(200)));
+    }
 
     #[test]
     fn the_policy_learns_which_move_is_taken_and_when() {

@@ -39,7 +39,7 @@ use std::time::{Duration, Instant};
 /// Iterations a decision of the searches in the matches.
 pub const ITERATIONS: u32 = 100;
 /// Games a batch of a match plays before it looks at the score.
-const BATCH: u64 = 10;
+pub(super) const BATCH: u64 = 10;
 /// Games a match plays at least before it may stop early.
 const EARLY: u64 = 40;
 
