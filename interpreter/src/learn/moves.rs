@@ -370,20 +370,23 @@ pub(super) fn learn_moves(
         seconds: started.elapsed().as_secs_f64(),
     });
     // Where the matches after the policy could not play their first batch in the time left them,
-    // the policy takes their share too.
+    // the policy takes their share too (a game of the policy says how many decisions with a choice
+    // a game has, a few decisions of the search how long each takes).
     let deadline = match (deadline, matches_end) {
         (Some(end), Some(all)) => {
             let last = fitted.last().expect("one policy at least");
-            let timed = Instant::now();
             let game = episode((program, &features), lc, base, (&[last], turns), true);
-            let per_game = timed.elapsed();
-            let jobs = pool.current_num_threads();
-            let fits = matches_fit(
+            let mut with_policy = model.clone();
+            with_policy.moves = last.clone();
+            let search_game = super::playouts::search_game_time(
+                program,
+                lc,
+                &with_policy,
+                base,
                 game.decisions.len(),
-                per_game,
-                jobs,
-                all.saturating_duration_since(end),
             );
+            let jobs = pool.current_num_threads();
+            let fits = matches_fit(search_game, jobs, all.saturating_duration_since(end));
             Some(if fits { end } else { all })
         }
         (deadline, _) => deadline,
@@ -471,16 +474,12 @@ pub(super) fn learn_moves(
 }
 
 /// Whether the first batch of the matches that choose how the search uses the model
-/// (`learn/playouts.rs`, [`super::playouts::BATCH`] games of `search` with
-/// [`super::playouts::ITERATIONS`] iterations a decision, `jobs` at a time) would end within
-/// `window`, for a game of the policy of `choices` decisions with a choice that took `per_game`:
-/// each decision of the search plays out about that many times from the middle of a game on
-/// average, so a game of the search costs about `choices × ITERATIONS / 2` games of the policy.
-fn matches_fit(choices: usize, per_game: Duration, jobs: usize, window: Duration) -> bool {
-    let search_game =
-        per_game.mul_f64(choices as f64 * f64::from(super::playouts::ITERATIONS) / 2.0);
+/// (`learn/playouts.rs`, [`super::playouts::BATCH`] games, `jobs` at a time) would end within
+/// `window`, for games of the search that take `search_game` each
+/// ([`super::playouts::search_game_time`]).
+fn matches_fit(search_game: Duration, jobs: usize, window: Duration) -> bool {
     let rounds = super::playouts::BATCH.div_ceil(jobs.max(1) as u64);
-    search_game.mul_f64(rounds as f64) <= window
+    search_game.saturating_mul(rounds as u32) <= window
 }
 
 /// Rounds of the policy's own self-play after it is fitted, the games of each, the step of its
@@ -753,14 +752,12 @@ mod tests {
     fn the_matches_fit_when_a_batch_of_searches_ends_in_their_window() {
         use super::matches_fit;
         use std::time::Duration;
-        // 40 choices, a policy game of 1 ms: a search game about 2 s, a batch of 10 on 2 threads
-        // about 10 s.
-        let ms = Duration::from_millis(1);
-        assert!(matches_fit(40, ms, 2, Duration::from_secs(11)));
-        assert!(!matches_fit(40, ms, 2, Duration::from_secs(9)));
-        assert!(!matches_fit(40, ms, 1, Duration::from_secs(11)));
-        // Heart of Crown's scale: 140 choices, 4 ms a game: 28 s a search game.
-        assert!(!matches_fit(140, 4 * ms, 1, Duration::from_secs(200)));
+        // Games of 2 s: a batch of 10 on 2 threads takes about 10 s, on 1 thread 20 s.
+        let game = Duration::from_secs(2);
+        assert!(matches_fit(game, 2, Duration::from_secs(11)));
+        assert!(!matches_fit(game, 2, Duration::from_secs(9)));
+        assert!(!matches_fit(game, 1, Duration::from_secs(11)));
+        assert!(!matches_fit(Duration::MAX, 4, Duration::from_secs(600)));
     }
 
     #[test]

@@ -29,7 +29,7 @@
 
 use super::{config, target, Ended, Fit, Generation, LearnConfig, Stage};
 use crate::agents::{make_agent_with, Agent, Model, Playouts};
-use crate::engine::Game;
+use crate::engine::{Game, Status};
 use crate::program::Program;
 use crate::sim::{game_seed, wilson};
 use rayon::prelude::*;
@@ -77,6 +77,50 @@ fn play(
         super::play_to_end(&mut game, &mut agents, None);
     }
     super::ended(&mut game)
+}
+
+/// Decisions with a choice timed by [`search_game_time`].
+const PROBE: u32 = 4;
+
+/// About how long a game of the matches' slowest search (`end`) would take with `model`: the first
+/// [`PROBE`] decisions with a choice of one game (seeded `seed`), timed, times `choices`, the
+/// decisions with a choice of a game of the policy. The first decisions play out the longest, so
+/// this errs long.
+pub(super) fn search_game_time(
+    program: &Arc<Program>,
+    lc: &LearnConfig,
+    model: &Model,
+    seed: u64,
+    choices: usize,
+) -> Duration {
+    let model = Arc::new(model.clone());
+    let mut game = Game::new(program.clone(), config(lc, seed));
+    let Ok(mut agent) = make_agent_with(program, &spec(Playouts::End), seed, 0, Some(&model))
+    else {
+        return Duration::MAX;
+    };
+    let (mut timed, mut probed) = (Duration::ZERO, 0u32);
+    while probed < PROBE {
+        let Status::Decision(d) = game.status() else {
+            break;
+        };
+        let d = d.clone();
+        let i = if d.options.len() > 1 {
+            let started = Instant::now();
+            let i = agent.choose(&game, &d);
+            timed += started.elapsed();
+            probed += 1;
+            i
+        } else {
+            0
+        };
+        if game.apply(i).is_err() {
+            break;
+        }
+    }
+    timed
+        .div_f64(f64::from(probed.max(1)))
+        .mul_f64(choices as f64)
 }
 
 /// A match's outcome: the first setting's score (its mean result, for one team) with its 95%
