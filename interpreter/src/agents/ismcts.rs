@@ -633,10 +633,12 @@ impl Agent for IsmctsAgent {
             } else {
                 None
             };
-            let pairs: Vec<(&Game, &Goals)> = worlds.iter().map(|w| (&w.game, &w.goals)).collect();
-            if let Some(p) =
-                by_policy.or_else(|| self.guide.priors(&pairs, &allowed, decision.player))
-            {
+            let prior = by_policy.or_else(|| {
+                let pairs: Vec<(&Game, &Goals)> =
+                    worlds.iter().map(|w| (&w.game, &w.goals)).collect();
+                self.guide.priors(&pairs, &allowed, decision.player)
+            });
+            if let Some(p) = prior {
                 self.root_prior = vec![0.0; decision.options.len()];
                 let mut top = (f64::NEG_INFINITY, None);
                 for (&i, &q) in allowed.iter().zip(&p) {

@@ -292,13 +292,19 @@ pub(crate) fn dot(w: &[f64], x: &[f64]) -> f64 {
 pub struct PolicyAgent {
     model: Arc<Model>,
     rng: ChaCha8Rng,
+    /// Whether the policy reads only counts every seat knows, so that the game itself is read.
+    reads_known: bool,
 }
 
 impl PolicyAgent {
     pub fn new(model: Arc<Model>, seed: u64) -> PolicyAgent {
+        let reads_known = model
+            .features()
+            .is_none_or(|features| model.moves.reads_only_known(features));
         PolicyAgent {
             model,
             rng: ChaCha8Rng::seed_from_u64(seed),
+            reads_known,
         }
     }
 }
@@ -311,9 +317,7 @@ impl Agent for PolicyAgent {
         let t = f64::from(game.turns()) / self.model.turns.max(1.0);
         let moves = &self.model.moves;
         let inputs = match self.model.features() {
-            Some(features) if moves.reads_only_known(features) => {
-                moves.inputs(features, game, decision.player, t)
-            }
+            Some(features) if self.reads_known => moves.inputs(features, game, decision.player, t),
             Some(features) => {
                 let world = game.determinize_by_holder(decision.player, self.rng.gen());
                 moves.inputs(features, &world, decision.player, t)
@@ -410,15 +414,19 @@ mod tests {
         moves
             .weights
             .insert(key("Choose an action", "pass"), vec![-0.5, 0.0]);
+        let read_back = |text: &str| {
+            let mut back = Moves::default();
+            for l in text.lines() {
+                back.read_line(l, &feature).unwrap();
+            }
+            back
+        };
         let text = moves.to_lines();
         assert_eq!(
             text,
             "move -0.5 0 Choose an action\tpass\nmove 1.5 -0.25 Forge: trash\tCopper\n"
         );
-        let mut back = Moves::default();
-        for l in text.lines() {
-            back.read_line(l, &feature).unwrap();
-        }
+        let mut back = read_back(&text);
         assert_eq!(back, moves);
         assert!(back.read_line("move 1 x a\tb", &feature).is_err());
         assert!(back.read_line("move 1 2 no-tab", &feature).is_err());
@@ -439,10 +447,7 @@ mod tests {
             text,
             "reads me.*:Gold ore 1.5 0.5\nmove 1 2 -0.75 Choose an action\tBuy Gold ore\n"
         );
-        let mut back = Moves::default();
-        for l in text.lines() {
-            back.read_line(l, &feature).unwrap();
-        }
+        let mut back = read_back(&text);
         assert_eq!(back, reading);
         // Two weights where three are read; a feature the script lacks; `reads` after a move.
         assert!(back.read_line("move 1 2 a\tb", &feature).is_err());

@@ -320,6 +320,10 @@ pub(super) fn learn_moves(
     let position = (!reads.is_empty())
         .then(|| fit((names.len(), 2 + reads.len()), &train, &held, base))
         .filter(|w| loss(w, &held).0 <= loss(&progress, &held).0);
+    // The held-out fit reported is the last policy's (the one that reads the position where
+    // there is one); a policy's weights past its inputs are none, as `dot` reads the shorter.
+    let (held_loss, agree) = loss(position.as_ref().unwrap_or(&progress), &held);
+    let reported_reads = if position.is_some() { reads.len() } else { 0 };
     let policy = |reads: Vec<Read>, weights: Vec<Vec<f64>>| Moves {
         reads,
         weights: names.iter().cloned().zip(weights).collect(),
@@ -331,19 +335,6 @@ pub(super) fn learn_moves(
     if let Some(weights) = position {
         fitted.push(policy(reads, weights));
     }
-    let rows_of = |m: &Moves| -> Vec<Row> {
-        held.iter()
-            .map(|r| Row {
-                moves: r.moves.clone(),
-                taken: r.taken,
-                inputs: r.inputs[..2 + m.reads.len()].to_vec(),
-            })
-            .collect()
-    };
-    let last = fitted.last().expect("one policy at least");
-    let order: Vec<Vec<f64>> = names.iter().map(|n| last.weights[n].clone()).collect();
-    let last_rows = rows_of(last);
-    let (held_loss, agree) = loss(&order, &last_rows.iter().collect::<Vec<_>>());
     let uniform = held
         .iter()
         .map(|r| (r.moves.len() as f64).ln())
@@ -355,7 +346,7 @@ pub(super) fn learn_moves(
         generation: 1,
         games: games.len() as u64,
         positions: rows.len(),
-        reads: last.reads.len(),
+        reads: reported_reads,
         score,
         low,
         high,
