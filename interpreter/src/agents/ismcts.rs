@@ -690,7 +690,7 @@ impl Agent for IsmctsAgent {
             }
         }
         let consistent = !self.fallback;
-        let policy = self.playout.strategy.as_ref().map(|(_, n)| n.clone());
+        let strategy = self.playout.strategy.as_ref().map(|(_, name)| name.as_str());
         self.notes.keep(|| {
             let mut how = format!(
                 "{done} iterations in {} {}; value: its mean reward (0 a loss, 1 a win), the most \
@@ -703,10 +703,12 @@ impl Agent for IsmctsAgent {
                 }
             );
             if kept_policy {
+                let kept = match strategy {
+                    Some(name) => format!("`{name}`'s own move"),
+                    None => "the model's move".to_string(),
+                };
                 how.push_str(&format!(
-                    ", but `{}`'s own move kept: the best did not beat it by {EVIDENCE} standard \
-                     errors",
-                    policy.unwrap_or_default()
+                    ", but {kept} kept: the best did not beat it by {EVIDENCE} standard errors"
                 ));
             }
             let options = weighed(decision, &allowed, best.2, |i| {
