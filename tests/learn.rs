@@ -384,3 +384,58 @@ fn the_policy_reads_what_is_asked_and_by_default_a_match_decides() {
     ]);
     assert_eq!(wrong.status.code(), Some(2));
 }
+
+/// A race of a few hundred decisions a game, where a game of the matches' `search:100` plays
+/// hundreds of play-outs of hundreds of decisions at each of them: minutes.
+const LONG_RACE: &str = r#"game "Long Race" { players 2 }
+
+var total per player: int = 0
+
+action one label "one" { you.total += 1 }
+
+action two label "two" { you.total += 2 }
+
+flow {
+  while max(p.total for p in everyone) < 400 {
+    for p in from(seat(1)) {
+      turn p {
+        phase race { actions by p until pass [one, two] }
+      }
+    }
+  }
+  let most = max(p.total for p in everyone)
+  win filter(p in everyone where p.total == most) "the highest total"
+}
+"#;
+
+#[test]
+fn learning_ends_near_its_time_where_a_game_of_the_search_would_not() {
+    let script = temp("long-race.cardgame");
+    std::fs::write(&script, LONG_RACE).expect("the script");
+    let out = temp("long-race.model");
+    let started = std::time::Instant::now();
+    let o = cardgame(&[
+        "learn",
+        script.to_str().expect("a path"),
+        "--time",
+        "10s",
+        "--jobs",
+        "1",
+        "--out",
+        out.to_str().expect("a path"),
+    ]);
+    let took = started.elapsed();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // A first batch of each stage may run past the time (it is what times the others), never a
+    // whole game of the matches' search.
+    assert!(
+        took < std::time::Duration::from_secs(60),
+        "learn --time 10s took {took:?}:\n{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}

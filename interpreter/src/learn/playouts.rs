@@ -60,6 +60,17 @@ fn play(
     model: &Arc<Model>,
     settings: &[Playouts],
 ) -> Ended {
+    play_until(program, lc, (seed, None), model, settings).0
+}
+
+/// [`play`], stopped where `until` passes first: how it went, and whether it ended.
+fn play_until(
+    program: &Arc<Program>,
+    lc: &LearnConfig,
+    (seed, until): (u64, Option<Instant>),
+    model: &Arc<Model>,
+    settings: &[Playouts],
+) -> (Ended, bool) {
     let mut game = Game::new(program.clone(), config(lc, seed));
     let agents: Result<Vec<Box<dyn Agent>>, String> = (0..lc.players)
         .map(|s| {
@@ -73,10 +84,11 @@ fn play(
             )
         })
         .collect();
-    if let Ok(mut agents) = agents {
-        super::play_to_end(&mut game, &mut agents, None);
-    }
-    super::ended(&mut game)
+    let ended = match agents {
+        Ok(mut agents) => super::play_to_end(&mut game, &mut agents, until),
+        Err(_) => true,
+    };
+    (super::ended(&mut game), ended)
 }
 
 /// Decisions with a choice timed by [`search_game_time`].
@@ -276,15 +288,19 @@ pub(super) fn choose(
     let base = game_seed(lc.seed ^ 0x0070_6C61_796F, 1);
     // A first game, timed, of the slowest setting: whether all players are one team, and how long a
     // game takes.
+    // It stops at `deadline`: a game of the search as long as the time left leaves no match.
     let started = Instant::now();
     let settings = vec![Playouts::End; usize::from(lc.players.max(1))];
-    let first = play(
+    let (first, finished) = play_until(
         program,
         lc,
-        game_seed(base, u64::MAX),
+        (game_seed(base, u64::MAX), deadline),
         &Arc::new(model.clone()),
         &settings,
     );
+    if !finished {
+        return;
+    }
     let timed = started.elapsed();
     let one_team = first.shared;
     for generation in [1u32, 2] {

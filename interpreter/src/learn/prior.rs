@@ -410,7 +410,7 @@ pub struct Evaluation {
 /// games `search` (every tenth held out), alone or with `cheap` positions beside them, whichever
 /// predicts the held-out search positions' results best. Returns the model (its prior blank where
 /// the evaluation changed), where its evaluation was fitted, and its held-out fit.
-fn evaluation<'a>(
+pub(super) fn evaluation<'a>(
     program: &Program,
     current: &Model,
     search: &[&'a Played],
@@ -439,7 +439,6 @@ fn evaluation<'a>(
             .collect()
     };
     let (train, held) = (samples(part(false)), samples(part(true)));
-    let turns = search.iter().map(|p| f64::from(p.turns)).sum::<f64>() / search.len().max(1) as f64;
     // Samples standardised as `m` reads them.
     let rows_of = |m: &Model, samples: &[(&[f32], f64)]| -> Vec<super::Row> {
         samples
@@ -491,9 +490,11 @@ fn evaluation<'a>(
             continue;
         }
         let mut m = Model::blank(program, current.script.clone(), current.players);
-        // The play-out policy reads no evaluation: it stays.
+        // The play-out policy reads no evaluation: it stays, with the game's length its progress
+        // is read against and how the search uses the model.
         m.moves = current.moves.clone();
-        let fitted = super::fit(&mut m, rows, &held, turns, seed);
+        m.playouts = current.playouts;
+        let fitted = super::fit(&mut m, rows, &held, current.turns, seed);
         candidates.push((source, fitted.loss));
         if fitted.loss < best_model.2 {
             best_model = (m, source, fitted.loss);
