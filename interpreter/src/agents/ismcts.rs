@@ -690,7 +690,11 @@ impl Agent for IsmctsAgent {
             }
         }
         let consistent = !self.fallback;
-        let strategy = self.playout.strategy.as_ref().map(|(_, name)| name.as_str());
+        let strategy = self
+            .playout
+            .strategy
+            .as_ref()
+            .map(|(_, name)| name.as_str());
         self.notes.keep(|| {
             let mut how = format!(
                 "{done} iterations in {} {}; value: its mean reward (0 a loss, 1 a win), the most \
