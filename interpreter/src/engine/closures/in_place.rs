@@ -6,21 +6,26 @@
 //! errors the walker's; and a `log` while nobody records evaluates its parts without building its
 //! text. A segment then goes on past it instead of ending there.
 
+use super::each::item_type;
 use super::env::{word, NONE};
 use super::stmts::{type_of, value, Ctl, Step, Sx};
+use super::value::{compile_value, eval_value, Val};
 use crate::engine::exec::{At, Mach};
-use crate::program::{AssignOp, ExprKind, Program, Stmt, StmtKind, TextIr, TextPartIr};
+use crate::program::Ty;
+use crate::program::{AssignOp, ExprKind, Stmt, StmtKind, TextIr, TextPartIr};
 use crate::value::Value;
 
 /// `log` of a text that may fail: while nobody records, its parts evaluated in order for their
 /// errors and the work `text_into` counts (a list's items), nothing built; the walker's effect,
 /// which builds the text, when events are recorded, when a part is a text or a list holding a
 /// list or a text, or when the text could grow past the longest allowed.
-pub(super) fn log_of_values(p: &Program, t: &TextIr, at: At) -> Step {
-    let parts: Vec<crate::program::Expr> = (t.parts.iter())
+pub(super) fn log_of_values(sx: &mut Sx, t: &TextIr, at: At) -> Step {
+    let p = sx.cx.p;
+    // Each part's value closure where it compiles (else the walker's `eval`).
+    let parts: Vec<(crate::program::Expr, Option<Val>)> = (t.parts.iter())
         .filter_map(|part| match part {
             TextPartIr::Lit(_) => None,
-            TextPartIr::Expr(e) => Some(e.clone()),
+            TextPartIr::Expr(e) => Some((e.clone(), compile_value(&mut sx.cx, e).ok())),
         })
         .collect();
     let words: usize = (t.parts.iter())
@@ -36,7 +41,7 @@ pub(super) fn log_of_values(p: &Program, t: &TextIr, at: At) -> Step {
         .chain(p.zones.iter().map(|z| z.name.len()))
         .max()
         .unwrap_or(0);
-    Box::new(move |m, _| {
+    Box::new(move |m, regs| {
         let walked = |m: &mut Mach| {
             let st = m
                 .stmt(at)
@@ -48,8 +53,12 @@ pub(super) fn log_of_values(p: &Program, t: &TextIr, at: At) -> Step {
         }
         let one = 2 * names + m.s.fixed.names.iter().map(String::len).max().unwrap_or(0) + 64;
         let mut most = words;
-        for e in &parts {
-            most = match m.eval(e)? {
+        for (e, f) in &parts {
+            let v = match f.as_ref().and_then(|f| eval_value(m, regs, f)) {
+                Some(v) => v,
+                None => m.eval(e)?,
+            };
+            most = match v {
                 Value::Text(_) => return walked(m),
                 Value::List(items) => {
                     if (items.iter()).any(|i| matches!(i, Value::List(_) | Value::Text(_))) {
@@ -109,10 +118,23 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
     if !read.iter().all(|e| sx.pure.pure(e)) {
         return None;
     }
+    // The value a local is given, by its value closure where it compiles (before the local's
+    // type changes: the value is made before it is bound).
+    let given = match &st.kind {
+        StmtKind::Let(_, e)
+        | StmtKind::Assign(crate::program::Target::Local(_), AssignOp::Set, e) => {
+            compile_value(&mut sx.cx, e).ok()
+        }
+        _ => None,
+    };
     let local = match &st.kind {
         StmtKind::Let(slot, e) => {
-            // The checker's type when it is a word: the closures after it read the slot.
-            let t = type_of(&sx.cx, e).filter(|t| value(t, 0) != Value::None);
+            // The checker's type when it is a word: the closures after it read the slot; a list
+            // whose items are words: a `for` over it and value closures read it from the
+            // walker's context.
+            let t = type_of(&sx.cx, e)
+                .filter(|t| value(t, 0) != Value::None)
+                .or_else(|| item_type(&sx.cx, e).map(|t| Ty::List(Box::new(t))));
             if let Some(ts) = sx.cx.types.get_mut(*slot as usize) {
                 *ts = t;
             } else if let Some(t) = t {
@@ -172,7 +194,10 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
         if let StmtKind::Let(s, e)
         | StmtKind::Assign(crate::program::Target::Local(s), AssignOp::Set, e) = &st.kind
         {
-            let v = m.eval(e)?;
+            let v = match given.as_ref().and_then(|f| eval_value(m, regs, f)) {
+                Some(v) => v,
+                None => m.eval(e)?,
+            };
             if let Some((_, i)) = slot {
                 regs.slots[i] = word(&v).unwrap_or(NONE);
             }

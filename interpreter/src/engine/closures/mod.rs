@@ -20,6 +20,7 @@ mod pairs;
 mod places;
 mod segments;
 mod stmts;
+mod value;
 
 pub(crate) use kinds::{kind_formula_slot, kind_table};
 pub(crate) use segments::{run, segment};

@@ -23,6 +23,7 @@ pub(crate) fn build(p: &Program) -> Vec<Option<Arc<BlockCode>>> {
     let judged = crate::purity::Judged::of(p);
     let mut body = |b: &Body, params: &[Ty], ret: Option<Ty>| {
         let mut cx = Cx::new(p, b.slots as usize);
+        cx.locals = true;
         for (s, t) in params.iter().enumerate() {
             cx.set_type(s as u16, t.clone());
         }

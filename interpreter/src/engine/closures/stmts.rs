@@ -627,7 +627,7 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                 TextPartIr::Expr(e) => sx.pure.pure(e),
             }) =>
         {
-            Ok(super::in_place::log_of_values(sx.cx.p, t, at))
+            Ok(super::in_place::log_of_values(sx, t, at))
         }
         StmtKind::Log(_) => Err("a `log` that may draw at random"),
         StmtKind::Eliminate(_) => Err("`eliminate` of what is not a player"),

@@ -437,6 +437,85 @@ flow {
     assert!(lockstep_in(&p, "in place", 2, 6, true) >= 24);
 }
 
+/// Values that are not words, made by the closures' value closures (value.rs) in the statements
+/// run in place, the lists of `for` loops and the parts of a `log`: lists kept in locals, filters,
+/// sorts, maps, kinds, lists joined, `none`, membership and lists compared, against the walker.
+#[test]
+fn values_on_the_closures_are_the_walkers() {
+    let src = r#"
+game "Values" {
+  players 3
+}
+property rank: int = 0
+tags suit: Red, Blue
+card "{r} red" for r in 1..5 {
+  rank r
+  is Red
+}
+card "{r} blue" for r in 1..4 {
+  rank r
+  is Blue
+}
+zone deck: pile, hidden
+zone hand per player: set
+zone pool: set
+var coins per player shown: int = 0
+var best: list of card = []
+fn ranks(p: player): list of int = sort(c.rank for c in p.hand)
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 3 of deck to p.hand
+  }
+  repeat 2 {
+    for p in everyone {
+      turn p {
+        let l = filter(c in p.hand where c.rank > 1)
+        let s = sort(c in l by 0 - c.rank)
+        let r = [c.rank * 2 for c in s]
+        let k = kinds(deck)
+        let o = opponents(p)
+        let both = l + take(s, 1)
+        let high = first(s)
+        let tag = if count(l) > 0 then first(l).suit else none
+        for c in both where c.rank < 4 {
+          p.coins += c.rank
+        }
+        for q in o {
+          q.coins += count(r)
+        }
+        if high != none {
+          p.coins += high.rank
+        }
+        if ranks(p) < [3] or tag == Red {
+          p.coins += 1
+        }
+        best = s
+        log "{p}: {s}, {r}, {k}, {o}, {tag}"
+        choose by p prompt "Pass one?" {
+          "yes" { move take(l, 1) to pool }
+          "no" { p.coins += count(k) + count(best) }
+        }
+      }
+    }
+  }
+  let most = max(p.coins for p in everyone)
+  let leaders = filter(p in everyone where p.coins == most)
+  win leaders "most coins"
+}
+"#;
+    let checked = crate::check::check_source(src);
+    let p = std::sync::Arc::new(checked.program.expect("the script checks"));
+    assert!(lockstep_in(&p, "values", 3, 8, false) >= 40);
+    assert!(lockstep_in(&p, "values", 3, 8, true) >= 40);
+    let mut game = Game::new(p.clone(), config(3, 1, Engine::Closures));
+    while let Status::Decision(_) = game.status() {
+        game.apply(0).expect("an option");
+    }
+    assert!(game.counted().values >= 48, "{:?}", game.counted());
+}
+
 /// Every script of games/ and examples/, in lockstep while nobody records (as in `sim`): its `for`
 /// loops, inline calls and segments run on the closures and the games are the walker's.
 #[test]
