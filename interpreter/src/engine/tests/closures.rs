@@ -516,6 +516,18 @@ flow {
     assert!(game.counted().values >= 48, "{:?}", game.counted());
 }
 
+/// A check's body runs on the closures (segments.rs): Heart of Crown's, which calls a procedure
+/// and tests functions' aggregates, compiles whole; the games are the walker's (below).
+#[test]
+fn the_checks_bodies_compile() {
+    let p = program("games/heart-of-crown.cardgame");
+    let closures = p.closures.clone().expect("closures are built");
+    let check = p.checks.first().expect("a check").block;
+    let (compiled, all) = closures.compiled_in(check);
+    assert_eq!(compiled, all, "the check compiles whole");
+    assert!(all >= 3);
+}
+
 /// Every script of games/ and examples/, in lockstep while nobody records (as in `sim`): its `for`
 /// loops, inline calls and segments run on the closures and the games are the walker's.
 #[test]
