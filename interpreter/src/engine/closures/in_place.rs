@@ -10,7 +10,7 @@ use super::each::item_type;
 use super::env::{word, NONE};
 use super::stmts::{type_of, value, Ctl, Step, Sx};
 use super::value::{compile_value, eval_value, Val};
-use crate::engine::exec::{At, Mach};
+use crate::engine::exec::{At, Flow, Mach};
 use crate::program::Ty;
 use crate::program::{AssignOp, ExprKind, Stmt, StmtKind, TextIr, TextPartIr};
 use crate::value::Value;
@@ -118,13 +118,22 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
     if !read.iter().all(|e| sx.pure.pure(e)) {
         return None;
     }
-    // The value a local is given, by its value closure where it compiles (before the local's
-    // type changes: the value is made before it is bound).
-    let given = match &st.kind {
-        StmtKind::Let(_, e)
-        | StmtKind::Assign(crate::program::Target::Local(_), AssignOp::Set, e) => {
-            compile_value(&mut sx.cx, e).ok()
+    // What the effect reads, in the walker's order, by value closures where they all compile
+    // (before a local's type changes: the value is made before it is bound): the value given,
+    // the cards moved and the zone they go to, the cards revealed, the cards shown and to whom.
+    let reads: Vec<&crate::program::Expr> = match &st.kind {
+        StmtKind::Let(_, e) | StmtKind::Assign(_, AssignOp::Set, e) => vec![e],
+        StmtKind::Move { what, to, .. } if !matches!(what.kind, ExprKind::Pile { .. }) => {
+            vec![what, to]
         }
+        StmtKind::Reveal(e, _) => vec![e],
+        StmtKind::Show(what, who) => vec![what, who],
+        _ => Vec::new(),
+    };
+    let mut closures = reads.iter().map(|e| compile_value(&mut sx.cx, e).ok());
+    let given: Option<(Val, Option<Val>)> = match (closures.next(), closures.next()) {
+        (Some(Some(a)), None) => Some((a, None)),
+        (Some(Some(a)), Some(Some(b))) => Some((a, Some(b))),
         _ => None,
     };
     let local = match &st.kind {
@@ -190,13 +199,22 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
         let Some(st) = m.stmt(at) else {
             return Ok(Ctl::Walk);
         };
-        // A local given a value: what `exec_walked` does, without its dispatch.
+        // The values the effect reads, by their closures; the walker's effect with them, as
+        // `exec_walked` has it, or (a closure cannot answer) the walker's statement whole.
+        let (mut first, mut second, mut answered) = (None, None, false);
+        if let Some((a, b)) = &given {
+            first = eval_value(m, regs, a);
+            if let (Some(_), Some(b)) = (&first, b) {
+                second = eval_value(m, regs, b);
+            }
+            answered = first.is_some() && (b.is_none() || second.is_some());
+        }
         if let StmtKind::Let(s, e)
         | StmtKind::Assign(crate::program::Target::Local(s), AssignOp::Set, e) = &st.kind
         {
-            let v = match given.as_ref().and_then(|f| eval_value(m, regs, f)) {
-                Some(v) => v,
-                None => m.eval(e)?,
+            let v = match first {
+                Some(v) if answered => v,
+                _ => m.eval(e)?,
             };
             if let Some((_, i)) = slot {
                 regs.slots[i] = word(&v).unwrap_or(NONE);
@@ -206,7 +224,37 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
         }
         // A move that fails inside `strict` leaves the block (as `failed`).
         let before = m.s.frames.len();
-        let flow = m.exec_walked(st, at)?;
+        let flow = match (&st.kind, second, first) {
+            (StmtKind::Assign(t, AssignOp::Set, _), None, Some(v)) if answered => {
+                let place = m.place(t)?;
+                m.write_place(&place, v, st.span)?;
+                Flow::Next
+            }
+            (
+                StmtKind::Move {
+                    what,
+                    position,
+                    face,
+                    ..
+                },
+                Some(Value::Zone(z)),
+                Some(v),
+            ) if answered && (z as usize) < m.s.zones.len() => {
+                m.s.short = false;
+                m.move_value(v, false, z, *position, *face, what.span, st.span)?
+            }
+            (StmtKind::Reveal(e, up), None, Some(v)) if answered => {
+                m.reveal_value(v, *up, e.span)?;
+                Flow::Next
+            }
+            (StmtKind::Show(e, _), Some(Value::Player(seat)), Some(v))
+                if answered && seat < m.s.players.saturating_add(m.s.participants) =>
+            {
+                m.show_value(v, seat, e.span)?;
+                Flow::Next
+            }
+            _ => m.exec_walked(st, at)?,
+        };
         if m.s.frames.len() < before {
             return Ok(Ctl::Left(flow));
         }
