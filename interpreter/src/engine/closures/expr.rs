@@ -340,16 +340,28 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
         ExprKind::Builtin(b, args) => builtin(cx, *b, args)?,
         ExprKind::Text(_) => return Err("a text"),
         ExprKind::Let(slot, v, body) => {
-            let t = super::stmts::type_of(cx, v).ok_or("`let` of what is not a word")?;
-            let (vf, i) = (compile(cx, v)?, cx.slot(*slot)?);
-            cx.set_type(*slot, t);
-            let bf = compile(cx, body)?;
+            let (vf, i, bf) = let_in(cx, *slot, v, body, compile)?;
             Box::new(move |env| {
                 env.slots[i] = vf(env)?;
                 bf(env)
             })
         }
     })
+}
+
+/// `let slot = v` in `body`: the word closure of `v`, its slot, and `body` compiled by `body_of`
+/// with the slot's type known.
+pub(super) fn let_in<T>(
+    cx: &mut Cx,
+    slot: u16,
+    v: &Expr,
+    body: &Expr,
+    body_of: impl FnOnce(&mut Cx, &Expr) -> C<T>,
+) -> C<(Int, usize, T)> {
+    let t = super::stmts::type_of(cx, v).ok_or("`let` of what is not a word")?;
+    let (vf, i) = (compile(cx, v)?, cx.slot(slot)?);
+    cx.set_type(slot, t);
+    Ok((vf, i, body_of(cx, body)?))
 }
 
 /// A card's kind, zone, face or owner; a space's column or row.

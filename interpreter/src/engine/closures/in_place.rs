@@ -12,7 +12,7 @@ use super::stmts::{type_of, value, Ctl, Step, Sx};
 use super::value::{compile_value, eval_value, Val};
 use crate::engine::exec::{At, Flow, Mach};
 use crate::program::Ty;
-use crate::program::{AssignOp, ExprKind, Stmt, StmtKind, TextIr, TextPartIr};
+use crate::program::{AssignOp, Builtin, ExprKind, Stmt, StmtKind, TextIr, TextPartIr};
 use crate::value::Value;
 
 /// `log` of a text that may fail: while nobody records, its parts evaluated in order for their
@@ -115,7 +115,11 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
             .collect(),
         _ => Vec::new(),
     };
-    if !read.iter().all(|e| sx.pure.pure(e)) {
+    // A statement that reads piles (and draws nothing at random) runs in place only by its value
+    // closures, which answer for a pile holding the cards read (no refill): where one cannot
+    // answer, the statement is the walker's, at the head of a step of its loop (`Ctl::Walk`).
+    let piles = !read.iter().all(|e| sx.pure.pure(e));
+    if piles && !read.iter().all(|e| reads_piles(sx.pure, e)) {
         return None;
     }
     // What the effect reads, in the walker's order, by value closures where they all compile
@@ -209,6 +213,9 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
             }
             answered = first.is_some() && (b.is_none() || second.is_some());
         }
+        if piles && !answered {
+            return Ok(Ctl::Walk);
+        }
         if let StmtKind::Let(s, e)
         | StmtKind::Assign(crate::program::Target::Local(s), AssignOp::Set, e) = &st.kind
         {
@@ -263,4 +270,20 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
         }
         Ok(Ctl::Next)
     }))
+}
+
+/// Whether `e` is pure but for the piles it reads: it draws nothing at random, and calls no
+/// function and reads no property that is not pure.
+fn reads_piles(judged: &crate::purity::Judged, e: &crate::program::Expr) -> bool {
+    if judged.pure(e) {
+        return true;
+    }
+    match &e.kind {
+        ExprKind::CallFn(..) | ExprKind::Prop(..) | ExprKind::Builtin(Builtin::Random, _) => false,
+        _ => {
+            let mut ok = true;
+            e.children(&mut |x| ok = ok && reads_piles(judged, x));
+            ok
+        }
+    }
 }

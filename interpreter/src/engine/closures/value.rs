@@ -10,14 +10,15 @@
 
 use super::each::{item, item_type};
 use super::env::{Env, NONE};
-use super::expr::{compile, enter, frame, is_word, Cx, Int, C};
+use super::expr::{compile, enter, frame, is_word, let_in, Cx, Int, C};
 use super::items::items;
 use super::stmts::{type_of, value as of_word, Regs};
-use crate::engine::builtins::{cmp_values, distinct};
+use crate::engine::builtins::{cmp_values, distinct, kinds_in, Gathered};
 use crate::engine::eval::{MAX_LIST, MAX_RANGE};
 use crate::engine::exec::Mach;
 use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind, Ty, UnOp};
 use crate::value::Value;
+use cardgame_grammar::ast::Position;
 use std::sync::Arc;
 
 /// A compiled expression's value (`None`: the walker answers instead).
@@ -186,10 +187,7 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
             Box::new(move |env| if cf(env)? != 0 { af(env) } else { bf(env) })
         }
         ExprKind::Let(slot, v, body) => {
-            let t = type_of(cx, v).ok_or("`let` of what is not a word, in an expression")?;
-            let (vf, i) = (compile(cx, v)?, cx.slot(*slot)?);
-            cx.set_type(*slot, t);
-            let bf = compile_value(cx, body)?;
+            let (vf, i, bf) = let_in(cx, *slot, v, body, compile_value)?;
             Box::new(move |env| {
                 env.slots[i] = vf(env)?;
                 bf(env)
@@ -237,7 +235,7 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
         }
         ExprKind::Builtin(b, args) => builtin(cx, *b, args)?,
         // Words whose closure did not compile (`word` above), and what the walker keeps: a
-        // text (its labels read the program), a pile's cards (a refill may draw).
+        // text (its labels read the program).
         ExprKind::You
         | ExprKind::Active
         | ExprKind::Players
@@ -247,7 +245,11 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
         | ExprKind::Zone(..)
         | ExprKind::Field(..) => return Err("a word whose closure did not compile"),
         ExprKind::Text(_) => return Err("a text"),
-        ExprKind::Pile { .. } => return Err("a pile's top or bottom"),
+        ExprKind::Pile {
+            position,
+            count,
+            zone,
+        } => pile(cx, *position, count.as_deref(), zone)?,
     })
 }
 
@@ -268,6 +270,41 @@ fn local(cx: &mut Cx, s: u16) -> C<Val> {
         _ if from_context => Ok(Box::new(move |env| Some(context_local(env, s)))),
         _ => Err("a local that is not a word, in a function's frame"),
     }
+}
+
+/// The top or bottom card of a pile, or its top or bottom `count` cards, when it holds them: a
+/// pile holding fewer is the walker's (it may refill, and a move of fewer fails).
+fn pile(cx: &mut Cx, position: Position, count: Option<&Expr>, zone: &Expr) -> C<Val> {
+    if type_of(cx, zone) != Some(Ty::Zone) {
+        return Err("a pile of what is not known to be a zone");
+    }
+    let (zf, top) = (compile(cx, zone)?, position == Position::Top);
+    let Some(count) = count else {
+        return Ok(Box::new(move |env| {
+            let cards = &env.s.zones.get(usize::try_from(zf(env)?).ok()?)?.cards;
+            let c = if top { cards.last() } else { cards.first() };
+            c.map(|&c| Value::Card(c))
+        }));
+    };
+    let nf = compile(cx, count)?;
+    Ok(Box::new(move |env| {
+        let n = usize::try_from(nf(env)?.max(0)).ok()?;
+        let cards = &env.s.zones.get(usize::try_from(zf(env)?).ok()?)?.cards;
+        if cards.len() < n {
+            return None;
+        }
+        let ids: Vec<Value> = if top {
+            cards
+                .iter()
+                .rev()
+                .take(n)
+                .map(|&c| Value::Card(c))
+                .collect()
+        } else {
+            cards.iter().take(n).map(|&c| Value::Card(c)).collect()
+        };
+        Some(Value::list(ids))
+    }))
 }
 
 /// A word naming a player, a card or a space, as an index the game has.
@@ -400,10 +437,7 @@ fn aggregate(
     };
     Ok(Box::new(move |env| {
         let items = src(env)?;
-        let (mut count, mut sum, mut best) = (0i64, 0i64, None::<i64>);
-        let (mut any, mut all) = (false, true);
-        let mut kept = Vec::new();
-        let mut keyed: Vec<(Value, Value)> = Vec::new();
+        let mut g = Gathered::new();
         for x in items.iter() {
             env.slots[i] = item(&t, x)?;
             if let Some(f) = &filter_f {
@@ -419,16 +453,16 @@ fn aggregate(
                 None => Some(x.clone()),
             };
             match op {
-                Aggregate::Count => count += 1,
+                Aggregate::Count => g.count += 1,
                 Aggregate::Sum | Aggregate::Max | Aggregate::Min => {
                     let v = match &value_int {
                         Some(f) => f(env)?,
                         None => x.as_int()?,
                     };
                     match op {
-                        Aggregate::Sum => sum = sum.checked_add(v)?,
-                        Aggregate::Max => best = Some(best.map_or(v, |b| b.max(v))),
-                        _ => best = Some(best.map_or(v, |b| b.min(v))),
+                        Aggregate::Sum => g.sum = g.sum.checked_add(v)?,
+                        Aggregate::Max => g.best = Some(g.best.map_or(v, |b| b.max(v))),
+                        _ => g.best = Some(g.best.map_or(v, |b| b.min(v))),
                     }
                 }
                 Aggregate::Any | Aggregate::All => {
@@ -436,39 +470,26 @@ fn aggregate(
                         Some(f) => f(env)? != 0,
                         None => true,
                     };
-                    any |= holds;
-                    all &= holds;
-                    if (op == Aggregate::Any && any) || (op == Aggregate::All && !all) {
+                    g.any |= holds;
+                    g.all &= holds;
+                    if (op == Aggregate::Any && g.any) || (op == Aggregate::All && !g.all) {
                         break;
                     }
                 }
-                Aggregate::Filter | Aggregate::TakeWhile => kept.push(x.clone()),
-                Aggregate::Map => kept.push(mapped(env)?),
+                Aggregate::Filter | Aggregate::TakeWhile => g.kept.push(x.clone()),
+                Aggregate::Map => g.kept.push(mapped(env)?),
                 Aggregate::Flatten => {
                     let v = mapped(env)?;
                     let l = as_list(env, v)?;
-                    if kept.len() + l.len() > MAX_LIST {
+                    if g.kept.len() + l.len() > MAX_LIST {
                         return None;
                     }
-                    kept.extend(l.iter().cloned());
+                    g.kept.extend(l.iter().cloned());
                 }
-                Aggregate::Sort => keyed.push((mapped(env)?, x.clone())),
+                Aggregate::Sort => g.keyed.push((mapped(env)?, x.clone())),
             }
         }
-        Some(match op {
-            Aggregate::Count => Value::Int(count),
-            Aggregate::Sum => Value::Int(sum),
-            Aggregate::Max | Aggregate::Min => Value::Int(best.unwrap_or(0)),
-            Aggregate::Any => Value::Bool(any),
-            Aggregate::All => Value::Bool(all),
-            Aggregate::Filter | Aggregate::TakeWhile | Aggregate::Map | Aggregate::Flatten => {
-                Value::list(kept)
-            }
-            Aggregate::Sort => {
-                keyed.sort_by(|a, b| cmp_values(&a.0, &b.0));
-                Value::list(keyed.into_iter().map(|(_, v)| v).collect())
-            }
-        })
+        Some(g.value(op))
     }))
 }
 
@@ -557,30 +578,7 @@ fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Val> {
         }
         Builtin::Kinds => {
             let (lf, n) = (list_arg(cx, 0)?, cx.p.kinds.len());
-            Box::new(move |env| {
-                let mut out = Vec::new();
-                let mut seen = vec![false; n];
-                for v in lf(env)?.iter() {
-                    let k = match v {
-                        Value::Card(c) => match env.s.cards.get(*c as usize) {
-                            Some(cs) => cs.kind,
-                            None => continue,
-                        },
-                        Value::Kind(k) => *k,
-                        _ => continue,
-                    };
-                    match seen.get_mut(k as usize) {
-                        Some(s) if !*s => {
-                            *s = true;
-                            out.push(Value::Kind(k));
-                        }
-                        Some(_) => {}
-                        None if !out.contains(&Value::Kind(k)) => out.push(Value::Kind(k)),
-                        None => {}
-                    }
-                }
-                Some(Value::list(out))
-            })
+            Box::new(move |env| Some(Value::list(kinds_in(&env.s.cards, n, &lf(env)?))))
         }
         Builtin::Distinct => {
             let lf = list_arg(cx, 0)?;

@@ -439,7 +439,8 @@ flow {
 
 /// Values that are not words, made by the closures' value closures (value.rs) in the statements
 /// run in place, the lists of `for` loops and the parts of a `log`: lists kept in locals, filters,
-/// sorts, maps, kinds, lists joined, `none`, membership and lists compared, against the walker.
+/// sorts, maps, kinds, lists joined, `none`, membership, lists compared, a pile's cards (and an
+/// empty pile's, the walker's), against the walker.
 #[test]
 fn values_on_the_closures_are_the_walkers() {
     let src = r#"
@@ -466,7 +467,7 @@ flow {
   move box to deck
   shuffle deck
   for p in everyone {
-    move top 3 of deck to p.hand
+    move top 2 of deck to p.hand
   }
   repeat 2 {
     for p in everyone {
@@ -479,6 +480,12 @@ flow {
         let both = l + take(s, 1)
         let high = first(s)
         let tag = if count(l) > 0 then first(l).suit else none
+        let t = top of deck
+        reveal bottom of deck
+        show top 2 of deck to p
+        if t != none {
+          move t to pool
+        }
         for c in both where c.rank < 4 {
           p.coins += c.rank
         }
