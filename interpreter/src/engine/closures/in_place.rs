@@ -140,6 +140,9 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
         (Some(Some(a)), Some(Some(b))) => Some((a, Some(b))),
         _ => None,
     };
+    if piles && given.is_none() {
+        return None;
+    }
     let local = match &st.kind {
         StmtKind::Let(slot, e) => {
             // The checker's type when it is a word: the closures after it read the slot; a list
