@@ -31,7 +31,7 @@ pub(crate) struct Counted {
     /// Cards a menu skipped as identical to one tried before (options.rs; debug builds).
     pub cards_skipped: u64,
     /// Values the closures' value closures gave (closures/value.rs): locals given, `for` lists,
-    /// the parts of a `log`.
+    /// the parts of a `log`, a `choose`'s candidates.
     pub values: u64,
 }
 

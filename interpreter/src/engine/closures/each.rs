@@ -25,6 +25,13 @@ pub(super) fn item_type(cx: &Cx, e: &Expr) -> Option<Ty> {
         }
         ExprKind::Spaces | ExprKind::Builtin(Builtin::Neighbours, _) => Some(Ty::Space),
         ExprKind::Range(..) => Some(Ty::Int),
+        // A list written out whose items are all words of one type.
+        ExprKind::List(items) => {
+            let t = word_type(&super::stmts::type_of(cx, items.first()?)?)?;
+            (items.iter())
+                .all(|x| super::stmts::type_of(cx, x).as_ref() == Some(&t))
+                .then_some(t)
+        }
         ExprKind::Builtin(Builtin::Kinds, _) => Some(Ty::Kind),
         ExprKind::Aggregate {
             op: Aggregate::Filter | Aggregate::Sort | Aggregate::TakeWhile,

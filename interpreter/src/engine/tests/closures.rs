@@ -440,7 +440,7 @@ flow {
 /// Values that are not words, made by the closures' value closures (value.rs) in the statements
 /// run in place, the lists of `for` loops and the parts of a `log`: lists kept in locals, filters,
 /// sorts, maps, kinds, lists joined, `none`, membership, lists compared, a pile's cards (and an
-/// empty pile's, the walker's), against the walker.
+/// empty pile's, the walker's), a `choose`'s candidates, against the walker.
 #[test]
 fn values_on_the_closures_are_the_walkers() {
     let src = r#"
@@ -500,6 +500,9 @@ flow {
         }
         best = s
         log "{p}: {s}, {r}, {k}, {o}, {tag}"
+        let kept = choose c in l + take(s, 1) where c.rank > 1 by p prompt "Keep one"
+        let n = choose n in [1, 2, 3] where n != count(l) by p prompt "A number"
+        p.coins += n
         choose by p prompt "Pass one?" {
           "yes" { move take(l, 1) to pool }
           "no" { p.coins += count(k) + count(best) }
