@@ -203,20 +203,16 @@ impl<'a> Mach<'a> {
             }
         }
         self.set_local(slot, saved);
-        Ok(match op {
-            Aggregate::Count => Value::Int(count),
-            Aggregate::Sum => Value::Int(sum),
-            Aggregate::Max | Aggregate::Min => Value::Int(best.unwrap_or(0)),
-            Aggregate::Any => Value::Bool(any),
-            Aggregate::All => Value::Bool(all),
-            Aggregate::Filter | Aggregate::TakeWhile | Aggregate::Map | Aggregate::Flatten => {
-                Value::list(kept)
-            }
-            Aggregate::Sort => {
-                keyed.sort_by(|a, b| cmp_values(&a.0, &b.0));
-                Value::list(keyed.into_iter().map(|(_, v)| v).collect())
-            }
-        })
+        let gathered = Gathered {
+            count,
+            sum,
+            best,
+            any,
+            all,
+            kept,
+            keyed,
+        };
+        Ok(gathered.value(op))
     }
 
     /// The card kind an argument names (a kind, or a card's kind).
@@ -427,29 +423,7 @@ impl<'a> Mach<'a> {
             }
             Builtin::Kinds => {
                 let l = list(self, 0)?;
-                // In order of first appearance; `seen` keeps this linear.
-                let mut out: Vec<Value> = Vec::new();
-                let mut seen = vec![false; self.p.kinds.len()];
-                for v in l.iter() {
-                    let k = match v {
-                        Value::Card(c) => match self.s.cards.get(*c as usize) {
-                            Some(cs) => cs.kind,
-                            None => continue,
-                        },
-                        Value::Kind(k) => *k,
-                        _ => continue,
-                    };
-                    match seen.get_mut(k as usize) {
-                        Some(s) if !*s => {
-                            *s = true;
-                            out.push(Value::Kind(k));
-                        }
-                        Some(_) => {}
-                        None if !out.contains(&Value::Kind(k)) => out.push(Value::Kind(k)),
-                        None => {}
-                    }
-                }
-                Value::list(out)
+                Value::list(kinds_in(&self.s.cards, self.p.kinds.len(), &l))
             }
             Builtin::Distinct => Value::list(distinct(&list(self, 0)?)),
             Builtin::Random => {
@@ -568,6 +542,78 @@ fn fold_number(op: Aggregate, v: i64, sum: &mut i64, best: &mut Option<i64>) -> 
         _ => *best = Some(best.map_or(v, |b| b.min(v))),
     }
     true
+}
+
+/// What an aggregate gathered over its items: its count, sum, best number, whether any and all
+/// held, the items kept (or made) and the sort keys with their items.
+pub(crate) struct Gathered {
+    pub count: i64,
+    pub sum: i64,
+    pub best: Option<i64>,
+    pub any: bool,
+    pub all: bool,
+    pub kept: Vec<Value>,
+    pub keyed: Vec<(Value, Value)>,
+}
+
+impl Gathered {
+    /// Nothing gathered yet (`all` holds of no items).
+    pub(crate) fn new() -> Gathered {
+        Gathered {
+            count: 0,
+            sum: 0,
+            best: None,
+            any: false,
+            all: true,
+            kept: Vec::new(),
+            keyed: Vec::new(),
+        }
+    }
+
+    /// The aggregate's value.
+    pub(crate) fn value(mut self, op: Aggregate) -> Value {
+        match op {
+            Aggregate::Count => Value::Int(self.count),
+            Aggregate::Sum => Value::Int(self.sum),
+            Aggregate::Max | Aggregate::Min => Value::Int(self.best.unwrap_or(0)),
+            Aggregate::Any => Value::Bool(self.any),
+            Aggregate::All => Value::Bool(self.all),
+            Aggregate::Filter | Aggregate::TakeWhile | Aggregate::Map | Aggregate::Flatten => {
+                Value::list(self.kept)
+            }
+            Aggregate::Sort => {
+                self.keyed.sort_by(|a, b| cmp_values(&a.0, &b.0));
+                Value::list(self.keyed.into_iter().map(|(_, v)| v).collect())
+            }
+        }
+    }
+}
+
+/// `kinds(L)`: the kinds of the cards (and kinds) of a list, in order of first appearance (`seen`
+/// keeps this linear; of `kinds` kinds).
+pub(crate) fn kinds_in(cards: &[CardState], kinds: usize, l: &[Value]) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::new();
+    let mut seen = vec![false; kinds];
+    for v in l {
+        let k = match v {
+            Value::Card(c) => match cards.get(*c as usize) {
+                Some(cs) => cs.kind,
+                None => continue,
+            },
+            Value::Kind(k) => *k,
+            _ => continue,
+        };
+        match seen.get_mut(k as usize) {
+            Some(s) if !*s => {
+                *s = true;
+                out.push(Value::Kind(k));
+            }
+            Some(_) => {}
+            None if !out.contains(&Value::Kind(k)) => out.push(Value::Kind(k)),
+            None => {}
+        }
+    }
+    out
 }
 
 /// `distinct(L)`: the items of a list in order of first appearance (a set keeps long lists linear).

@@ -221,13 +221,19 @@ impl<'a> Mach<'a> {
         r.map(|()| out)
     }
 
-    pub fn exec_choose(&mut self, stmt: &'a Stmt, slot: u16, ch: &'a Choose, _at: At) -> R<Flow> {
+    pub fn exec_choose(&mut self, stmt: &'a Stmt, slot: u16, ch: &'a Choose, at: At) -> R<Flow> {
         let span = stmt.span;
         if let Some(stop) = self.before_decision(span)? {
             return Ok(Flow::Stop(stop));
         }
         let decider = self.decider(ch.by.as_ref(), span)?;
-        let cands = self.domain(ch.var, &ch.domain, ch.filter.as_ref())?;
+        // The candidates by the closures where they compiled, else by the walker.
+        let p: &'a crate::program::Program = self.p;
+        let closures = p.closures.as_deref().filter(|_| self.s.fixed.closures);
+        let cands = match closures.and_then(|k| k.candidates(self, at)) {
+            Some(cands) => cands,
+            None => self.domain(ch.var, &ch.domain, ch.filter.as_ref())?,
+        };
         match &ch.count {
             ChooseCount::One => {
                 let offered = self.dedupe(cands, decider);

@@ -4,7 +4,9 @@
 //! versions, marks and work, with the bookkeeping done once; `reveal` of a zone's cards.
 
 use super::exec::{Flow, Mach};
+use super::label::{kind_name, zone_label};
 use super::state::State;
+use super::trace::Event;
 use super::RuntimeError;
 
 use crate::value::Value;
@@ -13,6 +15,48 @@ use cardgame_grammar::ast::{Face, Position, Span};
 type R<T> = Result<T, RuntimeError>;
 
 impl Mach<'_> {
+    /// `show` of a value (a card, cards or a zone's cards) to `seat`.
+    pub(crate) fn show_value(&mut self, v: Value, seat: u8, span: Span) -> R<()> {
+        for c in self.cards_of(v, span)?.into_iter().flatten() {
+            if (c as usize) < self.s.cards.len() {
+                self.s.show(c, seat);
+                if self.s.record {
+                    let cs = &self.s.cards[c as usize];
+                    let ev = Event::Shown {
+                        card: c,
+                        kind: kind_name(self.p, cs.kind),
+                        zone: zone_label(self.p, self.l, self.s, cs.zone),
+                        player: seat,
+                    };
+                    self.s.events.push(ev);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `reveal` (face up, or `up` false: face down) of a value (a card, cards or a zone).
+    pub(crate) fn reveal_value(&mut self, v: Value, up: bool, span: Span) -> R<()> {
+        if self.reveal_zone(&v, up, span)? {
+            return Ok(());
+        }
+        for c in self.cards_of(v, span)?.into_iter().flatten() {
+            self.s.cards[c as usize].face_up = up;
+            self.s.moved();
+            if self.s.record {
+                let cs = &self.s.cards[c as usize];
+                let ev = Event::Reveal {
+                    card: c,
+                    kind: kind_name(self.p, cs.kind),
+                    zone: zone_label(self.p, self.l, self.s, cs.zone),
+                    face_up: up,
+                };
+                self.s.events.push(ev);
+            }
+        }
+        Ok(())
+    }
+
     /// `reveal` of a zone's cards while nobody records: turned where they lie, with the work of
     /// reading them as a list (`list_len`, `cards_of`), no list made. False for any other value.
     pub(crate) fn reveal_zone(&mut self, v: &Value, up: bool, span: Span) -> R<bool> {

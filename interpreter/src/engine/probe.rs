@@ -30,6 +30,9 @@ pub(crate) struct Counted {
     pub passed_by_kind: u64,
     /// Cards a menu skipped as identical to one tried before (options.rs; debug builds).
     pub cards_skipped: u64,
+    /// Values the closures' value closures gave (closures/value.rs): locals given, `for` lists,
+    /// the parts of a `log`, a `choose`'s candidates.
+    pub values: u64,
 }
 
 /// Debug builds and tests: one game's switches of its shortcuts, and the counts of what they did.

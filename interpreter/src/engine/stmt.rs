@@ -82,41 +82,11 @@ impl<'a> Mach<'a> {
             StmtKind::Show(e, who) => {
                 let v = self.eval(e)?;
                 let seat = self.eval_player(who)?;
-                for c in self.cards_of(v, e.span)?.into_iter().flatten() {
-                    if (c as usize) < self.s.cards.len() {
-                        self.s.show(c, seat);
-                        if self.s.record {
-                            let cs = &self.s.cards[c as usize];
-                            let ev = Event::Shown {
-                                card: c,
-                                kind: kind_name(self.p, cs.kind),
-                                zone: zone_label(self.p, self.l, self.s, cs.zone),
-                                player: seat,
-                            };
-                            self.s.events.push(ev);
-                        }
-                    }
-                }
+                self.show_value(v, seat, e.span)?;
             }
             StmtKind::Reveal(e, up) => {
                 let v = self.eval(e)?;
-                if self.reveal_zone(&v, *up, e.span)? {
-                    return Ok(Flow::Next);
-                }
-                for c in self.cards_of(v, e.span)?.into_iter().flatten() {
-                    self.s.cards[c as usize].face_up = *up;
-                    self.s.moved();
-                    if self.s.record {
-                        let cs = &self.s.cards[c as usize];
-                        let ev = Event::Reveal {
-                            card: c,
-                            kind: kind_name(self.p, cs.kind),
-                            zone: zone_label(self.p, self.l, self.s, cs.zone),
-                            face_up: *up,
-                        };
-                        self.s.events.push(ev);
-                    }
-                }
+                self.reveal_value(v, *up, e.span)?;
             }
             StmtKind::If(branches, other) => {
                 for (c, b) in branches {
@@ -655,7 +625,7 @@ pub(crate) enum Place {
 
 impl<'a> Mach<'a> {
     #[inline(always)]
-    fn place(&mut self, t: &Target) -> R<Place> {
+    pub(crate) fn place(&mut self, t: &Target) -> R<Place> {
         Ok(match t {
             Target::Local(s) => Place::Local(*s),
             Target::Global(v) => Place::Global(v.index(), self.l.var(*v)),

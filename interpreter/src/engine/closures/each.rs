@@ -1,7 +1,7 @@
 //! Engine stage (closures): `for` loops compiled, their bodies run inline item by item.
 //!
-//! The list is the walker's value (`Mach::eval_list`: a zone's cards top first, players, a filter,
-//! with the walker's errors and charges); the items are words of the type the checker gave the list
+//! The list is its value closure's (value.rs: a zone's cards top first, players, a filter, ...),
+//! or where it cannot answer the walker's (`Mach::eval_list`, with its errors); the items are words of the type the checker gave the list
 //! (`item_type`), each written to the loop's local, its `where` filter and its body compiled. Where
 //! an item is not a word of that type, the filter cannot be answered, or a statement of the body is
 //! the walker's, the walker's `Frame::For` is made at that item and the walker goes on from there,
@@ -25,6 +25,13 @@ pub(super) fn item_type(cx: &Cx, e: &Expr) -> Option<Ty> {
         }
         ExprKind::Spaces | ExprKind::Builtin(Builtin::Neighbours, _) => Some(Ty::Space),
         ExprKind::Range(..) => Some(Ty::Int),
+        // A list written out whose items are all words of one type.
+        ExprKind::List(items) => {
+            let t = word_type(&super::stmts::type_of(cx, items.first()?)?)?;
+            (items.iter())
+                .all(|x| super::stmts::type_of(cx, x).as_ref() == Some(&t))
+                .then_some(t)
+        }
         ExprKind::Builtin(Builtin::Kinds, _) => Some(Ty::Kind),
         ExprKind::Aggregate {
             op: Aggregate::Filter | Aggregate::Sort | Aggregate::TakeWhile,
@@ -55,7 +62,7 @@ fn word_type(t: &Ty) -> Option<Ty> {
 
 /// An item as a word of type `t`; `None` when it is a value of another type.
 #[inline]
-fn item(t: &Ty, v: &Value) -> Option<i64> {
+pub(super) fn item(t: &Ty, v: &Value) -> Option<i64> {
     match (t, v) {
         (Ty::Card, Value::Card(c)) => Some(*c as i64),
         (Ty::Player, Value::Player(p)) => Some(*p as i64),
@@ -79,6 +86,8 @@ pub(super) fn compile_for(
     body: crate::program::BlockId,
     at: At,
 ) -> Result<Step, &'static str> {
+    // The list is made before the loop's local is bound: its closure first.
+    let items_f = super::value::list(&mut sx.cx, list).ok();
     let t = item_type(&sx.cx, list);
     match &t {
         Some(t) => sx.cx.set_type(slot, t.clone()),
@@ -101,7 +110,10 @@ pub(super) fn compile_for(
         else {
             return Ok(Ctl::Walk);
         };
-        let items = m.eval_list(list)?;
+        let items = match (items_f.as_ref()).and_then(|f| super::value::eval_list(m, regs, f)) {
+            Some(items) => items,
+            None => m.eval_list(list)?,
+        };
         for i in 0..items.len() {
             let Some(w) = item(&t, &items[i]) else {
                 return Ok(walk_from(m, at, &items, i));

@@ -31,6 +31,9 @@ pub(crate) struct Cx<'p> {
     /// The slots the compiled closures read, a bit each: a compiled block loads only these from
     /// the walker's context when a segment starts (segments.rs).
     pub reads: u32,
+    /// Whether the walker's context holds this frame's locals too (a body's frame, whose every
+    /// write goes to both): a local that is not a word is read from there (value.rs).
+    pub locals: bool,
 }
 
 impl<'p> Cx<'p> {
@@ -41,6 +44,7 @@ impl<'p> Cx<'p> {
             types: vec![None; slots],
             depth: 0,
             reads: 0,
+            locals: false,
         }
     }
 
@@ -65,7 +69,7 @@ impl<'p> Cx<'p> {
     }
 }
 
-fn is_word(t: &Ty) -> bool {
+pub(super) fn is_word(t: &Ty) -> bool {
     match t {
         Ty::Int | Ty::Bool | Ty::Player | Ty::Card | Ty::Kind | Ty::Tag | Ty::Space | Ty::Zone => {
             true
@@ -336,16 +340,28 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
         ExprKind::Builtin(b, args) => builtin(cx, *b, args)?,
         ExprKind::Text(_) => return Err("a text"),
         ExprKind::Let(slot, v, body) => {
-            let t = super::stmts::type_of(cx, v).ok_or("`let` of what is not a word")?;
-            let (vf, i) = (compile(cx, v)?, cx.slot(*slot)?);
-            cx.set_type(*slot, t);
-            let bf = compile(cx, body)?;
+            let (vf, i, bf) = let_in(cx, *slot, v, body, compile)?;
             Box::new(move |env| {
                 env.slots[i] = vf(env)?;
                 bf(env)
             })
         }
     })
+}
+
+/// `let slot = v` in `body`: the word closure of `v`, its slot, and `body` compiled by `body_of`
+/// with the slot's type known.
+pub(super) fn let_in<T>(
+    cx: &mut Cx,
+    slot: u16,
+    v: &Expr,
+    body: &Expr,
+    body_of: impl FnOnce(&mut Cx, &Expr) -> C<T>,
+) -> C<(Int, usize, T)> {
+    let t = super::stmts::type_of(cx, v).ok_or("`let` of what is not a word")?;
+    let (vf, i) = (compile(cx, v)?, cx.slot(slot)?);
+    cx.set_type(slot, t);
+    Ok((vf, i, body_of(cx, body)?))
 }
 
 /// A card's kind, zone, face or owner; a space's column or row.
@@ -644,6 +660,21 @@ fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
 
 /// A function's call: its body compiled in place, in a frame above the caller's.
 fn call(cx: &mut Cx, f: usize, args: &[Expr]) -> C<Int> {
+    let (arg_fns, base, body) = frame(cx, f, args, compile)?;
+    Ok(Box::new(move |env| {
+        enter(env, &arg_fns, base)?;
+        body(env)
+    }))
+}
+
+/// A function's call compiled in a frame above the caller's: its arguments' closures, the
+/// frame's first slot, and its body compiled by `body` (a word, or any value: value.rs).
+pub(super) fn frame<T>(
+    cx: &mut Cx,
+    f: usize,
+    args: &[Expr],
+    body: impl FnOnce(&mut Cx, &Expr) -> C<T>,
+) -> C<(Vec<Int>, usize, T)> {
     let def = cx.p.fns.get(f).ok_or("an unknown function")?;
     if cx.depth >= DEPTH {
         return Err("functions called too deep (a recursive function)");
@@ -679,18 +710,23 @@ fn call(cx: &mut Cx, f: usize, args: &[Expr]) -> C<Int> {
         depth: cx.depth + 1,
         // A function's slots are written before they are read: nothing to load for them.
         reads: 0,
+        locals: false,
     };
     for (s, t) in types.into_iter().enumerate() {
         inner.set_type(s as u16, t);
     }
     inner.slot(def.slots.saturating_sub(1))?;
-    let body = compile(&mut inner, &def.body)?;
-    Ok(Box::new(move |env| {
-        let mut vals = [0i64; 8];
-        for (v, a) in vals.iter_mut().zip(&arg_fns) {
-            *v = a(env)?;
-        }
-        env.slots[base..base + arg_fns.len()].copy_from_slice(&vals[..arg_fns.len()]);
-        body(env)
-    }))
+    let body = body(&mut inner, &def.body)?;
+    Ok((arg_fns, base, body))
+}
+
+/// A call's arguments written in its frame's slots from `base`.
+#[inline(always)]
+pub(super) fn enter(env: &mut Env, arg_fns: &[Int], base: usize) -> Option<()> {
+    let mut vals = [0i64; 8];
+    for (v, a) in vals.iter_mut().zip(arg_fns) {
+        *v = a(env)?;
+    }
+    env.slots[base..base + arg_fns.len()].copy_from_slice(&vals[..arg_fns.len()]);
+    Some(())
 }

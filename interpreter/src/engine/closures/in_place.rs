@@ -6,21 +6,26 @@
 //! errors the walker's; and a `log` while nobody records evaluates its parts without building its
 //! text. A segment then goes on past it instead of ending there.
 
+use super::each::item_type;
 use super::env::{word, NONE};
 use super::stmts::{type_of, value, Ctl, Step, Sx};
-use crate::engine::exec::{At, Mach};
-use crate::program::{AssignOp, ExprKind, Program, Stmt, StmtKind, TextIr, TextPartIr};
+use super::value::{compile_value, eval_value, Val};
+use crate::engine::exec::{At, Flow, Mach};
+use crate::program::Ty;
+use crate::program::{AssignOp, Builtin, ExprKind, Stmt, StmtKind, TextIr, TextPartIr};
 use crate::value::Value;
 
 /// `log` of a text that may fail: while nobody records, its parts evaluated in order for their
 /// errors and the work `text_into` counts (a list's items), nothing built; the walker's effect,
 /// which builds the text, when events are recorded, when a part is a text or a list holding a
 /// list or a text, or when the text could grow past the longest allowed.
-pub(super) fn log_of_values(p: &Program, t: &TextIr, at: At) -> Step {
-    let parts: Vec<crate::program::Expr> = (t.parts.iter())
+pub(super) fn log_of_values(sx: &mut Sx, t: &TextIr, at: At) -> Step {
+    let p = sx.cx.p;
+    // Each part's value closure where it compiles (else the walker's `eval`).
+    let parts: Vec<(crate::program::Expr, Option<Val>)> = (t.parts.iter())
         .filter_map(|part| match part {
             TextPartIr::Lit(_) => None,
-            TextPartIr::Expr(e) => Some(e.clone()),
+            TextPartIr::Expr(e) => Some((e.clone(), compile_value(&mut sx.cx, e).ok())),
         })
         .collect();
     let words: usize = (t.parts.iter())
@@ -36,7 +41,7 @@ pub(super) fn log_of_values(p: &Program, t: &TextIr, at: At) -> Step {
         .chain(p.zones.iter().map(|z| z.name.len()))
         .max()
         .unwrap_or(0);
-    Box::new(move |m, _| {
+    Box::new(move |m, regs| {
         let walked = |m: &mut Mach| {
             let st = m
                 .stmt(at)
@@ -48,8 +53,12 @@ pub(super) fn log_of_values(p: &Program, t: &TextIr, at: At) -> Step {
         }
         let one = 2 * names + m.s.fixed.names.iter().map(String::len).max().unwrap_or(0) + 64;
         let mut most = words;
-        for e in &parts {
-            most = match m.eval(e)? {
+        for (e, f) in &parts {
+            let v = match f.as_ref().and_then(|f| eval_value(m, regs, f)) {
+                Some(v) => v,
+                None => m.eval(e)?,
+            };
+            most = match v {
                 Value::Text(_) => return walked(m),
                 Value::List(items) => {
                     if (items.iter()).any(|i| matches!(i, Value::List(_) | Value::Text(_))) {
@@ -106,13 +115,42 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
             .collect(),
         _ => Vec::new(),
     };
-    if !read.iter().all(|e| sx.pure.pure(e)) {
+    // A statement that reads piles (and draws nothing at random) runs in place only by its value
+    // closures, which answer for a pile holding the cards read (no refill): where one cannot
+    // answer, the statement is the walker's, at the head of a step of its loop (`Ctl::Walk`).
+    let piles = !read.iter().all(|e| sx.pure.pure(e));
+    if piles && !read.iter().all(|e| reads_piles(sx.pure, e)) {
+        return None;
+    }
+    // What the effect reads, in the walker's order, by value closures where they all compile
+    // (before a local's type changes: the value is made before it is bound): the value given,
+    // the cards moved and the zone they go to, the cards revealed, the cards shown and to whom.
+    let reads: Vec<&crate::program::Expr> = match &st.kind {
+        StmtKind::Let(_, e) | StmtKind::Assign(_, AssignOp::Set, e) => vec![e],
+        StmtKind::Move { what, to, .. } if !matches!(what.kind, ExprKind::Pile { .. }) => {
+            vec![what, to]
+        }
+        StmtKind::Reveal(e, _) => vec![e],
+        StmtKind::Show(what, who) => vec![what, who],
+        _ => Vec::new(),
+    };
+    let mut closures = reads.iter().map(|e| compile_value(&mut sx.cx, e).ok());
+    let given: Option<(Val, Option<Val>)> = match (closures.next(), closures.next()) {
+        (Some(Some(a)), None) => Some((a, None)),
+        (Some(Some(a)), Some(Some(b))) => Some((a, Some(b))),
+        _ => None,
+    };
+    if piles && given.is_none() {
         return None;
     }
     let local = match &st.kind {
         StmtKind::Let(slot, e) => {
-            // The checker's type when it is a word: the closures after it read the slot.
-            let t = type_of(&sx.cx, e).filter(|t| value(t, 0) != Value::None);
+            // The checker's type when it is a word: the closures after it read the slot; a list
+            // whose items are words: a `for` over it and value closures read it from the
+            // walker's context.
+            let t = type_of(&sx.cx, e)
+                .filter(|t| value(t, 0) != Value::None)
+                .or_else(|| item_type(&sx.cx, e).map(|t| Ty::List(Box::new(t))));
             if let Some(ts) = sx.cx.types.get_mut(*slot as usize) {
                 *ts = t;
             } else if let Some(t) = t {
@@ -168,11 +206,26 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
         let Some(st) = m.stmt(at) else {
             return Ok(Ctl::Walk);
         };
-        // A local given a value: what `exec_walked` does, without its dispatch.
+        // The values the effect reads, by their closures; the walker's effect with them, as
+        // `exec_walked` has it, or (a closure cannot answer) the walker's statement whole.
+        let (mut first, mut second, mut answered) = (None, None, false);
+        if let Some((a, b)) = &given {
+            first = eval_value(m, regs, a);
+            if let (Some(_), Some(b)) = (&first, b) {
+                second = eval_value(m, regs, b);
+            }
+            answered = first.is_some() && (b.is_none() || second.is_some());
+        }
+        if piles && !answered {
+            return Ok(Ctl::Walk);
+        }
         if let StmtKind::Let(s, e)
         | StmtKind::Assign(crate::program::Target::Local(s), AssignOp::Set, e) = &st.kind
         {
-            let v = m.eval(e)?;
+            let v = match first {
+                Some(v) if answered => v,
+                _ => m.eval(e)?,
+            };
             if let Some((_, i)) = slot {
                 regs.slots[i] = word(&v).unwrap_or(NONE);
             }
@@ -181,7 +234,37 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
         }
         // A move that fails inside `strict` leaves the block (as `failed`).
         let before = m.s.frames.len();
-        let flow = m.exec_walked(st, at)?;
+        let flow = match (&st.kind, second, first) {
+            (StmtKind::Assign(t, AssignOp::Set, _), None, Some(v)) if answered => {
+                let place = m.place(t)?;
+                m.write_place(&place, v, st.span)?;
+                Flow::Next
+            }
+            (
+                StmtKind::Move {
+                    what,
+                    position,
+                    face,
+                    ..
+                },
+                Some(Value::Zone(z)),
+                Some(v),
+            ) if answered && (z as usize) < m.s.zones.len() => {
+                m.s.short = false;
+                m.move_value(v, false, z, *position, *face, what.span, st.span)?
+            }
+            (StmtKind::Reveal(e, up), None, Some(v)) if answered => {
+                m.reveal_value(v, *up, e.span)?;
+                Flow::Next
+            }
+            (StmtKind::Show(e, _), Some(Value::Player(seat)), Some(v))
+                if answered && seat < m.s.players.saturating_add(m.s.participants) =>
+            {
+                m.show_value(v, seat, e.span)?;
+                Flow::Next
+            }
+            _ => m.exec_walked(st, at)?,
+        };
         if m.s.frames.len() < before {
             return Ok(Ctl::Left(flow));
         }
@@ -190,4 +273,20 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
         }
         Ok(Ctl::Next)
     }))
+}
+
+/// Whether `e` is pure but for the piles it reads: it draws nothing at random, and calls no
+/// function and reads no property that is not pure.
+fn reads_piles(judged: &crate::purity::Judged, e: &crate::program::Expr) -> bool {
+    if judged.pure(e) {
+        return true;
+    }
+    match &e.kind {
+        ExprKind::CallFn(..) | ExprKind::Prop(..) | ExprKind::Builtin(Builtin::Random, _) => false,
+        _ => {
+            let mut ok = true;
+            e.children(&mut |x| ok = ok && reads_piles(judged, x));
+            ok
+        }
+    }
 }

@@ -291,6 +291,7 @@ fn call(cx: &mut Cx, f: usize, args: &[Expr]) -> C<(Items, Ty)> {
         types: vec![None; def.slots.max(def.params.len() as u16) as usize],
         depth: cx.depth + 1,
         reads: 0,
+        locals: false,
     };
     for (s, t) in types.into_iter().enumerate() {
         inner.set_type(s as u16, t);

@@ -9,6 +9,7 @@
 //! walker's game but for the work counted. The walker is the oracle (engine/tests/closures.rs).
 
 mod calls;
+mod choices;
 mod each;
 mod env;
 mod expr;
@@ -20,6 +21,7 @@ mod pairs;
 mod places;
 mod segments;
 mod stmts;
+mod value;
 
 pub(crate) use kinds::{kind_formula_slot, kind_table};
 pub(crate) use segments::{run, segment};
@@ -97,6 +99,17 @@ impl Closures {
 
     fn block_code(&self, b: crate::program::BlockId) -> Option<&stmts::BlockCode> {
         self.blocks.get(b.index())?.as_deref()
+    }
+
+    /// The candidates of the `choose` at `at`, listed by its compiled domain and filter (`None`:
+    /// not compiled, or a closure could not answer; the walker lists them).
+    pub(crate) fn candidates(
+        &self,
+        m: &mut crate::engine::exec::Mach,
+        at: crate::engine::exec::At,
+    ) -> Option<Vec<crate::value::Value>> {
+        let code = self.block_code(at.block)?;
+        choices::candidates(code.choices.get(at.idx as usize)?.as_ref()?, m)
     }
 
     /// How many statements of block `b` the closures run, and how many it holds.

@@ -7,8 +7,9 @@
 //! run in one step of the walker's loop with the block's work charged once. Nested `if`s and
 //! loops run inline; where one of their statements is the walker's, or pushes a frame, the
 //! walker's frames for that position are made (the loop's, the nested block's), so a decision
-//! inside compiled code pauses as the walker's would and resumes on the closures. Checks are not
-//! compiled: their reads are noted for `watch`, which the closures do not do.
+//! inside compiled code pauses as the walker's would and resumes on the closures. A check's body
+//! is compiled too; the reads of a guarded check's conditions, noted for `watch`, are the
+//! walker's (watch.rs).
 
 use super::env::{NONE, SLOTS};
 use super::expr::Cx;
@@ -23,6 +24,7 @@ pub(crate) fn build(p: &Program) -> Vec<Option<Arc<BlockCode>>> {
     let judged = crate::purity::Judged::of(p);
     let mut body = |b: &Body, params: &[Ty], ret: Option<Ty>| {
         let mut cx = Cx::new(p, b.slots as usize);
+        cx.locals = true;
         for (s, t) in params.iter().enumerate() {
             cx.set_type(s as u16, t.clone());
         }
@@ -37,7 +39,7 @@ pub(crate) fn build(p: &Program) -> Vec<Option<Arc<BlockCode>>> {
         };
         stmts::block(&mut sx, b.block);
     };
-    for b in p.setup.iter().chain(&p.flow) {
+    for b in p.setup.iter().chain(&p.flow).chain(&p.checks) {
         body(b, &[], None);
     }
     for d in &p.procs {

@@ -58,6 +58,8 @@ pub(crate) struct BlockCode {
     /// The slots its closures read (`Cx::reads`), its nested blocks' included.
     pub reads: u32,
     pub steps: Vec<Option<Step>>,
+    /// Per statement, a `choose`'s candidates compiled (choices.rs).
+    pub choices: Vec<Option<super::choices::Domain>>,
     pub charge: Vec<u32>,
     pub span: Span,
 }
@@ -207,12 +209,18 @@ pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
     let outer = std::mem::take(&mut sx.cx.reads);
     let p: &Program = sx.cx.p;
     let stmts: &[Stmt] = p.blocks.get(id.index()).map_or(&[], |b| &b.stmts);
+    let mut choices = Vec::with_capacity(stmts.len());
     let steps: Vec<Option<Step>> = (stmts.iter().enumerate())
         .map(|(i, st)| {
             let at = At {
                 block: id,
                 idx: i as u32,
             };
+            // A decision's candidates, compiled with the frame's types before it.
+            choices.push(match &st.kind {
+                StmtKind::Choose(_, ch) => super::choices::compile_domain(sx, ch),
+                _ => None,
+            });
             let step = stmt(sx, st, at).ok();
             // The blocks inside a statement the walker runs are entered by the walker: each
             // is compiled for itself (with what the frame's types are known to be here).
@@ -237,6 +245,7 @@ pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
         id,
         reads,
         steps,
+        choices,
         charge,
         span,
     });
@@ -374,9 +383,12 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             }
         },
         StmtKind::Choose(slot, ch) => {
-            let card = matches!(ch.count, ChooseCount::One)
-                && matches!(ch.domain.kind, ExprKind::Zone(..));
-            written(sx, *slot, card.then_some(Ty::Card));
+            // One item of the domain (or `none`, which the slot holds as no word).
+            let one = match ch.count {
+                ChooseCount::One => super::each::item_type(&sx.cx, &ch.domain),
+                _ => None,
+            };
+            written(sx, *slot, one);
             Err("a decision")
         }
         StmtKind::CallLet(slot, proc, args) => {
@@ -627,7 +639,7 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                 TextPartIr::Expr(e) => sx.pure.pure(e),
             }) =>
         {
-            Ok(super::in_place::log_of_values(sx.cx.p, t, at))
+            Ok(super::in_place::log_of_values(sx, t, at))
         }
         StmtKind::Log(_) => Err("a `log` that may draw at random"),
         StmtKind::Eliminate(_) => Err("`eliminate` of what is not a player"),

@@ -437,6 +437,107 @@ flow {
     assert!(lockstep_in(&p, "in place", 2, 6, true) >= 24);
 }
 
+/// Values that are not words, made by the closures' value closures (value.rs) in the statements
+/// run in place, the lists of `for` loops and the parts of a `log`: lists kept in locals, filters,
+/// sorts, maps, kinds, lists joined, `none`, membership, lists compared, a pile's cards (and an
+/// empty pile's, the walker's), a `choose`'s candidates, against the walker.
+#[test]
+fn values_on_the_closures_are_the_walkers() {
+    let src = r#"
+game "Values" {
+  players 3
+}
+property rank: int = 0
+tags suit: Red, Blue
+card "{r} red" for r in 1..5 {
+  rank r
+  is Red
+}
+card "{r} blue" for r in 1..4 {
+  rank r
+  is Blue
+}
+zone deck: pile, hidden
+zone hand per player: set
+zone pool: set
+var coins per player shown: int = 0
+var best: list of card = []
+fn ranks(p: player): list of int = sort(c.rank for c in p.hand)
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 2 of deck to p.hand
+  }
+  repeat 2 {
+    for p in everyone {
+      turn p {
+        let l = filter(c in p.hand where c.rank > 1)
+        let s = sort(c in l by 0 - c.rank)
+        let r = [c.rank * 2 for c in s]
+        let k = kinds(deck)
+        let o = opponents(p)
+        let both = l + take(s, 1)
+        let high = first(s)
+        let tag = if count(l) > 0 then first(l).suit else none
+        let t = top of deck
+        reveal bottom of deck
+        show top 2 of deck to p
+        if t != none {
+          move t to pool
+        }
+        for c in both where c.rank < 4 {
+          p.coins += c.rank
+        }
+        for q in o {
+          q.coins += count(r)
+        }
+        if high != none {
+          p.coins += high.rank
+        }
+        if ranks(p) < [3] or tag == Red {
+          p.coins += 1
+        }
+        best = s
+        log "{p}: {s}, {r}, {k}, {o}, {tag}"
+        let kept = choose c in l + take(s, 1) where c.rank > 1 by p prompt "Keep one"
+        let n = choose n in [1, 2, 3] where n != count(l) by p prompt "A number"
+        p.coins += n
+        choose by p prompt "Pass one?" {
+          "yes" { move take(l, 1) to pool }
+          "no" { p.coins += count(k) + count(best) }
+        }
+      }
+    }
+  }
+  let most = max(p.coins for p in everyone)
+  let leaders = filter(p in everyone where p.coins == most)
+  win leaders "most coins"
+}
+"#;
+    let checked = crate::check::check_source(src);
+    let p = std::sync::Arc::new(checked.program.expect("the script checks"));
+    assert!(lockstep_in(&p, "values", 3, 8, false) >= 40);
+    assert!(lockstep_in(&p, "values", 3, 8, true) >= 40);
+    let mut game = Game::new(p.clone(), config(3, 1, Engine::Closures));
+    while let Status::Decision(_) = game.status() {
+        game.apply(0).expect("an option");
+    }
+    assert!(game.counted().values >= 48, "{:?}", game.counted());
+}
+
+/// A check's body runs on the closures (segments.rs): Heart of Crown's, which calls a procedure
+/// and tests functions' aggregates, compiles whole; the games are the walker's (below).
+#[test]
+fn the_checks_bodies_compile() {
+    let p = program("games/heart-of-crown.cardgame");
+    let closures = p.closures.clone().expect("closures are built");
+    let check = p.checks.first().expect("a check").block;
+    let (compiled, all) = closures.compiled_in(check);
+    assert_eq!(compiled, all, "the check compiles whole");
+    assert!(all >= 3);
+}
+
 /// Every script of games/ and examples/, in lockstep while nobody records (as in `sim`): its `for`
 /// loops, inline calls and segments run on the closures and the games are the walker's.
 #[test]
