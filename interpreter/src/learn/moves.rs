@@ -314,13 +314,12 @@ pub(super) fn learn_moves(
             .collect()
     };
     let (train, held) = (part(false), part(true));
-    // The policy of the progress alone, and, where asked for, the one that also reads the position.
-    // Both go on to be refined whichever imitates the teacher better: the refinement, not the fit,
-    // makes a policy strong (on Crafty Explorers the one that reads the position fitted worse, and
-    // refined it won 61.3% of their match, docs/performance.md).
+    // The policy of the progress alone, and, where asked for, the one that also reads the position,
+    // kept only where its held-out loss is the lower (a fit its many weights spoil costs nothing).
     let progress = fit((names.len(), 2), &train, &held, base);
-    let position =
-        (!reads.is_empty()).then(|| fit((names.len(), 2 + reads.len()), &train, &held, base));
+    let position = (!reads.is_empty())
+        .then(|| fit((names.len(), 2 + reads.len()), &train, &held, base))
+        .filter(|w| loss(w, &held).0 <= loss(&progress, &held).0);
     // The held-out fit reported is the last policy's (the one that reads the position where
     // there is one); a policy's weights past its inputs are none, as `dot` reads the shorter.
     let (held_loss, agree) = loss(position.as_ref().unwrap_or(&progress), &held);
