@@ -287,8 +287,7 @@ pub(super) fn choose(
     }
     let base = game_seed(lc.seed ^ 0x0070_6C61_796F, 1);
     // A first game, timed, of the slowest setting: whether all players are one team, and how long a
-    // game takes.
-    // It stops at `deadline`: a game of the search as long as the time left leaves no match.
+    // game takes. It stops at `deadline`: a game as long as the time left leaves no time to a match.
     let started = Instant::now();
     let settings = vec![Playouts::End; usize::from(lc.players.max(1))];
     let (first, finished) = play_until(

@@ -410,7 +410,7 @@ pub struct Evaluation {
 /// games `search` (every tenth held out), alone or with `cheap` positions beside them, whichever
 /// predicts the held-out search positions' results best. Returns the model (its prior blank where
 /// the evaluation changed), where its evaluation was fitted, and its held-out fit.
-pub(super) fn evaluation<'a>(
+fn evaluation<'a>(
     program: &Program,
     current: &Model,
     search: &[&'a Played],
