@@ -43,6 +43,8 @@ pub struct LearnArgs<'a> {
     pub policy_rounds: u32,
     /// What the play-out policy reads beside its moves and the progress.
     pub policy_reads: PolicyReads,
+    /// Hidden units of the play-out policy that reads the position.
+    pub policy_units: usize,
     pub seed: u64,
     pub jobs: Option<usize>,
     pub out: Option<PathBuf>,
@@ -229,6 +231,7 @@ pub fn cmd_learn(a: &LearnArgs) -> u8 {
     (lc.prior_generations, lc.prior_games, lc.search_iterations) = a.prior;
     lc.policy_rounds = a.policy_rounds;
     lc.policy_reads = a.policy_reads;
+    lc.policy_units = a.policy_units;
     lc.time = a.time;
     let jobs = a
         .jobs

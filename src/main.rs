@@ -383,6 +383,10 @@ enum Command {
         /// position's counts every seat knows, or both learned and a match between them deciding.
         #[arg(long, default_value = "auto", value_parser = ["progress", "position", "auto"])]
         policy_reads: String,
+        /// Hidden units of the play-out policy that reads the position (0: none, each move weighs
+        /// every count alone).
+        #[arg(long, default_value_t = cardgame_interpreter::learn::POLICY_UNITS as u16, value_parser = clap::value_parser!(u16).range(0..=256))]
+        policy_units: u16,
         /// Base seed of every game played.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -588,6 +592,7 @@ fn main() -> ExitCode {
             search_iterations,
             policy_rounds,
             policy_reads,
+            policy_units,
             seed,
             jobs,
             out,
@@ -606,6 +611,7 @@ fn main() -> ExitCode {
                 "position" => PolicyReads::Position,
                 _ => PolicyReads::Auto,
             },
+            policy_units: usize::from(policy_units),
             seed,
             jobs,
             out,

@@ -42,12 +42,18 @@ use std::time::{Duration, Instant};
 mod fit;
 mod moves;
 mod playouts;
+mod policy;
+mod selfplay;
 pub use fit::Fit;
 use fit::{descend, fit, loss, Row, Sample};
 mod prior;
-pub use moves::{PolicyReads, ROUNDS as POLICY_ROUNDS};
+pub use moves::PolicyReads;
 pub use playouts::ITERATIONS as PLAYOUT_ITERATIONS;
 pub use prior::{Evaluation, Source, ITERATIONS as PRIOR_ITERATIONS};
+pub use selfplay::ROUNDS as POLICY_ROUNDS;
+
+/// The hidden units of the play-out policy that reads the position, by default (`--policy-units`).
+pub const POLICY_UNITS: usize = 16;
 
 /// The least share of `--time` the evaluation's generations may take when a prior is learned after
 /// them.
@@ -145,6 +151,9 @@ pub struct LearnConfig {
     pub policy_rounds: u32,
     /// What the play-out policy reads beside its moves and the progress (`learn/moves.rs`).
     pub policy_reads: PolicyReads,
+    /// The hidden units of the play-out policy that reads the position (0: none, its moves weigh
+    /// the features themselves; `learn/policy.rs`).
+    pub policy_units: usize,
 }
 
 impl LearnConfig {
@@ -163,8 +172,9 @@ impl LearnConfig {
             prior_generations: 8,
             prior_games: 100,
             search_iterations: prior::ITERATIONS,
-            policy_rounds: moves::ROUNDS,
+            policy_rounds: selfplay::ROUNDS,
             policy_reads: PolicyReads::Auto,
+            policy_units: POLICY_UNITS,
         }
     }
 }

@@ -20,12 +20,13 @@
 //! learn` fits one to the search's visits at the root (`learn/prior.rs`), starting from `v = 1`, the
 //! rest 0.
 //!
-//! The file is text: a header (`cardgame model 6`, `script HASH`, `players N`, `turns T`, `bias B`,
+//! The file is text: a header (`cardgame model 7`, `script HASH`, `players N`, `turns T`, `bias B`,
 //! `prior V V'`, or `prior none`, `playouts end`, `playouts turn` or `playouts script`: [`Playouts`]),
 //! then one line per feature it reads: `feature NAME MEAN SPREAD W U A B`, in the
 //! order the features are derived; then the play-out policy: the features it reads, `reads NAME MEAN
-//! SPREAD`, and its weights, one line per move, `move A B C… KEY` (`moves.rs`). Files of version 5
-//! (no `reads` lines: `move A B KEY`) and 4 (no `playouts` nor `move` lines) are still read.
+//! SPREAD`, its hidden units, `unit C W…` (a weight per feature read), and its weights, one line per
+//! move, `move A B C… KEY` (`moves.rs`). Files of version 6 (no `unit` lines), 5 (no `reads` lines:
+//! `move A B KEY`) and 4 (no `playouts` nor `move` lines) are still read.
 
 use super::features::FeatureSet;
 use super::moves::Moves;
@@ -159,10 +160,10 @@ pub fn softmax(scores: &[f64]) -> Vec<f64> {
 }
 
 /// The first line of a model file.
-const MAGIC: &str = "cardgame model 6";
-/// The first lines of the model files of the versions before, still read: version 5 had no
-/// `reads` lines, version 4 no `move` lines.
-const MAGIC_BEFORE: [&str; 2] = ["cardgame model 5", "cardgame model 4"];
+const MAGIC: &str = "cardgame model 7";
+/// The first lines of the model files of the versions before, still read: version 6 had no
+/// `unit` lines, version 5 no `reads` lines, version 4 no `move` lines.
+const MAGIC_BEFORE: [&str; 3] = ["cardgame model 6", "cardgame model 5", "cardgame model 4"];
 
 impl Model {
     /// A model that knows nothing yet: every position is worth one half.
@@ -410,7 +411,10 @@ impl Model {
                     })?;
                 continue;
             }
-            if line.starts_with("move ") || line.starts_with("reads ") {
+            if ["move ", "reads ", "unit "]
+                .iter()
+                .any(|p| line.starts_with(p))
+            {
                 moves.read_line(line, &|name| index.get(name).copied())?;
                 continue;
             }
@@ -487,7 +491,7 @@ mod tests {
         let text = m.to_text();
         let hash = script_hash(SRC);
         assert!(text.starts_with(&format!(
-            "cardgame model 6\nscript {hash}\nplayers 2\nturns 12.5\nbias 0\nprior 1 0.5\nplayouts turn\n\
+            "cardgame model 7\nscript {hash}\nplayers 2\nturns 12.5\nbias 0\nprior 1 0.5\nplayouts turn\n\
              feature me.hand 0 1 0.25 0 0 0\nfeature me.*:Red Gem 0 1 0 -1.5 0 2\n"
         )));
         let back = Model::from_text(&text, &p, &script_hash(SRC), 2).expect("reads");
@@ -553,10 +557,10 @@ mod tests {
         // A file of the version before (no `move` lines) is still read.
         let before = blank
             .to_text()
-            .replace("cardgame model 6", "cardgame model 4");
+            .replace("cardgame model 7", "cardgame model 4");
         let back = Model::from_text(&before, &p, &hash, 2).expect("reads");
         assert!(back.moves.is_empty());
-        let before = text.replace("cardgame model 6", "cardgame model 5");
+        let before = text.replace("cardgame model 7", "cardgame model 5");
         let back = Model::from_text(&before, &p, &hash, 2).expect("reads");
         assert_eq!(back.moves, playing.moves);
         // A policy that reads the position: its `reads` lines name the script's features.
@@ -581,6 +585,25 @@ mod tests {
         );
         let back = Model::from_text(&text, &p, &hash, 2).expect("reads");
         assert_eq!(back.moves, reading.moves);
+        // A policy with hidden units: a `unit` line each, and its moves weigh their outputs.
+        let mut network = reading.clone();
+        network.moves.units = vec![vec![0.25, 2.0], vec![-0.5, 1.0]];
+        network.moves.weights.values_mut().for_each(|w| w.push(0.5));
+        let text_units = network.to_text();
+        assert!(
+            text_units.ends_with(
+                "reads me.%:Red Gem 0.5 0.25\nunit 0.25 2\nunit -0.5 1\nmove 1.5 -2 -1 0.5 Choose an action\tBuy Gem\n"
+            ),
+            "{text_units}"
+        );
+        let back = Model::from_text(&text_units, &p, &hash, 2).expect("reads");
+        assert_eq!(back.moves, network.moves);
+        // A unit of the wrong width, and a move line of the width without units.
+        let wide = text_units.replace("unit 0.25 2\n", "unit 0.25 2 3\n");
+        assert!(Model::from_text(&wide, &p, &hash, 2).is_err());
+        assert!(
+            Model::from_text(&text_units.replace(" 0.5 Choose", " Choose"), &p, &hash, 2).is_err()
+        );
         let unknown = text.replace("reads me.%:Red Gem", "reads me.%:Blue Gem");
         let e = Model::from_text(&unknown, &p, &hash, 2).unwrap_err();
         assert!(e.contains("does not have"), "{e}");

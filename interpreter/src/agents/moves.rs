@@ -20,9 +20,14 @@
 //! The features are read from a world of the search (where the search plays out) or, for the
 //! `policy` agent, from a world dealt from its seat's view: never from the real game's hidden cards.
 //!
+//! A policy may read the position through *hidden units* (a small network, `learn --policy-units`):
+//! each unit sums the features read, `hⱼ = tanh(cⱼ + Σ wⱼᵢ zᵢ)`, and a move's weights `cⱼ` are then
+//! over the units' outputs instead of the features, `a + b t + Σ cⱼ hⱼ`: the units are shared by
+//! every move, so what they learn of the position from one move's outcomes serves the others.
+//!
 //! `cardgame learn` fits the weights to the choices of its players (`learn/moves.rs`); the model
-//! file keeps them as `reads NAME MEAN SPREAD` lines, one per feature read, then `move A B C… KEY`
-//! lines (`model.rs`).
+//! file keeps them as `reads NAME MEAN SPREAD` lines, one per feature read, `unit C W…` lines, one
+//! per hidden unit, then `move A B C… KEY` lines (`model.rs`).
 
 use super::features::FeatureSet;
 use super::model::{softmax, Model};
@@ -38,8 +43,12 @@ use std::sync::Arc;
 pub struct Moves {
     /// The position's features the policy reads, in the script's order of features.
     pub reads: Vec<Read>,
+    /// The policy's hidden units, where it has any: each unit's weights over `1` and the features
+    /// read (`1 + reads.len()`); its output is the `tanh` of their sum.
+    pub units: Vec<Vec<f64>>,
     /// Per move key ([`key`]), its weights over the policy's inputs ([`Moves::inputs`]): `a`, `b`,
-    /// then one per feature read (`2 + reads.len()` in all).
+    /// then one per hidden unit, or, where there are none, one per feature read
+    /// ([`Moves::width`] in all).
     pub weights: HashMap<String, Vec<f64>>,
 }
 
@@ -147,20 +156,46 @@ impl Moves {
         self.reads.iter().all(|r| features.is_known(r.feature))
     }
 
-    /// The policy's inputs at a decision of `seat` in `world` at progress `t`: `1`, `t`, then each
-    /// feature read, standardised (the features counted only when the policy reads any).
-    /// `features` are the script's; `world` is a world an agent dealt (`features.rs`), or the real
-    /// game where the policy [reads only known counts](Self::reads_only_known).
+    /// How many weights a move has: `a`, `b`, then one per hidden unit or, where there are none,
+    /// one per feature read.
+    pub fn width(&self) -> usize {
+        2 + if self.units.is_empty() {
+            self.reads.len()
+        } else {
+            self.units.len()
+        }
+    }
+
+    /// The policy's inputs at a decision of `seat` in `world` at progress `t` ([`Self::inputs_of`]
+    /// the [reading](Self::reading) of `world`). `features` are the script's; `world` is a world
+    /// an agent dealt (`features.rs`), or the real game where the policy [reads only known
+    /// counts](Self::reads_only_known).
     pub fn inputs(&self, features: &FeatureSet, world: &Game, seat: u8, t: f64) -> Vec<f64> {
-        let mut inputs = Vec::with_capacity(2 + self.reads.len());
+        self.inputs_of(&self.reading(features, world, seat), t)
+    }
+
+    /// Each feature the policy reads, standardised, at a decision of `seat` in `world` (empty, and
+    /// nothing counted, where it reads none).
+    pub fn reading(&self, features: &FeatureSet, world: &Game, seat: u8) -> Vec<f64> {
+        if !self.reads_position() {
+            return Vec::new();
+        }
+        let x = features.extract_counts(world, seat);
+        self.reads
+            .iter()
+            .map(|r| r.standardise(x.get(r.feature).copied().unwrap_or(0.0)))
+            .collect()
+    }
+
+    /// The policy's inputs for a `reading` at progress `t`: `1`, `t`, then the hidden units'
+    /// outputs or, where there are none, the reading itself.
+    pub fn inputs_of(&self, reading: &[f64], t: f64) -> Vec<f64> {
+        let mut inputs = Vec::with_capacity(self.width());
         inputs.extend([1.0, t]);
-        if self.reads_position() {
-            let x = features.extract_counts(world, seat);
-            inputs.extend(
-                self.reads
-                    .iter()
-                    .map(|r| r.standardise(x.get(r.feature).copied().unwrap_or(0.0))),
-            );
+        if self.units.is_empty() {
+            inputs.extend_from_slice(reading);
+        } else {
+            inputs.extend(self.units.iter().map(|unit| unit_output(unit, reading)));
         }
         inputs
     }
@@ -210,6 +245,13 @@ impl Moves {
         for r in &self.reads {
             s.push_str(&format!("reads {} {} {}\n", r.name, r.mean, r.spread));
         }
+        for unit in &self.units {
+            s.push_str("unit");
+            for w in unit {
+                s.push_str(&format!(" {w}"));
+            }
+            s.push('\n');
+        }
         let mut keys: Vec<&String> = self.weights.keys().collect();
         keys.sort();
         for k in keys {
@@ -222,9 +264,9 @@ impl Moves {
         s
     }
 
-    /// Reads one `reads NAME MEAN SPREAD` or `move A B C… KEY` line into the policy (every `reads`
-    /// line before the first `move` line; `feature` gives a feature's index among the script's
-    /// by its name); `Err` with what is wrong.
+    /// Reads one `reads NAME MEAN SPREAD`, `unit C W…` or `move A B C… KEY` line into the policy
+    /// (the `reads` lines first, then the `unit` lines, then the `move` lines; `feature` gives a
+    /// feature's index among the script's by its name); `Err` with what is wrong.
     pub fn read_line(
         &mut self,
         line: &str,
@@ -242,9 +284,9 @@ impl Moves {
             let (Some(mean), Some(spread)) = (number(mean), number(spread)) else {
                 return Err(malformed());
             };
-            if !self.weights.is_empty() {
+            if !self.weights.is_empty() || !self.units.is_empty() {
                 return Err(format!(
-                    "the model's line `{line}` comes after a `move` line"
+                    "the model's line `{line}` comes after a `unit` or `move` line"
                 ));
             }
             let index = feature(name).ok_or_else(|| {
@@ -258,7 +300,24 @@ impl Moves {
             });
             return Ok(());
         }
-        let inputs = 2 + self.reads.len();
+        if let Some(rest) = line.strip_prefix("unit ") {
+            let weights: Option<Vec<f64>> = rest.split(' ').map(number).collect();
+            let reads = self.reads.len();
+            let weights = weights.filter(|w| w.len() == 1 + reads).ok_or_else(|| {
+                format!(
+                    "the model's line `{line}` is not `unit` with {} weights",
+                    1 + reads
+                )
+            })?;
+            if !self.weights.is_empty() {
+                return Err(format!(
+                    "the model's line `{line}` comes after a `move` line"
+                ));
+            }
+            self.units.push(weights);
+            return Ok(());
+        }
+        let inputs = self.width();
         let malformed = || {
             format!(
                 "the model's line `{line}` is not `move` with {inputs} weights then a move's key"
@@ -277,6 +336,13 @@ impl Moves {
         self.weights.insert(key.to_string(), weights);
         Ok(())
     }
+}
+
+/// The output of a hidden unit whose weights are `unit` (over `1` and the reading) for `reading`:
+/// `tanh(c + Σ wᵢ zᵢ)`.
+pub fn unit_output(unit: &[f64], reading: &[f64]) -> f64 {
+    let (bias, weights) = unit.split_first().unwrap_or((&0.0, &[]));
+    (bias + dot(weights, reading)).tanh()
 }
 
 /// `Σ wᵢ xᵢ` over the shorter of the two.
@@ -449,6 +515,21 @@ mod tests {
         );
         let mut back = read_back(&text);
         assert_eq!(back, reading);
+        // Hidden units: a `unit` line each (a bias and a weight per feature read), and moves
+        // weighing their outputs: `tanh(0.5 + 2 z)`.
+        let mut network = reading.clone();
+        network.units.push(vec![0.5, 2.0]);
+        network.weights.values_mut().for_each(|w| w.truncate(2));
+        network.weights.values_mut().for_each(|w| w.push(3.0));
+        let text_units = network.to_lines();
+        assert!(
+            text_units.contains("\nunit 0.5 2\nmove 1 2 3 Choose"),
+            "{text_units}"
+        );
+        assert_eq!(read_back(&text_units), network);
+        let inputs = network.inputs_of(&[0.25], 0.5);
+        assert_eq!(inputs, vec![1.0, 0.5, 1f64.tanh()]);
+        assert!(Moves::default().read_line("unit 1 2", &feature).is_err());
         // Two weights where three are read; a feature the script lacks; `reads` after a move.
         assert!(back.read_line("move 1 2 a\tb", &feature).is_err());
         assert!(Moves::default()

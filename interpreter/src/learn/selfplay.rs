@@ -1,0 +1,321 @@
+//! Learning stage: the play-out policy's own self-play (`learn/moves.rs`): games of policies
+//! drawing every choice from their chances, the policy gradient that refines a policy by them, and
+//! the matches between two policies.
+
+use super::policy::{position_step, units_gradient};
+use super::{config, LearnConfig};
+use crate::agents::features::FeatureSet;
+use crate::agents::moves::{dot, key, Moves};
+use crate::engine::{Game, Status};
+use crate::program::Program;
+use crate::sim::{game_seed, wilson};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Rounds of the policy's own self-play after it is fitted, the games of each, the step of its
+/// AdaGrad ascent, and the games of the match that decides whether the refined policy is kept.
+pub const ROUNDS: u32 = 1000;
+pub(super) const ROUND_GAMES: u64 = 500;
+const ASCENT: f64 = 1.0;
+/// The step of the weights on the position's features: a tenth of [`ASCENT`] (times
+/// [`position_step`]). They are many (one per
+/// feature read, for every move), and AdaGrad's first steps move each weight by the whole step,
+/// so at the full step the scores moved at random by several units a round. Measured on Market
+/// Race (`tournament --agents policy,strategy:money_actions --games 1000 --seed 5`, 600 rounds):
+/// steps of 0.1 reached 57.0% [53.9-60.0], 0.3 40.9%, 0.05 30.0% (1,500 rounds).
+pub(super) const ASCENT_POSITION: f64 = 0.1;
+pub(super) const MATCH_GAMES: u64 = 2000;
+
+/// One game of play-out policies (one per seat, drawn from): each seat's decisions with a choice
+/// (when recorded), each seat's share of the win (`None`: nobody won) and standing by the script's
+/// measure, and whether all players were one team.
+pub(super) struct Episode {
+    pub decisions: Vec<Choice>,
+    outcome: Vec<(Option<f64>, f64)>,
+    pub shared: bool,
+}
+
+/// A decision of an [`Episode`] as recorded: the seat, its options' keys, the option taken, the
+/// policy's reading of the position (`Moves::reading`; empty where it reads none) and its inputs.
+pub(super) struct Choice {
+    seat: u8,
+    keys: Vec<String>,
+    taken: usize,
+    reading: Vec<f64>,
+    inputs: Vec<f64>,
+}
+
+/// Plays one game in which seat `s` draws every choice from `seats[s]` at the game's progress
+/// (`turns`: the mean game's length), recording the decisions when `record`.
+pub(super) fn episode(
+    (program, features): (&Arc<Program>, &FeatureSet),
+    lc: &LearnConfig,
+    seed: u64,
+    (seats, turns): (&[&Moves], f64),
+    record: bool,
+) -> Episode {
+    let mut game = Game::new(program.clone(), config(lc, seed));
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x0065_7069_736F_6465);
+    let mut decisions = Vec::new();
+    while let Status::Decision(d) = game.status() {
+        let i = if d.options.len() > 1 {
+            let t = f64::from(game.turns()) / turns;
+            let policy = seats.get(d.player as usize).copied().unwrap_or(seats[0]);
+            // The real game is read: the policy reads only what every seat knows as it is.
+            let reading = policy.reading(features, &game, d.player);
+            let inputs = policy.inputs_of(&reading, t);
+            let i = policy.pick(d, &inputs, &mut rng);
+            if record {
+                decisions.push(Choice {
+                    seat: d.player,
+                    keys: d.options.iter().map(|l| key(&d.prompt, l)).collect(),
+                    taken: i,
+                    reading,
+                    inputs,
+                });
+            }
+            i
+        } else {
+            0
+        };
+        if game.apply(i).is_err() {
+            break;
+        }
+    }
+    let ended = super::ended(&mut game);
+    Episode {
+        decisions,
+        outcome: ended.seats,
+        shared: ended.shared,
+    }
+}
+
+/// Each seat's result in each of `games` (its share of the win; where nobody won, in a game of one
+/// team, its score over the best score of these games, else one half: `learn.rs`'s `target`).
+fn results(games: &[Episode]) -> Vec<Vec<f64>> {
+    let best = games
+        .iter()
+        .flat_map(|g| g.outcome.iter().map(|(_, s)| *s))
+        .fold(0.0, f64::max);
+    games
+        .iter()
+        .map(|g| {
+            g.outcome
+                .iter()
+                .map(|&(share, score)| super::target(share, score, g.shared, best))
+                .collect()
+        })
+        .collect()
+}
+
+/// Refines `start` by its own self-play: rounds of [`ROUND_GAMES`] games, each followed by a step of
+/// the policy gradient (REINFORCE: each choice's log-chance pushed by the decider's result less its
+/// seat's mean result in the round), with AdaGrad's steps; then the refined policy plays `start`
+/// ([`MATCH_GAMES`] games, seats alternated, ties half) and is returned with its score, its interval
+/// and the score to beat (one half; where all players are one team, each plays every other game
+/// alone: the refined one's mean result, its interval, and the fitted one's mean).
+pub(super) fn refine(
+    pool: &rayon::ThreadPool,
+    program: &Arc<Program>,
+    lc: &LearnConfig,
+    (start, turns, base, deadline): (&Moves, f64, u64, Option<Instant>),
+    tick: &(dyn Fn() + Sync),
+) -> (Moves, u32, (f64, f64, f64), f64) {
+    let started = Instant::now();
+    let features = FeatureSet::new(program, lc.players);
+    let inputs = start.width();
+    let ascent_position = ASCENT_POSITION * position_step(inputs - 2);
+    let ascent_units = ASCENT_POSITION * position_step(start.reads.len());
+    let mut policy = start.clone();
+    let mut squares: HashMap<String, Vec<f64>> = HashMap::new();
+    let unit_width = 1 + start.reads.len();
+    let mut unit_squares = vec![vec![1e-8; unit_width]; start.units.len()];
+    let mut played = 0;
+    for round in 0..lc.policy_rounds {
+        // A round runs only if it and the match after it would end within the time, were each
+        // game as long as the rounds' so far.
+        if let Some(end) = deadline {
+            let now = Instant::now();
+            let after = 1.0 + MATCH_GAMES as f64 / ROUND_GAMES as f64;
+            if played > 0 && now + ((now - started) / played).mul_f64(after) > end {
+                break;
+            }
+        }
+        played += 1;
+        let round_base = game_seed(base, u64::from(round));
+        let games: Vec<Episode> = pool.install(|| {
+            (0..ROUND_GAMES)
+                .into_par_iter()
+                .map(|k| {
+                    let e = episode(
+                        (program, &features),
+                        lc,
+                        game_seed(round_base, k),
+                        (&[&policy], turns),
+                        true,
+                    );
+                    tick();
+                    e
+                })
+                .collect()
+        });
+        let results = results(&games);
+        let seats = results.iter().map(Vec::len).max().unwrap_or(0);
+        let mut mean = vec![0.0; seats];
+        for r in &results {
+            for (m, x) in mean.iter_mut().zip(r) {
+                *m += x / games.len().max(1) as f64;
+            }
+        }
+        let mut gradient: HashMap<&str, Vec<f64>> = HashMap::new();
+        let mut unit_gradient = vec![vec![0.0; unit_width]; policy.units.len()];
+        for (g, result) in games.iter().zip(&results) {
+            for choice in &g.decisions {
+                let (keys, x) = (&choice.keys, &choice.inputs);
+                let s = choice.seat as usize;
+                let advantage = result.get(s).copied().unwrap_or(0.0) - mean[s];
+                let scores: Vec<f64> = keys
+                    .iter()
+                    .map(|k| policy.weights.get(k).map_or(0.0, |w| dot(w, x)))
+                    .collect();
+                let p = crate::agents::model::softmax(&scores);
+                let pushes = (0..keys.len())
+                    .map(|i| advantage * (f64::from(u8::from(i == choice.taken)) - p[i]));
+                if !policy.units.is_empty() {
+                    let options: Vec<(&[f64], f64)> = keys
+                        .iter()
+                        .zip(pushes.clone())
+                        .map(|(k, push)| {
+                            (policy.weights.get(k).map_or(&[][..], Vec::as_slice), push)
+                        })
+                        .collect();
+                    let outputs = x.get(2..).unwrap_or(&[]);
+                    units_gradient((&choice.reading, outputs), &options, &mut unit_gradient);
+                }
+                for (k, push) in keys.iter().zip(pushes) {
+                    let e = gradient
+                        .entry(k.as_str())
+                        .or_insert_with(|| vec![0.0; inputs]);
+                    for (e, x) in e.iter_mut().zip(x) {
+                        *e += push * x;
+                    }
+                }
+            }
+        }
+        let mut keys: Vec<&str> = gradient.keys().copied().collect();
+        keys.sort_unstable();
+        let n = games.len().max(1) as f64;
+        for k in keys {
+            let acc = squares
+                .entry(k.to_string())
+                .or_insert_with(|| vec![1e-8; inputs]);
+            let w = policy
+                .weights
+                .entry(k.to_string())
+                .or_insert_with(|| vec![0.0; inputs]);
+            for (j, ((g, acc), w)) in gradient[k]
+                .iter()
+                .zip(acc.iter_mut())
+                .zip(w.iter_mut())
+                .enumerate()
+            {
+                let g = g / n;
+                *acc += g * g;
+                let step = if j < 2 { ASCENT } else { ascent_position };
+                *w += step * g / acc.sqrt();
+            }
+        }
+        for ((unit, g), acc) in policy
+            .units
+            .iter_mut()
+            .zip(&unit_gradient)
+            .zip(&mut unit_squares)
+        {
+            for ((w, g), acc) in unit.iter_mut().zip(g).zip(acc.iter_mut()) {
+                let g = g / n;
+                *acc += g * g;
+                *w += ascent_units * g / acc.sqrt();
+            }
+        }
+    }
+    let (score, baseline) = face_off(
+        pool,
+        program,
+        lc,
+        (&policy, start),
+        (turns, game_seed(base, u64::MAX), deadline),
+        tick,
+    );
+    (policy, played, score, baseline)
+}
+
+/// A match of play-out policy `a` against `b` ([`MATCH_GAMES`] games in batches of 100, then 500,
+/// each only if it ends within the time): seats alternated, ties half, `a`'s score with its Wilson
+/// interval and one half to beat; where all players are one team, each plays whole games alone
+/// (every other game): `a`'s mean result with its interval, and `b`'s mean to beat.
+pub(super) fn face_off(
+    pool: &rayon::ThreadPool,
+    program: &Arc<Program>,
+    lc: &LearnConfig,
+    (a, b): (&Moves, &Moves),
+    (turns, seed, deadline): (f64, u64, Option<Instant>),
+    tick: &(dyn Fn() + Sync),
+) -> ((f64, f64, f64), f64) {
+    let features = FeatureSet::new(program, lc.players);
+    let players = u64::from(lc.players.max(1));
+    // Whether all players are one team, as a game of `a` alone ends.
+    let one_team = episode((program, &features), lc, seed, (&[a], turns), false).shared;
+    let games: Vec<Episode> = super::batched(
+        pool,
+        MATCH_GAMES,
+        (MATCH_GAMES / 20, MATCH_GAMES / 4),
+        deadline,
+        &|k| {
+            let seat = (k % players) as usize;
+            let seats: Vec<&Moves> = (0..players as usize)
+                .map(|s| match one_team {
+                    true if k % 2 == 0 => a,
+                    true => b,
+                    false if s == seat => a,
+                    false => b,
+                })
+                .collect();
+            let e = episode(
+                (program, &features),
+                lc,
+                game_seed(seed, k),
+                (&seats, turns),
+                false,
+            );
+            tick();
+            e
+        },
+    );
+    let results = results(&games);
+    if one_team {
+        let mean = |even: bool| -> (f64, f64) {
+            let xs: Vec<f64> = results
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| (k % 2 == 0) == even)
+                .map(|(_, r)| r.first().copied().unwrap_or(0.0))
+                .collect();
+            let n = xs.len().max(1);
+            let m = xs.iter().sum::<f64>() / n as f64;
+            let var = xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n.max(2) - 1) as f64;
+            (m, 1.96 * (var / n as f64).sqrt())
+        };
+        let ((first, half), (second, _)) = (mean(true), mean(false));
+        return ((first, first - half, first + half), second);
+    }
+    let total: f64 = results
+        .iter()
+        .enumerate()
+        .map(|(k, r)| r.get(k % players as usize).copied().unwrap_or(0.0))
+        .sum();
+    (wilson(total, games.len() as u64), 0.5)
+}
