@@ -342,7 +342,19 @@ impl Moves {
 /// `tanh(c + Σ wᵢ zᵢ)`.
 pub fn unit_output(unit: &[f64], reading: &[f64]) -> f64 {
     let (bias, weights) = unit.split_first().unwrap_or((&0.0, &[]));
-    (bias + dot(weights, reading)).tanh()
+    // Four sums side by side, which the compiler can run as one vector operation (a unit reads
+    // hundreds of features at every decision of a play-out).
+    let n = weights.len().min(reading.len());
+    let (w, z) = (&weights[..n], &reading[..n]);
+    let mut sums = [0.0; 4];
+    for (w, z) in w.chunks_exact(4).zip(z.chunks_exact(4)) {
+        for k in 0..4 {
+            sums[k] += w[k] * z[k];
+        }
+    }
+    let tail = n - n % 4;
+    let rest = dot(&w[tail..], &z[tail..]);
+    (bias + (sums[0] + sums[1]) + (sums[2] + sums[3]) + rest).tanh()
 }
 
 /// `Σ wᵢ xᵢ` over the shorter of the two.
