@@ -16,22 +16,22 @@
 //!   choices by stochastic gradient descent with AdaGrad's steps on the cross-entropy, in an order
 //!   shuffled by the seed, keeping the pass whose cross-entropy on the decisions of held-out games
 //!   (every tenth) is the lowest. It imitates its teacher, and plays worse than it.
-//! - *Refined.* The policy then plays itself, [`super::selfplay::ROUNDS`] rounds (`--policy-rounds`) of
-//!   [`ROUND_GAMES`] games, every choice drawn from its chances; after each round every choice's
-//!   log-chance is pushed up by the decider's result less its seat's mean result in the round
-//!   (REINFORCE with a baseline, AdaGrad's steps, a tenth as long for the weights on the position
-//!   and the hidden units': [`super::selfplay::ASCENT_POSITION`]). A game of this policy costs no look-ahead (about a
-//!   millisecond; four times that where it reads the position), so a
-//!   minute sees tens of thousands of games. The refined policy then plays
-//!   the fitted one ([`MATCH_GAMES`] games, fewer if the time ends first; seats alternated, ties
-//!   half) and is kept when it scores at least one half; where all players are one team, each plays every other game alone and the
-//!   refined one is kept when its mean result is at least the fitted one's. A round runs only if it
-//!   and the match would end within `--time`.
+//! - *Refined.* The policy then plays itself, [`super::selfplay::ROUNDS`] rounds
+//!   (`--policy-rounds`) of [`ROUND_GAMES`] games, every choice drawn from its chances; after each round every
+//!   choice's log-chance is pushed up by the decider's result less its seat's mean result in the
+//!   round (REINFORCE with a baseline, AdaGrad's steps, a tenth as long for the weights on the
+//!   position and the hidden units': [`super::selfplay::ASCENT_POSITION`]). A game of this policy
+//!   costs no look-ahead (about a millisecond; twice that where it reads the position), so a
+//!   minute sees tens of thousands of games. The refined policy then plays the fitted one
+//!   ([`MATCH_GAMES`] games, fewer if the time ends first; seats alternated, ties half) and is kept
+//!   when it scores at least one half; where all players are one team, each plays every other game
+//!   alone and the refined one is kept when its mean result is at least the fitted one's. A round
+//!   runs only if it and the match would end within `--time`.
 //! - *Chosen* ([`PolicyReads`], `--policy-reads`). By default both policies are fitted and refined,
-//!   the one of the progress in half the time left, the one that reads the position in what it
-//!   left but a tenth; the second is kept only if it wins the match between them ([`super::selfplay::face_off`]).
-//!   Measured (docs/performance.md): on Heart of Crown and Crafty Explorers the one that reads the
-//!   position through hidden units wins, on Crayne they are even.
+//!   the one of the progress in half the time left, the one that reads the position in what it left
+//!   but a tenth; the second is kept only if it wins the match between them
+//!   ([`super::selfplay::face_off`]). Measured (docs/performance.md): on Heart of Crown and Crafty
+//!   Explorers the one that reads the position through hidden units wins, on Crayne they are even.
 //!
 //! Every stage is deterministic for a seed whatever the number of threads: every game has its own
 //! seed and the games are gathered in order.
