@@ -256,6 +256,10 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
 /// Local `s`: a word from its slot, or (a word not given, a value that is not a word) the
 /// walker's, from its context.
 fn local(cx: &mut Cx, s: u16) -> C<Val> {
+    // A slot that stands for what a `let` or a parameter was given holds no value of its own.
+    if cx.given(s).is_some() {
+        return Err("a local that stands for what it was given");
+    }
     let from_context = cx.locals;
     match cx.type_of_local(s).cloned() {
         Some(t) if is_word(&t) => {

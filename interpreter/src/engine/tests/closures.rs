@@ -718,7 +718,10 @@ fn actions_of_two_parameters_have_plans() {
 }
 
 /// Menus over lists that are not zones' cards (a function's list, `a + b`, `filter`, `take_while`,
-/// `if`, `flatten`) and conditions that walk them get plans (closures/items.rs, closures/pairs.rs);
+/// `if`, `flatten`) and conditions that walk them get plans (closures/items.rs, closures/pairs.rs),
+/// as do conditions over a card's constant list of kinds, `distinct`, `cards(k, L)`, a global list,
+/// membership and comparisons with `none` (Craft the Crown's `craft`, `has_elements(p, c.recipe,
+/// none)` inlined by the checker);
 /// so do conditions that compare a card's tag of a group or property with `none` or with a word
 /// (Crayne's `c.faction == none`, `d.faction == t`).
 #[test]
@@ -729,7 +732,17 @@ fn actions_over_lists_have_plans() {
             "games/heart-of-crown.cardgame",
             &["recall_card", "bribe_buy"][..],
         ),
-        ("games/craft-the-crown.cardgame", &["give_card"][..]),
+        (
+            "games/craft-the-crown.cardgame",
+            &[
+                "give_card",
+                "craft",
+                "craft_by_site",
+                "ask_resource",
+                "make_offer",
+                "accept_trade",
+            ][..],
+        ),
         ("games/crayne.cardgame", &["buy_card", "raise_from_pit"][..]),
     ] {
         let p = program(file);
