@@ -55,6 +55,8 @@ pub(super) enum Items {
     Global(crate::program::VarId),
     /// `cards(k, L)`: the cards of L of kind k.
     OfKind(Int, Box<Items>),
+    /// A list written out of words, each evaluated as it is walked.
+    Words(Vec<Int>),
 }
 
 /// Per kind, a property's list of kinds as words.
@@ -220,6 +222,14 @@ impl Items {
                     f(env, c)
                 })?;
             }
+            Items::Words(xs) => {
+                for x in xs {
+                    let w = x(env)?;
+                    if !f(env, w)? {
+                        break;
+                    }
+                }
+            }
             Items::Neighbours(sf) => {
                 let sp = usize::try_from(sf(env)?).ok()?;
                 let l = env.l;
@@ -291,10 +301,8 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
         }
         ExprKind::Binary(BinOp::Add | BinOp::Concat, a, b) => {
             let ((a, ta), (b, tb)) = (items(cx, a)?, items(cx, b)?);
-            if ta != tb {
-                return Err("a list of two lists of other items");
-            }
-            (Items::Concat(Box::new(a), Box::new(b)), ta)
+            let t = unify(ta, tb).ok_or("a list of two lists of other items")?;
+            (Items::Concat(Box::new(a), Box::new(b)), t)
         }
         ExprKind::Aggregate {
             op: op @ (Aggregate::Filter | Aggregate::TakeWhile),
@@ -322,10 +330,8 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
         ExprKind::If(c, a, b) => {
             let c = compile(cx, c)?;
             let ((a, ta), (b, tb)) = (items(cx, a)?, items(cx, b)?);
-            if ta != tb {
-                return Err("a choice of two lists of other items");
-            }
-            (Items::Choice(c, Box::new(a), Box::new(b)), ta)
+            let t = unify(ta, tb).ok_or("a choice of two lists of other items")?;
+            (Items::Choice(c, Box::new(a), Box::new(b)), t)
         }
         ExprKind::CallFn(f, args) => call(cx, f.index(), args)?,
         ExprKind::Builtin(Builtin::Distinct, l) if l.len() == 1 => {
@@ -350,6 +356,16 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
                 return Err("a local list that is not a function's given list")
             }
         },
+        // A list written out: its items words of one type (`[]`: of any type).
+        ExprKind::List(xs) => {
+            let ty = match xs.first() {
+                None => Ty::Any,
+                Some(_) => super::each::item_type(cx, list)
+                    .ok_or("a list written out of items that are not words of one type")?,
+            };
+            let xs = xs.iter().map(|x| compile(cx, x)).collect::<C<Vec<Int>>>()?;
+            (Items::Words(xs), ty)
+        }
         ExprKind::Builtin(Builtin::Cards, a) if a.len() == 2 => {
             let (list, ty) = items(cx, &a[1])?;
             if ty != Ty::Card {
@@ -376,6 +392,15 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
         },
         _ => return Err("an aggregate over a list that is not a zone, seats, spaces or zones'"),
     })
+}
+
+/// The type of the items of two lists walked one after the other or one of them: the same, where
+/// an empty list written out (`[]`, of any type) takes the other's.
+fn unify(a: Ty, b: Ty) -> Option<Ty> {
+    match (a, b) {
+        (Ty::Any, t) | (t, Ty::Any) => Some(t),
+        (a, b) => (a == b).then_some(a),
+    }
 }
 
 /// Per kind, the list of kinds of property `pid` as words (`None`: a property that is not a list

@@ -756,3 +756,84 @@ fn actions_over_lists_have_plans() {
     }
     assert!(missing.is_empty(), "{missing:#?}");
 }
+
+/// Menus whose conditions walk a card's constant list of kinds (a function's list parameter given
+/// `c.need`, `distinct`, `cards(k, L)`), compare a kind with `none`, test membership in a global
+/// list and in a property, and walk lists written out (`[]` among them): planned, and the games on
+/// the closures are the walker's.
+#[test]
+fn menus_over_kinds_lists_on_the_closures_are_the_walkers() {
+    let src = r#"
+game "Smithy" {
+  players 2..3
+}
+property need: kinds
+card "Ore" {
+  copies 8
+}
+card "Coal" {
+  copies 8
+}
+card "Bar" {
+  copies 4
+  need ["Ore", "Ore", "Coal"]
+}
+card "Tool" {
+  copies 4
+  need ["Bar", "Coal"]
+}
+zone deck: pile, hidden
+zone hand per player: set, owner
+zone owned per player: set
+var named: list of kind = []
+var made per player shown: int = 0
+fn has(p: player, r: list of kind, skip: kind): bool =
+  all(k in distinct(r) where count(cards(k, p.owned)) >= count(x in r where x == k) - (if k == skip then 1 else 0))
+fn spare(p: player): list of card = if p.made > 2 then [] else [] + p.owned
+action make(c in you.hand) label "Make {c}" if has(you, c.need, none) {
+  move c to you.owned
+  you.made += 1
+}
+action make_short(c in you.hand) label "Make {c} short" if not (c.kind in named) and any(k in distinct(c.need) where has(you, c.need, k)) {
+  move c to you.owned
+  named = named + [c.kind]
+}
+action keep(c in spare(you)) label "Keep {c}" if any(d in you.hand where c.kind in d.need) {
+  move c to you.hand
+}
+action wait label "Wait" {
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 4 of deck to p.hand
+  }
+  repeat 8 {
+    for p in everyone {
+      actions by p once [make, make_short, keep, wait]
+      move top 2 of deck to p.owned
+    }
+  }
+}
+"#;
+    let checked = crate::check::check_source(src);
+    let p = std::sync::Arc::new(
+        (checked.program).unwrap_or_else(|| panic!("the script checks: {:?}", checked.diagnostics)),
+    );
+    let closures = p.closures.clone().expect("closures are built");
+    for (d, plan) in p.actions.iter().zip(&closures.actions) {
+        assert!(
+            plan.is_ok(),
+            "{} has a plan: {:?}",
+            d.name,
+            plan.as_ref().err()
+        );
+    }
+    for players in 2..=3 {
+        assert!(lockstep_in(&p, "smithy", players, 8, false) > 100);
+        assert!(lockstep_in(&p, "smithy", players, 2, true) > 20);
+    }
+    let listed = same_answers_in(&p, "smithy", 2, 8, true);
+    assert!(listed > 100, "{listed} menus listed");
+}
