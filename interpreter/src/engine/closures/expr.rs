@@ -355,7 +355,12 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             Box::new(move |env| Some(env.s.players as i64 + i))
         }
         ExprKind::List(_) | ExprKind::Range(..) => return Err("a list"),
-        ExprKind::Pile { .. } => return Err("a pile's top or bottom"),
+        ExprKind::Pile {
+            position,
+            count: None,
+            zone,
+        } => super::value::pile_card(cx, *position, zone)?,
+        ExprKind::Pile { .. } => return Err("a pile's top or bottom cards"),
         ExprKind::Builtin(b, args) => builtin(cx, *b, args)?,
         ExprKind::Text(_) => return Err("a text"),
         ExprKind::Let(slot, v, body) => {

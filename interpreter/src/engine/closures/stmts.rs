@@ -138,6 +138,9 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
         },
         ExprKind::Let(_, _, body) => type_of(cx, body)?,
         ExprKind::Zone(..) => Ty::Zone,
+        ExprKind::Pile {
+            count: None, zone, ..
+        } if type_of(cx, zone) == Some(Ty::Zone) => Ty::Card,
         ExprKind::Aggregate { op, .. } => match op {
             crate::program::Aggregate::Count
             | crate::program::Aggregate::Sum

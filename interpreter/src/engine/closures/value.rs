@@ -276,20 +276,31 @@ fn local(cx: &mut Cx, s: u16) -> C<Val> {
     }
 }
 
+/// The top or bottom card of a pile as a word, when it holds one: an empty pile is the walker's
+/// (it may refill).
+pub(super) fn pile_card(cx: &mut Cx, position: Position, zone: &Expr) -> C<Int> {
+    if type_of(cx, zone) != Some(Ty::Zone) {
+        return Err("a pile of what is not known to be a zone");
+    }
+    let (zf, top) = (compile(cx, zone)?, position == Position::Top);
+    Ok(Box::new(move |env| {
+        let cards = &env.s.zones.get(usize::try_from(zf(env)?).ok()?)?.cards;
+        let c = if top { cards.last() } else { cards.first() };
+        c.map(|&c| c as i64)
+    }))
+}
+
 /// The top or bottom card of a pile, or its top or bottom `count` cards, when it holds them: a
 /// pile holding fewer is the walker's (it may refill, and a move of fewer fails).
 fn pile(cx: &mut Cx, position: Position, count: Option<&Expr>, zone: &Expr) -> C<Val> {
     if type_of(cx, zone) != Some(Ty::Zone) {
         return Err("a pile of what is not known to be a zone");
     }
-    let (zf, top) = (compile(cx, zone)?, position == Position::Top);
     let Some(count) = count else {
-        return Ok(Box::new(move |env| {
-            let cards = &env.s.zones.get(usize::try_from(zf(env)?).ok()?)?.cards;
-            let c = if top { cards.last() } else { cards.first() };
-            c.map(|&c| Value::Card(c))
-        }));
+        let cf = pile_card(cx, position, zone)?;
+        return Ok(Box::new(move |env| Some(Value::Card(cf(env)? as u32))));
     };
+    let (zf, top) = (compile(cx, zone)?, position == Position::Top);
     let nf = compile(cx, count)?;
     Ok(Box::new(move |env| {
         let n = usize::try_from(nf(env)?.max(0)).ok()?;
