@@ -78,9 +78,6 @@ impl<'a> Mach<'a> {
     }
 
     pub fn eval_int(&mut self, e: &Expr) -> R<i64> {
-        if let Some(i) = self.fast_int(e) {
-            return Ok(i);
-        }
         match self.eval(e)? {
             Value::Int(i) => Ok(i),
             v => Err(self.err(
@@ -90,24 +87,10 @@ impl<'a> Mach<'a> {
         }
     }
 
-    /// `eval_bool` with the compiled fast path taken inline, and the call to `eval_bool` only when
-    /// it gives up: for a menu's conditions, tested for every candidate, where the call itself was
-    /// a fifth of a tag test's cost (a choice's domain and the checks' guards gained nothing).
-    #[inline(always)]
-    pub fn eval_cond(&mut self, e: &Expr) -> R<bool> {
-        match self.fast_cond(e) {
-            Some(b) => Ok(b),
-            None => self.eval_bool(e),
-        }
-    }
-
     pub fn eval_bool(&mut self, e: &Expr) -> R<bool> {
         // Conditions are evaluated without building values where that is easy: connectives, kind and
         // tag tests of a local card, comparisons of numbers. Anything else (and any error, and the
-        // nesting limit) takes the general path below. First the compiled fast path (fast.rs).
-        if let Some(b) = self.fast_cond(e) {
-            return Ok(b);
-        }
+        // nesting limit) takes the general path below.
         if self.s.depth < MAX_DEPTH {
             match &e.kind {
                 ExprKind::Binary(BinOp::And, a, b) => {
@@ -179,12 +162,6 @@ impl<'a> Mach<'a> {
     }
 
     pub fn eval_zone(&mut self, e: &Expr) -> R<u32> {
-        // A player's or a card's zone (`p.hand`): the fast path `eval` would take, without a value.
-        if let ExprKind::Zone(_, Some(_)) = e.kind {
-            if let Some(z) = self.fast_zone(e) {
-                return Ok(z);
-            }
-        }
         match self.eval(e)? {
             Value::Zone(z) if (z as usize) < self.s.zones.len() => Ok(z),
             v => Err(self.err(
@@ -234,15 +211,12 @@ impl<'a> Mach<'a> {
         if let Some(v) = self.leaf(e) {
             return Ok(v);
         }
-        if let Some(v) = self.fast_value(e) {
-            return Ok(v);
-        }
         self.eval_deep(e)
     }
 
     /// Evaluates `e` onto the end of `out` (the arguments of a call or a built-in). A local's card
-    /// or player, and a number from a fast path, are written where they go: a whole value returned
-    /// through memory and then copied is read back in wider pieces than it was written, a stall.
+    /// or player is written where it goes: a whole value returned through memory and then copied
+    /// is read back in wider pieces than it was written, a stall.
     #[inline]
     pub fn eval_push(&mut self, e: &Expr, out: &mut Vec<Value>) -> R<()> {
         if let ExprKind::Local(s) = e.kind {
@@ -255,10 +229,6 @@ impl<'a> Mach<'a> {
                 }
                 return Ok(());
             }
-        }
-        if let Some(i) = self.fast_int_computed(e) {
-            out.push(Value::Int(i));
-            return Ok(());
         }
         let v = self.eval(e)?;
         out.push(v);
