@@ -1,11 +1,11 @@
-//! Engine stage: evaluation of expressions (they never pause), value helpers and labels.
+//! Engine stage: evaluation of expressions (they never pause) and value helpers.
 
 use super::exec::Mach;
 use super::hash::Fx;
-use super::label::{label, label_into};
+use super::label::label;
 use super::state::{Ctx, SeatList};
 use super::RuntimeError;
-use crate::program::{BinOp, Expr, ExprKind, Field, TextIr, TextPartIr, UnOp, VarId};
+use crate::program::{BinOp, Expr, ExprKind, Field, UnOp, VarId};
 use crate::value::Value;
 use cardgame_grammar::ast::Span;
 
@@ -574,59 +574,6 @@ impl<'a> Mach<'a> {
         let r = f(self);
         self.s.truncate_ctxs(base);
         r
-    }
-
-    /// Whether building a text cannot fail: its parts are words, locals that hold no list (a list's
-    /// text could grow too long), `you`, `active`, `this` and constants.
-    pub fn text_is_plain(&self, t: &TextIr) -> bool {
-        t.parts.iter().all(|part| match part {
-            TextPartIr::Lit(_) => true,
-            TextPartIr::Expr(e) => match &e.kind {
-                ExprKind::Local(s) => !matches!(self.local(*s), Value::List(_)),
-                ExprKind::You
-                | ExprKind::Active
-                | ExprKind::This
-                | ExprKind::TurnNumber
-                | ExprKind::Participant(_) => true,
-                ExprKind::Const(v) => !matches!(v, Value::List(_)),
-                _ => false,
-            },
-        })
-    }
-
-    pub fn text(&mut self, t: &TextIr) -> R<String> {
-        self.text_into(t, String::new(), None)
-    }
-
-    /// A text shown to `seat` (an option's label, a decision's prompt): a card it may not see is
-    /// written "a card from ZONE", as in an option's default label.
-    pub(super) fn text_seen_by(&mut self, t: &TextIr, seat: u8) -> R<String> {
-        self.text_into(t, String::new(), Some(seat))
-    }
-
-    /// [`Mach::text`] written into `out`, emptied first (a recycled buffer); shown to `viewer` when
-    /// one is given (see [`Mach::text_seen_by`]).
-    pub fn text_into(&mut self, t: &TextIr, mut out: String, viewer: Option<u8>) -> R<String> {
-        out.clear();
-        for part in &t.parts {
-            match part {
-                TextPartIr::Lit(s) => out.push_str(s),
-                TextPartIr::Expr(e) => {
-                    let v = self.eval(e)?;
-                    if let Value::List(l) = &v {
-                        self.charge(l.len(), e.span)?;
-                    }
-                    match viewer {
-                        Some(seat) => self.label_seen_into(&v, seat, &mut out),
-                        None => label_into(self.p, self.l, self.s, &v, &mut out),
-                    }
-                    if out.len() > MAX_LIST {
-                        return Err(self.err(e.span, "this text grew too long".into()));
-                    }
-                }
-            }
-        }
-        Ok(out)
     }
 
     /// `c.prop` where `c` is a local holding a valid card whose kind has a constant value for the

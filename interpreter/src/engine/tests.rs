@@ -11,6 +11,7 @@ mod memo;
 mod menus;
 mod more;
 mod oracle;
+mod plans;
 mod rounds;
 mod seat_lists;
 mod simul_many;
