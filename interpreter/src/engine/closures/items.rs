@@ -53,6 +53,9 @@ pub(super) enum Items {
     Distinct(Box<Items>),
     /// A global variable holding a list of words.
     Global(crate::program::VarId),
+    /// A body's local holding a list of words, read from the walker's context (which holds a
+    /// body's locals too: `Cx::locals`).
+    Context(u16),
     /// `cards(k, L)`: the cards of L of kind k.
     OfKind(Int, Box<Items>),
     /// A list written out of words, each evaluated as it is walked.
@@ -213,6 +216,18 @@ impl Items {
                     }
                 }
             }
+            Items::Context(slot) => {
+                let s = env.s;
+                let local = s.ctxs.last().and_then(|c| c.locals.get(*slot as usize));
+                let Some(Value::List(list)) = local else {
+                    return None;
+                };
+                for x in list.iter() {
+                    if !f(env, super::env::word(x)?)? {
+                        break;
+                    }
+                }
+            }
             Items::OfKind(kf, list) => {
                 let k = kf(env)?;
                 list.each_dyn(env, &mut |env, c| {
@@ -352,9 +367,13 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
                     Ty::Kind,
                 )
             }
-            Some(Given::Nothing) | None => {
-                return Err("a local list that is not a function's given list")
-            }
+            Some(Given::Nothing) => return Err("a local given `none`"),
+            None => match cx.type_of_local(*s) {
+                Some(Ty::List(item)) if cx.locals && super::expr::is_word(item) => {
+                    (Items::Context(*s), (**item).clone())
+                }
+                _ => return Err("a local list that is not a body's list of words"),
+            },
         },
         // A list written out: its items words of one type (`[]`: of any type).
         ExprKind::List(xs) => {

@@ -357,7 +357,12 @@ fn space(cx: &mut Cx, e: &Expr) -> C<Index> {
 /// Compiles list `e`: the items the closures walk (items.rs) made a list, or its value read as a
 /// list.
 pub(crate) fn list(cx: &mut Cx, e: &Expr) -> C<Items> {
-    if let Ok((walk, t)) = items(cx, e) {
+    // A list a variable, a local or a property holds is its value as it is (no copy).
+    let held = matches!(
+        e.kind,
+        ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Prop(..)
+    );
+    if let Some(Ok((walk, t))) = (!held).then(|| items(cx, e)) {
         return Ok(Box::new(move |env| {
             let mut out = Vec::new();
             walk.each(env, |_, w| {
