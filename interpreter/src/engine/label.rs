@@ -166,24 +166,30 @@ impl Mach<'_> {
     }
 }
 
+/// Whether building text `t` cannot fail: its parts are words, locals for which `plain_local`
+/// holds (no list: a list's text could grow too long), `you`, `active`, `this` and constants.
+pub(crate) fn plain_text(t: &TextIr, plain_local: impl Fn(u16) -> bool) -> bool {
+    t.parts.iter().all(|part| match part {
+        TextPartIr::Lit(_) => true,
+        TextPartIr::Expr(e) => match &e.kind {
+            ExprKind::Local(s) => plain_local(*s),
+            ExprKind::You
+            | ExprKind::Active
+            | ExprKind::This
+            | ExprKind::TurnNumber
+            | ExprKind::Participant(_) => true,
+            ExprKind::Const(v) => !matches!(v, Value::List(_)),
+            _ => false,
+        },
+    })
+}
+
 /// Interpolated texts (`"{x} ..."`): each part's value as text.
 impl Mach<'_> {
     /// Whether building a text cannot fail: its parts are words, locals that hold no list (a list's
     /// text could grow too long), `you`, `active`, `this` and constants.
     pub fn text_is_plain(&self, t: &TextIr) -> bool {
-        t.parts.iter().all(|part| match part {
-            TextPartIr::Lit(_) => true,
-            TextPartIr::Expr(e) => match &e.kind {
-                ExprKind::Local(s) => !matches!(self.local(*s), Value::List(_)),
-                ExprKind::You
-                | ExprKind::Active
-                | ExprKind::This
-                | ExprKind::TurnNumber
-                | ExprKind::Participant(_) => true,
-                ExprKind::Const(v) => !matches!(v, Value::List(_)),
-                _ => false,
-            },
-        })
+        plain_text(t, |s| !matches!(self.local(s), Value::List(_)))
     }
 
     pub fn text(&mut self, t: &TextIr) -> Result<String, RuntimeError> {

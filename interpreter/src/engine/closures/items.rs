@@ -490,46 +490,9 @@ pub(super) fn member(cx: &mut Cx, x: &Expr, list: &Expr) -> C<Int> {
 /// The items of the list a function gives, its body compiled in a frame above the caller's (as
 /// expr.rs compiles a call of a function giving a word).
 fn call(cx: &mut Cx, f: usize, args: &[Expr]) -> C<(Items, Ty)> {
-    let def = cx.p.fns.get(f).ok_or("an unknown function")?;
-    if cx.depth >= super::expr::DEPTH {
-        return Err("functions called too deep (a recursive function)");
-    }
-    if args.len() > 8 || args.len() != def.params.len() {
-        return Err("a function of a list with parameters that are not words");
-    }
-    let mut types = Vec::with_capacity(args.len());
-    let mut fns = Vec::with_capacity(args.len());
-    for (t, a) in def.params.iter().zip(args) {
-        if super::stmts::type_of(cx, a).as_ref() != Some(t) {
-            return Err("a function of a list with parameters that are not words");
-        }
-        types.push(t.clone());
-        fns.push(compile(cx, a)?);
-    }
-    let base = cx.base + cx.types.len();
-    let mut inner = Cx {
-        p: cx.p,
-        base,
-        types: vec![None; def.slots.max(def.params.len() as u16) as usize],
-        depth: cx.depth + 1,
-        reads: 0,
-        locals: false,
-        given: Vec::new(),
-    };
-    for (s, t) in types.into_iter().enumerate() {
-        inner.set_type(s as u16, t);
-    }
-    inner.slot(def.slots.saturating_sub(1))?;
-    let (body, ty) = items(&mut inner, &def.body)?;
+    let (args, base, (body, ty)) = super::expr::frame(cx, f, args, items)?;
     let body = Box::new(body);
-    Ok((
-        Items::Call {
-            args: fns,
-            base,
-            body,
-        },
-        ty,
-    ))
+    Ok((Items::Call { args, base, body }, ty))
 }
 
 /// The cards of zone `v` for each item of `list` (bound to `slot`) that passes `filter`.

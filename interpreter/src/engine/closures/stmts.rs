@@ -339,20 +339,9 @@ pub(crate) fn inline(
 
 /// Whether building `t` cannot fail, known when compiling (as `Mach::text_is_plain`).
 fn plain(cx: &Cx, t: &TextIr) -> bool {
-    t.parts.iter().all(|part| match part {
-        TextPartIr::Lit(_) => true,
-        TextPartIr::Expr(e) => match &e.kind {
-            ExprKind::Local(s) => cx
-                .type_of_local(*s)
-                .is_some_and(|t| value(t, 0) != Value::None),
-            ExprKind::You
-            | ExprKind::Active
-            | ExprKind::This
-            | ExprKind::TurnNumber
-            | ExprKind::Participant(_) => true,
-            ExprKind::Const(v) => !matches!(v, Value::List(_)),
-            _ => false,
-        },
+    crate::engine::label::plain_text(t, |s| {
+        cx.type_of_local(s)
+            .is_some_and(|t| value(t, 0) != Value::None)
     })
 }
 
