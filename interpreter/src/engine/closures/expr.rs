@@ -608,6 +608,16 @@ fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
                 })
             }
         },
+        // `left(p)`, `right(p)`: the next living seat either way (none, the walker's: a participant).
+        (Builtin::Left | Builtin::Right, [x]) if player(cx, x) => {
+            let (pf, left) = (compile(cx, x)?, b == Builtin::Left);
+            Box::new(
+                move |env| match env.s.neighbour(u8::try_from(pf(env)?).ok()?, left) {
+                    Value::Player(q) => Some(q as i64),
+                    _ => None,
+                },
+            )
+        }
         (Builtin::Max2 | Builtin::Min2, [a, b2]) => {
             let (af, bf) = (compile(cx, a)?, compile(cx, b2)?);
             if b == Builtin::Max2 {
