@@ -76,6 +76,11 @@ pub(crate) enum Given {
     KindList(KindLists),
 }
 
+/// The most cards of one zone the closures walk in one evaluation: a larger zone is the walker's,
+/// which counts the work of walking it (the closures count none of an expression's work, so that a
+/// loop over a huge zone would otherwise run on past the budget unseen).
+pub(super) const WALK: usize = 4096;
+
 impl Items {
     /// Calls `f` on every item, in order, until it answers `Some(false)` (stop) or `None`.
     #[inline(always)]
@@ -88,6 +93,9 @@ impl Items {
             Items::Zone(zf) => {
                 let z = usize::try_from(zf(env)?).ok()?;
                 let n = env.s.zones.get(z)?.cards.len();
+                if n > WALK {
+                    return None;
+                }
                 for k in 0..n {
                     // Read in place, top first, as the walker reads it.
                     let c = *env.s.zones.get(z)?.cards.get(n.checked_sub(k + 1)?)?;
@@ -100,6 +108,9 @@ impl Items {
                 let z = usize::try_from(zf(env)?).ok()?;
                 let n = env.s.zones.get(z)?.cards.len();
                 let take = usize::try_from(nf(env)?.max(0)).ok()?.min(n);
+                if take > WALK {
+                    return None;
+                }
                 for k in 0..take {
                     let c = *env.s.zones.get(z)?.cards.get(n.checked_sub(k + 1)?)?;
                     if !f(env, c as i64)? {
@@ -136,6 +147,9 @@ impl Items {
                     }
                     let z = usize::try_from(zone(env)?).ok()?;
                     let n = env.s.zones.get(z)?.cards.len();
+                    if n > WALK {
+                        return None;
+                    }
                     for k in 0..n {
                         let c = *env.s.zones.get(z)?.cards.get(n.checked_sub(k + 1)?)?;
                         if !f(env, c as i64)? {
@@ -647,7 +661,11 @@ fn by_kind(
     // Each card's kind, top first; `f` answers `None` to stop.
     fn each(env: &mut Env, zf: &Int, mut f: impl FnMut(usize) -> Option<bool>) -> Option<()> {
         let z = usize::try_from(zf(env)?).ok()?;
-        for &c in env.s.zones.get(z)?.cards.iter().rev() {
+        let cards = &env.s.zones.get(z)?.cards;
+        if cards.len() > WALK {
+            return None;
+        }
+        for &c in cards.iter().rev() {
             if !f(env.s.cards.get(c as usize)?.kind as usize)? {
                 break;
             }
