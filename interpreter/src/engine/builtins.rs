@@ -317,8 +317,7 @@ impl<'a> Mach<'a> {
     }
 
     /// A built-in applied to the values `vals` of its arguments (`span_of(i)`: the span of argument
-    /// `i`, which its errors name): what the walker does once the arguments are evaluated, and what the fast paths call
-    /// for the built-ins they do not write out (fast/compile.rs).
+    /// `i`, which its errors name): what the walker does once the arguments are evaluated.
     pub(crate) fn apply_builtin(
         &mut self,
         b: Builtin,

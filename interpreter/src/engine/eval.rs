@@ -1,11 +1,11 @@
-//! Engine stage: evaluation of expressions (they never pause), value helpers and labels.
+//! Engine stage: evaluation of expressions (they never pause) and value helpers.
 
 use super::exec::Mach;
 use super::hash::Fx;
-use super::label::{label, label_into};
+use super::label::label;
 use super::state::{Ctx, SeatList};
 use super::RuntimeError;
-use crate::program::{BinOp, Expr, ExprKind, Field, TextIr, TextPartIr, UnOp, VarId};
+use crate::program::{BinOp, Expr, ExprKind, Field, UnOp, VarId};
 use crate::value::Value;
 use cardgame_grammar::ast::Span;
 
@@ -78,9 +78,6 @@ impl<'a> Mach<'a> {
     }
 
     pub fn eval_int(&mut self, e: &Expr) -> R<i64> {
-        if let Some(i) = self.fast_int(e) {
-            return Ok(i);
-        }
         match self.eval(e)? {
             Value::Int(i) => Ok(i),
             v => Err(self.err(
@@ -90,24 +87,10 @@ impl<'a> Mach<'a> {
         }
     }
 
-    /// `eval_bool` with the compiled fast path taken inline, and the call to `eval_bool` only when
-    /// it gives up: for a menu's conditions, tested for every candidate, where the call itself was
-    /// a fifth of a tag test's cost (a choice's domain and the checks' guards gained nothing).
-    #[inline(always)]
-    pub fn eval_cond(&mut self, e: &Expr) -> R<bool> {
-        match self.fast_cond(e) {
-            Some(b) => Ok(b),
-            None => self.eval_bool(e),
-        }
-    }
-
     pub fn eval_bool(&mut self, e: &Expr) -> R<bool> {
         // Conditions are evaluated without building values where that is easy: connectives, kind and
         // tag tests of a local card, comparisons of numbers. Anything else (and any error, and the
-        // nesting limit) takes the general path below. First the compiled fast path (fast.rs).
-        if let Some(b) = self.fast_cond(e) {
-            return Ok(b);
-        }
+        // nesting limit) takes the general path below.
         if self.s.depth < MAX_DEPTH {
             match &e.kind {
                 ExprKind::Binary(BinOp::And, a, b) => {
@@ -179,12 +162,6 @@ impl<'a> Mach<'a> {
     }
 
     pub fn eval_zone(&mut self, e: &Expr) -> R<u32> {
-        // A player's or a card's zone (`p.hand`): the fast path `eval` would take, without a value.
-        if let ExprKind::Zone(_, Some(_)) = e.kind {
-            if let Some(z) = self.fast_zone(e) {
-                return Ok(z);
-            }
-        }
         match self.eval(e)? {
             Value::Zone(z) if (z as usize) < self.s.zones.len() => Ok(z),
             v => Err(self.err(
@@ -234,15 +211,12 @@ impl<'a> Mach<'a> {
         if let Some(v) = self.leaf(e) {
             return Ok(v);
         }
-        if let Some(v) = self.fast_value(e) {
-            return Ok(v);
-        }
         self.eval_deep(e)
     }
 
     /// Evaluates `e` onto the end of `out` (the arguments of a call or a built-in). A local's card
-    /// or player, and a number from a fast path, are written where they go: a whole value returned
-    /// through memory and then copied is read back in wider pieces than it was written, a stall.
+    /// or player is written where it goes: a whole value returned through memory and then copied
+    /// is read back in wider pieces than it was written, a stall.
     #[inline]
     pub fn eval_push(&mut self, e: &Expr, out: &mut Vec<Value>) -> R<()> {
         if let ExprKind::Local(s) = e.kind {
@@ -255,10 +229,6 @@ impl<'a> Mach<'a> {
                 }
                 return Ok(());
             }
-        }
-        if let Some(i) = self.fast_int_computed(e) {
-            out.push(Value::Int(i));
-            return Ok(());
         }
         let v = self.eval(e)?;
         out.push(v);
@@ -604,59 +574,6 @@ impl<'a> Mach<'a> {
         let r = f(self);
         self.s.truncate_ctxs(base);
         r
-    }
-
-    /// Whether building a text cannot fail: its parts are words, locals that hold no list (a list's
-    /// text could grow too long), `you`, `active`, `this` and constants.
-    pub fn text_is_plain(&self, t: &TextIr) -> bool {
-        t.parts.iter().all(|part| match part {
-            TextPartIr::Lit(_) => true,
-            TextPartIr::Expr(e) => match &e.kind {
-                ExprKind::Local(s) => !matches!(self.local(*s), Value::List(_)),
-                ExprKind::You
-                | ExprKind::Active
-                | ExprKind::This
-                | ExprKind::TurnNumber
-                | ExprKind::Participant(_) => true,
-                ExprKind::Const(v) => !matches!(v, Value::List(_)),
-                _ => false,
-            },
-        })
-    }
-
-    pub fn text(&mut self, t: &TextIr) -> R<String> {
-        self.text_into(t, String::new(), None)
-    }
-
-    /// A text shown to `seat` (an option's label, a decision's prompt): a card it may not see is
-    /// written "a card from ZONE", as in an option's default label.
-    pub(super) fn text_seen_by(&mut self, t: &TextIr, seat: u8) -> R<String> {
-        self.text_into(t, String::new(), Some(seat))
-    }
-
-    /// [`Mach::text`] written into `out`, emptied first (a recycled buffer); shown to `viewer` when
-    /// one is given (see [`Mach::text_seen_by`]).
-    pub fn text_into(&mut self, t: &TextIr, mut out: String, viewer: Option<u8>) -> R<String> {
-        out.clear();
-        for part in &t.parts {
-            match part {
-                TextPartIr::Lit(s) => out.push_str(s),
-                TextPartIr::Expr(e) => {
-                    let v = self.eval(e)?;
-                    if let Value::List(l) = &v {
-                        self.charge(l.len(), e.span)?;
-                    }
-                    match viewer {
-                        Some(seat) => self.label_seen_into(&v, seat, &mut out),
-                        None => label_into(self.p, self.l, self.s, &v, &mut out),
-                    }
-                    if out.len() > MAX_LIST {
-                        return Err(self.err(e.span, "this text grew too long".into()));
-                    }
-                }
-            }
-        }
-        Ok(out)
     }
 
     /// `c.prop` where `c` is a local holding a valid card whose kind has a constant value for the

@@ -1,8 +1,10 @@
 //! Engine stage: values as text (labels of options, interpolated texts, the trace).
 
+use super::eval::MAX_LIST;
 use super::exec::Mach;
 use super::state::{Holder, Layout, State};
-use crate::program::Program;
+use super::RuntimeError;
+use crate::program::{ExprKind, Program, TextIr, TextPartIr};
 use crate::value::Value;
 use std::collections::{HashMap, HashSet};
 
@@ -161,5 +163,72 @@ impl Mach<'_> {
             }
             _ => label_into(self.p, self.l, self.s, v, out),
         }
+    }
+}
+
+/// Whether building text `t` cannot fail: its parts are words, locals for which `plain_local`
+/// holds (no list: a list's text could grow too long), `you`, `active`, `this` and constants.
+pub(crate) fn plain_text(t: &TextIr, plain_local: impl Fn(u16) -> bool) -> bool {
+    t.parts.iter().all(|part| match part {
+        TextPartIr::Lit(_) => true,
+        TextPartIr::Expr(e) => match &e.kind {
+            ExprKind::Local(s) => plain_local(*s),
+            ExprKind::You
+            | ExprKind::Active
+            | ExprKind::This
+            | ExprKind::TurnNumber
+            | ExprKind::Participant(_) => true,
+            ExprKind::Const(v) => !matches!(v, Value::List(_)),
+            _ => false,
+        },
+    })
+}
+
+/// Interpolated texts (`"{x} ..."`): each part's value as text.
+impl Mach<'_> {
+    /// Whether building a text cannot fail: its parts are words, locals that hold no list (a list's
+    /// text could grow too long), `you`, `active`, `this` and constants.
+    pub fn text_is_plain(&self, t: &TextIr) -> bool {
+        plain_text(t, |s| !matches!(self.local(s), Value::List(_)))
+    }
+
+    pub fn text(&mut self, t: &TextIr) -> Result<String, RuntimeError> {
+        self.text_into(t, String::new(), None)
+    }
+
+    /// A text shown to `seat` (an option's label, a decision's prompt): a card it may not see is
+    /// written "a card from ZONE", as in an option's default label.
+    pub(super) fn text_seen_by(&mut self, t: &TextIr, seat: u8) -> Result<String, RuntimeError> {
+        self.text_into(t, String::new(), Some(seat))
+    }
+
+    /// [`Mach::text`] written into `out`, emptied first (a recycled buffer); shown to `viewer` when
+    /// one is given (see [`Mach::text_seen_by`]).
+    pub fn text_into(
+        &mut self,
+        t: &TextIr,
+        mut out: String,
+        viewer: Option<u8>,
+    ) -> Result<String, RuntimeError> {
+        out.clear();
+        for part in &t.parts {
+            match part {
+                TextPartIr::Lit(s) => out.push_str(s),
+                TextPartIr::Expr(e) => {
+                    let v = self.eval(e)?;
+                    if let Value::List(l) = &v {
+                        self.charge(l.len(), e.span)?;
+                    }
+                    match viewer {
+                        Some(seat) => self.label_seen_into(&v, seat, &mut out),
+                        None => label_into(self.p, self.l, self.s, &v, &mut out),
+                    }
+                    if out.len() > MAX_LIST {
+                        return Err(self.err(e.span, "this text grew too long".into()));
+                    }
+                }
+            }
+        }
+        Ok(out)
     }
 }

@@ -12,7 +12,6 @@ mod decide;
 mod eval;
 mod exec;
 mod factory;
-pub(crate) mod fast;
 pub(crate) mod hash;
 mod label;
 mod lists;
@@ -94,7 +93,7 @@ pub struct GameConfig {
 /// The engine a game runs on while issue 42 moves it (docs/engine.md, "Moving").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Engine {
-    /// The tree walker with its fast paths: the closures' oracle in the tests.
+    /// The tree walker alone: the closures' oracle in the tests.
     Walker,
     /// The typed closures (`engine/closures`): menus, guarded checks and the statements they
     /// compile, run as segments resumable at the walker's statements; the walker answers wherever

@@ -8,7 +8,7 @@ use super::label::distinct_labels;
 use super::menus::{Domain, Seen, Sorted, Tried};
 use super::RuntimeError;
 use crate::program::{
-    ActionDef, ActionId, Expr, ExprKind, MenuMode, Program, Stmt, StmtKind, TextPartIr,
+    ActionDef, ActionId, ExprKind, MenuMode, Program, Stmt, StmtKind, TextPartIr,
 };
 use crate::value::Value;
 use std::hash::{Hash, Hasher};
@@ -217,12 +217,13 @@ impl<'a> Mach<'a> {
     }
 
     /// Whether an option's label whose text reads more than its parameters and `you` (a variable,
-    /// a call) can be built later all the same: every such part has a fast path that gives a value
-    /// whose text cannot grow long (not a list, not a text), and the whole text cannot reach the
-    /// longest allowed from names alone. The parts are evaluated now, with the work the label's
-    /// text counts, so that the work is the same as if it were built; when the label cannot wait,
-    /// that work is taken back (the text is then built, counting it again). Built later, in the same
-    /// position (a pending decision's state does not change), the text is the same.
+    /// a call) can be built later all the same: every such part gives, evaluated now, a value whose
+    /// text cannot grow long (not a list, not a text), and the whole text cannot reach the longest
+    /// allowed from names alone. The parts are evaluated now, with the work the label's text
+    /// counts, so that the work is the same as if it were built; when the label cannot wait (a part
+    /// fails, or gives a list or a text), that work is taken back and the text is built now,
+    /// counting it again and failing where it fails. Built later, in the same position (a pending
+    /// decision's state does not change), the text is the same.
     pub(super) fn label_can_wait(&mut self, def: &ActionDef, args: &[Value]) -> bool {
         let Some(t) = &def.label else {
             return false;
@@ -231,20 +232,6 @@ impl<'a> Mach<'a> {
             .iter()
             .any(|v| matches!(v, Value::List(_) | Value::Text(_)))
         {
-            return false;
-        }
-        // Every part read by a fast path, or none evaluated.
-        let params = def.params.len();
-        let read = |e: &Expr| match e.kind {
-            ExprKind::Local(s) => (s as usize) >= params,
-            ExprKind::You => false,
-            _ => true,
-        };
-        let all_fast = t.parts.iter().all(|part| match part {
-            TextPartIr::Expr(e) => !read(e) || self.has_fast_value(e),
-            TextPartIr::Lit(_) => true,
-        });
-        if !all_fast {
             return false;
         }
         let player = self
@@ -272,12 +259,12 @@ impl<'a> Mach<'a> {
                 ExprKind::You => continue,
                 _ => {}
             }
-            match self.fast_value(e) {
-                Some(Value::List(_) | Value::Text(_)) | None => {
+            match self.eval(e) {
+                Ok(Value::List(_) | Value::Text(_)) | Err(_) => {
                     self.s.exec_count = start;
                     return false;
                 }
-                Some(_) => {}
+                Ok(_) => {}
             }
         }
         if most > crate::engine::eval::MAX_LIST {
@@ -506,7 +493,7 @@ impl<'a> Mach<'a> {
     ) -> R<Result<(), u16>> {
         if def.parts.is_empty() {
             if let Some(c) = &def.condition {
-                if !self.eval_cond(c)? {
+                if !self.eval_bool(c)? {
                     return Ok(Err(u16::MAX));
                 }
             }
@@ -516,7 +503,7 @@ impl<'a> Mach<'a> {
             let holds = match list.known.get(j).copied().flatten() {
                 Some(b) => b,
                 None => {
-                    let b = self.eval_cond(&part.expr)?;
+                    let b = self.eval_bool(&part.expr)?;
                     if part.pure {
                         if let Some(k) = list.known.get_mut(j) {
                             *k = Some(b);
@@ -773,15 +760,7 @@ impl<'a> Mach<'a> {
 
     /// A parameter's domain, with the notes, work and errors of `eval_items`.
     pub(super) fn domain_items(&mut self, e: &crate::program::Expr) -> R<Domain> {
-        // A player's zone (`you.hand`) by the fast path `eval` would take, without `eval`'s tries.
-        let v = match e.kind {
-            crate::program::ExprKind::Zone(_, Some(_)) => match self.fast_zone(e) {
-                Some(z) => Value::Zone(z),
-                None => self.eval(e)?,
-            },
-            _ => self.eval(e)?,
-        };
-        match v {
+        match self.eval(e)? {
             Value::Zone(z) if (z as usize) < self.s.zones.len() => {
                 self.note_zone(z);
                 let n = self.s.zones[z as usize].cards.len();

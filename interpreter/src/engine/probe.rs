@@ -22,8 +22,6 @@ pub(crate) struct Without {
 #[cfg(test)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Counted {
-    /// Fast paths that answered, expressions' and statements' (debug builds).
-    pub answered: u64,
     /// Pure calls found remembered (`MemoTable::find`).
     pub calls_remembered: u64,
     /// Cards a menu passed over by a table of kinds (menus.rs).
@@ -41,8 +39,6 @@ pub(crate) struct Probe {
     /// Menus are listed by the general enumeration alone: while a debug check lists a menu a
     /// second time, or for a whole game created `Without::menu_shortcuts`.
     pub plain: bool,
-    /// A debug check runs the walker to compare a fast path's answer: no fast path inside.
-    pub walking: bool,
     #[cfg(test)]
     pub without: Without,
     #[cfg(test)]

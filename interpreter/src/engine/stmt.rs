@@ -18,21 +18,13 @@ impl<'a> Mach<'a> {
     pub(crate) fn exec_walked(&mut self, stmt: &'a Stmt, at: At) -> R<Flow> {
         let span = stmt.span;
         match &stmt.kind {
-            // A number from a fast path is written where it goes: a whole value returned through
-            // memory is read back in wider pieces than it was written, which stalls.
-            StmtKind::Let(slot, e) => match self.fast_int_computed(e) {
-                Some(i) => self.set_local(*slot, Value::Int(i)),
-                None => {
-                    let v = self.eval(e)?;
-                    self.set_local(*slot, v);
-                }
-            },
+            StmtKind::Let(slot, e) => {
+                let v = self.eval(e)?;
+                self.set_local(*slot, v);
+            }
             StmtKind::Choose(slot, ch) => return self.exec_choose(stmt, *slot, ch, at),
             StmtKind::Assign(t, op, e) => {
-                let v = match self.fast_int_computed(e) {
-                    Some(i) => Value::Int(i),
-                    None => self.eval(e)?,
-                };
+                let v = self.eval(e)?;
                 let place = self.place(t)?;
                 let new = match op {
                     AssignOp::Set => v,

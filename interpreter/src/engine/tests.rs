@@ -2,10 +2,8 @@
 
 mod build;
 mod closures;
-// The fast paths' tests count what the debug builds' checks saw: debug builds only.
+mod expressions;
 mod factory;
-#[cfg(debug_assertions)]
-mod fast;
 mod games;
 mod labels;
 mod lang;
@@ -13,6 +11,7 @@ mod memo;
 mod menus;
 mod more;
 mod oracle;
+mod plans;
 mod rounds;
 mod seat_lists;
 mod simul_many;

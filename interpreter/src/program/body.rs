@@ -186,17 +186,11 @@ pub enum TextPartIr {
 pub struct Expr {
     pub kind: ExprKind,
     pub span: Span,
-    /// The engine's fast paths of this expression, compiled when it is first evaluated.
-    pub(crate) compiled: crate::engine::fast::Compiled,
 }
 
 impl Expr {
     pub fn new(kind: ExprKind, span: Span) -> Expr {
-        Expr {
-            kind,
-            span,
-            compiled: Default::default(),
-        }
+        Expr { kind, span }
     }
 }
 

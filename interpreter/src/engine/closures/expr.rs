@@ -7,6 +7,7 @@
 //! value that is not a word: the caller then leaves the whole question to the walker.
 
 use super::env::{word, Env, NONE, SLOTS};
+use super::items::Given;
 use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind, Program, Ty, UnOp};
 use crate::value::Value;
 use cardgame_grammar::ast::Scope;
@@ -34,6 +35,8 @@ pub(crate) struct Cx<'p> {
     /// Whether the walker's context holds this frame's locals too (a body's frame, whose every
     /// write goes to both): a local that is not a word is read from there (value.rs).
     pub locals: bool,
+    /// The function's parameters that are not words, and what they are given (items.rs).
+    pub given: Vec<(u16, Given)>,
 }
 
 impl<'p> Cx<'p> {
@@ -45,7 +48,22 @@ impl<'p> Cx<'p> {
             depth: 0,
             reads: 0,
             locals: false,
+            given: Vec::new(),
         }
+    }
+
+    /// Slot `s` holds what stands for `g`, not a word of its own.
+    pub fn give(&mut self, s: u16, g: Given) {
+        self.given.retain(|(x, _)| *x != s);
+        if let Some(t) = self.types.get_mut(s as usize) {
+            *t = None;
+        }
+        self.given.push((s, g));
+    }
+
+    /// What the parameter or `let` in slot `s` is given, where it is not a word.
+    pub fn given(&self, s: u16) -> Option<&Given> {
+        self.given.iter().find(|(g, _)| *g == s).map(|(_, g)| g)
     }
 
     pub fn slot(&self, s: u16) -> C<usize> {
@@ -57,6 +75,7 @@ impl<'p> Cx<'p> {
     }
 
     pub fn set_type(&mut self, s: u16, t: Ty) {
+        self.given.retain(|(g, _)| *g != s);
         let s = s as usize;
         if self.types.len() <= s {
             self.types.resize(s + 1, None);
@@ -336,7 +355,12 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             Box::new(move |env| Some(env.s.players as i64 + i))
         }
         ExprKind::List(_) | ExprKind::Range(..) => return Err("a list"),
-        ExprKind::Pile { .. } => return Err("a pile's top or bottom"),
+        ExprKind::Pile {
+            position,
+            count: None,
+            zone,
+        } => super::value::pile_card(cx, *position, zone)?,
+        ExprKind::Pile { .. } => return Err("a pile's top or bottom cards"),
         ExprKind::Builtin(b, args) => builtin(cx, *b, args)?,
         ExprKind::Text(_) => return Err("a text"),
         ExprKind::Let(slot, v, body) => {
@@ -358,8 +382,14 @@ pub(super) fn let_in<T>(
     body: &Expr,
     body_of: impl FnOnce(&mut Cx, &Expr) -> C<T>,
 ) -> C<(Int, usize, T)> {
+    let i = cx.slot(slot)?;
+    // A value that is not a word, where the closures stand for it (`items::given`).
+    if let Ok((g, vf)) = super::items::given(cx, v) {
+        cx.give(slot, g);
+        return Ok((vf, i, body_of(cx, body)?));
+    }
     let t = super::stmts::type_of(cx, v).ok_or("`let` of what is not a word")?;
-    let (vf, i) = (compile(cx, v)?, cx.slot(slot)?);
+    let vf = compile(cx, v)?;
     cx.set_type(slot, t);
     Ok((vf, i, body_of(cx, body)?))
 }
@@ -407,6 +437,9 @@ fn field(cx: &mut Cx, f: crate::ops::Field, x: &Expr) -> C<Int> {
 }
 
 fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
+    if op == BinOp::In {
+        return super::items::member(cx, a, b);
+    }
     // A card's constant property or tag of a group compared with `none` (`c.faction == none`):
     // a table by kind.
     if let (BinOp::Eq | BinOp::Ne, Some((of, ce))) = (op, none_test(a, b)) {
@@ -456,6 +489,22 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
             }));
         }
     }
+    // A word compared with `none` (`k == none`, or a parameter given `none`): none equals no
+    // word, and a word closure answers only for what is not `none`.
+    let nothing = |x: &Expr| match x.kind {
+        ExprKind::Const(Value::None) => true,
+        ExprKind::Local(s) => matches!(cx.given(s), Some(Given::Nothing)),
+        _ => false,
+    };
+    if let (BinOp::Eq | BinOp::Ne, Some(other)) =
+        (op, [(a, b), (b, a)].into_iter().find(|(x, _)| nothing(x)))
+    {
+        let (of, ne) = (compile(cx, other.1)?, op == BinOp::Ne);
+        return Ok(Box::new(move |env| {
+            of(env)?;
+            Some(ne as i64)
+        }));
+    }
     let (af, bf) = (compile(cx, a)?, compile(cx, b)?);
     Ok(match op {
         BinOp::And => Box::new(move |env| Some((af(env)? != 0 && bf(env)? != 0) as i64)),
@@ -482,7 +531,7 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
         BinOp::Gt => Box::new(move |env| Some((af(env)? > bf(env)?) as i64)),
         BinOp::Ge => Box::new(move |env| Some((af(env)? >= bf(env)?) as i64)),
         BinOp::Concat => return Err("lists joined"),
-        BinOp::In => return Err("membership in a list"),
+        BinOp::In => return Err("membership, compiled above"),
     })
 }
 
@@ -559,6 +608,16 @@ fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
                 })
             }
         },
+        // `left(p)`, `right(p)`: the next living seat either way (none, the walker's: a participant).
+        (Builtin::Left | Builtin::Right, [x]) if player(cx, x) => {
+            let (pf, left) = (compile(cx, x)?, b == Builtin::Left);
+            Box::new(
+                move |env| match env.s.neighbour(u8::try_from(pf(env)?).ok()?, left) {
+                    Value::Player(q) => Some(q as i64),
+                    _ => None,
+                },
+            )
+        }
         (Builtin::Max2 | Builtin::Min2, [a, b2]) => {
             let (af, bf) = (compile(cx, a)?, compile(cx, b2)?);
             if b == Builtin::Max2 {
@@ -684,9 +743,10 @@ pub(super) fn frame<T>(
     }
     // A parameter that is a list of cards given a zone, and read only as the list an aggregate
     // or `take` walks, is the zone's word: it is read where it lies, as the walker reads the list.
-    let mut types = Vec::with_capacity(args.len());
+    // A parameter that is not a word may be given what the closures stand for (items::given).
+    let (mut types, mut given, mut arg_fns) = (Vec::new(), Vec::new(), Vec::new());
     for (s, (t, a)) in def.params.iter().zip(args).enumerate() {
-        types.push(match t {
+        let t = match t {
             _ if is_word(t) => t.clone(),
             Ty::List(item)
                 if **item == Ty::Card
@@ -695,13 +755,17 @@ pub(super) fn frame<T>(
             {
                 Ty::Zone
             }
-            _ => return Err("a function with parameters that are not words"),
-        });
+            _ => {
+                let (g, f) = super::items::given(cx, a)
+                    .map_err(|_| "a function with parameters that are not words")?;
+                given.push((s as u16, g));
+                arg_fns.push(f);
+                continue;
+            }
+        };
+        types.push((s as u16, t));
+        arg_fns.push(compile(cx, a)?);
     }
-    let arg_fns = args
-        .iter()
-        .map(|a| compile(cx, a))
-        .collect::<C<Vec<Int>>>()?;
     let base = cx.base + cx.types.len();
     let mut inner = Cx {
         p: cx.p,
@@ -711,9 +775,10 @@ pub(super) fn frame<T>(
         // A function's slots are written before they are read: nothing to load for them.
         reads: 0,
         locals: false,
+        given,
     };
-    for (s, t) in types.into_iter().enumerate() {
-        inner.set_type(s as u16, t);
+    for (s, t) in types {
+        inner.set_type(s, t);
     }
     inner.slot(def.slots.saturating_sub(1))?;
     let body = body(&mut inner, &def.body)?;

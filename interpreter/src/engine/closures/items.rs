@@ -6,7 +6,10 @@
 
 use super::env::Env;
 use super::expr::{compile, zone, Cx, Int, C};
-use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind, Ty};
+use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind, Program, PropType, Ty};
+use crate::value::Value;
+use std::sync::Arc;
+
 /// The items an aggregate walks: a zone's cards, top first, the living seats in seat order, the
 /// spaces of the board, or the neighbours of a space (in the layout's order).
 pub(super) enum Items {
@@ -42,7 +45,41 @@ pub(super) enum Items {
         base: usize,
         body: Box<Items>,
     },
+    /// A card's property that is a list of kinds constant for its kind (`c.recipe`): the card,
+    /// and per kind its kinds as words.
+    KindList(Int, KindLists),
+    /// `distinct(L)`: each item of L the first time it comes (more than 16 different items are
+    /// the walker's).
+    Distinct(Box<Items>),
+    /// A global variable holding a list of words.
+    Global(crate::program::VarId),
+    /// A body's local holding a list of words, read from the walker's context (which holds a
+    /// body's locals too: `Cx::locals`).
+    Context(u16),
+    /// `cards(k, L)`: the cards of L of kind k.
+    OfKind(Int, Box<Items>),
+    /// A list written out of words, each evaluated as it is walked.
+    Words(Vec<Int>),
 }
+
+/// Per kind, a property's list of kinds as words.
+pub(super) type KindLists = Arc<[Box<[i64]>]>;
+
+/// A function's parameter that is not a word, given what the closures stand for: in the
+/// function's frame it is read only where the compiler looks for it (`Cx::given`).
+#[derive(Clone)]
+pub(crate) enum Given {
+    /// `none`: compared with a word, it equals none (`k == skip`).
+    Nothing,
+    /// A card's property that is a list of kinds constant for its kind (`c.recipe`): its slot
+    /// holds the card, and it is read only as a list walked (`KindList`).
+    KindList(KindLists),
+}
+
+/// The most cards of one zone the closures walk in one evaluation: a larger zone is the walker's,
+/// which counts the work of walking it (the closures count none of an expression's work, so that a
+/// loop over a huge zone would otherwise run on past the budget unseen).
+pub(super) const WALK: usize = 4096;
 
 impl Items {
     /// Calls `f` on every item, in order, until it answers `Some(false)` (stop) or `None`.
@@ -56,6 +93,9 @@ impl Items {
             Items::Zone(zf) => {
                 let z = usize::try_from(zf(env)?).ok()?;
                 let n = env.s.zones.get(z)?.cards.len();
+                if n > WALK {
+                    return None;
+                }
                 for k in 0..n {
                     // Read in place, top first, as the walker reads it.
                     let c = *env.s.zones.get(z)?.cards.get(n.checked_sub(k + 1)?)?;
@@ -68,6 +108,9 @@ impl Items {
                 let z = usize::try_from(zf(env)?).ok()?;
                 let n = env.s.zones.get(z)?.cards.len();
                 let take = usize::try_from(nf(env)?.max(0)).ok()?.min(n);
+                if take > WALK {
+                    return None;
+                }
                 for k in 0..take {
                     let c = *env.s.zones.get(z)?.cards.get(n.checked_sub(k + 1)?)?;
                     if !f(env, c as i64)? {
@@ -104,6 +147,9 @@ impl Items {
                     }
                     let z = usize::try_from(zone(env)?).ok()?;
                     let n = env.s.zones.get(z)?.cards.len();
+                    if n > WALK {
+                        return None;
+                    }
                     for k in 0..n {
                         let c = *env.s.zones.get(z)?.cards.get(n.checked_sub(k + 1)?)?;
                         if !f(env, c as i64)? {
@@ -152,6 +198,66 @@ impl Items {
                     .get_mut(*base..*base + n)?
                     .copy_from_slice(vals.get(..n)?);
                 body.each_dyn(env, &mut f)?;
+            }
+            Items::KindList(cf, table) => {
+                let c = usize::try_from(cf(env)?).ok()?;
+                let k = env.s.cards.get(c)?.kind as usize;
+                for &w in table.get(k)?.iter() {
+                    if !f(env, w)? {
+                        break;
+                    }
+                }
+            }
+            Items::Distinct(list) => {
+                let (mut seen, mut n) = ([0i64; 16], 0);
+                list.each_dyn(env, &mut |env, x| {
+                    if seen[..n].contains(&x) {
+                        return Some(true);
+                    }
+                    *seen.get_mut(n)? = x;
+                    n += 1;
+                    f(env, x)
+                })?;
+            }
+            Items::Global(v) => {
+                let s = env.s;
+                let Value::List(list) = s.globals.get(env.l.var(*v))? else {
+                    return None;
+                };
+                for x in list.iter() {
+                    if !f(env, super::env::word(x)?)? {
+                        break;
+                    }
+                }
+            }
+            Items::Context(slot) => {
+                let s = env.s;
+                let local = s.ctxs.last().and_then(|c| c.locals.get(*slot as usize));
+                let Some(Value::List(list)) = local else {
+                    return None;
+                };
+                for x in list.iter() {
+                    if !f(env, super::env::word(x)?)? {
+                        break;
+                    }
+                }
+            }
+            Items::OfKind(kf, list) => {
+                let k = kf(env)?;
+                list.each_dyn(env, &mut |env, c| {
+                    if env.s.cards.get(usize::try_from(c).ok()?)?.kind as i64 != k {
+                        return Some(true);
+                    }
+                    f(env, c)
+                })?;
+            }
+            Items::Words(xs) => {
+                for x in xs {
+                    let w = x(env)?;
+                    if !f(env, w)? {
+                        break;
+                    }
+                }
             }
             Items::Neighbours(sf) => {
                 let sp = usize::try_from(sf(env)?).ok()?;
@@ -224,10 +330,8 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
         }
         ExprKind::Binary(BinOp::Add | BinOp::Concat, a, b) => {
             let ((a, ta), (b, tb)) = (items(cx, a)?, items(cx, b)?);
-            if ta != tb {
-                return Err("a list of two lists of other items");
-            }
-            (Items::Concat(Box::new(a), Box::new(b)), ta)
+            let t = unify(ta, tb).ok_or("a list of two lists of other items")?;
+            (Items::Concat(Box::new(a), Box::new(b)), t)
         }
         ExprKind::Aggregate {
             op: op @ (Aggregate::Filter | Aggregate::TakeWhile),
@@ -255,58 +359,154 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
         ExprKind::If(c, a, b) => {
             let c = compile(cx, c)?;
             let ((a, ta), (b, tb)) = (items(cx, a)?, items(cx, b)?);
-            if ta != tb {
-                return Err("a choice of two lists of other items");
-            }
-            (Items::Choice(c, Box::new(a), Box::new(b)), ta)
+            let t = unify(ta, tb).ok_or("a choice of two lists of other items")?;
+            (Items::Choice(c, Box::new(a), Box::new(b)), t)
         }
         ExprKind::CallFn(f, args) => call(cx, f.index(), args)?,
+        ExprKind::Builtin(Builtin::Distinct, l) if l.len() == 1 => {
+            let (list, ty) = items(cx, &l[0])?;
+            (Items::Distinct(Box::new(list)), ty)
+        }
+        ExprKind::Prop(pid, ce) if super::stmts::type_of(cx, ce) == Some(Ty::Card) => {
+            let table = kind_lists(cx.p, pid.index())
+                .ok_or("a property that is not a constant list of kinds")?;
+            (Items::KindList(compile(cx, ce)?, table), Ty::Kind)
+        }
+        ExprKind::Local(s) => match cx.given(*s) {
+            Some(Given::KindList(table)) => {
+                let i = cx.slot(*s)?;
+                let table = table.clone();
+                (
+                    Items::KindList(Box::new(move |env| Some(env.slots[i])), table),
+                    Ty::Kind,
+                )
+            }
+            Some(Given::Nothing) => return Err("a local given `none`"),
+            None => match cx.type_of_local(*s) {
+                Some(Ty::List(item)) if cx.locals && super::expr::is_word(item) => {
+                    (Items::Context(*s), (**item).clone())
+                }
+                _ => return Err("a local list that is not a body's list of words"),
+            },
+        },
+        // A list written out: its items words of one type (`[]`: of any type).
+        ExprKind::List(xs) => {
+            let ty = match xs.first() {
+                None => Ty::Any,
+                Some(_) => super::each::item_type(cx, list)
+                    .ok_or("a list written out of items that are not words of one type")?,
+            };
+            let xs = xs.iter().map(|x| compile(cx, x)).collect::<C<Vec<Int>>>()?;
+            (Items::Words(xs), ty)
+        }
+        ExprKind::Builtin(Builtin::Cards, a) if a.len() == 2 => {
+            let (list, ty) = items(cx, &a[1])?;
+            if ty != Ty::Card {
+                return Err("`cards` of a list that is not of cards");
+            }
+            let kf: Int = match super::stmts::type_of(cx, &a[0]) {
+                Some(Ty::Kind) => compile(cx, &a[0])?,
+                Some(Ty::Card) => {
+                    let cf = compile(cx, &a[0])?;
+                    Box::new(move |env| {
+                        let c = usize::try_from(cf(env)?).ok()?;
+                        Some(env.s.cards.get(c)?.kind as i64)
+                    })
+                }
+                _ => return Err("`cards` of what is not known to be a kind or a card"),
+            };
+            (Items::OfKind(kf, Box::new(list)), Ty::Card)
+        }
+        ExprKind::Global(v) => match cx.p.vars.get(v.index()).map(|d| &d.ty) {
+            Some(Ty::List(item)) if super::expr::is_word(item) => {
+                (Items::Global(*v), (**item).clone())
+            }
+            _ => return Err("a variable that is not a list of words"),
+        },
         _ => return Err("an aggregate over a list that is not a zone, seats, spaces or zones'"),
     })
+}
+
+/// The type of the items of two lists walked one after the other or one of them: the same, where
+/// an empty list written out (`[]`, of any type) takes the other's.
+fn unify(a: Ty, b: Ty) -> Option<Ty> {
+    match (a, b) {
+        (Ty::Any, t) | (t, Ty::Any) => Some(t),
+        (a, b) => (a == b).then_some(a),
+    }
+}
+
+/// Per kind, the list of kinds of property `pid` as words (`None`: a property that is not a list
+/// of kinds constant for every kind).
+fn kind_lists(p: &Program, pid: usize) -> Option<KindLists> {
+    if p.props.get(pid)?.ty != PropType::Kinds {
+        return None;
+    }
+    let kind = |v: &Value| match v {
+        Value::Kind(k) => Some(*k as i64),
+        _ => None,
+    };
+    (0..p.kinds.len())
+        .map(|k| {
+            let e = match p.kinds.get(k)?.props.get(pid)? {
+                Some(e) => e,
+                None => &p.props.get(pid)?.default,
+            };
+            match &e.kind {
+                ExprKind::Const(Value::List(l)) => l.iter().map(kind).collect(),
+                ExprKind::List(xs) => (xs.iter())
+                    .map(|x| match &x.kind {
+                        ExprKind::Const(v) => kind(v),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// What a function's parameter or a `let` that is not a word is given, when the closures stand
+/// for it (`Given`), and the closure of what its slot holds.
+pub(super) fn given(cx: &mut Cx, a: &Expr) -> C<(Given, Int)> {
+    match &a.kind {
+        ExprKind::Const(Value::None) => Ok((Given::Nothing, Box::new(|_| Some(super::env::NONE)))),
+        ExprKind::Prop(pid, ce) if super::stmts::type_of(cx, ce) == Some(Ty::Card) => {
+            let table = kind_lists(cx.p, pid.index())
+                .ok_or("a property that is not a constant list of kinds")?;
+            Ok((Given::KindList(table), compile(cx, ce)?))
+        }
+        _ => Err("a value that is not a word"),
+    }
+}
+
+/// `x in L` of a word and a list the closures walk, not a zone (a card in a zone is the walker's).
+pub(super) fn member(cx: &mut Cx, x: &Expr, list: &Expr) -> C<Int> {
+    if super::stmts::type_of(cx, list) == Some(Ty::Zone) {
+        return Err("membership in a zone");
+    }
+    let (items, ty) = items(cx, list)?;
+    if super::stmts::type_of(cx, x) != Some(ty) {
+        return Err("membership of what is not an item's type");
+    }
+    let xf = compile(cx, x)?;
+    Ok(Box::new(move |env| {
+        let x = xf(env)?;
+        let mut found = false;
+        items.each(env, |_, y| {
+            found = y == x;
+            Some(!found)
+        })?;
+        Some(found as i64)
+    }))
 }
 
 /// The items of the list a function gives, its body compiled in a frame above the caller's (as
 /// expr.rs compiles a call of a function giving a word).
 fn call(cx: &mut Cx, f: usize, args: &[Expr]) -> C<(Items, Ty)> {
-    let def = cx.p.fns.get(f).ok_or("an unknown function")?;
-    if cx.depth >= super::expr::DEPTH {
-        return Err("functions called too deep (a recursive function)");
-    }
-    if args.len() > 8 || args.len() != def.params.len() {
-        return Err("a function of a list with parameters that are not words");
-    }
-    let mut types = Vec::with_capacity(args.len());
-    let mut fns = Vec::with_capacity(args.len());
-    for (t, a) in def.params.iter().zip(args) {
-        if super::stmts::type_of(cx, a).as_ref() != Some(t) {
-            return Err("a function of a list with parameters that are not words");
-        }
-        types.push(t.clone());
-        fns.push(compile(cx, a)?);
-    }
-    let base = cx.base + cx.types.len();
-    let mut inner = Cx {
-        p: cx.p,
-        base,
-        types: vec![None; def.slots.max(def.params.len() as u16) as usize],
-        depth: cx.depth + 1,
-        reads: 0,
-        locals: false,
-    };
-    for (s, t) in types.into_iter().enumerate() {
-        inner.set_type(s as u16, t);
-    }
-    inner.slot(def.slots.saturating_sub(1))?;
-    let (body, ty) = items(&mut inner, &def.body)?;
+    let (args, base, (body, ty)) = super::expr::frame(cx, f, args, items)?;
     let body = Box::new(body);
-    Ok((
-        Items::Call {
-            args: fns,
-            base,
-            body,
-        },
-        ty,
-    ))
+    Ok((Items::Call { args, base, body }, ty))
 }
 
 /// The cards of zone `v` for each item of `list` (bound to `slot`) that passes `filter`.
@@ -461,7 +661,11 @@ fn by_kind(
     // Each card's kind, top first; `f` answers `None` to stop.
     fn each(env: &mut Env, zf: &Int, mut f: impl FnMut(usize) -> Option<bool>) -> Option<()> {
         let z = usize::try_from(zf(env)?).ok()?;
-        for &c in env.s.zones.get(z)?.cards.iter().rev() {
+        let cards = &env.s.zones.get(z)?.cards;
+        if cards.len() > WALK {
+            return None;
+        }
+        for &c in cards.iter().rev() {
             if !f(env.s.cards.get(c as usize)?.kind as usize)? {
                 break;
             }

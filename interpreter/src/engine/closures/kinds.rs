@@ -100,7 +100,7 @@ fn of_kind(p: &Program, e: &Expr, b: u16, k: usize) -> Option<i64> {
 
 /// The local that every test of a formula of `and`, `or` and `not` over tag and kind tests reads
 /// (`None`: another form, or several locals).
-pub(crate) fn kind_formula_slot(e: &Expr) -> Option<u16> {
+fn kind_formula_slot(e: &Expr) -> Option<u16> {
     match &e.kind {
         ExprKind::IsTag(x, ..) | ExprKind::IsKind(x, ..) => match x.kind {
             ExprKind::Local(s) => Some(s),

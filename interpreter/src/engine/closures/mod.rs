@@ -23,7 +23,7 @@ mod segments;
 mod stmts;
 mod value;
 
-pub(crate) use kinds::{kind_formula_slot, kind_table};
+pub(crate) use kinds::kind_table;
 pub(crate) use segments::{run, segment};
 
 use super::state::{Layout, State};

@@ -138,6 +138,9 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
         },
         ExprKind::Let(_, _, body) => type_of(cx, body)?,
         ExprKind::Zone(..) => Ty::Zone,
+        ExprKind::Pile {
+            count: None, zone, ..
+        } if type_of(cx, zone) == Some(Ty::Zone) => Ty::Card,
         ExprKind::Aggregate { op, .. } => match op {
             crate::program::Aggregate::Count
             | crate::program::Aggregate::Sum
@@ -150,6 +153,7 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
         ExprKind::Builtin(Builtin::Size | Builtin::Max2 | Builtin::Min2 | Builtin::Abs, _) => {
             Ty::Int
         }
+        ExprKind::Builtin(Builtin::Left | Builtin::Right, _) => Ty::Player,
         ExprKind::Builtin(Builtin::First, x) => match x.first().map(|x| &x.kind) {
             Some(ExprKind::Builtin(Builtin::Opponents, _)) => Ty::Player,
             Some(ExprKind::Aggregate {
@@ -336,20 +340,9 @@ pub(crate) fn inline(
 
 /// Whether building `t` cannot fail, known when compiling (as `Mach::text_is_plain`).
 fn plain(cx: &Cx, t: &TextIr) -> bool {
-    t.parts.iter().all(|part| match part {
-        TextPartIr::Lit(_) => true,
-        TextPartIr::Expr(e) => match &e.kind {
-            ExprKind::Local(s) => cx
-                .type_of_local(*s)
-                .is_some_and(|t| value(t, 0) != Value::None),
-            ExprKind::You
-            | ExprKind::Active
-            | ExprKind::This
-            | ExprKind::TurnNumber
-            | ExprKind::Participant(_) => true,
-            ExprKind::Const(v) => !matches!(v, Value::List(_)),
-            _ => false,
-        },
+    crate::engine::label::plain_text(t, |s| {
+        cx.type_of_local(s)
+            .is_some_and(|t| value(t, 0) != Value::None)
     })
 }
 

@@ -256,6 +256,10 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
 /// Local `s`: a word from its slot, or (a word not given, a value that is not a word) the
 /// walker's, from its context.
 fn local(cx: &mut Cx, s: u16) -> C<Val> {
+    // A slot that stands for what a `let` or a parameter was given holds no value of its own.
+    if cx.given(s).is_some() {
+        return Err("a local that stands for what it was given");
+    }
     let from_context = cx.locals;
     match cx.type_of_local(s).cloned() {
         Some(t) if is_word(&t) => {
@@ -272,20 +276,31 @@ fn local(cx: &mut Cx, s: u16) -> C<Val> {
     }
 }
 
+/// The top or bottom card of a pile as a word, when it holds one: an empty pile is the walker's
+/// (it may refill).
+pub(super) fn pile_card(cx: &mut Cx, position: Position, zone: &Expr) -> C<Int> {
+    if type_of(cx, zone) != Some(Ty::Zone) {
+        return Err("a pile of what is not known to be a zone");
+    }
+    let (zf, top) = (compile(cx, zone)?, position == Position::Top);
+    Ok(Box::new(move |env| {
+        let cards = &env.s.zones.get(usize::try_from(zf(env)?).ok()?)?.cards;
+        let c = if top { cards.last() } else { cards.first() };
+        c.map(|&c| c as i64)
+    }))
+}
+
 /// The top or bottom card of a pile, or its top or bottom `count` cards, when it holds them: a
 /// pile holding fewer is the walker's (it may refill, and a move of fewer fails).
 fn pile(cx: &mut Cx, position: Position, count: Option<&Expr>, zone: &Expr) -> C<Val> {
     if type_of(cx, zone) != Some(Ty::Zone) {
         return Err("a pile of what is not known to be a zone");
     }
-    let (zf, top) = (compile(cx, zone)?, position == Position::Top);
     let Some(count) = count else {
-        return Ok(Box::new(move |env| {
-            let cards = &env.s.zones.get(usize::try_from(zf(env)?).ok()?)?.cards;
-            let c = if top { cards.last() } else { cards.first() };
-            c.map(|&c| Value::Card(c))
-        }));
+        let cf = pile_card(cx, position, zone)?;
+        return Ok(Box::new(move |env| Some(Value::Card(cf(env)? as u32))));
     };
+    let (zf, top) = (compile(cx, zone)?, position == Position::Top);
     let nf = compile(cx, count)?;
     Ok(Box::new(move |env| {
         let n = usize::try_from(nf(env)?.max(0)).ok()?;
@@ -342,7 +357,12 @@ fn space(cx: &mut Cx, e: &Expr) -> C<Index> {
 /// Compiles list `e`: the items the closures walk (items.rs) made a list, or its value read as a
 /// list.
 pub(crate) fn list(cx: &mut Cx, e: &Expr) -> C<Items> {
-    if let Ok((walk, t)) = items(cx, e) {
+    // A list a variable, a local or a property holds is its value as it is (no copy).
+    let held = matches!(
+        e.kind,
+        ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Prop(..)
+    );
+    if let Some(Ok((walk, t))) = (!held).then(|| items(cx, e)) {
         return Ok(Box::new(move |env| {
             let mut out = Vec::new();
             walk.each(env, |_, w| {

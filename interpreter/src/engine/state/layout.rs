@@ -277,8 +277,9 @@ impl CardVars {
     #[inline(never)]
     fn same_values(&self, l: &Layout, n: usize, c: usize, d: usize) -> bool {
         (0..n).all(|k| match (self.get(l, c * n + k), self.get(l, d * n + k)) {
-            // Numbers, the usual card variables, compared at once.
+            // Numbers and truths, the usual card variables, compared at once.
             (Some(Value::Int(x)), Some(Value::Int(y))) => x == y,
+            (Some(Value::Bool(x)), Some(Value::Bool(y))) => x == y,
             (x, y) => x == y,
         })
     }

@@ -76,66 +76,6 @@ impl<T> Clone for Pool<T> {
     }
 }
 
-/// Sums, maxima and minima of a constant number property over a zone's cards (`sum(c.points for c
-/// in Z)`), remembered with the zone's version: while the zone is unchanged, the same. A clone
-/// starts with none (versions are compared within one game's history only: a copy's zones change
-/// apart from the original's).
-#[derive(Debug, Default)]
-pub(crate) struct Folds {
-    /// `FOLDS` entries once one is kept, each zone and fold at one place (`Folds::at`): a new fold
-    /// there replaces the old one.
-    entries: Vec<Fold>,
-}
-
-#[derive(Debug, Clone, Copy, Default)]
-struct Fold {
-    zone: u32,
-    ver: u32,
-    /// The property and the operation (`pid * 4 + op`), plus one (0: an empty entry).
-    key: u32,
-    value: i64,
-}
-
-/// The folds remembered at most (a power of two).
-const FOLDS: usize = 64;
-
-impl Clone for Folds {
-    fn clone(&self) -> Folds {
-        Folds::default()
-    }
-}
-
-impl Folds {
-    /// Where the fold `key` of zone `zone` is kept: the instances of one zone definition have
-    /// consecutive ids, so those of a few definitions and properties do not meet.
-    #[inline]
-    fn at(zone: u32, key: u32) -> usize {
-        (zone as usize).wrapping_add((key as usize).wrapping_mul(37)) & (FOLDS - 1)
-    }
-
-    /// The fold `key` of zone `zone` at version `ver`, if remembered.
-    #[inline]
-    pub fn get(&self, zone: u32, ver: u32, key: u32) -> Option<i64> {
-        let f = self.entries.get(Self::at(zone, key))?;
-        (f.zone == zone && f.key == key.wrapping_add(1) && f.ver == ver).then_some(f.value)
-    }
-
-    /// Remembers the fold `key` of zone `zone` at version `ver`.
-    pub fn keep(&mut self, zone: u32, ver: u32, key: u32, value: i64) {
-        if self.entries.is_empty() {
-            self.entries = vec![Fold::default(); FOLDS];
-        }
-        if let Some(f) = self.entries.get_mut(Self::at(zone, key)) {
-            *f = Fold {
-                zone,
-                ver,
-                key: key.wrapping_add(1),
-                value,
-            };
-        }
-    }
-}
-
 /// `State::first_draw` before the first draw.
 pub(crate) const NO_DRAW: u64 = u64::MAX;
 /// `State::first_draw` when the first draw came in a nested run.
@@ -205,8 +145,6 @@ pub(crate) struct State {
     pub spare: Pool<Vec<Value>>,
     /// An emptied frame stack kept for the next nested run (not copied by a clone).
     pub spare_frames: Pool<Frame>,
-    /// Folds of constant properties over zones, by zone version (not copied by a clone).
-    pub folds: Folds,
     /// The buffers of the last decision, emptied for the next one, and the lists of living seats
     /// (not copied by a clone; boxed, so that a clone copies one pointer for them).
     pub recycled: Lazy<Recycled>,
@@ -421,7 +359,6 @@ impl State {
             no_decide: None,
             spare: Pool::default(),
             spare_frames: Pool::default(),
-            folds: Folds::default(),
             recycled: Lazy::default(),
             memo: Memo::default(),
             nested: 0,
@@ -647,36 +584,5 @@ impl State {
 
     pub fn default_face(p: &Program, def: ZoneId) -> bool {
         p.zones.get(def.index()).map(|d| d.visibility) == Some(Visibility::Public)
-    }
-}
-
-#[cfg(test)]
-mod folds_tests {
-    use super::Folds;
-
-    #[test]
-    fn a_fold_is_found_at_its_zone_key_and_version_only() {
-        let mut f = Folds::default();
-        assert_eq!(f.get(3, 0, 0), None, "nothing kept yet");
-        f.keep(3, 7, 0, 42);
-        assert_eq!(f.get(3, 7, 0), Some(42));
-        assert_eq!(f.get(3, 8, 0), None, "another version");
-        assert_eq!(f.get(3, 7, 4), None, "another property or operation");
-        assert_eq!(f.get(4, 7, 0), None, "another zone");
-        // Zones of consecutive ids and a few keys each have their own place.
-        for z in 0..16 {
-            for key in [0, 1, 4] {
-                f.keep(z, 1, key, i64::from(z) * 10 + i64::from(key));
-            }
-        }
-        for z in 0..16 {
-            for key in [0, 1, 4] {
-                assert_eq!(f.get(z, 1, key), Some(i64::from(z) * 10 + i64::from(key)));
-            }
-        }
-        // A fold that takes the place of another replaces it; a copy starts with none.
-        f.keep(64, 1, 0, -1);
-        assert_eq!((f.get(64, 1, 0), f.get(0, 1, 0)), (Some(-1), None));
-        assert_eq!(f.clone().get(64, 1, 0), None);
     }
 }

@@ -264,14 +264,14 @@ pub fn checked_game(src: &str, max_steps: Option<u64>) -> crate::engine::Game {
 }
 
 /// A game of a script that checks, with seed `seed`, events recorded or not (`record`: off as in
-/// `sim`, where statements may take fast paths that only hold while nobody reads the events).
+/// `sim`, where statements may take shortcuts that only hold while nobody reads the events).
 pub fn game_of(src: &str, seed: u64, max_steps: Option<u64>, record: bool) -> crate::engine::Game {
     game_without(src, seed, max_steps, record, Default::default())
 }
 
 /// [`game_of`], created without the shortcuts `without` names (engine/probe.rs). On the walker:
-/// these tests count its fast paths and its work (engine/fast/); the closures, the default engine,
-/// are compared with it game by game in closures.rs.
+/// these tests count its work; the closures, the default engine, are compared with it game by
+/// game in closures.rs.
 pub fn game_without(
     src: &str,
     seed: u64,

@@ -27,7 +27,7 @@ fn same_answers_of(file: &str, players: u8, games: u64, every_action: bool) -> u
     same_answers_in(&program(file), file, players, games, every_action)
 }
 
-fn same_answers_in(
+pub(super) fn same_answers_in(
     p: &std::sync::Arc<crate::program::Program>,
     file: &str,
     players: u8,
@@ -231,7 +231,7 @@ fn lockstep_recording(file: &str, players: u8, games: u64, record: bool) -> u64 
     lockstep_in(&program(file), file, players, games, record)
 }
 
-fn lockstep_in(
+pub(super) fn lockstep_in(
     p: &std::sync::Arc<crate::program::Program>,
     file: &str,
     players: u8,
@@ -695,51 +695,4 @@ flow {
         assert!(lockstep_in(&p, "highest", players, 6, false) > 20);
         assert!(lockstep_in(&p, "highest", players, 2, true) > 5);
     }
-}
-
-/// Actions of two parameters get plans (closures/pairs.rs): Crafty Explorers' `build_onto`, Heart of
-/// Crown's `keep_card`; their options are the walker's (`the_closures_list_the_planned_actions_of_any_menu_as_the_walker`).
-#[test]
-fn actions_of_two_parameters_have_plans() {
-    for (file, name) in [
-        ("games/crafty-explorers.cardgame", "build_onto"),
-        ("games/heart-of-crown.cardgame", "keep_card"),
-    ] {
-        let p = program(file);
-        let closures = p.closures.clone().expect("closures are built");
-        let a = p.actions.iter().position(|d| d.name == name);
-        let plan = &closures.actions[a.expect("the action")];
-        assert!(
-            plan.is_ok(),
-            "{file}: {name} has a plan: {:?}",
-            plan.as_ref().err()
-        );
-    }
-}
-
-/// Menus over lists that are not zones' cards (a function's list, `a + b`, `filter`, `take_while`,
-/// `if`, `flatten`) and conditions that walk them get plans (closures/items.rs, closures/pairs.rs);
-/// so do conditions that compare a card's tag of a group or property with `none` or with a word
-/// (Crayne's `c.faction == none`, `d.faction == t`).
-#[test]
-fn actions_over_lists_have_plans() {
-    let mut missing = Vec::new();
-    for (file, names) in [
-        (
-            "games/heart-of-crown.cardgame",
-            &["recall_card", "bribe_buy"][..],
-        ),
-        ("games/craft-the-crown.cardgame", &["give_card"][..]),
-        ("games/crayne.cardgame", &["buy_card", "raise_from_pit"][..]),
-    ] {
-        let p = program(file);
-        let closures = p.closures.clone().expect("closures are built");
-        for name in names {
-            let a = p.actions.iter().position(|d| d.name == *name);
-            if let Err(why) = &closures.actions[a.expect("the action")] {
-                missing.push(format!("{file}: {name}: {why}"));
-            }
-        }
-    }
-    assert!(missing.is_empty(), "{missing:#?}");
 }

@@ -118,7 +118,7 @@ flow {
 }
 
 /// A label that reads more than its parameters (a variable, a card's variable, a call, a count)
-/// waits too when every such part has a fast path and gives no list or text: its parts are
+/// waits too when every such part gives no list or text: its parts are
 /// evaluated as the options are listed (the same work as building it), and built when asked for,
 /// the same text. A label showing a list is built at once.
 #[test]
