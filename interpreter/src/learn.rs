@@ -15,8 +15,9 @@
 //! model plays alone and its mean result is compared with the previous one's. The new model is kept
 //! when it scores at least one half (at least the previous mean); learning stops after [`PATIENCE`]
 //! generations in a row whose score's interval does not lie above one half (no measurable
-//! improvement), after the last generation allowed, or before a generation that would end past the
-//! time (were it as long as the last one).
+//! improvement), after the first generation where its model scores below one half against the first
+//! players (the play-out policy then gets its time), after the last generation allowed, or before a
+//! generation that would end past the time (were it as long as the last one).
 //!
 //! Then the play-out policy over the options' labels is fitted to the choices of the evaluation's
 //! player (`learn/moves.rs`), a match says whether the search plays out to the end by it
@@ -672,10 +673,14 @@ fn learn_in_pool(
             baseline = Some(score);
         }
         misses = if improved { 0 } else { misses + 1 };
+        // A first model that does not hold its own against the first players (one step judged by
+        // the script's measure) leaves its time to the play-out policy: a second generation would
+        // be played by the same players, and the policy's self-play gains more from the time.
+        let first_lost = generation == 1 && current.is_none();
         // The next generation would take about as long as this one: it runs only if it would end
         // within the time.
         let next_end = started.elapsed() + gen_started.elapsed();
-        if misses >= PATIENCE || evaluation_time.is_some_and(|t| next_end > t) {
+        if misses >= PATIENCE || first_lost || evaluation_time.is_some_and(|t| next_end > t) {
             break;
         }
     }
