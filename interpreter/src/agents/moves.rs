@@ -190,14 +190,7 @@ impl Moves {
     /// The policy's inputs for a `reading` at progress `t`: `1`, `t`, then the hidden units'
     /// outputs or, where there are none, the reading itself.
     pub fn inputs_of(&self, reading: &[f64], t: f64) -> Vec<f64> {
-        let mut inputs = Vec::with_capacity(self.width());
-        inputs.extend([1.0, t]);
-        if self.units.is_empty() {
-            inputs.extend_from_slice(reading);
-        } else {
-            inputs.extend(self.units.iter().map(|unit| unit_output(unit, reading)));
-        }
-        inputs
+        through_units(&self.units, &[1.0, t], reading)
     }
 
     /// The score of each option of `decision` with the policy's `inputs` ([`Self::inputs`]; a
@@ -336,6 +329,20 @@ impl Moves {
         self.weights.insert(key.to_string(), weights);
         Ok(())
     }
+}
+
+/// What a policy's moves weigh: `head` (`1` and the progress), then the outputs of the hidden
+/// `units` for `reading` or, where there are none, the reading itself. Shared by the policy as it
+/// plays ([`Moves::inputs_of`]) and as it is trained (`learn/policy.rs`).
+pub fn through_units(units: &[Vec<f64>], head: &[f64], reading: &[f64]) -> Vec<f64> {
+    let mut inputs = Vec::with_capacity(head.len() + units.len().max(reading.len()));
+    inputs.extend_from_slice(head);
+    if units.is_empty() {
+        inputs.extend_from_slice(reading);
+    } else {
+        inputs.extend(units.iter().map(|unit| unit_output(unit, reading)));
+    }
+    inputs
 }
 
 /// The output of a hidden unit whose weights are `unit` (over `1` and the reading) for `reading`:

@@ -10,7 +10,7 @@
 //! every move weighs every feature alone, needs far more to learn.
 
 use crate::agents::model::softmax;
-use crate::agents::moves::{dot, unit_output};
+use crate::agents::moves::{dot, through_units};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -56,10 +56,7 @@ impl Net {
             return Cow::Borrowed(inputs);
         }
         let (head, reading) = inputs.split_at(inputs.len().min(2));
-        let mut features = Vec::with_capacity(2 + self.units.len());
-        features.extend_from_slice(head);
-        features.extend(self.units.iter().map(|unit| unit_output(unit, reading)));
-        Cow::Owned(features)
+        Cow::Owned(through_units(&self.units, head, reading))
     }
 
     /// The scores of a row's options.
