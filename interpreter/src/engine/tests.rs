@@ -16,4 +16,5 @@ mod rounds;
 mod seat_lists;
 mod simul_many;
 mod store;
+mod texts;
 mod watch;

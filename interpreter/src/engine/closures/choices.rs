@@ -63,7 +63,7 @@ pub(crate) fn candidates(d: &Domain, m: &mut Mach) -> Option<Vec<Value>> {
         depth: 0,
     };
     load(m, &mut regs, d.reads);
-    let mut env = Env::new(m.s, m.l, regs.you, &mut regs.slots);
+    let mut env = Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots);
     let items = (d.list)(&mut env)?;
     let mut out = Vec::with_capacity(items.len());
     for v in items.iter() {

@@ -60,6 +60,8 @@ pub(crate) struct BlockCode {
     pub steps: Vec<Option<Step>>,
     /// Per statement, a `choose`'s candidates compiled (choices.rs).
     pub choices: Vec<Option<super::choices::Domain>>,
+    /// Per statement, its texts compiled (texts.rs, `texts_of`).
+    pub texts: Vec<Vec<Option<super::texts::Text>>>,
     pub charge: Vec<u32>,
     pub span: Span,
 }
@@ -183,7 +185,7 @@ fn typed(cx: &mut Cx, e: &crate::program::Expr) -> C<(Int, Ty)> {
 /// Runs `f` on an `Env` over the game and the slots.
 #[inline(always)]
 pub(super) fn eval(m: &Mach, regs: &mut Regs, f: &Int) -> Option<i64> {
-    let mut env = Env::new(m.s, m.l, regs.you, &mut regs.slots);
+    let mut env = Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots);
     f(&mut env)
 }
 
@@ -204,6 +206,56 @@ pub(super) fn failed(m: &mut Mach, span: Span) -> Ctl {
     }
 }
 
+/// The texts a statement builds where it stands: a decision's prompt (a `choose`, branches) and
+/// its branches' labels after it, the text of a `log`, a `log to`, a `win`.
+fn texts_of(st: &Stmt) -> Vec<Option<&TextIr>> {
+    match &st.kind {
+        StmtKind::Choose(_, ch) => vec![ch.prompt.as_ref()],
+        StmtKind::ChooseBranch {
+            prompt, branches, ..
+        } => std::iter::once(prompt.as_ref())
+            .chain(branches.iter().map(|b| Some(&b.label)))
+            .collect(),
+        StmtKind::Log(t)
+        | StmtKind::LogTo(t, _)
+        | StmtKind::Win(_, t)
+        | StmtKind::WinTeam(_, t) => vec![Some(t)],
+        StmtKind::Let(..)
+        | StmtKind::Assign(..)
+        | StmtKind::Move { .. }
+        | StmtKind::Shuffle(_)
+        | StmtKind::Pay(..)
+        | StmtKind::Reveal(..)
+        | StmtKind::Show(..)
+        | StmtKind::If(..)
+        | StmtKind::For { .. }
+        | StmtKind::While(..)
+        | StmtKind::Repeat(..)
+        | StmtKind::Loop(_)
+        | StmtKind::Break
+        | StmtKind::Require(_)
+        | StmtKind::Strict(_)
+        | StmtKind::Stop
+        | StmtKind::Perform { .. }
+        | StmtKind::Emit(..)
+        | StmtKind::Call(..)
+        | StmtKind::CallLet(..)
+        | StmtKind::Return(_)
+        | StmtKind::Turn(..)
+        | StmtKind::Phase(..)
+        | StmtKind::Round(_)
+        | StmtKind::EndTurn
+        | StmtKind::EndPhase
+        | StmtKind::EndRound
+        | StmtKind::Actions { .. }
+        | StmtKind::Simultaneously { .. }
+        | StmtKind::Eliminate(_)
+        | StmtKind::OutForRound(_)
+        | StmtKind::Stat(..)
+        | StmtKind::StatAt(..) => Vec::new(),
+    }
+}
+
 /// Compiles block `id` (once: a block belongs to one body) and records it by id.
 pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
     if let Some(Some(done)) = sx.blocks.get(id.index()) {
@@ -214,6 +266,7 @@ pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
     let p: &Program = sx.cx.p;
     let stmts: &[Stmt] = p.blocks.get(id.index()).map_or(&[], |b| &b.stmts);
     let mut choices = Vec::with_capacity(stmts.len());
+    let mut texts = Vec::with_capacity(stmts.len());
     let steps: Vec<Option<Step>> = (stmts.iter().enumerate())
         .map(|(i, st)| {
             let at = At {
@@ -225,6 +278,11 @@ pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
                 StmtKind::Choose(_, ch) => super::choices::compile_domain(sx, ch),
                 _ => None,
             });
+            texts.push(
+                (texts_of(st).into_iter())
+                    .map(|t| t.and_then(|t| super::texts::compile(&mut sx.cx, t).ok()))
+                    .collect(),
+            );
             let step = stmt(sx, st, at).ok();
             // The blocks inside a statement the walker runs are entered by the walker: each
             // is compiled for itself (with what the frame's types are known to be here).
@@ -250,6 +308,7 @@ pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
         reads,
         steps,
         choices,
+        texts,
         charge,
         span,
     });
