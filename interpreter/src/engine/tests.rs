@@ -5,6 +5,7 @@ mod closures;
 mod expressions;
 mod factory;
 mod games;
+mod gaps;
 mod labels;
 mod lang;
 mod memo;

@@ -285,7 +285,27 @@ pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
             );
             let step = stmt(sx, st, at).ok();
             // The blocks inside a statement the walker runs are entered by the walker: each
-            // is compiled for itself (with what the frame's types are known to be here).
+            // is compiled for itself (with what the frame's types are known to be here). A
+            // `simultaneously`'s body reads the seat and, choosing one, its answer (`none` when it
+            // had no candidate: the slot then holds no word).
+            if let StmtKind::Simultaneously {
+                player,
+                count,
+                var,
+                domain,
+                ..
+            } = &st.kind
+            {
+                sx.cx.set_type(*player, Ty::Player);
+                match (count, super::each::item_type(&sx.cx, domain)) {
+                    (ChooseCount::One, Some(t)) => sx.cx.set_type(*var, t),
+                    _ => {
+                        if let Some(t) = sx.cx.types.get_mut(*var as usize) {
+                            *t = None;
+                        }
+                    }
+                }
+            }
             for b in nested(st) {
                 block(sx, b);
             }

@@ -52,7 +52,7 @@ fn as_list(env: &Env, v: Value) -> Option<Arc<Vec<Value>>> {
 
 /// `e` as a word closure when it is a word of a known type, its word made a value.
 fn word(cx: &mut Cx, e: &Expr) -> Option<Val> {
-    let t = type_of(cx, e)?;
+    let t = type_of(cx, e).filter(is_word)?;
     let f = compile(cx, e).ok()?;
     Some(Box::new(move |env| Some(of_word(&t, f(env)?))))
 }
