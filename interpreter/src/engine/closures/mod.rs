@@ -173,7 +173,7 @@ impl Closures {
         choices::candidates(code.choices.get(at.idx as usize)?.as_ref()?, m)
     }
 
-    /// Text `k` of the statement at `at` (`texts_of`: its prompt or text first, then its
+    /// Text `k` of the statement at `at` (`texts::of_stmt`: its prompt or text first, then its
     /// branches' labels), compiled (`None`: the walker builds it).
     pub(crate) fn text(&self, at: crate::engine::exec::At, k: usize) -> Option<&texts::Text> {
         let code = self.block_code(at.block)?;

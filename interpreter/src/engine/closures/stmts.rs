@@ -60,7 +60,7 @@ pub(crate) struct BlockCode {
     pub steps: Vec<Option<Step>>,
     /// Per statement, a `choose`'s candidates compiled (choices.rs).
     pub choices: Vec<Option<super::choices::Domain>>,
-    /// Per statement, its texts compiled (texts.rs, `texts_of`).
+    /// Per statement, its texts compiled (`texts::of_stmt`).
     pub texts: Vec<Vec<Option<super::texts::Text>>>,
     pub charge: Vec<u32>,
     pub span: Span,
@@ -206,56 +206,6 @@ pub(super) fn failed(m: &mut Mach, span: Span) -> Ctl {
     }
 }
 
-/// The texts a statement builds where it stands: a decision's prompt (a `choose`, branches) and
-/// its branches' labels after it, the text of a `log`, a `log to`, a `win`.
-fn texts_of(st: &Stmt) -> Vec<Option<&TextIr>> {
-    match &st.kind {
-        StmtKind::Choose(_, ch) => vec![ch.prompt.as_ref()],
-        StmtKind::ChooseBranch {
-            prompt, branches, ..
-        } => std::iter::once(prompt.as_ref())
-            .chain(branches.iter().map(|b| Some(&b.label)))
-            .collect(),
-        StmtKind::Log(t)
-        | StmtKind::LogTo(t, _)
-        | StmtKind::Win(_, t)
-        | StmtKind::WinTeam(_, t) => vec![Some(t)],
-        StmtKind::Let(..)
-        | StmtKind::Assign(..)
-        | StmtKind::Move { .. }
-        | StmtKind::Shuffle(_)
-        | StmtKind::Pay(..)
-        | StmtKind::Reveal(..)
-        | StmtKind::Show(..)
-        | StmtKind::If(..)
-        | StmtKind::For { .. }
-        | StmtKind::While(..)
-        | StmtKind::Repeat(..)
-        | StmtKind::Loop(_)
-        | StmtKind::Break
-        | StmtKind::Require(_)
-        | StmtKind::Strict(_)
-        | StmtKind::Stop
-        | StmtKind::Perform { .. }
-        | StmtKind::Emit(..)
-        | StmtKind::Call(..)
-        | StmtKind::CallLet(..)
-        | StmtKind::Return(_)
-        | StmtKind::Turn(..)
-        | StmtKind::Phase(..)
-        | StmtKind::Round(_)
-        | StmtKind::EndTurn
-        | StmtKind::EndPhase
-        | StmtKind::EndRound
-        | StmtKind::Actions { .. }
-        | StmtKind::Simultaneously { .. }
-        | StmtKind::Eliminate(_)
-        | StmtKind::OutForRound(_)
-        | StmtKind::Stat(..)
-        | StmtKind::StatAt(..) => Vec::new(),
-    }
-}
-
 /// Compiles block `id` (once: a block belongs to one body) and records it by id.
 pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
     if let Some(Some(done)) = sx.blocks.get(id.index()) {
@@ -279,7 +229,7 @@ pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
                 _ => None,
             });
             texts.push(
-                (texts_of(st).into_iter())
+                (super::texts::of_stmt(st).into_iter())
                     .map(|t| t.and_then(|t| super::texts::compile(&mut sx.cx, t).ok()))
                     .collect(),
             );
@@ -784,6 +734,19 @@ fn moving(
             Ctl::Next
         })
     }))
+}
+
+impl Regs {
+    /// Registers of no word but the slots `reads` names, loaded from the walker's context.
+    pub(crate) fn loaded(m: &Mach, reads: u32) -> Regs {
+        let mut regs = Regs {
+            slots: [NONE; super::env::SLOTS],
+            you: 0,
+            depth: 0,
+        };
+        load(m, &mut regs, reads);
+        regs
+    }
 }
 
 /// Loads the slots `reads` of the context on top as words (`NONE` where a local holds no word)

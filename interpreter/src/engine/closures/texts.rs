@@ -6,14 +6,14 @@
 //! the text grows longer than the walker allows, it answers `None` and the walker builds the text
 //! (failing where it fails). Its work is not counted (docs/engine.md, "Where work is charged").
 
-use super::env::{Env, NONE, SLOTS};
+use super::env::Env;
 use super::expr::{Cx, C};
-use super::stmts::{load, Regs};
+use super::stmts::Regs;
 use super::value::{compile_value, Val};
 use crate::engine::eval::MAX_LIST;
 use crate::engine::exec::Mach;
 use crate::engine::label::{label_into, label_seen_into};
-use crate::program::{TextIr, TextPartIr};
+use crate::program::{Stmt, StmtKind, TextIr, TextPartIr};
 use crate::value::Value;
 
 /// A text compiled: its parts in order, and the slots its closures read.
@@ -87,13 +87,58 @@ impl Text {
     /// The text built in the frame the walker stands in (its locals in its context), shown to
     /// `viewer` when one is given, into `out`; `None` where the walker must build it.
     pub(crate) fn build(&self, m: &Mach, viewer: Option<u8>, out: &mut String) -> Option<()> {
-        let mut regs = Regs {
-            slots: [NONE; SLOTS],
-            you: 0,
-            depth: 0,
-        };
-        load(m, &mut regs, self.reads);
+        let mut regs = Regs::loaded(m, self.reads);
         let mut env = Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots);
         self.write(&mut env, viewer, out)
+    }
+}
+
+/// The texts a statement builds where it stands: a decision's prompt (a `choose`, branches) and
+/// its branches' labels after it, the text of a `log`, a `log to`, a `win`.
+pub(super) fn of_stmt(st: &Stmt) -> Vec<Option<&TextIr>> {
+    match &st.kind {
+        StmtKind::Choose(_, ch) => vec![ch.prompt.as_ref()],
+        StmtKind::ChooseBranch {
+            prompt, branches, ..
+        } => std::iter::once(prompt.as_ref())
+            .chain(branches.iter().map(|b| Some(&b.label)))
+            .collect(),
+        StmtKind::Log(t)
+        | StmtKind::LogTo(t, _)
+        | StmtKind::Win(_, t)
+        | StmtKind::WinTeam(_, t) => vec![Some(t)],
+        StmtKind::Let(..)
+        | StmtKind::Assign(..)
+        | StmtKind::Move { .. }
+        | StmtKind::Shuffle(_)
+        | StmtKind::Pay(..)
+        | StmtKind::Reveal(..)
+        | StmtKind::Show(..)
+        | StmtKind::If(..)
+        | StmtKind::For { .. }
+        | StmtKind::While(..)
+        | StmtKind::Repeat(..)
+        | StmtKind::Loop(_)
+        | StmtKind::Break
+        | StmtKind::Require(_)
+        | StmtKind::Strict(_)
+        | StmtKind::Stop
+        | StmtKind::Perform { .. }
+        | StmtKind::Emit(..)
+        | StmtKind::Call(..)
+        | StmtKind::CallLet(..)
+        | StmtKind::Return(_)
+        | StmtKind::Turn(..)
+        | StmtKind::Phase(..)
+        | StmtKind::Round(_)
+        | StmtKind::EndTurn
+        | StmtKind::EndPhase
+        | StmtKind::EndRound
+        | StmtKind::Actions { .. }
+        | StmtKind::Simultaneously { .. }
+        | StmtKind::Eliminate(_)
+        | StmtKind::OutForRound(_)
+        | StmtKind::Stat(..)
+        | StmtKind::StatAt(..) => Vec::new(),
     }
 }
