@@ -154,11 +154,18 @@ impl<'a> Mach<'a> {
     }
 
     /// A decision's prompt as `decider` sees it.
-    fn prompt(&mut self, t: Option<&TextIr>, default: &str, decider: u8) -> R<String> {
+    /// `at`: where the statement that asks stands (its prompt may be compiled there).
+    fn prompt(
+        &mut self,
+        t: Option<&TextIr>,
+        default: &str,
+        decider: u8,
+        at: Option<At>,
+    ) -> R<String> {
         match t {
             Some(t) => {
                 let buffer = std::mem::take(&mut self.s.recycled.get().prompt);
-                self.text_into(t, buffer, Some(decider))
+                self.text_at(t, (at, 0), buffer, Some(decider))
             }
             None => Ok(self.s.recycled.get().prompt(default)),
         }
@@ -241,7 +248,7 @@ impl<'a> Mach<'a> {
                     self.set_local(slot, Value::None);
                     return Ok(self.fail(span));
                 }
-                let prompt = self.prompt(ch.prompt.as_ref(), "Choose one", decider)?;
+                let prompt = self.prompt(ch.prompt.as_ref(), "Choose one", decider, Some(at))?;
                 let labels = self.labels(&offered, decider);
                 let d = self.decision(decider, prompt, labels, false, span);
                 self.s.frames.push(Frame::ChooseOne { slot, offered });
@@ -253,7 +260,7 @@ impl<'a> Mach<'a> {
                     self.set_local(slot, Value::list(cands));
                     return Ok(self.fail(span));
                 }
-                let prompt = self.prompt(ch.prompt.as_ref(), &default, decider)?;
+                let prompt = self.prompt(ch.prompt.as_ref(), &default, decider, Some(at))?;
                 let many = ChooseMany::new(slot, decider, prompt, span, cands, count, n, with_done);
                 self.s.frames.push(Frame::ChooseMany(Box::new(many)));
                 // The frame asks at once (the checks have just run).
@@ -312,6 +319,7 @@ impl<'a> Mach<'a> {
         by: Option<&'a Expr>,
         prompt: Option<&'a TextIr>,
         branches: &'a [BranchIr],
+        at: At,
     ) -> R<Flow> {
         let span = stmt.span;
         if let Some(stop) = self.before_decision(span)? {
@@ -320,19 +328,20 @@ impl<'a> Mach<'a> {
         let decider = self.decider(by, span)?;
         let mut labels = Vec::new();
         let mut blocks = Vec::new();
-        for b in branches {
+        for (k, b) in branches.iter().enumerate() {
             if let Some(c) = &b.condition {
                 if !self.eval_bool(c)? {
                     continue;
                 }
             }
-            labels.push(self.text_seen_by(&b.label, decider)?);
+            let label = self.text_at(&b.label, (Some(at), k + 1), String::new(), Some(decider))?;
+            labels.push(label);
             blocks.push(b.body);
         }
         if blocks.is_empty() {
             return Ok(self.fail(span));
         }
-        let prompt = self.prompt(prompt, "Choose one", decider)?;
+        let prompt = self.prompt(prompt, "Choose one", decider, Some(at))?;
         let d = self.decision(decider, prompt, labels, false, span);
         self.s.frames.push(Frame::Branch { blocks });
         Ok(Flow::Stop(d))
@@ -473,7 +482,7 @@ impl<'a> Mach<'a> {
             if let Some(stop) = self.before_decision(*span)? {
                 return Ok(Flow::Stop(stop));
             }
-            let prompt = self.prompt(prompt.as_ref(), "Choose one", q)?;
+            let prompt = self.prompt(prompt.as_ref(), "Choose one", q, None)?;
             // Labelled when someone reads them (`labels`), as a single choice's.
             let labels = self.labels(&offered, q);
             let d = self.decision(q, prompt, labels, true, *span);
@@ -527,7 +536,7 @@ impl<'a> Mach<'a> {
                 Ok((cands, n, with_done, default))
             })();
             let prompt = match r {
-                Ok((_, _, _, ref default)) => self.prompt(prompt, default, q),
+                Ok((_, _, _, ref default)) => self.prompt(prompt, default, q, None),
                 Err(_) => Ok(String::new()),
             };
             self.set_you(saved_you);

@@ -126,43 +126,53 @@ pub(super) fn distinct_labels(labels: &mut [String]) {
     }
 }
 
+/// Whether a card lies where `seat` may not see it.
+pub(super) fn hidden_from(p: &Program, s: &State, card: u32, seat: u8) -> bool {
+    match s.cards.get(card as usize) {
+        Some(_) => seat >= 64 || s.card_seen_mask(p, card) & (1u64 << seat) == 0,
+        None => false,
+    }
+}
+
+/// An option as `seat` may see it: a card it may not see is "a card from ZONE".
+pub(crate) fn label_seen(p: &Program, l: &Layout, s: &State, v: &Value, seat: u8) -> String {
+    if let Value::Card(c) = v {
+        if hidden_from(p, s, *c, seat) {
+            let zone = s.cards.get(*c as usize).map_or(0, |cs| cs.zone);
+            return format!("a card from {}", zone_label(p, l, s, zone));
+        }
+    }
+    label(p, l, s, v)
+}
+
+/// A value written into a text shown to `seat`: each card it may not see as in [`label_seen`].
+pub(crate) fn label_seen_into(
+    p: &Program,
+    l: &Layout,
+    s: &State,
+    v: &Value,
+    seat: u8,
+    out: &mut String,
+) {
+    match v {
+        Value::Card(_) => out.push_str(&label_seen(p, l, s, v, seat)),
+        Value::List(items) => {
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                label_seen_into(p, l, s, item, seat, out);
+            }
+        }
+        _ => label_into(p, l, s, v, out),
+    }
+}
+
 /// Texts shown to one seat: a card it may not see is written "a card from ZONE".
 impl Mach<'_> {
-    /// Whether a card lies where `seat` may not see it.
-    pub(super) fn hidden_from(&self, card: u32, seat: u8) -> bool {
-        match self.s.cards.get(card as usize) {
-            Some(_) => seat >= 64 || self.s.card_seen_mask(self.p, card) & (1u64 << seat) == 0,
-            None => false,
-        }
-    }
-
-    /// An option as the decider may see it: a card it may not see is "a card from ZONE".
+    /// An option as the decider may see it (see [`label_seen`]).
     pub(super) fn label_for(&self, v: &Value, decider: u8) -> String {
-        if let Value::Card(c) = v {
-            if self.hidden_from(*c, decider) {
-                let zone = self.s.cards.get(*c as usize).map_or(0, |cs| cs.zone);
-                return format!("a card from {}", zone_label(self.p, self.l, self.s, zone));
-            }
-        }
-        label(self.p, self.l, self.s, v)
-    }
-
-    /// A value written into a text shown to `seat`: each card it may not see as in [`label_for`].
-    ///
-    /// [`label_for`]: Mach::label_for
-    pub(super) fn label_seen_into(&self, v: &Value, seat: u8, out: &mut String) {
-        match v {
-            Value::Card(_) => out.push_str(&self.label_for(v, seat)),
-            Value::List(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    self.label_seen_into(item, seat, out);
-                }
-            }
-            _ => label_into(self.p, self.l, self.s, v, out),
-        }
+        label_seen(self.p, self.l, self.s, v, decider)
     }
 }
 
@@ -202,6 +212,31 @@ impl Mach<'_> {
         self.text_into(t, String::new(), Some(seat))
     }
 
+    /// Text `k` of the statement at `at` (`t`: its prompt or text when `k` is 0, then its
+    /// branches' labels), by the closures where they build it, else by the walker; into `out` and
+    /// shown to `viewer` as in [`Mach::text_into`].
+    pub(super) fn text_at(
+        &mut self,
+        t: &TextIr,
+        (at, k): (Option<super::exec::At>, usize),
+        mut out: String,
+        viewer: Option<u8>,
+    ) -> Result<String, RuntimeError> {
+        // A text written out as it stands is the walker's to copy: nothing is evaluated.
+        let evaluated = (t.parts.iter()).any(|part| matches!(part, TextPartIr::Expr(_)));
+        let closures = (self.p.closures.as_deref()).filter(|_| evaluated && self.s.fixed.closures);
+        if let Some(code) = closures.zip(at).and_then(|(c, at)| c.text(at, k)) {
+            if code.build(self, viewer, &mut out).is_some() {
+                #[cfg(test)]
+                {
+                    self.s.probe.counted.texts += 1;
+                }
+                return Ok(out);
+            }
+        }
+        self.text_into(t, out, viewer)
+    }
+
     /// [`Mach::text`] written into `out`, emptied first (a recycled buffer); shown to `viewer` when
     /// one is given (see [`Mach::text_seen_by`]).
     pub fn text_into(
@@ -220,7 +255,7 @@ impl Mach<'_> {
                         self.charge(l.len(), e.span)?;
                     }
                     match viewer {
-                        Some(seat) => self.label_seen_into(&v, seat, &mut out),
+                        Some(seat) => label_seen_into(self.p, self.l, self.s, &v, seat, &mut out),
                         None => label_into(self.p, self.l, self.s, &v, &mut out),
                     }
                     if out.len() > MAX_LIST {

@@ -485,18 +485,41 @@ impl<'a> Mach<'a> {
         }
         self.s.push_ctx(locals, Some(decider), None);
         let text = if !self.wants_labels()
-            && (super::options::plain_label(def, args) || self.label_can_wait(def, args))
+            && (super::options::plain_label(def, args) || self.label_can_wait(a, def, args))
         {
             self.s.unlabelled = true;
             Ok(String::new())
         } else {
-            match &def.label {
-                Some(t) => self.text_seen_by(t, decider),
-                None => Ok(self.default_label(def, args, decider)),
+            match (&def.label, self.compiled_label(a, args, decider)) {
+                (_, Some(text)) => Ok(text),
+                (Some(t), None) => self.text_seen_by(t, decider),
+                (None, None) => Ok(self.default_label(def, args, decider)),
             }
         };
         self.s.truncate_ctxs(base);
         text
+    }
+
+    /// Action `a`'s label for the option of arguments `args`, as `decider` sees it, built by the
+    /// closures (`None`: the action has no label, it did not compile, or a closure cannot answer).
+    pub(super) fn compiled_label(
+        &mut self,
+        a: ActionId,
+        args: &[Value],
+        decider: u8,
+    ) -> Option<String> {
+        let closures = self
+            .p
+            .closures
+            .as_deref()
+            .filter(|_| self.s.fixed.closures)?;
+        let mut out = String::new();
+        closures.label(a, self.p, self.s, self.l, args, decider, &mut out)?;
+        #[cfg(test)]
+        {
+            self.s.probe.counted.texts += 1;
+        }
+        Some(out)
     }
 }
 

@@ -106,7 +106,7 @@ impl<'a> Mach<'a> {
     /// zone is unordered, and nothing is attached to the card.
     pub(super) fn mergeable(&self, card: u32, decider: u8) -> bool {
         // Cards the decider may not see are never merged: that would tell it what they are.
-        if self.hidden_from(card, decider) {
+        if super::label::hidden_from(self.p, self.s, card, decider) {
             return false;
         }
         let Some(cs) = self.s.cards.get(card as usize) else {
@@ -224,7 +224,7 @@ impl<'a> Mach<'a> {
     /// fails, or gives a list or a text), that work is taken back and the text is built now,
     /// counting it again and failing where it fails. Built later, in the same position (a pending
     /// decision's state does not change), the text is the same.
-    pub(super) fn label_can_wait(&mut self, def: &ActionDef, args: &[Value]) -> bool {
+    pub(super) fn label_can_wait(&mut self, a: ActionId, def: &ActionDef, args: &[Value]) -> bool {
         let Some(t) = &def.label else {
             return false;
         };
@@ -245,6 +245,8 @@ impl<'a> Mach<'a> {
         let one = 2 * self.l.longest_name + player + 64;
         let start = self.s.exec_count;
         let mut most = 0usize;
+        let closures = self.p.closures.as_deref().filter(|_| self.s.fixed.closures);
+        let mut j = 0;
         for part in &t.parts {
             let e = match part {
                 TextPartIr::Lit(w) => {
@@ -253,13 +255,18 @@ impl<'a> Mach<'a> {
                 }
                 TextPartIr::Expr(e) => e,
             };
+            j += 1;
             most = most.saturating_add(one);
             match e.kind {
                 ExprKind::Local(s) if (s as usize) < def.params.len() => continue,
                 ExprKind::You => continue,
                 _ => {}
             }
-            match self.eval(e) {
+            let compiled = closures.and_then(|c| {
+                let decider = self.you().unwrap_or(self.s.active);
+                c.label_part(a, j - 1, (self.p, self.s, self.l), args, decider)
+            });
+            match compiled.map_or_else(|| self.eval(e), Ok) {
                 Ok(Value::List(_) | Value::Text(_)) | Err(_) => {
                     self.s.exec_count = start;
                     return false;
@@ -376,6 +383,9 @@ impl<'a> Mach<'a> {
         let Some(t) = &def.label else {
             return Ok(self.default_label(def, args, decider));
         };
+        if let Some(text) = self.compiled_label(a, args, decider) {
+            return Ok(text);
+        }
         let base = self.s.ctxs.len();
         let mut locals = self.s.take_locals(0);
         locals.extend(args.iter().cloned());
@@ -716,17 +726,19 @@ impl<'a> Mach<'a> {
                 return Ok((level != u16::MAX).then_some(level));
             }
         }
-        let text =
-            if !self.wants_labels() && (plain_label(def, args) || self.label_can_wait(def, args)) {
-                // Built when someone reads it (`Game::set_labels`).
-                self.s.unlabelled = true;
-                String::new()
-            } else {
-                match &def.label {
-                    Some(t) => self.text_seen_by(t, decider)?,
-                    None => self.default_label(def, args, decider),
-                }
-            };
+        let text = if !self.wants_labels()
+            && (plain_label(def, args) || self.label_can_wait(a, def, args))
+        {
+            // Built when someone reads it (`Game::set_labels`).
+            self.s.unlabelled = true;
+            String::new()
+        } else {
+            match (&def.label, self.compiled_label(a, args, decider)) {
+                (_, Some(text)) => text,
+                (Some(t), None) => self.text_seen_by(t, decider)?,
+                (None, None) => self.default_label(def, args, decider),
+            }
+        };
         if let (Some(fp), Some(seen)) = (fingerprint, list.seen.as_mut()) {
             seen.add(fp, list.out.len());
         }

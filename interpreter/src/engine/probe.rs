@@ -31,6 +31,8 @@ pub(crate) struct Counted {
     /// Values the closures' value closures gave (closures/value.rs): locals given, `for` lists,
     /// the parts of a `log`, a `choose`'s candidates.
     pub values: u64,
+    /// Texts the closures built (closures/texts.rs): labels, prompts, texts of `log` and `win`.
+    pub texts: u64,
 }
 
 /// Debug builds and tests: one game's switches of its shortcuts, and the counts of what they did.

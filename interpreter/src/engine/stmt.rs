@@ -312,7 +312,7 @@ impl<'a> Mach<'a> {
                 by,
                 prompt,
                 branches,
-            } => return self.exec_branch(stmt, by.as_ref(), prompt.as_ref(), branches),
+            } => return self.exec_branch(stmt, by.as_ref(), prompt.as_ref(), branches, at),
             StmtKind::Simultaneously { players, .. } => {
                 let v = self.eval(players)?;
                 let list = match v {
@@ -348,7 +348,7 @@ impl<'a> Mach<'a> {
                         .collect(),
                     None => Vec::new(),
                 };
-                let reason = self.text(reason)?;
+                let reason = self.text_at(reason, (Some(at), 0), String::new(), None)?;
                 return Ok(Flow::Stop(Stop::Over(Box::new(Outcome {
                     winners,
                     participants: Vec::new(),
@@ -371,7 +371,7 @@ impl<'a> Mach<'a> {
                         winners.push(p);
                     }
                 }
-                let reason = self.text(reason)?;
+                let reason = self.text_at(reason, (Some(at), 0), String::new(), None)?;
                 return Ok(Flow::Stop(Stop::Over(Box::new(Outcome {
                     winners,
                     participants,
@@ -411,22 +411,22 @@ impl<'a> Mach<'a> {
                 let player = self.eval_player(p)?;
                 self.seat_only(player, p.span, "reads no log")?;
                 if self.s.record {
-                    let text = self.text(t)?;
+                    let text = self.text_at(t, (Some(at), 0), String::new(), None)?;
                     self.s.events.push(Event::Told { player, text });
                 } else {
                     let buffer = std::mem::take(&mut self.s.recycled.get().text);
-                    self.s.recycled.get().text = self.text_into(t, buffer, None)?;
+                    self.s.recycled.get().text = self.text_at(t, (Some(at), 0), buffer, None)?;
                 }
             }
             StmtKind::Log(t) => {
                 if self.s.record {
-                    let text = self.text(t)?;
+                    let text = self.text_at(t, (Some(at), 0), String::new(), None)?;
                     self.s.events.push(Event::Log { text });
                 } else if !self.text_is_plain(t) {
                     // Nobody records: the text is built only for the errors it could meet (a text
                     // that cannot fail is not built at all), in a recycled buffer.
                     let buffer = std::mem::take(&mut self.s.recycled.get().text);
-                    self.s.recycled.get().text = self.text_into(t, buffer, None)?;
+                    self.s.recycled.get().text = self.text_at(t, (Some(at), 0), buffer, None)?;
                 }
             }
         }

@@ -159,7 +159,7 @@ impl<'a> Mach<'a> {
     /// runs on them and they compiled (engine/closures), else as `guard_needed` says.
     pub(crate) fn check_needed(&mut self, i: usize, body: Body) -> bool {
         let closures = self.p.closures.as_deref().filter(|_| self.s.fixed.closures);
-        match closures.and_then(|k| k.guard_holds(i, self.s, self.l)) {
+        match closures.and_then(|k| k.guard_holds(i, self.p, self.s, self.l)) {
             Some(holds) => holds,
             None => self.guard_needed(i, body),
         }

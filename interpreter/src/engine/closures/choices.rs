@@ -6,9 +6,9 @@
 //! in its block (the frame's types known there). Where one cannot answer, the walker lists them.
 
 use super::each::{item, item_type};
-use super::env::{Env, NONE, SLOTS};
+use super::env::Env;
 use super::expr::{compile, Int};
-use super::stmts::{load, Regs, Sx};
+use super::stmts::{Regs, Sx};
 use super::value::{list, Items};
 use crate::engine::exec::Mach;
 use crate::program::{Choose, Ty};
@@ -57,13 +57,8 @@ pub(super) fn compile_domain(sx: &mut Sx, ch: &Choose) -> Option<Domain> {
 /// The candidates of `d`, as the walker's `domain` lists them: the domain's items that pass the
 /// filter, the binder left holding the last item tested.
 pub(crate) fn candidates(d: &Domain, m: &mut Mach) -> Option<Vec<Value>> {
-    let mut regs = Regs {
-        slots: [NONE; SLOTS],
-        you: 0,
-        depth: 0,
-    };
-    load(m, &mut regs, d.reads);
-    let mut env = Env::new(m.s, m.l, regs.you, &mut regs.slots);
+    let mut regs = Regs::loaded(m, d.reads);
+    let mut env = Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots);
     let items = (d.list)(&mut env)?;
     let mut out = Vec::with_capacity(items.len());
     for v in items.iter() {

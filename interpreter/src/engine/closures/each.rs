@@ -10,7 +10,7 @@
 use super::expr::{compile, Cx};
 use super::stmts::{block, eval, inline, Ctl, Step, Sx};
 use crate::engine::exec::{At, Frame, Mach};
-use crate::program::{Aggregate, Builtin, Expr, ExprKind, StmtKind, Ty};
+use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind, StmtKind, Ty};
 use crate::value::Value;
 use std::sync::Arc;
 
@@ -33,6 +33,16 @@ pub(super) fn item_type(cx: &Cx, e: &Expr) -> Option<Ty> {
                 .then_some(t)
         }
         ExprKind::Builtin(Builtin::Kinds, _) => Some(Ty::Kind),
+        // Two lists joined (zones' cards among them), or one of them, `[]` of the other's type.
+        ExprKind::Binary(BinOp::Concat, a, b) | ExprKind::If(_, a, b) => {
+            let empty = |x: &Expr| matches!(&x.kind, ExprKind::List(items) if items.is_empty());
+            match (item_type(cx, a), item_type(cx, b)) {
+                (Some(x), Some(y)) if x == y => Some(x),
+                (Some(x), None) if empty(b) => Some(x),
+                (None, Some(y)) if empty(a) => Some(y),
+                _ => None,
+            }
+        }
         ExprKind::Aggregate {
             op: Aggregate::Filter | Aggregate::Sort | Aggregate::TakeWhile,
             list,
@@ -43,6 +53,12 @@ pub(super) fn item_type(cx: &Cx, e: &Expr) -> Option<Ty> {
             Ty::List(t) => word_type(t),
             _ => None,
         },
+        ExprKind::Global(v) | ExprKind::PlayerVar(v, _) | ExprKind::CardVar(v, _) => {
+            match &cx.p.vars.get(v.index())?.ty {
+                Ty::List(t) => word_type(t),
+                _ => None,
+            }
+        }
         ExprKind::Local(s) => match cx.type_of_local(*s)? {
             Ty::List(t) => word_type(t),
             _ => None,

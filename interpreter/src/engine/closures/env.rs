@@ -1,13 +1,16 @@
 //! Engine stage (closures): what compiled closures read while they run, and values as words.
 
 use crate::engine::state::{Layout, State};
+use crate::program::Program;
 use crate::value::Value;
 
 /// Slots of all frames together: a call's frame lies above its caller's.
 pub(crate) const SLOTS: usize = 32;
 
-/// What the closures read while they run: the game, the seat they answer for, and the slots.
+/// What the closures read while they run: the program (its names, for texts), the game, the seat
+/// they answer for, and the slots.
 pub(crate) struct Env<'g> {
+    pub p: &'g Program,
     pub s: &'g State,
     pub l: &'g Layout,
     /// `you`: the decider of a menu; the active player in a check.
@@ -24,8 +27,20 @@ pub(crate) const NONE: i64 = i64::MIN;
 pub(crate) type Slots = [i64; SLOTS];
 
 impl<'g> Env<'g> {
-    pub fn new(s: &'g State, l: &'g Layout, you: u8, slots: &'g mut Slots) -> Env<'g> {
-        Env { s, l, you, slots }
+    pub fn new(
+        p: &'g Program,
+        s: &'g State,
+        l: &'g Layout,
+        you: u8,
+        slots: &'g mut Slots,
+    ) -> Env<'g> {
+        Env {
+            p,
+            s,
+            l,
+            you,
+            slots,
+        }
     }
 }
 

@@ -53,6 +53,8 @@ pub(super) enum Items {
     Distinct(Box<Items>),
     /// A global variable holding a list of words.
     Global(crate::program::VarId),
+    /// A player's variable holding a list of words: the variable, the player.
+    PlayerVar(crate::program::VarId, Int),
     /// A body's local holding a list of words, read from the walker's context (which holds a
     /// body's locals too: `Cx::locals`).
     Context(u16),
@@ -221,26 +223,15 @@ impl Items {
             }
             Items::Global(v) => {
                 let s = env.s;
-                let Value::List(list) = s.globals.get(env.l.var(*v))? else {
-                    return None;
-                };
-                for x in list.iter() {
-                    if !f(env, super::env::word(x)?)? {
-                        break;
-                    }
-                }
+                words(env, s.globals.get(env.l.var(*v))?, &mut f)?;
+            }
+            Items::PlayerVar(v, pf) => {
+                let (s, p) = (env.s, usize::try_from(pf(env)?).ok()?);
+                words(env, s.pvars.get(p * env.l.n_pvars + env.l.var(*v))?, &mut f)?;
             }
             Items::Context(slot) => {
                 let s = env.s;
-                let local = s.ctxs.last().and_then(|c| c.locals.get(*slot as usize));
-                let Some(Value::List(list)) = local else {
-                    return None;
-                };
-                for x in list.iter() {
-                    if !f(env, super::env::word(x)?)? {
-                        break;
-                    }
-                }
+                words(env, s.ctxs.last()?.locals.get(*slot as usize)?, &mut f)?;
             }
             Items::OfKind(kf, list) => {
                 let k = kf(env)?;
@@ -423,8 +414,31 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
             }
             _ => return Err("a variable that is not a list of words"),
         },
+        ExprKind::PlayerVar(v, pe) => match cx.p.vars.get(v.index()).map(|d| &d.ty) {
+            Some(Ty::List(item))
+                if super::expr::is_word(item)
+                    && super::stmts::type_of(cx, pe) == Some(Ty::Player) =>
+            {
+                (Items::PlayerVar(*v, compile(cx, pe)?), (**item).clone())
+            }
+            _ => return Err("a player's variable that is not a list of words"),
+        },
         _ => return Err("an aggregate over a list that is not a zone, seats, spaces or zones'"),
     })
+}
+
+/// The items of a variable's list (`v`), each as a word, given to `f` until it answers false;
+/// `None` for a value that is not a list, or an item that is not a word.
+fn words(env: &mut Env, v: &Value, f: &mut dyn FnMut(&mut Env, i64) -> Option<bool>) -> Option<()> {
+    let Value::List(list) = v else {
+        return None;
+    };
+    for x in list.iter() {
+        if !f(env, super::env::word(x)?)? {
+            break;
+        }
+    }
+    Some(())
 }
 
 /// The type of the items of two lists walked one after the other or one of them: the same, where

@@ -220,7 +220,7 @@ pub(super) fn list(
         return None;
     }
     let mut slots = [0; super::env::SLOTS];
-    let mut env = Env::new(s, l, decider, &mut slots);
+    let mut env = Env::new(p, s, l, decider, &mut slots);
     for &a in actions {
         let plan = plans.get(a.index())?.as_ref().ok()?;
         let mut none = false;

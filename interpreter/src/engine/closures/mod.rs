@@ -21,6 +21,7 @@ mod pairs;
 mod places;
 mod segments;
 mod stmts;
+mod texts;
 mod value;
 
 pub(crate) use kinds::kind_table;
@@ -28,9 +29,22 @@ pub(crate) use segments::{run, segment};
 
 use super::state::{Layout, State};
 use crate::program::{ActionId, Program, StmtKind};
+use crate::value::Value;
 use env::Env;
 use expr::{Cx, Int};
 use menu::ActionPlan;
+
+/// Action `a`'s label compiled, its parameters words of their domains' item types.
+fn label(p: &Program, a: &crate::program::ActionDef) -> Option<texts::Text> {
+    let t = a.label.as_ref()?;
+    let mut cx = Cx::new(p, a.body.slots.max(1) as usize);
+    for (i, domain) in a.params.iter().enumerate() {
+        if let Some(ty) = each::item_type(&cx, domain).filter(expr::is_word) {
+            cx.set_type(i as u16, ty);
+        }
+    }
+    texts::compile(&mut cx, t).ok()
+}
 
 /// The program's closures, built once when it is loaded, immutable, shared by every game.
 #[derive(Default)]
@@ -42,6 +56,8 @@ pub(crate) struct Closures {
     /// Per action, per conjunct of its condition (`ActionDef::parts`): the kinds of card that pass
     /// it when it tests the first parameter's kind and tags alone (`kind_table`; menus.rs).
     parts: Vec<Vec<Option<Box<[bool]>>>>,
+    /// Per action: its label compiled (texts.rs), `None` where the walker builds it.
+    labels: Vec<Option<texts::Text>>,
     /// Per block: its statements compiled (segments.rs), `None` for a block of no body compiled.
     blocks: Vec<Option<std::sync::Arc<stmts::BlockCode>>>,
 }
@@ -82,6 +98,7 @@ impl Closures {
             })
             .collect();
         let blocks = segments::build(p);
+        let labels = p.actions.iter().map(|a| label(p, a)).collect();
         let parts = (p.actions.iter())
             .map(|a| {
                 (a.parts.iter())
@@ -93,8 +110,52 @@ impl Closures {
             actions,
             guards,
             parts,
+            labels,
             blocks,
         }
+    }
+
+    /// Action `a`'s label for the option of arguments `args`, as `decider` sees it, written into
+    /// `out`; `None` when it did not compile or a closure cannot answer (the walker builds it).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn label(
+        &self,
+        a: ActionId,
+        p: &Program,
+        s: &State,
+        l: &Layout,
+        args: &[Value],
+        decider: u8,
+        out: &mut String,
+    ) -> Option<()> {
+        let t = self.labels.get(a.index())?.as_ref()?;
+        let mut slots = [env::NONE; env::SLOTS];
+        for (slot, v) in slots.iter_mut().zip(args) {
+            *slot = env::word(v).unwrap_or(env::NONE);
+        }
+        t.write(
+            &mut Env::new(p, s, l, decider, &mut slots),
+            Some(decider),
+            out,
+        )
+    }
+
+    /// The value of the `j`-th part of action `a`'s label that is not written out, for the
+    /// option of arguments `args` (`None`: not compiled, or its closure cannot answer).
+    pub(crate) fn label_part(
+        &self,
+        a: ActionId,
+        j: usize,
+        (p, s, l): (&Program, &State, &Layout),
+        args: &[Value],
+        decider: u8,
+    ) -> Option<Value> {
+        let t = self.labels.get(a.index())?.as_ref()?;
+        let mut slots = [env::NONE; env::SLOTS];
+        for (slot, v) in slots.iter_mut().zip(args) {
+            *slot = env::word(v).unwrap_or(env::NONE);
+        }
+        t.part(j, &mut Env::new(p, s, l, decider, &mut slots))
     }
 
     fn block_code(&self, b: crate::program::BlockId) -> Option<&stmts::BlockCode> {
@@ -112,6 +173,13 @@ impl Closures {
         choices::candidates(code.choices.get(at.idx as usize)?.as_ref()?, m)
     }
 
+    /// Text `k` of the statement at `at` (`texts::of_stmt`: its prompt or text first, then its
+    /// branches' labels), compiled (`None`: the walker builds it).
+    pub(crate) fn text(&self, at: crate::engine::exec::At, k: usize) -> Option<&texts::Text> {
+        let code = self.block_code(at.block)?;
+        code.texts.get(at.idx as usize)?.get(k)?.as_ref()
+    }
+
     /// How many statements of block `b` the closures run, and how many it holds.
     #[cfg(test)]
     pub(crate) fn compiled_in(&self, b: crate::program::BlockId) -> (usize, usize) {
@@ -122,10 +190,10 @@ impl Closures {
 
     /// Whether check `i`'s guards all compiled: `Some(true)` when one of them holds (or could not
     /// be answered: the check then runs), `Some(false)` when none does, `None` when not compiled.
-    pub(crate) fn guard_holds(&self, i: usize, s: &State, l: &Layout) -> Option<bool> {
+    pub(crate) fn guard_holds(&self, i: usize, p: &Program, s: &State, l: &Layout) -> Option<bool> {
         let conds = self.guards.get(i)?.as_ref().ok()?;
         let mut slots = [0; env::SLOTS];
-        let mut env = Env::new(s, l, s.active, &mut slots);
+        let mut env = Env::new(p, s, l, s.active, &mut slots);
         Some(conds.iter().any(|c| c(&mut env) != Some(0)))
     }
 

@@ -46,11 +46,14 @@ pub(crate) fn build(p: &Program) -> Vec<Option<Arc<BlockCode>>> {
         body(&d.body, &d.params, d.ret.clone());
     }
     for a in &p.actions {
-        // A parameter over a zone is a card; any other is left unknown (its reads do not compile).
-        let params: Vec<Ty> = (a.params.iter())
-            .map(|e| match e.kind {
-                crate::program::ExprKind::Zone(..) => Ty::Card,
-                _ => Ty::Any,
+        // A parameter is a word of its domain's item type; any other is left unknown (its reads
+        // are the walker's context's).
+        let mut cx = Cx::new(p, a.body.slots as usize);
+        let params: Vec<Ty> = (a.params.iter().enumerate())
+            .map(|(i, e)| {
+                let t = super::each::item_type(&cx, e).unwrap_or(Ty::Any);
+                cx.set_type(i as u16, t.clone());
+                t
             })
             .collect();
         body(&a.body, &params, None);

@@ -60,6 +60,8 @@ pub(crate) struct BlockCode {
     pub steps: Vec<Option<Step>>,
     /// Per statement, a `choose`'s candidates compiled (choices.rs).
     pub choices: Vec<Option<super::choices::Domain>>,
+    /// Per statement, its texts compiled (`texts::of_stmt`).
+    pub texts: Vec<Vec<Option<super::texts::Text>>>,
     pub charge: Vec<u32>,
     pub span: Span,
 }
@@ -183,7 +185,7 @@ fn typed(cx: &mut Cx, e: &crate::program::Expr) -> C<(Int, Ty)> {
 /// Runs `f` on an `Env` over the game and the slots.
 #[inline(always)]
 pub(super) fn eval(m: &Mach, regs: &mut Regs, f: &Int) -> Option<i64> {
-    let mut env = Env::new(m.s, m.l, regs.you, &mut regs.slots);
+    let mut env = Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots);
     f(&mut env)
 }
 
@@ -214,6 +216,7 @@ pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
     let p: &Program = sx.cx.p;
     let stmts: &[Stmt] = p.blocks.get(id.index()).map_or(&[], |b| &b.stmts);
     let mut choices = Vec::with_capacity(stmts.len());
+    let mut texts = Vec::with_capacity(stmts.len());
     let steps: Vec<Option<Step>> = (stmts.iter().enumerate())
         .map(|(i, st)| {
             let at = At {
@@ -225,9 +228,34 @@ pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
                 StmtKind::Choose(_, ch) => super::choices::compile_domain(sx, ch),
                 _ => None,
             });
+            texts.push(
+                (super::texts::of_stmt(st).into_iter())
+                    .map(|t| t.and_then(|t| super::texts::compile(&mut sx.cx, t).ok()))
+                    .collect(),
+            );
             let step = stmt(sx, st, at).ok();
             // The blocks inside a statement the walker runs are entered by the walker: each
-            // is compiled for itself (with what the frame's types are known to be here).
+            // is compiled for itself (with what the frame's types are known to be here). A
+            // `simultaneously`'s body reads the seat and, choosing one, its answer (`none` when it
+            // had no candidate: the slot then holds no word).
+            if let StmtKind::Simultaneously {
+                player,
+                count,
+                var,
+                domain,
+                ..
+            } = &st.kind
+            {
+                sx.cx.set_type(*player, Ty::Player);
+                match (count, super::each::item_type(&sx.cx, domain)) {
+                    (ChooseCount::One, Some(t)) => sx.cx.set_type(*var, t),
+                    _ => {
+                        if let Some(t) = sx.cx.types.get_mut(*var as usize) {
+                            *t = None;
+                        }
+                    }
+                }
+            }
             for b in nested(st) {
                 block(sx, b);
             }
@@ -250,6 +278,7 @@ pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
         reads,
         steps,
         choices,
+        texts,
         charge,
         span,
     });
@@ -705,6 +734,19 @@ fn moving(
             Ctl::Next
         })
     }))
+}
+
+impl Regs {
+    /// Registers of no word but the slots `reads` names, loaded from the walker's context.
+    pub(crate) fn loaded(m: &Mach, reads: u32) -> Regs {
+        let mut regs = Regs {
+            slots: [NONE; super::env::SLOTS],
+            you: 0,
+            depth: 0,
+        };
+        load(m, &mut regs, reads);
+        regs
+    }
 }
 
 /// Loads the slots `reads` of the context on top as words (`NONE` where a local holds no word)

@@ -52,7 +52,7 @@ fn as_list(env: &Env, v: Value) -> Option<Arc<Vec<Value>>> {
 
 /// `e` as a word closure when it is a word of a known type, its word made a value.
 fn word(cx: &mut Cx, e: &Expr) -> Option<Val> {
-    let t = type_of(cx, e)?;
+    let t = type_of(cx, e).filter(is_word)?;
     let f = compile(cx, e).ok()?;
     Some(Box::new(move |env| Some(of_word(&t, f(env)?))))
 }
@@ -234,8 +234,7 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
             Box::new(move |env| f(env).map(Value::List))
         }
         ExprKind::Builtin(b, args) => builtin(cx, *b, args)?,
-        // Words whose closure did not compile (`word` above), and what the walker keeps: a
-        // text (its labels read the program).
+        // Words whose closure did not compile (`word` above).
         ExprKind::You
         | ExprKind::Active
         | ExprKind::Players
@@ -244,7 +243,14 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
         | ExprKind::Unary(UnOp::Neg | UnOp::Not, _)
         | ExprKind::Zone(..)
         | ExprKind::Field(..) => return Err("a word whose closure did not compile"),
-        ExprKind::Text(_) => return Err("a text"),
+        ExprKind::Text(t) => {
+            let t = super::texts::compile(cx, t)?;
+            Box::new(move |env| {
+                let mut out = String::new();
+                t.write(env, None, &mut out)?;
+                Some(Value::Text(out.into()))
+            })
+        }
         ExprKind::Pile {
             position,
             count,
@@ -679,7 +685,7 @@ fn kind_arg(env: &Env, v: Value) -> Option<u16> {
 /// Runs value closure `f` over the game and a compiled body's slots.
 #[inline]
 pub(super) fn eval_value(m: &mut Mach, regs: &mut Regs, f: &Val) -> Option<Value> {
-    let v = f(&mut Env::new(m.s, m.l, regs.you, &mut regs.slots));
+    let v = f(&mut Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots));
     #[cfg(test)]
     {
         m.s.probe.counted.values += v.is_some() as u64;
@@ -690,7 +696,7 @@ pub(super) fn eval_value(m: &mut Mach, regs: &mut Regs, f: &Val) -> Option<Value
 /// Runs list closure `f` over the game and a compiled body's slots.
 #[inline]
 pub(super) fn eval_list(m: &mut Mach, regs: &mut Regs, f: &Items) -> Option<Arc<Vec<Value>>> {
-    let v = f(&mut Env::new(m.s, m.l, regs.you, &mut regs.slots));
+    let v = f(&mut Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots));
     #[cfg(test)]
     {
         m.s.probe.counted.values += v.is_some() as u64;

@@ -97,7 +97,7 @@ pub(super) fn same_answers_in(
                 if p.guarded_checks.get(i) != Some(&true) {
                     continue;
                 }
-                let theirs = closures.guard_holds(i, &g.st, &g.layout);
+                let theirs = closures.guard_holds(i, p, &g.st, &g.layout);
                 let why = closures.guards[i].as_ref().err();
                 assert!(
                     theirs.is_some(),

@@ -1,0 +1,88 @@
+//! Engine stage: what the closures took over from the walker, against it: a `simultaneously`'s
+//! body (its seat and answer typed), a player's variable holding a list walked and looped over, an
+//! action's parameter over two zones joined or either of two, a global list joined with a list
+//! written out; the games played in lockstep are the walker's, recorded or not.
+
+use super::closures::lockstep_in;
+
+#[test]
+fn the_walkers_gaps_on_the_closures_are_the_walkers() {
+    let src = r#"
+game "Gaps" {
+  players 3
+  option wide: bool = true "Keep from the shown cards too"
+}
+property rank: int = 0
+card "{r} gem" for r in 1..8 {
+  rank r
+}
+zone deck: pile, hidden
+zone hand per player: set, hidden
+zone shown per player: set
+zone kept per player: set
+var fresh per player: list of card = []
+var picked: list of card = []
+var coins per player shown: int = 0
+action keep(c in if wide then you.hand + you.shown else you.hand) if c.rank > 1 {
+  if c.zone == you.hand {
+    move c to you.kept
+  }
+  picked = picked + [c]
+  you.coins += c.rank
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 3 of deck to p.hand
+  }
+  repeat 2 {
+    simultaneously q in everyone choose c in q.hand where c.rank != 4 {
+      move c to q.shown face down
+      q.fresh = [c]
+      q.coins += c.rank
+    }
+    for q in everyone {
+      reveal q.fresh
+      q.coins += count(q.fresh) + sum(c.rank for c in q.fresh)
+      for c in q.fresh where c.zone == q.shown {
+        log "{q} shows {c}"
+      }
+      turn q {
+        actions by q once [keep]
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#;
+    let checked = crate::check::check_source(src);
+    let p = std::sync::Arc::new(
+        (checked.program).unwrap_or_else(|| panic!("the script checks: {:?}", checked.diagnostics)),
+    );
+    let closures = p.closures.clone().expect("closures are built");
+    // Every block but those of the flow's statements the walker keeps (decisions, turns, a
+    // shuffle, `win`) compiles whole: the bodies of the action, the `simultaneously`, the loops.
+    use crate::program::StmtKind;
+    let mut whole = 0;
+    for (i, b) in p.blocks.iter().enumerate() {
+        let walkers = b.stmts.iter().any(|st| {
+            matches!(
+                st.kind,
+                StmtKind::Actions { .. }
+                    | StmtKind::Simultaneously { .. }
+                    | StmtKind::Turn(..)
+                    | StmtKind::Shuffle(_)
+                    | StmtKind::Win(..)
+            )
+        });
+        let (compiled, all) = closures.compiled_in(crate::program::BlockId(i as u16));
+        if !walkers {
+            assert_eq!(compiled, all, "block {i} compiles whole");
+            whole += 1;
+        }
+    }
+    assert!(whole >= 5, "{whole} blocks");
+    assert!(lockstep_in(&p, "gaps", 3, 8, false) >= 20);
+    assert!(lockstep_in(&p, "gaps", 3, 8, true) >= 20);
+}
