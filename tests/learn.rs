@@ -84,7 +84,11 @@ fn a_model_plays_with_its_script_and_is_refused_by_another() {
     let path = temp("piles.model");
     learn("examples/two-piles.cardgame", "2", &path);
     let model = path.to_str().expect("a path");
-    for agents in ["search:5,learned", "policy,search:5:deep=1"] {
+    for agents in [
+        "search:5,learned",
+        "policy,search:5:deep=1",
+        "policy:best,policy",
+    ] {
         let ok = cardgame(&[
             "run",
             "examples/two-piles.cardgame",

@@ -320,10 +320,12 @@ pub fn make_agent_with(
                 )),
             }
         }
-        "policy" => match model {
-            Some(m) if !m.moves.is_empty() => {
-                Ok(Box::new(moves::PolicyAgent::new(m.clone(), seat_seed)))
-            }
+        "policy" | "policy:best" => match model {
+            Some(m) if !m.moves.is_empty() => Ok(Box::new(moves::PolicyAgent::new(
+                m.clone(),
+                seat_seed,
+                spec.trim() == "policy:best",
+            ))),
             Some(_) => Err(
                 "`policy` plays by a learned model's play-out policy, and this model has none: \
                  learn it again with `cardgame learn FILE --players N --out MODEL`"

@@ -218,6 +218,19 @@ impl Moves {
         softmax(&self.scores(decision, inputs))
     }
 
+    /// The option of `decision` the policy scores highest with its `inputs` (among equal scores,
+    /// one drawn at random).
+    pub fn best(&self, decision: &Decision, inputs: &[f64], rng: &mut ChaCha8Rng) -> usize {
+        let scores = self.scores(decision, inputs);
+        let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let ties: Vec<usize> = (0..scores.len()).filter(|&i| scores[i] >= top).collect();
+        match ties.len() {
+            0 => 0,
+            1 => ties[0],
+            n => ties[rng.gen_range(0..n)],
+        }
+    }
+
     /// An option of `decision` drawn from its chances with the policy's `inputs`.
     pub fn pick(&self, decision: &Decision, inputs: &[f64], rng: &mut ChaCha8Rng) -> usize {
         let p = self.chances(decision, inputs);
@@ -370,7 +383,8 @@ pub(crate) fn dot(w: &[f64], x: &[f64]) -> f64 {
 }
 
 /// `policy`: plays by a learned model's play-out policy alone, each choice drawn from its chances
-/// (no look-ahead: thousands of games a second, a fast opponent for a study). It reads the decision
+/// (no look-ahead: thousands of games a second, a fast opponent for a study); `policy:best` takes
+/// the option the policy scores highest instead (stronger, less varied). It reads the decision
 /// (the prompt and the labels its seat is shown), the turn and, where the policy reads the position,
 /// the counts every seat knows (read from the game as they are the same in every world its seat
 /// could deal), or, for a policy that reads others, a world dealt from its seat's view.
@@ -379,10 +393,13 @@ pub struct PolicyAgent {
     rng: ChaCha8Rng,
     /// Whether the policy reads only counts every seat knows, so that the game itself is read.
     reads_known: bool,
+    /// Whether it takes the option scored highest (`policy:best`) rather than drawing one.
+    best: bool,
 }
 
 impl PolicyAgent {
-    pub fn new(model: Arc<Model>, seed: u64) -> PolicyAgent {
+    /// `policy` (drawing its choices), or `policy:best` where `best`.
+    pub fn new(model: Arc<Model>, seed: u64, best: bool) -> PolicyAgent {
         let reads_known = model
             .features()
             .is_none_or(|features| model.moves.reads_only_known(features));
@@ -390,6 +407,7 @@ impl PolicyAgent {
             model,
             rng: ChaCha8Rng::seed_from_u64(seed),
             reads_known,
+            best,
         }
     }
 }
@@ -409,11 +427,19 @@ impl Agent for PolicyAgent {
             }
             _ => vec![1.0, t],
         };
-        moves.pick(decision, &inputs, &mut self.rng)
+        if self.best {
+            moves.best(decision, &inputs, &mut self.rng)
+        } else {
+            moves.pick(decision, &inputs, &mut self.rng)
+        }
     }
 
     fn name(&self) -> String {
-        "policy".to_string()
+        if self.best {
+            "policy:best".to_string()
+        } else {
+            "policy".to_string()
+        }
     }
 }
 
@@ -463,6 +489,15 @@ mod tests {
             .filter(|_| moves.pick(&d, &[1.0, 0.0], &mut rng) == 0)
             .count();
         assert!((820..940).contains(&gold), "{gold}");
+        // `policy:best`: always the option scored highest, whatever the draw.
+        assert!((0..100).all(|_| moves.best(&d, &[1.0, 0.0], &mut rng) == 0));
+        assert!((0..100).all(|_| moves.best(&d, &[1.0, 1.0], &mut rng) == 1));
+        // Equal scores: either, at random.
+        let even = decision("Choose an action", &["never seen", "nor this"]);
+        let first = (0..1000)
+            .filter(|_| moves.best(&even, &[1.0, 0.0], &mut rng) == 0)
+            .count();
+        assert!((400..600).contains(&first), "{first}");
     }
 
     #[test]
