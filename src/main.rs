@@ -370,8 +370,8 @@ enum Command {
         /// The most generations of the prior over options, after the evaluation's (0: none).
         #[arg(long, default_value_t = 8)]
         prior_generations: u32,
-        /// Self-play games of the search per generation of the prior.
-        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+        /// Self-play games of the search per generation of the prior, and the most of each match that chooses how the search uses the model (0: no prior and no match: play-outs to the end by the policy).
+        #[arg(long, default_value_t = 100)]
         prior_games: u64,
         /// Iterations per decision of the search in the generations of the prior.
         #[arg(long, default_value_t = cardgame_interpreter::learn::PRIOR_ITERATIONS, value_parser = clap::value_parser!(u32).range(1..))]

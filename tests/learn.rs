@@ -353,6 +353,42 @@ fn learning_chooses_the_search_s_play_outs_by_a_match() {
     assert!(one.contains(written), "{line}\n{one}");
 }
 
+/// `--prior-games 0`: no game of the search, so neither match nor prior generation runs, and the
+/// model plays out to the end by its policy.
+#[test]
+fn learning_without_games_of_the_search_plays_out_to_the_end() {
+    let out = temp("bids-quick.model");
+    let o = cardgame(&[
+        "learn",
+        "examples/secret-bids.cardgame",
+        "--games",
+        "20",
+        "--generations",
+        "1",
+        "--prior-games",
+        "0",
+        "--policy-rounds",
+        "2",
+        "--jobs",
+        "1",
+        "--out",
+        out.to_str().expect("a path"),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let report = String::from_utf8_lossy(&o.stdout);
+    let model = std::fs::read_to_string(&out).expect("the model");
+    assert!(
+        !report.contains("search's") && !report.contains("prior"),
+        "{report}"
+    );
+    assert!(model.contains("\nplayouts end\n"), "{model}");
+}
+
 #[test]
 fn the_policy_reads_what_is_asked_and_by_default_a_match_decides() {
     let out = temp("reads.model");

@@ -548,7 +548,8 @@ fn learn_in_pool(
     // With a prior to learn after it, the evaluation leaves the time of one prior generation (as
     // long as a game of the search with the blank model, timed now, makes it), when that is at most
     // half of the time; else it takes all of it and no prior is learned.
-    let mut learn_prior = lc.prior_generations > 0;
+    // No games of the search (`--prior-games 0`): no prior either (nor a match, `learn/playouts.rs`).
+    let mut learn_prior = lc.prior_generations > 0 && lc.prior_games > 0;
     let evaluation_time = lc.time.map(|t| {
         let most = t.mul_f64(1.0 - POLICY_SHARE);
         if !learn_prior {
