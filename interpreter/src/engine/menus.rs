@@ -484,18 +484,7 @@ impl<'a> Mach<'a> {
             *slot = v.clone();
         }
         self.s.push_ctx(locals, Some(decider), None);
-        let text = if !self.wants_labels()
-            && (super::options::plain_label(def, args) || self.label_can_wait(a, def, args))
-        {
-            self.s.unlabelled = true;
-            Ok(String::new())
-        } else {
-            match (&def.label, self.compiled_label(a, args, decider)) {
-                (_, Some(text)) => Ok(text),
-                (Some(t), None) => self.text_seen_by(t, decider),
-                (None, None) => Ok(self.default_label(def, args, decider)),
-            }
-        };
+        let text = self.offered_label(a, def, args, decider);
         self.s.truncate_ctxs(base);
         text
     }

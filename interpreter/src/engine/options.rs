@@ -224,6 +224,27 @@ impl<'a> Mach<'a> {
     /// fails, or gives a list or a text), that work is taken back and the text is built now,
     /// counting it again and failing where it fails. Built later, in the same position (a pending
     /// decision's state does not change), the text is the same.
+    /// The label of action `a`'s option of arguments `args` as `decider` sees it, in the option's
+    /// context: empty where nobody reads labels and building it later cannot fail (built when
+    /// someone reads it, `Game::set_labels`), else by the closures, else by the walker.
+    pub(super) fn offered_label(
+        &mut self,
+        a: ActionId,
+        def: &ActionDef,
+        args: &[Value],
+        decider: u8,
+    ) -> R<String> {
+        if !self.wants_labels() && (plain_label(def, args) || self.label_can_wait(a, def, args)) {
+            self.s.unlabelled = true;
+            return Ok(String::new());
+        }
+        match (&def.label, self.compiled_label(a, args, decider)) {
+            (_, Some(text)) => Ok(text),
+            (Some(t), None) => self.text_seen_by(t, decider),
+            (None, None) => Ok(self.default_label(def, args, decider)),
+        }
+    }
+
     pub(super) fn label_can_wait(&mut self, a: ActionId, def: &ActionDef, args: &[Value]) -> bool {
         let Some(t) = &def.label else {
             return false;
@@ -726,19 +747,7 @@ impl<'a> Mach<'a> {
                 return Ok((level != u16::MAX).then_some(level));
             }
         }
-        let text = if !self.wants_labels()
-            && (plain_label(def, args) || self.label_can_wait(a, def, args))
-        {
-            // Built when someone reads it (`Game::set_labels`).
-            self.s.unlabelled = true;
-            String::new()
-        } else {
-            match (&def.label, self.compiled_label(a, args, decider)) {
-                (_, Some(text)) => text,
-                (Some(t), None) => self.text_seen_by(t, decider)?,
-                (None, None) => self.default_label(def, args, decider),
-            }
-        };
+        let text = self.offered_label(a, def, args, decider)?;
         if let (Some(fp), Some(seen)) = (fingerprint, list.seen.as_mut()) {
             seen.add(fp, list.out.len());
         }
