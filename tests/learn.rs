@@ -286,42 +286,49 @@ fn a_model_beside_the_script_is_found_said_and_checked() {
     assert_eq!(ignored.status.code(), Some(0));
 }
 
+/// `learn` of Secret Bids with one generation, two rounds of the policy, `--prior-games` and
+/// `--prior-generations` as given, on `jobs` threads: what it printed, and the model.
+fn learn_bids(
+    (prior_games, prior_generations): (&str, &str),
+    jobs: &str,
+    name: &str,
+) -> (String, String) {
+    let out = temp(name);
+    let o = cardgame(&[
+        "learn",
+        "examples/secret-bids.cardgame",
+        "--games",
+        "20",
+        "--generations",
+        "1",
+        "--prior-games",
+        prior_games,
+        "--prior-generations",
+        prior_generations,
+        "--policy-rounds",
+        "2",
+        "--jobs",
+        jobs,
+        "--out",
+        out.to_str().expect("a path"),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    (text, std::fs::read_to_string(out).expect("the model"))
+}
+
 /// In a game of two sides, `learn` plays the search's play-outs to the end against those cut at the
 /// next turn, then the winner against the search without the model, says the results and writes the
 /// setting chosen into the model; the model is the same whatever `--jobs`.
 #[test]
 fn learning_chooses_the_search_s_play_outs_by_a_match() {
-    let learn_bids = |jobs: &str, name: &str| {
-        let out = temp(name);
-        let o = cardgame(&[
-            "learn",
-            "examples/secret-bids.cardgame",
-            "--games",
-            "20",
-            "--generations",
-            "1",
-            "--prior-games",
-            "6",
-            "--prior-generations",
-            "0",
-            "--policy-rounds",
-            "2",
-            "--jobs",
-            jobs,
-            "--out",
-            out.to_str().expect("a path"),
-        ]);
-        assert_eq!(
-            o.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        let text = String::from_utf8_lossy(&o.stdout).to_string();
-        (text, std::fs::read_to_string(out).expect("the model"))
-    };
-    let (report, one) = learn_bids("1", "bids-1.model");
-    let (_, two) = learn_bids("2", "bids-2.model");
+    let (report, one) = learn_bids(("6", "0"), "1", "bids-1.model");
+    let (_, two) = learn_bids(("6", "0"), "2", "bids-2.model");
     assert_eq!(one, two);
     let line = report
         .lines()
@@ -357,31 +364,7 @@ fn learning_chooses_the_search_s_play_outs_by_a_match() {
 /// model plays out to the end by its policy.
 #[test]
 fn learning_without_games_of_the_search_plays_out_to_the_end() {
-    let out = temp("bids-quick.model");
-    let o = cardgame(&[
-        "learn",
-        "examples/secret-bids.cardgame",
-        "--games",
-        "20",
-        "--generations",
-        "1",
-        "--prior-games",
-        "0",
-        "--policy-rounds",
-        "2",
-        "--jobs",
-        "1",
-        "--out",
-        out.to_str().expect("a path"),
-    ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let report = String::from_utf8_lossy(&o.stdout);
-    let model = std::fs::read_to_string(&out).expect("the model");
+    let (report, model) = learn_bids(("0", "8"), "1", "bids-quick.model");
     assert!(
         !report.contains("search's") && !report.contains("prior"),
         "{report}"
