@@ -503,7 +503,7 @@ impl<'a> Mach<'a> {
             .as_deref()
             .filter(|_| self.s.fixed.closures)?;
         let mut out = String::new();
-        closures.label(a, self.p, self.s, self.l, args, decider, &mut out)?;
+        closures.label(a, (self.p, self.s, self.l), args, decider, &mut out)?;
         #[cfg(test)]
         {
             self.s.probe.counted.texts += 1;

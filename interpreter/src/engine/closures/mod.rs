@@ -46,6 +46,15 @@ fn label(p: &Program, a: &crate::program::ActionDef) -> Option<texts::Text> {
     texts::compile(&mut cx, t).ok()
 }
 
+/// An action's slots holding the words of its arguments `args` (the rest `none`).
+fn arg_slots(args: &[Value]) -> env::Slots {
+    let mut slots = [env::NONE; env::SLOTS];
+    for (slot, v) in slots.iter_mut().zip(args) {
+        *slot = env::word(v).unwrap_or(env::NONE);
+    }
+    slots
+}
+
 /// The program's closures, built once when it is loaded, immutable, shared by every game.
 #[derive(Default)]
 pub(crate) struct Closures {
@@ -117,22 +126,16 @@ impl Closures {
 
     /// Action `a`'s label for the option of arguments `args`, as `decider` sees it, written into
     /// `out`; `None` when it did not compile or a closure cannot answer (the walker builds it).
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn label(
         &self,
         a: ActionId,
-        p: &Program,
-        s: &State,
-        l: &Layout,
+        (p, s, l): (&Program, &State, &Layout),
         args: &[Value],
         decider: u8,
         out: &mut String,
     ) -> Option<()> {
         let t = self.labels.get(a.index())?.as_ref()?;
-        let mut slots = [env::NONE; env::SLOTS];
-        for (slot, v) in slots.iter_mut().zip(args) {
-            *slot = env::word(v).unwrap_or(env::NONE);
-        }
+        let mut slots = arg_slots(args);
         t.write(
             &mut Env::new(p, s, l, decider, &mut slots),
             Some(decider),
@@ -151,10 +154,7 @@ impl Closures {
         decider: u8,
     ) -> Option<Value> {
         let t = self.labels.get(a.index())?.as_ref()?;
-        let mut slots = [env::NONE; env::SLOTS];
-        for (slot, v) in slots.iter_mut().zip(args) {
-            *slot = env::word(v).unwrap_or(env::NONE);
-        }
+        let mut slots = arg_slots(args);
         t.part(j, &mut Env::new(p, s, l, decider, &mut slots))
     }
 
