@@ -45,6 +45,8 @@ pub struct LearnArgs<'a> {
     pub policy_reads: PolicyReads,
     /// Hidden units of the play-out policy that reads the position.
     pub policy_units: usize,
+    /// Whether the play-out policy weighs the options' parts.
+    pub policy_parts: bool,
     pub seed: u64,
     pub jobs: Option<usize>,
     pub out: Option<PathBuf>,
@@ -232,6 +234,7 @@ pub fn cmd_learn(a: &LearnArgs) -> u8 {
     lc.policy_rounds = a.policy_rounds;
     lc.policy_reads = a.policy_reads;
     lc.policy_units = a.policy_units;
+    lc.policy_parts = a.policy_parts;
     lc.time = a.time;
     let jobs = a
         .jobs

@@ -387,6 +387,11 @@ enum Command {
         /// every count alone).
         #[arg(long, default_value_t = cardgame_interpreter::learn::POLICY_UNITS as u16, value_parser = clap::value_parser!(u16).range(0..=256))]
         policy_units: u16,
+        /// Whether the play-out policy also weighs what each option is made of (its action, and
+        /// each argument by its kind, a space by the top card of each zone on it), so that options
+        /// alike on different cards or spaces share what is learned.
+        #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
+        policy_parts: bool,
         /// Base seed of every game played.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -593,6 +598,7 @@ fn main() -> ExitCode {
             policy_rounds,
             policy_reads,
             policy_units,
+            policy_parts,
             seed,
             jobs,
             out,
@@ -612,6 +618,7 @@ fn main() -> ExitCode {
                 _ => PolicyReads::Auto,
             },
             policy_units: usize::from(policy_units),
+            policy_parts,
             seed,
             jobs,
             out,

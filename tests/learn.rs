@@ -65,7 +65,7 @@ fn learning_gives_the_same_model_whatever_the_jobs() {
     let one = learn("examples/two-piles.cardgame", "1", &a);
     let two = learn("examples/two-piles.cardgame", "2", &b);
     assert_eq!(one, two);
-    assert!(one.starts_with("cardgame model 7\nscript "), "{one}");
+    assert!(one.starts_with("cardgame model 8\nscript "), "{one}");
     // The play-out policy, learned from the same games: a `move` line per option seen.
     assert!(one.contains("\nmove "), "{one}");
     // How the search uses the model, as the matches said (the crew's games played alone).
@@ -107,7 +107,7 @@ fn a_model_plays_with_its_script_and_is_refused_by_another() {
     // A model of the version before the play-out policy: `search` plays with it, `policy` cannot.
     let text = std::fs::read_to_string(&path).expect("the model");
     let before: String = text
-        .replace("cardgame model 7", "cardgame model 4")
+        .replace("cardgame model 8", "cardgame model 4")
         .lines()
         .filter(|l| {
             !["move ", "reads ", "unit "]

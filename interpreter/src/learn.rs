@@ -155,6 +155,9 @@ pub struct LearnConfig {
     /// The hidden units of the play-out policy that reads the position (0: none, its moves weigh
     /// the features themselves; `learn/policy.rs`).
     pub policy_units: usize,
+    /// Whether the play-out policy weighs the options' parts beside their labels
+    /// (`Game::option_parts`, `agents/moves.rs`).
+    pub policy_parts: bool,
 }
 
 impl LearnConfig {
@@ -176,6 +179,7 @@ impl LearnConfig {
             policy_rounds: selfplay::ROUNDS,
             policy_reads: PolicyReads::Auto,
             policy_units: POLICY_UNITS,
+            policy_parts: false,
         }
     }
 }

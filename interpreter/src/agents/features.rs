@@ -79,14 +79,7 @@ fn number(v: Option<&Value>) -> f64 {
     }
 }
 
-/// How a seat is named relative to the deciding one.
-pub fn relative_name(r: usize) -> String {
-    match r {
-        0 => "me".into(),
-        1 => "next".into(),
-        r => format!("seat+{r}"),
-    }
-}
+pub use crate::engine::relative_name;
 
 impl FeatureSet {
     pub fn new(program: &Program, players: u8) -> FeatureSet {

@@ -195,7 +195,7 @@ impl Guide {
             return None;
         };
         let inputs = moves_inputs(model, world, d.player);
-        Some(model.moves.pick(d, &inputs, rng))
+        Some(model.moves.pick((world, d), &inputs, rng))
     }
 
     /// The chances of the options of `world`'s decision by the model's play-out policy; `None`
@@ -206,7 +206,7 @@ impl Guide {
             return None;
         };
         let inputs = moves_inputs(model, world, d.player);
-        Some(model.moves.chances(d, &inputs))
+        Some(model.moves.chances(world, d, &inputs))
     }
 
     /// A play-out's choice in `world` (a world of the search, at a decision) drawn from the model's

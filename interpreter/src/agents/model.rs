@@ -20,13 +20,14 @@
 //! learn` fits one to the search's visits at the root (`learn/prior.rs`), starting from `v = 1`, the
 //! rest 0.
 //!
-//! The file is text: a header (`cardgame model 7`, `script HASH`, `players N`, `turns T`, `bias B`,
+//! The file is text: a header (`cardgame model 8`, `script HASH`, `players N`, `turns T`, `bias B`,
 //! `prior V V'`, or `prior none`, `playouts end`, `playouts turn` or `playouts script`: [`Playouts`]),
 //! then one line per feature it reads: `feature NAME MEAN SPREAD W U A B`, in the
 //! order the features are derived; then the play-out policy: the features it reads, `reads NAME MEAN
 //! SPREAD`, its hidden units, `unit C W…` (a weight per feature read), and its weights, one line per
-//! move, `move A B C… KEY` (`moves.rs`). Files of version 6 (no `unit` lines), 5 (no `reads` lines:
-//! `move A B KEY`) and 4 (no `playouts` nor `move` lines) are still read.
+//! move, `move A B C… KEY`, then one per part of an option, `part A B C… KEY` (`moves.rs`). Files of
+//! version 7 (no `part` lines), 6 (no `unit` lines), 5 (no `reads` lines: `move A B KEY`) and 4 (no
+//! `playouts` nor `move` lines) are still read.
 
 use super::features::FeatureSet;
 use super::moves::Moves;
@@ -160,10 +161,15 @@ pub fn softmax(scores: &[f64]) -> Vec<f64> {
 }
 
 /// The first line of a model file.
-const MAGIC: &str = "cardgame model 7";
-/// The first lines of the model files of the versions before, still read: version 6 had no
-/// `unit` lines, version 5 no `reads` lines, version 4 no `move` lines.
-const MAGIC_BEFORE: [&str; 3] = ["cardgame model 6", "cardgame model 5", "cardgame model 4"];
+const MAGIC: &str = "cardgame model 8";
+/// The first lines of the model files of the versions before, still read: version 7 had no
+/// `part` lines, version 6 no `unit` lines, version 5 no `reads` lines, version 4 no `move` lines.
+const MAGIC_BEFORE: [&str; 4] = [
+    "cardgame model 7",
+    "cardgame model 6",
+    "cardgame model 5",
+    "cardgame model 4",
+];
 
 impl Model {
     /// A model that knows nothing yet: every position is worth one half.
@@ -411,7 +417,7 @@ impl Model {
                     })?;
                 continue;
             }
-            if ["move ", "reads ", "unit "]
+            if ["move ", "part ", "reads ", "unit "]
                 .iter()
                 .any(|p| line.starts_with(p))
             {
@@ -491,7 +497,7 @@ mod tests {
         let text = m.to_text();
         let hash = script_hash(SRC);
         assert!(text.starts_with(&format!(
-            "cardgame model 7\nscript {hash}\nplayers 2\nturns 12.5\nbias 0\nprior 1 0.5\nplayouts turn\n\
+            "cardgame model 8\nscript {hash}\nplayers 2\nturns 12.5\nbias 0\nprior 1 0.5\nplayouts turn\n\
              feature me.hand 0 1 0.25 0 0 0\nfeature me.*:Red Gem 0 1 0 -1.5 0 2\n"
         )));
         let back = Model::from_text(&text, &p, &script_hash(SRC), 2).expect("reads");
@@ -545,6 +551,19 @@ mod tests {
         let back = Model::from_text(&text, &p, &hash, 2).expect("reads");
         assert_eq!(back.moves, playing.moves);
         assert_eq!(back.playouts, Playouts::Turn);
+        // And the weights of the options' parts as `part` lines after the moves'.
+        let mut with_parts = playing.clone();
+        with_parts.moves.parts.insert(
+            super::super::moves::key("Choose an action", "buy 1=is Gem"),
+            vec![0.25, 1.0],
+        );
+        let parts_text = with_parts.to_text();
+        assert!(
+            parts_text.ends_with("Buy Gem\npart 0.25 1 Choose an action\tbuy 1=is Gem\n"),
+            "{parts_text}"
+        );
+        let back_parts = Model::from_text(&parts_text, &p, &hash, 2).expect("reads");
+        assert_eq!(back_parts.moves, with_parts.moves);
         for setting in Playouts::ALL {
             let written = text.replace("playouts turn", &format!("playouts {}", setting.name()));
             let back = Model::from_text(&written, &p, &hash, 2).expect("reads");
@@ -557,10 +576,10 @@ mod tests {
         // A file of the version before (no `move` lines) is still read.
         let before = blank
             .to_text()
-            .replace("cardgame model 7", "cardgame model 4");
+            .replace("cardgame model 8", "cardgame model 4");
         let back = Model::from_text(&before, &p, &hash, 2).expect("reads");
         assert!(back.moves.is_empty());
-        let before = text.replace("cardgame model 7", "cardgame model 5");
+        let before = text.replace("cardgame model 8", "cardgame model 5");
         let back = Model::from_text(&before, &p, &hash, 2).expect("reads");
         assert_eq!(back.moves, playing.moves);
         // A policy that reads the position: its `reads` lines name the script's features.

@@ -50,6 +50,49 @@ pub struct Moves {
     /// then one per hidden unit, or, where there are none, one per feature read
     /// ([`Moves::width`] in all).
     pub weights: HashMap<String, Vec<f64>>,
+    /// Per part key (the prompt as in [`key`], a tab, then a part of an option:
+    /// `Game::option_parts`), its weights, as a move's: an option scores its move's weights and
+    /// those of each of its parts. Empty for a policy of labels alone.
+    pub parts: HashMap<String, Vec<f64>>,
+}
+
+/// The keys of one option: its move's ([`key`]) and, where the policy weighs the options' parts,
+/// each part's.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OptionKeys {
+    pub label: String,
+    pub parts: Vec<String>,
+}
+
+/// The keys of each option of `decision`, the pending decision of `game`: its move's and, where
+/// `with_parts`, its parts' (`Game::option_parts`, as the decider may see them).
+pub fn option_keys(game: &Game, decision: &Decision, with_parts: bool) -> Vec<OptionKeys> {
+    let mut prefix = String::new();
+    prompt_into(&decision.prompt, &mut prefix);
+    let mut parts = match with_parts {
+        true => game.option_parts(decision.player).into_iter(),
+        false => Vec::new().into_iter(),
+    };
+    decision
+        .options
+        .iter()
+        .map(|label| {
+            let joined = |text: &str| {
+                let mut k = prefix.clone();
+                escaped_into(text, &mut k);
+                k
+            };
+            OptionKeys {
+                label: joined(label),
+                parts: parts
+                    .next()
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|p| joined(p))
+                    .collect(),
+            }
+        })
+        .collect()
 }
 
 /// A feature of the position that a policy reads: its index among the script's features
@@ -141,7 +184,7 @@ fn escape(ch: char, out: &mut String) {
 
 impl Moves {
     pub fn is_empty(&self) -> bool {
-        self.weights.is_empty()
+        self.weights.is_empty() && self.parts.is_empty()
     }
 
     /// Whether the policy reads the position (beyond the progress).
@@ -193,35 +236,59 @@ impl Moves {
         through_units(&self.units, &[1.0, t], reading)
     }
 
-    /// The score of each option of `decision` with the policy's `inputs` ([`Self::inputs`]; a
-    /// move never seen: 0).
-    pub fn scores(&self, decision: &Decision, inputs: &[f64]) -> Vec<f64> {
-        // The prompt's part of the keys once; each option's label after it.
+    /// Whether the policy weighs the options' parts beside their labels.
+    pub fn weighs_parts(&self) -> bool {
+        !self.parts.is_empty()
+    }
+
+    /// The score of each option of `decision`, the pending decision of `game`, with the policy's
+    /// `inputs` ([`Self::inputs`]): its move's weights and, where the policy weighs parts, its
+    /// parts' (a move or a part never seen: 0).
+    pub fn scores(&self, game: &Game, decision: &Decision, inputs: &[f64]) -> Vec<f64> {
+        // The prompt's part of the keys once; each option's label or part after it.
         let mut buffer = String::new();
         prompt_into(&decision.prompt, &mut buffer);
         let prefix = buffer.len();
-        decision
-            .options
-            .iter()
-            .map(|label| {
-                buffer.truncate(prefix);
-                escaped_into(label, &mut buffer);
-                self.weights
-                    .get(buffer.as_str())
-                    .map_or(0.0, |w| dot(w, inputs))
-            })
-            .collect()
+        let mut score = |table: &HashMap<String, Vec<f64>>, text: &str| {
+            buffer.truncate(prefix);
+            escaped_into(text, &mut buffer);
+            table.get(buffer.as_str()).map_or(0.0, |w| dot(w, inputs))
+        };
+        let mut scores: Vec<f64> = (decision.options.iter())
+            .map(|label| score(&self.weights, label))
+            .collect();
+        if self.weighs_parts() {
+            for (total, parts) in scores.iter_mut().zip(game.option_parts(decision.player)) {
+                *total += parts.iter().map(|p| score(&self.parts, p)).sum::<f64>();
+            }
+        }
+        scores
     }
 
-    /// The chances of `decision`'s options with the policy's `inputs`.
-    pub fn chances(&self, decision: &Decision, inputs: &[f64]) -> Vec<f64> {
-        softmax(&self.scores(decision, inputs))
+    /// The score of an option whose keys are `keys` with the policy's `inputs` (as
+    /// [`Self::scores`]).
+    pub fn score_of(&self, keys: &OptionKeys, inputs: &[f64]) -> f64 {
+        let of = |table: &HashMap<String, Vec<f64>>, k: &String| {
+            table.get(k).map_or(0.0, |w| dot(w, inputs))
+        };
+        of(&self.weights, &keys.label) + keys.parts.iter().map(|k| of(&self.parts, k)).sum::<f64>()
     }
 
-    /// The option of `decision` the policy scores highest with its `inputs` (among equal scores,
-    /// one drawn at random).
-    pub fn best(&self, decision: &Decision, inputs: &[f64], rng: &mut ChaCha8Rng) -> usize {
-        let scores = self.scores(decision, inputs);
+    /// The chances of `decision`'s options (the pending decision of `game`) with the policy's
+    /// `inputs`.
+    pub fn chances(&self, game: &Game, decision: &Decision, inputs: &[f64]) -> Vec<f64> {
+        softmax(&self.scores(game, decision, inputs))
+    }
+
+    /// The option of `decision` (the pending decision of `game`) the policy scores highest with
+    /// its `inputs` (among equal scores, one drawn at random).
+    pub fn best(
+        &self,
+        (game, decision): (&Game, &Decision),
+        inputs: &[f64],
+        rng: &mut ChaCha8Rng,
+    ) -> usize {
+        let scores = self.scores(game, decision, inputs);
         let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let ties: Vec<usize> = (0..scores.len()).filter(|&i| scores[i] >= top).collect();
         match ties.len() {
@@ -231,17 +298,15 @@ impl Moves {
         }
     }
 
-    /// An option of `decision` drawn from its chances with the policy's `inputs`.
-    pub fn pick(&self, decision: &Decision, inputs: &[f64], rng: &mut ChaCha8Rng) -> usize {
-        let p = self.chances(decision, inputs);
-        let mut x = rng.gen_range(0.0..1.0);
-        for (i, w) in p.iter().enumerate() {
-            if x < *w {
-                return i;
-            }
-            x -= w;
-        }
-        p.len().saturating_sub(1)
+    /// An option of `decision` (the pending decision of `game`) drawn from its chances with the
+    /// policy's `inputs`.
+    pub fn pick(
+        &self,
+        (game, decision): (&Game, &Decision),
+        inputs: &[f64],
+        rng: &mut ChaCha8Rng,
+    ) -> usize {
+        draw(&self.chances(game, decision, inputs), rng)
     }
 
     /// The `reads` lines of a model file, then its `move` lines sorted by key (a stable file for a
@@ -267,12 +332,22 @@ impl Moves {
             }
             s.push_str(&format!(" {k}\n"));
         }
+        let mut keys: Vec<&String> = self.parts.keys().collect();
+        keys.sort();
+        for k in keys {
+            s.push_str("part");
+            for w in &self.parts[k] {
+                s.push_str(&format!(" {w}"));
+            }
+            s.push_str(&format!(" {k}\n"));
+        }
         s
     }
 
-    /// Reads one `reads NAME MEAN SPREAD`, `unit C W…` or `move A B C… KEY` line into the policy
-    /// (the `reads` lines first, then the `unit` lines, then the `move` lines; `feature` gives a
-    /// feature's index among the script's by its name); `Err` with what is wrong.
+    /// Reads one `reads NAME MEAN SPREAD`, `unit C W…`, `move A B C… KEY` or `part A B C… KEY` line
+    /// into the policy (the `reads` lines first, then the `unit` lines, then the `move` and `part`
+    /// lines; `feature` gives a feature's index among the script's by its name); `Err` with what is
+    /// wrong.
     pub fn read_line(
         &mut self,
         line: &str,
@@ -290,9 +365,9 @@ impl Moves {
             let (Some(mean), Some(spread)) = (number(mean), number(spread)) else {
                 return Err(malformed());
             };
-            if !self.weights.is_empty() || !self.units.is_empty() {
+            if !self.weights.is_empty() || !self.parts.is_empty() || !self.units.is_empty() {
                 return Err(format!(
-                    "the model's line `{line}` comes after a `unit` or `move` line"
+                    "the model's line `{line}` comes after a `unit`, `move` or `part` line"
                 ));
             }
             let index = feature(name).ok_or_else(|| {
@@ -315,9 +390,9 @@ impl Moves {
                     1 + reads
                 )
             })?;
-            if !self.weights.is_empty() {
+            if !self.weights.is_empty() || !self.parts.is_empty() {
                 return Err(format!(
-                    "the model's line `{line}` comes after a `move` line"
+                    "the model's line `{line}` comes after a `move` or `part` line"
                 ));
             }
             self.units.push(weights);
@@ -326,10 +401,14 @@ impl Moves {
         let inputs = self.width();
         let malformed = || {
             format!(
-                "the model's line `{line}` is not `move` with {inputs} weights then a move's key"
+                "the model's line `{line}` is not `move` or `part` with {inputs} weights then a key"
             )
         };
-        let rest = line.strip_prefix("move ").ok_or_else(malformed)?;
+        let (rest, table) = match (line.strip_prefix("move "), line.strip_prefix("part ")) {
+            (Some(rest), _) => (rest, &mut self.weights),
+            (None, Some(rest)) => (rest, &mut self.parts),
+            (None, None) => return Err(malformed()),
+        };
         let mut parts: Vec<&str> = rest.splitn(inputs + 1, ' ').collect();
         let key = parts
             .pop()
@@ -339,7 +418,7 @@ impl Moves {
         };
         let weights: Option<Vec<f64>> = parts.into_iter().map(number).collect();
         let weights = weights.ok_or_else(malformed)?;
-        self.weights.insert(key.to_string(), weights);
+        table.insert(key.to_string(), weights);
         Ok(())
     }
 }
@@ -375,6 +454,18 @@ pub fn unit_output(unit: &[f64], reading: &[f64]) -> f64 {
     let tail = n - n % 4;
     let rest = dot(&w[tail..], &z[tail..]);
     (bias + (sums[0] + sums[1]) + (sums[2] + sums[3]) + rest).tanh()
+}
+
+/// An option drawn from its `chances`.
+pub fn draw(chances: &[f64], rng: &mut ChaCha8Rng) -> usize {
+    let mut x = rng.gen_range(0.0..1.0);
+    for (i, w) in chances.iter().enumerate() {
+        if x < *w {
+            return i;
+        }
+        x -= w;
+    }
+    chances.len().saturating_sub(1)
 }
 
 /// `Σ wᵢ xᵢ` over the shorter of the two.
@@ -428,9 +519,9 @@ impl Agent for PolicyAgent {
             _ => vec![1.0, t],
         };
         if self.best {
-            moves.best(decision, &inputs, &mut self.rng)
+            moves.best((game, decision), &inputs, &mut self.rng)
         } else {
-            moves.pick(decision, &inputs, &mut self.rng)
+            moves.pick((game, decision), &inputs, &mut self.rng)
         }
     }
 
@@ -450,6 +541,16 @@ mod tests {
     use cardgame_grammar::ast::Span;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
+
+    /// A game whose pending decision the policies below never read (they weigh no parts).
+    fn any_game() -> crate::engine::Game {
+        let src = "game \"G\" { players 2 }\nflow { let n = choose n in [1, 2] by seat(1) }\n";
+        let program = crate::check::check_source(src).program.expect("checks");
+        crate::engine::Game::new(
+            std::sync::Arc::new(program),
+            crate::engine::GameConfig::new(2, 1),
+        )
+    }
 
     fn decision(prompt: &str, options: &[&str]) -> Decision {
         Decision {
@@ -479,23 +580,24 @@ mod tests {
             .weights
             .insert(key("Choose an action", "Buy Gold"), vec![2.0, -4.0]);
         let d = decision("Choose an action", &["Buy Gold", "pass"]);
+        let g = any_game();
         // Early, Gold by e^2 to 1; late (t = 1), pass by e^2 to 1.
-        let early = moves.chances(&d, &[1.0, 0.0]);
+        let early = moves.chances(&g, &d, &[1.0, 0.0]);
         assert!((early[0] - 2f64.exp() / (2f64.exp() + 1.0)).abs() < 1e-9);
-        let late = moves.chances(&d, &[1.0, 1.0]);
+        let late = moves.chances(&g, &d, &[1.0, 1.0]);
         assert!(late[1] > 0.85, "{late:?}");
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let gold = (0..1000)
-            .filter(|_| moves.pick(&d, &[1.0, 0.0], &mut rng) == 0)
+            .filter(|_| moves.pick((&g, &d), &[1.0, 0.0], &mut rng) == 0)
             .count();
         assert!((820..940).contains(&gold), "{gold}");
         // `policy:best`: always the option scored highest, whatever the draw.
-        assert!((0..100).all(|_| moves.best(&d, &[1.0, 0.0], &mut rng) == 0));
-        assert!((0..100).all(|_| moves.best(&d, &[1.0, 1.0], &mut rng) == 1));
+        assert!((0..100).all(|_| moves.best((&g, &d), &[1.0, 0.0], &mut rng) == 0));
+        assert!((0..100).all(|_| moves.best((&g, &d), &[1.0, 1.0], &mut rng) == 1));
         // Equal scores: either, at random.
         let even = decision("Choose an action", &["never seen", "nor this"]);
         let first = (0..1000)
-            .filter(|_| moves.best(&even, &[1.0, 0.0], &mut rng) == 0)
+            .filter(|_| moves.best((&g, &even), &[1.0, 0.0], &mut rng) == 0)
             .count();
         assert!((400..600).contains(&first), "{first}");
     }
@@ -514,14 +616,72 @@ mod tests {
             .weights
             .insert(key("Choose an action", "Buy Gold"), vec![1.0, 0.0, -3.0]);
         let d = decision("Choose an action", &["Buy Gold", "pass"]);
+        let g = any_game();
         // No Gold owned: z = -0.5, score 2.5; three owned: z = 1, score -2.
-        let none = moves.scores(&d, &[1.0, 0.0, -0.5]);
-        let three = moves.scores(&d, &[1.0, 0.0, 1.0]);
+        let none = moves.scores(&g, &d, &[1.0, 0.0, -0.5]);
+        let three = moves.scores(&g, &d, &[1.0, 0.0, 1.0]);
         assert_eq!((none[0], three[0], none[1]), (2.5, -2.0, 0.0));
         // Standardised, and clipped at 3 spreads: a rare count weighs no more than that.
         let read = &moves.reads[0];
         assert_eq!((read.standardise(0.0), read.standardise(3.0)), (-0.5, 1.0));
         assert_eq!(read.standardise(41.0), 3.0);
+    }
+
+    #[test]
+    fn an_options_parts_weigh_beside_its_label() {
+        // Two spaces, a face-up Wood tile on the second: "Visit (2,1)" is made of a Wood tile.
+        let src = "game \"P\" { players 2 }\ncard \"Wood\" { copies 1 }\n\
+                   spaces board: grid 2 by 1\nzone terrain per space: set\n\
+                   setup { move first(cards(\"Wood\", box)) to at(2, 1).terrain face up }\n\
+                   action visit(s in board) label \"Visit {s}\" { }\n\
+                   flow { actions by seat(1) times 1 [visit] }\n";
+        let program = crate::check::check_source(src).program.expect("checks");
+        let g = crate::engine::Game::new(
+            std::sync::Arc::new(program),
+            crate::engine::GameConfig::new(2, 1),
+        );
+        let crate::engine::Status::Decision(d) = g.status() else {
+            panic!("a decision");
+        };
+        let mut moves = Moves::default();
+        moves
+            .weights
+            .insert(key("Choose an action", "Visit (1,1)"), vec![0.5, 0.0]);
+        moves.parts.insert(
+            key("Choose an action", "visit 1=terrain:Wood"),
+            vec![2.0, 1.0],
+        );
+        moves
+            .parts
+            .insert(key("Choose an action", "visit"), vec![-1.0, 0.0]);
+        let inputs = [1.0, 0.5];
+        assert_eq!(moves.scores(&g, d, &inputs), vec![-0.5, 1.5]);
+        // The keys a learner records give the same scores.
+        let keys = super::option_keys(&g, d, true);
+        assert_eq!(
+            keys[1].parts,
+            vec![
+                key("Choose an action", "visit"),
+                key("Choose an action", "visit 1=terrain:Wood")
+            ]
+        );
+        let by_keys: Vec<f64> = keys.iter().map(|k| moves.score_of(k, &inputs)).collect();
+        assert_eq!(by_keys, vec![-0.5, 1.5]);
+        assert!(super::option_keys(&g, d, false)
+            .iter()
+            .all(|k| k.parts.is_empty()));
+        // Its lines: the moves', then the parts', and back.
+        let text = moves.to_lines();
+        assert_eq!(
+            text,
+            "move 0.5 0 Choose an action\tVisit (1,1)\npart -1 0 Choose an action\tvisit\n\
+             part 2 1 Choose an action\tvisit 1=terrain:Wood\n"
+        );
+        let mut back = Moves::default();
+        for l in text.lines() {
+            back.read_line(l, &|_| None).unwrap();
+        }
+        assert_eq!(back, moves);
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod lists;
 pub(crate) mod menus;
 mod moves;
 pub(crate) mod options;
+mod parts;
 #[cfg(any(test, debug_assertions))]
 pub(crate) mod probe;
 mod rounds;
@@ -43,6 +44,7 @@ use std::sync::Arc;
 
 pub use belief::{observation, Likelihood, Observations};
 pub use factory::GameFactory;
+pub use parts::relative_name;
 
 /// The reason of a game whose flow (or a rules test's `start` procedure) ran to its end without a
 /// `win`.

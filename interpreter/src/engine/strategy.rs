@@ -21,7 +21,7 @@ pub enum RulesOf {
 }
 
 /// An option of the pending decision as a strategy sees it.
-enum Offered {
+pub(super) enum Offered {
     /// A menu option: the action and its arguments.
     Action(crate::program::ActionId, Vec<Value>),
     /// An option of a choice: the value offered.
@@ -54,7 +54,7 @@ fn has_type(v: &Value, ty: &Ty) -> bool {
 
 impl Game {
     /// The pending decision's options, in the order of `Decision::options`.
-    fn offered_options(&self) -> Vec<Offered> {
+    pub(super) fn offered_options(&self) -> Vec<Offered> {
         let Status::Decision(d) = &self.st.status else {
             return Vec::new();
         };

@@ -40,7 +40,7 @@ use super::policy::{fit, loss, Net, Row};
 use super::selfplay::{episode, face_off, refine, MATCH_GAMES, ROUND_GAMES};
 use super::{config, Fit, Generation, LearnConfig, Stage};
 use crate::agents::features::FeatureSet;
-use crate::agents::moves::{key, Moves, Read};
+use crate::agents::moves::{option_keys, Moves, OptionKeys, Read};
 use crate::agents::{Agent, Model};
 use crate::engine::{Game, Status};
 use crate::program::Program;
@@ -65,11 +65,12 @@ pub enum PolicyReads {
 /// while the next would end within a quarter of the time left.
 const FIT_BATCH: u64 = 100;
 
-/// One decision as recorded: its options' keys, the option taken, the turn, and the position's
+/// One decision as recorded: its options' keys (their parts' too, with `--policy-parts`), the
+/// option taken, the turn, and the position's
 /// counts that every seat knows, seen from the decider (`FeatureSet::extract_counts` at the
 /// indices of `FeatureSet::known`; empty when the policy reads the progress alone).
 struct Recorded {
-    keys: Vec<String>,
+    keys: Vec<OptionKeys>,
     taken: usize,
     turn: u32,
     counts: Vec<f32>,
@@ -103,7 +104,7 @@ fn play(
                 }
             };
             recorded.push(Recorded {
-                keys: d.options.iter().map(|l| key(&d.prompt, l)).collect(),
+                keys: option_keys(&game, &d, lc.policy_parts),
                 taken: i,
                 turn: game.turns(),
                 counts,
@@ -192,8 +193,9 @@ pub(super) fn learn_moves(
             tick();
             r
         });
-    let mut index: HashMap<String, u32> = HashMap::new();
-    let mut names: Vec<String> = Vec::new();
+    // Every key by index: whether it is a part's, and the key.
+    let mut index: HashMap<(bool, String), u32> = HashMap::new();
+    let mut names: Vec<(bool, String)> = Vec::new();
     let turns = model.turns.max(1.0);
     let (columns, reads): (Vec<usize>, Vec<Read>) =
         reads_of(&features, &known, &games).into_iter().unzip();
@@ -203,14 +205,20 @@ pub(super) fn learn_moves(
             .enumerate()
             .flat_map(|(g, decisions)| decisions.iter().map(move |d| (g, d)))
             .map(|(g, d)| {
-                let moves = d
-                    .keys
-                    .iter()
+                let mut at = |named: (bool, &String)| {
+                    let named = (named.0, named.1.clone());
+                    *index.entry(named.clone()).or_insert_with(|| {
+                        names.push(named);
+                        (names.len() - 1) as u32
+                    })
+                };
+                let moves = (d.keys.iter())
                     .map(|k| {
-                        *index.entry(k.clone()).or_insert_with(|| {
-                            names.push(k.clone());
-                            (names.len() - 1) as u32
-                        })
+                        let parts = k.parts.iter().map(|p| (true, p));
+                        std::iter::once((false, &k.label))
+                            .chain(parts)
+                            .map(&mut at)
+                            .collect()
                     })
                     .collect();
                 let mut inputs = vec![1.0, f64::from(d.turn) / turns];
@@ -244,10 +252,20 @@ pub(super) fn learn_moves(
     // there is one); a policy's weights past its inputs are none, as `dot` reads the shorter.
     let (held_loss, agree) = loss(position.as_ref().unwrap_or(&progress), &held);
     let reported_reads = if position.is_some() { reads.len() } else { 0 };
-    let policy = |reads: Vec<Read>, net: Net| Moves {
-        reads,
-        units: net.units,
-        weights: names.iter().cloned().zip(net.weights).collect(),
+    let policy = |reads: Vec<Read>, net: Net| {
+        let (mut weights, mut parts) = (HashMap::new(), HashMap::new());
+        for ((part, key), w) in names.iter().cloned().zip(net.weights) {
+            match part {
+                true => parts.insert(key, w),
+                false => weights.insert(key, w),
+            };
+        }
+        Moves {
+            reads,
+            units: net.units,
+            weights,
+            parts,
+        }
     };
     let mut fitted = Vec::new();
     if lc.policy_reads != PolicyReads::Position || position.is_none() {

@@ -21,11 +21,11 @@ const EPOCHS: u32 = 30;
 const RATE: f64 = 0.1;
 const L2: f64 = 1e-4;
 
-/// One decision ready to fit: its options' indices among the keys, the option taken, the policy's
-/// inputs before any hidden unit (`1`, the progress, the features read, standardised:
-/// `Moves::reading`).
+/// One decision ready to fit: for each option, the indices of its keys (its move's, then its
+/// parts' where the policy weighs them), the option taken, the policy's inputs before any hidden
+/// unit (`1`, the progress, the features read, standardised: `Moves::reading`).
 pub(super) struct Row {
-    pub moves: Vec<u32>,
+    pub moves: Vec<Vec<u32>>,
     pub taken: usize,
     pub inputs: Vec<f64>,
 }
@@ -62,10 +62,32 @@ impl Net {
     /// The scores of a row's options.
     fn scores(&self, row: &Row) -> Vec<f64> {
         let features = self.features(&row.inputs);
-        row.moves
-            .iter()
-            .map(|&m| dot(&self.weights[m as usize], &features))
+        self.scores_with(row, &features)
+    }
+
+    /// The scores of a row's options with the moves' inputs `features`: each option's keys'
+    /// weights summed.
+    fn scores_with(&self, row: &Row, features: &[f64]) -> Vec<f64> {
+        (row.moves.iter())
+            .map(|keys| {
+                (keys.iter())
+                    .map(|&m| dot(&self.weights[m as usize], features))
+                    .sum()
+            })
             .collect()
+    }
+
+    /// The weights an option whose keys are `keys` gives the moves' inputs: its keys' weights
+    /// summed.
+    fn summed(&self, keys: &[u32]) -> Vec<f64> {
+        let width = self.weights.first().map_or(2, Vec::len);
+        let mut sum = vec![0.0; width];
+        for &m in keys {
+            for (s, w) in sum.iter_mut().zip(&self.weights[m as usize]) {
+                *s += w;
+            }
+        }
+        sum
     }
 }
 
@@ -142,21 +164,14 @@ pub(super) fn fit(start: Net, train: &[&Row], held: &[&Row], seed: u64) -> Net {
         for &r in &order {
             let row = train[r];
             let features = net.features(&row.inputs).into_owned();
-            let p = softmax(
-                &row.moves
-                    .iter()
-                    .map(|&m| dot(&net.weights[m as usize], &features))
-                    .collect::<Vec<_>>(),
-            );
+            let p = softmax(&net.scores_with(row, &features));
             if !net.units.is_empty() {
                 // The units' step first, through the moves' weights as they are.
-                let options: Vec<(&[f64], f64)> = row
-                    .moves
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &m)| {
+                let summed: Vec<Vec<f64>> = row.moves.iter().map(|keys| net.summed(keys)).collect();
+                let options: Vec<(&[f64], f64)> = (summed.iter().enumerate())
+                    .map(|(i, w)| {
                         let error = p[i] - f64::from(u8::from(i == row.taken));
-                        (net.weights[m as usize].as_slice(), error)
+                        (w.as_slice(), error)
                     })
                     .collect();
                 let mut gradient = vec![vec![0.0; reads + 1]; net.units.len()];
@@ -170,7 +185,9 @@ pub(super) fn fit(start: Net, train: &[&Row], held: &[&Row], seed: u64) -> Net {
                     }
                 }
             }
-            for (i, &m) in row.moves.iter().enumerate() {
+            let keys = (row.moves.iter().enumerate())
+                .flat_map(|(i, keys)| keys.iter().map(move |&m| (i, m)));
+            for (i, m) in keys {
                 let error = p[i] - f64::from(u8::from(i == row.taken));
                 let w = &mut net.weights[m as usize];
                 let g = &mut squares[m as usize];
@@ -214,7 +231,7 @@ mod tests {
             .map(|i| {
                 let t = f64::from(i % 10) / 10.0;
                 Row {
-                    moves: vec![0, 1, 2],
+                    moves: vec![vec![0], vec![1], vec![2]],
                     taken: usize::from(t >= 0.5),
                     inputs: vec![1.0, t],
                 }
@@ -244,7 +261,7 @@ mod tests {
                 let mut inputs = vec![1.0, f64::from(i % 10) / 10.0, a, b];
                 inputs.extend((2..reads).map(|_| rng.gen_range(-1.0..1.0)));
                 Row {
-                    moves: vec![0, 1],
+                    moves: vec![vec![0], vec![1]],
                     taken: usize::from(!taken_first(a, b)),
                     inputs,
                 }

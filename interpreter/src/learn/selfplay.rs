@@ -5,7 +5,7 @@
 use super::policy::{position_step, units_gradient};
 use super::{config, LearnConfig};
 use crate::agents::features::FeatureSet;
-use crate::agents::moves::{dot, key, Moves};
+use crate::agents::moves::{draw, option_keys, Moves, OptionKeys};
 use crate::engine::{Game, Status};
 use crate::program::Program;
 use crate::sim::{game_seed, wilson};
@@ -39,11 +39,12 @@ pub(super) struct Episode {
     pub shared: bool,
 }
 
-/// A decision of an [`Episode`] as recorded: the seat, its options' keys, the option taken, the
-/// policy's reading of the position (`Moves::reading`; empty where it reads none) and its inputs.
+/// A decision of an [`Episode`] as recorded: the seat, its options' keys (their parts' too, with
+/// `--policy-parts`), the option taken, the policy's reading of the position (`Moves::reading`;
+/// empty where it reads none) and its inputs.
 pub(super) struct Choice {
     seat: u8,
-    keys: Vec<String>,
+    keys: Vec<OptionKeys>,
     taken: usize,
     reading: Vec<f64>,
     inputs: Vec<f64>,
@@ -68,17 +69,21 @@ pub(super) fn episode(
             // The real game is read: the policy reads only what every seat knows as it is.
             let reading = policy.reading(features, &game, d.player);
             let inputs = policy.inputs_of(&reading, t);
-            let i = policy.pick(d, &inputs, &mut rng);
             if record {
+                let keys = option_keys(&game, d, lc.policy_parts);
+                let scores: Vec<f64> = keys.iter().map(|k| policy.score_of(k, &inputs)).collect();
+                let i = draw(&crate::agents::model::softmax(&scores), &mut rng);
                 decisions.push(Choice {
                     seat: d.player,
-                    keys: d.options.iter().map(|l| key(&d.prompt, l)).collect(),
+                    keys,
                     taken: i,
                     reading,
                     inputs,
                 });
+                i
+            } else {
+                policy.pick((&game, d), &inputs, &mut rng)
             }
-            i
         } else {
             0
         };
@@ -131,7 +136,8 @@ pub(super) fn refine(
     let ascent_position = ASCENT_POSITION * position_step(inputs - 2);
     let ascent_units = ASCENT_POSITION * position_step(start.reads.len());
     let mut policy = start.clone();
-    let mut squares: HashMap<String, Vec<f64>> = HashMap::new();
+    // By key (whether it is a part's, and the key): AdaGrad's sums of squares.
+    let mut squares: HashMap<(bool, String), Vec<f64>> = HashMap::new();
     let unit_width = 1 + start.reads.len();
     let mut unit_squares = vec![vec![1e-8; unit_width]; start.units.len()];
     let mut played = 0;
@@ -171,53 +177,52 @@ pub(super) fn refine(
                 *m += x / games.len().max(1) as f64;
             }
         }
-        let mut gradient: HashMap<&str, Vec<f64>> = HashMap::new();
+        let mut gradient: HashMap<(bool, &str), Vec<f64>> = HashMap::new();
         let mut unit_gradient = vec![vec![0.0; unit_width]; policy.units.len()];
         for (g, result) in games.iter().zip(&results) {
             for choice in &g.decisions {
                 let (keys, x) = (&choice.keys, &choice.inputs);
                 let s = choice.seat as usize;
                 let advantage = result.get(s).copied().unwrap_or(0.0) - mean[s];
-                let scores: Vec<f64> = keys
-                    .iter()
-                    .map(|k| policy.weights.get(k).map_or(0.0, |w| dot(w, x)))
-                    .collect();
+                let scores: Vec<f64> = keys.iter().map(|k| policy.score_of(k, x)).collect();
                 let p = crate::agents::model::softmax(&scores);
                 let pushes = (0..keys.len())
                     .map(|i| advantage * (f64::from(u8::from(i == choice.taken)) - p[i]));
                 if !policy.units.is_empty() {
-                    let options: Vec<(&[f64], f64)> = keys
-                        .iter()
+                    let summed: Vec<Vec<f64>> = keys.iter().map(|k| summed(&policy, k)).collect();
+                    let options: Vec<(&[f64], f64)> = (summed.iter())
                         .zip(pushes.clone())
-                        .map(|(k, push)| {
-                            (policy.weights.get(k).map_or(&[][..], Vec::as_slice), push)
-                        })
+                        .map(|(w, push)| (w.as_slice(), push))
                         .collect();
                     let outputs = x.get(2..).unwrap_or(&[]);
                     units_gradient((&choice.reading, outputs), &options, &mut unit_gradient);
                 }
                 for (k, push) in keys.iter().zip(pushes) {
-                    let e = gradient
-                        .entry(k.as_str())
-                        .or_insert_with(|| vec![0.0; inputs]);
-                    for (e, x) in e.iter_mut().zip(x) {
-                        *e += push * x;
+                    let parts = k.parts.iter().map(|p| (true, p.as_str()));
+                    for named in std::iter::once((false, k.label.as_str())).chain(parts) {
+                        let e = gradient.entry(named).or_insert_with(|| vec![0.0; inputs]);
+                        for (e, x) in e.iter_mut().zip(x) {
+                            *e += push * x;
+                        }
                     }
                 }
             }
         }
-        let mut keys: Vec<&str> = gradient.keys().copied().collect();
+        let mut keys: Vec<(bool, &str)> = gradient.keys().copied().collect();
         keys.sort_unstable();
         let n = games.len().max(1) as f64;
-        for k in keys {
+        for (part, k) in keys {
             let acc = squares
-                .entry(k.to_string())
+                .entry((part, k.to_string()))
                 .or_insert_with(|| vec![1e-8; inputs]);
-            let w = policy
-                .weights
+            let table = match part {
+                true => &mut policy.parts,
+                false => &mut policy.weights,
+            };
+            let w = table
                 .entry(k.to_string())
                 .or_insert_with(|| vec![0.0; inputs]);
-            for (j, ((g, acc), w)) in gradient[k]
+            for (j, ((g, acc), w)) in gradient[&(part, k)]
                 .iter()
                 .zip(acc.iter_mut())
                 .zip(w.iter_mut())
@@ -251,6 +256,19 @@ pub(super) fn refine(
         tick,
     );
     (policy, played, score, baseline)
+}
+
+/// The weights an option whose keys are `keys` gives the policy's inputs: its move's and its
+/// parts' summed (a key never seen: none).
+fn summed(policy: &Moves, keys: &OptionKeys) -> Vec<f64> {
+    let mut sum = vec![0.0; policy.width()];
+    let parts = keys.parts.iter().filter_map(|k| policy.parts.get(k));
+    for w in policy.weights.get(&keys.label).into_iter().chain(parts) {
+        for (s, w) in sum.iter_mut().zip(w) {
+            *s += w;
+        }
+    }
+    sum
 }
 
 /// A match of play-out policy `a` against `b` ([`MATCH_GAMES`] games in batches of 100, then 500,
