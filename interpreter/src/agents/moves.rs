@@ -69,30 +69,25 @@ pub struct OptionKeys {
 pub fn option_keys(game: &Game, decision: &Decision, with_parts: bool) -> Vec<OptionKeys> {
     let mut prefix = String::new();
     prompt_into(&decision.prompt, &mut prefix);
-    let mut parts = match with_parts {
-        true => game.option_parts(decision.player).into_iter(),
-        false => Vec::new().into_iter(),
+    let joined = |text: &str| {
+        let mut k = prefix.clone();
+        escaped_into(text, &mut k);
+        k
     };
-    decision
-        .options
-        .iter()
-        .map(|label| {
-            let joined = |text: &str| {
-                let mut k = prefix.clone();
-                escaped_into(text, &mut k);
-                k
-            };
-            OptionKeys {
-                label: joined(label),
-                parts: parts
-                    .next()
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|p| joined(p))
-                    .collect(),
-            }
+    let mut keys: Vec<OptionKeys> = (decision.options.iter())
+        .map(|label| OptionKeys {
+            label: joined(label),
+            parts: Vec::new(),
         })
-        .collect()
+        .collect();
+    if with_parts {
+        game.each_option_part(decision.player, &mut |option, part| {
+            if let Some(k) = keys.get_mut(option) {
+                k.parts.push(joined(part));
+            }
+        });
+    }
+    keys
 }
 
 /// A feature of the position that a policy reads: its index among the script's features
@@ -258,9 +253,11 @@ impl Moves {
             .map(|label| score(&self.weights, label))
             .collect();
         if self.weighs_parts() {
-            for (total, parts) in scores.iter_mut().zip(game.option_parts(decision.player)) {
-                *total += parts.iter().map(|p| score(&self.parts, p)).sum::<f64>();
-            }
+            game.each_option_part(decision.player, &mut |option, part| {
+                if let Some(total) = scores.get_mut(option) {
+                    *total += score(&self.parts, part);
+                }
+            });
         }
         scores
     }

@@ -7,7 +7,7 @@
 //! decider. Two options on different spaces whose tiles are of one kind share their parts, so what a
 //! policy learns of one serves the other. A card the decider may not see is `hidden`.
 
-use super::label::{hidden_from, kind_name};
+use super::label::hidden_from;
 use super::strategy::Offered;
 use super::Game;
 use crate::value::Value;
@@ -20,55 +20,85 @@ impl Game {
     /// describing its `I`-th argument; for a choice's option, `=WORD` for each word describing the
     /// value. A branch's option has none (its label says it all). Empty without a decision.
     pub fn option_parts(&self, seat: u8) -> Vec<Vec<String>> {
-        self.offered_options()
-            .into_iter()
-            .map(|offered| match offered {
-                Offered::Action(action, args) => {
-                    let name = self
-                        .prog
-                        .actions
-                        .get(action.index())
-                        .map_or("action", |a| a.name.as_str());
-                    let mut parts = vec![name.to_string()];
-                    for (i, arg) in args.iter().enumerate() {
-                        let prefix = format!("{name} {}=", i + 1);
-                        self.words(arg, seat, &mut |word| parts.push(format!("{prefix}{word}")));
-                    }
-                    parts
-                }
-                Offered::Value(v) => {
-                    let mut parts = Vec::new();
-                    self.words(&v, seat, &mut |word| parts.push(format!("={word}")));
-                    parts
-                }
-                Offered::Pass => vec!["pass".to_string()],
-                Offered::Branch(_) | Offered::Other => Vec::new(),
-            })
-            .collect()
+        let mut parts: Vec<Vec<String>> = Vec::new();
+        self.each_option_part(seat, &mut |option, part| {
+            if parts.len() <= option {
+                parts.resize_with(option + 1, Vec::new);
+            }
+            parts[option].push(part.to_string());
+        });
+        let options = self.decision().map_or(0, |d| d.options.len());
+        parts.resize_with(options.max(parts.len()), Vec::new);
+        parts
     }
 
-    /// Calls `word` with each word that describes `v` to `seat` (see the module's notes).
-    fn words(&self, v: &Value, seat: u8, word: &mut dyn FnMut(&str)) {
+    /// Calls `part(option, text)` with each part of each option of the pending decision, in the
+    /// order of [`Game::option_parts`], each written in one buffer (no text is kept).
+    pub fn each_option_part(&self, seat: u8, part: &mut dyn FnMut(usize, &str)) {
+        use std::fmt::Write;
+        let mut text = String::new();
+        for (option, offered) in self.offered_options().into_iter().enumerate() {
+            text.clear();
+            let mut emit = |t: &str| part(option, t);
+            match offered {
+                Offered::Action(action, args) => {
+                    let name = (self.prog.actions.get(action.index()))
+                        .map_or("action", |a| a.name.as_str());
+                    emit(name);
+                    for (i, arg) in args.iter().enumerate() {
+                        text.clear();
+                        let _ = write!(text, "{name} {}=", i + 1);
+                        self.words(arg, seat, &mut text, &mut emit);
+                    }
+                }
+                Offered::Value(v) => {
+                    text.push('=');
+                    self.words(&v, seat, &mut text, &mut emit);
+                }
+                Offered::Pass => emit("pass"),
+                Offered::Branch(_) | Offered::Other => {}
+            }
+        }
+    }
+
+    /// Calls `emit` with `text` followed by each word that describes `v` to `seat` (see the
+    /// module's notes); `text` is as it was after.
+    fn words(&self, v: &Value, seat: u8, text: &mut String, emit: &mut dyn FnMut(&str)) {
+        use std::fmt::Write;
         let (p, s) = (&*self.prog, &self.st);
+        let start = text.len();
+        let mut word = |text: &mut String, w: std::fmt::Arguments| {
+            let _ = text.write_fmt(w);
+            emit(text);
+            text.truncate(start);
+        };
         match v {
-            Value::None => word("none"),
-            Value::Int(i) => word(&i.to_string()),
-            Value::Bool(b) => word(if *b { "true" } else { "false" }),
-            Value::Text(t) => word(t),
+            Value::None => word(text, format_args!("none")),
+            Value::Int(i) => word(text, format_args!("{i}")),
+            Value::Bool(b) => word(text, format_args!("{b}")),
+            Value::Text(t) => word(text, format_args!("{t}")),
             Value::Player(x) => {
                 let seats = u16::from(self.players().max(1));
                 let relative = (u16::from(*x) + seats - u16::from(seat) % seats) % seats;
-                word(&relative_name(relative as usize))
+                word(text, format_args!("{}", relative_name(relative as usize)))
             }
             Value::Card(c) => match s.cards.get(*c as usize) {
-                Some(card) if !hidden_from(p, s, *c, seat) => self.kind_words(card.kind, word),
-                _ => word("hidden"),
+                Some(card) if !hidden_from(p, s, *c, seat) => {
+                    self.kind_words(card.kind, text, emit)
+                }
+                _ => word(text, format_args!("hidden")),
             },
-            Value::Kind(k) => self.kind_words(*k, word),
-            Value::Tag(t) => word(p.tags.get(*t as usize).map_or("tag", |t| t.name.as_str())),
+            Value::Kind(k) => self.kind_words(*k, text, emit),
+            Value::Tag(t) => match p.tags.get(*t as usize) {
+                Some(t) => word(text, format_args!("{}", t.name)),
+                None => word(text, format_args!("tag")),
+            },
             Value::Zone(z) => {
                 let def = s.zones.def(*z as usize).index();
-                word(p.zones.get(def).map_or("zone", |d| d.name.as_str()))
+                match p.zones.get(def) {
+                    Some(d) => word(text, format_args!("{}", d.name)),
+                    None => word(text, format_args!("zone")),
+                }
             }
             Value::Space(space) => {
                 // The top card of each zone attached to the space.
@@ -83,47 +113,66 @@ impl Game {
                     }
                     let instance = (base + u32::from(*space)) as usize;
                     let top = s.zones.get(instance).and_then(|z| z.cards.last());
-                    let mut on = |w: &str| word(&format!("{}:{w}", zone.name));
+                    let _ = write!(text, "{}:", zone.name);
                     match top {
-                        None => on("empty"),
-                        Some(&c) => self.words(&Value::Card(c), seat, &mut on),
+                        None => {
+                            text.push_str("empty");
+                            emit(text);
+                        }
+                        Some(&c) => self.words(&Value::Card(c), seat, text, emit),
                     }
+                    text.truncate(start);
                 }
             }
             Value::List(items) => {
                 for item in items.iter() {
-                    self.words(item, seat, word);
+                    self.words(item, seat, text, emit);
                 }
             }
         }
     }
 
-    /// Calls `word` with each word that describes a card of kind `kind`: its name, `is TAG` for
-    /// each of its tags, and `NAME=VALUE` for each property whose value is the same for every card
-    /// of the kind (a number, a truth value, a text, a tag or a kind).
-    fn kind_words(&self, kind: u16, word: &mut dyn FnMut(&str)) {
+    /// Calls `emit` with `text` followed by each word that describes a card of kind `kind`: its
+    /// name, `is TAG` for each of its tags, and `NAME=VALUE` for each property whose value is the
+    /// same for every card of the kind (a number, a truth value, a text, a tag or a kind); `text`
+    /// is as it was after.
+    fn kind_words(&self, kind: u16, text: &mut String, emit: &mut dyn FnMut(&str)) {
+        use std::fmt::Write;
         let p = &*self.prog;
-        word(&kind_name(p, kind));
+        let start = text.len();
         let Some(def) = p.kinds.get(kind as usize) else {
             return;
         };
+        text.push_str(&def.name);
+        emit(text);
         for tag in &def.tags {
             if let Some(t) = p.tags.get(tag.index()) {
-                word(&format!("is {}", t.name));
+                text.truncate(start);
+                let _ = write!(text, "is {}", t.name);
+                emit(text);
             }
         }
         let props = self.layout.nprops;
         for (pid, prop) in p.props.iter().enumerate().take(props) {
+            text.truncate(start);
             let constant = self.layout.prop_const.get(kind as usize * props + pid);
-            let value = match constant.and_then(Option::as_ref) {
-                Some(Value::Int(i)) => i.to_string(),
-                Some(Value::Bool(b)) => b.to_string(),
-                Some(Value::Text(t)) => t.to_string(),
-                Some(Value::Tag(t)) => p
-                    .tags
-                    .get(*t as usize)
-                    .map_or(String::new(), |t| t.name.clone()),
-                Some(Value::Kind(k)) => kind_name(p, *k),
+            let _ = write!(text, "{}=", prop.name);
+            match constant.and_then(Option::as_ref) {
+                Some(Value::Int(i)) => {
+                    let _ = write!(text, "{i}");
+                }
+                Some(Value::Bool(b)) => {
+                    let _ = write!(text, "{b}");
+                }
+                Some(Value::Text(t)) => text.push_str(t),
+                Some(Value::Tag(t)) => match p.tags.get(*t as usize) {
+                    Some(t) => text.push_str(&t.name),
+                    None => continue,
+                },
+                Some(Value::Kind(k)) => match p.kinds.get(*k as usize) {
+                    Some(k) => text.push_str(&k.name),
+                    None => continue,
+                },
                 // A card's property that is itself a card, a space, a player, a zone or a list
                 // says where, not what: left out.
                 Some(
@@ -135,9 +184,10 @@ impl Game {
                     | Value::List(_),
                 )
                 | None => continue,
-            };
-            word(&format!("{}={value}", prop.name));
+            }
+            emit(text);
         }
+        text.truncate(start);
     }
 }
 
