@@ -12,7 +12,12 @@
 //! `FeatureSet::is_known`: what each seat owns by kind and holds in each zone, the public shared
 //! zones by kind, the variables; not a hidden pile's composition, which a search's worlds deal
 //! again, nor the script's measures, which would run a script function at every decision). So a
-//! move can weigh more while its card is rare in the decider's deck, or as a market row empties. A decision's chances are the softmax of its options' scores; a move never seen scores
+//! move can weigh more while its card is rare in the decider's deck, or as a market row empties.
+//! A policy may also weigh each option's *parts* (`learn --policy-parts`; `Game::option_parts`):
+//! what the option is made of as its decider may see it (the action, each argument by its kind,
+//! tags and fixed properties, a space by the cards on it), each with its own weights, added to the
+//! move's: options alike on different cards or spaces then share what is learned of one.
+//! A decision's chances are the softmax of its options' scores; a move or a part never seen scores
 //! 0. The options offered already say much of the position (a menu offers only the cards that can be
 //! bought), and a search on top corrects the rest: Ludii's play-out policies and TAG's action priors
 //! are of the same family (features of moves and states, fitted by self-play).
