@@ -390,7 +390,7 @@ enum Command {
         /// Whether the play-out policy also weighs what each option is made of (its action, and
         /// each argument by its kind, a space by the top card of each zone on it), so that options
         /// alike on different cards or spaces share what is learned.
-        #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
+        #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
         policy_parts: bool,
         /// Base seed of every game played.
         #[arg(long, default_value_t = 1)]

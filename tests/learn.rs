@@ -110,7 +110,7 @@ fn a_model_plays_with_its_script_and_is_refused_by_another() {
         .replace("cardgame model 8", "cardgame model 4")
         .lines()
         .filter(|l| {
-            !["move ", "reads ", "unit "]
+            !["move ", "part ", "reads ", "unit "]
                 .iter()
                 .any(|p| l.starts_with(p))
         })

@@ -179,7 +179,7 @@ impl LearnConfig {
             policy_rounds: selfplay::ROUNDS,
             policy_reads: PolicyReads::Auto,
             policy_units: POLICY_UNITS,
-            policy_parts: false,
+            policy_parts: true,
         }
     }
 }
