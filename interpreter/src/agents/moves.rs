@@ -311,8 +311,8 @@ impl Moves {
         draw(&self.chances(game, decision, inputs), rng)
     }
 
-    /// The `reads` lines of a model file, then its `move` lines sorted by key (a stable file for a
-    /// given model).
+    /// The `reads` lines of a model file, its `unit` lines, then its `move` lines and its `part`
+    /// lines, each sorted by key (a stable file for a given model).
     pub fn to_lines(&self) -> String {
         let mut s = String::new();
         for r in &self.reads {
@@ -325,23 +325,16 @@ impl Moves {
             }
             s.push('\n');
         }
-        let mut keys: Vec<&String> = self.weights.keys().collect();
-        keys.sort();
-        for k in keys {
-            s.push_str("move");
-            for w in &self.weights[k] {
-                s.push_str(&format!(" {w}"));
+        for (word, table) in [("move", &self.weights), ("part", &self.parts)] {
+            let mut keys: Vec<&String> = table.keys().collect();
+            keys.sort();
+            for k in keys {
+                s.push_str(word);
+                for w in &table[k] {
+                    s.push_str(&format!(" {w}"));
+                }
+                s.push_str(&format!(" {k}\n"));
             }
-            s.push_str(&format!(" {k}\n"));
-        }
-        let mut keys: Vec<&String> = self.parts.keys().collect();
-        keys.sort();
-        for k in keys {
-            s.push_str("part");
-            for w in &self.parts[k] {
-                s.push_str(&format!(" {w}"));
-            }
-            s.push_str(&format!(" {k}\n"));
         }
         s
     }
