@@ -306,7 +306,9 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             slot,
             list,
             filter,
-        } => super::items::aggregate(cx, *op, value.as_deref(), *slot, list, filter.as_deref())?,
+        } => {
+            super::aggregates::aggregate(cx, *op, value.as_deref(), *slot, list, filter.as_deref())?
+        }
         ExprKind::CallFn(f, args) => call(cx, f.index(), args)?,
         ExprKind::CardVar(v, ce) => {
             if !card(cx, ce) {
@@ -438,7 +440,7 @@ fn field(cx: &mut Cx, f: crate::ops::Field, x: &Expr) -> C<Int> {
 
 fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
     if op == BinOp::In {
-        return super::items::member(cx, a, b);
+        return super::aggregates::member(cx, a, b);
     }
     // A card's constant property or tag of a group compared with `none` (`c.faction == none`):
     // a table by kind.
