@@ -9,6 +9,7 @@
 //! walker's game but for the work counted. The walker is the oracle (engine/tests/closures.rs).
 
 mod aggregates;
+mod builtins;
 mod calls;
 mod choices;
 mod each;
