@@ -121,6 +121,14 @@ pub(super) fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
             let af = compile(cx, a)?;
             Box::new(move |env| af(env)?.checked_abs())
         }
+        // The player in seat `i` (from 1); of no seat, `none`: the walker's.
+        (Builtin::Seat, [i]) => {
+            let f = compile(cx, i)?;
+            Box::new(move |env| {
+                let i = f(env)?;
+                (1..=env.s.players as i64).contains(&i).then_some(i - 1)
+            })
+        }
         (
             Builtin::Size
             | Builtin::Max2

@@ -17,6 +17,9 @@ pub(crate) struct Env<'g> {
     pub you: u8,
     /// The slots, owned by the caller: a menu's or a check's own, or a compiled body's frame.
     pub slots: &'g mut Slots,
+    /// The lists given to a parameter that ranges over lists (menu.rs, `Domain::Lists`), as words:
+    /// the parameter's slot holds the place of its list here (`Items::Bound`).
+    pub lists: Vec<std::sync::Arc<[i64]>>,
 }
 
 /// A slot holding no word (a local not yet given, or given a value that is not a word): a
@@ -40,6 +43,7 @@ impl<'g> Env<'g> {
             l,
             you,
             slots,
+            lists: Vec::new(),
         }
     }
 }

@@ -62,6 +62,26 @@ pub(super) enum Items {
     OfKind(Int, Box<Items>),
     /// A list written out of words, each evaluated as it is walked.
     Words(Vec<Int>),
+    /// `take(L, n)` of a list that is not a zone: its first `n` items.
+    Take(Box<Items>, Int),
+    /// `sort(x in L where C by K)`: the items of L (bound to the slot) that pass C, in the order of
+    /// their keys K (`None`: the items themselves), the first first among equal keys (the walker's
+    /// stable sort; words of one type compare as their values do).
+    Sorted {
+        list: Box<Items>,
+        slot: usize,
+        filter: Option<Int>,
+        key: Option<Int>,
+    },
+    /// `kinds(L)`: the kind of each item of L (a card's, or a kind itself: `cards` false) the
+    /// first time it comes.
+    Kinds {
+        list: Box<Items>,
+        cards: bool,
+    },
+    /// The list a parameter ranging over lists is given (`Given::Bound`): its slot holds the
+    /// list's place among `Env::lists`.
+    Bound(usize),
 }
 
 /// Per kind, a property's list of kinds as words.
@@ -76,12 +96,19 @@ pub(crate) enum Given {
     /// A card's property that is a list of kinds constant for its kind (`c.recipe`): its slot
     /// holds the card, and it is read only as a list walked (`KindList`).
     KindList(KindLists),
+    /// A list of words of the type given, one of `Env::lists`: its slot holds the list's place
+    /// there, and it is read only as a list walked (`Bound`).
+    Bound(Ty),
 }
 
 /// The most cards of one zone the closures walk in one evaluation: a larger zone is the walker's,
 /// which counts the work of walking it (the closures count none of an expression's work, so that a
 /// loop over a huge zone would otherwise run on past the budget unseen).
 pub(super) const WALK: usize = 4096;
+
+/// The most kinds of card a program may have for the closures to walk `kinds(L)` (a set of them
+/// kept in bits).
+const KINDS: usize = 256;
 
 impl Items {
     /// Calls `f` on every item, in order, until it answers `Some(false)` (stop) or `None`.
@@ -233,6 +260,18 @@ impl Items {
                 let s = env.s;
                 words(env, s.ctxs.last()?.locals.get(*slot as usize)?, &mut f)?;
             }
+            // Of a list made for a parameter (`Bound`): one loop over its cards' kinds.
+            Items::OfKind(kf, list) if matches!(**list, Items::Bound(_)) => {
+                let (k, Items::Bound(i)) = (kf(env)?, &**list) else {
+                    return None;
+                };
+                let cards = env.lists.get(usize::try_from(env.slots[*i]).ok()?)?.clone();
+                for &c in cards.iter() {
+                    if env.s.cards.get(c as usize)?.kind as i64 == k && !f(env, c)? {
+                        break;
+                    }
+                }
+            }
             Items::OfKind(kf, list) => {
                 let k = kf(env)?;
                 list.each_dyn(env, &mut |env, c| {
@@ -245,6 +284,66 @@ impl Items {
             Items::Words(xs) => {
                 for x in xs {
                     let w = x(env)?;
+                    if !f(env, w)? {
+                        break;
+                    }
+                }
+            }
+            Items::Take(list, nf) => {
+                let mut left = nf(env)?;
+                if left > 0 {
+                    list.each_dyn(env, &mut |env, x| {
+                        left -= 1;
+                        Some(f(env, x)? && left > 0)
+                    })?;
+                }
+            }
+            Items::Sorted {
+                list,
+                slot,
+                filter,
+                key,
+            } => {
+                let mut keyed: Vec<(i64, i64)> = Vec::new();
+                list.each_dyn(env, &mut |env, x| {
+                    env.slots[*slot] = x;
+                    if let Some(c) = filter {
+                        if c(env)? == 0 {
+                            return Some(true);
+                        }
+                    }
+                    let k = match key {
+                        Some(k) => k(env)?,
+                        None => x,
+                    };
+                    keyed.push((k, x));
+                    Some(true)
+                })?;
+                keyed.sort_by_key(|&(k, _)| k);
+                for (_, x) in keyed {
+                    if !f(env, x)? {
+                        break;
+                    }
+                }
+            }
+            Items::Kinds { list, cards } => {
+                let mut seen = [0u64; KINDS / 64];
+                list.each_dyn(env, &mut |env, x| {
+                    let k = match cards {
+                        true => env.s.cards.get(usize::try_from(x).ok()?)?.kind as usize,
+                        false => usize::try_from(x).ok()?,
+                    };
+                    let (word, bit) = (seen.get_mut(k / 64)?, 1u64 << (k % 64));
+                    if *word & bit != 0 {
+                        return Some(true);
+                    }
+                    *word |= bit;
+                    f(env, k as i64)
+                })?;
+            }
+            Items::Bound(i) => {
+                let list = env.lists.get(usize::try_from(env.slots[*i]).ok()?)?.clone();
+                for &w in list.iter() {
                     if !f(env, w)? {
                         break;
                     }
@@ -291,6 +390,10 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
                 Items::Top(compile(cx, &a[0])?, compile(cx, &a[1])?),
                 Ty::Card,
             )
+        }
+        ExprKind::Builtin(Builtin::Take, a) if a.len() == 2 => {
+            let (list, ty) = items(cx, &a[0])?;
+            (Items::Take(Box::new(list), compile(cx, &a[1])?), ty)
         }
         ExprKind::Spaces => (Items::Spaces, Ty::Space),
         ExprKind::Builtin(Builtin::Neighbours, s) if s.len() == 1 => {
@@ -347,6 +450,26 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
                 ty,
             )
         }
+        ExprKind::Aggregate {
+            op: Aggregate::Sort,
+            value,
+            slot,
+            list,
+            filter,
+        } => sorted(cx, value.as_deref(), *slot, list, filter.as_deref())?,
+        ExprKind::Builtin(Builtin::Kinds, l) if l.len() == 1 => {
+            let (list, ty) = items(cx, &l[0])?;
+            let cards = match ty {
+                Ty::Card => true,
+                Ty::Kind => false,
+                _ => return Err("`kinds` of a list that is not of cards or kinds"),
+            };
+            if cx.p.kinds.len() > KINDS {
+                return Err("`kinds` in a program of too many kinds");
+            }
+            let list = Box::new(list);
+            (Items::Kinds { list, cards }, Ty::Kind)
+        }
         ExprKind::If(c, a, b) => {
             let c = compile(cx, c)?;
             let ((a, ta), (b, tb)) = (items(cx, a)?, items(cx, b)?);
@@ -372,6 +495,7 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
                     Ty::Kind,
                 )
             }
+            Some(Given::Bound(ty)) => (Items::Bound(cx.slot(*s)?), ty.clone()),
             Some(Given::Nothing) => return Err("a local given `none`"),
             None => match cx.type_of_local(*s) {
                 Some(Ty::List(item)) if cx.locals && super::expr::is_word(item) => {
@@ -490,8 +614,44 @@ pub(super) fn given(cx: &mut Cx, a: &Expr) -> C<(Given, Int)> {
                 .ok_or("a property that is not a constant list of kinds")?;
             Ok((Given::KindList(table), compile(cx, ce)?))
         }
+        ExprKind::Local(s) => match cx.given(*s) {
+            Some(Given::Bound(ty)) => {
+                let (ty, i) = (ty.clone(), cx.slot(*s)?);
+                Ok((Given::Bound(ty), Box::new(move |env| Some(env.slots[i]))))
+            }
+            Some(Given::Nothing | Given::KindList(_)) | None => Err("a value that is not a word"),
+        },
         _ => Err("a value that is not a word"),
     }
+}
+
+/// `sort(x in L where C by K)` of words, walked in the order of their keys.
+fn sorted(
+    cx: &mut Cx,
+    key: Option<&Expr>,
+    slot: u16,
+    list: &Expr,
+    filter: Option<&Expr>,
+) -> C<(Items, Ty)> {
+    let (list, ty) = items(cx, list)?;
+    cx.set_type(slot, ty.clone());
+    let i = cx.slot(slot)?;
+    let filter = filter.map(|c| compile(cx, c)).transpose()?;
+    let key = match key {
+        Some(k) if super::stmts::type_of(cx, k).is_some_and(|t| super::expr::is_word(&t)) => {
+            Some(compile(cx, k)?)
+        }
+        Some(_) => return Err("a sort by what is not known to be a word"),
+        None => None,
+    };
+    let list = Box::new(list);
+    let sorted = Items::Sorted {
+        list,
+        slot: i,
+        filter,
+        key,
+    };
+    Ok((sorted, ty))
 }
 
 /// The items of the list a function gives, its body compiled in a frame above the caller's (as

@@ -155,7 +155,7 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
         ExprKind::Builtin(Builtin::Size | Builtin::Max2 | Builtin::Min2 | Builtin::Abs, _) => {
             Ty::Int
         }
-        ExprKind::Builtin(Builtin::Left | Builtin::Right, _) => Ty::Player,
+        ExprKind::Builtin(Builtin::Left | Builtin::Right | Builtin::Seat, _) => Ty::Player,
         ExprKind::Builtin(Builtin::First, x) => match x.first().map(|x| &x.kind) {
             Some(ExprKind::Builtin(Builtin::Opponents, _)) => Ty::Player,
             Some(ExprKind::Aggregate {
