@@ -265,7 +265,7 @@ impl Items {
                 let (k, Items::Bound(i)) = (kf(env)?, &**list) else {
                     return None;
                 };
-                let cards = env.lists.get(usize::try_from(env.slots[*i]).ok()?)?.clone();
+                let cards = bound(env, *i)?;
                 for &c in cards.iter() {
                     if env.s.cards.get(c as usize)?.kind as i64 == k && !f(env, c)? {
                         break;
@@ -342,7 +342,7 @@ impl Items {
                 })?;
             }
             Items::Bound(i) => {
-                let list = env.lists.get(usize::try_from(env.slots[*i]).ok()?)?.clone();
+                let list = bound(env, *i)?;
                 for &w in list.iter() {
                     if !f(env, w)? {
                         break;
@@ -549,6 +549,12 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
         },
         _ => return Err("an aggregate over a list that is not a zone, seats, spaces or zones'"),
     })
+}
+
+/// The list made for a parameter whose slot `i` holds its place among `Env::lists`.
+fn bound(env: &Env, i: usize) -> Option<Arc<[i64]>> {
+    let j = usize::try_from(*env.slots.get(i)?).ok()?;
+    env.lists.as_deref()?.get(j).cloned()
 }
 
 /// The items of a variable's list (`v`), each as a word, given to `f` until it answers false;

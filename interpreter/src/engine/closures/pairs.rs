@@ -42,7 +42,11 @@ impl Key {
             }
             && match (self.list, other.list) {
                 (Some(x), Some(y)) => {
-                    x == y || env.lists.get(x as usize) == env.lists.get(y as usize)
+                    x == y || {
+                        let lists = env.lists.as_deref();
+                        let list = |i: u32| lists.and_then(|l| l.get(i as usize));
+                        list(x) == list(y)
+                    }
                 }
                 _ => true,
             }
@@ -85,7 +89,7 @@ fn key(env: &Env, p: &Program, w: i64, v: &Value) -> Option<Key> {
         | Value::Zone(_) => plain(super::env::word(v)? as u64),
         Value::List(_) => {
             let j = u32::try_from(w).ok()?;
-            let items = env.lists.get(j as usize)?;
+            let items = env.lists.as_deref()?.get(j as usize)?;
             let class = (items.iter()).fold(items.len() as u64, |h, &x| {
                 (h ^ x as u64).wrapping_mul(0x100_0000_01b3)
             });
@@ -153,8 +157,9 @@ fn each(
                     return None;
                 }
                 let v = Value::list(words.iter().map(|&w| super::stmts::value(ty, w)).collect());
-                let j = env.lists.len();
-                env.lists.push(words.into());
+                let lists = env.lists.as_deref_mut()?;
+                let j = lists.len();
+                lists.push(words.into());
                 f(env, j as i64, v)?;
             }
         }
@@ -218,6 +223,17 @@ pub(super) fn list(
     a: ActionId,
     out: &mut Vec<MenuOption>,
 ) -> Option<()> {
+    // A domain of lists: the lists made while this action is listed, kept until it is done (the
+    // keys of its options listed so far compare them).
+    let lists = |d: &Domain| matches!(d, Domain::Lists(..));
+    if env.lists.is_none()
+        && (lists(&plan.domain) || plan.second.as_ref().is_some_and(|d| lists(&d.0)))
+    {
+        let mut made = Vec::new();
+        let mut env = Env::new(env.p, env.s, env.l, env.you, &mut *env.slots);
+        env.lists = Some(&mut made);
+        return list(plan, &mut env, p, a, out);
+    }
     // The keys of the options listed so far, in order.
     let Some((domain, pairs)) = plan.second.as_ref() else {
         let mut listed: Vec<Key> = Vec::new();
