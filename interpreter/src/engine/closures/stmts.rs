@@ -225,7 +225,21 @@ pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
             };
             // A decision's candidates, compiled with the frame's types before it.
             choices.push(match &st.kind {
-                StmtKind::Choose(_, ch) => super::choices::compile_domain(sx, ch),
+                StmtKind::Choose(_, ch) => {
+                    super::choices::compile_domain(sx, ch.var, &ch.domain, ch.filter.as_ref())
+                }
+                // Each seat's candidates, the seat in its slot (and `you`, from the context).
+                StmtKind::Simultaneously {
+                    player,
+                    count: ChooseCount::One,
+                    var,
+                    domain,
+                    filter,
+                    ..
+                } => {
+                    sx.cx.set_type(*player, Ty::Player);
+                    super::choices::compile_domain(sx, *var, domain, filter.as_ref())
+                }
                 _ => None,
             });
             texts.push(

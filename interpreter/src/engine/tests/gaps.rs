@@ -1,9 +1,11 @@
 //! Engine stage: what the closures took over from the walker, against it: a `simultaneously`'s
-//! body (its seat and answer typed), a player's variable holding a list walked and looped over, an
+//! body (its seat and answer typed) and each seat's candidates (a list walked, a list made), a player's variable holding a list walked and looped over, an
 //! action's parameter over two zones joined or either of two, a global list joined with a list
 //! written out; the games played in lockstep are the walker's, recorded or not.
 
 use super::closures::lockstep_in;
+use super::oracle::config;
+use crate::engine::{Engine, Game, Status};
 
 #[test]
 fn the_walkers_gaps_on_the_closures_are_the_walkers() {
@@ -41,6 +43,9 @@ flow {
       move c to q.shown face down
       q.fresh = [c]
       q.coins += c.rank
+    }
+    simultaneously q in everyone choose n in [c.rank for c in q.hand] where n != 2 {
+      q.coins += n
     }
     for q in everyone {
       reveal q.fresh
@@ -85,4 +90,10 @@ flow {
     assert!(whole >= 5, "{whole} blocks");
     assert!(lockstep_in(&p, "gaps", 3, 8, false) >= 20);
     assert!(lockstep_in(&p, "gaps", 3, 8, true) >= 20);
+    // Each seat's candidates of both `simultaneously`s are the closures' (choices.rs).
+    let mut game = Game::new(p.clone(), config(3, 1, Engine::Closures));
+    while let Status::Decision(_) = game.status() {
+        game.apply(0).expect("an option");
+    }
+    assert!(game.counted().values >= 12, "{:?}", game.counted());
 }
