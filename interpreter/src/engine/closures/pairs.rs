@@ -30,7 +30,7 @@ struct Key {
 }
 
 impl Key {
-    #[inline]
+    #[inline(always)]
     fn same(self, other: Key, env: &Env) -> bool {
         self.class == other.class
             && match (self.card, other.card) {
@@ -41,16 +41,17 @@ impl Key {
                 _ => true,
             }
             && match (self.list, other.list) {
-                (Some(x), Some(y)) => {
-                    x == y || {
-                        let lists = env.lists.as_deref();
-                        let list = |i: u32| lists.and_then(|l| l.get(i as usize));
-                        list(x) == list(y)
-                    }
-                }
+                (Some(x), Some(y)) => x == y || same_lists(env, x, y),
                 _ => true,
             }
     }
+}
+
+/// Whether the lists made at places `x` and `y` among `Env::lists` hold the same items.
+#[inline(never)]
+fn same_lists(env: &Env, x: u32, y: u32) -> bool {
+    let list = |i: u32| env.lists.as_deref().and_then(|l| l.get(i as usize));
+    list(x) == list(y)
 }
 
 /// The key of an item for `env.you` (the walker's `equivalent`, `mergeable`), its word `w` (for a

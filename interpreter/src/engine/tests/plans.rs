@@ -126,25 +126,7 @@ flow {
   }
 }
 "#;
-    let checked = crate::check::check_source(src);
-    let p = std::sync::Arc::new(
-        (checked.program).unwrap_or_else(|| panic!("the script checks: {:?}", checked.diagnostics)),
-    );
-    let closures = p.closures.clone().expect("closures are built");
-    for (d, plan) in p.actions.iter().zip(&closures.actions) {
-        assert!(
-            plan.is_ok(),
-            "{} has a plan: {:?}",
-            d.name,
-            plan.as_ref().err()
-        );
-    }
-    for players in 2..=3 {
-        assert!(lockstep_in(&p, "smithy", players, 8, false) > 100);
-        assert!(lockstep_in(&p, "smithy", players, 2, true) > 20);
-    }
-    let listed = same_answers_in(&p, "smithy", 2, 8, true);
-    assert!(listed > 100, "{listed} menus listed");
+    planned_in_lockstep(src, "smithy", 2..=3, 8);
 }
 
 /// Menus whose first parameter ranges over a list of lists (`pool in [unseen(you), ...]`, each
@@ -207,6 +189,12 @@ flow {
   }
 }
 "#;
+    planned_in_lockstep(src, "asks", 2..=4, 12);
+}
+
+/// Script `src` checks, every action of it has a plan, its games of `games` seeds per player count
+/// (two recorded) are the walker's in lockstep, and the closures list its menus as the walker.
+fn planned_in_lockstep(src: &str, name: &str, players: std::ops::RangeInclusive<u8>, games: u64) {
     let checked = crate::check::check_source(src);
     let p = std::sync::Arc::new(
         (checked.program).unwrap_or_else(|| panic!("the script checks: {:?}", checked.diagnostics)),
@@ -220,10 +208,11 @@ flow {
             plan.as_ref().err()
         );
     }
-    for players in 2..=4 {
-        assert!(lockstep_in(&p, "asks", players, 12, false) > 100);
-        assert!(lockstep_in(&p, "asks", players, 2, true) > 20);
+    let fewest = *players.start();
+    for n in players {
+        assert!(lockstep_in(&p, name, n, games, false) > 100);
+        assert!(lockstep_in(&p, name, n, 2, true) > 20);
     }
-    let listed = same_answers_in(&p, "asks", 3, 8, true);
+    let listed = same_answers_in(&p, name, fewest, games, true);
     assert!(listed > 100, "{listed} menus listed");
 }
