@@ -121,6 +121,15 @@ pub(super) fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
             let af = compile(cx, a)?;
             Box::new(move |env| af(env)?.checked_abs())
         }
+        // The `i`-th card of a zone (from 1, top first); of no card, `none`: the walker's.
+        (Builtin::Index, [l, i]) if super::stmts::type_of(cx, l) == Some(Ty::Zone) => {
+            let (zf, kf) = (compile(cx, l)?, compile(cx, i)?);
+            Box::new(move |env| {
+                let cards = &env.s.zones.get(usize::try_from(zf(env)?).ok()?)?.cards;
+                let k = usize::try_from(kf(env)?).ok().filter(|&k| k >= 1)?;
+                Some(*cards.get(cards.len().checked_sub(k)?)? as i64)
+            })
+        }
         // The player in seat `i` (from 1); of no seat, `none`: the walker's.
         (Builtin::Seat, [i]) => {
             let f = compile(cx, i)?;

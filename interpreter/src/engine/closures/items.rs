@@ -82,6 +82,9 @@ pub(super) enum Items {
     /// The list a parameter ranging over lists is given (`Given::Bound`): its slot holds the
     /// list's place among `Env::lists`.
     Bound(usize),
+    /// `a..b`: the numbers from a to b (none when b < a); a range longer than `WALK` is the
+    /// walker's.
+    Range(Int, Int),
 }
 
 /// Per kind, a property's list of kinds as words.
@@ -349,6 +352,17 @@ impl Items {
                     }
                 }
             }
+            Items::Range(af, bf) => {
+                let (a, b) = (af(env)?, bf(env)?);
+                if b.checked_sub(a)? >= WALK as i64 {
+                    return None;
+                }
+                for k in a..=b {
+                    if !f(env, k)? {
+                        break;
+                    }
+                }
+            }
             Items::Neighbours(sf) => {
                 let sp = usize::try_from(sf(env)?).ok()?;
                 let l = env.l;
@@ -396,6 +410,7 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
             (Items::Take(Box::new(list), compile(cx, &a[1])?), ty)
         }
         ExprKind::Spaces => (Items::Spaces, Ty::Space),
+        ExprKind::Range(a, b) => (Items::Range(compile(cx, a)?, compile(cx, b)?), Ty::Int),
         ExprKind::Builtin(Builtin::Neighbours, s) if s.len() == 1 => {
             if super::stmts::type_of(cx, &s[0]) != Some(Ty::Space) {
                 return Err("`neighbours` of what is not known to be a space");

@@ -156,6 +156,11 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
             Ty::Int
         }
         ExprKind::Builtin(Builtin::Left | Builtin::Right | Builtin::Seat, _) => Ty::Player,
+        ExprKind::Builtin(Builtin::Index, x)
+            if x.len() == 2 && type_of(cx, &x[0]) == Some(Ty::Zone) =>
+        {
+            Ty::Card
+        }
         ExprKind::Builtin(Builtin::First, x) => match x.first().map(|x| &x.kind) {
             Some(ExprKind::Builtin(Builtin::Opponents, _)) => Ty::Player,
             Some(ExprKind::Aggregate {

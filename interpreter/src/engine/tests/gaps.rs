@@ -1,7 +1,9 @@
 //! Engine stage: what the closures took over from the walker, against it: a `simultaneously`'s
-//! body (its seat and answer typed) and each seat's candidates (a list walked, a list made), a player's variable holding a list walked and looped over, an
-//! action's parameter over two zones joined or either of two, a global list joined with a list
-//! written out; the games played in lockstep are the walker's, recorded or not.
+//! body (its seat and answer typed) and each seat's candidates (a list walked, a list made), a
+//! range walked and a zone's card by its place (`deck[k]`), a player's variable holding a list
+//! walked and looped over, an action's parameter over two zones joined or either of two, a global
+//! list joined with a list written out; the games played in lockstep are the walker's, recorded or
+//! not.
 
 use super::closures::lockstep_in;
 use super::oracle::config;
@@ -25,6 +27,8 @@ zone kept per player: set
 var fresh per player: list of card = []
 var picked: list of card = []
 var coins per player shown: int = 0
+fn slot_of(c: card): int = max(k for k in 1..count(deck) where deck[k] == c)
+fn right_of(c: card): list of card = filter(d in deck where not (d in take(deck, slot_of(c))))
 action keep(c in if wide then you.hand + you.shown else you.hand) if c.rank > 1 {
   if c.zone == you.hand {
     move c to you.kept
@@ -48,6 +52,10 @@ flow {
       q.coins += n
     }
     for q in everyone {
+      if count(deck) > 2 {
+        let after = right_of(deck[2])
+        q.coins += count(after)
+      }
       reveal q.fresh
       q.coins += count(q.fresh) + sum(c.rank for c in q.fresh)
       for c in q.fresh where c.zone == q.shown {
