@@ -172,7 +172,7 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
                 ExprKind::Everyone => Ty::Player,
                 ExprKind::Spaces => Ty::Space,
                 _ if type_of(cx, list) == Some(Ty::Zone) => Ty::Card,
-                _ => return None,
+                _ => super::each::item_type(cx, list)?,
             },
             Some(_) if type_of(cx, &x[0]) == Some(Ty::Zone) => Ty::Card,
             _ => return None,
@@ -424,12 +424,14 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             }
         },
         StmtKind::Choose(slot, ch) => {
-            // One item of the domain (or `none`, which the slot holds as no word).
-            let one = match ch.count {
-                ChooseCount::One => super::each::item_type(&sx.cx, &ch.domain),
-                _ => None,
+            // One item of the domain (or `none`, which the slot holds as no word), or a list of
+            // them (read from the walker's context).
+            let item = super::each::item_type(&sx.cx, &ch.domain);
+            let chosen = match ch.count {
+                ChooseCount::One => item,
+                _ => item.map(|t| Ty::List(Box::new(t))),
             };
-            written(sx, *slot, one);
+            written(sx, *slot, chosen);
             Err("a decision")
         }
         StmtKind::CallLet(slot, proc, args) => {

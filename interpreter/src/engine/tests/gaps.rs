@@ -1,6 +1,7 @@
 //! Engine stage: what the closures took over from the walker, against it: a `simultaneously`'s
 //! body (its seat and answer typed) and each seat's candidates (a list walked, a list made), a
-//! range walked and a zone's card by its place (`deck[k]`), a player's variable holding a list
+//! range walked and a zone's card by its place (`deck[k]`), the cards a `choose any` gave looped
+//! over, the first of a filter of a local list typed, a player's variable holding a list
 //! walked and looped over, an action's parameter over two zones joined or either of two, a global
 //! list joined with a list written out; the games played in lockstep are the walker's, recorded or
 //! not.
@@ -66,6 +67,20 @@ flow {
       }
     }
   }
+  for q in everyone {
+    let back = choose any c in q.kept by q prompt "Give back"
+    for c in back {
+      q.coins -= c.rank
+      move c to q.hand
+    }
+  }
+  let waiting = filter(q in everyone where q.coins > 0)
+  while count(waiting) > 0 {
+    let best = max(q.coins for q in waiting)
+    let taker = first(filter(q in waiting where q.coins == best))
+    taker.coins += 1
+    waiting = filter(q in waiting where q != taker)
+  }
   win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
 }
 "#;
@@ -83,6 +98,7 @@ flow {
             matches!(
                 st.kind,
                 StmtKind::Actions { .. }
+                    | StmtKind::Choose(..)
                     | StmtKind::Simultaneously { .. }
                     | StmtKind::Turn(..)
                     | StmtKind::Shuffle(_)
