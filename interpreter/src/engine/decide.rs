@@ -469,7 +469,13 @@ impl<'a> Mach<'a> {
             }
             let saved_you = self.you();
             self.set_you(Some(q));
-            let opts = self.domain(*var, domain, filter.as_ref());
+            // The candidates by the closures where they compiled, else by the walker.
+            let p: &'a crate::program::Program = self.p;
+            let closures = p.closures.as_deref().filter(|_| self.s.fixed.closures);
+            let opts = match closures.and_then(|k| k.candidates(self, at)) {
+                Some(cands) => Ok(cands),
+                None => self.domain(*var, domain, filter.as_ref()),
+            };
             self.set_you(saved_you);
             let offered = self.dedupe(opts?, q);
             if offered.is_empty() {

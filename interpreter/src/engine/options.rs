@@ -265,18 +265,9 @@ impl<'a> Mach<'a> {
             .unwrap_or(0);
         let one = 2 * self.l.longest_name + player + 64;
         let start = self.s.exec_count;
-        let mut most = 0usize;
+        let mut most = t.written_len();
         let closures = self.p.closures.as_deref().filter(|_| self.s.fixed.closures);
-        let mut j = 0;
-        for part in &t.parts {
-            let e = match part {
-                TextPartIr::Lit(w) => {
-                    most = most.saturating_add(w.len());
-                    continue;
-                }
-                TextPartIr::Expr(e) => e,
-            };
-            j += 1;
+        for (j, e) in t.exprs().enumerate() {
             most = most.saturating_add(one);
             match e.kind {
                 ExprKind::Local(s) if (s as usize) < def.params.len() => continue,
@@ -285,7 +276,7 @@ impl<'a> Mach<'a> {
             }
             let compiled = closures.and_then(|c| {
                 let decider = self.you().unwrap_or(self.s.active);
-                c.label_part(a, j - 1, (self.p, self.s, self.l), args, decider)
+                c.label_part(a, j, (self.p, self.s, self.l), args, decider)
             });
             match compiled.map_or_else(|| self.eval(e), Ok) {
                 Ok(Value::List(_) | Value::Text(_)) | Err(_) => {

@@ -176,6 +176,26 @@ pub struct TextIr {
     pub parts: Vec<TextPartIr>,
 }
 
+impl TextIr {
+    /// The expressions of the text, in order: its parts that are not written out.
+    pub fn exprs(&self) -> impl Iterator<Item = &Expr> {
+        self.parts.iter().filter_map(|part| match part {
+            TextPartIr::Lit(_) => None,
+            TextPartIr::Expr(e) => Some(e),
+        })
+    }
+
+    /// The length of the parts written out.
+    pub fn written_len(&self) -> usize {
+        (self.parts.iter())
+            .map(|part| match part {
+                TextPartIr::Lit(w) => w.len(),
+                TextPartIr::Expr(_) => 0,
+            })
+            .sum()
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum TextPartIr {
     Lit(String),

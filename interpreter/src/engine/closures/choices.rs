@@ -2,8 +2,9 @@
 //!
 //! The decision is the walker's (decide.rs); the list of its candidates, the items of its domain
 //! that pass its filter, is made by the domain's value closure (value.rs) and the filter's word
-//! closure, each item written in the binder's slot as a word, compiled where the `choose` stands
-//! in its block (the frame's types known there). Where one cannot answer, the walker lists them.
+//! closure, each item written in the binder's slot as a word, compiled where the `choose` (or the
+//! `simultaneously` choosing one) stands in its block (the frame's types known there). Where one
+//! cannot answer, the walker lists them.
 
 use super::each::{item, item_type};
 use super::env::Env;
@@ -11,12 +12,18 @@ use super::expr::{compile, Int};
 use super::stmts::{Regs, Sx};
 use super::value::{list, Items};
 use crate::engine::exec::Mach;
-use crate::program::{Choose, Ty};
+use crate::program::{Expr, Ty};
 use crate::value::Value;
+
+/// The list a `choose` ranges over: walked where it lies (items.rs), or made (value.rs).
+enum List {
+    Walked(super::items::Items),
+    Made(Items),
+}
 
 /// A `choose`'s domain and filter compiled.
 pub(crate) struct Domain {
-    list: Items,
+    list: List,
     filter: Option<Int>,
     /// The binder's local, and its slot.
     var: u16,
@@ -27,23 +34,34 @@ pub(crate) struct Domain {
     reads: u32,
 }
 
-/// Compiles the domain and the filter of `ch` (`None`: the walker lists its candidates).
-pub(super) fn compile_domain(sx: &mut Sx, ch: &Choose) -> Option<Domain> {
+/// Compiles the domain and the filter of a `choose` (`None`: the walker lists its candidates),
+/// its binder `var`.
+pub(super) fn compile_domain(
+    sx: &mut Sx,
+    var: u16,
+    domain: &Expr,
+    filter: Option<&Expr>,
+) -> Option<Domain> {
     let outer = std::mem::take(&mut sx.cx.reads);
     let domain = (|| {
-        let items = list(&mut sx.cx, &ch.domain).ok()?;
-        let ty = item_type(&sx.cx, &ch.domain)?;
+        let (items, ty) = match super::items::items(&mut sx.cx, domain) {
+            Ok((walked, ty)) => (List::Walked(walked), ty),
+            Err(_) => (
+                List::Made(list(&mut sx.cx, domain).ok()?),
+                item_type(&sx.cx, domain)?,
+            ),
+        };
         // The walker writes items of this type to the binder either way.
-        sx.cx.set_type(ch.var, ty.clone());
-        let slot = sx.cx.slot(ch.var).ok()?;
-        let filter = match &ch.filter {
+        sx.cx.set_type(var, ty.clone());
+        let slot = sx.cx.slot(var).ok()?;
+        let filter = match filter {
             Some(f) => Some(compile(&mut sx.cx, f).ok()?),
             None => None,
         };
         Some(Domain {
             list: items,
             filter,
-            var: ch.var,
+            var,
             slot,
             ty,
             reads: 0,
@@ -59,19 +77,41 @@ pub(super) fn compile_domain(sx: &mut Sx, ch: &Choose) -> Option<Domain> {
 pub(crate) fn candidates(d: &Domain, m: &mut Mach) -> Option<Vec<Value>> {
     let mut regs = Regs::loaded(m, d.reads);
     let mut env = Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots);
-    let items = (d.list)(&mut env)?;
-    let mut out = Vec::with_capacity(items.len());
-    for v in items.iter() {
-        if let Some(f) = &d.filter {
-            env.slots[d.slot] = item(&d.ty, v)?;
-            if f(&mut env)? == 0 {
-                continue;
-            }
+    let mut out = Vec::new();
+    // The binder's last item, where a filter was run.
+    let last = match &d.list {
+        List::Walked(items) => {
+            let mut last = None;
+            items.each(&mut env, |env, w| {
+                if let Some(f) = &d.filter {
+                    env.slots[d.slot] = w;
+                    last = Some(w);
+                    if f(env)? == 0 {
+                        return Some(true);
+                    }
+                }
+                out.push(super::stmts::value(&d.ty, w));
+                Some(true)
+            })?;
+            last.map(|w| super::stmts::value(&d.ty, w))
         }
-        out.push(v.clone());
-    }
-    if let (Some(_), Some(last)) = (&d.filter, items.last()) {
-        m.set_local(d.var, last.clone());
+        List::Made(made) => {
+            let items = made(&mut env)?;
+            out.reserve(items.len());
+            for v in items.iter() {
+                if let Some(f) = &d.filter {
+                    env.slots[d.slot] = item(&d.ty, v)?;
+                    if f(&mut env)? == 0 {
+                        continue;
+                    }
+                }
+                out.push(v.clone());
+            }
+            d.filter.as_ref().and(items.last().cloned())
+        }
+    };
+    if let Some(last) = last {
+        m.set_local(d.var, last);
     }
     #[cfg(test)]
     {

@@ -17,6 +17,10 @@ pub(crate) struct Env<'g> {
     pub you: u8,
     /// The slots, owned by the caller: a menu's or a check's own, or a compiled body's frame.
     pub slots: &'g mut Slots,
+    /// The lists given to a parameter that ranges over lists (menu.rs, `Domain::Lists`), as words:
+    /// the parameter's slot holds the place of its list here (`Items::Bound`). Owned by a menu's
+    /// listing; `None` elsewhere.
+    pub lists: Option<&'g mut Lists>,
 }
 
 /// A slot holding no word (a local not yet given, or given a value that is not a word): a
@@ -25,6 +29,9 @@ pub(crate) const NONE: i64 = i64::MIN;
 
 /// The int slots of the frames the closures run in.
 pub(crate) type Slots = [i64; SLOTS];
+
+/// Lists made for parameters that range over lists, their items as words.
+pub(crate) type Lists = Vec<std::sync::Arc<[i64]>>;
 
 impl<'g> Env<'g> {
     pub fn new(
@@ -40,6 +47,7 @@ impl<'g> Env<'g> {
             l,
             you,
             slots,
+            lists: None,
         }
     }
 }

@@ -12,7 +12,7 @@ use super::stmts::{type_of, value, Ctl, Step, Sx};
 use super::value::{compile_value, eval_value, Val};
 use crate::engine::exec::{At, Flow, Mach};
 use crate::program::Ty;
-use crate::program::{AssignOp, Builtin, ExprKind, Stmt, StmtKind, TextIr, TextPartIr};
+use crate::program::{AssignOp, Builtin, ExprKind, Stmt, StmtKind, TextIr};
 use crate::value::Value;
 
 /// `log` of a text that may fail: while nobody records, its parts evaluated in order for their
@@ -22,18 +22,10 @@ use crate::value::Value;
 pub(super) fn log_of_values(sx: &mut Sx, t: &TextIr, at: At) -> Step {
     let p = sx.cx.p;
     // Each part's value closure where it compiles (else the walker's `eval`).
-    let parts: Vec<(crate::program::Expr, Option<Val>)> = (t.parts.iter())
-        .filter_map(|part| match part {
-            TextPartIr::Lit(_) => None,
-            TextPartIr::Expr(e) => Some((e.clone(), compile_value(&mut sx.cx, e).ok())),
-        })
+    let parts: Vec<(crate::program::Expr, Option<Val>)> = (t.exprs())
+        .map(|e| (e.clone(), compile_value(&mut sx.cx, e).ok()))
         .collect();
-    let words: usize = (t.parts.iter())
-        .map(|part| match part {
-            TextPartIr::Lit(w) => w.len(),
-            TextPartIr::Expr(_) => 0,
-        })
-        .sum();
+    let words = t.written_len();
     // The longest text of a value that is not a list or a text (label.rs): a number, a space, a
     // name of the script's, a zone's name with its holder's (a player, or a card and its number).
     let names = (p.kinds.iter().map(|k| k.name.len()))
@@ -106,13 +98,7 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
             ..
         } => count.as_deref().into_iter().chain([&**zone, to]).collect(),
         StmtKind::Move { what, to, .. } | StmtKind::Show(what, to) => vec![what, to],
-        StmtKind::LogTo(t, p) => (t.parts.iter())
-            .filter_map(|part| match part {
-                TextPartIr::Lit(_) => None,
-                TextPartIr::Expr(e) => Some(e),
-            })
-            .chain([p])
-            .collect(),
+        StmtKind::LogTo(t, p) => t.exprs().chain([p]).collect(),
         _ => Vec::new(),
     };
     // A statement that reads piles (and draws nothing at random) runs in place only by its value

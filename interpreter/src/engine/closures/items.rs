@@ -1,8 +1,8 @@
-//! Engine stage (closures): the lists the closures walk without making them, and aggregates.
+//! Engine stage (closures): the lists the closures walk without making them.
 //!
-//! A zone's cards top first, the living seats, the board's spaces, a space's neighbours, and the
-//! cards of a zone for each item of another list (`flatten`); `count`, `sum`, `max`, `min`, `any`
-//! and `all` over them, and tables by kind where the value and the filter read only the card's kind.
+//! A zone's cards top first, the living seats, the board's spaces, a space's neighbours, the cards
+//! of a zone for each item of another list (`flatten`), and the lists made of these; the
+//! aggregates over them are aggregates.rs's.
 
 use super::env::Env;
 use super::expr::{compile, zone, Cx, Int, C};
@@ -62,6 +62,29 @@ pub(super) enum Items {
     OfKind(Int, Box<Items>),
     /// A list written out of words, each evaluated as it is walked.
     Words(Vec<Int>),
+    /// `take(L, n)` of a list that is not a zone: its first `n` items.
+    Take(Box<Items>, Int),
+    /// `sort(x in L where C by K)`: the items of L (bound to the slot) that pass C, in the order of
+    /// their keys K (`None`: the items themselves), the first first among equal keys (the walker's
+    /// stable sort; words of one type compare as their values do).
+    Sorted {
+        list: Box<Items>,
+        slot: usize,
+        filter: Option<Int>,
+        key: Option<Int>,
+    },
+    /// `kinds(L)`: the kind of each item of L (a card's, or a kind itself: `cards` false) the
+    /// first time it comes.
+    Kinds {
+        list: Box<Items>,
+        cards: bool,
+    },
+    /// The list a parameter ranging over lists is given (`Given::Bound`): its slot holds the
+    /// list's place among `Env::lists`.
+    Bound(usize),
+    /// `a..b`: the numbers from a to b (none when b < a); a range longer than `WALK` is the
+    /// walker's.
+    Range(Int, Int),
 }
 
 /// Per kind, a property's list of kinds as words.
@@ -76,12 +99,19 @@ pub(crate) enum Given {
     /// A card's property that is a list of kinds constant for its kind (`c.recipe`): its slot
     /// holds the card, and it is read only as a list walked (`KindList`).
     KindList(KindLists),
+    /// A list of words of the type given, one of `Env::lists`: its slot holds the list's place
+    /// there, and it is read only as a list walked (`Bound`).
+    Bound(Ty),
 }
 
 /// The most cards of one zone the closures walk in one evaluation: a larger zone is the walker's,
 /// which counts the work of walking it (the closures count none of an expression's work, so that a
 /// loop over a huge zone would otherwise run on past the budget unseen).
 pub(super) const WALK: usize = 4096;
+
+/// The most kinds of card a program may have for the closures to walk `kinds(L)` (a set of them
+/// kept in bits).
+const KINDS: usize = 256;
 
 impl Items {
     /// Calls `f` on every item, in order, until it answers `Some(false)` (stop) or `None`.
@@ -233,6 +263,18 @@ impl Items {
                 let s = env.s;
                 words(env, s.ctxs.last()?.locals.get(*slot as usize)?, &mut f)?;
             }
+            // Of a list made for a parameter (`Bound`): one loop over its cards' kinds.
+            Items::OfKind(kf, list) if matches!(**list, Items::Bound(_)) => {
+                let (k, Items::Bound(i)) = (kf(env)?, &**list) else {
+                    return None;
+                };
+                let cards = bound(env, *i)?;
+                for &c in cards.iter() {
+                    if env.s.cards.get(c as usize)?.kind as i64 == k && !f(env, c)? {
+                        break;
+                    }
+                }
+            }
             Items::OfKind(kf, list) => {
                 let k = kf(env)?;
                 list.each_dyn(env, &mut |env, c| {
@@ -246,6 +288,77 @@ impl Items {
                 for x in xs {
                     let w = x(env)?;
                     if !f(env, w)? {
+                        break;
+                    }
+                }
+            }
+            Items::Take(list, nf) => {
+                let mut left = nf(env)?;
+                if left > 0 {
+                    list.each_dyn(env, &mut |env, x| {
+                        left -= 1;
+                        Some(f(env, x)? && left > 0)
+                    })?;
+                }
+            }
+            Items::Sorted {
+                list,
+                slot,
+                filter,
+                key,
+            } => {
+                let mut keyed: Vec<(i64, i64)> = Vec::new();
+                list.each_dyn(env, &mut |env, x| {
+                    env.slots[*slot] = x;
+                    if let Some(c) = filter {
+                        if c(env)? == 0 {
+                            return Some(true);
+                        }
+                    }
+                    let k = match key {
+                        Some(k) => k(env)?,
+                        None => x,
+                    };
+                    keyed.push((k, x));
+                    Some(true)
+                })?;
+                keyed.sort_by_key(|&(k, _)| k);
+                for (_, x) in keyed {
+                    if !f(env, x)? {
+                        break;
+                    }
+                }
+            }
+            Items::Kinds { list, cards } => {
+                let mut seen = [0u64; KINDS / 64];
+                list.each_dyn(env, &mut |env, x| {
+                    let k = match cards {
+                        true => env.s.cards.get(usize::try_from(x).ok()?)?.kind as usize,
+                        false => usize::try_from(x).ok()?,
+                    };
+                    let (word, bit) = (seen.get_mut(k / 64)?, 1u64 << (k % 64));
+                    if *word & bit != 0 {
+                        return Some(true);
+                    }
+                    *word |= bit;
+                    f(env, k as i64)
+                })?;
+            }
+            Items::Bound(i) => {
+                let list = bound(env, *i)?;
+                for &w in list.iter() {
+                    if !f(env, w)? {
+                        break;
+                    }
+                }
+            }
+            Items::Range(af, bf) => {
+                let (a, b) = (af(env)?, bf(env)?);
+                if b.checked_sub(a)? >= WALK as i64 {
+                    return None;
+                }
+                for k in a..=b {
+                    if !f(env, k)? {
                         break;
                     }
                 }
@@ -292,7 +405,12 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
                 Ty::Card,
             )
         }
+        ExprKind::Builtin(Builtin::Take, a) if a.len() == 2 => {
+            let (list, ty) = items(cx, &a[0])?;
+            (Items::Take(Box::new(list), compile(cx, &a[1])?), ty)
+        }
         ExprKind::Spaces => (Items::Spaces, Ty::Space),
+        ExprKind::Range(a, b) => (Items::Range(compile(cx, a)?, compile(cx, b)?), Ty::Int),
         ExprKind::Builtin(Builtin::Neighbours, s) if s.len() == 1 => {
             if super::stmts::type_of(cx, &s[0]) != Some(Ty::Space) {
                 return Err("`neighbours` of what is not known to be a space");
@@ -347,6 +465,26 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
                 ty,
             )
         }
+        ExprKind::Aggregate {
+            op: Aggregate::Sort,
+            value,
+            slot,
+            list,
+            filter,
+        } => sorted(cx, value.as_deref(), *slot, list, filter.as_deref())?,
+        ExprKind::Builtin(Builtin::Kinds, l) if l.len() == 1 => {
+            let (list, ty) = items(cx, &l[0])?;
+            let cards = match ty {
+                Ty::Card => true,
+                Ty::Kind => false,
+                _ => return Err("`kinds` of a list that is not of cards or kinds"),
+            };
+            if cx.p.kinds.len() > KINDS {
+                return Err("`kinds` in a program of too many kinds");
+            }
+            let list = Box::new(list);
+            (Items::Kinds { list, cards }, Ty::Kind)
+        }
         ExprKind::If(c, a, b) => {
             let c = compile(cx, c)?;
             let ((a, ta), (b, tb)) = (items(cx, a)?, items(cx, b)?);
@@ -372,6 +510,7 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
                     Ty::Kind,
                 )
             }
+            Some(Given::Bound(ty)) => (Items::Bound(cx.slot(*s)?), ty.clone()),
             Some(Given::Nothing) => return Err("a local given `none`"),
             None => match cx.type_of_local(*s) {
                 Some(Ty::List(item)) if cx.locals && super::expr::is_word(item) => {
@@ -425,6 +564,12 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
         },
         _ => return Err("an aggregate over a list that is not a zone, seats, spaces or zones'"),
     })
+}
+
+/// The list made for a parameter whose slot `i` holds its place among `Env::lists`.
+fn bound(env: &Env, i: usize) -> Option<Arc<[i64]>> {
+    let j = usize::try_from(*env.slots.get(i)?).ok()?;
+    env.lists.as_deref()?.get(j).cloned()
 }
 
 /// The items of a variable's list (`v`), each as a word, given to `f` until it answers false;
@@ -490,29 +635,44 @@ pub(super) fn given(cx: &mut Cx, a: &Expr) -> C<(Given, Int)> {
                 .ok_or("a property that is not a constant list of kinds")?;
             Ok((Given::KindList(table), compile(cx, ce)?))
         }
+        ExprKind::Local(s) => match cx.given(*s) {
+            Some(Given::Bound(ty)) => {
+                let (ty, i) = (ty.clone(), cx.slot(*s)?);
+                Ok((Given::Bound(ty), Box::new(move |env| Some(env.slots[i]))))
+            }
+            Some(Given::Nothing | Given::KindList(_)) | None => Err("a value that is not a word"),
+        },
         _ => Err("a value that is not a word"),
     }
 }
 
-/// `x in L` of a word and a list the closures walk, not a zone (a card in a zone is the walker's).
-pub(super) fn member(cx: &mut Cx, x: &Expr, list: &Expr) -> C<Int> {
-    if super::stmts::type_of(cx, list) == Some(Ty::Zone) {
-        return Err("membership in a zone");
-    }
-    let (items, ty) = items(cx, list)?;
-    if super::stmts::type_of(cx, x) != Some(ty) {
-        return Err("membership of what is not an item's type");
-    }
-    let xf = compile(cx, x)?;
-    Ok(Box::new(move |env| {
-        let x = xf(env)?;
-        let mut found = false;
-        items.each(env, |_, y| {
-            found = y == x;
-            Some(!found)
-        })?;
-        Some(found as i64)
-    }))
+/// `sort(x in L where C by K)` of words, walked in the order of their keys.
+fn sorted(
+    cx: &mut Cx,
+    key: Option<&Expr>,
+    slot: u16,
+    list: &Expr,
+    filter: Option<&Expr>,
+) -> C<(Items, Ty)> {
+    let (list, ty) = items(cx, list)?;
+    cx.set_type(slot, ty.clone());
+    let i = cx.slot(slot)?;
+    let filter = filter.map(|c| compile(cx, c)).transpose()?;
+    let key = match key {
+        Some(k) if super::stmts::type_of(cx, k).is_some_and(|t| super::expr::is_word(&t)) => {
+            Some(compile(cx, k)?)
+        }
+        Some(_) => return Err("a sort by what is not known to be a word"),
+        None => None,
+    };
+    let list = Box::new(list);
+    let sorted = Items::Sorted {
+        list,
+        slot: i,
+        filter,
+        key,
+    };
+    Ok((sorted, ty))
 }
 
 /// The items of the list a function gives, its body compiled in a frame above the caller's (as
@@ -542,193 +702,4 @@ fn nested(cx: &mut Cx, v: &Expr, slot: u16, list: &Expr, filter: Option<&Expr>) 
         },
         Ty::Card,
     ))
-}
-
-/// `count`, `sum`, `max`, `min`, `any` and `all` over items (`items`); the rest is the walker's.
-pub(super) fn aggregate(
-    cx: &mut Cx,
-    op: Aggregate,
-    value: Option<&Expr>,
-    slot: u16,
-    list: &Expr,
-    filter: Option<&Expr>,
-) -> C<Int> {
-    let (items, ty) = items(cx, list)?;
-    cx.set_type(slot, ty);
-    let tables = (
-        value.map(|v| super::kinds::table(cx.p, v, slot)),
-        filter.map(|f| super::kinds::table(cx.p, f, slot)),
-    );
-    let folds = matches!(
-        op,
-        Aggregate::Count | Aggregate::Sum | Aggregate::Any | Aggregate::All
-    );
-    match (items, tables) {
-        (Items::Zone(zf), (v @ (None | Some(Some(_))), f @ (None | Some(Some(_))))) if folds => {
-            by_kind(op, v.flatten(), f.flatten(), zf)
-        }
-        (items, _) => general(cx, op, value, slot, filter, items),
-    }
-}
-
-/// The general loop of an aggregate: each item bound, its value and filter run.
-fn general(
-    cx: &mut Cx,
-    op: Aggregate,
-    value: Option<&Expr>,
-    slot: u16,
-    filter: Option<&Expr>,
-    items: Items,
-) -> C<Int> {
-    let i = cx.slot(slot)?;
-    let value = value.map(|v| compile(cx, v)).transpose()?;
-    let filter = filter.map(|f| compile(cx, f)).transpose()?;
-    Ok(match op {
-        Aggregate::Count if value.is_none() => Box::new(move |env| {
-            let mut count = 0i64;
-            items.each(env, |env, x| {
-                env.slots[i] = x;
-                if let Some(f) = &filter {
-                    if f(env)? == 0 {
-                        return Some(true);
-                    }
-                }
-                count += 1;
-                Some(true)
-            })?;
-            Some(count)
-        }),
-        Aggregate::Sum => {
-            let value = value.ok_or("a sum of the items themselves")?;
-            Box::new(move |env| {
-                let mut sum = 0i64;
-                items.each(env, |env, x| {
-                    env.slots[i] = x;
-                    if let Some(f) = &filter {
-                        if f(env)? == 0 {
-                            return Some(true);
-                        }
-                    }
-                    sum = sum.checked_add(value(env)?)?;
-                    Some(true)
-                })?;
-                Some(sum)
-            })
-        }
-        Aggregate::Any | Aggregate::All => {
-            let test = filter.or(value);
-            let any = op == Aggregate::Any;
-            Box::new(move |env| {
-                let mut found = !any;
-                items.each(env, |env, x| {
-                    env.slots[i] = x;
-                    let holds = match &test {
-                        Some(t) => t(env)? != 0,
-                        None => true,
-                    };
-                    if holds == any {
-                        found = any;
-                        return Some(false);
-                    }
-                    Some(true)
-                })?;
-                Some(found as i64)
-            })
-        }
-        Aggregate::Max | Aggregate::Min => {
-            // The largest or smallest value; of no item, `none` (the walker's).
-            let value = value.ok_or("a maximum of the items themselves")?;
-            let max = op == Aggregate::Max;
-            Box::new(move |env| {
-                let mut best: Option<i64> = None;
-                items.each(env, |env, x| {
-                    env.slots[i] = x;
-                    if let Some(f) = &filter {
-                        if f(env)? == 0 {
-                            return Some(true);
-                        }
-                    }
-                    let v = value(env)?;
-                    best = Some(best.map_or(v, |b| if max { b.max(v) } else { b.min(v) }));
-                    Some(true)
-                })?;
-                best
-            })
-        }
-        Aggregate::Count
-        | Aggregate::Filter
-        | Aggregate::Sort
-        | Aggregate::Map
-        | Aggregate::Flatten
-        | Aggregate::TakeWhile => return Err("an aggregate other than count, sum, any and all"),
-    })
-}
-
-/// An aggregate over a zone's cards whose value and filter read only the card's kind (kinds.rs):
-/// one loop over the cards' kinds and the tables.
-fn by_kind(
-    op: Aggregate,
-    value: Option<Box<[i64]>>,
-    filter: Option<Box<[i64]>>,
-    zf: Int,
-) -> C<Int> {
-    // Each card's kind, top first; `f` answers `None` to stop.
-    fn each(env: &mut Env, zf: &Int, mut f: impl FnMut(usize) -> Option<bool>) -> Option<()> {
-        let z = usize::try_from(zf(env)?).ok()?;
-        let cards = &env.s.zones.get(z)?.cards;
-        if cards.len() > WALK {
-            return None;
-        }
-        for &c in cards.iter().rev() {
-            if !f(env.s.cards.get(c as usize)?.kind as usize)? {
-                break;
-            }
-        }
-        Some(())
-    }
-    let passes = move |k: usize| {
-        filter
-            .as_ref()
-            .map_or(Some(true), |t| Some(*t.get(k)? != 0))
-    };
-    Ok(match (op, value) {
-        (Aggregate::Count, None) => Box::new(move |env| {
-            let mut n = 0i64;
-            each(env, &zf, |k| {
-                n += passes(k)? as i64;
-                Some(true)
-            })?;
-            Some(n)
-        }),
-        (Aggregate::Sum, Some(v)) => Box::new(move |env| {
-            let mut sum = 0i64;
-            each(env, &zf, |k| {
-                if passes(k)? {
-                    sum = sum.checked_add(*v.get(k)?)?;
-                }
-                Some(true)
-            })?;
-            Some(sum)
-        }),
-        (Aggregate::Any | Aggregate::All, v) => {
-            let any = op == Aggregate::Any;
-            Box::new(move |env| {
-                let mut found = !any;
-                each(env, &zf, |k| {
-                    let holds = match &v {
-                        Some(v) if !passes(k)? => false,
-                        Some(v) => *v.get(k)? != 0,
-                        None => passes(k)?,
-                    };
-                    if holds == any {
-                        found = any;
-                        return Some(false);
-                    }
-                    Some(true)
-                })?;
-                Some(found as i64)
-            })
-        }
-        _ => return Err("an aggregate other than count, sum, any and all"),
-    })
 }

@@ -80,6 +80,9 @@ pub(super) enum Domain {
     Spaces,
     /// Any other list the closures walk (items.rs), of items of the type given.
     Items(super::items::Items, Ty),
+    /// A list written out of lists the closures walk, whose items are words of the type given:
+    /// each list is made, kept among `Env::lists` and given to the parameter (`Given::Bound`).
+    Lists(Vec<super::items::Items>, Ty),
 }
 
 /// The domain of an action's first parameter, and the type of its items (`None`: no parameter).
@@ -101,6 +104,20 @@ fn domain_of(cx: &mut Cx, param: &Expr) -> Result<(Domain, Option<Ty>), &'static
             [q] => (Domain::Opponents(compile(cx, q)?), Some(Ty::Player)),
             _ => return Err("`opponents` of other than one player"),
         },
+        ExprKind::List(xs) if !xs.is_empty() && xs.iter().all(|x| list_of_words(cx, x)) => {
+            let mut lists = Vec::new();
+            let mut ty = None;
+            for x in xs {
+                let (items, t) = super::items::items(cx, x)?;
+                if ty.get_or_insert_with(|| t.clone()) != &t {
+                    return Err("a list of lists of other items");
+                }
+                lists.push(items);
+            }
+            let ty = ty.ok_or("a list of no lists")?;
+            let list = Ty::List(Box::new(ty.clone()));
+            (Domain::Lists(lists, ty), Some(list))
+        }
         _ => {
             let mut zones = Vec::new();
             match cards(cx, param, &mut zones, 0) {
@@ -112,6 +129,20 @@ fn domain_of(cx: &mut Cx, param: &Expr) -> Result<(Domain, Option<Ty>), &'static
             }
         }
     })
+}
+
+/// Whether `e` is a list of words (not a zone: its cards would be walked as a list).
+fn list_of_words(cx: &Cx, e: &Expr) -> bool {
+    super::stmts::type_of(cx, e) != Some(Ty::Zone) && super::each::item_type(cx, e).is_some()
+}
+
+/// Slot `s` holds the parameter of domain items of type `ty`: a word, or the place of a list among
+/// `Env::lists`.
+fn bind(cx: &mut Cx, s: u16, ty: Ty) {
+    match ty {
+        Ty::List(item) => cx.give(s, super::items::Given::Bound(*item)),
+        ty => cx.set_type(s, ty),
+    }
 }
 
 /// The zones of a domain of cards, in order: a zone, `a + b`, `take(zone, n)`, a function of no
@@ -150,7 +181,7 @@ pub(super) fn plan(p: &Program, a: &ActionDef) -> Result<ActionPlan, &'static st
     let (domain, ty) = domain(&mut cx, &a.params)?;
     let cards = ty == Some(Ty::Card);
     if let Some(ty) = &ty {
-        cx.set_type(0, ty.clone());
+        bind(&mut cx, 0, ty.clone());
     }
     // The conjuncts, as the checker split them (the whole condition when it did not).
     let parts: Vec<(&crate::program::Expr, u16)> = match (&a.condition, a.parts.is_empty()) {
@@ -166,7 +197,7 @@ pub(super) fn plan(p: &Program, a: &ActionDef) -> Result<ActionPlan, &'static st
     let mut second = match a.params.get(1) {
         Some(param) => {
             let (d, t) = domain_of(&mut cx, param)?;
-            cx.set_type(1, t.ok_or("a second parameter of no items")?);
+            bind(&mut cx, 1, t.ok_or("a second parameter of no items")?);
             Some((d, Vec::new()))
         }
         None => None,
@@ -230,7 +261,7 @@ pub(super) fn list(
         if none {
             continue;
         }
-        if plan.second.is_some() || matches!(plan.domain, Domain::Items(..)) {
+        if plan.second.is_some() || matches!(plan.domain, Domain::Items(..) | Domain::Lists(..)) {
             super::pairs::list(plan, &mut env, p, a, out)?;
             continue;
         }
@@ -270,7 +301,7 @@ pub(super) fn list(
             }
             Domain::Cards(zones) => zones,
             // Listed by pairs.rs, above.
-            Domain::Items(..) => return None,
+            Domain::Items(..) | Domain::Lists(..) => return None,
         };
         // The sides of comparisons that read no parameter, once for the menu.
         let mut others = [0i64; PARTS];

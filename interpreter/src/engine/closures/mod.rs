@@ -8,6 +8,8 @@
 //! not handle (a value that is not a word, an overflow), the walker answers instead, so a game is the
 //! walker's game but for the work counted. The walker is the oracle (engine/tests/closures.rs).
 
+mod aggregates;
+mod builtins;
 mod calls;
 mod choices;
 mod each;

@@ -18,17 +18,19 @@ use crate::value::Value;
 /// action (it compares by fingerprint).
 const LISTED: usize = 256;
 
-/// What makes an argument the same as another for the decider: equal `class`, and for identical
-/// cards (`card` set) the same card variables.
+/// What makes an argument the same as another for the decider: equal `class`, for identical
+/// cards (`card` set) the same card variables, and for lists (`list` set) the same items.
 #[derive(Clone, Copy)]
 struct Key {
     class: u64,
     /// A card that may be merged with identical ones: compared by its variables too.
     card: Option<u32>,
+    /// A list's place among `Env::lists` (its items' hash in `class`).
+    list: Option<u32>,
 }
 
 impl Key {
-    #[inline]
+    #[inline(always)]
     fn same(self, other: Key, env: &Env) -> bool {
         self.class == other.class
             && match (self.card, other.card) {
@@ -38,12 +40,29 @@ impl Key {
                 }
                 _ => true,
             }
+            && match (self.list, other.list) {
+                (Some(x), Some(y)) => x == y || same_lists(env, x, y),
+                _ => true,
+            }
     }
 }
 
-/// The key of an item for `env.you` (the walker's `equivalent`, `mergeable`).
-fn key(env: &Env, p: &Program, v: &Value) -> Option<Key> {
+/// Whether the lists made at places `x` and `y` among `Env::lists` hold the same items.
+#[inline(never)]
+fn same_lists(env: &Env, x: u32, y: u32) -> bool {
+    let list = |i: u32| env.lists.as_deref().and_then(|l| l.get(i as usize));
+    list(x) == list(y)
+}
+
+/// The key of an item for `env.you` (the walker's `equivalent`, `mergeable`), its word `w` (for a
+/// list, its place among `Env::lists`).
+fn key(env: &Env, p: &Program, w: i64, v: &Value) -> Option<Key> {
     let (s, l) = (env.s, env.l);
+    let plain = |class| Key {
+        class,
+        card: None,
+        list: None,
+    };
     Some(match v {
         Value::Card(c) => {
             let cs = s.cards.get(*c as usize)?;
@@ -55,30 +74,33 @@ fn key(env: &Env, p: &Program, v: &Value) -> Option<Key> {
                 Key {
                     class,
                     card: Some(*c),
+                    list: None,
                 }
             } else {
-                Key {
-                    class: 2 << 62 | *c as u64,
-                    card: None,
-                }
+                plain(2 << 62 | *c as u64)
             }
         }
-        Value::Player(q) => Key {
-            class: 3 << 62 | *q as u64,
-            card: None,
-        },
-        Value::Space(sp) => Key {
-            class: *sp as u64,
-            card: None,
-        },
-        Value::Int(_)
+        Value::Player(q) => plain(3 << 62 | *q as u64),
+        // The items of one parameter are of one type: equal words, equal values.
+        Value::Space(_)
+        | Value::Int(_)
         | Value::Bool(_)
         | Value::Kind(_)
         | Value::Tag(_)
-        | Value::Zone(_)
-        | Value::None
-        | Value::Text(_)
-        | Value::List(_) => return None,
+        | Value::Zone(_) => plain(super::env::word(v)? as u64),
+        Value::List(_) => {
+            let j = u32::try_from(w).ok()?;
+            let items = env.lists.as_deref()?.get(j as usize)?;
+            let class = (items.iter()).fold(items.len() as u64, |h, &x| {
+                (h ^ x as u64).wrapping_mul(0x100_0000_01b3)
+            });
+            Key {
+                class,
+                card: None,
+                list: Some(j),
+            }
+        }
+        Value::None | Value::Text(_) => return None,
     })
 }
 
@@ -122,6 +144,25 @@ fn each(
                 f(env, w, super::stmts::value(ty, w))?;
                 Some(true)
             })?;
+        }
+        // Each list made and kept for the listing (its items read through `Items::Bound`, its
+        // place compared by keys of options listed before).
+        Domain::Lists(lists, ty) => {
+            for list in lists {
+                let mut words = Vec::new();
+                list.each(env, |_, w| {
+                    words.push(w);
+                    Some(words.len() <= crate::engine::eval::MAX_LIST)
+                })?;
+                if words.len() > crate::engine::eval::MAX_LIST {
+                    return None;
+                }
+                let v = Value::list(words.iter().map(|&w| super::stmts::value(ty, w)).collect());
+                let lists = env.lists.as_deref_mut()?;
+                let j = lists.len();
+                lists.push(words.into());
+                f(env, j as i64, v)?;
+            }
         }
         Domain::Cards(zones) => {
             for (zf, limit) in zones {
@@ -183,11 +224,22 @@ pub(super) fn list(
     a: ActionId,
     out: &mut Vec<MenuOption>,
 ) -> Option<()> {
+    // A domain of lists: the lists made while this action is listed, kept until it is done (the
+    // keys of its options listed so far compare them).
+    let lists = |d: &Domain| matches!(d, Domain::Lists(..));
+    if env.lists.is_none()
+        && (lists(&plan.domain) || plan.second.as_ref().is_some_and(|d| lists(&d.0)))
+    {
+        let mut made = Vec::new();
+        let mut env = Env::new(env.p, env.s, env.l, env.you, &mut *env.slots);
+        env.lists = Some(&mut made);
+        return list(plan, &mut env, p, a, out);
+    }
     // The keys of the options listed so far, in order.
     let Some((domain, pairs)) = plan.second.as_ref() else {
         let mut listed: Vec<Key> = Vec::new();
         return each(&plan.domain, env, |env, w, v| {
-            let kv = key(env, p, &v)?;
+            let kv = key(env, p, w, &v)?;
             if listed.iter().any(|&i| i.same(kv, env)) || !first_holds(plan, env, w, &v)? {
                 return Some(());
             }
@@ -204,7 +256,7 @@ pub(super) fn list(
         if !first_holds(plan, env, w, &v)? {
             return Some(());
         }
-        let kv = key(env, p, &v)?;
+        let kv = key(env, p, w, &v)?;
         each(domain, env, |env, x, y| {
             // The second argument's key only where an option listed has a first argument the
             // same as this one (seldom: the first arguments differ).
@@ -213,7 +265,7 @@ pub(super) fn list(
                 if i.same(kv, env) {
                     let k = match ky {
                         Some(k) => k,
-                        None => *ky.insert(key(env, p, &y)?),
+                        None => *ky.insert(key(env, p, x, &y)?),
                     };
                     if j.same(k, env) {
                         return Some(());
@@ -231,7 +283,7 @@ pub(super) fn list(
             }
             let ky = match ky {
                 Some(k) => k,
-                None => key(env, p, &y)?,
+                None => key(env, p, x, &y)?,
             };
             listed.push((kv, ky));
             out.push((a, Args::Many(vec![v.clone(), y])));

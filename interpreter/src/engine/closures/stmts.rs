@@ -155,7 +155,12 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
         ExprKind::Builtin(Builtin::Size | Builtin::Max2 | Builtin::Min2 | Builtin::Abs, _) => {
             Ty::Int
         }
-        ExprKind::Builtin(Builtin::Left | Builtin::Right, _) => Ty::Player,
+        ExprKind::Builtin(Builtin::Left | Builtin::Right | Builtin::Seat, _) => Ty::Player,
+        ExprKind::Builtin(Builtin::Index, x)
+            if x.len() == 2 && type_of(cx, &x[0]) == Some(Ty::Zone) =>
+        {
+            Ty::Card
+        }
         ExprKind::Builtin(Builtin::First, x) => match x.first().map(|x| &x.kind) {
             Some(ExprKind::Builtin(Builtin::Opponents, _)) => Ty::Player,
             Some(ExprKind::Aggregate {
@@ -167,7 +172,7 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
                 ExprKind::Everyone => Ty::Player,
                 ExprKind::Spaces => Ty::Space,
                 _ if type_of(cx, list) == Some(Ty::Zone) => Ty::Card,
-                _ => return None,
+                _ => super::each::item_type(cx, list)?,
             },
             Some(_) if type_of(cx, &x[0]) == Some(Ty::Zone) => Ty::Card,
             _ => return None,
@@ -225,7 +230,21 @@ pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
             };
             // A decision's candidates, compiled with the frame's types before it.
             choices.push(match &st.kind {
-                StmtKind::Choose(_, ch) => super::choices::compile_domain(sx, ch),
+                StmtKind::Choose(_, ch) => {
+                    super::choices::compile_domain(sx, ch.var, &ch.domain, ch.filter.as_ref())
+                }
+                // Each seat's candidates, the seat in its slot (and `you`, from the context).
+                StmtKind::Simultaneously {
+                    player,
+                    count: ChooseCount::One,
+                    var,
+                    domain,
+                    filter,
+                    ..
+                } => {
+                    sx.cx.set_type(*player, Ty::Player);
+                    super::choices::compile_domain(sx, *var, domain, filter.as_ref())
+                }
                 _ => None,
             });
             texts.push(
@@ -405,12 +424,14 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             }
         },
         StmtKind::Choose(slot, ch) => {
-            // One item of the domain (or `none`, which the slot holds as no word).
-            let one = match ch.count {
-                ChooseCount::One => super::each::item_type(&sx.cx, &ch.domain),
-                _ => None,
+            // One item of the domain (or `none`, which the slot holds as no word), or a list of
+            // them (read from the walker's context).
+            let item = super::each::item_type(&sx.cx, &ch.domain);
+            let chosen = match ch.count {
+                ChooseCount::One => item,
+                _ => item.map(|t| Ty::List(Box::new(t))),
             };
-            written(sx, *slot, one);
+            written(sx, *slot, chosen);
             Err("a decision")
         }
         StmtKind::CallLet(slot, proc, args) => {

@@ -1,9 +1,14 @@
 //! Engine stage: what the closures took over from the walker, against it: a `simultaneously`'s
-//! body (its seat and answer typed), a player's variable holding a list walked and looped over, an
-//! action's parameter over two zones joined or either of two, a global list joined with a list
-//! written out; the games played in lockstep are the walker's, recorded or not.
+//! body (its seat and answer typed) and each seat's candidates (a list walked, a list made), a
+//! range walked and a zone's card by its place (`deck[k]`), the cards a `choose any` gave looped
+//! over, the first of a filter of a local list typed, a player's variable holding a list
+//! walked and looped over, an action's parameter over two zones joined or either of two, a global
+//! list joined with a list written out; the games played in lockstep are the walker's, recorded or
+//! not.
 
 use super::closures::lockstep_in;
+use super::oracle::config;
+use crate::engine::{Engine, Game, Status};
 
 #[test]
 fn the_walkers_gaps_on_the_closures_are_the_walkers() {
@@ -23,6 +28,8 @@ zone kept per player: set
 var fresh per player: list of card = []
 var picked: list of card = []
 var coins per player shown: int = 0
+fn slot_of(c: card): int = max(k for k in 1..count(deck) where deck[k] == c)
+fn right_of(c: card): list of card = filter(d in deck where not (d in take(deck, slot_of(c))))
 action keep(c in if wide then you.hand + you.shown else you.hand) if c.rank > 1 {
   if c.zone == you.hand {
     move c to you.kept
@@ -42,7 +49,14 @@ flow {
       q.fresh = [c]
       q.coins += c.rank
     }
+    simultaneously q in everyone choose n in [c.rank for c in q.hand] where n != 2 {
+      q.coins += n
+    }
     for q in everyone {
+      if count(deck) > 2 {
+        let after = right_of(deck[2])
+        q.coins += count(after)
+      }
       reveal q.fresh
       q.coins += count(q.fresh) + sum(c.rank for c in q.fresh)
       for c in q.fresh where c.zone == q.shown {
@@ -52,6 +66,20 @@ flow {
         actions by q once [keep]
       }
     }
+  }
+  for q in everyone {
+    let back = choose any c in q.kept by q prompt "Give back"
+    for c in back {
+      q.coins -= c.rank
+      move c to q.hand
+    }
+  }
+  let waiting = filter(q in everyone where q.coins > 0)
+  while count(waiting) > 0 {
+    let best = max(q.coins for q in waiting)
+    let taker = first(filter(q in waiting where q.coins == best))
+    taker.coins += 1
+    waiting = filter(q in waiting where q != taker)
   }
   win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
 }
@@ -70,6 +98,7 @@ flow {
             matches!(
                 st.kind,
                 StmtKind::Actions { .. }
+                    | StmtKind::Choose(..)
                     | StmtKind::Simultaneously { .. }
                     | StmtKind::Turn(..)
                     | StmtKind::Shuffle(_)
@@ -85,4 +114,10 @@ flow {
     assert!(whole >= 5, "{whole} blocks");
     assert!(lockstep_in(&p, "gaps", 3, 8, false) >= 20);
     assert!(lockstep_in(&p, "gaps", 3, 8, true) >= 20);
+    // Each seat's candidates of both `simultaneously`s are the closures' (choices.rs).
+    let mut game = Game::new(p.clone(), config(3, 1, Engine::Closures));
+    while let Status::Decision(_) = game.status() {
+        game.apply(0).expect("an option");
+    }
+    assert!(game.counted().values >= 12, "{:?}", game.counted());
 }

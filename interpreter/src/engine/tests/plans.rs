@@ -48,6 +48,8 @@ fn actions_over_lists_have_plans() {
                 "ask_resource",
                 "make_offer",
                 "accept_trade",
+                "ask_from_hand",
+                "accept_with",
             ][..],
         ),
         ("games/crayne.cardgame", &["buy_card", "raise_from_pit"][..]),
@@ -124,6 +126,75 @@ flow {
   }
 }
 "#;
+    planned_in_lockstep(src, "smithy", 2..=3, 8);
+}
+
+/// Menus whose first parameter ranges over a list of lists (`pool in [unseen(you), ...]`, each
+/// list made and given to the parameter), whose second ranges over `sort(n in kinds(pool) by n)`,
+/// and over `take(sort(...), 1)` of a list that is not a zone, with `seat(n)` in a function's list:
+/// planned, and the games on the closures are the walker's (Craft the Crown's `ask_from_hand` and
+/// `accept_with`).
+#[test]
+fn menus_over_lists_of_lists_and_sorts_on_the_closures_are_the_walkers() {
+    let src = r#"
+game "Asks" {
+  players 2..4
+}
+property worth: int = 1
+card "Ore" {
+  copies 6
+}
+card "Coal" {
+  copies 6
+  worth 3
+}
+card "Gem" {
+  copies 3
+  worth 2
+}
+zone deck: pile, hidden
+zone hand per player: set, owner
+zone kept per player: set
+var asked: list of kind = []
+var marked per card: bool = false
+fn unseen(p: player): list of card = unseen_at(p, 1) + unseen_at(p, 2) + unseen_at(p, 3) + unseen_at(p, 4)
+fn unseen_at(p: player, n: int): list of card =
+  if n > players then [] else if seat(n) == p then [] else seat(n).hand
+fn names(pool: list of card): list of kind = sort(n in kinds(pool) by n)
+action ask(pool in [unseen(you), take(you.hand, 2)], k in names(pool)) label "Ask for {k}" if count(x in asked where x == k) < count(cards(k, pool)) {
+  asked = asked + [k]
+}
+action give(c in take(sort(x in filter(d in you.hand where d.marked) by 0 - x.worth), 1)) {
+  move c to you.kept
+}
+action keep(c in take(sort(x in you.hand where not x.marked by x.worth), 2)) label "Keep {c}" {
+  move c to you.kept
+}
+action mark(c in you.hand) label "Mark {c}" if not c.marked {
+  c.marked = true
+}
+action wait label "Wait" {
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 4 of deck to p.hand
+  }
+  repeat 6 {
+    for p in everyone {
+      actions by p once [ask, give, keep, mark, wait]
+      move top 1 of deck to p.hand
+    }
+  }
+}
+"#;
+    planned_in_lockstep(src, "asks", 2..=4, 12);
+}
+
+/// Script `src` checks, every action of it has a plan, its games of `games` seeds per player count
+/// (two recorded) are the walker's in lockstep, and the closures list its menus as the walker.
+fn planned_in_lockstep(src: &str, name: &str, players: std::ops::RangeInclusive<u8>, games: u64) {
     let checked = crate::check::check_source(src);
     let p = std::sync::Arc::new(
         (checked.program).unwrap_or_else(|| panic!("the script checks: {:?}", checked.diagnostics)),
@@ -137,10 +208,11 @@ flow {
             plan.as_ref().err()
         );
     }
-    for players in 2..=3 {
-        assert!(lockstep_in(&p, "smithy", players, 8, false) > 100);
-        assert!(lockstep_in(&p, "smithy", players, 2, true) > 20);
+    let fewest = *players.start();
+    for n in players {
+        assert!(lockstep_in(&p, name, n, games, false) > 100);
+        assert!(lockstep_in(&p, name, n, 2, true) > 20);
     }
-    let listed = same_answers_in(&p, "smithy", 2, 8, true);
+    let listed = same_answers_in(&p, name, fewest, games, true);
     assert!(listed > 100, "{listed} menus listed");
 }
