@@ -24,6 +24,40 @@ fn actions_of_two_parameters_have_plans() {
     }
 }
 
+/// Every action of every script in games/ and examples/ has a plan (docs/engine.md says so).
+#[test]
+fn every_action_of_the_repositorys_scripts_has_a_plan() {
+    let mut missing = Vec::new();
+    for folder in ["games", "examples"] {
+        let dir = format!("{}/../{folder}", env!("CARGO_MANIFEST_DIR"));
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{dir}: {e}"))
+            .filter_map(|entry| {
+                entry
+                    .ok()
+                    .map(|e| e.file_name().to_string_lossy().to_string())
+            })
+            .filter(|name| name.ends_with(".cardgame"))
+            .collect();
+        files.sort();
+        for name in files {
+            let file = format!("{folder}/{name}");
+            let p = program(&file);
+            let closures = p.closures.clone().expect("closures are built");
+            for (d, plan) in p.actions.iter().zip(&closures.actions) {
+                if let Err(why) = plan {
+                    missing.push(format!("{file}: {}: {why:?}", d.name));
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "actions without a plan:\n{}",
+        missing.join("\n")
+    );
+}
+
 /// Menus over lists that are not zones' cards (a function's list, `a + b`, `filter`, `take_while`,
 /// `if`, `flatten`) and conditions that walk them get plans (closures/items.rs, closures/pairs.rs),
 /// as do conditions over a card's constant list of kinds, `distinct`, `cards(k, L)`, a global list,
