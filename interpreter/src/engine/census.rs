@@ -29,45 +29,6 @@ impl Game {
         }
     }
 
-    /// Calls `f(zone, owner, kind)` for every card in a zone attached to a card or a space: the
-    /// index of the zone's definition in `Program::zones`, the player holding the card the zone is
-    /// attached to (through cards attached to cards; `None` where that card lies in a shared zone,
-    /// or for a zone attached to a space) and the index of the card's kind. Like
-    /// [`Game::each_card`], it reads every card, seen or not: for a world an agent dealt.
-    pub fn each_attached_card(&self, mut f: impl FnMut(usize, Option<u8>, usize)) {
-        for (zi, z) in self.st.zones.declared() {
-            if z.cards.is_empty() {
-                continue;
-            }
-            let owner = match self.st.zones.holder(zi) {
-                Some(Holder::Card(host)) => self.holder_of_card(host),
-                Some(Holder::Space(_)) => None,
-                Some(Holder::Shared) | Some(Holder::Player(_)) | None => continue,
-            };
-            let def = self.st.zones.def(zi).index();
-            for &c in &z.cards {
-                if let Some(card) = self.st.cards.get(c as usize) {
-                    f(def, owner, card.kind as usize);
-                }
-            }
-        }
-    }
-
-    /// The player holding card `card` where it lies: in a zone of theirs, or attached (through
-    /// cards attached to cards, at most 16 deep) to a card in one.
-    fn holder_of_card(&self, card: u32) -> Option<u8> {
-        let mut card = card;
-        for _ in 0..16 {
-            let zone = self.st.cards.get(card as usize)?.zone;
-            match self.st.zones.holder(zone as usize)? {
-                Holder::Player(p) => return Some(p),
-                Holder::Card(host) => card = host,
-                Holder::Shared | Holder::Space(_) => return None,
-            }
-        }
-        None
-    }
-
     /// The value of the variable `var` (its index in `Program::vars`): a shared one's, or
     /// `player`'s own for a per-player one (`None` for a per-card or per-space variable or an index out of
     /// range). A private variable is read like any other: the caller decides who may see it.
