@@ -6,7 +6,8 @@
 //!   against itself without exploring (`--games`, in batches of
 //!   [`FIT_BATCH`] while the next would end within a quarter of the time left), and every decision
 //!   with a choice is recorded: the key of each option (the prompt, its digits read as `#`, and the
-//!   label), the option it took, the game's progress (the turn over the mean game's length) and the
+//!   label) and, with `--policy-parts` (the default), the keys of its parts (`Game::option_parts`),
+//!   the option it took, the game's progress (the turn over the mean game's length) and the
 //!   position's counts seen from the decider (`FeatureSet::extract_counts`, read from the real game:
 //!   in a search the policy reads a world of it). With `--policy-reads position` the policy reads
 //!   the counts that every seat knows and that vary over the training games, standardised by their
