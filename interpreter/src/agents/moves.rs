@@ -451,6 +451,18 @@ pub fn unit_output(unit: &[f64], reading: &[f64]) -> f64 {
     (bias + (sums[0] + sums[1]) + (sums[2] + sums[3]) + rest).tanh()
 }
 
+/// The sum of `rows`, entry by entry, over `width` entries: the weights an option gives the policy's
+/// inputs are its keys' rows summed (its move's and its parts').
+pub fn summed_rows<'a>(width: usize, rows: impl IntoIterator<Item = &'a Vec<f64>>) -> Vec<f64> {
+    let mut sum = vec![0.0; width];
+    for row in rows {
+        for (s, w) in sum.iter_mut().zip(row) {
+            *s += w;
+        }
+    }
+    sum
+}
+
 /// An option drawn from its `chances`.
 pub fn draw(chances: &[f64], rng: &mut ChaCha8Rng) -> usize {
     let mut x = rng.gen_range(0.0..1.0);

@@ -10,7 +10,7 @@
 //! every move weighs every feature alone, needs far more to learn.
 
 use crate::agents::model::softmax;
-use crate::agents::moves::{dot, through_units};
+use crate::agents::moves::{dot, summed_rows, through_units};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -81,13 +81,7 @@ impl Net {
     /// summed.
     fn summed(&self, keys: &[u32]) -> Vec<f64> {
         let width = self.weights.first().map_or(2, Vec::len);
-        let mut sum = vec![0.0; width];
-        for &m in keys {
-            for (s, w) in sum.iter_mut().zip(&self.weights[m as usize]) {
-                *s += w;
-            }
-        }
-        sum
+        summed_rows(width, keys.iter().map(|&m| &self.weights[m as usize]))
     }
 }
 

@@ -5,7 +5,7 @@
 use super::policy::{position_step, units_gradient};
 use super::{config, LearnConfig};
 use crate::agents::features::FeatureSet;
-use crate::agents::moves::{draw, option_keys, Moves, OptionKeys};
+use crate::agents::moves::{draw, option_keys, summed_rows, Moves, OptionKeys};
 use crate::engine::{Game, Status};
 use crate::program::Program;
 use crate::sim::{game_seed, wilson};
@@ -261,14 +261,11 @@ pub(super) fn refine(
 /// The weights an option whose keys are `keys` gives the policy's inputs: its move's and its
 /// parts' summed (a key never seen: none).
 fn summed(policy: &Moves, keys: &OptionKeys) -> Vec<f64> {
-    let mut sum = vec![0.0; policy.width()];
     let parts = keys.parts.iter().filter_map(|k| policy.parts.get(k));
-    for w in policy.weights.get(&keys.label).into_iter().chain(parts) {
-        for (s, w) in sum.iter_mut().zip(w) {
-            *s += w;
-        }
-    }
-    sum
+    summed_rows(
+        policy.width(),
+        policy.weights.get(&keys.label).into_iter().chain(parts),
+    )
 }
 
 /// A match of play-out policy `a` against `b` ([`MATCH_GAMES`] games in batches of 100, then 500,
