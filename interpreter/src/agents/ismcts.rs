@@ -65,6 +65,13 @@ pub const PLAYOUT_DECISIONS: u32 = 400;
 /// The weight of the play-out strategy's own choice at a node of the tree: a bonus of
 /// `PRIOR / (visits + 1)` on its mean reward (rewards are between 0 and 1).
 pub const PRIOR: f64 = 3.0;
+/// At a node with a prior over its options (the model's), the weight of an option's chance in its
+/// score: `mean + PUCT × chance × √(visits of the node's options + 1) / (visits + 1)` (PUCT, as
+/// AlphaZero selects).
+pub const PUCT: f64 = 1.0;
+/// At a node with a prior, an option not yet tried counts as the node's mean reward less this
+/// (first-play urgency): it is tried when its chance outweighs what the tried ones showed.
+pub const FIRST_PLAY: f64 = 0.1;
 /// Iterations of `ismcts` without a budget.
 pub const DEFAULT_ITERATIONS: u32 = 1000;
 
@@ -180,6 +187,102 @@ impl Estimate {
         self.visits >= 2
             && other.visits >= 2
             && self.mean - other.mean > EVIDENCE * (self.spread + other.spread).sqrt()
+    }
+}
+
+/// What the walk down the tree does at a node.
+enum Step {
+    /// Try this option, not yet tried here: a new node, then the play-out.
+    Expand(usize),
+    /// Follow this option to its node (the second number).
+    Follow(usize, usize),
+    /// Options never tried here, one of which is tried next (UCB1 tries every option once).
+    Untried(Vec<usize>),
+    /// No option may be taken.
+    Stuck,
+}
+
+/// The step at `node` where the model gives a `prior` over the decision's `options` (PUCT): each
+/// option `legal` here scores its mean reward for the deciding `player` (an untried one the node's
+/// mean less [`FIRST_PLAY`]) plus `PUCT × chance × √(visits of the tried options + 1) / (visits
+/// + 1)`; the highest is followed, or tried when new. The tried options' availability counts.
+fn by_prior(
+    nodes: &mut [Node],
+    node: usize,
+    (options, player): (&[String], usize),
+    prior: &[f64],
+    legal: impl Fn(usize) -> bool,
+) -> Step {
+    let here = &nodes[node];
+    let untried = here.reward.get(player).copied().unwrap_or(0.0) / f64::from(here.visits.max(1))
+        - FIRST_PLAY;
+    let mut tried = 0.0;
+    for (i, label) in options.iter().enumerate() {
+        if let Some(c) = legal(i).then(|| nodes[node].children.get(label)).flatten() {
+            let c = *c;
+            nodes[c].available += 1;
+            tried += f64::from(nodes[c].visits);
+        }
+    }
+    let scale = PUCT * (tried + 1.0).sqrt();
+    let mut best: Option<(f64, usize, Option<usize>)> = None;
+    for (i, label) in options.iter().enumerate().filter(|&(i, _)| legal(i)) {
+        let child = nodes[node].children.get(label).copied();
+        let (mean, visits) = match child {
+            Some(c) => {
+                let n = f64::from(nodes[c].visits.max(1));
+                let sum = nodes[c].reward.get(player).copied().unwrap_or(0.0);
+                (sum / n, f64::from(nodes[c].visits))
+            }
+            None => (untried, 0.0),
+        };
+        let score = mean + scale * prior.get(i).copied().unwrap_or(0.0) / (visits + 1.0);
+        if best.is_none_or(|b| score > b.0) {
+            best = Some((score, i, child));
+        }
+    }
+    match best {
+        Some((_, i, Some(c))) => Step::Follow(i, c),
+        Some((_, i, None)) => Step::Expand(i),
+        None => Step::Stuck,
+    }
+}
+
+/// The step at `node` without a prior (UCB1 over each option's availability): every option `legal`
+/// here is tried once first; then the highest mean reward for the deciding `player` plus
+/// `exploration × √(ln availability / visits)`, the play-out strategy's own choice (`preferred`)
+/// favoured by `PRIOR / (visits + 1)`.
+fn by_bound(
+    nodes: &mut [Node],
+    node: usize,
+    (options, player): (&[String], usize),
+    legal: impl Fn(usize) -> bool,
+    (exploration, preferred): (f64, Option<usize>),
+) -> Step {
+    let mut untried = Vec::new();
+    let mut best: Option<(f64, usize, usize)> = None;
+    for (i, label) in options.iter().enumerate().filter(|&(i, _)| legal(i)) {
+        let Some(&c) = nodes[node].children.get(label) else {
+            untried.push(i);
+            continue;
+        };
+        let child = &mut nodes[c];
+        child.available += 1;
+        let visits = f64::from(child.visits.max(1));
+        let mean = child.reward.get(player).copied().unwrap_or(0.0) / visits;
+        let mut bound =
+            mean + exploration * (f64::from(child.available.max(1)).ln() / visits).sqrt();
+        if preferred == Some(i) {
+            bound += PRIOR / (visits + 1.0);
+        }
+        if best.is_none_or(|b| bound > b.0) {
+            best = Some((bound, i, c));
+        }
+    }
+    match best {
+        _ if !untried.is_empty() => Step::Untried(untried),
+        Some((_, i, c)) => Step::Follow(i, c),
+        None => Step::Stuck,
     }
 }
 
@@ -487,8 +590,9 @@ impl IsmctsAgent {
                 _ if at_root => self.root_preferred,
                 _ => None,
             };
-            // At the root, the model's prior over the options (PUCT-like); below it (and at the
-            // root with `:noprior`), with `:deep`, the chances of the model's play-out policy.
+            // At the root, the model's prior over the options; below it (and at the root with
+            // `:noprior`), with `:deep`, the chances of the model's play-out policy. Where there is
+            // one, PUCT chooses (`by_prior`), else UCB1 (`by_bound`).
             let below = if self.guide.deep && (!at_root || self.root_prior.is_empty()) {
                 self.guide.chances_by_moves(&g)
             } else {
@@ -502,70 +606,55 @@ impl IsmctsAgent {
             let Status::Decision(d) = g.status() else {
                 break;
             };
-            let mut unvisited = Vec::new();
-            let mut best = (f64::NEG_INFINITY, usize::MAX, usize::MAX);
-            for (i, label) in d.options.iter().enumerate() {
-                if at_root && !allowed.contains(&i) {
-                    continue;
-                }
-                match nodes[node].children.get(label).copied() {
-                    None => unvisited.push(i),
-                    Some(c) => {
-                        let ch = &mut nodes[c];
-                        ch.available += 1;
-                        let visits = f64::from(ch.visits.max(1));
-                        let mean = ch.reward.get(player).copied().unwrap_or(0.0) / visits;
-                        let mut ucb = mean
-                            + self.exploration
-                                * (f64::from(ch.available.max(1)).ln() / visits).sqrt();
-                        match prior {
-                            Some(p) => {
-                                ucb += PRIOR * p.get(i).copied().unwrap_or(0.0) / (visits + 1.0)
-                            }
-                            None if preferred == Some(i) => ucb += PRIOR / (visits + 1.0),
-                            None => {}
+            let step = match prior {
+                Some(p) => by_prior(&mut nodes[..], node, (&d.options, player), p, |i| {
+                    !at_root || allowed.contains(&i)
+                }),
+                None => {
+                    let step = by_bound(
+                        &mut nodes[..],
+                        node,
+                        (&d.options, player),
+                        |i| !at_root || allowed.contains(&i),
+                        (self.exploration, preferred),
+                    );
+                    match step {
+                        Step::Untried(untried) => {
+                            Step::Expand(match preferred.filter(|p| untried.contains(p)) {
+                                Some(p) => p,
+                                None => untried[self.rng.gen_range(0..untried.len())],
+                            })
                         }
-                        if ucb > best.0 {
-                            best = (ucb, i, c);
-                        }
+                        step => step,
                     }
                 }
-            }
+            };
             at_root = false;
-            if !unvisited.is_empty() {
-                let i = match (prior, preferred) {
-                    // The most likely unvisited option by the prior.
-                    (Some(p), _) => unvisited.iter().copied().fold(unvisited[0], |b, i| {
-                        if p.get(i) > p.get(b) {
-                            i
-                        } else {
-                            b
-                        }
-                    }),
-                    (None, Some(p)) if unvisited.contains(&p) => p,
-                    _ => unvisited[self.rng.gen_range(0..unvisited.len())],
-                };
-                let label = d.options[i].clone();
-                self.guide.note(d.player, &label);
-                if g.apply(i).is_err() {
+            let (i, child) = match step {
+                Step::Expand(i) => (i, None),
+                Step::Follow(i, c) => (i, Some(c)),
+                Step::Untried(_) | Step::Stuck => break,
+            };
+            let label = d.options[i].clone();
+            self.guide.note(d.player, &label);
+            if g.apply(i).is_err() {
+                break;
+            }
+            match child {
+                Some(c) => {
+                    node = c;
+                    path.push(node);
+                }
+                None => {
+                    let mut child = Node::new(seats);
+                    child.available = 1;
+                    nodes.push(child);
+                    let c = nodes.len() - 1;
+                    nodes[node].children.insert(label, c);
+                    path.push(c);
                     break;
                 }
-                let mut child = Node::new(seats);
-                child.available = 1;
-                nodes.push(child);
-                let c = nodes.len() - 1;
-                nodes[node].children.insert(label, c);
-                path.push(c);
-                break;
             }
-            if let Some(l) = d.options.get(best.1) {
-                self.guide.note(d.player, l);
-            }
-            if best.1 == usize::MAX || g.apply(best.1).is_err() {
-                break;
-            }
-            node = best.2;
-            path.push(node);
         }
         let midway = self.play_out(&mut g, turn, &world.goals);
         run_forced(&mut g);
