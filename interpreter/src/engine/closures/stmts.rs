@@ -96,17 +96,7 @@ pub(crate) fn value(t: &Ty, w: i64) -> Value {
 pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
     let p = cx.p;
     Some(match &e.kind {
-        ExprKind::Const(v) => match v {
-            Value::Int(_) => Ty::Int,
-            Value::Bool(_) => Ty::Bool,
-            Value::Player(_) => Ty::Player,
-            Value::Card(_) => Ty::Card,
-            Value::Kind(_) => Ty::Kind,
-            Value::Tag(_) => Ty::Tag,
-            Value::Space(_) => Ty::Space,
-            Value::Zone(_) => Ty::Zone,
-            Value::None | Value::Text(_) | Value::List(_) => return None,
-        },
+        ExprKind::Const(v) => super::env::word_type(v)?,
         ExprKind::Local(s) => cx.type_of_local(*s)?.clone(),
         ExprKind::Global(v) | ExprKind::PlayerVar(v, _) | ExprKind::CardVar(v, _) => {
             p.vars.get(v.index())?.ty.clone()
@@ -419,7 +409,8 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                 }))
             }
             Err(why) => {
-                written(sx, *slot, None);
+                let t = super::each::local_type(&sx.cx, e);
+                written(sx, *slot, t);
                 Err(why)
             }
         },

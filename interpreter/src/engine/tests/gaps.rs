@@ -121,3 +121,97 @@ flow {
     }
     assert!(game.counted().values >= 12, "{:?}", game.counted());
 }
+
+#[test]
+fn locals_the_walker_gives_and_participants_variables_on_the_closures_are_the_walkers() {
+    // `f` and `pool` are given by statements the walker runs (`random`, a list written out), `k`
+    // is an item of a card's list of kinds, `bank` a participant: the statements that read them
+    // compile, and the games agree with the walker's.
+    let src = r#"
+game "Locals" {
+  players 2
+}
+tags colour: Red, Blue, Green, Black
+property worth: int = 0
+property needs: kinds
+card "Ore" {
+  worth 2
+}
+card "Gem" {
+  worth 3
+}
+card "Ring" {
+  worth 5
+  needs ["Ore", "Gem", "Ore"]
+}
+participant bank "the Bank"
+zone deck: pile, hidden
+zone hand per player: set
+var used: list of tag = []
+var coins per player shown: int = 0
+action spend(c in you.hand) {
+  let skipped = false
+  for k in c.needs {
+    if k == "Ore" and not skipped {
+      skipped = true
+    } else {
+      you.coins += 1
+    }
+  }
+  bank.coins -= c.worth
+  move c to deck
+}
+flow {
+  move box to deck
+  shuffle deck
+  bank.coins = 40
+  let pool = [Red, Blue, Green, Black]
+  repeat 3 {
+    let f = random(pool)
+    used = used + [f]
+    pool = filter(t in pool where t != f)
+    let first_left = first(pool)
+    if first_left == Black {
+      bank.coins += 1
+    }
+  }
+  for p in everyone {
+    move top 3 of deck to p.hand
+  }
+  repeat 4 {
+    for p in everyone {
+      turn p {
+        actions by p once [spend]
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#;
+    let checked = crate::check::check_source(src);
+    let p = std::sync::Arc::new(
+        (checked.program).unwrap_or_else(|| panic!("the script checks: {:?}", checked.diagnostics)),
+    );
+    let closures = p.closures.clone().expect("closures are built");
+    use crate::program::StmtKind;
+    // Every statement compiles but the walker's own: `random`, decisions, turns, a shuffle, `win`.
+    for (i, b) in p.blocks.iter().enumerate() {
+        let walkers = (b.stmts.iter())
+            .filter(|st| match &st.kind {
+                StmtKind::Let(_, e) => matches!(
+                    e.kind,
+                    crate::program::ExprKind::Builtin(crate::program::Builtin::Random, _)
+                ),
+                StmtKind::Actions { .. }
+                | StmtKind::Turn(..)
+                | StmtKind::Shuffle(_)
+                | StmtKind::Win(..) => true,
+                _ => false,
+            })
+            .count();
+        let (compiled, all) = closures.compiled_in(crate::program::BlockId(i as u16));
+        assert_eq!(compiled + walkers, all, "block {i}: {:?}", b.stmts);
+    }
+    assert!(lockstep_in(&p, "locals", 2, 8, false) >= 8);
+    assert!(lockstep_in(&p, "locals", 2, 8, true) >= 8);
+}
