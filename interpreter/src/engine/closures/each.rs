@@ -40,6 +40,8 @@ pub(super) fn item_type(cx: &Cx, e: &Expr) -> Option<Ty> {
                 .then_some(t)
         }
         ExprKind::Builtin(Builtin::Kinds, _) => Some(Ty::Kind),
+        // A function's list the checker inlined (`let q = ARG in BODY`).
+        ExprKind::Let(_, _, body) => item_type(cx, body),
         // Two lists joined (zones' cards among them), or one of them, `[]` of the other's type.
         ExprKind::Binary(BinOp::Concat, a, b) | ExprKind::If(_, a, b) => {
             let empty = |x: &Expr| matches!(&x.kind, ExprKind::List(items) if items.is_empty());

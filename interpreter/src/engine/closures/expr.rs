@@ -350,7 +350,10 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
         }
         ExprKind::Field(f, x) => field(cx, *f, x)?,
         ExprKind::Spaces => return Err("the spaces"),
-        ExprKind::This => return Err("`this`"),
+        // In a body's frame, the card of the walker's context on top (as `Mach::this`): a body
+        // run inline pushes its context too (calls.rs).
+        ExprKind::This if cx.locals => Box::new(|env| env.s.ctxs.last()?.this.map(i64::from)),
+        ExprKind::This => return Err("`this` outside a body's frame"),
         ExprKind::Everyone => return Err("a list of players"),
         ExprKind::Participant(i) => {
             let i = *i as i64;

@@ -127,6 +127,11 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
     if piles && given.is_none() {
         return None;
     }
+    // A pile a `let` reads refilled first, as the walker's `pile` does.
+    let refill = match &st.kind {
+        StmtKind::Let(_, e) => super::value::refill_of(&mut sx.cx, e),
+        _ => None,
+    };
     let local = match &st.kind {
         StmtKind::Let(slot, e) => {
             let t = super::each::local_type(&sx.cx, e);
@@ -185,6 +190,9 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
         let Some(st) = m.stmt(at) else {
             return Ok(Ctl::Walk);
         };
+        if refill.as_ref().is_some_and(|r| r.run(m, regs).is_none()) {
+            return Ok(Ctl::Walk);
+        }
         // The values the effect reads, by their closures; the walker's effect with them, as
         // `exec_walked` has it, or (a closure cannot answer) the walker's statement whole.
         let (mut first, mut second, mut answered) = (None, None, false);

@@ -107,6 +107,7 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
         | ExprKind::Unary(UnOp::Neg, _) => Ty::Int,
         ExprKind::Unary(UnOp::Not, _) | ExprKind::IsTag(..) | ExprKind::IsKind(..) => Ty::Bool,
         ExprKind::You | ExprKind::Active | ExprKind::Participant(_) => Ty::Player,
+        ExprKind::This => Ty::Card,
         ExprKind::Binary(op, ..) => match op {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => Ty::Int,
             BinOp::And
@@ -398,8 +399,12 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         StmtKind::Let(slot, e) => match typed(&mut sx.cx, e) {
             Ok((f, t)) => {
                 let (s, i) = (*slot, sx.cx.slot(*slot)?);
+                let refill = super::value::refill_of(&mut sx.cx, e);
                 written(sx, s, Some(t.clone()));
                 Ok(Box::new(move |m, regs| {
+                    if refill.as_ref().is_some_and(|r| r.run(m, regs).is_none()) {
+                        return Ok(Ctl::Walk);
+                    }
                     let Some(w) = eval(m, regs, &f) else {
                         return Ok(Ctl::Walk);
                     };

@@ -125,8 +125,9 @@ flow {
 #[test]
 fn locals_the_walker_gives_and_participants_variables_on_the_closures_are_the_walkers() {
     // `f` and `pool` are given by statements the walker runs (`random`, a list written out), `k`
-    // is an item of a card's list of kinds, `bank` a participant: the statements that read them
-    // compile, and the games agree with the walker's.
+    // is an item of a card's list of kinds, `bank` a participant, `c` the last of a pile's cards,
+    // `this` the card whose ability runs: the statements that read them compile. The piles a
+    // `let` reads refill first (`stock` from `used_pile`). The games agree with the walker's.
     let src = r#"
 game "Locals" {
   players 2
@@ -144,11 +145,35 @@ card "Ring" {
   worth 5
   needs ["Ore", "Gem", "Ore"]
 }
+abilities shine
+card "Crown" {
+  copies 2
+  worth 7
+  ability shine {
+    this.polish += 1
+    you.coins += this.polish
+  }
+}
 participant bank "the Bank"
 zone deck: pile, hidden
+zone stock per player: pile, hidden, refill from used_pile
+zone used_pile per player: pile
 zone hand per player: set
 var used: list of tag = []
 var coins per player shown: int = 0
+var polish per card: int = 0
+action draw() {
+  let t = top of you.stock
+  if t != none {
+    move t to you.used_pile
+    you.coins += 1
+  }
+  let cs = top 2 of you.stock
+  let c = last(cs)
+  if count(cs) == 2 and c is "Crown" {
+    perform shine of c
+  }
+}
 action spend(c in you.hand) {
   let skipped = false
   for k in c.needs {
@@ -177,11 +202,12 @@ flow {
   }
   for p in everyone {
     move top 3 of deck to p.hand
+    move top 2 of deck to p.stock
   }
   repeat 4 {
     for p in everyone {
       turn p {
-        actions by p once [spend]
+        actions by p once [spend, draw]
       }
     }
   }
