@@ -166,7 +166,8 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
                 _ => super::each::item_type(cx, list)?,
             },
             Some(_) if type_of(cx, &x[0]) == Some(Ty::Zone) => Ty::Card,
-            _ => return None,
+            Some(_) => super::each::item_type(cx, &x[0])?,
+            None => return None,
         },
         _ => return None,
     })

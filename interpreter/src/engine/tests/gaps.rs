@@ -126,8 +126,9 @@ flow {
 fn locals_the_walker_gives_and_participants_variables_on_the_closures_are_the_walkers() {
     // `f` and `pool` are given by statements the walker runs (`random`, a list written out), `k`
     // is an item of a card's list of kinds, `bank` a participant, `c` the last of a pile's cards,
-    // `this` the card whose ability runs: the statements that read them compile. The piles a
-    // `let` reads refill first (`stock` from `used_pile`). The games agree with the walker's.
+    // `this` the card whose ability runs, `skip` a parameter given `none` compared, the first of
+    // `cards(k, L)`: the statements that read them compile. The piles a `let` reads refill first
+    // (`stock` from `used_pile`). The games agree with the walker's.
     let src = r#"
 game "Locals" {
   players 2
@@ -174,7 +175,20 @@ action draw() {
     perform shine of c
   }
 }
+proc lay(c: card, skip: kind) {
+  for k in c.needs {
+    if k == skip {
+      you.coins += 2
+    } else {
+      let f = first(cards(k, you.hand))
+      if f != none and f != c {
+        move f to deck
+      }
+    }
+  }
+}
 action spend(c in you.hand) {
+  lay(c, none)
   let skipped = false
   for k in c.needs {
     if k == "Ore" and not skipped {
@@ -228,6 +242,13 @@ flow {
                     e.kind,
                     crate::program::ExprKind::Builtin(crate::program::Builtin::Random, _)
                 ),
+                // A call given `none` (`lay(c, none)`).
+                StmtKind::Call(_, args) => args.iter().any(|a| {
+                    matches!(
+                        a.kind,
+                        crate::program::ExprKind::Const(crate::value::Value::None)
+                    )
+                }),
                 StmtKind::Actions { .. }
                 | StmtKind::Turn(..)
                 | StmtKind::Shuffle(_)
