@@ -8,9 +8,10 @@
 //! the rest of the body resumes on the closures (segments.rs). Inline calls nest at most
 //! [`DEPTH`] deep; deeper, the walker pushes frames.
 
-use super::env::{NONE, SLOTS};
+use super::env::{word, NONE, SLOTS};
 use super::expr::{compile, Int, C};
 use super::stmts::{self, inline, value, Ctl, Regs, Step, R};
+use super::value::{compile_value, eval_value, Val};
 use crate::engine::exec::{Frame, Mach};
 use crate::engine::state::Ctx;
 use crate::program::{AbilityId, Expr, ExprKind, ProcId, Program, Ty};
@@ -74,12 +75,25 @@ fn run_body(
     Ok(Ctl::Next)
 }
 
-/// The arguments' closures of a procedure whose parameters are words.
-fn arguments(sx: &mut stmts::Sx, params: &[Ty], args: &[Expr]) -> C<Vec<Int>> {
-    if args.len() != params.len() || args.len() > SLOTS || !params.iter().all(is_word) {
-        return Err("a procedure with parameters that are not words");
+/// An argument's closure: a word's, or a value's (a list the body reads from the context,
+/// `replace_in_row(after)`; `none`, its slot `NONE`: `make(you, c, true, none)`).
+enum Arg {
+    Word(Int),
+    Value(Val),
+}
+
+/// The arguments' closures of a procedure.
+fn arguments(sx: &mut stmts::Sx, params: &[Ty], args: &[Expr]) -> C<Vec<Arg>> {
+    if args.len() != params.len() || args.len() > SLOTS {
+        return Err("a procedure called with another number of arguments");
     }
-    args.iter().map(|a| compile(&mut sx.cx, a)).collect()
+    (params.iter().zip(args))
+        .map(|(t, a)| match is_word(t) {
+            true => (compile(&mut sx.cx, a).map(Arg::Word))
+                .or_else(|_| compile_value(&mut sx.cx, a).map(Arg::Value)),
+            false => compile_value(&mut sx.cx, a).map(Arg::Value),
+        })
+        .collect()
 }
 
 /// `proc(args)`, or `let x = proc(args)` when `result` is the slot.
@@ -115,14 +129,26 @@ pub(super) fn call(
             depth: regs.depth + 1,
         };
         for (i, f) in arg_fns.iter().enumerate() {
-            let Some(w) = stmts::eval(m, regs, f) else {
-                return Ok(Ctl::Walk);
-            };
-            inner.slots[i] = w;
+            if let Arg::Word(f) = f {
+                let Some(w) = stmts::eval(m, regs, f) else {
+                    return Ok(Ctl::Walk);
+                };
+                inner.slots[i] = w;
+            }
         }
         let mut locals = m.s.take_locals(slots);
-        for (i, t) in params.iter().enumerate() {
-            locals[i] = value(t, inner.slots[i]);
+        for (i, (t, f)) in params.iter().zip(&arg_fns).enumerate() {
+            locals[i] = match f {
+                Arg::Word(_) => value(t, inner.slots[i]),
+                // Nothing was changed: the walker makes the call.
+                Arg::Value(f) => match eval_value(m, regs, f) {
+                    Some(v) => {
+                        inner.slots[i] = word(&v).unwrap_or(NONE);
+                        v
+                    }
+                    None => return Ok(Ctl::Walk),
+                },
+            };
         }
         let ctx = Ctx {
             locals,

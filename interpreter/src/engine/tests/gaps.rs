@@ -127,7 +127,7 @@ fn locals_the_walker_gives_and_participants_variables_on_the_closures_are_the_wa
     // `f` and `pool` are given by statements the walker runs (`random`, a list written out), `k`
     // is an item of a card's list of kinds, `bank` a participant, `c` the last of a pile's cards,
     // `this` the card whose ability runs, `skip` a parameter given `none` compared, the first of
-    // `cards(k, L)`: the statements that read them compile. The piles a `let` reads refill first
+    // `cards(k, L)`, a procedure given `none` or a list: the statements that read them compile. The piles a `let` reads refill first
     // (`stock` from `used_pile`). The games agree with the walker's.
     let src = r#"
 game "Locals" {
@@ -187,8 +187,15 @@ proc lay(c: card, skip: kind) {
     }
   }
 }
+proc give_back(cs: list of card) {
+  for c in cs {
+    move c to deck
+    bank.coins += 1
+  }
+}
 action spend(c in you.hand) {
   lay(c, none)
+  give_back(filter(x in you.hand where x is "Gem" and x != c))
   let skipped = false
   for k in c.needs {
     if k == "Ore" and not skipped {
@@ -242,13 +249,6 @@ flow {
                     e.kind,
                     crate::program::ExprKind::Builtin(crate::program::Builtin::Random, _)
                 ),
-                // A call given `none` (`lay(c, none)`).
-                StmtKind::Call(_, args) => args.iter().any(|a| {
-                    matches!(
-                        a.kind,
-                        crate::program::ExprKind::Const(crate::value::Value::None)
-                    )
-                }),
                 StmtKind::Actions { .. }
                 | StmtKind::Turn(..)
                 | StmtKind::Shuffle(_)
