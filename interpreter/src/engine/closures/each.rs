@@ -40,6 +40,20 @@ pub(super) fn item_type(cx: &Cx, e: &Expr) -> Option<Ty> {
                 .then_some(t)
         }
         ExprKind::Builtin(Builtin::Kinds, _) => Some(Ty::Kind),
+        // The cards of a zone for each item of a list (`flatten(t.kept for t in p.domain)`).
+        ExprKind::Builtin(Builtin::Flatten, l) => match l.first().map(|x| &x.kind) {
+            Some(ExprKind::Aggregate {
+                op: Aggregate::Map,
+                value: Some(v),
+                ..
+            }) if super::stmts::type_of(cx, v) == Some(Ty::Zone) => Some(Ty::Card),
+            _ => None,
+        },
+        ExprKind::Aggregate {
+            op: Aggregate::Flatten,
+            value: Some(v),
+            ..
+        } if super::stmts::type_of(cx, v) == Some(Ty::Zone) => Some(Ty::Card),
         // A function's list the checker inlined (`let q = ARG in BODY`).
         ExprKind::Let(_, _, body) => item_type(cx, body),
         // Two lists joined (zones' cards among them), or one of them, `[]` of the other's type.

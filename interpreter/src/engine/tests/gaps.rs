@@ -127,7 +127,8 @@ fn locals_the_walker_gives_and_participants_variables_on_the_closures_are_the_wa
     // `f` and `pool` are given by statements the walker runs (`random`, a list written out), `k`
     // is an item of a card's list of kinds, `bank` a participant, `c` the last of a pile's cards,
     // `this` the card whose ability runs, `skip` a parameter given `none` compared, the first of
-    // `cards(k, L)`, a procedure given `none` or a list: the statements that read them compile. The piles a `let` reads refill first
+    // `cards(k, L)`, a procedure given `none` or a list, cards chosen from a function's `flatten`:
+    // the statements that read them compile. The piles a `let` reads refill first
     // (`stock` from `used_pile`). The games agree with the walker's.
     let src = r#"
 game "Locals" {
@@ -160,9 +161,22 @@ zone deck: pile, hidden
 zone stock per player: pile, hidden, refill from used_pile
 zone used_pile per player: pile
 zone hand per player: set
+zone pouch per card: set
 var used: list of tag = []
 var coins per player shown: int = 0
 var polish per card: int = 0
+fn pouched(p: player): list of card = flatten(h.pouch for h in p.hand)
+action stash() {
+  for h in you.hand {
+    if count(deck) > 4 {
+      move top of deck to h.pouch
+    }
+  }
+  let spilled = choose any x in pouched(you) by you prompt "Spill?"
+  for x in spilled {
+    move x to deck
+  }
+}
 action draw() {
   let t = top of you.stock
   if t != none {
@@ -228,7 +242,7 @@ flow {
   repeat 4 {
     for p in everyone {
       turn p {
-        actions by p once [spend, draw]
+        actions by p once [spend, draw, stash]
       }
     }
   }
@@ -250,6 +264,7 @@ flow {
                     crate::program::ExprKind::Builtin(crate::program::Builtin::Random, _)
                 ),
                 StmtKind::Actions { .. }
+                | StmtKind::Choose(..)
                 | StmtKind::Turn(..)
                 | StmtKind::Shuffle(_)
                 | StmtKind::Win(..) => true,
