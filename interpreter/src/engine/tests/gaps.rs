@@ -7,7 +7,7 @@
 //! not.
 
 use super::closures::lockstep_in;
-use super::oracle::config;
+use super::oracle::{checked, config};
 use crate::engine::{Engine, Game, Status};
 
 #[test]
@@ -84,10 +84,7 @@ flow {
   win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
 }
 "#;
-    let checked = crate::check::check_source(src);
-    let p = std::sync::Arc::new(
-        (checked.program).unwrap_or_else(|| panic!("the script checks: {:?}", checked.diagnostics)),
-    );
+    let p = checked(src);
     let closures = p.closures.clone().expect("closures are built");
     // Every block but those of the flow's statements the walker keeps (decisions, turns, a
     // shuffle, `win`) compiles whole: the bodies of the action, the `simultaneously`, the loops.
@@ -249,10 +246,7 @@ flow {
   win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
 }
 "#;
-    let checked = crate::check::check_source(src);
-    let p = std::sync::Arc::new(
-        (checked.program).unwrap_or_else(|| panic!("the script checks: {:?}", checked.diagnostics)),
-    );
+    let p = checked(src);
     let closures = p.closures.clone().expect("closures are built");
     use crate::program::StmtKind;
     // Every statement compiles but the walker's own: `random`, decisions, turns, a shuffle, `win`.
