@@ -165,6 +165,7 @@ pub(super) fn perform(
     sx: &mut stmts::Sx,
     ability: AbilityId,
     card: &Expr,
+    as_card: Option<&Expr>,
     by: Option<&Expr>,
     span: Span,
 ) -> C<Step> {
@@ -172,6 +173,12 @@ pub(super) fn perform(
         return Err("`perform` of what is not known to be a card");
     }
     let cf = compile(&mut sx.cx, card)?;
+    // `perform ... as THIS`: the card the body runs as, a word (`this` in a body's frame).
+    let as_f = match as_card {
+        Some(e) if stmts::type_of(&sx.cx, e) == Some(Ty::Card) => Some(compile(&mut sx.cx, e)?),
+        Some(_) => return Err("`perform ... as` what is not known to be a card"),
+        None => None,
+    };
     let by = by.map(|e| compile(&mut sx.cx, e)).transpose()?;
     let ability = ability.index();
     Ok(Box::new(move |m, regs| {
@@ -211,11 +218,23 @@ pub(super) fn perform(
         {
             return Ok(Ctl::Walk);
         }
+        let this = match &as_f {
+            Some(f) => match stmts::eval(m, regs, f) {
+                Some(t) if (0..m.s.cards.len() as i64).contains(&t) => t as u32,
+                _ => return Ok(Ctl::Walk),
+            },
+            None => c as u32,
+        };
+        // Counted for the kind of the card it runs as, as the walker counts it.
+        let performer =
+            m.s.cards
+                .get(this as usize)
+                .map_or(kind, |cs| cs.kind as usize);
         let nk = p.kinds.len();
         if m.s.tally.performed.is_empty() {
             m.s.tally.performed = vec![0; m.s.players as usize * nk];
         }
-        if let Some(n) = m.s.tally.performed.get_mut(you as usize * nk + kind) {
+        if let Some(n) = m.s.tally.performed.get_mut(you as usize * nk + performer) {
             *n += 1;
         }
         let mut inner = Regs {
@@ -226,7 +245,7 @@ pub(super) fn perform(
         let ctx = Ctx {
             locals: m.s.take_locals(body.slots as usize),
             you: Some(you),
-            this: Some(c as u32),
+            this: Some(this),
         };
         run_body(m, regs, &mut inner, body.block, ctx, None)
     }))

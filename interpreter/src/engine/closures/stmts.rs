@@ -441,9 +441,9 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         StmtKind::Perform {
             ability,
             card,
-            as_card: None,
+            as_card,
             by,
-        } => super::calls::perform(sx, *ability, card, by.as_ref(), span),
+        } => super::calls::perform(sx, *ability, card, as_card.as_ref(), by.as_ref(), span),
         StmtKind::For {
             slot,
             list,
@@ -690,7 +690,6 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         | StmtKind::Break
         | StmtKind::Strict(_)
         | StmtKind::Stop
-        | StmtKind::Perform { .. }
         | StmtKind::Emit(..)
         | StmtKind::Turn(..)
         | StmtKind::Phase(..)

@@ -123,10 +123,10 @@ flow {
 fn locals_the_walker_gives_and_participants_variables_on_the_closures_are_the_walkers() {
     // `f` and `pool` are given by statements the walker runs (`random`, a list written out), `k`
     // is an item of a card's list of kinds, `bank` a participant, `c` the last of a pile's cards,
-    // `this` the card whose ability runs, `skip` a parameter given `none` compared, the first of
-    // `cards(k, L)`, a procedure given `none` or a list, cards chosen from a function's `flatten`:
-    // the statements that read them compile. The piles a `let` reads refill first
-    // (`stock` from `used_pile`). The games agree with the walker's.
+    // `this` the card whose ability runs (`perform ... as this` too), `skip` a parameter given
+    // `none` compared, the first of `cards(k, L)`, a procedure given `none` or a list, cards chosen
+    // from a function's `flatten`: the statements that read them compile. The piles a `let` reads
+    // refill first (`stock` from `used_pile`). The games agree with the walker's.
     let src = r#"
 game "Locals" {
   players 2
@@ -151,6 +151,14 @@ card "Crown" {
   ability shine {
     this.polish += 1
     you.coins += this.polish
+  }
+}
+card "Mirror" {
+  ability shine {
+    let other = first(cards("Crown", deck))
+    if other != none {
+      perform shine of other as this
+    }
   }
 }
 participant bank "the Bank"
@@ -182,7 +190,7 @@ action draw() {
   }
   let cs = top 2 of you.stock
   let c = last(cs)
-  if count(cs) == 2 and c is "Crown" {
+  if count(cs) == 2 and (c is "Crown" or c is "Mirror") {
     perform shine of c
   }
 }
