@@ -115,7 +115,19 @@ pub(super) fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
                     env.s.zones.get(z)?.cards.last().map(|&c| c as i64)
                 })
             }
-            _ => return Err("`first` of what is not a zone, a filter or `opponents`"),
+            // The first item of any other list walked where it lies (`cards(k, p.owned)`): every
+            // item is read, as the walker makes the whole list first.
+            _ => {
+                let (items, _) = super::items::items(cx, x)?;
+                Box::new(move |env| {
+                    let mut first = None;
+                    items.each(env, |_, x| {
+                        first = first.or(Some(x));
+                        Some(true)
+                    })?;
+                    first
+                })
+            }
         },
         (Builtin::Abs, [a]) => {
             let af = compile(cx, a)?;

@@ -8,9 +8,10 @@
 //! the rest of the body resumes on the closures (segments.rs). Inline calls nest at most
 //! [`DEPTH`] deep; deeper, the walker pushes frames.
 
-use super::env::{NONE, SLOTS};
+use super::env::{word, NONE, SLOTS};
 use super::expr::{compile, Int, C};
 use super::stmts::{self, inline, value, Ctl, Regs, Step, R};
+use super::value::{compile_value, eval_value, Val};
 use crate::engine::exec::{Frame, Mach};
 use crate::engine::state::Ctx;
 use crate::program::{AbilityId, Expr, ExprKind, ProcId, Program, Ty};
@@ -74,12 +75,25 @@ fn run_body(
     Ok(Ctl::Next)
 }
 
-/// The arguments' closures of a procedure whose parameters are words.
-fn arguments(sx: &mut stmts::Sx, params: &[Ty], args: &[Expr]) -> C<Vec<Int>> {
-    if args.len() != params.len() || args.len() > SLOTS || !params.iter().all(is_word) {
-        return Err("a procedure with parameters that are not words");
+/// An argument's closure: a word's, or a value's (a list the body reads from the context,
+/// `replace_in_row(after)`; `none`, its slot `NONE`: `make(you, c, true, none)`).
+enum Arg {
+    Word(Int),
+    Value(Val),
+}
+
+/// The arguments' closures of a procedure.
+fn arguments(sx: &mut stmts::Sx, params: &[Ty], args: &[Expr]) -> C<Vec<Arg>> {
+    if args.len() != params.len() || args.len() > SLOTS {
+        return Err("a procedure called with another number of arguments");
     }
-    args.iter().map(|a| compile(&mut sx.cx, a)).collect()
+    (params.iter().zip(args))
+        .map(|(t, a)| match is_word(t) {
+            true => (compile(&mut sx.cx, a).map(Arg::Word))
+                .or_else(|_| compile_value(&mut sx.cx, a).map(Arg::Value)),
+            false => compile_value(&mut sx.cx, a).map(Arg::Value),
+        })
+        .collect()
 }
 
 /// `proc(args)`, or `let x = proc(args)` when `result` is the slot.
@@ -115,14 +129,26 @@ pub(super) fn call(
             depth: regs.depth + 1,
         };
         for (i, f) in arg_fns.iter().enumerate() {
-            let Some(w) = stmts::eval(m, regs, f) else {
-                return Ok(Ctl::Walk);
-            };
-            inner.slots[i] = w;
+            if let Arg::Word(f) = f {
+                let Some(w) = stmts::eval(m, regs, f) else {
+                    return Ok(Ctl::Walk);
+                };
+                inner.slots[i] = w;
+            }
         }
         let mut locals = m.s.take_locals(slots);
-        for (i, t) in params.iter().enumerate() {
-            locals[i] = value(t, inner.slots[i]);
+        for (i, (t, f)) in params.iter().zip(&arg_fns).enumerate() {
+            locals[i] = match f {
+                Arg::Word(_) => value(t, inner.slots[i]),
+                // Nothing was changed: the walker makes the call.
+                Arg::Value(f) => match eval_value(m, regs, f) {
+                    Some(v) => {
+                        inner.slots[i] = word(&v).unwrap_or(NONE);
+                        v
+                    }
+                    None => return Ok(Ctl::Walk),
+                },
+            };
         }
         let ctx = Ctx {
             locals,
@@ -139,6 +165,7 @@ pub(super) fn perform(
     sx: &mut stmts::Sx,
     ability: AbilityId,
     card: &Expr,
+    as_card: Option<&Expr>,
     by: Option<&Expr>,
     span: Span,
 ) -> C<Step> {
@@ -146,6 +173,12 @@ pub(super) fn perform(
         return Err("`perform` of what is not known to be a card");
     }
     let cf = compile(&mut sx.cx, card)?;
+    // `perform ... as THIS`: the card the body runs as, a word (`this` in a body's frame).
+    let as_f = match as_card {
+        Some(e) if stmts::type_of(&sx.cx, e) == Some(Ty::Card) => Some(compile(&mut sx.cx, e)?),
+        Some(_) => return Err("`perform ... as` what is not known to be a card"),
+        None => None,
+    };
     let by = by.map(|e| compile(&mut sx.cx, e)).transpose()?;
     let ability = ability.index();
     Ok(Box::new(move |m, regs| {
@@ -185,11 +218,23 @@ pub(super) fn perform(
         {
             return Ok(Ctl::Walk);
         }
+        let this = match &as_f {
+            Some(f) => match stmts::eval(m, regs, f) {
+                Some(t) if (0..m.s.cards.len() as i64).contains(&t) => t as u32,
+                _ => return Ok(Ctl::Walk),
+            },
+            None => c as u32,
+        };
+        // Counted for the kind of the card it runs as, as the walker counts it.
+        let performer =
+            m.s.cards
+                .get(this as usize)
+                .map_or(kind, |cs| cs.kind as usize);
         let nk = p.kinds.len();
         if m.s.tally.performed.is_empty() {
             m.s.tally.performed = vec![0; m.s.players as usize * nk];
         }
-        if let Some(n) = m.s.tally.performed.get_mut(you as usize * nk + kind) {
+        if let Some(n) = m.s.tally.performed.get_mut(you as usize * nk + performer) {
             *n += 1;
         }
         let mut inner = Regs {
@@ -200,7 +245,7 @@ pub(super) fn perform(
         let ctx = Ctx {
             locals: m.s.take_locals(body.slots as usize),
             you: Some(you),
-            this: Some(c as u32),
+            this: Some(this),
         };
         run_body(m, regs, &mut inner, body.block, ctx, None)
     }))

@@ -32,7 +32,30 @@ pub(super) fn item_type(cx: &Cx, e: &Expr) -> Option<Ty> {
                 .all(|x| super::stmts::type_of(cx, x).as_ref() == Some(&t))
                 .then_some(t)
         }
+        // A constant list (a list written out of constants): its items of one type.
+        ExprKind::Const(Value::List(items)) => {
+            let t = super::env::word_type(items.first()?)?;
+            (items.iter())
+                .all(|x| super::env::word_type(x).as_ref() == Some(&t))
+                .then_some(t)
+        }
         ExprKind::Builtin(Builtin::Kinds, _) => Some(Ty::Kind),
+        // The cards of a zone for each item of a list (`flatten(t.kept for t in p.domain)`).
+        ExprKind::Builtin(Builtin::Flatten, l) => match l.first().map(|x| &x.kind) {
+            Some(ExprKind::Aggregate {
+                op: Aggregate::Map,
+                value: Some(v),
+                ..
+            }) if super::stmts::type_of(cx, v) == Some(Ty::Zone) => Some(Ty::Card),
+            _ => None,
+        },
+        ExprKind::Aggregate {
+            op: Aggregate::Flatten,
+            value: Some(v),
+            ..
+        } if super::stmts::type_of(cx, v) == Some(Ty::Zone) => Some(Ty::Card),
+        // A function's list the checker inlined (`let q = ARG in BODY`).
+        ExprKind::Let(_, _, body) => item_type(cx, body),
         // Two lists joined (zones' cards among them), or one of them, `[]` of the other's type.
         ExprKind::Binary(BinOp::Concat, a, b) | ExprKind::If(_, a, b) => {
             let empty = |x: &Expr| matches!(&x.kind, ExprKind::List(items) if items.is_empty());
@@ -63,7 +86,28 @@ pub(super) fn item_type(cx: &Cx, e: &Expr) -> Option<Ty> {
             Ty::List(t) => word_type(t),
             _ => None,
         },
+        // A card's list of kinds (`c.recipe`).
+        ExprKind::Prop(pid, _) => match cx.p.props.get(pid.index())?.ty {
+            crate::program::PropType::Kinds => Some(Ty::Kind),
+            crate::program::PropType::Int | crate::program::PropType::Bool => None,
+        },
         _ => None,
+    }
+}
+
+/// The type of a local given `e`'s value by a `let` the closures do not compile whole: a word's
+/// (`random(pool)`, `first(L)` of a list of words) or a list's of words, read by the closures
+/// after it from the walker's context (a word closure answers `None` where it holds `none`, a
+/// list walked where it is not a list); `None` when it holds neither.
+pub(super) fn local_type(cx: &Cx, e: &Expr) -> Option<Ty> {
+    if let Some(t) = super::stmts::type_of(cx, e).and_then(|t| word_type(&t)) {
+        return Some(t);
+    }
+    match &e.kind {
+        ExprKind::Builtin(Builtin::Random | Builtin::First | Builtin::Last, args) => {
+            item_type(cx, args.first()?)
+        }
+        _ => item_type(cx, e).map(|t| Ty::List(Box::new(t))),
     }
 }
 

@@ -1,7 +1,7 @@
 //! Engine stage (closures): what compiled closures read while they run, and values as words.
 
 use crate::engine::state::{Layout, State};
-use crate::program::Program;
+use crate::program::{Program, Ty};
 use crate::value::Value;
 
 /// Slots of all frames together: a call's frame lies above its caller's.
@@ -64,4 +64,19 @@ pub(crate) fn word(v: &Value) -> Option<i64> {
         Value::Zone(z) => Some(*z as i64),
         Value::None | Value::Text(_) | Value::List(_) => None,
     }
+}
+
+/// The type of a value that is a word; `None` for `none`, a text or a list.
+pub(crate) fn word_type(v: &Value) -> Option<Ty> {
+    Some(match v {
+        Value::Int(_) => Ty::Int,
+        Value::Bool(_) => Ty::Bool,
+        Value::Player(_) => Ty::Player,
+        Value::Card(_) => Ty::Card,
+        Value::Kind(_) => Ty::Kind,
+        Value::Tag(_) => Ty::Tag,
+        Value::Space(_) => Ty::Space,
+        Value::Zone(_) => Ty::Zone,
+        Value::None | Value::Text(_) | Value::List(_) => return None,
+    })
 }

@@ -350,7 +350,10 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
         }
         ExprKind::Field(f, x) => field(cx, *f, x)?,
         ExprKind::Spaces => return Err("the spaces"),
-        ExprKind::This => return Err("`this`"),
+        // In a body's frame, the card of the walker's context on top (as `Mach::this`): a body
+        // run inline pushes its context too (calls.rs).
+        ExprKind::This if cx.locals => Box::new(|env| env.s.ctxs.last()?.this.map(i64::from)),
+        ExprKind::This => return Err("`this` outside a body's frame"),
         ExprKind::Everyone => return Err("a list of players"),
         ExprKind::Participant(i) => {
             let i = *i as i64;
@@ -438,6 +441,23 @@ fn field(cx: &mut Cx, f: crate::ops::Field, x: &Expr) -> C<Int> {
     })
 }
 
+/// Whether `x` is a body's local of a word type that nothing is given for: its slot holds the word,
+/// or `NONE` where the walker's context holds `none`.
+fn as_is(cx: &Cx, x: &Expr) -> bool {
+    matches!(x.kind, ExprKind::Local(s) if cx.locals
+        && cx.given(s).is_none()
+        && cx.type_of_local(s).is_some_and(is_word))
+}
+
+/// Whether `x` is `none`, or a parameter given `none`.
+fn nothing(cx: &Cx, x: &Expr) -> bool {
+    match x.kind {
+        ExprKind::Const(Value::None) => true,
+        ExprKind::Local(s) => matches!(cx.given(s), Some(Given::Nothing)),
+        _ => false,
+    }
+}
+
 fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
     if op == BinOp::In {
         return super::aggregates::member(cx, a, b);
@@ -491,16 +511,29 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
             }));
         }
     }
+    // A body's local that may hold `none` compared (a parameter given `none`: `k == skip`, `f !=
+    // none`): the local's slot read as it is, `none` (`NONE`) equal to `none` alone.
+    if let (BinOp::Eq | BinOp::Ne, true) = (op, as_is(cx, a) || as_is(cx, b)) {
+        let mut side = |x: &Expr| match x.kind {
+            ExprKind::Local(s) if as_is(cx, x) => {
+                let i = cx.slot(s)?;
+                cx.reads |= 1 << i;
+                Ok(Box::new(move |env: &mut Env| Some(env.slots[i])) as Int)
+            }
+            _ if nothing(cx, x) => Ok(Box::new(|_: &mut Env| Some(NONE)) as Int),
+            _ => compile(cx, x),
+        };
+        let (af, bf, eq) = (side(a)?, side(b)?, op == BinOp::Eq);
+        return Ok(Box::new(move |env| {
+            Some(((af(env)? == bf(env)?) == eq) as i64)
+        }));
+    }
     // A word compared with `none` (`k == none`, or a parameter given `none`): none equals no
     // word, and a word closure answers only for what is not `none`.
-    let nothing = |x: &Expr| match x.kind {
-        ExprKind::Const(Value::None) => true,
-        ExprKind::Local(s) => matches!(cx.given(s), Some(Given::Nothing)),
-        _ => false,
-    };
-    if let (BinOp::Eq | BinOp::Ne, Some(other)) =
-        (op, [(a, b), (b, a)].into_iter().find(|(x, _)| nothing(x)))
-    {
+    if let (BinOp::Eq | BinOp::Ne, Some(other)) = (
+        op,
+        [(a, b), (b, a)].into_iter().find(|(x, _)| nothing(cx, x)),
+    ) {
         let (of, ne) = (compile(cx, other.1)?, op == BinOp::Ne);
         return Ok(Box::new(move |env| {
             of(env)?;

@@ -6,12 +6,10 @@
 //! errors the walker's; and a `log` while nobody records evaluates its parts without building its
 //! text. A segment then goes on past it instead of ending there.
 
-use super::each::item_type;
 use super::env::{word, NONE};
-use super::stmts::{type_of, value, Ctl, Step, Sx};
+use super::stmts::{Ctl, Step, Sx};
 use super::value::{compile_value, eval_value, Val};
 use crate::engine::exec::{At, Flow, Mach};
-use crate::program::Ty;
 use crate::program::{AssignOp, Builtin, ExprKind, Stmt, StmtKind, TextIr};
 use crate::value::Value;
 
@@ -129,14 +127,14 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
     if piles && given.is_none() {
         return None;
     }
+    // A pile a `let` reads refilled first, as the walker's `pile` does.
+    let refill = match &st.kind {
+        StmtKind::Let(_, e) => super::value::refill_of(&mut sx.cx, e),
+        _ => None,
+    };
     let local = match &st.kind {
         StmtKind::Let(slot, e) => {
-            // The checker's type when it is a word: the closures after it read the slot; a list
-            // whose items are words: a `for` over it and value closures read it from the
-            // walker's context.
-            let t = type_of(&sx.cx, e)
-                .filter(|t| value(t, 0) != Value::None)
-                .or_else(|| item_type(&sx.cx, e).map(|t| Ty::List(Box::new(t))));
+            let t = super::each::local_type(&sx.cx, e);
             if let Some(ts) = sx.cx.types.get_mut(*slot as usize) {
                 *ts = t;
             } else if let Some(t) = t {
@@ -192,6 +190,9 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
         let Some(st) = m.stmt(at) else {
             return Ok(Ctl::Walk);
         };
+        if refill.as_ref().is_some_and(|r| r.run(m, regs).is_none()) {
+            return Ok(Ctl::Walk);
+        }
         // The values the effect reads, by their closures; the walker's effect with them, as
         // `exec_walked` has it, or (a closure cannot answer) the walker's statement whole.
         let (mut first, mut second, mut answered) = (None, None, false);

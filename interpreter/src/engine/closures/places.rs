@@ -89,7 +89,8 @@ fn place(m: &Mach, regs: &mut Regs, s: &Spot) -> Option<Place> {
         Spot::Global(v, _) => Place::Global(*v, m.l.var(crate::program::VarId(*v as u16))),
         Spot::Player(v, pf, _) => {
             let p = eval(m, regs, pf)?;
-            if !(0..m.s.players as i64).contains(&p) {
+            // A seat or a participant (`automaton.influence`), as `as_player` takes them.
+            if !(0..m.s.players as i64 + m.s.participants as i64).contains(&p) {
                 return None;
             }
             Place::Player(*v, p as u8)

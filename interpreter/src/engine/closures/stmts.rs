@@ -96,17 +96,7 @@ pub(crate) fn value(t: &Ty, w: i64) -> Value {
 pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
     let p = cx.p;
     Some(match &e.kind {
-        ExprKind::Const(v) => match v {
-            Value::Int(_) => Ty::Int,
-            Value::Bool(_) => Ty::Bool,
-            Value::Player(_) => Ty::Player,
-            Value::Card(_) => Ty::Card,
-            Value::Kind(_) => Ty::Kind,
-            Value::Tag(_) => Ty::Tag,
-            Value::Space(_) => Ty::Space,
-            Value::Zone(_) => Ty::Zone,
-            Value::None | Value::Text(_) | Value::List(_) => return None,
-        },
+        ExprKind::Const(v) => super::env::word_type(v)?,
         ExprKind::Local(s) => cx.type_of_local(*s)?.clone(),
         ExprKind::Global(v) | ExprKind::PlayerVar(v, _) | ExprKind::CardVar(v, _) => {
             p.vars.get(v.index())?.ty.clone()
@@ -117,6 +107,7 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
         | ExprKind::Unary(UnOp::Neg, _) => Ty::Int,
         ExprKind::Unary(UnOp::Not, _) | ExprKind::IsTag(..) | ExprKind::IsKind(..) => Ty::Bool,
         ExprKind::You | ExprKind::Active | ExprKind::Participant(_) => Ty::Player,
+        ExprKind::This => Ty::Card,
         ExprKind::Binary(op, ..) => match op {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => Ty::Int,
             BinOp::And
@@ -175,7 +166,8 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
                 _ => super::each::item_type(cx, list)?,
             },
             Some(_) if type_of(cx, &x[0]) == Some(Ty::Zone) => Ty::Card,
-            _ => return None,
+            Some(_) => super::each::item_type(cx, &x[0])?,
+            None => return None,
         },
         _ => return None,
     })
@@ -408,8 +400,12 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         StmtKind::Let(slot, e) => match typed(&mut sx.cx, e) {
             Ok((f, t)) => {
                 let (s, i) = (*slot, sx.cx.slot(*slot)?);
+                let refill = super::value::refill_of(&mut sx.cx, e);
                 written(sx, s, Some(t.clone()));
                 Ok(Box::new(move |m, regs| {
+                    if refill.as_ref().is_some_and(|r| r.run(m, regs).is_none()) {
+                        return Ok(Ctl::Walk);
+                    }
                     let Some(w) = eval(m, regs, &f) else {
                         return Ok(Ctl::Walk);
                     };
@@ -419,7 +415,8 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                 }))
             }
             Err(why) => {
-                written(sx, *slot, None);
+                let t = super::each::local_type(&sx.cx, e);
+                written(sx, *slot, t);
                 Err(why)
             }
         },
@@ -444,9 +441,9 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         StmtKind::Perform {
             ability,
             card,
-            as_card: None,
+            as_card,
             by,
-        } => super::calls::perform(sx, *ability, card, by.as_ref(), span),
+        } => super::calls::perform(sx, *ability, card, as_card.as_ref(), by.as_ref(), span),
         StmtKind::For {
             slot,
             list,
@@ -693,7 +690,6 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         | StmtKind::Break
         | StmtKind::Strict(_)
         | StmtKind::Stop
-        | StmtKind::Perform { .. }
         | StmtKind::Emit(..)
         | StmtKind::Turn(..)
         | StmtKind::Phase(..)

@@ -296,6 +296,47 @@ pub(super) fn pile_card(cx: &mut Cx, position: Position, zone: &Expr) -> C<Int> 
     }))
 }
 
+/// A pile read by a `let` (`let t = top of deck`, `let cs = top n of deck`): its zone and count,
+/// to refill the pile first as the walker's `pile` does (`Mach::ensure`), so that the closures
+/// read the refilled pile; the zone and the count read nothing the refill changes.
+pub(super) struct Refill {
+    zone: Int,
+    count: Option<Int>,
+}
+
+/// The refill before a `let` of `e`, when `e` is a pile's top or bottom cards of a known zone.
+pub(super) fn refill_of(cx: &mut Cx, e: &Expr) -> Option<Refill> {
+    let ExprKind::Pile { count, zone, .. } = &e.kind else {
+        return None;
+    };
+    if type_of(cx, zone) != Some(Ty::Zone) {
+        return None;
+    }
+    let zone = compile(cx, zone).ok()?;
+    let count = match count {
+        None => None,
+        Some(n) => Some(compile(cx, n).ok()?),
+    };
+    Some(Refill { zone, count })
+}
+
+impl Refill {
+    /// Refills the pile when it holds fewer cards than read; `None`: a closure could not answer,
+    /// nothing was done.
+    pub(super) fn run(&self, m: &mut Mach, regs: &mut Regs) -> Option<()> {
+        let z = u32::try_from(super::stmts::eval(m, regs, &self.zone)?).ok()?;
+        let n = match &self.count {
+            None => 1,
+            Some(f) => super::stmts::eval(m, regs, f)?.max(0),
+        };
+        if z as usize >= m.s.zones.len() {
+            return None;
+        }
+        m.ensure(z, usize::try_from(n).ok()?);
+        Some(())
+    }
+}
+
 /// The top or bottom card of a pile, or its top or bottom `count` cards, when it holds them: a
 /// pile holding fewer is the walker's (it may refill, and a move of fewer fails).
 fn pile(cx: &mut Cx, position: Position, count: Option<&Expr>, zone: &Expr) -> C<Val> {

@@ -7,7 +7,7 @@
 //! not.
 
 use super::closures::lockstep_in;
-use super::oracle::config;
+use super::oracle::{checked, config};
 use crate::engine::{Engine, Game, Status};
 
 #[test]
@@ -84,10 +84,7 @@ flow {
   win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
 }
 "#;
-    let checked = crate::check::check_source(src);
-    let p = std::sync::Arc::new(
-        (checked.program).unwrap_or_else(|| panic!("the script checks: {:?}", checked.diagnostics)),
-    );
+    let p = checked(src);
     let closures = p.closures.clone().expect("closures are built");
     // Every block but those of the flow's statements the walker keeps (decisions, turns, a
     // shuffle, `win`) compiles whole: the bodies of the action, the `simultaneously`, the loops.
@@ -120,4 +117,165 @@ flow {
         game.apply(0).expect("an option");
     }
     assert!(game.counted().values >= 12, "{:?}", game.counted());
+}
+
+#[test]
+fn locals_the_walker_gives_and_participants_variables_on_the_closures_are_the_walkers() {
+    // `f` and `pool` are given by statements the walker runs (`random`, a list written out), `k`
+    // is an item of a card's list of kinds, `bank` a participant, `c` the last of a pile's cards,
+    // `this` the card whose ability runs (`perform ... as this` too), `skip` a parameter given
+    // `none` compared, the first of `cards(k, L)`, a procedure given `none` or a list, cards chosen
+    // from a function's `flatten`: the statements that read them compile. The piles a `let` reads
+    // refill first (`stock` from `used_pile`). The games agree with the walker's.
+    let src = r#"
+game "Locals" {
+  players 2
+}
+tags colour: Red, Blue, Green, Black
+property worth: int = 0
+property needs: kinds
+card "Ore" {
+  worth 2
+}
+card "Gem" {
+  worth 3
+}
+card "Ring" {
+  worth 5
+  needs ["Ore", "Gem", "Ore"]
+}
+abilities shine
+card "Crown" {
+  copies 2
+  worth 7
+  ability shine {
+    this.polish += 1
+    you.coins += this.polish
+  }
+}
+card "Mirror" {
+  ability shine {
+    let other = first(cards("Crown", deck))
+    if other != none {
+      perform shine of other as this
+    }
+  }
+}
+participant bank "the Bank"
+zone deck: pile, hidden
+zone stock per player: pile, hidden, refill from used_pile
+zone used_pile per player: pile
+zone hand per player: set
+zone pouch per card: set
+var used: list of tag = []
+var coins per player shown: int = 0
+var polish per card: int = 0
+fn pouched(p: player): list of card = flatten(h.pouch for h in p.hand)
+action stash() {
+  for h in you.hand {
+    if count(deck) > 4 {
+      move top of deck to h.pouch
+    }
+  }
+  let spilled = choose any x in pouched(you) by you prompt "Spill?"
+  for x in spilled {
+    move x to deck
+  }
+}
+action draw() {
+  let t = top of you.stock
+  if t != none {
+    move t to you.used_pile
+    you.coins += 1
+  }
+  let cs = top 2 of you.stock
+  let c = last(cs)
+  if count(cs) == 2 and (c is "Crown" or c is "Mirror") {
+    perform shine of c
+  }
+}
+proc lay(c: card, skip: kind) {
+  for k in c.needs {
+    if k == skip {
+      you.coins += 2
+    } else {
+      let f = first(cards(k, you.hand))
+      if f != none and f != c {
+        move f to deck
+      }
+    }
+  }
+}
+proc give_back(cs: list of card) {
+  for c in cs {
+    move c to deck
+    bank.coins += 1
+  }
+}
+action spend(c in you.hand) {
+  lay(c, none)
+  give_back(filter(x in you.hand where x is "Gem" and x != c))
+  let skipped = false
+  for k in c.needs {
+    if k == "Ore" and not skipped {
+      skipped = true
+    } else {
+      you.coins += 1
+    }
+  }
+  bank.coins -= c.worth
+  move c to deck
+}
+flow {
+  move box to deck
+  shuffle deck
+  bank.coins = 40
+  let pool = [Red, Blue, Green, Black]
+  repeat 3 {
+    let f = random(pool)
+    used = used + [f]
+    pool = filter(t in pool where t != f)
+    let first_left = first(pool)
+    if first_left == Black {
+      bank.coins += 1
+    }
+  }
+  for p in everyone {
+    move top 3 of deck to p.hand
+    move top 2 of deck to p.stock
+  }
+  repeat 4 {
+    for p in everyone {
+      turn p {
+        actions by p once [spend, draw, stash]
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#;
+    let p = checked(src);
+    let closures = p.closures.clone().expect("closures are built");
+    use crate::program::StmtKind;
+    // Every statement compiles but the walker's own: `random`, decisions, turns, a shuffle, `win`.
+    for (i, b) in p.blocks.iter().enumerate() {
+        let walkers = (b.stmts.iter())
+            .filter(|st| match &st.kind {
+                StmtKind::Let(_, e) => matches!(
+                    e.kind,
+                    crate::program::ExprKind::Builtin(crate::program::Builtin::Random, _)
+                ),
+                StmtKind::Actions { .. }
+                | StmtKind::Choose(..)
+                | StmtKind::Turn(..)
+                | StmtKind::Shuffle(_)
+                | StmtKind::Win(..) => true,
+                _ => false,
+            })
+            .count();
+        let (compiled, all) = closures.compiled_in(crate::program::BlockId(i as u16));
+        assert_eq!(compiled + walkers, all, "block {i}: {:?}", b.stmts);
+    }
+    assert!(lockstep_in(&p, "locals", 2, 8, false) >= 8);
+    assert!(lockstep_in(&p, "locals", 2, 8, true) >= 8);
 }

@@ -1,5 +1,6 @@
 //! Engine stage: helpers of the tests that hold an engine against the walker, its oracle: a script of
-//! the repository checked, a configuration on an engine, and what a game shows at a decision.
+//! the repository or written out checked, a configuration on an engine, and what a game shows at a
+//! decision.
 
 use crate::check::check_source;
 use crate::engine::{Engine, Game, GameConfig};
@@ -15,6 +16,16 @@ pub(super) fn program(file: &str) -> Arc<Program> {
         checked
             .program
             .unwrap_or_else(|| panic!("{file} checks: {:?}", checked.diagnostics)),
+    )
+}
+
+/// The checked program of a script written out.
+pub(super) fn checked(src: &str) -> Arc<Program> {
+    let checked = check_source(src);
+    Arc::new(
+        checked
+            .program
+            .unwrap_or_else(|| panic!("the script checks: {:?}", checked.diagnostics)),
     )
 }
 
