@@ -17,7 +17,9 @@
 //! - *One tree over the information set.* Iteration `k` plays in world `k % pool` with a fresh random
 //!   generator, and walks one tree whose edges are option labels. At each node only the options legal
 //!   in this world are candidates; UCB1 counts, for each child, the iterations in which it was
-//!   available (its *availability*) instead of the parent's visits.
+//!   available (its *availability*) instead of the parent's visits. Where a model gives a prior over
+//!   the options, PUCT chooses instead ([`PUCT`], [`FIRST_PLAY`]): an option is tried when its chance
+//!   outweighs what the tried ones showed, so a few iterations stay on the likely options.
 //! - *Guided play-outs, cut off.* After the tree, the game is played on by a policy: the script's
 //!   strategy named in the agent (`ismcts:1s:big_money`, for every seat; a decision none of its rules
 //!   covers is taken at random) or uniformly at random, until a number of turns past the decision's
@@ -832,7 +834,48 @@ impl Agent for IsmctsAgent {
 
 #[cfg(test)]
 mod tests {
-    use super::{Estimate, Node};
+    use super::{by_prior, Estimate, Node, Step};
+
+    /// A root with `children` (visits, wins for seat 0) tried under the labels `a`, `b`, ...
+    fn tree(children: &[(u32, u32)]) -> (Vec<Node>, Vec<String>) {
+        let mut nodes = vec![Node::new(1)];
+        let labels: Vec<String> = (0..3).map(|i| ((b'a' + i) as char).to_string()).collect();
+        for (k, &(visits, wins)) in children.iter().enumerate() {
+            let mut child = Node::new(1);
+            child.visits = visits;
+            child.reward[0] = f64::from(wins);
+            nodes[0].visits += visits;
+            nodes[0].reward[0] += f64::from(wins);
+            nodes.push(child);
+            nodes[0].children.insert(labels[k].clone(), k + 1);
+        }
+        (nodes, labels)
+    }
+
+    #[test]
+    fn puct_stays_on_the_likely_option_until_it_disappoints() {
+        let prior = [0.8, 0.15, 0.05];
+        let step = |children: &[(u32, u32)]| {
+            let (mut nodes, labels) = tree(children);
+            match by_prior(&mut nodes, 0, (&labels, 0), &prior, |_| true) {
+                Step::Expand(i) => format!("try {}", labels[i]),
+                Step::Follow(i, _) => format!("follow {}", labels[i]),
+                Step::Untried(_) | Step::Stuck => "none".to_string(),
+            }
+        };
+        // First the likeliest option; while it does as well as the node, it is followed again
+        // rather than every other option tried once.
+        assert_eq!(step(&[]), "try a");
+        assert_eq!(step(&[(4, 2)]), "follow a");
+        // Once it keeps losing, the next likeliest is tried.
+        assert_eq!(step(&[(8, 0)]), "try b");
+        // Only the legal options compete.
+        let (mut nodes, labels) = tree(&[(4, 2)]);
+        assert!(matches!(
+            by_prior(&mut nodes, 0, (&labels, 0), &prior, |i| i == 2),
+            Step::Expand(2)
+        ));
+    }
 
     /// A root child visited `n` times for seat 0 with rewards `wins` of 1 and the rest 0.
     fn child(n: u32, wins: u32) -> Estimate {
