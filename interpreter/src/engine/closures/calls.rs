@@ -86,12 +86,18 @@ enum Arg {
     Value(Val),
 }
 
+/// Whether value closure `g` gives `none`.
+#[cold]
+fn is_none(m: &mut Mach, regs: &mut Regs, g: &Val) -> bool {
+    eval_value(m, regs, g) == Some(crate::value::Value::None)
+}
+
 /// A word that may be `none`: its word, or `Some(None)` where its value closure gives `none`;
 /// `None` where neither answers.
 fn nullable(m: &mut Mach, regs: &mut Regs, f: &Int, g: &Val) -> Option<Option<i64>> {
     match stmts::eval(m, regs, f) {
         Some(w) => Some(Some(w)),
-        None => (eval_value(m, regs, g)? == crate::value::Value::None).then_some(None),
+        None => is_none(m, regs, g).then_some(None),
     }
 }
 
@@ -156,21 +162,24 @@ pub(super) fn call(
         let mut nones = 0u32;
         for (i, f) in arg_fns.iter().enumerate() {
             let w = match f {
-                Arg::Word(f) => stmts::eval(m, regs, f).map(Some),
-                Arg::Nullable(f, g, None) => nullable(m, regs, f, g),
+                Arg::Word(f) | Arg::Nullable(f, _, None) => stmts::eval(m, regs, f),
                 Arg::Nullable(_, _, Some(_)) | Arg::Value(_) => continue,
             };
-            let Some(w) = w else {
-                return Ok(Ctl::Walk);
+            inner.slots[i] = match (w, f) {
+                (Some(w), _) => w,
+                (None, Arg::Nullable(_, g, _)) if is_none(m, regs, g) => {
+                    nones |= 1 << i;
+                    NONE
+                }
+                (None, _) => return Ok(Ctl::Walk),
             };
-            nones |= (w.is_none() as u32) << i;
-            inner.slots[i] = w.unwrap_or(NONE);
         }
         let mut locals = m.s.take_locals(slots);
         for (i, (t, f)) in params.iter().zip(&arg_fns).enumerate() {
             locals[i] = match f {
-                _ if nones & (1 << i) != 0 => crate::value::Value::None,
-                Arg::Word(_) | Arg::Nullable(_, _, None) => value(t, inner.slots[i]),
+                Arg::Word(_) => value(t, inner.slots[i]),
+                Arg::Nullable(_, _, None) if nones & (1 << i) != 0 => crate::value::Value::None,
+                Arg::Nullable(_, _, None) => value(t, inner.slots[i]),
                 // The last argument, every other read: the pile refilled, then read.
                 Arg::Nullable(f, g, Some(r)) => {
                     let w = r.run(m, regs).and_then(|()| nullable(m, regs, f, g));
