@@ -11,7 +11,7 @@
 use super::env::{word, NONE, SLOTS};
 use super::expr::{compile, Int, C};
 use super::stmts::{self, inline, value, Ctl, Regs, Step, R};
-use super::value::{compile_value, eval_value, Val};
+use super::value::{compile_value, eval_value, or_none, refill_of, Refill, Val};
 use crate::engine::exec::{Frame, Mach};
 use crate::engine::state::Ctx;
 use crate::program::{AbilityId, Expr, ExprKind, ProcId, Program, Ty};
@@ -79,7 +79,26 @@ fn run_body(
 /// `replace_in_row(after)`; `none`, its slot `NONE`: `make(you, c, true, none)`).
 enum Arg {
     Word(Int),
+    /// A word that may be `none` (its value closure answers where the word's does not); a pile's
+    /// top or bottom card read after its refill, the last argument so that every other is read
+    /// before the refill, as the walker reads them.
+    Nullable(Int, Val, Option<Refill>),
     Value(Val),
+}
+
+/// Whether value closure `g` gives `none`.
+#[cold]
+fn is_none(m: &mut Mach, regs: &mut Regs, g: &Val) -> bool {
+    eval_value(m, regs, g) == Some(crate::value::Value::None)
+}
+
+/// A word that may be `none`: its word, or `Some(None)` where its value closure gives `none`;
+/// `None` where neither answers.
+fn nullable(m: &mut Mach, regs: &mut Regs, f: &Int, g: &Val) -> Option<Option<i64>> {
+    match stmts::eval(m, regs, f) {
+        Some(w) => Some(Some(w)),
+        None => is_none(m, regs, g).then_some(None),
+    }
 }
 
 /// The arguments' closures of a procedure.
@@ -87,10 +106,21 @@ fn arguments(sx: &mut stmts::Sx, params: &[Ty], args: &[Expr]) -> C<Vec<Arg>> {
     if args.len() != params.len() || args.len() > SLOTS {
         return Err("a procedure called with another number of arguments");
     }
-    (params.iter().zip(args))
-        .map(|(t, a)| match is_word(t) {
-            true => (compile(&mut sx.cx, a).map(Arg::Word))
-                .or_else(|_| compile_value(&mut sx.cx, a).map(Arg::Value)),
+    let last = args.len().saturating_sub(1);
+    let word = |sx: &mut stmts::Sx, i: usize, a: &Expr| -> C<Arg> {
+        let f = compile(&mut sx.cx, a)?;
+        let refill = refill_of(&mut sx.cx, a);
+        if refill.is_some() && i != last {
+            return Ok(Arg::Word(f));
+        }
+        Ok(match or_none(&mut sx.cx, a) {
+            Some(g) => Arg::Nullable(f, g, refill),
+            None => Arg::Word(f),
+        })
+    };
+    (params.iter().zip(args).enumerate())
+        .map(|(i, (t, a))| match is_word(t) {
+            true => word(sx, i, a).or_else(|_| compile_value(&mut sx.cx, a).map(Arg::Value)),
             false => compile_value(&mut sx.cx, a).map(Arg::Value),
         })
         .collect()
@@ -128,18 +158,37 @@ pub(super) fn call(
             you: regs.you,
             depth: regs.depth + 1,
         };
+        // The arguments given `none`, a bit each.
+        let mut nones = 0u32;
         for (i, f) in arg_fns.iter().enumerate() {
-            if let Arg::Word(f) = f {
-                let Some(w) = stmts::eval(m, regs, f) else {
-                    return Ok(Ctl::Walk);
-                };
-                inner.slots[i] = w;
-            }
+            let w = match f {
+                Arg::Word(f) | Arg::Nullable(f, _, None) => stmts::eval(m, regs, f),
+                Arg::Nullable(_, _, Some(_)) | Arg::Value(_) => continue,
+            };
+            inner.slots[i] = match (w, f) {
+                (Some(w), _) => w,
+                (None, Arg::Nullable(_, g, _)) if is_none(m, regs, g) => {
+                    nones |= 1 << i;
+                    NONE
+                }
+                (None, _) => return Ok(Ctl::Walk),
+            };
         }
         let mut locals = m.s.take_locals(slots);
         for (i, (t, f)) in params.iter().zip(&arg_fns).enumerate() {
             locals[i] = match f {
                 Arg::Word(_) => value(t, inner.slots[i]),
+                Arg::Nullable(_, _, None) if nones & (1 << i) != 0 => crate::value::Value::None,
+                Arg::Nullable(_, _, None) => value(t, inner.slots[i]),
+                // The last argument, every other read: the pile refilled, then read.
+                Arg::Nullable(f, g, Some(r)) => {
+                    let w = r.run(m, regs).and_then(|()| nullable(m, regs, f, g));
+                    let Some(w) = w else {
+                        return Ok(Ctl::Walk);
+                    };
+                    inner.slots[i] = w.unwrap_or(NONE);
+                    w.map_or(crate::value::Value::None, |w| value(t, w))
+                }
                 // Nothing was changed: the walker makes the call.
                 Arg::Value(f) => match eval_value(m, regs, f) {
                     Some(v) => {

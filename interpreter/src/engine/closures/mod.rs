@@ -19,6 +19,7 @@ mod in_place;
 mod items;
 mod kinds;
 mod menu;
+mod moves;
 mod pairs;
 mod places;
 mod segments;

@@ -2,7 +2,7 @@
 //!
 //! A statement compiles when every expression it evaluates is a word (expr.rs) and its effect is
 //! one this file knows: `let`, writes of numbers and `pay` (places.rs), `if`, `while`, `repeat`,
-//! `for` (each.rs), `move` of a card, of a zone's cards or of a pile's top cards, `require`,
+//! `for` (each.rs), `move` of a card, of a zone's cards or of a pile's top cards (moves.rs), `require`,
 //! `stat` (keyed too), `log` while nobody records, `eliminate` and `return` of a word; calls and `perform` run
 //! inline (calls.rs). Any other statement (decisions, turns, phases, `shuffle`, ...) stays the
 //! walker's (`None`). A statement evaluates everything it reads first and answers
@@ -11,7 +11,8 @@
 //! the walker reads what the closures wrote wherever it takes over (segments.rs).
 
 use super::env::{word, Env, Slots, NONE};
-use super::expr::{compile, zone, Cx, Int, C};
+use super::expr::{compile, Cx, Int, C};
+use super::value::eval_value;
 use crate::engine::exec::{At, Flow, Frame, Mach};
 use crate::engine::RuntimeError;
 use crate::program::{
@@ -19,7 +20,7 @@ use crate::program::{
     TextPartIr, Ty, UnOp,
 };
 use crate::value::Value;
-use cardgame_grammar::ast::{Position, Span};
+use cardgame_grammar::ast::Span;
 use std::sync::Arc;
 
 pub(crate) type R<T> = Result<T, RuntimeError>;
@@ -401,13 +402,21 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             Ok((f, t)) => {
                 let (s, i) = (*slot, sx.cx.slot(*slot)?);
                 let refill = super::value::refill_of(&mut sx.cx, e);
+                let nullable = super::value::or_none(&mut sx.cx, e);
                 written(sx, s, Some(t.clone()));
                 Ok(Box::new(move |m, regs| {
                     if refill.as_ref().is_some_and(|r| r.run(m, regs).is_none()) {
                         return Ok(Ctl::Walk);
                     }
                     let Some(w) = eval(m, regs, &f) else {
-                        return Ok(Ctl::Walk);
+                        // `none` (an empty pile, `first` of no items): the slot holds no word.
+                        let v = nullable.as_ref().and_then(|g| eval_value(m, regs, g));
+                        if v != Some(Value::None) {
+                            return Ok(Ctl::Walk);
+                        }
+                        regs.slots[i] = NONE;
+                        m.set_local(s, Value::None);
+                        return Ok(Ctl::Next);
                     };
                     regs.slots[i] = w;
                     m.set_local(s, value(&t, w));
@@ -530,63 +539,7 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             to,
             position,
             face,
-        } => {
-            let (position, face, what_span) = (*position, *face, what.span);
-            let target = compile(&mut sx.cx, to)?;
-            match &what.kind {
-                ExprKind::Pile {
-                    position: from,
-                    count: Some(n),
-                    zone: z,
-                } => {
-                    let (from, pile_span) = (*from, what.span);
-                    let (zf, nf) = (compile(&mut sx.cx, z)?, compile(&mut sx.cx, n)?);
-                    Ok(Box::new(move |m, regs| {
-                        let (Some(z), Some(n), Some(t)) = (
-                            eval(m, regs, &zf),
-                            eval(m, regs, &nf),
-                            eval(m, regs, &target),
-                        ) else {
-                            return Ok(Ctl::Walk);
-                        };
-                        let zones = m.s.zones.len() as i64;
-                        if !(0..zones).contains(&z) || !(0..zones).contains(&t) {
-                            return Ok(Ctl::Walk);
-                        }
-                        m.s.short = false;
-                        charge(m, 1, pile_span)?;
-                        let n = n.max(0) as usize;
-                        if from == Position::Top && one_pass(m, z, t) {
-                            // The refill first, as `pile_ids`; then the cards in one pass.
-                            m.ensure(z as u32, n);
-                            let short = m.s.zones[z as usize].cards.len() < n;
-                            m.charge_later(n);
-                            m.move_top(z as u32, n, t as u32, position, face);
-                            return Ok(if short { failed(m, span) } else { Ctl::Next });
-                        }
-                        let mut ids = std::mem::take(&mut m.s.recycled.get().ids);
-                        m.pile_ids(z as u32, n, from, &mut ids);
-                        let short = m.s.short;
-                        m.charge_later(ids.len());
-                        let moved = m.move_ids(ids, t as u32, position, face)?;
-                        Ok(if short || !moved {
-                            failed(m, span)
-                        } else {
-                            Ctl::Next
-                        })
-                    }))
-                }
-                ExprKind::Zone(z, holder) => {
-                    let zf = zone(&mut sx.cx, z.index(), holder.as_deref())?;
-                    moving(zf, target, true, position, face, what_span, span)
-                }
-                _ if type_of(&sx.cx, what) == Some(Ty::Card) => {
-                    let cf = compile(&mut sx.cx, what)?;
-                    moving(cf, target, false, position, face, what_span, span)
-                }
-                _ => Err("a move of what is not a card, a zone or a pile's top cards"),
-            }
-        }
+        } => super::moves::compile_move(sx, what, to, *position, *face, span),
         StmtKind::Require(c) => {
             let cf = compile(&mut sx.cx, c)?;
             Ok(Box::new(move |m, regs| match eval(m, regs, &cf) {
@@ -705,52 +658,6 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         | StmtKind::LogTo(..) => Err("a statement the closures leave to the walker"),
     };
     step.or_else(|why| super::in_place::in_place(sx, st, at).ok_or(why))
-}
-
-/// Whether the cards of zone instance `z` may move to `t` in one pass (`Mach::move_top`): nobody
-/// records, two zones, and `t` without a limit (no move fails).
-fn one_pass(m: &Mach, z: i64, t: i64) -> bool {
-    let def = m.s.zones.def(t as usize);
-    !m.s.record && z != t && m.p.zones.get(def.index()).is_some_and(|d| d.max.is_none())
-}
-
-/// `move` of a card or of a zone's cards, by the walker's `move_value`.
-fn moving(
-    what: Int,
-    target: Int,
-    is_zone: bool,
-    position: Position,
-    face: Option<cardgame_grammar::ast::Face>,
-    what_span: Span,
-    span: Span,
-) -> C<Step> {
-    Ok(Box::new(move |m, regs| {
-        let (Some(w), Some(t)) = (eval(m, regs, &what), eval(m, regs, &target)) else {
-            return Ok(Ctl::Walk);
-        };
-        let n = m.s.zones.len() as i64;
-        if !(0..n).contains(&t) || w < 0 || (is_zone && w >= n) {
-            return Ok(Ctl::Walk);
-        }
-        if is_zone && one_pass(m, w, t) {
-            let k = m.s.zones[w as usize].cards.len();
-            m.charge_later(2 * k);
-            m.move_top(w as u32, usize::MAX, t as u32, position, face);
-            return Ok(Ctl::Next);
-        }
-        let v = if is_zone {
-            Value::Zone(w as u32)
-        } else {
-            Value::Card(w as u32)
-        };
-        let before = m.s.frames.len();
-        let flow = m.move_value(v, false, t as u32, position, face, what_span, span)?;
-        Ok(if m.s.frames.len() < before {
-            Ctl::Left(flow)
-        } else {
-            Ctl::Next
-        })
-    }))
 }
 
 impl Regs {

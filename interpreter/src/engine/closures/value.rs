@@ -296,6 +296,27 @@ pub(super) fn pile_card(cx: &mut Cx, position: Position, zone: &Expr) -> C<Int> 
     }))
 }
 
+/// `e` read where its word closure answered `None`, as a value that may be `none` (a local given
+/// `none`, `first` of no items): a pile's top or bottom card, read after its refill
+/// (`Refill::run`), is `none` when the pile is empty; anything else is its value closure's.
+pub(super) fn or_none(cx: &mut Cx, e: &Expr) -> Option<Val> {
+    match &e.kind {
+        ExprKind::Pile {
+            position,
+            count: None,
+            zone,
+        } if type_of(cx, zone) == Some(Ty::Zone) => {
+            let (zf, top) = (compile(cx, zone).ok()?, *position == Position::Top);
+            Some(Box::new(move |env| {
+                let cards = &env.s.zones.get(usize::try_from(zf(env)?).ok()?)?.cards;
+                let c = if top { cards.last() } else { cards.first() };
+                Some(c.map(|&c| Value::Card(c)).unwrap_or_default())
+            }))
+        }
+        _ => compile_value(cx, e).ok(),
+    }
+}
+
 /// A pile read by a `let` (`let t = top of deck`, `let cs = top n of deck`): its zone and count,
 /// to refill the pile first as the walker's `pile` does (`Mach::ensure`), so that the closures
 /// read the refilled pile; the zone and the count read nothing the refill changes.

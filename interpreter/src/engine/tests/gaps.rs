@@ -279,3 +279,106 @@ flow {
     assert!(lockstep_in(&p, "locals", 2, 8, false) >= 8);
     assert!(lockstep_in(&p, "locals", 2, 8, true) >= 8);
 }
+
+#[test]
+fn words_that_may_be_none_on_the_closures_are_the_walkers() {
+    // A card read where it may be `none`: a procedure given the top card of an empty pile (the
+    // last argument, its pile refilled first: `you.stock` from `you.used`), a `move` of a local
+    // given `none` (it fails), a `let` of an empty pile's top card or of `first` of no cards. The
+    // closures answer each by the value closure; the games agree with the walker's.
+    let src = r#"
+game "Nones" {
+  players 2
+}
+property worth: int = 0
+card "Curse" {
+  copies 3
+  worth -1
+}
+card "Idol" {
+  worth 4
+}
+card "Coin" {
+  copies 6
+  worth 1
+}
+zone curse_pile: pile
+zone deck: pile, hidden
+zone stock per player: pile, hidden, refill from used
+zone used per player: pile
+zone hand per player: set
+var coins per player shown: int = 0
+proc acquire(p: player, c: card) {
+  move c to p.used
+  log "{p} acquires {c}"
+}
+proc gain(n: int, p: player, c: card) {
+  p.coins += n
+  move c to p.hand
+}
+action curse(q in opponents(you)) {
+  acquire(q, top of curse_pile)
+  you.coins += 1
+}
+action draw() {
+  gain(1, you, top of you.stock)
+}
+action look() {
+  let k = top of curse_pile
+  if k == none {
+    you.coins += 2
+  }
+  let idol = first(cards("Idol", you.hand))
+  if idol != none {
+    move idol to deck
+    you.coins += 3
+  } else {
+    you.coins -= 1
+  }
+}
+flow {
+  move box to deck
+  move cards("Curse", deck) to curse_pile
+  shuffle deck
+  for p in everyone {
+    move top 2 of deck to p.stock
+  }
+  repeat 6 {
+    for p in everyone {
+      turn p {
+        actions by p once [curse, draw, look]
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#;
+    let p = checked(src);
+    let closures = p.closures.clone().expect("closures are built");
+    use crate::program::StmtKind;
+    // Every statement compiles but the walker's own: decisions, turns, a shuffle, `win`.
+    for (i, b) in p.blocks.iter().enumerate() {
+        let walkers = (b.stmts.iter())
+            .filter(|st| {
+                matches!(
+                    st.kind,
+                    StmtKind::Actions { .. }
+                        | StmtKind::Turn(..)
+                        | StmtKind::Shuffle(_)
+                        | StmtKind::Win(..)
+                )
+            })
+            .count();
+        let (compiled, all) = closures.compiled_in(crate::program::BlockId(i as u16));
+        assert_eq!(compiled + walkers, all, "block {i}: {:?}", b.stmts);
+    }
+    assert!(lockstep_in(&p, "nones", 2, 12, false) >= 12);
+    assert!(lockstep_in(&p, "nones", 2, 12, true) >= 12);
+    // Always `curse`: after three, the pile is empty, and the value closures read each `none`
+    // given and moved (twice per turn); the `log`'s parts are the other 9 values.
+    let mut game = Game::new(p.clone(), config(2, 3, Engine::Closures));
+    while let Status::Decision(_) = game.status() {
+        game.apply(0).expect("an option");
+    }
+    assert!(game.counted().values >= 9 + 18, "{:?}", game.counted());
+}
