@@ -15,6 +15,7 @@ pub mod model;
 pub mod moves;
 mod search;
 mod strategy;
+mod tree;
 
 pub use explain::{Explanation, Weighed};
 pub use goals::{evaluate, Goals};
