@@ -140,6 +140,15 @@ fn reads_text(g: &Generation) -> String {
 
 /// The line of a play-out policy refined by its own self-play.
 fn refined_text(g: &Generation) -> String {
+    if g.games == 0 {
+        return format!(
+            "play-out policy {} not refined: a round of its self-play ({} games) and the match \
+             after it would end past the time; {:.1}s",
+            reads_words(g.reads),
+            cardgame_interpreter::learn::POLICY_ROUND_GAMES,
+            g.seconds
+        );
+    }
     format!(
         "play-out policy {} refined by {} games of its own self-play: against the policy fitted \
          {}{}; {:.1}s",
@@ -153,14 +162,27 @@ fn refined_text(g: &Generation) -> String {
 
 /// The line of the play-out policy fitted to the evaluation's player.
 fn moves_text(g: &Generation) -> String {
+    let reads = match g.reads {
+        0 => String::new(),
+        n => format!(" (reading {n} counts of the position)"),
+    };
+    if g.games < 10 {
+        // Every tenth game is held out: with fewer, the fit has nothing to be measured on.
+        return format!(
+            "play-out policy{reads}: {} of the evaluation's player, {} decisions, too few games to \
+             hold one out (every tenth is); {:.1}s",
+            match g.games {
+                1 => "1 game".to_string(),
+                n => format!("{n} games"),
+            },
+            g.positions,
+            g.seconds
+        );
+    }
     format!(
-        "play-out policy{}: {} games of the evaluation's player, {} decisions, held-out loss {:.3} \
-         (a uniform choice: {:.3}); its most likely option is the player's {:.1}% [{:.1}-{:.1}] \
-         of held-out decisions; {:.1}s",
-        match g.reads {
-            0 => String::new(),
-            n => format!(" (reading {n} counts of the position)"),
-        },
+        "play-out policy{reads}: {} games of the evaluation's player, {} decisions, held-out loss \
+         {:.3} (a uniform choice: {:.3}); its most likely option is the player's {:.1}% \
+         [{:.1}-{:.1}] of held-out decisions; {:.1}s",
         g.games,
         g.positions,
         g.fit.loss,

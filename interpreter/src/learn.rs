@@ -51,7 +51,7 @@ mod prior;
 pub use moves::PolicyReads;
 pub use playouts::ITERATIONS as PLAYOUT_ITERATIONS;
 pub use prior::{Evaluation, Source, ITERATIONS as PRIOR_ITERATIONS};
-pub use selfplay::ROUNDS as POLICY_ROUNDS;
+pub use selfplay::{ROUNDS as POLICY_ROUNDS, ROUND_GAMES as POLICY_ROUND_GAMES};
 
 /// The hidden units of the play-out policy that reads the position, by default (`--policy-units`).
 pub const POLICY_UNITS: usize = 16;
@@ -437,9 +437,11 @@ fn play_to_end(game: &mut Game, agents: &mut [Box<dyn Agent>], until: Option<Ins
 }
 
 /// Runs `run(k)` for each k below `total` on `pool`, gathered in order, in batches: the first of
-/// `first` items, then of `size`. A batch after the first starts only if it would end before
-/// `until`, were its items as long as the last batch's. The batches do not depend on the pool's
-/// threads, so the results are the same for any `--jobs` unless the time cuts them short.
+/// `first` items, then of `size`. With a time, item 0 runs alone first and says how long an item
+/// takes (its time shared by the pool's threads); a batch then starts only if it would end before
+/// `until`, were its items as long as the last batch's, so a game that takes minutes stops the
+/// batches after one of them rather than after a whole first batch. The items do not depend on the
+/// pool's threads, so the results are the same for any `--jobs` unless the time cuts them short.
 fn batched<T: Send>(
     pool: &rayon::ThreadPool,
     total: u64,
@@ -449,9 +451,18 @@ fn batched<T: Send>(
 ) -> Vec<T> {
     let mut out: Vec<T> = Vec::new();
     let mut per_item: Option<Duration> = None;
+    if until.is_some() && total > 0 {
+        let started = Instant::now();
+        out.push(pool.install(|| run(0)));
+        per_item = Some(
+            started
+                .elapsed()
+                .div_f64(pool.current_num_threads().max(1) as f64),
+        );
+    }
     while (out.len() as u64) < total {
         let from = out.len() as u64;
-        let to = (from + if from == 0 { first } else { size }).min(total);
+        let to = (if from < first { first } else { from + size }).min(total);
         if let (Some(end), Some(t)) = (until, per_item) {
             if Instant::now() + t.mul_f64((to - from) as f64) > end {
                 break;
@@ -744,4 +755,28 @@ fn learn_in_pool(
         on_generation,
         tick,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::batched;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn a_timed_batch_stops_after_one_item_that_leaves_no_time_for_the_rest() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("a pool");
+        let slow = |k: u64| {
+            std::thread::sleep(Duration::from_millis(20));
+            k
+        };
+        // A whole first batch of 10 items would take 200 ms: only the item that timed it runs.
+        let until = Some(Instant::now() + Duration::from_millis(30));
+        assert_eq!(batched(&pool, 25, (10, 10), until, &slow), vec![0]);
+        // Without a time every item runs, in order.
+        let all = batched(&pool, 25, (10, 10), None, &slow);
+        assert_eq!(all, (0..25).collect::<Vec<u64>>());
+    }
 }

@@ -24,10 +24,11 @@
 //!   position and the hidden units': [`super::selfplay::ASCENT_POSITION`]). A game of this policy
 //!   costs no look-ahead (about a millisecond; twice that where it reads the position), so a
 //!   minute sees tens of thousands of games. The refined policy then plays the fitted one
-//!   ([`MATCH_GAMES`] games, fewer if the time ends first; seats alternated, ties half) and is kept
-//!   when it scores at least one half; where all players are one team, each plays every other game
-//!   alone and the refined one is kept when its mean result is at least the fitted one's. A round
-//!   runs only if it and the match would end within `--time`.
+//!   ([`super::selfplay::MATCH_GAMES`] games, fewer if the time ends first; seats alternated,
+//!   ties half) and is kept when it scores at least one half; where all players are one team, each
+//!   plays every other game alone and the refined one is kept when its mean result is at least the
+//!   fitted one's. A round runs only if it and the match would end within `--time` (before the
+//!   first, one of its games, played alone, times it).
 //! - *Chosen* ([`PolicyReads`], `--policy-reads`). By default both policies are fitted and refined,
 //!   the one of the progress in half the time left, the one that reads the position in what it left
 //!   but a tenth; the second is kept only if it wins the match between them
@@ -38,7 +39,7 @@
 //! seed and the games are gathered in order.
 
 use super::policy::{fit, loss, Net, Row};
-use super::selfplay::{episode, face_off, refine, MATCH_GAMES, ROUND_GAMES};
+use super::selfplay::{episode, face_off, refine, ROUND_GAMES};
 use super::{config, Fit, Generation, LearnConfig, Stage};
 use crate::agents::features::FeatureSet;
 use crate::agents::moves::{option_keys, Moves, OptionKeys, Read};
@@ -370,7 +371,7 @@ pub(super) fn learn_moves(
             // where it wins.
             let now = Instant::now();
             let seed = game_seed(base, u64::MAX - 1);
-            let ((score, low, high), baseline) = face_off(
+            let ((score, low, high), baseline, games) = face_off(
                 pool,
                 program,
                 lc,
@@ -382,7 +383,7 @@ pub(super) fn learn_moves(
             on_generation(&Generation {
                 stage: Stage::Reads,
                 generation: 1,
-                games: MATCH_GAMES,
+                games,
                 positions: 0,
                 reads: position.reads.len(),
                 score,

@@ -19,7 +19,7 @@ use std::time::Instant;
 /// Rounds of the policy's own self-play after it is fitted, the games of each, the step of its
 /// AdaGrad ascent, and the games of the match that decides whether the refined policy is kept.
 pub const ROUNDS: u32 = 1000;
-pub(super) const ROUND_GAMES: u64 = 500;
+pub const ROUND_GAMES: u64 = 500;
 const ASCENT: f64 = 1.0;
 /// The step of the weights on the position's features: a tenth of [`ASCENT`] (times
 /// [`position_step`]). They are many (one per
@@ -141,33 +141,38 @@ pub(super) fn refine(
     let unit_width = 1 + start.reads.len();
     let mut unit_squares = vec![vec![1e-8; unit_width]; start.units.len()];
     let mut played = 0;
+    let play = |seed: u64, policy: &Moves| {
+        let e = episode((program, &features), lc, seed, (&[policy], turns), true);
+        tick();
+        e
+    };
     for round in 0..lc.policy_rounds {
+        let round_base = game_seed(base, u64::from(round));
         // A round runs only if it and the match after it would end within the time, were each
-        // game as long as the rounds' so far.
+        // game as long as the rounds' so far; before the first round, as long as the round's
+        // first game, played alone to time it (and kept as the round's).
+        let mut first = None;
         if let Some(end) = deadline {
             let now = Instant::now();
+            let round_time = if played > 0 {
+                (now - started) / played
+            } else {
+                first = Some(play(game_seed(round_base, 0), &policy));
+                let threads = pool.current_num_threads().max(1) as f64;
+                now.elapsed().mul_f64(ROUND_GAMES as f64 / threads)
+            };
             let after = 1.0 + MATCH_GAMES as f64 / ROUND_GAMES as f64;
-            if played > 0 && now + ((now - started) / played).mul_f64(after) > end {
+            if Instant::now() + round_time.mul_f64(after) > end {
                 break;
             }
         }
         played += 1;
-        let round_base = game_seed(base, u64::from(round));
         let games: Vec<Episode> = pool.install(|| {
-            (0..ROUND_GAMES)
+            let rest: Vec<Episode> = (u64::from(first.is_some())..ROUND_GAMES)
                 .into_par_iter()
-                .map(|k| {
-                    let e = episode(
-                        (program, &features),
-                        lc,
-                        game_seed(round_base, k),
-                        (&[&policy], turns),
-                        true,
-                    );
-                    tick();
-                    e
-                })
-                .collect()
+                .map(|k| play(game_seed(round_base, k), &policy))
+                .collect();
+            first.into_iter().chain(rest).collect()
         });
         let results = results(&games);
         let seats = results.iter().map(Vec::len).max().unwrap_or(0);
@@ -247,7 +252,11 @@ pub(super) fn refine(
             }
         }
     }
-    let (score, baseline) = face_off(
+    if played == 0 {
+        // Not one round fitted in the time: the policy stays as fitted, with no match.
+        return (policy, 0, (0.0, 0.0, 0.0), 0.5);
+    }
+    let (score, baseline, _) = face_off(
         pool,
         program,
         lc,
@@ -271,7 +280,8 @@ fn summed(policy: &Moves, keys: &OptionKeys) -> Vec<f64> {
 /// A match of play-out policy `a` against `b` ([`MATCH_GAMES`] games in batches of 100, then 500,
 /// each only if it ends within the time): seats alternated, ties half, `a`'s score with its Wilson
 /// interval and one half to beat; where all players are one team, each plays whole games alone
-/// (every other game): `a`'s mean result with its interval, and `b`'s mean to beat.
+/// (every other game): `a`'s mean result with its interval, and `b`'s mean to beat. Last, the games
+/// played.
 pub(super) fn face_off(
     pool: &rayon::ThreadPool,
     program: &Arc<Program>,
@@ -279,7 +289,7 @@ pub(super) fn face_off(
     (a, b): (&Moves, &Moves),
     (turns, seed, deadline): (f64, u64, Option<Instant>),
     tick: &(dyn Fn() + Sync),
-) -> ((f64, f64, f64), f64) {
+) -> ((f64, f64, f64), f64, u64) {
     let features = FeatureSet::new(program, lc.players);
     let players = u64::from(lc.players.max(1));
     // Whether all players are one team, as a game of `a` alone ends.
@@ -325,12 +335,16 @@ pub(super) fn face_off(
             (m, 1.96 * (var / n as f64).sqrt())
         };
         let ((first, half), (second, _)) = (mean(true), mean(false));
-        return ((first, first - half, first + half), second);
+        return (
+            (first, first - half, first + half),
+            second,
+            games.len() as u64,
+        );
     }
     let total: f64 = results
         .iter()
         .enumerate()
         .map(|(k, r)| r.get(k % players as usize).copied().unwrap_or(0.0))
         .sum();
-    (wilson(total, games.len() as u64), 0.5)
+    (wilson(total, games.len() as u64), 0.5, games.len() as u64)
 }
