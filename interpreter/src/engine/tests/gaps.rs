@@ -9,24 +9,23 @@
 use super::closures::lockstep_in;
 use super::oracle::{checked, config};
 use crate::engine::{Engine, Game, Status};
-use crate::program::{Builtin, ExprKind, Program, StmtKind};
+use crate::program::{Program, StmtKind};
 
 /// Asserts that every statement of `p` compiles but the walker's own: decisions, turns, a
-/// shuffle, `win`, and those `also` names.
-pub(super) fn walkers_own_compile_whole(p: &Program, also: impl Fn(&StmtKind) -> bool) {
+/// shuffle, `win`.
+pub(super) fn walkers_own_compile_whole(p: &Program) {
     let closures = p.closures.clone().expect("closures are built");
     for (i, b) in p.blocks.iter().enumerate() {
         let walkers = (b.stmts.iter())
             .filter(|st| {
-                also(&st.kind)
-                    || matches!(
-                        st.kind,
-                        StmtKind::Actions { .. }
-                            | StmtKind::Choose(..)
-                            | StmtKind::Turn(..)
-                            | StmtKind::Shuffle(_)
-                            | StmtKind::Win(..)
-                    )
+                matches!(
+                    st.kind,
+                    StmtKind::Actions { .. }
+                        | StmtKind::Choose(..)
+                        | StmtKind::Turn(..)
+                        | StmtKind::Shuffle(_)
+                        | StmtKind::Win(..)
+                )
             })
             .count();
         let (compiled, all) = closures.compiled_in(crate::program::BlockId(i as u16));
@@ -278,11 +277,9 @@ flow {
 }
 "#;
     let p = checked(src);
-    // Every statement compiles but the walker's own: `random`, decisions, turns, a shuffle, `win`.
-    walkers_own_compile_whole(
-        &p,
-        |k| matches!(k, StmtKind::Let(_, e) if matches!(e.kind, ExprKind::Builtin(Builtin::Random, _))),
-    );
+    // Every statement compiles but the walker's own, `random` drawn in place: decisions, turns, a
+    // shuffle, `win`.
+    walkers_own_compile_whole(&p);
     assert!(lockstep_in(&p, "locals", 2, 8, false) >= 8);
     assert!(lockstep_in(&p, "locals", 2, 8, true) >= 8);
 }
@@ -362,7 +359,7 @@ flow {
 "#;
     let p = checked(src);
     // Every statement compiles but the walker's own: decisions, turns, a shuffle, `win`.
-    walkers_own_compile_whole(&p, |_| false);
+    walkers_own_compile_whole(&p);
     assert!(lockstep_in(&p, "nones", 2, 12, false) >= 12);
     assert!(lockstep_in(&p, "nones", 2, 12, true) >= 12);
     // Always `curse`: after three, the pile is empty, and the value closures read each `none`

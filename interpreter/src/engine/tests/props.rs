@@ -121,7 +121,7 @@ fn computed_properties_on_the_closures_are_the_walkers() {
     // Every statement compiles but the walker's own, the flow's body of 30 locals among them
     // (its blocks' slots given back as they end) and the reads of computed properties in
     // functions called from it, each in a frame above.
-    walkers_own_compile_whole(&p, |_| false);
+    walkers_own_compile_whole(&p);
     assert!(p.flow.iter().all(|b| b.slots < 32), "{:?}", p.flow);
     assert!(lockstep_in(&p, "props", 2, 8, false) >= 40);
     assert!(lockstep_in(&p, "props", 2, 8, true) >= 40);
