@@ -15,7 +15,7 @@ impl Compiler<'_> {
         first: Vec<Stmt>,
         b: &ast::Block,
     ) -> BlockId {
-        cx.push();
+        cx.push_block();
         let mut out = first;
         out.reserve(b.stmts.len());
         for s in &b.stmts {

@@ -19,6 +19,9 @@ pub enum BodyKind {
 pub struct Ctx {
     /// Each local's slot, type, and where its name is written (empty for the engine's own slots).
     scopes: Vec<HashMap<String, (Slot, Ty, Span)>>,
+    /// Per scope: where its slots start when they are given back at its end (a block's), `None`
+    /// when they are kept (an expression's binders, a choice's).
+    starts: Vec<Option<u16>>,
     next: u16,
     pub max: u16,
     pub kind: BodyKind,
@@ -48,6 +51,7 @@ impl Ctx {
     pub fn new(kind: BodyKind) -> Self {
         Ctx {
             scopes: vec![HashMap::new()],
+            starts: vec![None],
             next: 0,
             max: 0,
             kind,
@@ -61,12 +65,26 @@ impl Ctx {
             stat_key_reads: Vec::new(),
         }
     }
+    /// Enter a scope whose slots stay taken after it ends: binders inside an expression, which a
+    /// list walked where it lies may still read while an outer binder is written, and a choice's.
     pub fn push(&mut self) {
         self.scopes.push(HashMap::new());
+        self.starts.push(None);
     }
-    /// Leave a scope. Slots are not reused, so a paused frame never sees a slot change meaning.
+    /// Enter a block's scope (a block, a loop's local and body): when it ends, the slots of its
+    /// locals are given to the locals bound after it. Nothing reads a local after its scope ends,
+    /// and every local is written before it is read, so a slot never changes meaning while it
+    /// is live; the frame holds the most slots live at once (`max`), not one per local.
+    pub fn push_block(&mut self) {
+        self.scopes.push(HashMap::new());
+        self.starts.push(Some(self.next));
+    }
+    /// Leave the innermost scope.
     pub fn pop(&mut self) {
         self.scopes.pop();
+        if let Some(Some(start)) = self.starts.pop() {
+            self.next = start;
+        }
     }
     pub fn bind(&mut self, name: &str, ty: Ty) -> Slot {
         self.bind_at(name, ty, Span::default())

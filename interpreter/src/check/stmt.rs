@@ -9,7 +9,7 @@ use cardgame_grammar::ast::{self, Position, Scope, Span};
 
 impl Compiler<'_> {
     pub(crate) fn block(&mut self, cx: &mut Ctx, b: &ast::Block) -> BlockId {
-        cx.push();
+        cx.push_block();
         let mut out = Vec::with_capacity(b.stmts.len());
         for s in &b.stmts {
             if let Some(st) = self.stmt(cx, s) {
@@ -377,7 +377,7 @@ impl Compiler<'_> {
             } => {
                 let (l, lt) = self.expr(cx, list);
                 let elem = self.list_elem(&lt, list.span);
-                cx.push();
+                cx.push_block();
                 let (slot, parts) = match vars.as_slice() {
                     [var] => (cx.bind_at(&var.name, elem, var.span), Vec::new()),
                     _ => self.taken_apart(cx, vars, elem, list.span),

@@ -427,12 +427,7 @@ impl<'a> Mach<'a> {
             Builtin::Distinct => Value::list(distinct(&list(self, 0)?)),
             Builtin::Random => {
                 let l = peek(self, 0)?;
-                if l.is_empty() {
-                    Value::None
-                } else {
-                    let i = self.s.rng_to_draw().gen_range(0..l.len());
-                    l[i].clone()
-                }
+                self.draw_from(&l)
             }
             Builtin::Seat => {
                 let i = int(self, 0)?;
@@ -633,4 +628,16 @@ pub(crate) fn distinct(l: &[Value]) -> Vec<Value> {
         }
     }
     out
+}
+
+impl Mach<'_> {
+    /// `random(L)` of the list `L`: one item drawn from the game's generator (`none` of no
+    /// items, nothing drawn). The walker's `random` and the closures' (closures/in_place.rs).
+    pub fn draw_from(&mut self, l: &[Value]) -> Value {
+        if l.is_empty() {
+            return Value::None;
+        }
+        let i = self.s.rng_to_draw().gen_range(0..l.len());
+        l[i].clone()
+    }
 }

@@ -13,6 +13,7 @@ mod menus;
 mod more;
 mod oracle;
 mod plans;
+mod props;
 mod rounds;
 mod seat_lists;
 mod simul_many;

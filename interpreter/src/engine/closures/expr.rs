@@ -37,6 +37,10 @@ pub(crate) struct Cx<'p> {
     pub locals: bool,
     /// The function's parameters that are not words, and what they are given (items.rs).
     pub given: Vec<(u16, Given)>,
+    /// Inside a computed property's body (props.rs) and the functions it calls: the slots holding
+    /// its card (`this`) and the card's owner (`you`); `None` elsewhere (`this` is the walker's
+    /// context's in a body's frame, `you` the `Env`'s).
+    pub card: Option<(usize, usize)>,
 }
 
 impl<'p> Cx<'p> {
@@ -49,6 +53,7 @@ impl<'p> Cx<'p> {
             reads: 0,
             locals: false,
             given: Vec::new(),
+            card: None,
         }
     }
 
@@ -139,7 +144,7 @@ pub(super) fn player(cx: &Cx, e: &Expr) -> bool {
 
 /// The kind of a card (a word naming a card).
 #[inline]
-fn kind_of(env: &Env, c: i64) -> Option<usize> {
+pub(super) fn kind_of(env: &Env, c: i64) -> Option<usize> {
     env.s
         .cards
         .get(usize::try_from(c).ok()?)
@@ -147,7 +152,7 @@ fn kind_of(env: &Env, c: i64) -> Option<usize> {
 }
 
 /// The constant value of property `pid` for cards of kind `k` (`None`: not a constant).
-fn constant(p: &Program, pid: usize, k: usize) -> Option<&Value> {
+pub(super) fn constant(p: &Program, pid: usize, k: usize) -> Option<&Value> {
     let e = match p.kinds.get(k)?.props.get(pid)? {
         Some(e) => e,
         None => &p.props.get(pid)?.default,
@@ -244,7 +249,10 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             let c = c.index();
             Box::new(move |env| word(env.l.columns.get(c)?))
         }
-        ExprKind::You => Box::new(|env| Some(env.you as i64)),
+        ExprKind::You => match cx.card {
+            Some((_, you)) => Box::new(move |env| Some(*env.slots.get(you)?)),
+            None => Box::new(|env| Some(env.you as i64)),
+        },
         ExprKind::Active => Box::new(|env| Some(env.s.active as i64)),
         ExprKind::Players => Box::new(|env| Some(env.s.players as i64)),
         ExprKind::TurnNumber => Box::new(|env| Some(env.s.turn as i64)),
@@ -252,16 +260,7 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             if !card(cx, ce) {
                 return Err("a property of an expression not known to be a card");
             }
-            // Per kind, the property's constant as a word; a property that is not a constant
-            // word of the card's kind (computed, a list, `none`): the walker reads it.
-            let table: Box<[Option<i64>]> = (0..cx.p.kinds.len())
-                .map(|k| constant(cx.p, pid.index(), k).and_then(word))
-                .collect();
-            let cf = compile(cx, ce)?;
-            Box::new(move |env| {
-                let c = cf(env)?;
-                *table.get(kind_of(env, c)?)?
-            })
+            super::props::prop(cx, pid.index(), ce)?
         }
         ExprKind::IsTag(x, t, negated) => {
             if !card(cx, x) {
@@ -352,8 +351,11 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
         ExprKind::Spaces => return Err("the spaces"),
         // In a body's frame, the card of the walker's context on top (as `Mach::this`): a body
         // run inline pushes its context too (calls.rs).
-        ExprKind::This if cx.locals => Box::new(|env| env.s.ctxs.last()?.this.map(i64::from)),
-        ExprKind::This => return Err("`this` outside a body's frame"),
+        ExprKind::This => match cx.card {
+            Some((this, _)) => Box::new(move |env| Some(*env.slots.get(this)?)),
+            None if cx.locals => Box::new(|env| env.s.ctxs.last()?.this.map(i64::from)),
+            None => return Err("`this` outside a body's frame"),
+        },
         ExprKind::Everyone => return Err("a list of players"),
         ExprKind::Participant(i) => {
             let i = *i as i64;
@@ -668,6 +670,7 @@ pub(super) fn frame<T>(
         reads: 0,
         locals: false,
         given,
+        card: cx.card,
     };
     for (s, t) in types {
         inner.set_type(s, t);

@@ -4,13 +4,14 @@
 //! not compile to word closures (stmts.rs); when it neither pauses nor pushes frames and draws
 //! nothing at random, it still runs inside its segment: the walker's own effect, in place, its
 //! errors the walker's; and a `log` while nobody records evaluates its parts without building its
-//! text. A segment then goes on past it instead of ending there.
+//! text. A `let` or `=` of `random(L)` draws in place too (`draw`). A segment then goes on past it
+//! instead of ending there.
 
 use super::env::{word, NONE};
 use super::stmts::{Ctl, Step, Sx};
 use super::value::{compile_value, eval_value, Val};
 use crate::engine::exec::{At, Flow, Mach};
-use crate::program::{AssignOp, Builtin, ExprKind, Stmt, StmtKind, TextIr};
+use crate::program::{AssignOp, Builtin, Expr, ExprKind, Stmt, StmtKind, Target, TextIr};
 use crate::value::Value;
 
 /// `log` of a text that may fail: while nobody records, its parts evaluated in order for their
@@ -276,4 +277,63 @@ fn reads_piles(judged: &crate::purity::Judged, e: &crate::program::Expr) -> bool
             ok
         }
     }
+}
+
+/// `let x = random(L)` or `P = random(L)` of a list `L` that draws nothing: `L` by its value
+/// closure (else the walker's value), then one item drawn as the walker's `random` draws it
+/// (`Mach::draw_from`), so the generator gives the same numbers in the same order; the local or
+/// the place written as `in_place` writes them. A draw inside a segment is noted at the segment's
+/// head (`State::first_draw`): the factory's template pauses before the segment, which its copies
+/// then run whole.
+pub(super) fn draw(sx: &mut Sx, st: &Stmt) -> Option<Step> {
+    let (target, e) = match &st.kind {
+        StmtKind::Let(s, e) => (Target::Local(*s), e),
+        StmtKind::Assign(t, AssignOp::Set, e) => (t.clone(), e),
+        _ => return None,
+    };
+    let ExprKind::Builtin(Builtin::Random, args) = &e.kind else {
+        return None;
+    };
+    let [list] = args.as_slice() else {
+        return None;
+    };
+    // The place is evaluated after the draw, by the walker, as the walker's `=` evaluates it.
+    if !sx.pure.pure(list) {
+        return None;
+    }
+    let f = compile_value(&mut sx.cx, list).ok();
+    let slot = match (&st.kind, &target) {
+        (StmtKind::Let(s, _), _) => {
+            let t = super::each::local_type(&sx.cx, e);
+            if let Some(ts) = sx.cx.types.get_mut(*s as usize) {
+                *ts = t;
+            } else if let Some(t) = t {
+                sx.cx.set_type(*s, t);
+            }
+            Some((*s, sx.cx.slot(*s).ok()?))
+        }
+        (_, Target::Local(s)) => Some((*s, sx.cx.slot(*s).ok()?)),
+        _ => None,
+    };
+    let (list, span, is_let): (Expr, _, _) =
+        (list.clone(), st.span, matches!(st.kind, StmtKind::Let(..)));
+    Some(Box::new(move |m, regs| {
+        let v = match f.as_ref().and_then(|f| eval_value(m, regs, f)) {
+            Some(v) => v,
+            None => m.eval(&list)?,
+        };
+        let items = m.as_list(v, list.span)?;
+        let v = m.draw_from(&items);
+        match (is_let, slot) {
+            (true, Some((s, _))) => m.set_local(s, v),
+            _ => {
+                let place = m.place(&target)?;
+                m.write_place(&place, v, span)?;
+            }
+        }
+        if let Some((s, i)) = slot {
+            regs.slots[i] = word(&m.local(s)).unwrap_or(NONE);
+        }
+        Ok(Ctl::Next)
+    }))
 }

@@ -22,6 +22,7 @@ mod menu;
 mod moves;
 mod pairs;
 mod places;
+mod props;
 mod segments;
 mod stmts;
 mod texts;

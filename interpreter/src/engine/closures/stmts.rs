@@ -657,7 +657,11 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         | StmtKind::Win(..)
         | StmtKind::LogTo(..) => Err("a statement the closures leave to the walker"),
     };
-    step.or_else(|why| super::in_place::in_place(sx, st, at).ok_or(why))
+    step.or_else(|why| {
+        (super::in_place::in_place(sx, st, at))
+            .or_else(|| super::in_place::draw(sx, st))
+            .ok_or(why)
+    })
 }
 
 impl Regs {

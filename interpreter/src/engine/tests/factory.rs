@@ -157,3 +157,57 @@ flow { repeat 2 { for p in everyone { turn p { actions by p once [draw] } } } wi
     assert_eq!(copied(&f, 5), created(&p, 3, 5));
     assert_eq!(copied(&f, 6), created(&p, 3, 6));
 }
+
+#[test]
+fn a_first_draw_inside_compiled_statements_pauses_before_them() {
+    // The flow's first draws (`random` into a local and into a global) come after compiled
+    // statements of the same segment, before any decision: the template pauses at the segment's
+    // head, and a copy runs it whole, drawing as a new game draws, on either engine.
+    let p = program(
+        r#"game "Draws" { players 2..4 }
+tags colour: Red, Blue, Green
+card "Coin" { copies 6 }
+zone deck: pile, hidden
+zone hand per player: set
+var points per player: int = 0
+var leader: player = seat(1)
+var picked: list of tag = []
+action pick(c in deck) label "Take {c}" { move c to you.hand  you.points += 1 }
+flow {
+  move box to deck
+  for p in everyone { p.points = 2 }
+  let pool = [Red, Blue, Green]
+  let f = random(pool)
+  leader = random(everyone)
+  leader.points += 1
+  picked = picked + [f, random(pool)]
+  log "{f} {leader}"
+  repeat 2 { for p in everyone { turn p { actions by p once [pick] } } }
+  win [leader] "led"
+}
+"#,
+    );
+    for engine in [
+        crate::engine::Engine::Closures,
+        crate::engine::Engine::Walker,
+    ] {
+        let mut config = GameConfig::new(3, 1);
+        config.engine = engine;
+        let f = GameFactory::new(p.clone(), config.clone());
+        assert!(
+            f.starts_at_first_draw(),
+            "{engine:?}: the others start at the draw"
+        );
+        let mut differ = false;
+        for seed in [11, 12, 13, 14] {
+            let mut one = config.clone();
+            one.seed = seed;
+            let created = trace(Game::new(p.clone(), one));
+            assert_eq!(copied(&f, seed), created, "{engine:?}, seed {seed}");
+            differ |= created != trace(Game::new(p.clone(), GameConfig::new(3, 11)));
+        }
+        assert!(differ, "seeds draw differently");
+    }
+    assert!(super::closures::lockstep_in(&p, "draws", 3, 8, false) >= 8);
+    assert!(super::closures::lockstep_in(&p, "draws", 3, 8, true) >= 8);
+}

@@ -9,6 +9,29 @@
 use super::closures::lockstep_in;
 use super::oracle::{checked, config};
 use crate::engine::{Engine, Game, Status};
+use crate::program::{Program, StmtKind};
+
+/// Asserts that every statement of `p` compiles but the walker's own: decisions, turns, a
+/// shuffle, `win`.
+pub(super) fn walkers_own_compile_whole(p: &Program) {
+    let closures = p.closures.clone().expect("closures are built");
+    for (i, b) in p.blocks.iter().enumerate() {
+        let walkers = (b.stmts.iter())
+            .filter(|st| {
+                matches!(
+                    st.kind,
+                    StmtKind::Actions { .. }
+                        | StmtKind::Choose(..)
+                        | StmtKind::Turn(..)
+                        | StmtKind::Shuffle(_)
+                        | StmtKind::Win(..)
+                )
+            })
+            .count();
+        let (compiled, all) = closures.compiled_in(crate::program::BlockId(i as u16));
+        assert_eq!(compiled + walkers, all, "block {i}: {:?}", b.stmts);
+    }
+}
 
 #[test]
 fn the_walkers_gaps_on_the_closures_are_the_walkers() {
@@ -88,7 +111,6 @@ flow {
     let closures = p.closures.clone().expect("closures are built");
     // Every block but those of the flow's statements the walker keeps (decisions, turns, a
     // shuffle, `win`) compiles whole: the bodies of the action, the `simultaneously`, the loops.
-    use crate::program::StmtKind;
     let mut whole = 0;
     for (i, b) in p.blocks.iter().enumerate() {
         let walkers = b.stmts.iter().any(|st| {
@@ -255,27 +277,9 @@ flow {
 }
 "#;
     let p = checked(src);
-    let closures = p.closures.clone().expect("closures are built");
-    use crate::program::StmtKind;
-    // Every statement compiles but the walker's own: `random`, decisions, turns, a shuffle, `win`.
-    for (i, b) in p.blocks.iter().enumerate() {
-        let walkers = (b.stmts.iter())
-            .filter(|st| match &st.kind {
-                StmtKind::Let(_, e) => matches!(
-                    e.kind,
-                    crate::program::ExprKind::Builtin(crate::program::Builtin::Random, _)
-                ),
-                StmtKind::Actions { .. }
-                | StmtKind::Choose(..)
-                | StmtKind::Turn(..)
-                | StmtKind::Shuffle(_)
-                | StmtKind::Win(..) => true,
-                _ => false,
-            })
-            .count();
-        let (compiled, all) = closures.compiled_in(crate::program::BlockId(i as u16));
-        assert_eq!(compiled + walkers, all, "block {i}: {:?}", b.stmts);
-    }
+    // Every statement compiles but the walker's own, `random` drawn in place: decisions, turns, a
+    // shuffle, `win`.
+    walkers_own_compile_whole(&p);
     assert!(lockstep_in(&p, "locals", 2, 8, false) >= 8);
     assert!(lockstep_in(&p, "locals", 2, 8, true) >= 8);
 }
@@ -354,24 +358,8 @@ flow {
 }
 "#;
     let p = checked(src);
-    let closures = p.closures.clone().expect("closures are built");
-    use crate::program::StmtKind;
     // Every statement compiles but the walker's own: decisions, turns, a shuffle, `win`.
-    for (i, b) in p.blocks.iter().enumerate() {
-        let walkers = (b.stmts.iter())
-            .filter(|st| {
-                matches!(
-                    st.kind,
-                    StmtKind::Actions { .. }
-                        | StmtKind::Turn(..)
-                        | StmtKind::Shuffle(_)
-                        | StmtKind::Win(..)
-                )
-            })
-            .count();
-        let (compiled, all) = closures.compiled_in(crate::program::BlockId(i as u16));
-        assert_eq!(compiled + walkers, all, "block {i}: {:?}", b.stmts);
-    }
+    walkers_own_compile_whole(&p);
     assert!(lockstep_in(&p, "nones", 2, 12, false) >= 12);
     assert!(lockstep_in(&p, "nones", 2, 12, true) >= 12);
     // Always `curse`: after three, the pile is empty, and the value closures read each `none`
