@@ -447,6 +447,7 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             step
         }
         StmtKind::Call(proc, args) => super::calls::call(sx, *proc, args, None),
+        StmtKind::Emit(ev, args) => super::calls::emit(sx, *ev, args),
         StmtKind::Perform {
             ability,
             card,
@@ -643,7 +644,6 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         | StmtKind::Break
         | StmtKind::Strict(_)
         | StmtKind::Stop
-        | StmtKind::Emit(..)
         | StmtKind::Turn(..)
         | StmtKind::Phase(..)
         | StmtKind::Round(_)
