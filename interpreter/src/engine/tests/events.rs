@@ -1,7 +1,7 @@
 //! Engine stage: events on the closures against the walker: `emit` of words and of a list, in a
-//! segment, inside an inline `if`, loop and call, whose triggers (global and on cards, with
-//! conditions, one that asks for a decision) run before the next statement; the games played in
-//! lockstep are the walker's, recorded or not.
+//! segment, inside an inline `if`, loop and call, whose triggers (global and on cards, their
+//! conditions compiled, one that asks for a decision) run before the next statement; the games
+//! played in lockstep are the walker's, recorded or not.
 
 use super::closures::lockstep_in;
 use super::gaps::walkers_own_compile_whole;
@@ -96,6 +96,9 @@ flow {
     let p = checked(src);
     // Every statement compiles but the walker's own: decisions, turns, a shuffle, `win`.
     walkers_own_compile_whole(&p);
+    // Every trigger's condition compiles: of words, of a list argument, of `this`.
+    let closures = p.closures.clone().expect("closures are built");
+    assert_eq!(closures.conditions_compiled(&p), (5, 5));
     assert!(lockstep_in(&p, "events", 3, 12, false) >= 60);
     assert!(lockstep_in(&p, "events", 3, 12, true) >= 60);
 }
