@@ -764,7 +764,15 @@ impl<'a> Mach<'a> {
         let base = self.s.ctxs.len();
         self.s.push_ctx(locals, Some(inv.you), inv.card);
         if let Some(c) = &trig.condition {
-            let holds = self.eval_bool(c);
+            // On `Engine::Closures`, the condition compiled (closures/mod.rs), else the walker's.
+            let p: &'a Program = self.p;
+            let compiled = (p.closures.as_deref())
+                .filter(|_| self.s.fixed.closures && !self.s.recording)
+                .and_then(|cl| cl.trigger_holds(inv.trig, (p, self.s, self.l), inv.you, &args));
+            let holds = match compiled {
+                Some(h) => Ok(h),
+                None => self.eval_bool(c),
+            };
             if !holds.as_ref().is_ok_and(|h| *h) {
                 self.s.truncate_ctxs(base);
                 holds?;

@@ -2,6 +2,7 @@
 
 mod build;
 mod closures;
+mod events;
 mod expressions;
 mod factory;
 mod games;

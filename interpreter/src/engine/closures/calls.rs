@@ -6,7 +6,8 @@
 //! statement of the walker's (a decision), the frames the walker would have pushed for the call
 //! (`Result`, `Call`) are made below the body's own, so the decision pauses as the walker's and
 //! the rest of the body resumes on the closures (segments.rs). Inline calls nest at most
-//! [`DEPTH`] deep; deeper, the walker pushes frames.
+//! [`DEPTH`] deep; deeper, the walker pushes frames. `emit` gives its arguments to the walker's
+//! `emit`, which pushes the triggers that listen as one frame; the block resumes after it.
 
 use super::env::{word, NONE, SLOTS};
 use super::expr::{compile, Int, C};
@@ -14,7 +15,7 @@ use super::stmts::{self, inline, value, Ctl, Regs, Step, R};
 use super::value::{compile_value, eval_value, or_none, refill_of, Refill, Val};
 use crate::engine::exec::{Frame, Mach};
 use crate::engine::state::Ctx;
-use crate::program::{AbilityId, Expr, ExprKind, ProcId, Program, Ty};
+use crate::program::{AbilityId, EventId, Expr, ExprKind, ProcId, Program, Ty};
 use cardgame_grammar::ast::Span;
 
 /// Inline calls inside inline calls, at most.
@@ -297,5 +298,36 @@ pub(super) fn perform(
             this: Some(this),
         };
         run_body(m, regs, &mut inner, body.block, ctx, None)
+    }))
+}
+
+/// `emit E(args)`: the arguments by their value closures, in order (none draws at random; a pile
+/// is read only where it holds the cards read, else the walker's statement refills it), then the
+/// walker's `emit`, which pushes a frame of the triggers that listen, run before the next statement.
+pub(super) fn emit(sx: &mut stmts::Sx, event: EventId, args: &[Expr]) -> C<Step> {
+    if !args
+        .iter()
+        .all(|a| super::in_place::reads_piles(sx.pure, a))
+    {
+        return Err("an `emit` that may draw at random");
+    }
+    let values: Vec<Val> = (args.iter())
+        .map(|a| compile_value(&mut sx.cx, a))
+        .collect::<C<_>>()?;
+    Ok(Box::new(move |m, regs| {
+        let mut given = Vec::with_capacity(values.len());
+        for f in &values {
+            match eval_value(m, regs, f) {
+                Some(v) => given.push(v),
+                // Nothing was changed: the walker emits it.
+                None => return Ok(Ctl::Walk),
+            }
+        }
+        let before = m.s.frames.len();
+        m.emit(event, &given);
+        Ok(match m.s.frames.len() > before {
+            true => Ctl::Pushed,
+            false => Ctl::Next,
+        })
     }))
 }

@@ -265,7 +265,7 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
 
 /// Whether `e` is pure but for the piles it reads: it draws nothing at random, and calls no
 /// function and reads no property that is not pure.
-fn reads_piles(judged: &crate::purity::Judged, e: &crate::program::Expr) -> bool {
+pub(super) fn reads_piles(judged: &crate::purity::Judged, e: &crate::program::Expr) -> bool {
     if judged.pure(e) {
         return true;
     }

@@ -50,6 +50,20 @@ fn label(p: &Program, a: &crate::program::ActionDef) -> Option<texts::Text> {
     texts::compile(&mut cx, t).ok()
 }
 
+/// Trigger `t`'s condition compiled, its event's parameters typed: words in their slots, the
+/// others, and `this`, read from the trigger's context.
+fn condition(p: &Program, t: &crate::program::TriggerDef) -> Option<Int> {
+    let c = t.condition.as_ref()?;
+    let mut cx = Cx::new(p, t.body.slots.max(1) as usize);
+    // The trigger's context is on top while its condition is evaluated (`Mach::step_emit`).
+    cx.locals = true;
+    let params = p.events.get(t.event.index()).map_or(&[][..], |e| &e.params);
+    for (i, ty) in params.iter().enumerate() {
+        cx.set_type(i as u16, ty.clone());
+    }
+    expr::compile(&mut cx, c).ok()
+}
+
 /// An action's slots holding the words of its arguments `args` (the rest `none`).
 fn arg_slots(args: &[Value]) -> env::Slots {
     let mut slots = [env::NONE; env::SLOTS];
@@ -73,6 +87,9 @@ pub(crate) struct Closures {
     labels: Vec<Option<texts::Text>>,
     /// Per block: its statements compiled (segments.rs), `None` for a block of no body compiled.
     blocks: Vec<Option<std::sync::Arc<stmts::BlockCode>>>,
+    /// Per global trigger, and per kind per card trigger: its condition compiled, its event's
+    /// arguments in their slots (`None`: none, or the walker evaluates it).
+    conditions: (Vec<Option<Int>>, Vec<Vec<Option<Int>>>),
 }
 
 impl std::fmt::Debug for Closures {
@@ -111,6 +128,12 @@ impl Closures {
             })
             .collect();
         let blocks = segments::build(p);
+        let conditions = (
+            p.triggers.iter().map(|t| condition(p, t)).collect(),
+            (p.kinds.iter())
+                .map(|k| k.triggers.iter().map(|t| condition(p, t)).collect())
+                .collect(),
+        );
         let labels = p.actions.iter().map(|a| label(p, a)).collect();
         let parts = (p.actions.iter())
             .map(|a| {
@@ -125,7 +148,28 @@ impl Closures {
             parts,
             labels,
             blocks,
+            conditions,
         }
+    }
+
+    /// Whether trigger `t`'s condition holds for the event's arguments `args`, `you` the owner of
+    /// the zone of its card (the walker's context, `this` among it, on top); `None` when it did not
+    /// compile or cannot answer (the walker evaluates it).
+    pub(crate) fn trigger_holds(
+        &self,
+        t: crate::engine::exec::TrigRef,
+        (p, s, l): (&Program, &State, &Layout),
+        you: u8,
+        args: &[Value],
+    ) -> Option<bool> {
+        let condition = match t {
+            crate::engine::exec::TrigRef::Global(i) => self.conditions.0.get(i as usize),
+            crate::engine::exec::TrigRef::Card(k, i) => {
+                self.conditions.1.get(k as usize)?.get(i as usize)
+            }
+        };
+        let mut slots = arg_slots(args);
+        Some(condition?.as_ref()?(&mut Env::new(p, s, l, you, &mut slots))? != 0)
     }
 
     /// Action `a`'s label for the option of arguments `args`, as `decider` sees it, written into
@@ -190,6 +234,20 @@ impl Closures {
         self.block_code(b).map_or((0, 0), |c| {
             (c.steps.iter().flatten().count(), c.steps.len())
         })
+    }
+
+    /// How many triggers' conditions compiled, and how many triggers have one.
+    #[cfg(test)]
+    pub(crate) fn conditions_compiled(&self, p: &Program) -> (usize, usize) {
+        let compiled = (self.conditions.0.iter())
+            .chain(self.conditions.1.iter().flatten())
+            .flatten()
+            .count();
+        let all = (p.triggers.iter())
+            .chain(p.kinds.iter().flat_map(|k| &k.triggers))
+            .filter(|t| t.condition.is_some())
+            .count();
+        (compiled, all)
     }
 
     /// Whether check `i`'s guards all compiled: `Some(true)` when one of them holds (or could not

@@ -3,7 +3,8 @@
 //! A statement compiles when every expression it evaluates is a word (expr.rs) and its effect is
 //! one this file knows: `let`, writes of numbers and `pay` (places.rs), `if`, `while`, `repeat`,
 //! `for` (each.rs), `move` of a card, of a zone's cards or of a pile's top cards (moves.rs), `require`,
-//! `stat` (keyed too), `log` while nobody records, `eliminate` and `return` of a word; calls and `perform` run
+//! `stat` (keyed too), `log` while nobody records, `eliminate` (for a round too) and `return` of a
+//! word; calls and `perform` run
 //! inline (calls.rs). Any other statement (decisions, turns, phases, `shuffle`, ...) stays the
 //! walker's (`None`). A statement evaluates everything it reads first and answers
 //! [`Ctl::Walk`] before changing anything when a closure cannot answer: the walker then runs it.
@@ -447,6 +448,7 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             step
         }
         StmtKind::Call(proc, args) => super::calls::call(sx, *proc, args, None),
+        StmtKind::Emit(ev, args) => super::calls::emit(sx, *ev, args),
         StmtKind::Perform {
             ability,
             card,
@@ -601,6 +603,23 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                 _ => Ok(Ctl::Walk),
             }))
         }
+        // While nobody records (the walker records who went out), inside a round.
+        StmtKind::OutForRound(e) if type_of(&sx.cx, e) == Some(Ty::Player) => {
+            let pf = compile(&mut sx.cx, e)?;
+            Ok(Box::new(move |m, regs| match eval(m, regs, &pf) {
+                Some(p)
+                    if !m.s.record
+                        && (0..m.s.players as i64).contains(&p)
+                        && m.s.frames.iter().any(|f| matches!(f, Frame::Round)) =>
+                {
+                    if m.s.living(p as u8) {
+                        m.s.put_out(p as u8, true);
+                    }
+                    Ok(Ctl::Next)
+                }
+                _ => Ok(Ctl::Walk),
+            }))
+        }
         StmtKind::Return(e) => {
             let ret = sx
                 .ret
@@ -636,6 +655,7 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         }
         StmtKind::Log(_) => Err("a `log` that may draw at random"),
         StmtKind::Eliminate(_) => Err("`eliminate` of what is not a player"),
+        StmtKind::OutForRound(_) => Err("`eliminate ... for round` of what is not a player"),
         StmtKind::Shuffle(_)
         | StmtKind::Reveal(..)
         | StmtKind::Show(..)
@@ -643,14 +663,12 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         | StmtKind::Break
         | StmtKind::Strict(_)
         | StmtKind::Stop
-        | StmtKind::Emit(..)
         | StmtKind::Turn(..)
         | StmtKind::Phase(..)
         | StmtKind::Round(_)
         | StmtKind::EndTurn
         | StmtKind::EndPhase
         | StmtKind::EndRound
-        | StmtKind::OutForRound(_)
         | StmtKind::Actions { .. }
         | StmtKind::ChooseBranch { .. }
         | StmtKind::WinTeam(..)

@@ -1,6 +1,7 @@
 //! Engine stage: tests of rounds (`round { }`, `end round`, `eliminate P for round`): a player out
 //! for the round is skipped and left out of the lists of players until the round ends; a check that
-//! reads the living players is not skipped when one is out and another back (the count the same).
+//! reads the living players is not skipped when one is out and another back (the count the same);
+//! the closures play rounds as the walker does, recorded or not.
 
 use super::games::choose;
 use crate::check::check_source;
@@ -153,4 +154,17 @@ fn rounds_are_checked() {
         Status::Error(e) => assert!(e.message.contains("rounds do not nest"), "{e:?}"),
         s => panic!("not an error: {s:?}"),
     }
+}
+
+#[test]
+fn rounds_on_the_closures_are_the_walkers() {
+    // `eliminate you for round` compiles (while nobody records); the games agree with the walker's.
+    let p = super::oracle::checked(SCRIPT);
+    let closures = p.closures.clone().expect("closures are built");
+    let fold = (p.actions.iter())
+        .find(|a| a.name == "fold")
+        .expect("the action `fold`");
+    assert_eq!(closures.compiled_in(fold.body.block), (1, 1));
+    assert!(super::closures::lockstep_in(&p, "rounds", 3, 12, false) >= 30);
+    assert!(super::closures::lockstep_in(&p, "rounds", 3, 12, true) >= 30);
 }
