@@ -21,11 +21,41 @@ enum Of {
 
 /// The number of local slots `e` uses: one past the highest it binds or reads.
 fn slots_of(e: &Expr) -> usize {
+    // Every kind named: a new kind that binds or reads a slot must say so here, or the card's and
+    // its owner's slots, placed past these, would share one with it.
     let own = match &e.kind {
         ExprKind::Local(s) | ExprKind::Let(s, ..) | ExprKind::Aggregate { slot: s, .. } => {
             *s as usize + 1
         }
-        _ => 0,
+        ExprKind::Const(_)
+        | ExprKind::Global(_)
+        | ExprKind::PlayerVar(..)
+        | ExprKind::CardVar(..)
+        | ExprKind::Option(_)
+        | ExprKind::Column(_)
+        | ExprKind::Prop(..)
+        | ExprKind::TagOf(..)
+        | ExprKind::Field(..)
+        | ExprKind::Zone(..)
+        | ExprKind::Spaces
+        | ExprKind::You
+        | ExprKind::This
+        | ExprKind::Active
+        | ExprKind::Players
+        | ExprKind::Everyone
+        | ExprKind::TurnNumber
+        | ExprKind::Participant(_)
+        | ExprKind::Unary(..)
+        | ExprKind::Binary(..)
+        | ExprKind::IsTag(..)
+        | ExprKind::IsKind(..)
+        | ExprKind::If(..)
+        | ExprKind::List(_)
+        | ExprKind::Range(..)
+        | ExprKind::Pile { .. }
+        | ExprKind::Builtin(..)
+        | ExprKind::CallFn(..)
+        | ExprKind::Text(_) => 0,
     };
     let mut most = own;
     e.children(&mut |x| most = most.max(slots_of(x)));
