@@ -6,9 +6,7 @@ use crate::games::config;
 use crate::model_flag::default_model_path;
 use crate::{Format, GameArgs, Limits, SCRIPT_ERROR, USAGE};
 use cardgame_interpreter::agents::script_hash;
-use cardgame_interpreter::learn::{
-    learn, Generation, LearnConfig, PolicyParts, PolicyReads, Stage,
-};
+use cardgame_interpreter::learn::{learn, Generation, LearnConfig, PolicyReads, Stage};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -47,8 +45,8 @@ pub struct LearnArgs<'a> {
     pub policy_reads: PolicyReads,
     /// Hidden units of the play-out policy that reads the position.
     pub policy_units: usize,
-    /// Whether the play-out policy weighs the options' parts, or a match decides.
-    pub policy_parts: PolicyParts,
+    /// Whether the play-out policy weighs the options' parts.
+    pub policy_parts: bool,
     pub seed: u64,
     pub jobs: Option<usize>,
     pub out: Option<PathBuf>,
@@ -61,7 +59,6 @@ fn generation_text(g: &Generation) -> String {
         Stage::Playouts => playouts_text(g),
         Stage::Moves if g.generation > 1 => refined_text(g),
         Stage::Reads => reads_text(g),
-        Stage::Parts => parts_text(g),
         Stage::Moves => moves_text(g),
         Stage::Prior => generation_line(
             g,
@@ -136,24 +133,6 @@ fn reads_text(g: &Generation) -> String {
             "the one that reads the position"
         } else {
             "the one of the progress alone"
-        },
-        g.seconds
-    )
-}
-
-/// The line of the match between the policy that weighs the options' parts and the one of their
-/// labels alone.
-fn parts_text(g: &Generation) -> String {
-    format!(
-        "play-out policy {} weighing the options' parts against their labels alone, each refined \
-         by a tenth of the self-play, {} games: {}, so {}; {:.1}s",
-        reads_words(g.reads),
-        g.games,
-        score_words(g),
-        if g.kept {
-            "the parts"
-        } else {
-            "the labels alone"
         },
         g.seconds
     )

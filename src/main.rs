@@ -3,7 +3,7 @@
 //! its flags and their help (docs/cli.md is the contract); the commands live in the modules below.
 #![forbid(unsafe_code)]
 
-use cardgame_interpreter::learn::{PolicyParts, PolicyReads};
+use cardgame_interpreter::learn::PolicyReads;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
 use std::path::PathBuf;
@@ -389,10 +389,9 @@ enum Command {
         policy_units: u16,
         /// Whether the play-out policy also weighs what each option is made of (its action, and
         /// each argument by its kind, a space by the top card of each zone on it), so that options
-        /// alike on different cards or spaces share what is learned: `true`, `false` (labels
-        /// alone), or `auto`, both refined for a tenth of the self-play and a match deciding.
-        #[arg(long, default_value = "auto", value_parser = ["auto", "true", "false"])]
-        policy_parts: String,
+        /// alike on different cards or spaces share what is learned.
+        #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+        policy_parts: bool,
         /// Base seed of every game played.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -619,11 +618,7 @@ fn main() -> ExitCode {
                 _ => PolicyReads::Auto,
             },
             policy_units: usize::from(policy_units),
-            policy_parts: match policy_parts.as_str() {
-                "true" => PolicyParts::Parts,
-                "false" => PolicyParts::Labels,
-                _ => PolicyParts::Auto,
-            },
+            policy_parts,
             seed,
             jobs,
             out,

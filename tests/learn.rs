@@ -412,44 +412,6 @@ fn the_policy_reads_what_is_asked_and_by_default_a_match_decides() {
     assert_eq!(wrong.status.code(), Some(2));
 }
 
-#[test]
-fn the_policy_weighs_the_parts_as_asked_and_by_default_a_match_decides() {
-    let out = temp("parts.model");
-    let parts = learn_with(
-        "examples/two-piles.cardgame",
-        "1",
-        &out,
-        &["--policy-parts", "true"],
-    );
-    assert!(parts.contains("\npart "), "{parts}");
-    let labels = learn_with(
-        "examples/two-piles.cardgame",
-        "1",
-        &out,
-        &["--policy-parts", "false"],
-    );
-    assert!(
-        !labels.contains("\npart ") && labels.contains("\nmove "),
-        "{labels}"
-    );
-    // By default both are refined for a tenth of the self-play, and a match says which is kept.
-    let (model, printed) = learn_output("examples/two-piles.cardgame", "1", &out, &[]);
-    let line = printed
-        .lines()
-        .find(|l| l.contains("weighing the options' parts against their labels alone"))
-        .unwrap_or_else(|| panic!("no match between the policies:\n{printed}"));
-    let weighs = line.contains("so the parts;");
-    assert!(weighs || line.contains("so the labels alone;"), "{line}");
-    assert_eq!(model.contains("\npart "), weighs, "{line}\n{model}");
-    let wrong = cardgame(&[
-        "learn",
-        "examples/two-piles.cardgame",
-        "--policy-parts",
-        "some",
-    ]);
-    assert_eq!(wrong.status.code(), Some(2));
-}
-
 /// A race of a few hundred decisions a game, where a game of the matches' `search:100` plays
 /// hundreds of play-outs of hundreds of decisions at each of them: minutes.
 const LONG_RACE: &str = r#"game "Long Race" { players 2 }

@@ -48,7 +48,7 @@ mod selfplay;
 pub use fit::Fit;
 use fit::{descend, fit, loss, Row, Sample};
 mod prior;
-pub use moves::{PolicyParts, PolicyReads};
+pub use moves::PolicyReads;
 pub use playouts::ITERATIONS as PLAYOUT_ITERATIONS;
 pub use prior::{Evaluation, Source, ITERATIONS as PRIOR_ITERATIONS};
 pub use selfplay::{ROUNDS as POLICY_ROUNDS, ROUND_GAMES as POLICY_ROUND_GAMES};
@@ -156,8 +156,8 @@ pub struct LearnConfig {
     /// the features themselves; `learn/policy.rs`).
     pub policy_units: usize,
     /// Whether the play-out policy weighs the options' parts beside their labels
-    /// (`Game::option_parts`, `agents/moves.rs`), or a match decides (`learn/moves.rs`).
-    pub policy_parts: PolicyParts,
+    /// (`Game::option_parts`, `agents/moves.rs`).
+    pub policy_parts: bool,
 }
 
 impl LearnConfig {
@@ -179,7 +179,7 @@ impl LearnConfig {
             policy_rounds: selfplay::ROUNDS,
             policy_reads: PolicyReads::Auto,
             policy_units: POLICY_UNITS,
-            policy_parts: PolicyParts::Auto,
+            policy_parts: true,
         }
     }
 }
@@ -206,10 +206,6 @@ pub enum Stage {
     /// of the progress alone (`baseline`: one half, or its mean result where all players are one
     /// team); `kept`: the first.
     Reads,
-    /// The match between the play-out policy that weighs the options' parts (`score`) and the one
-    /// of their labels alone (`baseline`), each refined by its own self-play for a tenth of the time
-    /// (`--policy-parts auto`); `kept`: the first.
-    Parts,
 }
 
 impl Stage {
@@ -220,7 +216,6 @@ impl Stage {
             Stage::Playouts => "playouts",
             Stage::Prior => "prior",
             Stage::Reads => "reads",
-            Stage::Parts => "parts",
         }
     }
 }

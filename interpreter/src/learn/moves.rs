@@ -6,7 +6,7 @@
 //!   against itself without exploring (`--games`, in batches of
 //!   [`FIT_BATCH`] while the next would end within a quarter of the time left), and every decision
 //!   with a choice is recorded: the key of each option (the prompt, its digits read as `#`, and the
-//!   label) and, unless `--policy-parts false`, the keys of its parts (`Game::option_parts`),
+//!   label) and, with `--policy-parts` (the default), the keys of its parts (`Game::option_parts`),
 //!   the option it took, the game's progress (the turn over the mean game's length) and the
 //!   position's counts seen from the decider (`FeatureSet::extract_counts`, read from the real game:
 //!   in a search the policy reads a world of it). With `--policy-reads position` the policy reads
@@ -34,11 +34,6 @@
 //!   but a tenth; the second is kept only if it wins the match between them
 //!   ([`super::selfplay::face_off`]). Measured (docs/performance.md): on Heart of Crown and Crafty
 //!   Explorers the one that reads the position through hidden units wins, on Crayne they are even.
-//!   Whether a policy weighs the options' parts beside their labels ([`PolicyParts`],
-//!   `--policy-parts`) is chosen before, by default, on the policy that reads the position (the
-//!   progress's where there is none): one of each way is fitted, each refined for a tenth of the
-//!   time, and a match keeps the one of the parts only where it wins ([`choose_parts`]); the policy
-//!   of the progress is then fitted the chosen way, and the lead goes on from the probe's policy.
 //!
 //! Every stage is deterministic for a seed whatever the number of threads: every game has its own
 //! seed and the games are gathered in order.
@@ -67,23 +62,6 @@ pub enum PolicyReads {
     /// one (the one that reads the position only when it wins).
     Auto,
 }
-
-/// Whether the play-out policy weighs the options' parts beside their labels (`--policy-parts`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PolicyParts {
-    /// Labels alone.
-    Labels,
-    /// Labels and parts.
-    Parts,
-    /// Both policies are fitted and refined for a share of the time, and a match between them
-    /// keeps one (the one that weighs the parts only when it wins): [`choose_parts`].
-    Auto,
-}
-
-/// `--policy-parts auto`: the self-play of each of the two policies in the probe (a share of the
-/// time left, and of the rounds), and the end of the probe's match (a share of the time left).
-const PROBE_SHARE: f64 = 0.1;
-const PROBE_END: f64 = 0.25;
 
 /// Games of the evaluation's player in a batch (the first batch a tenth of it): batches are played
 /// while the next would end within a quarter of the time left.
@@ -128,7 +106,7 @@ fn play(
                 }
             };
             recorded.push(Recorded {
-                keys: option_keys(&game, &d, lc.policy_parts != PolicyParts::Labels),
+                keys: option_keys(&game, &d, lc.policy_parts),
                 taken: i,
                 turn: game.turns(),
                 counts,
@@ -257,87 +235,47 @@ pub(super) fn learn_moves(
                 (g, row)
             })
             .collect();
-    // The same decisions without their parts' keys, for a policy of the labels alone.
-    let any_part = names.iter().any(|(part, _)| *part);
-    let labels: Vec<(usize, Row)> = match any_part {
-        false => Vec::new(),
-        true => (rows.iter())
-            .map(|(g, r)| {
-                let moves = (r.moves.iter())
-                    .map(|m| {
-                        m.iter()
-                            .copied()
-                            .filter(|&i| !names[i as usize].0)
-                            .collect()
-                    })
-                    .collect();
-                let inputs = r.inputs.clone();
-                (
-                    *g,
-                    Row {
-                        moves,
-                        inputs,
-                        ..*r
-                    },
-                )
-            })
-            .collect(),
+    let part = |held: bool| -> Vec<&Row> {
+        rows.iter()
+            .filter(|(g, _)| (g % 10 == 9) == held)
+            .map(|(_, r)| r)
+            .collect()
     };
-    let with_parts = (part(&rows, false), part(&rows, true));
-    let alone = (part(&labels, false), part(&labels, true));
-    // The ways the policy may weigh an option: labels alone, with parts, or both to choose from.
-    let ways: &[bool] = match (lc.policy_parts, any_part) {
-        (PolicyParts::Labels, _) | (_, false) => &[false],
-        (PolicyParts::Parts, true) => &[true],
-        (PolicyParts::Auto, true) => &[false, true],
-    };
-    // A policy fitted: reading the position (through hidden units where `--policy-units` asks for
-    // any) or the progress alone, weighing the parts or not; with its held-out fit. How well a
-    // policy imitates its teacher does not say how far its own self-play takes it (on Crafty
-    // Explorers a policy that imitated worse won the match after refinement), so each candidate
-    // goes on to be refined.
-    let fitted = |position: bool, parts: bool| -> (Moves, (f64, usize)) {
-        let (train, held) = if parts || !any_part {
-            &with_parts
-        } else {
-            &alone
-        };
-        let units = match position {
-            true => (reads.len(), lc.policy_units),
-            false => (0, 0),
-        };
-        let net = fit(Net::blank(names.len(), units, base), train, held, base);
-        let held_fit = loss(&net, held);
-        let (mut weights, mut table) = (HashMap::new(), HashMap::new());
+    let (train, held) = (part(false), part(true));
+    // The policy of the progress alone, and, where asked for, the one that also reads the position
+    // (through hidden units where `--policy-units` asks for any). Both go on to be refined: how well
+    // a policy imitates its teacher does not say how far its own self-play takes it (on Crafty
+    // Explorers a policy that imitated worse won the match after refinement).
+    let progress = fit(Net::blank(names.len(), (0, 0), base), &train, &held, base);
+    let units = (reads.len(), lc.policy_units);
+    let position =
+        (!reads.is_empty()).then(|| fit(Net::blank(names.len(), units, base), &train, &held, base));
+    // The held-out fit reported is the last policy's (the one that reads the position where
+    // there is one); a policy's weights past its inputs are none, as `dot` reads the shorter.
+    let (held_loss, agree) = loss(position.as_ref().unwrap_or(&progress), &held);
+    let reported_reads = if position.is_some() { reads.len() } else { 0 };
+    let policy = |reads: Vec<Read>, net: Net| {
+        let (mut weights, mut parts) = (HashMap::new(), HashMap::new());
         for ((part, key), w) in names.iter().cloned().zip(net.weights) {
             match part {
-                true if parts => table.insert(key, w),
-                true => None,
+                true => parts.insert(key, w),
                 false => weights.insert(key, w),
             };
         }
-        let moves = Moves {
-            reads: if position { reads.clone() } else { Vec::new() },
+        Moves {
+            reads,
             units: net.units,
             weights,
-            parts: table,
-        };
-        (moves, held_fit)
+            parts,
+        }
     };
-    // The lead policy reads the position where it can; the one of the progress alone is learned
-    // beside it unless `--policy-reads position`.
-    let position = !reads.is_empty();
-    let with_progress = position && lc.policy_reads != PolicyReads::Position;
-    let mut leads: Vec<(bool, Moves)> = Vec::new();
-    let mut held_fit = (0.0, 0);
-    for &parts in ways {
-        let (moves, fit) = fitted(position, parts);
-        held_fit = fit;
-        leads.push((parts, moves));
+    let mut fitted = Vec::new();
+    if lc.policy_reads != PolicyReads::Position || position.is_none() {
+        fitted.push(policy(Vec::new(), progress));
     }
-    // The held-out fit reported is the last lead's (weighing the parts where one does).
-    let (held_loss, agree) = held_fit;
-    let held = &with_parts.1;
+    if let Some(net) = position {
+        fitted.push(policy(reads, net));
+    }
     let uniform = held
         .iter()
         .map(|r| (r.moves.len() as f64).ln())
@@ -349,7 +287,7 @@ pub(super) fn learn_moves(
         generation: 1,
         games: games.len() as u64,
         positions: rows.len(),
-        reads: if position { reads.len() } else { 0 },
+        reads: reported_reads,
         score,
         low,
         high,
@@ -368,7 +306,7 @@ pub(super) fn learn_moves(
     // a game has, a few decisions of the search how long each takes).
     let deadline = match (deadline, matches_end) {
         (Some(end), Some(all)) => {
-            let last = &leads.last().expect("one way at least").1;
+            let last = fitted.last().expect("one policy at least");
             let game = episode((program, &features), lc, base, (&[last], turns), true);
             let mut with_policy = model.clone();
             with_policy.moves = last.clone();
@@ -385,32 +323,12 @@ pub(super) fn learn_moves(
         }
         (deadline, _) => deadline,
     };
-    // Where both ways are learned, a probe chooses one; the lead goes on from the probe's policy.
-    let (parts, lead, probed) = match <[(bool, Moves); 2]>::try_from(leads) {
-        Ok([(_, labels), (_, parts)]) => choose_parts(
-            (pool, program, lc),
-            (labels, parts),
-            (turns, base, deadline),
-            on_generation,
-            tick,
-        ),
-        Err(mut one) => {
-            let (parts, lead) = one.pop().expect("one way at least");
-            (parts, lead, 0)
-        }
-    };
-    let mut candidates = Vec::new();
-    if with_progress {
-        candidates.push((fitted(false, parts).0, 0));
-    }
-    candidates.push((lead, probed));
     // Each policy refined in its share of the time left (the first half of it; the second what the
     // first left but a tenth, for the match between them).
     let mut kept = Vec::new();
-    let count = candidates.len();
-    for (i, (start, done)) in candidates.into_iter().enumerate() {
-        let rounds = lc.policy_rounds.saturating_sub(done);
-        if rounds == 0 {
+    let count = fitted.len();
+    for (i, start) in fitted.into_iter().enumerate() {
+        if lc.policy_rounds == 0 {
             kept.push(start);
             continue;
         }
@@ -423,12 +341,8 @@ pub(super) fn learn_moves(
                 _ => end,
             }
         });
-        let rest = LearnConfig {
-            policy_rounds: rounds,
-            ..lc.clone()
-        };
         let (refined, rounds, (score, low, high), baseline) =
-            refine(pool, program, &rest, (&start, turns, base, share), tick);
+            refine(pool, program, lc, (&start, turns, base, share), tick);
         let (keep, improved) = (score >= baseline, low > baseline);
         on_generation(&Generation {
             stage: Stage::Moves,
@@ -489,86 +403,6 @@ pub(super) fn learn_moves(
             }
         }
     };
-}
-
-/// `--policy-parts auto`: the policy of the options' labels alone and the one that also weighs
-/// their parts, fitted alike, are each refined by their own self-play for [`PROBE_SHARE`] of the
-/// time left (and of the rounds), then play a match, ending by [`PROBE_END`] of the time left; the
-/// one that weighs the parts is kept only where it wins. Neither the fit's held-out loss nor the
-/// options' count says which way suits a script (measured, docs/performance.md: labels alone
-/// won by 9 to 16 points on Heart of Crown, parts by 20 on Crafty Explorers, while the fits were
-/// within 0.02 of each other), and a policy of labels alone plays a game of self-play in less time.
-/// Returns whether the parts are weighed, the policy kept, and the rounds of self-play it had.
-fn choose_parts(
-    (pool, program, lc): (&rayon::ThreadPool, &Arc<Program>, &LearnConfig),
-    (labels, parts): (Moves, Moves),
-    (turns, base, deadline): (f64, u64, Option<Instant>),
-    on_generation: &mut dyn FnMut(&Generation),
-    tick: &(dyn Fn() + Sync),
-) -> (bool, Moves, u32) {
-    let now = Instant::now();
-    let left = deadline.map(|end| end.saturating_duration_since(now));
-    let probe = LearnConfig {
-        policy_rounds: match lc.policy_rounds {
-            0 => 0,
-            r => (r / 10).max(1),
-        },
-        ..lc.clone()
-    };
-    let probe_one = |i: u32, start: Moves| -> (Moves, u32) {
-        let until = left.map(|l| now + l.mul_f64(PROBE_SHARE * f64::from(i + 1)));
-        let seed = game_seed(base, 0x7072_6F62_6500 + u64::from(i));
-        if probe.policy_rounds == 0 {
-            return (start, 0);
-        }
-        let (refined, rounds, (score, _, _), baseline) =
-            refine(pool, program, &probe, (&start, turns, seed, until), tick);
-        match rounds > 0 && score >= baseline {
-            true => (refined, rounds),
-            false => (start, rounds),
-        }
-    };
-    let (labels, labels_rounds) = probe_one(0, labels);
-    let (parts, parts_rounds) = probe_one(1, parts);
-    let seed = game_seed(base, u64::MAX - 2);
-    let until = left.map(|l| now + l.mul_f64(PROBE_END));
-    let ((score, low, high), baseline, games) = face_off(
-        pool,
-        program,
-        lc,
-        (&parts, &labels),
-        (turns, seed, until),
-        tick,
-    );
-    let wins = score > baseline;
-    on_generation(&Generation {
-        stage: Stage::Parts,
-        generation: 1,
-        games,
-        positions: 0,
-        reads: parts.reads.len(),
-        score,
-        low,
-        high,
-        baseline,
-        improved: low > baseline,
-        kept: wins,
-        fit: Fit::default(),
-        evaluation: None,
-        seconds: now.elapsed().as_secs_f64(),
-    });
-    match wins {
-        true => (true, parts, parts_rounds),
-        false => (false, labels, labels_rounds),
-    }
-}
-
-/// The decisions of `rows` of held-out games (every tenth) or of the others.
-fn part(rows: &[(usize, Row)], held: bool) -> Vec<&Row> {
-    rows.iter()
-        .filter(|(g, _)| (g % 10 == 9) == held)
-        .map(|(_, r)| r)
-        .collect()
 }
 
 /// Whether the first batch of the matches that choose how the search uses the model

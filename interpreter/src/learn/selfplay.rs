@@ -39,8 +39,8 @@ pub(super) struct Episode {
     pub shared: bool,
 }
 
-/// A decision of an [`Episode`] as recorded: the seat, its options' keys (their parts' too where
-/// its policy weighs them), the option taken, the policy's reading of the position (`Moves::reading`;
+/// A decision of an [`Episode`] as recorded: the seat, its options' keys (their parts' too, with
+/// `--policy-parts`), the option taken, the policy's reading of the position (`Moves::reading`;
 /// empty where it reads none) and its inputs.
 pub(super) struct Choice {
     seat: u8,
@@ -70,7 +70,7 @@ pub(super) fn episode(
             let reading = policy.reading(features, &game, d.player);
             let inputs = policy.inputs_of(&reading, t);
             if record {
-                let keys = option_keys(&game, d, policy.weighs_parts());
+                let keys = option_keys(&game, d, lc.policy_parts);
                 let scores: Vec<f64> = keys.iter().map(|k| policy.score_of(k, &inputs)).collect();
                 let i = draw(&crate::agents::model::softmax(&scores), &mut rng);
                 decisions.push(Choice {
