@@ -28,6 +28,15 @@ const ASCENT: f64 = 1.0;
 /// Race (`tournament --agents policy,strategy:money_actions --games 1000 --seed 5`, 600 rounds):
 /// steps of 0.1 reached 57.0% [53.9-60.0], 0.3 40.9%, 0.05 30.0% (1,500 rounds).
 pub(super) const ASCENT_POSITION: f64 = 0.1;
+/// The steps of the weights of the options' parts (`--policy-parts`), as a share of a move's. An
+/// option scores its move's weights and those of each of its parts (several: the action, each
+/// argument's name, tags and properties), and a part is shared by many options: at a move's step
+/// AdaGrad's first steps moved an option's score by several units a round. Measured with the
+/// 300-game protocol of docs/performance.md (the policy alone, 400 games a line-up): at the full
+/// step the parts lost 3-4 points to labels alone on Crayne and 9-16 on Heart of Crown; at a tenth,
+/// Crayne 74.0%/70.8% against `warlord`/`builder` (labels alone 67.6%/66.1%), Crafty Explorers
+/// 69.2%/68.0% against `builder`/`harvester` (full step 61.5%/59.0%, labels alone 40.4%/40.6%).
+pub(super) const PART_STEP: f64 = 0.1;
 pub(super) const MATCH_GAMES: u64 = 2000;
 
 /// One game of play-out policies (one per seat, drawn from): each seat's decisions with a choice
@@ -236,6 +245,7 @@ pub(super) fn refine(
                 let g = g / n;
                 *acc += g * g;
                 let step = if j < 2 { ASCENT } else { ascent_position };
+                let step = if part { step * PART_STEP } else { step };
                 *w += step * g / acc.sqrt();
             }
         }
