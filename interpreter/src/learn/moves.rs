@@ -310,13 +310,8 @@ pub(super) fn learn_moves(
             let game = episode((program, &features), lc, base, (&[last], turns), true);
             let mut with_policy = model.clone();
             with_policy.moves = last.clone();
-            let search_game = super::playouts::search_game_time(
-                program,
-                lc,
-                &with_policy,
-                base,
-                game.decisions.len(),
-            );
+            let search_game =
+                super::playouts::search_game_time(program, lc, &with_policy, base, game.decisions);
             let jobs = pool.current_num_threads();
             let fits = matches_fit(search_game, jobs, all.saturating_duration_since(end));
             Some(if fits { end } else { all })

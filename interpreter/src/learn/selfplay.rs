@@ -39,28 +39,77 @@ pub(super) const ASCENT_POSITION: f64 = 0.1;
 pub(super) const PART_STEP: f64 = 0.1;
 pub(super) const MATCH_GAMES: u64 = 2000;
 
-/// One game of play-out policies (one per seat, drawn from): each seat's decisions with a choice
-/// (when recorded), each seat's share of the win (`None`: nobody won) and standing by the script's
-/// measure, and whether all players were one team.
+/// One game of play-out policies (one per seat, drawn from): where recorded, its decisions with a
+/// choice and each seat's [`Gradient`]; each seat's share of the win (`None`: nobody won) and
+/// standing by the script's measure, and whether all players were one team.
 pub(super) struct Episode {
-    pub decisions: Vec<Choice>,
+    pub decisions: usize,
+    gradients: Vec<Gradient>,
     outcome: Vec<(Option<f64>, f64)>,
     pub shared: bool,
 }
 
-/// A decision of an [`Episode`] as recorded: the seat, its options' keys (their parts' too, with
-/// `--policy-parts`), the option taken, the policy's reading of the position (`Moves::reading`;
-/// empty where it reads none) and its inputs.
-pub(super) struct Choice {
-    seat: u8,
-    keys: Vec<OptionKeys>,
-    taken: usize,
-    reading: Vec<f64>,
-    inputs: Vec<f64>,
+/// What one seat's decisions of one game add to the policy gradient before they are weighed by
+/// the seat's result (REINFORCE: each choice's log-chance, `Σᵢ (1[i taken] − pᵢ) scoreᵢ`): per
+/// move and per part, its inputs summed over the options it scored; for the hidden units, their
+/// weights' gradient (`learn/policy.rs`'s `units_gradient`). Gathered as the game is played, so a
+/// round keeps a few numbers per game rather than every decision's keys and reading.
+#[derive(Default)]
+struct Gradient {
+    moves: HashMap<String, Vec<f64>>,
+    parts: HashMap<String, Vec<f64>>,
+    units: Vec<Vec<f64>>,
+}
+
+impl Gradient {
+    /// Adds the decision whose options have `keys` and chances `chances`, `taken` chosen, where the
+    /// policy read `reading` and had `inputs`.
+    fn add(
+        &mut self,
+        policy: &Moves,
+        (keys, chances, taken): (&[OptionKeys], &[f64], usize),
+        (reading, inputs): (&[f64], &[f64]),
+    ) {
+        let pushes = chances
+            .iter()
+            .enumerate()
+            .map(|(i, p)| f64::from(u8::from(i == taken)) - p);
+        if !policy.units.is_empty() {
+            if self.units.is_empty() {
+                self.units = vec![vec![0.0; 1 + policy.reads.len()]; policy.units.len()];
+            }
+            let summed: Vec<Vec<f64>> = keys.iter().map(|k| summed(policy, k)).collect();
+            let options: Vec<(&[f64], f64)> = (summed.iter())
+                .zip(pushes.clone())
+                .map(|(w, push)| (w.as_slice(), push))
+                .collect();
+            let outputs = inputs.get(2..).unwrap_or(&[]);
+            units_gradient((reading, outputs), &options, &mut self.units);
+        }
+        for (k, push) in keys.iter().zip(pushes) {
+            add_row(&mut self.moves, &k.label, push, inputs);
+            for part in &k.parts {
+                add_row(&mut self.parts, part, push, inputs);
+            }
+        }
+    }
+}
+
+/// Adds `push` times `inputs` to `key`'s row of `table`.
+fn add_row(table: &mut HashMap<String, Vec<f64>>, key: &str, push: f64, inputs: &[f64]) {
+    let row = match table.get_mut(key) {
+        Some(row) => row,
+        None => table
+            .entry(key.to_string())
+            .or_insert(vec![0.0; inputs.len()]),
+    };
+    for (e, x) in row.iter_mut().zip(inputs) {
+        *e += push * x;
+    }
 }
 
 /// Plays one game in which seat `s` draws every choice from `seats[s]` at the game's progress
-/// (`turns`: the mean game's length), recording the decisions when `record`.
+/// (`turns`: the mean game's length), gathering each seat's [`Gradient`] when `record`.
 pub(super) fn episode(
     (program, features): (&Arc<Program>, &FeatureSet),
     lc: &LearnConfig,
@@ -70,7 +119,8 @@ pub(super) fn episode(
 ) -> Episode {
     let mut game = Game::new(program.clone(), config(lc, seed));
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x0065_7069_736F_6465);
-    let mut decisions = Vec::new();
+    let mut decisions = 0;
+    let mut gradients: Vec<Gradient> = Vec::new();
     while let Status::Decision(d) = game.status() {
         let i = if d.options.len() > 1 {
             let t = f64::from(game.turns()) / turns;
@@ -78,17 +128,17 @@ pub(super) fn episode(
             // The real game is read: the policy reads only what every seat knows as it is.
             let reading = policy.reading(features, &game, d.player);
             let inputs = policy.inputs_of(&reading, t);
+            decisions += 1;
             if record {
                 let keys = option_keys(&game, d, lc.policy_parts);
                 let scores: Vec<f64> = keys.iter().map(|k| policy.score_of(k, &inputs)).collect();
-                let i = draw(&crate::agents::model::softmax(&scores), &mut rng);
-                decisions.push(Choice {
-                    seat: d.player,
-                    keys,
-                    taken: i,
-                    reading,
-                    inputs,
-                });
+                let chances = crate::agents::model::softmax(&scores);
+                let i = draw(&chances, &mut rng);
+                let seat = d.player as usize;
+                if gradients.len() <= seat {
+                    gradients.resize_with(seat + 1, Gradient::default);
+                }
+                gradients[seat].add(policy, (&keys, &chances, i), (&reading, &inputs));
                 i
             } else {
                 policy.pick((&game, d), &inputs, &mut rng)
@@ -103,6 +153,7 @@ pub(super) fn episode(
     let ended = super::ended(&mut game);
     Episode {
         decisions,
+        gradients,
         outcome: ended.seats,
         shared: ended.shared,
     }
@@ -191,33 +242,29 @@ pub(super) fn refine(
                 *m += x / games.len().max(1) as f64;
             }
         }
+        // Each seat's gradient of each game, weighed by its result less the seat's mean, summed in
+        // the games' order (the same whatever the number of threads).
         let mut gradient: HashMap<(bool, &str), Vec<f64>> = HashMap::new();
         let mut unit_gradient = vec![vec![0.0; unit_width]; policy.units.len()];
         for (g, result) in games.iter().zip(&results) {
-            for choice in &g.decisions {
-                let (keys, x) = (&choice.keys, &choice.inputs);
-                let s = choice.seat as usize;
-                let advantage = result.get(s).copied().unwrap_or(0.0) - mean[s];
-                let scores: Vec<f64> = keys.iter().map(|k| policy.score_of(k, x)).collect();
-                let p = crate::agents::model::softmax(&scores);
-                let pushes = (0..keys.len())
-                    .map(|i| advantage * (f64::from(u8::from(i == choice.taken)) - p[i]));
-                if !policy.units.is_empty() {
-                    let summed: Vec<Vec<f64>> = keys.iter().map(|k| summed(&policy, k)).collect();
-                    let options: Vec<(&[f64], f64)> = (summed.iter())
-                        .zip(pushes.clone())
-                        .map(|(w, push)| (w.as_slice(), push))
-                        .collect();
-                    let outputs = x.get(2..).unwrap_or(&[]);
-                    units_gradient((&choice.reading, outputs), &options, &mut unit_gradient);
+            for (s, seat) in g.gradients.iter().enumerate() {
+                let advantage =
+                    result.get(s).copied().unwrap_or(0.0) - mean.get(s).copied().unwrap_or(0.0);
+                for (rows, g) in unit_gradient.iter_mut().zip(&seat.units) {
+                    for (e, x) in rows.iter_mut().zip(g) {
+                        *e += advantage * x;
+                    }
                 }
-                for (k, push) in keys.iter().zip(pushes) {
-                    let parts = k.parts.iter().map(|p| (true, p.as_str()));
-                    for named in std::iter::once((false, k.label.as_str())).chain(parts) {
-                        let e = gradient.entry(named).or_insert_with(|| vec![0.0; inputs]);
-                        for (e, x) in e.iter_mut().zip(x) {
-                            *e += push * x;
-                        }
+                let parts = seat.parts.iter().map(|(k, v)| ((true, k.as_str()), v));
+                for (named, row) in seat
+                    .moves
+                    .iter()
+                    .map(|(k, v)| ((false, k.as_str()), v))
+                    .chain(parts)
+                {
+                    let e = gradient.entry(named).or_insert_with(|| vec![0.0; inputs]);
+                    for (e, x) in e.iter_mut().zip(row) {
+                        *e += advantage * x;
                     }
                 }
             }
