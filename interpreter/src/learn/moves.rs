@@ -42,7 +42,7 @@ use super::policy::{fit, loss, Net, Row};
 use super::selfplay::{episode, face_off, refine, ROUND_GAMES};
 use super::{config, Fit, Generation, LearnConfig, Stage};
 use crate::agents::features::FeatureSet;
-use crate::agents::moves::{option_keys, Moves, OptionKeys, Read};
+use crate::agents::moves::{option_keys, Moves, OptionKeys, Read, Table};
 use crate::agents::{Agent, Model};
 use crate::engine::{Game, Status};
 use crate::program::Program;
@@ -255,7 +255,7 @@ pub(super) fn learn_moves(
     let (held_loss, agree) = loss(position.as_ref().unwrap_or(&progress), &held);
     let reported_reads = if position.is_some() { reads.len() } else { 0 };
     let policy = |reads: Vec<Read>, net: Net| {
-        let (mut weights, mut parts) = (HashMap::new(), HashMap::new());
+        let (mut weights, mut parts) = (Table::default(), Table::default());
         for ((part, key), w) in names.iter().cloned().zip(net.weights) {
             match part {
                 true => parts.insert(key, w),

@@ -5,7 +5,7 @@
 use super::policy::{position_step, units_gradient};
 use super::{config, LearnConfig};
 use crate::agents::features::FeatureSet;
-use crate::agents::moves::{draw, option_keys, summed_rows, Moves, OptionKeys};
+use crate::agents::moves::{draw, option_keys, summed_rows, Moves, OptionKeys, Table};
 use crate::engine::{Game, Status};
 use crate::program::Program;
 use crate::sim::{game_seed, wilson};
@@ -56,8 +56,8 @@ pub(super) struct Episode {
 /// round keeps a few numbers per game rather than every decision's keys and reading.
 #[derive(Default)]
 struct Gradient {
-    moves: HashMap<String, Vec<f64>>,
-    parts: HashMap<String, Vec<f64>>,
+    moves: Table,
+    parts: Table,
     units: Vec<Vec<f64>>,
 }
 
@@ -96,7 +96,7 @@ impl Gradient {
 }
 
 /// Adds `push` times `inputs` to `key`'s row of `table`.
-fn add_row(table: &mut HashMap<String, Vec<f64>>, key: &str, push: f64, inputs: &[f64]) {
+fn add_row(table: &mut Table, key: &str, push: f64, inputs: &[f64]) {
     let row = match table.get_mut(key) {
         Some(row) => row,
         None => table
@@ -244,7 +244,7 @@ pub(super) fn refine(
         }
         // Each seat's gradient of each game, weighed by its result less the seat's mean, summed in
         // the games' order (the same whatever the number of threads).
-        let mut gradient: HashMap<(bool, &str), Vec<f64>> = HashMap::new();
+        let mut gradient: rustc_hash::FxHashMap<(bool, &str), Vec<f64>> = Default::default();
         let mut unit_gradient = vec![vec![0.0; unit_width]; policy.units.len()];
         for (g, result) in games.iter().zip(&results) {
             for (s, seat) in g.gradients.iter().enumerate() {
