@@ -236,6 +236,10 @@ impl<'a> Mach<'a> {
                 if let Some(flow) = super::closures::run(self, code, i)? {
                     return Ok(flow);
                 }
+                #[cfg(test)]
+                {
+                    self.s.probe.counted.walked += 1;
+                }
             }
         }
         self.exec_walked(stmt, At { block: b, idx: i })

@@ -1,0 +1,91 @@
+//! Engine stage: statements the closures compiled and once left to the walker at run time, against
+//! the walker: the top or bottom card of a pile that may be empty moved (its refill drawing in
+//! place, a failed move caught by `strict`); each script played in lockstep, recorded or not, and
+//! on the closures alone with no statement they compiled left to the walker (`Counted::walked`).
+
+use super::closures::lockstep_in;
+use super::oracle::{checked, config};
+use crate::engine::{Engine, Game, Status};
+use crate::program::Program;
+use std::sync::Arc;
+
+/// The statements the closures compiled that the walker ran, over `games` games of `players` on
+/// the closures, nobody recording (as in `sim`), each choice drawn from the seed.
+fn walked(p: &Arc<Program>, players: u8, games: u64) -> u64 {
+    let mut walked = 0;
+    for seed in 0..games {
+        let mut g = Game::new(p.clone(), config(players, seed, Engine::Closures));
+        let mut pick = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        while let Status::Decision(d) = g.status() {
+            pick ^= pick << 13;
+            pick ^= pick >> 7;
+            pick ^= pick << 17;
+            g.apply((pick % d.options.len() as u64) as usize)
+                .expect("an option");
+        }
+        walked += g.counted().walked;
+    }
+    walked
+}
+
+/// Plays `p` in lockstep, recorded and not, and on the closures alone: none of the statements
+/// they compiled is left to the walker.
+fn on_the_closures_alone(p: &Arc<Program>, file: &str, players: u8, games: u64, least: u64) {
+    assert!(lockstep_in(p, file, players, games, false) >= least);
+    assert!(lockstep_in(p, file, players, games, true) >= least);
+    assert_eq!(walked(p, players, games), 0, "{file}: statements walked");
+}
+
+#[test]
+fn a_piles_card_moved_from_an_empty_pile_is_the_walkers() {
+    // The deck runs out: its top card is drawn from the refill (shuffled in, a draw inside the
+    // segment), the target read after it (it reads the deck), and with both empty the move of
+    // `none` fails, on its own or caught by `strict`.
+    let src = r#"
+game "Draws" {
+  players 3
+}
+property worth: int = 0
+card "Coin {n}" for n in 1..5 {
+  worth n
+}
+zone deck: pile, hidden, refill from discard
+zone discard: pile
+zone hand per player: set
+zone spare per player: set
+var coins per player shown: int = 0
+var fails: int = 0
+action draw() {
+  move top of deck to if count(deck) > 2 then you.hand else you.spare
+  coins_of(you)
+}
+action dig() {
+  strict {
+    move bottom of deck to you.spare
+    you.coins += 1
+  }
+  fails += 1
+}
+action toss(c in you.hand + you.spare) {
+  move c to discard
+}
+proc coins_of(p: player) {
+  p.coins += sum(c.worth for c in p.hand)
+}
+flow {
+  move box to deck
+  shuffle deck
+  repeat 4 {
+    for p in everyone {
+      turn p {
+        actions by p once [draw, dig, toss]
+        move top of deck to p.hand
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#;
+    let p = checked(src);
+    on_the_closures_alone(&p, "draws", 3, 30, 200);
+}
