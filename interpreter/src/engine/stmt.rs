@@ -7,7 +7,7 @@ use super::label::{kind_name, zone_label};
 use super::state::{Ctx, Holder};
 use super::trace::Event;
 use super::{Outcome, RuntimeError};
-use crate::program::{AssignOp, Expr, ExprKind, Program, Stmt, StmtKind, Target, VarId};
+use crate::program::{AssignOp, Expr, ExprKind, Program, Stmt, StmtKind, Target, TextIr, VarId};
 use crate::value::Value;
 use cardgame_grammar::ast::{Face, Position, Span};
 
@@ -339,46 +339,11 @@ impl<'a> Mach<'a> {
             }
             StmtKind::WinTeam(e, reason) => {
                 let team = self.eval(e)?;
-                let winners = match self.p.teams {
-                    Some(var) => (0..self.s.players)
-                        .filter(|&p| {
-                            let i = p as usize * self.l.n_pvars + self.l.var(var);
-                            self.s.pvars.get(i) == Some(&team)
-                        })
-                        .collect(),
-                    None => Vec::new(),
-                };
-                let reason = self.text_at(reason, (Some(at), 0), String::new(), None)?;
-                return Ok(Flow::Stop(Stop::Over(Box::new(Outcome {
-                    winners,
-                    participants: Vec::new(),
-                    reason,
-                    finished: true,
-                    flow_ended: false,
-                }))));
+                return self.win_of(team, true, e.span, reason, at);
             }
             StmtKind::Win(e, reason) => {
                 let v = self.eval(e)?;
-                let mut winners = Vec::new();
-                let mut participants = Vec::new();
-                for p in self.players_of(v, e.span)? {
-                    if p >= self.s.players {
-                        let name = self.s.name(p);
-                        if !participants.contains(&name) {
-                            participants.push(name);
-                        }
-                    } else if !winners.contains(&p) {
-                        winners.push(p);
-                    }
-                }
-                let reason = self.text_at(reason, (Some(at), 0), String::new(), None)?;
-                return Ok(Flow::Stop(Stop::Over(Box::new(Outcome {
-                    winners,
-                    participants,
-                    reason,
-                    finished: true,
-                    flow_ended: false,
-                }))));
+                return self.win_of(v, false, e.span, reason, at);
             }
             StmtKind::Stat(id, op, e) => {
                 // Recorded for `cardgame sim`, never shown in the trace.
@@ -431,6 +396,49 @@ impl<'a> Mach<'a> {
             }
         }
         Ok(Flow::Next)
+    }
+
+    /// The game's end by `win V REASON` (`team`: `win team V REASON`, `V` the team's value) of
+    /// the statement at `at`, `V` evaluated (at `span`): its winners, then its reason's text.
+    pub(crate) fn win_of(
+        &mut self,
+        v: Value,
+        team: bool,
+        span: Span,
+        reason: &TextIr,
+        at: At,
+    ) -> R<Flow> {
+        let mut winners = Vec::new();
+        let mut participants = Vec::new();
+        if team {
+            if let Some(var) = self.p.teams {
+                winners = (0..self.s.players)
+                    .filter(|&p| {
+                        let i = p as usize * self.l.n_pvars + self.l.var(var);
+                        self.s.pvars.get(i) == Some(&v)
+                    })
+                    .collect();
+            }
+        } else {
+            for p in self.players_of(v, span)? {
+                if p >= self.s.players {
+                    let name = self.s.name(p);
+                    if !participants.contains(&name) {
+                        participants.push(name);
+                    }
+                } else if !winners.contains(&p) {
+                    winners.push(p);
+                }
+            }
+        }
+        let reason = self.text_at(reason, (Some(at), 0), String::new(), None)?;
+        Ok(Flow::Stop(Stop::Over(Box::new(Outcome {
+            winners,
+            participants,
+            reason,
+            finished: true,
+            flow_ended: false,
+        }))))
     }
 
     pub(super) fn players_of(&mut self, v: Value, span: Span) -> R<Vec<u8>> {

@@ -337,3 +337,19 @@ pub(super) fn draw(sx: &mut Sx, st: &Stmt) -> Option<Step> {
         Ok(Ctl::Next)
     }))
 }
+
+/// `win V REASON`, `win team V REASON`: `V` by its value closure, then the walker's end of the game
+/// (`Mach::win_of`: the winners, the reason built by the statement's text closures where they
+/// answer, else by the walker).
+pub(super) fn win(sx: &mut Sx, e: &Expr, team: bool, at: At) -> super::expr::C<Step> {
+    let (f, span) = (compile_value(&mut sx.cx, e)?, e.span);
+    Ok(Box::new(move |m, regs| {
+        let (Some(v), Some(st)) = (eval_value(m, regs, &f), m.stmt(at)) else {
+            return Ok(Ctl::Walk);
+        };
+        let (StmtKind::Win(_, reason) | StmtKind::WinTeam(_, reason)) = &st.kind else {
+            return Ok(Ctl::Walk);
+        };
+        Ok(Ctl::Left(m.win_of(v, team, span, reason, at)?))
+    }))
+}

@@ -3,8 +3,8 @@
 //! A statement compiles when every expression it evaluates is a word (expr.rs) and its effect is
 //! one this file knows: `let`, writes of numbers and `pay` (places.rs), `if`, `while`, `repeat`,
 //! `for` (each.rs), `move` of a card, of a zone's cards or of a pile's top cards (moves.rs), `require`,
-//! `stat` (keyed too), `log` while nobody records, `eliminate` (for a round too) and `return` of a
-//! word; calls and `perform` run
+//! `stat` (keyed too), `log` while nobody records, `eliminate` (for a round too), `return` of a
+//! word and `win` (in_place.rs); calls and `perform` run
 //! inline (calls.rs). Any other statement (decisions, turns, phases, `shuffle`, ...) stays the
 //! walker's (`None`). A statement evaluates everything it reads first and answers
 //! [`Ctl::Walk`] before changing anything when a closure cannot answer: the walker then runs it.
@@ -671,9 +671,9 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         | StmtKind::EndRound
         | StmtKind::Actions { .. }
         | StmtKind::ChooseBranch { .. }
-        | StmtKind::WinTeam(..)
-        | StmtKind::Win(..)
         | StmtKind::LogTo(..) => Err("a statement the closures leave to the walker"),
+        StmtKind::Win(e, _) => super::in_place::win(sx, e, false, at),
+        StmtKind::WinTeam(e, _) => super::in_place::win(sx, e, true, at),
     };
     step.or_else(|why| {
         (super::in_place::in_place(sx, st, at))

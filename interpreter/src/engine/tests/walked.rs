@@ -4,6 +4,7 @@
 //! on the closures alone with no statement they compiled left to the walker (`Counted::walked`).
 
 use super::closures::lockstep_in;
+use super::gaps::walkers_own_compile_whole;
 use super::oracle::{checked, config};
 use crate::engine::{Engine, Game, Status};
 use crate::program::Program;
@@ -31,8 +32,10 @@ fn walked(p: &Arc<Program>, players: u8, games: u64) -> u64 {
 /// Plays `p` in lockstep, recorded and not, and on the closures alone: none of the statements
 /// they compiled is left to the walker.
 fn on_the_closures_alone(p: &Arc<Program>, file: &str, players: u8, games: u64, least: u64) {
-    assert!(lockstep_in(p, file, players, games, false) >= least);
-    assert!(lockstep_in(p, file, players, games, true) >= least);
+    for record in [false, true] {
+        let decisions = lockstep_in(p, file, players, games, record);
+        assert!(decisions >= least, "{file}: {decisions} decisions");
+    }
     assert_eq!(walked(p, players, games), 0, "{file}: statements walked");
 }
 
@@ -88,4 +91,76 @@ flow {
 "#;
     let p = checked(src);
     on_the_closures_alone(&p, "draws", 3, 30, 200);
+}
+
+#[test]
+fn wins_on_the_closures_are_the_walkers() {
+    // `win team` and `win` of a list, of players, in a segment, an inline `if`, a procedure run
+    // inline, a check, a trigger; their reasons built of values.
+    let src = r#"
+game "Wins" {
+  players 3
+  teams by side
+}
+property worth: int = 0
+card "Coin {n}" for n in 1..6 {
+  copies 3
+  worth n
+}
+zone deck: pile, hidden
+zone hand per player: set
+zone kept per player: set
+var side per player: int = 1
+var coins per player shown: int = 0
+var ends: int = 0
+event kept_one(p: player)
+on kept_one(p) if p.coins > 18 {
+  win [p] "{p} kept {p.coins} coins"
+}
+action keep(c in you.hand) {
+  move c to you.kept
+  you.coins += c.worth
+  emit kept_one(you)
+  if you.coins > 11 and ends == 1 {
+    win team you.side "team {you.side} reached {you.coins}"
+  }
+  close_when(you)
+}
+action pass_on() {
+  ends += 1
+}
+proc close_when(p: player) {
+  if count(p.kept) > 3 {
+    win filter(q in everyone where q.coins >= p.coins) "{count(p.kept)} kept"
+  }
+}
+check {
+  if ends > 4 {
+    win team 1 "{ends} passes"
+  }
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    p.side = if p == seat(2) then 2 else 1
+    move top 2 of deck to p.hand
+  }
+  repeat 9 {
+    for p in everyone {
+      turn p {
+        move top of deck to p.hand
+        actions by p once [keep, pass_on]
+      }
+      if count(deck) == 0 {
+        win team 2 "the deck ran out with {ends} passes"
+      }
+    }
+  }
+  win [] "nobody after {ends} passes"
+}
+"#;
+    let p = checked(src);
+    walkers_own_compile_whole(&p);
+    on_the_closures_alone(&p, "wins", 3, 40, 200);
 }
