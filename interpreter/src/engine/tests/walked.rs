@@ -164,3 +164,79 @@ flow {
     walkers_own_compile_whole(&p);
     on_the_closures_alone(&p, "wins", 3, 40, 200);
 }
+
+#[test]
+fn an_empty_maximum_and_a_list_of_lists_flattened_are_the_walkers() {
+    // `max` and `min` of no items are 0 (a player without a card of the trade), and a local
+    // given `flatten` of lists of cards (not zones) is a list of cards the closures read.
+    let src = r#"
+game "Shops" {
+  players 3
+}
+tags trade: Wheel, Hammer, Arrow
+property worth: int = 0
+card "Wheel {n}" for n in 1..3 {
+  is Wheel
+  worth n
+}
+card "Hammer {n}" for n in 1..3 {
+  is Hammer
+  worth n
+}
+card "Arrow {n}" for n in 1..3 {
+  is Arrow
+  worth n
+}
+zone deck: pile, hidden
+zone hand per player: set
+zone shop per player: set
+var score per player shown: int = 0
+fn biggest(p: player, t: tag): int = max(c.worth for c in p.shop where c.trade == t)
+fn least(p: player, t: tag): int = min(count(d in p.shop where d.worth <= c.worth) for c in p.shop where c.trade == t)
+action put(c in you.hand) {
+  move c to you.shop
+}
+action pass_on() {
+  you.score += 1
+}
+proc scoring() {
+  for t in [Wheel, Hammer, Arrow] {
+    let most = max(biggest(p, t) for p in everyone)
+    let leaders = filter(p in everyone where biggest(p, t) == most)
+    let low = min(least(p, t) for p in leaders)
+    if most > 0 {
+      for p in leaders {
+        p.score += most + low
+      }
+    }
+  }
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 3 of deck to p.hand
+  }
+  repeat 2 {
+    for p in everyone {
+      turn p {
+        actions by p once [put, pass_on]
+      }
+    }
+  }
+  scoring()
+  for p in everyone {
+    let spent = flatten(filter(c in q.shop where c.worth > 1) for q in opponents(p))
+    if count(spent) > 0 {
+      p.score += count(spent) + sum(c.worth for c in spent)
+      let c = choose c in spent by p prompt "Take one"
+      move c to p.hand
+    }
+  }
+  win [p for p in everyone where p.score == max(q.score for q in everyone)] "most points"
+}
+"#;
+    let p = checked(src);
+    walkers_own_compile_whole(&p);
+    on_the_closures_alone(&p, "shops", 3, 40, 200);
+}
