@@ -43,15 +43,7 @@ impl<'a> Mach<'a> {
             } => return self.exec_move(what, to, *position, *face, span),
             StmtKind::Shuffle(e) => {
                 let z = self.eval_zone(e)?;
-                self.charge_later(self.s.zones[z as usize].cards.len());
-                self.s.note_draw();
-                let zi = &mut self.s.zones[z as usize];
-                zi.changed();
-                rand::seq::SliceRandom::shuffle(zi.cards.as_mut_slice(), &mut self.s.rng);
-                if self.s.record {
-                    let zone = zone_label(self.p, self.l, self.s, z);
-                    self.s.events.push(Event::Shuffle { zone, from: None });
-                }
+                self.shuffle_zone(z);
             }
             StmtKind::Pay(e, t) => {
                 let amount = self.eval_int(e)?;
@@ -439,6 +431,19 @@ impl<'a> Mach<'a> {
             finished: true,
             flow_ended: false,
         }))))
+    }
+
+    /// `shuffle Z` of zone instance `z` (in range): its cards in an order the generator draws.
+    pub(crate) fn shuffle_zone(&mut self, z: u32) {
+        self.charge_later(self.s.zones[z as usize].cards.len());
+        self.s.note_draw();
+        let zi = &mut self.s.zones[z as usize];
+        zi.changed();
+        rand::seq::SliceRandom::shuffle(zi.cards.as_mut_slice(), &mut self.s.rng);
+        if self.s.record {
+            let zone = zone_label(self.p, self.l, self.s, z);
+            self.s.events.push(Event::Shuffle { zone, from: None });
+        }
     }
 
     pub(super) fn players_of(&mut self, v: Value, span: Span) -> R<Vec<u8>> {

@@ -4,8 +4,8 @@
 //! one this file knows: `let`, writes of numbers and `pay` (places.rs), `if`, `while`, `repeat`,
 //! `for` (each.rs), `move` of a card, of a zone's cards or of a pile's top cards (moves.rs), `require`,
 //! `stat` (keyed too), `log` while nobody records, `eliminate` (for a round too), `return` of a
-//! word and `win` (in_place.rs); calls and `perform` run
-//! inline (calls.rs). Any other statement (decisions, turns, phases, `shuffle`, ...) stays the
+//! word, `win` (in_place.rs) and `shuffle`; calls and `perform` run
+//! inline (calls.rs). Any other statement (decisions, turns, phases, ...) stays the
 //! walker's (`None`). A statement evaluates everything it reads first and answers
 //! [`Ctl::Walk`] before changing anything when a closure cannot answer: the walker then runs it.
 //! Locals live in the walker's context and in the int slots at once: a write goes to both, so
@@ -656,8 +656,19 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         StmtKind::Log(_) => Err("a `log` that may draw at random"),
         StmtKind::Eliminate(_) => Err("`eliminate` of what is not a player"),
         StmtKind::OutForRound(_) => Err("`eliminate ... for round` of what is not a player"),
-        StmtKind::Shuffle(_)
-        | StmtKind::Reveal(..)
+        // A draw inside a segment: noted at the segment's head (`State::first_draw`).
+        StmtKind::Shuffle(e) if type_of(&sx.cx, e) == Some(Ty::Zone) => {
+            let zf = compile(&mut sx.cx, e)?;
+            Ok(Box::new(move |m, regs| match eval(m, regs, &zf) {
+                Some(z) if (0..m.s.zones.len() as i64).contains(&z) => {
+                    m.shuffle_zone(z as u32);
+                    Ok(Ctl::Next)
+                }
+                _ => Ok(Ctl::Walk),
+            }))
+        }
+        StmtKind::Shuffle(_) => Err("`shuffle` of what is not known to be a zone"),
+        StmtKind::Reveal(..)
         | StmtKind::Show(..)
         | StmtKind::Loop(_)
         | StmtKind::Break

@@ -240,3 +240,69 @@ flow {
     walkers_own_compile_whole(&p);
     on_the_closures_alone(&p, "shops", 3, 40, 200);
 }
+
+#[test]
+fn shuffles_on_the_closures_are_the_walkers() {
+    // `shuffle` in the setup's segment (the first draw: a factory's games start at its head), in
+    // an inline `if`, a procedure run inline and an action, recorded or not.
+    let src = r#"
+game "Shuffles" {
+  players 3
+}
+property worth: int = 0
+card "Coin {n}" for n in 1..6 {
+  copies 2
+  worth n
+}
+zone deck: pile, hidden
+zone spare: pile, hidden
+zone hand per player: set
+var coins per player shown: int = 0
+setup {
+  move box to deck
+  shuffle deck
+  move top 4 of deck to spare
+  shuffle spare
+  log "{count(deck)} in the deck"
+}
+proc mix(p: player) {
+  move p.hand to spare
+  shuffle spare
+  move top of spare to p.hand
+}
+action draw() {
+  move top of deck to you.hand
+  if count(deck) % 2 == 0 {
+    shuffle deck
+    you.coins += 1
+  }
+}
+action swap() {
+  mix(you)
+  you.coins += sum(c.worth for c in you.hand)
+}
+flow {
+  repeat 4 {
+    for p in everyone {
+      turn p {
+        actions by p once [draw, swap]
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#;
+    let p = checked(src);
+    walkers_own_compile_whole(&p);
+    on_the_closures_alone(&p, "shuffles", 3, 30, 200);
+    let f = crate::engine::GameFactory::new(p.clone(), config(3, 1, Engine::Closures));
+    for seed in [5, 6, 7] {
+        let mut made = f.game(seed);
+        let mut created = Game::new(p.clone(), config(3, seed, Engine::Closures));
+        assert_eq!(
+            super::oracle::observed(&mut made),
+            super::oracle::observed(&mut created),
+            "seed {seed}: the factory's game"
+        );
+    }
+}
