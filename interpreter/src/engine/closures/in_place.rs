@@ -16,8 +16,9 @@ use crate::value::Value;
 
 /// `log` of a text that may fail: while nobody records, its parts evaluated in order for their
 /// errors and the work `text_into` counts (a list's items), nothing built; the walker's effect,
-/// which builds the text, when events are recorded, when a part is a text or a list holding a
-/// list or a text, or when the text could grow past the longest allowed.
+/// which builds the text, when events are recorded, when a part is a list holding a list or a
+/// text, or when the text could grow past the longest allowed (a part that is a text adds its
+/// length).
 pub(super) fn log_of_values(sx: &mut Sx, t: &TextIr, at: At) -> Step {
     let p = sx.cx.p;
     // Each part's value closure where it compiles (else the walker's `eval`).
@@ -37,6 +38,10 @@ pub(super) fn log_of_values(sx: &mut Sx, t: &TextIr, at: At) -> Step {
             let st = m
                 .stmt(at)
                 .ok_or_else(|| m.err(m.p.header, "no statement".into()))?;
+            #[cfg(test)]
+            {
+                m.s.probe.counted.walked += !m.s.record as u64;
+            }
             m.exec_walked(st, at).map(|_| Ctl::Next)
         };
         if m.s.record {
@@ -50,7 +55,7 @@ pub(super) fn log_of_values(sx: &mut Sx, t: &TextIr, at: At) -> Step {
                 None => m.eval(e)?,
             };
             most = match v {
-                Value::Text(_) => return walked(m),
+                Value::Text(t) => most.saturating_add(t.len()),
                 Value::List(items) => {
                     if (items.iter()).any(|i| matches!(i, Value::List(_) | Value::Text(_))) {
                         return walked(m);

@@ -16,6 +16,7 @@ fn walked(p: &Arc<Program>, players: u8, games: u64) -> u64 {
     let mut walked = 0;
     for seed in 0..games {
         let mut g = Game::new(p.clone(), config(players, seed, Engine::Closures));
+        g.set_recording(false);
         let mut pick = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
         while let Status::Decision(d) = g.status() {
             pick ^= pick << 13;
@@ -305,4 +306,55 @@ flow {
             "seed {seed}: the factory's game"
         );
     }
+}
+
+#[test]
+fn a_log_of_texts_while_nobody_records_is_the_walkers() {
+    // The parts of a `log` that are texts (functions giving texts, of texts) count by their
+    // length: the walker builds the whole text only while events are recorded.
+    let src = r#"
+game "Offers" {
+  players 3
+}
+property worth: int = 0
+card "Coin {n}" for n in 1..6 {
+  copies 2
+  worth n
+}
+zone deck: pile, hidden
+zone hand per player: set
+zone offer per player: set
+var coins per player shown: int = 0
+fn or_nothing(t: text): text = if t == "" then "nothing" else t
+fn cards_text(l: list of card): text = if count(l) == 0 then "" else "{l}"
+fn offer_text(p: player): text = or_nothing(cards_text(filter(c in p.offer where c.worth > 2)))
+fn coins_text(n: int): text = if n <= 0 then "" else "{n} coins"
+action give(c in you.hand) {
+  move c to you.offer
+  log "{you} offers {offer_text(you)} and {or_nothing(coins_text(you.coins))}"
+  you.coins += c.worth
+}
+action pass_on() {
+  you.coins += 1
+  log "{you} passes with {coins_text(you.coins)}"
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 3 of deck to p.hand
+  }
+  repeat 3 {
+    for p in everyone {
+      turn p {
+        actions by p once [give, pass_on]
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#;
+    let p = checked(src);
+    walkers_own_compile_whole(&p);
+    on_the_closures_alone(&p, "offers", 3, 30, 200);
 }
