@@ -4,8 +4,8 @@
 //! one this file knows: `let`, writes of numbers and `pay` (places.rs), `if`, `while`, `repeat`,
 //! `for` (each.rs), `move` of a card, of a zone's cards or of a pile's top cards (moves.rs), `require`,
 //! `stat` (keyed too), `log` while nobody records, `eliminate` (for a round too), `return` of a
-//! word, `win` (in_place.rs) and `shuffle`; calls and `perform` run
-//! inline (calls.rs). Any other statement (decisions, turns, phases, ...) stays the
+//! word, `win` (in_place.rs), `shuffle` and `phase` (segments.rs); calls and `perform` run
+//! inline (calls.rs). Any other statement (decisions, turns, ...) stays the
 //! walker's (`None`). A statement evaluates everything it reads first and answers
 //! [`Ctl::Walk`] before changing anything when a closure cannot answer: the walker then runs it.
 //! Locals live in the walker's context and in the int slots at once: a write goes to both, so
@@ -675,7 +675,6 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         | StmtKind::Strict(_)
         | StmtKind::Stop
         | StmtKind::Turn(..)
-        | StmtKind::Phase(..)
         | StmtKind::Round(_)
         | StmtKind::EndTurn
         | StmtKind::EndPhase
@@ -683,6 +682,7 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         | StmtKind::Actions { .. }
         | StmtKind::ChooseBranch { .. }
         | StmtKind::LogTo(..) => Err("a statement the closures leave to the walker"),
+        StmtKind::Phase(name, body) => Ok(super::segments::phase(sx, name, *body, at)),
         StmtKind::Win(e, _) => super::in_place::win(sx, e, false, at),
         StmtKind::WinTeam(e, _) => super::in_place::win(sx, e, true, at),
     };

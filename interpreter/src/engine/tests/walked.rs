@@ -15,8 +15,9 @@ use std::sync::Arc;
 fn walked(p: &Arc<Program>, players: u8, games: u64) -> u64 {
     let mut walked = 0;
     for seed in 0..games {
-        let mut g = Game::new(p.clone(), config(players, seed, Engine::Closures));
-        g.set_recording(false);
+        let mut c = config(players, seed, Engine::Closures);
+        c.record = false;
+        let mut g = Game::new(p.clone(), c);
         let mut pick = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
         while let Status::Decision(d) = g.status() {
             pick ^= pick << 13;
@@ -357,4 +358,99 @@ flow {
     let p = checked(src);
     walkers_own_compile_whole(&p);
     on_the_closures_alone(&p, "offers", 3, 30, 200);
+}
+
+/// Phases in turns (one ended by `end phase` in an action, one that wins), in a procedure run
+/// inline whose `return` leaves its phase.
+const PHASES: &str = r#"
+game "Phases" {
+  players 2
+}
+property worth: int = 0
+card "Coin {n}" for n in 1..5 {
+  copies 2
+  worth n
+}
+zone deck: pile, hidden
+zone hand per player: set
+zone kept per player: set
+var coins per player shown: int = 0
+var rounds: int = 0
+action keep(c in you.hand) {
+  move c to you.kept
+  you.coins += c.worth
+}
+action stop_here() {
+  you.coins += 2
+  end phase
+}
+action rest() {
+  you.coins += 1
+}
+proc tally(p: player): int {
+  phase counting {
+    if p.coins > 6 {
+      return p.coins / 2
+    }
+    p.coins += 1
+  }
+  return 0
+}
+flow {
+  move box to deck
+  shuffle deck
+  repeat 3 {
+    rounds += 1
+    for p in everyone {
+      turn p {
+        phase draw {
+          move top 2 of deck to p.hand
+          log "{p} draws"
+        }
+        phase main {
+          actions by p once [keep, stop_here, rest]
+          p.coins += 1
+        }
+        phase score {
+          let t = tally(p)
+          p.coins += t + 100 / (40 - p.coins)
+          if p.coins > 30 {
+            win [p] "{p} is rich"
+          }
+        }
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#;
+
+#[test]
+fn phases_on_the_closures_are_the_walkers() {
+    let p = checked(PHASES);
+    // Every `phase` compiles (`end phase` is the walker's).
+    let mut phases = 0;
+    for (b, block) in p.blocks.iter().enumerate() {
+        for (i, st) in block.stmts.iter().enumerate() {
+            if let crate::program::StmtKind::Phase(..) = st.kind {
+                let at = crate::program::BlockId(b as u16);
+                assert!(super::super::closures::segment(&p, at, i as u32).is_some());
+                phases += 1;
+            }
+        }
+    }
+    assert_eq!(phases, 4);
+    on_the_closures_alone(&p, "phases", 2, 30, 100);
+    // An error inside a phase names it, as the walker's.
+    let failing = checked(&PHASES.replace("100 / (40 - p.coins)", "100 / (rounds - 2)"));
+    assert!(lockstep_in(&failing, "failing phases", 2, 12, false) >= 12);
+    let game = Game::new(failing.clone(), config(2, 3, Engine::Closures));
+    let mut g = game;
+    while let Status::Decision(_) = g.status() {
+        g.apply(0).expect("an option");
+    }
+    match g.status() {
+        Status::Error(e) => assert!(format!("{e:?}").contains("phase score"), "{e:?}"),
+        s => panic!("{s:?}"),
+    }
 }
