@@ -10,6 +10,16 @@ use crate::engine::{Engine, Game, Status};
 use crate::program::Program;
 use std::sync::Arc;
 
+/// The cards and the deck of most scripts below: coins worth 1 to 6, two of each.
+const COINS: &str = r#"
+property worth: int = 0
+card "Coin {n}" for n in 1..6 {
+  copies 2
+  worth n
+}
+zone deck: pile, hidden
+"#;
+
 /// The statements the closures compiled that the walker ran, over `games` games of `players` on
 /// the closures, nobody recording (as in `sim`), each choice drawn from the seed.
 fn walked(p: &Arc<Program>, players: u8, games: u64) -> u64 {
@@ -39,6 +49,15 @@ fn on_the_closures_alone(p: &Arc<Program>, file: &str, players: u8, games: u64, 
         assert!(decisions >= least, "{file}: {decisions} decisions");
     }
     assert_eq!(walked(p, players, games), 0, "{file}: statements walked");
+}
+
+/// Checks `src`, asserts that every statement compiles but the walker's own, and plays it as
+/// `on_the_closures_alone` does.
+fn compiled_whole(src: &str, file: &str, players: u8, games: u64, least: u64) -> Arc<Program> {
+    let p = checked(src);
+    walkers_own_compile_whole(&p);
+    on_the_closures_alone(&p, file, players, games, least);
+    p
 }
 
 #[test]
@@ -162,9 +181,7 @@ flow {
   win [] "nobody after {ends} passes"
 }
 "#;
-    let p = checked(src);
-    walkers_own_compile_whole(&p);
-    on_the_closures_alone(&p, "wins", 3, 40, 200);
+    compiled_whole(src, "wins", 3, 40, 200);
 }
 
 #[test]
@@ -238,25 +255,17 @@ flow {
   win [p for p in everyone where p.score == max(q.score for q in everyone)] "most points"
 }
 "#;
-    let p = checked(src);
-    walkers_own_compile_whole(&p);
-    on_the_closures_alone(&p, "shops", 3, 40, 200);
+    compiled_whole(src, "shops", 3, 40, 200);
 }
 
 #[test]
 fn shuffles_on_the_closures_are_the_walkers() {
     // `shuffle` in the setup's segment (the first draw: a factory's games start at its head), in
     // an inline `if`, a procedure run inline and an action, recorded or not.
-    let src = r#"
-game "Shuffles" {
-  players 3
-}
-property worth: int = 0
-card "Coin {n}" for n in 1..6 {
-  copies 2
-  worth n
-}
-zone deck: pile, hidden
+    let src = &[
+        r#"game "Shuffles" { players 3 }"#,
+        COINS,
+        r#"
 zone spare: pile, hidden
 zone hand per player: set
 var coins per player shown: int = 0
@@ -293,10 +302,10 @@ flow {
   }
   win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
 }
-"#;
-    let p = checked(src);
-    walkers_own_compile_whole(&p);
-    on_the_closures_alone(&p, "shuffles", 3, 30, 200);
+"#,
+    ]
+    .concat();
+    let p = compiled_whole(src, "shuffles", 3, 30, 200);
     let f = crate::engine::GameFactory::new(p.clone(), config(3, 1, Engine::Closures));
     for seed in [5, 6, 7] {
         let mut made = f.game(seed);
@@ -313,16 +322,10 @@ flow {
 fn a_log_of_texts_while_nobody_records_is_the_walkers() {
     // The parts of a `log` that are texts (functions giving texts, of texts) count by their
     // length: the walker builds the whole text only while events are recorded.
-    let src = r#"
-game "Offers" {
-  players 3
-}
-property worth: int = 0
-card "Coin {n}" for n in 1..6 {
-  copies 2
-  worth n
-}
-zone deck: pile, hidden
+    let src = &[
+        r#"game "Offers" { players 3 }"#,
+        COINS,
+        r#"
 zone hand per player: set
 zone offer per player: set
 var coins per player shown: int = 0
@@ -354,24 +357,15 @@ flow {
   }
   win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
 }
-"#;
-    let p = checked(src);
-    walkers_own_compile_whole(&p);
-    on_the_closures_alone(&p, "offers", 3, 30, 200);
+"#,
+    ]
+    .concat();
+    compiled_whole(src, "offers", 3, 30, 200);
 }
 
 /// Phases in turns (one ended by `end phase` in an action, one that wins), in a procedure run
 /// inline whose `return` leaves its phase.
 const PHASES: &str = r#"
-game "Phases" {
-  players 2
-}
-property worth: int = 0
-card "Coin {n}" for n in 1..5 {
-  copies 2
-  worth n
-}
-zone deck: pile, hidden
 zone hand per player: set
 zone kept per player: set
 var coins per player shown: int = 0
@@ -427,7 +421,8 @@ flow {
 
 #[test]
 fn phases_on_the_closures_are_the_walkers() {
-    let p = checked(PHASES);
+    let src = [r#"game "Phases" { players 2 }"#, COINS, PHASES].concat();
+    let p = checked(&src);
     // Every `phase` compiles (`end phase` is the walker's).
     let mut phases = 0;
     for (b, block) in p.blocks.iter().enumerate() {
@@ -442,7 +437,7 @@ fn phases_on_the_closures_are_the_walkers() {
     assert_eq!(phases, 4);
     on_the_closures_alone(&p, "phases", 2, 30, 100);
     // An error inside a phase names it, as the walker's.
-    let failing = checked(&PHASES.replace("100 / (40 - p.coins)", "100 / (rounds - 2)"));
+    let failing = checked(&src.replace("100 / (40 - p.coins)", "100 / (rounds - 2)"));
     assert!(lockstep_in(&failing, "failing phases", 2, 12, false) >= 12);
     let game = Game::new(failing.clone(), config(2, 3, Engine::Closures));
     let mut g = game;
