@@ -656,10 +656,13 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         StmtKind::Log(_) => Err("a `log` that may draw at random"),
         StmtKind::Eliminate(_) => Err("`eliminate` of what is not a player"),
         StmtKind::OutForRound(_) => Err("`eliminate ... for round` of what is not a player"),
-        // A draw inside a segment: noted at the segment's head (`State::first_draw`).
+        // A draw inside a segment, but the game's first (`State::first_draw`): that one is the
+        // walker's, at the head of a step of its own, where a factory's games start (factory.rs)
+        // after all that every game does alike before it.
         StmtKind::Shuffle(e) if type_of(&sx.cx, e) == Some(Ty::Zone) => {
             let zf = compile(&mut sx.cx, e)?;
             Ok(Box::new(move |m, regs| match eval(m, regs, &zf) {
+                Some(_) if m.s.first_draw == crate::engine::state::NO_DRAW => Ok(Ctl::Walk),
                 Some(z) if (0..m.s.zones.len() as i64).contains(&z) => {
                     m.shuffle_zone(z as u32);
                     Ok(Ctl::Next)

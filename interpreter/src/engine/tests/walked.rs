@@ -260,8 +260,9 @@ flow {
 
 #[test]
 fn shuffles_on_the_closures_are_the_walkers() {
-    // `shuffle` in the setup's segment (the first draw: a factory's games start at its head), in
-    // an inline `if`, a procedure run inline and an action, recorded or not.
+    // `shuffle` in the setup's segment (the game's first draw, the walker's at a step of its own
+    // where a factory's games start, then one compiled), in an inline `if`, a procedure run inline
+    // and an action, recorded or not.
     let src = &[
         r#"game "Shuffles" { players 3 }"#,
         COINS,
@@ -307,6 +308,7 @@ flow {
     .concat();
     let p = compiled_whole(src, "shuffles", 3, 30, 200);
     let f = crate::engine::GameFactory::new(p.clone(), config(3, 1, Engine::Closures));
+    assert!(f.starts_at_first_draw());
     for seed in [5, 6, 7] {
         let mut made = f.game(seed);
         let mut created = Game::new(p.clone(), config(3, seed, Engine::Closures));
