@@ -62,18 +62,20 @@ pub(super) fn compile_move(
                 })
             }))
         }
-        // The top or bottom card of a pile, which may be empty: the refill first, then the card or
-        // `none` (the move then fails, as the walker's `short` says), then the target, in the
-        // walker's order (the refill may draw).
+        // The top or bottom card of a pile: its word where it holds one (nothing to refill); an
+        // empty one refilled first, then its card or `none` (the move then fails, as the walker's
+        // `short` says); then the target, in the walker's order (the refill may draw).
         ExprKind::Pile { count: None, .. } => {
+            let cf = compile(&mut sx.cx, what)?;
             let refill = refill_of(&mut sx.cx, what).ok_or("a pile of what is not a zone")?;
             let card = or_none(&mut sx.cx, what).ok_or("a pile of what is not a zone")?;
             Ok(Box::new(move |m, regs| {
-                if refill.run(m, regs).is_none() {
-                    return Ok(Ctl::Walk);
-                }
-                let (Some(v), Some(t)) = (eval_value(m, regs, &card), eval(m, regs, &target))
-                else {
+                let v = match eval(m, regs, &cf) {
+                    Some(c) => Some(Value::Card(c as u32)),
+                    None if refill.run(m, regs).is_none() => return Ok(Ctl::Walk),
+                    None => eval_value(m, regs, &card),
+                };
+                let (Some(v), Some(t)) = (v, eval(m, regs, &target)) else {
                     return Ok(Ctl::Walk);
                 };
                 if !(0..m.s.zones.len() as i64).contains(&t) {
