@@ -377,8 +377,7 @@ impl<'a> Mach<'a> {
             }
             StmtKind::Log(t) => {
                 if self.s.record {
-                    let text = self.text_at(t, (Some(at), 0), String::new(), None)?;
-                    self.s.events.push(Event::Log { text });
+                    self.log_event(t, at)?;
                 } else if !self.text_is_plain(t) {
                     // Nobody records: the text is built only for the errors it could meet (a text
                     // that cannot fail is not built at all), in a recycled buffer.
@@ -431,6 +430,13 @@ impl<'a> Mach<'a> {
             finished: true,
             flow_ended: false,
         }))))
+    }
+
+    /// `log T` of the statement at `at` while events are recorded: its text built, the event kept.
+    pub(crate) fn log_event(&mut self, t: &TextIr, at: At) -> R<()> {
+        let text = self.text_at(t, (Some(at), 0), String::new(), None)?;
+        self.s.events.push(Event::Log { text });
+        Ok(())
     }
 
     /// `shuffle Z` of zone instance `z` (in range): its cards in an order the generator draws.

@@ -14,10 +14,20 @@ use crate::engine::exec::{At, Flow, Mach};
 use crate::program::{AssignOp, Builtin, Expr, ExprKind, Stmt, StmtKind, Target, TextIr};
 use crate::value::Value;
 
+/// `log` while events are recorded: its text built (by its closures where they answer, as the
+/// walker's `text_at`) and the event kept.
+pub(super) fn recorded(m: &mut Mach, at: At) -> super::stmts::R<Ctl> {
+    let Some(StmtKind::Log(t)) = m.stmt(at).map(|st| &st.kind) else {
+        return Ok(Ctl::Walk);
+    };
+    m.log_event(t, at)?;
+    Ok(Ctl::Next)
+}
+
 /// `log` of a text that may fail: while nobody records, its parts evaluated in order for their
-/// errors and the work `text_into` counts (a list's items), nothing built; the walker's effect,
-/// which builds the text, when events are recorded, when a part is a list holding a list or a
-/// text, or when the text could grow past the longest allowed (a part that is a text adds its
+/// errors and the work `text_into` counts (a list's items), nothing built; recorded, as
+/// `recorded`; the walker's effect, which builds the text, when a part is a list holding a list or
+/// a text, or when the text could grow past the longest allowed (a part that is a text adds its
 /// length).
 pub(super) fn log_of_values(sx: &mut Sx, t: &TextIr, at: At) -> Step {
     let p = sx.cx.p;
@@ -40,12 +50,12 @@ pub(super) fn log_of_values(sx: &mut Sx, t: &TextIr, at: At) -> Step {
                 .ok_or_else(|| m.err(m.p.header, "no statement".into()))?;
             #[cfg(test)]
             {
-                m.s.probe.counted.walked += !m.s.record as u64;
+                m.s.probe.counted.walked += 1;
             }
             m.exec_walked(st, at).map(|_| Ctl::Next)
         };
         if m.s.record {
-            return walked(m);
+            return recorded(m, at);
         }
         let one = 2 * names + m.s.fixed.names.iter().map(String::len).max().unwrap_or(0) + 64;
         let mut most = words;

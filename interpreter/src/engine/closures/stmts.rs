@@ -3,7 +3,7 @@
 //! A statement compiles when every expression it evaluates is a word (expr.rs) and its effect is
 //! one this file knows: `let`, writes of numbers and `pay` (places.rs), `if`, `while`, `repeat`,
 //! `for` (each.rs), `move` of a card, of a zone's cards or of a pile's top cards (moves.rs), `require`,
-//! `stat` (keyed too), `log` while nobody records, `eliminate` (for a round too), `return` of a
+//! `stat` (keyed too), `log`, `eliminate` (for a round too), `return` of a
 //! word, `win` (in_place.rs), `shuffle` and `phase` (segments.rs); calls and `perform` run
 //! inline (calls.rs). Any other statement (decisions, turns, ...) stays the
 //! walker's (`None`). A statement evaluates everything it reads first and answers
@@ -590,8 +590,9 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                 Ok(Ctl::Next)
             }))
         }
-        StmtKind::Log(t) if plain(&sx.cx, t) => Ok(Box::new(|m, _| {
-            Ok(if m.s.record { Ctl::Walk } else { Ctl::Next })
+        StmtKind::Log(t) if plain(&sx.cx, t) => Ok(Box::new(move |m, _| match m.s.record {
+            true => super::in_place::recorded(m, at),
+            false => Ok(Ctl::Next),
         })),
         StmtKind::Eliminate(e) if type_of(&sx.cx, e) == Some(Ty::Player) => {
             let pf = compile(&mut sx.cx, e)?;

@@ -21,12 +21,12 @@ zone deck: pile, hidden
 "#;
 
 /// The statements the closures compiled that the walker ran, over `games` games of `players` on
-/// the closures, nobody recording (as in `sim`), each choice drawn from the seed.
-fn walked(p: &Arc<Program>, players: u8, games: u64) -> u64 {
+/// the closures, events recorded or not (`sim` records none), each choice drawn from the seed.
+fn walked(p: &Arc<Program>, players: u8, games: u64, record: bool) -> u64 {
     let mut walked = 0;
     for seed in 0..games {
         let mut c = config(players, seed, Engine::Closures);
-        c.record = false;
+        c.record = record;
         let mut g = Game::new(p.clone(), c);
         let mut pick = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
         while let Status::Decision(d) = g.status() {
@@ -47,8 +47,9 @@ fn on_the_closures_alone(p: &Arc<Program>, file: &str, players: u8, games: u64, 
     for record in [false, true] {
         let decisions = lockstep_in(p, file, players, games, record);
         assert!(decisions >= least, "{file}: {decisions} decisions");
+        let walked = walked(p, players, games, record);
+        assert_eq!(walked, 0, "{file}, recorded {record}: statements walked");
     }
-    assert_eq!(walked(p, players, games), 0, "{file}: statements walked");
 }
 
 /// Checks `src`, asserts that every statement compiles but the walker's own, and plays it as
