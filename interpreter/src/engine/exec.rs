@@ -236,7 +236,8 @@ impl<'a> Mach<'a> {
                 if let Some(flow) = super::closures::run(self, code, i)? {
                     return Ok(flow);
                 }
-                // But the game's first draw, the walker's by design (closures/stmts.rs).
+                // Tests count it (`Counted::walked`), but the game's first draw, the walker's by
+                // design (closures/stmts.rs).
                 #[cfg(test)]
                 {
                     let first = self.s.first_draw == super::state::NO_DRAW;
