@@ -33,6 +33,8 @@ pub(crate) struct Counted {
     pub values: u64,
     /// Texts the closures built (closures/texts.rs): labels, prompts, texts of `log` and `win`.
     pub texts: u64,
+    /// Statements the closures compiled that the walker ran, a closure not answering (exec.rs).
+    pub walked: u64,
 }
 
 /// Debug builds and tests: one game's switches of its shortcuts, and the counts of what they did.

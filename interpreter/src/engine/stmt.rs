@@ -7,7 +7,7 @@ use super::label::{kind_name, zone_label};
 use super::state::{Ctx, Holder};
 use super::trace::Event;
 use super::{Outcome, RuntimeError};
-use crate::program::{AssignOp, Expr, ExprKind, Program, Stmt, StmtKind, Target, VarId};
+use crate::program::{AssignOp, Expr, ExprKind, Program, Stmt, StmtKind, Target, TextIr, VarId};
 use crate::value::Value;
 use cardgame_grammar::ast::{Face, Position, Span};
 
@@ -43,15 +43,7 @@ impl<'a> Mach<'a> {
             } => return self.exec_move(what, to, *position, *face, span),
             StmtKind::Shuffle(e) => {
                 let z = self.eval_zone(e)?;
-                self.charge_later(self.s.zones[z as usize].cards.len());
-                self.s.note_draw();
-                let zi = &mut self.s.zones[z as usize];
-                zi.changed();
-                rand::seq::SliceRandom::shuffle(zi.cards.as_mut_slice(), &mut self.s.rng);
-                if self.s.record {
-                    let zone = zone_label(self.p, self.l, self.s, z);
-                    self.s.events.push(Event::Shuffle { zone, from: None });
-                }
+                self.shuffle_zone(z);
             }
             StmtKind::Pay(e, t) => {
                 let amount = self.eval_int(e)?;
@@ -339,46 +331,11 @@ impl<'a> Mach<'a> {
             }
             StmtKind::WinTeam(e, reason) => {
                 let team = self.eval(e)?;
-                let winners = match self.p.teams {
-                    Some(var) => (0..self.s.players)
-                        .filter(|&p| {
-                            let i = p as usize * self.l.n_pvars + self.l.var(var);
-                            self.s.pvars.get(i) == Some(&team)
-                        })
-                        .collect(),
-                    None => Vec::new(),
-                };
-                let reason = self.text_at(reason, (Some(at), 0), String::new(), None)?;
-                return Ok(Flow::Stop(Stop::Over(Box::new(Outcome {
-                    winners,
-                    participants: Vec::new(),
-                    reason,
-                    finished: true,
-                    flow_ended: false,
-                }))));
+                return self.win_of(team, true, e.span, reason, at);
             }
             StmtKind::Win(e, reason) => {
                 let v = self.eval(e)?;
-                let mut winners = Vec::new();
-                let mut participants = Vec::new();
-                for p in self.players_of(v, e.span)? {
-                    if p >= self.s.players {
-                        let name = self.s.name(p);
-                        if !participants.contains(&name) {
-                            participants.push(name);
-                        }
-                    } else if !winners.contains(&p) {
-                        winners.push(p);
-                    }
-                }
-                let reason = self.text_at(reason, (Some(at), 0), String::new(), None)?;
-                return Ok(Flow::Stop(Stop::Over(Box::new(Outcome {
-                    winners,
-                    participants,
-                    reason,
-                    finished: true,
-                    flow_ended: false,
-                }))));
+                return self.win_of(v, false, e.span, reason, at);
             }
             StmtKind::Stat(id, op, e) => {
                 // Recorded for `cardgame sim`, never shown in the trace.
@@ -420,8 +377,7 @@ impl<'a> Mach<'a> {
             }
             StmtKind::Log(t) => {
                 if self.s.record {
-                    let text = self.text_at(t, (Some(at), 0), String::new(), None)?;
-                    self.s.events.push(Event::Log { text });
+                    self.log_event(t, at)?;
                 } else if !self.text_is_plain(t) {
                     // Nobody records: the text is built only for the errors it could meet (a text
                     // that cannot fail is not built at all), in a recycled buffer.
@@ -431,6 +387,69 @@ impl<'a> Mach<'a> {
             }
         }
         Ok(Flow::Next)
+    }
+
+    /// The game's end by `win V REASON` (`team`: `win team V REASON`, `V` the team's value) of
+    /// the statement at `at`, `V` evaluated (at `span`): its winners, then its reason's text.
+    pub(crate) fn win_of(
+        &mut self,
+        v: Value,
+        team: bool,
+        span: Span,
+        reason: &TextIr,
+        at: At,
+    ) -> R<Flow> {
+        let mut winners = Vec::new();
+        let mut participants = Vec::new();
+        if team {
+            if let Some(var) = self.p.teams {
+                winners = (0..self.s.players)
+                    .filter(|&p| {
+                        let i = p as usize * self.l.n_pvars + self.l.var(var);
+                        self.s.pvars.get(i) == Some(&v)
+                    })
+                    .collect();
+            }
+        } else {
+            for p in self.players_of(v, span)? {
+                if p >= self.s.players {
+                    let name = self.s.name(p);
+                    if !participants.contains(&name) {
+                        participants.push(name);
+                    }
+                } else if !winners.contains(&p) {
+                    winners.push(p);
+                }
+            }
+        }
+        let reason = self.text_at(reason, (Some(at), 0), String::new(), None)?;
+        Ok(Flow::Stop(Stop::Over(Box::new(Outcome {
+            winners,
+            participants,
+            reason,
+            finished: true,
+            flow_ended: false,
+        }))))
+    }
+
+    /// `log T` of the statement at `at` while events are recorded: its text built, the event kept.
+    pub(crate) fn log_event(&mut self, t: &TextIr, at: At) -> R<()> {
+        let text = self.text_at(t, (Some(at), 0), String::new(), None)?;
+        self.s.events.push(Event::Log { text });
+        Ok(())
+    }
+
+    /// `shuffle Z` of zone instance `z` (in range): its cards in an order the generator draws.
+    pub(crate) fn shuffle_zone(&mut self, z: u32) {
+        self.charge_later(self.s.zones[z as usize].cards.len());
+        self.s.note_draw();
+        let zi = &mut self.s.zones[z as usize];
+        zi.changed();
+        rand::seq::SliceRandom::shuffle(zi.cards.as_mut_slice(), &mut self.s.rng);
+        if self.s.record {
+            let zone = zone_label(self.p, self.l, self.s, z);
+            self.s.events.push(Event::Shuffle { zone, from: None });
+        }
     }
 
     pub(super) fn players_of(&mut self, v: Value, span: Span) -> R<Vec<u8>> {

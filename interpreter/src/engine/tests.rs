@@ -20,4 +20,5 @@ mod seat_lists;
 mod simul_many;
 mod store;
 mod texts;
+mod walked;
 mod watch;

@@ -121,7 +121,7 @@ fn general(
             })
         }
         Aggregate::Max | Aggregate::Min => {
-            // The largest or smallest value; of no item, `none` (the walker's).
+            // The largest or smallest value; of no item, 0 (as the walker's `Gathered::value`).
             let value = value.ok_or("a maximum of the items themselves")?;
             let max = op == Aggregate::Max;
             Box::new(move |env| {
@@ -137,7 +137,7 @@ fn general(
                     best = Some(best.map_or(v, |b| if max { b.max(v) } else { b.min(v) }));
                     Some(true)
                 })?;
-                best
+                Some(best.unwrap_or(0))
             })
         }
         Aggregate::Count

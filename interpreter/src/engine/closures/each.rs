@@ -40,20 +40,21 @@ pub(super) fn item_type(cx: &Cx, e: &Expr) -> Option<Ty> {
                 .then_some(t)
         }
         ExprKind::Builtin(Builtin::Kinds, _) => Some(Ty::Kind),
-        // The cards of a zone for each item of a list (`flatten(t.kept for t in p.domain)`).
+        // The cards of a zone, or the items of a list of words, for each item of a list
+        // (`flatten(t.kept for t in p.domain)`, `flatten(filter(c in q.kept where ...) for q in L)`).
         ExprKind::Builtin(Builtin::Flatten, l) => match l.first().map(|x| &x.kind) {
             Some(ExprKind::Aggregate {
                 op: Aggregate::Map,
                 value: Some(v),
                 ..
-            }) if super::stmts::type_of(cx, v) == Some(Ty::Zone) => Some(Ty::Card),
+            }) => flattened(cx, v),
             _ => None,
         },
         ExprKind::Aggregate {
             op: Aggregate::Flatten,
             value: Some(v),
             ..
-        } if super::stmts::type_of(cx, v) == Some(Ty::Zone) => Some(Ty::Card),
+        } => flattened(cx, v),
         // A function's list the checker inlined (`let q = ARG in BODY`).
         ExprKind::Let(_, _, body) => item_type(cx, body),
         // Two lists joined (zones' cards among them), or one of them, `[]` of the other's type.
@@ -92,6 +93,14 @@ pub(super) fn item_type(cx: &Cx, e: &Expr) -> Option<Ty> {
             crate::program::PropType::Int | crate::program::PropType::Bool => None,
         },
         _ => None,
+    }
+}
+
+/// The type of the items `flatten` gives of `v` for each item: a zone's cards, or a list's words.
+fn flattened(cx: &Cx, v: &Expr) -> Option<Ty> {
+    match super::stmts::type_of(cx, v) {
+        Some(Ty::Zone) => Some(Ty::Card),
+        _ => item_type(cx, v),
     }
 }
 

@@ -14,10 +14,21 @@ use crate::engine::exec::{At, Flow, Mach};
 use crate::program::{AssignOp, Builtin, Expr, ExprKind, Stmt, StmtKind, Target, TextIr};
 use crate::value::Value;
 
+/// `log` while events are recorded: its text built (by its closures where they answer, as the
+/// walker's `text_at`) and the event kept.
+pub(super) fn recorded(m: &mut Mach, at: At) -> super::stmts::R<Ctl> {
+    let Some(StmtKind::Log(t)) = m.stmt(at).map(|st| &st.kind) else {
+        return Ok(Ctl::Walk);
+    };
+    m.log_event(t, at)?;
+    Ok(Ctl::Next)
+}
+
 /// `log` of a text that may fail: while nobody records, its parts evaluated in order for their
-/// errors and the work `text_into` counts (a list's items), nothing built; the walker's effect,
-/// which builds the text, when events are recorded, when a part is a text or a list holding a
-/// list or a text, or when the text could grow past the longest allowed.
+/// errors and the work `text_into` counts (a list's items), nothing built; recorded, as
+/// `recorded`; the walker's effect, which builds the text, when a part is a list holding a list or
+/// a text, or when the text could grow past the longest allowed (a part that is a text adds its
+/// length).
 pub(super) fn log_of_values(sx: &mut Sx, t: &TextIr, at: At) -> Step {
     let p = sx.cx.p;
     // Each part's value closure where it compiles (else the walker's `eval`).
@@ -37,10 +48,14 @@ pub(super) fn log_of_values(sx: &mut Sx, t: &TextIr, at: At) -> Step {
             let st = m
                 .stmt(at)
                 .ok_or_else(|| m.err(m.p.header, "no statement".into()))?;
+            #[cfg(test)]
+            {
+                m.s.probe.counted.walked += 1;
+            }
             m.exec_walked(st, at).map(|_| Ctl::Next)
         };
         if m.s.record {
-            return walked(m);
+            return recorded(m, at);
         }
         let one = 2 * names + m.s.fixed.names.iter().map(String::len).max().unwrap_or(0) + 64;
         let mut most = words;
@@ -50,7 +65,7 @@ pub(super) fn log_of_values(sx: &mut Sx, t: &TextIr, at: At) -> Step {
                 None => m.eval(e)?,
             };
             most = match v {
-                Value::Text(_) => return walked(m),
+                Value::Text(t) => most.saturating_add(t.len()),
                 Value::List(items) => {
                     if (items.iter()).any(|i| matches!(i, Value::List(_) | Value::Text(_))) {
                         return walked(m);
@@ -335,5 +350,21 @@ pub(super) fn draw(sx: &mut Sx, st: &Stmt) -> Option<Step> {
             regs.slots[i] = word(&m.local(s)).unwrap_or(NONE);
         }
         Ok(Ctl::Next)
+    }))
+}
+
+/// `win V REASON`, `win team V REASON`: `V` by its value closure, then the walker's end of the game
+/// (`Mach::win_of`: the winners, the reason built by the statement's text closures where they
+/// answer, else by the walker).
+pub(super) fn win(sx: &mut Sx, e: &Expr, team: bool, at: At) -> super::expr::C<Step> {
+    let (f, span) = (compile_value(&mut sx.cx, e)?, e.span);
+    Ok(Box::new(move |m, regs| {
+        let (Some(v), Some(st)) = (eval_value(m, regs, &f), m.stmt(at)) else {
+            return Ok(Ctl::Walk);
+        };
+        let (StmtKind::Win(_, reason) | StmtKind::WinTeam(_, reason)) = &st.kind else {
+            return Ok(Ctl::Walk);
+        };
+        Ok(Ctl::Left(m.win_of(v, team, span, reason, at)?))
     }))
 }

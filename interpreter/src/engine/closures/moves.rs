@@ -2,7 +2,7 @@
 
 use super::expr::{compile, zone, Int, C};
 use super::stmts::{charge, eval, failed, type_of, Ctl, Step, Sx};
-use super::value::{eval_value, or_none, Val};
+use super::value::{eval_value, or_none, refill_of, Val};
 use crate::engine::exec::Mach;
 use crate::program::{Expr, ExprKind, Ty};
 use crate::value::Value;
@@ -62,17 +62,39 @@ pub(super) fn compile_move(
                 })
             }))
         }
+        // The top or bottom card of a pile: its word where it holds one (nothing to refill); an
+        // empty one refilled first, then its card or `none` (the move then fails, as the walker's
+        // `short` says); then the target, in the walker's order (the refill may draw).
+        ExprKind::Pile { count: None, .. } => {
+            let cf = compile(&mut sx.cx, what)?;
+            let refill = refill_of(&mut sx.cx, what).ok_or("a pile of what is not a zone")?;
+            let card = or_none(&mut sx.cx, what).ok_or("a pile of what is not a zone")?;
+            Ok(Box::new(move |m, regs| {
+                let v = match eval(m, regs, &cf) {
+                    Some(c) => Some(Value::Card(c as u32)),
+                    None if refill.run(m, regs).is_none() => return Ok(Ctl::Walk),
+                    None => eval_value(m, regs, &card),
+                };
+                let (Some(v), Some(t)) = (v, eval(m, regs, &target)) else {
+                    return Ok(Ctl::Walk);
+                };
+                if !(0..m.s.zones.len() as i64).contains(&t) {
+                    return Ok(Ctl::Walk);
+                }
+                let short = v == Value::None;
+                m.s.short = short;
+                let before = m.s.frames.len();
+                let flow = m.move_value(v, short, t as u32, position, face, what_span, span)?;
+                Ok(left(m, before, flow))
+            }))
+        }
         ExprKind::Zone(z, holder) => {
             let zf = zone(&mut sx.cx, z.index(), holder.as_deref())?;
             moving(zf, target, Moved::Zone, position, face, what_span, span)
         }
         _ if type_of(&sx.cx, what) == Some(Ty::Card) => {
             let cf = compile(&mut sx.cx, what)?;
-            // A pile's top card is the walker's where the pile is empty (it may refill).
-            let nullable = match what.kind {
-                ExprKind::Pile { .. } => None,
-                _ => or_none(&mut sx.cx, what),
-            };
+            let nullable = or_none(&mut sx.cx, what);
             moving(
                 cf,
                 target,
@@ -132,11 +154,7 @@ fn moving(
                     what_span,
                     span,
                 )?;
-                return Ok(if m.s.frames.len() < before {
-                    Ctl::Left(flow)
-                } else {
-                    Ctl::Next
-                });
+                return Ok(left(m, before, flow));
             }
             (None, Moved::Card(_) | Moved::Zone) => return Ok(Ctl::Walk),
         };
@@ -157,10 +175,16 @@ fn moving(
         };
         let before = m.s.frames.len();
         let flow = m.move_value(v, false, t as u32, position, face, what_span, span)?;
-        Ok(if m.s.frames.len() < before {
-            Ctl::Left(flow)
-        } else {
-            Ctl::Next
-        })
+        Ok(left(m, before, flow))
     }))
+}
+
+/// After a move that may fail: the block is left when a `strict` caught the failure (the stack
+/// below the `before` frames changed), else the next statement follows.
+fn left(m: &Mach, before: usize, flow: crate::engine::exec::Flow) -> Ctl {
+    if m.s.frames.len() < before {
+        Ctl::Left(flow)
+    } else {
+        Ctl::Next
+    }
 }

@@ -13,8 +13,8 @@
 
 use super::env::{NONE, SLOTS};
 use super::expr::Cx;
-use super::stmts::{self, charge, BlockCode, Ctl, Sx};
-use crate::engine::exec::{Flow, Frame, Mach};
+use super::stmts::{self, charge, BlockCode, Ctl, Step, Sx};
+use crate::engine::exec::{At, Flow, Frame, Mach};
 use crate::program::{BlockId, Body, Program, Ty};
 use std::sync::Arc;
 
@@ -126,4 +126,29 @@ pub(crate) fn run(m: &mut Mach, code: &BlockCode, i: u32) -> stmts::R<Option<Flo
         *pc = k as u32;
     }
     Ok(Some(Flow::Next))
+}
+
+/// `phase NAME { body }`: its frame pushed (errors name the phase, `end phase` unwinds to it), the
+/// body run inline above it, the frame popped when the body ends there (or gives its `return` to
+/// an inline call); where the body pauses, the frames stay as the walker's.
+pub(super) fn phase(sx: &mut Sx, name: &str, body: BlockId, at: At) -> Step {
+    let (code, name) = (stmts::block(sx, body), name.to_string());
+    Box::new(move |m, regs| {
+        m.s.frames.push(Frame::Phase { at });
+        if m.s.record {
+            let name = name.clone();
+            m.s.events.push(crate::engine::trace::Event::Phase { name });
+        }
+        match stmts::inline(m, regs, &code, || None)? {
+            Ctl::Next => {
+                m.pop_frame();
+                Ok(Ctl::Next)
+            }
+            Ctl::Return(w) => {
+                m.pop_frame();
+                Ok(Ctl::Return(w))
+            }
+            other => Ok(other),
+        }
+    })
 }

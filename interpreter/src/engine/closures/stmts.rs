@@ -3,9 +3,9 @@
 //! A statement compiles when every expression it evaluates is a word (expr.rs) and its effect is
 //! one this file knows: `let`, writes of numbers and `pay` (places.rs), `if`, `while`, `repeat`,
 //! `for` (each.rs), `move` of a card, of a zone's cards or of a pile's top cards (moves.rs), `require`,
-//! `stat` (keyed too), `log` while nobody records, `eliminate` (for a round too) and `return` of a
-//! word; calls and `perform` run
-//! inline (calls.rs). Any other statement (decisions, turns, phases, `shuffle`, ...) stays the
+//! `stat` (keyed too), `log`, `eliminate` (for a round too), `return` of a
+//! word, `win` (in_place.rs), `shuffle` and `phase` (segments.rs); calls and `perform` run
+//! inline (calls.rs). Any other statement (decisions, turns, ...) stays the
 //! walker's (`None`). A statement evaluates everything it reads first and answers
 //! [`Ctl::Walk`] before changing anything when a closure cannot answer: the walker then runs it.
 //! Locals live in the walker's context and in the int slots at once: a write goes to both, so
@@ -590,8 +590,9 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                 Ok(Ctl::Next)
             }))
         }
-        StmtKind::Log(t) if plain(&sx.cx, t) => Ok(Box::new(|m, _| {
-            Ok(if m.s.record { Ctl::Walk } else { Ctl::Next })
+        StmtKind::Log(t) if plain(&sx.cx, t) => Ok(Box::new(move |m, _| match m.s.record {
+            true => super::in_place::recorded(m, at),
+            false => Ok(Ctl::Next),
         })),
         StmtKind::Eliminate(e) if type_of(&sx.cx, e) == Some(Ty::Player) => {
             let pf = compile(&mut sx.cx, e)?;
@@ -656,24 +657,38 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         StmtKind::Log(_) => Err("a `log` that may draw at random"),
         StmtKind::Eliminate(_) => Err("`eliminate` of what is not a player"),
         StmtKind::OutForRound(_) => Err("`eliminate ... for round` of what is not a player"),
-        StmtKind::Shuffle(_)
-        | StmtKind::Reveal(..)
+        // A draw inside a segment, but the game's first (`State::first_draw`): that one is the
+        // walker's, at the head of a step of its own, where a factory's games start (factory.rs)
+        // after all that every game does alike before it.
+        StmtKind::Shuffle(e) if type_of(&sx.cx, e) == Some(Ty::Zone) => {
+            let zf = compile(&mut sx.cx, e)?;
+            Ok(Box::new(move |m, regs| match eval(m, regs, &zf) {
+                Some(_) if m.s.first_draw == crate::engine::state::NO_DRAW => Ok(Ctl::Walk),
+                Some(z) if (0..m.s.zones.len() as i64).contains(&z) => {
+                    m.shuffle_zone(z as u32);
+                    Ok(Ctl::Next)
+                }
+                _ => Ok(Ctl::Walk),
+            }))
+        }
+        StmtKind::Shuffle(_) => Err("`shuffle` of what is not known to be a zone"),
+        StmtKind::Reveal(..)
         | StmtKind::Show(..)
         | StmtKind::Loop(_)
         | StmtKind::Break
         | StmtKind::Strict(_)
         | StmtKind::Stop
         | StmtKind::Turn(..)
-        | StmtKind::Phase(..)
         | StmtKind::Round(_)
         | StmtKind::EndTurn
         | StmtKind::EndPhase
         | StmtKind::EndRound
         | StmtKind::Actions { .. }
         | StmtKind::ChooseBranch { .. }
-        | StmtKind::WinTeam(..)
-        | StmtKind::Win(..)
         | StmtKind::LogTo(..) => Err("a statement the closures leave to the walker"),
+        StmtKind::Phase(name, body) => Ok(super::segments::phase(sx, name, *body, at)),
+        StmtKind::Win(e, _) => super::in_place::win(sx, e, false, at),
+        StmtKind::WinTeam(e, _) => super::in_place::win(sx, e, true, at),
     };
     step.or_else(|why| {
         (super::in_place::in_place(sx, st, at))

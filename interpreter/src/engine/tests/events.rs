@@ -94,7 +94,7 @@ flow {
 }
 "#;
     let p = checked(src);
-    // Every statement compiles but the walker's own: decisions, turns, a shuffle, `win`.
+    // Every statement compiles but the walker's own: decisions, turns.
     walkers_own_compile_whole(&p);
     // Every trigger's condition compiles: of words, of a list argument, of `this`.
     let closures = p.closures.clone().expect("closures are built");

@@ -11,8 +11,7 @@ use super::oracle::{checked, config};
 use crate::engine::{Engine, Game, Status};
 use crate::program::{Program, StmtKind};
 
-/// Asserts that every statement of `p` compiles but the walker's own: decisions, turns, a
-/// shuffle, `win`.
+/// Asserts that every statement of `p` compiles but the walker's own: decisions and turns.
 pub(super) fn walkers_own_compile_whole(p: &Program) {
     let closures = p.closures.clone().expect("closures are built");
     for (i, b) in p.blocks.iter().enumerate() {
@@ -20,11 +19,7 @@ pub(super) fn walkers_own_compile_whole(p: &Program) {
             .filter(|st| {
                 matches!(
                     st.kind,
-                    StmtKind::Actions { .. }
-                        | StmtKind::Choose(..)
-                        | StmtKind::Turn(..)
-                        | StmtKind::Shuffle(_)
-                        | StmtKind::Win(..)
+                    StmtKind::Actions { .. } | StmtKind::Choose(..) | StmtKind::Turn(..)
                 )
             })
             .count();
@@ -277,8 +272,7 @@ flow {
 }
 "#;
     let p = checked(src);
-    // Every statement compiles but the walker's own, `random` drawn in place: decisions, turns, a
-    // shuffle, `win`.
+    // Every statement compiles but the walker's own, `random` drawn in place: decisions, turns.
     walkers_own_compile_whole(&p);
     assert!(lockstep_in(&p, "locals", 2, 8, false) >= 8);
     assert!(lockstep_in(&p, "locals", 2, 8, true) >= 8);
@@ -358,7 +352,7 @@ flow {
 }
 "#;
     let p = checked(src);
-    // Every statement compiles but the walker's own: decisions, turns, a shuffle, `win`.
+    // Every statement compiles but the walker's own: decisions, turns.
     walkers_own_compile_whole(&p);
     assert!(lockstep_in(&p, "nones", 2, 12, false) >= 12);
     assert!(lockstep_in(&p, "nones", 2, 12, true) >= 12);
