@@ -14,8 +14,8 @@
 use super::env::{NONE, SLOTS};
 use super::expr::Cx;
 use super::stmts::{self, charge, BlockCode, Ctl, Step, Sx};
-use crate::engine::exec::{At, Flow, Frame, Mach};
-use crate::program::{BlockId, Body, Program, Ty};
+use crate::engine::exec::{At, Flow, Frame, Mach, Stop, TurnStage};
+use crate::program::{BlockId, Body, Expr, Program, Ty};
 use std::sync::Arc;
 
 /// Compiles every body of `p` that runs in a frame; the blocks by id (`None`: not compiled).
@@ -151,4 +151,77 @@ pub(super) fn phase(sx: &mut Sx, name: &str, body: BlockId, at: At) -> Step {
             other => Ok(other),
         }
     })
+}
+
+/// `turn P { body }` of a seat that lives, below the turn limit (else the walker's): its frame
+/// pushed, the turn counted and its event while recording, then the body inline above the frame,
+/// `turn end`'s triggers and the checks, the frame popped (the active player back). Where a
+/// trigger listens to the turn's start or end, or the body pauses, the frames stay as the
+/// walker's; a `return` to an inline call leaves the turn as the walker's `leave_call` does.
+pub(super) fn turn(sx: &mut Sx, e: &Expr, body: BlockId) -> super::expr::C<Step> {
+    if stmts::type_of(&sx.cx, e) != Some(Ty::Player) {
+        return Err("`turn` of what is not known to be a player");
+    }
+    let pf = super::expr::compile(&mut sx.cx, e)?;
+    let code = stmts::block(sx, body);
+    Ok(Box::new(move |m, regs| {
+        let player = match stmts::eval(m, regs, &pf) {
+            Some(p) if (0..m.s.players as i64).contains(&p) => p as u8,
+            _ => return Ok(Ctl::Walk),
+        };
+        if !m.s.living(player) {
+            return Ok(Ctl::Next);
+        }
+        if m.s.turn >= m.s.fixed.max_turns {
+            return Ok(Ctl::Walk);
+        }
+        let prev = m.s.active;
+        m.s.frames.push(Frame::Turn {
+            player,
+            prev,
+            stage: TurnStage::Body,
+            body,
+        });
+        let mark = m.s.frames.len();
+        m.s.active = player;
+        m.s.turn += 1;
+        m.s.turn_steps = m.s.steps;
+        if m.s.record {
+            let (turn, name) = (m.s.turn, m.s.name(player));
+            let event = crate::engine::trace::Event::Turn { turn, player, name };
+            m.s.events.push(event);
+        }
+        let ev = m.p.turn_start;
+        m.emit(ev, &[crate::value::Value::Player(player)]);
+        if m.s.frames.len() > mark {
+            return Ok(Ctl::Pushed);
+        }
+        set_stage(m, TurnStage::End);
+        match stmts::inline(m, regs, &code, || None)? {
+            Ctl::Next => {}
+            Ctl::Return(w) => {
+                m.pop_frame();
+                return Ok(Ctl::Return(w));
+            }
+            other => return Ok(other),
+        }
+        set_stage(m, TurnStage::Checks);
+        let ev = m.p.turn_end;
+        m.emit(ev, &[crate::value::Value::Player(player)]);
+        if m.s.frames.len() > mark {
+            return Ok(Ctl::Pushed);
+        }
+        if let Some(o) = m.run_checks()? {
+            return Ok(Ctl::Left(Flow::Stop(Stop::Over(Box::new(o)))));
+        }
+        m.pop_frame();
+        Ok(Ctl::Next)
+    }))
+}
+
+/// The stage of the turn whose frame is on top.
+fn set_stage(m: &mut Mach, to: TurnStage) {
+    if let Some(Frame::Turn { stage, .. }) = m.s.frames.last_mut() {
+        *stage = to;
+    }
 }

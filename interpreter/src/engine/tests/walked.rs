@@ -452,3 +452,88 @@ fn phases_on_the_closures_are_the_walkers() {
         s => panic!("{s:?}"),
     }
 }
+
+/// Turns: of seats in a `for`, one eliminated (no turn), with triggers on a turn's start and end
+/// (only in the second script), a check that wins at a turn's end, `end turn` in an action, and a
+/// turn in a procedure run inline whose `return` leaves it.
+const TURNS: &str = r#"
+game "Turns" {
+  players 3
+}
+property worth: int = 0
+card "Coin {n}" for n in 1..5 {
+  copies 2
+  worth n
+}
+zone deck: pile, hidden
+zone hand per player: set
+var coins per player shown: int = 0
+var starts: int = 0
+action spend(c in you.hand) {
+  move c to deck
+  you.coins += c.worth
+}
+action rest() {
+  you.coins += 1
+  starts -= 1
+  end turn
+}
+proc bonus(p: player): int {
+  turn p {
+    if p.coins > 8 {
+      return p.coins / 3
+    }
+    p.coins += 1
+  }
+  return 0
+}
+check {
+  if active.coins > 40 {
+    win [active] "rich at the end of a turn"
+  }
+}
+flow {
+  move box to deck
+  shuffle deck
+  repeat 4 {
+    for p in everyone {
+      turn p {
+        move top of deck to p.hand
+        actions by p once [spend, rest]
+        p.coins += 1
+      }
+      let b = bonus(p)
+      p.coins += b
+      if p.coins > 30 and count(everyone) > 2 {
+        eliminate p
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#;
+
+#[test]
+fn turns_on_the_closures_are_the_walkers() {
+    let p = checked(TURNS);
+    let turns = (p.blocks.iter().enumerate())
+        .flat_map(|(b, block)| {
+            block
+                .stmts
+                .iter()
+                .enumerate()
+                .map(move |(i, st)| (b, i, st))
+        })
+        .filter(|(_, _, st)| matches!(st.kind, crate::program::StmtKind::Turn(..)))
+        .inspect(|&(b, i, _)| {
+            let at = crate::program::BlockId(b as u16);
+            assert!(super::super::closures::segment(&p, at, i as u32).is_some());
+        })
+        .count();
+    assert_eq!(turns, 2);
+    on_the_closures_alone(&p, "turns", 3, 30, 100);
+    // Triggers on a turn's start and end: the frames stay as the walker's.
+    let triggers = "on turn_start(p) {\n  starts += 1\n}\non turn_end(p) if starts > 5 {\n  p.coins += 2\n}\nflow {";
+    let triggered = checked(&TURNS.replace("flow {", triggers));
+    on_the_closures_alone(&triggered, "triggered turns", 3, 30, 100);
+}
