@@ -135,6 +135,7 @@ pub(super) fn phase(sx: &mut Sx, name: &str, body: BlockId, at: At) -> Step {
     let (code, name) = (stmts::block(sx, body), name.to_string());
     Box::new(move |m, regs| {
         m.s.frames.push(Frame::Phase { at });
+        let mark = m.s.frames.len() - 1;
         if m.s.record {
             let name = name.clone();
             m.s.events.push(crate::engine::trace::Event::Phase { name });
@@ -148,8 +149,41 @@ pub(super) fn phase(sx: &mut Sx, name: &str, body: BlockId, at: At) -> Step {
                 m.pop_frame();
                 Ok(Ctl::Return(w))
             }
+            // `end phase` in the body unwound this phase: the statement after it follows.
+            // (A compiled turn's frame below it has the stage `Body` while its body runs inline;
+            // `End`: `end turn` unwound the phase with it.)
+            Ctl::Left(Flow::Next) if m.s.frames.len() == mark && !ended(m) => Ok(Ctl::Next),
             other => Ok(other),
         }
+    })
+}
+
+/// `end turn`: unwinds to the innermost turn's frame, whose end follows (in `turn` when its body
+/// ran inline); outside a turn, the walker's error.
+pub(super) fn end_turn() -> Step {
+    Box::new(|m, _| {
+        let Some(i) = (m.s.frames.iter()).rposition(|f| matches!(f, Frame::Turn { .. })) else {
+            return Ok(Ctl::Walk);
+        };
+        m.unwind_to(i + 1);
+        if let Some(Frame::Turn { stage, .. }) = m.s.frames.last_mut() {
+            if *stage == TurnStage::Body {
+                *stage = TurnStage::End;
+            }
+        }
+        Ok(Ctl::Left(Flow::Next))
+    })
+}
+
+/// `end phase`: unwinds the innermost phase's frame (in `phase` when its body ran inline, the
+/// statement after it follows); outside a phase, the walker's error.
+pub(super) fn end_phase() -> Step {
+    Box::new(|m, _| {
+        let Some(i) = (m.s.frames.iter()).rposition(|f| matches!(f, Frame::Phase { .. })) else {
+            return Ok(Ctl::Walk);
+        };
+        m.unwind_to(i);
+        Ok(Ctl::Left(Flow::Next))
     })
 }
 
@@ -196,12 +230,21 @@ pub(super) fn turn(sx: &mut Sx, e: &Expr, body: BlockId) -> super::expr::C<Step>
         if m.s.frames.len() > mark {
             return Ok(Ctl::Pushed);
         }
-        set_stage(m, TurnStage::End);
+        // The stage stays `Body` while the body runs inline: `end turn` makes it `End`.
         match stmts::inline(m, regs, &code, || None)? {
             Ctl::Next => {}
             Ctl::Return(w) => {
                 m.pop_frame();
                 return Ok(Ctl::Return(w));
+            }
+            // `end turn` in the body unwound to this turn: its end follows.
+            Ctl::Left(Flow::Next) if m.s.frames.len() == mark && ended(m) => {}
+            Ctl::Pushed => {
+                // Paused: the walker's frames, the turn's body pushed.
+                if let Some(Frame::Turn { stage, .. }) = m.s.frames.get_mut(mark - 1) {
+                    *stage = TurnStage::End;
+                }
+                return Ok(Ctl::Pushed);
             }
             other => return Ok(other),
         }
@@ -217,6 +260,17 @@ pub(super) fn turn(sx: &mut Sx, e: &Expr, body: BlockId) -> super::expr::C<Step>
         m.pop_frame();
         Ok(Ctl::Next)
     }))
+}
+
+/// Whether the frame on top is a turn `end turn` ended.
+fn ended(m: &Mach) -> bool {
+    matches!(
+        m.s.frames.last(),
+        Some(Frame::Turn {
+            stage: TurnStage::End,
+            ..
+        })
+    )
 }
 
 /// The stage of the turn whose frame is on top.

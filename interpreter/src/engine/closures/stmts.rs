@@ -4,8 +4,8 @@
 //! one this file knows: `let`, writes of numbers and `pay` (places.rs), `if`, `while`, `repeat`,
 //! `for` (each.rs), `move` of a card, of a zone's cards or of a pile's top cards (moves.rs), `require`,
 //! `stat` (keyed too), `log`, `eliminate` (for a round too, recorded or not), `return` of a
-//! word, `win` (in_place.rs), `shuffle`, `phase` and `turn` (segments.rs); calls and `perform` run
-//! inline (calls.rs). Any other statement (decisions, `end turn`, ...) stays the
+//! word, `win` (in_place.rs), `shuffle`, `phase`, `turn`, `end turn` and `end phase` (segments.rs); calls and
+//! `perform` run inline (calls.rs). Any other statement (decisions, `loop`, ...) stays the
 //! walker's (`None`). A statement evaluates everything it reads first and answers
 //! [`Ctl::Walk`] before changing anything when a closure cannot answer: the walker then runs it.
 //! Locals live in the walker's context and in the int slots at once: a write goes to both, so
@@ -685,14 +685,14 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         | StmtKind::Strict(_)
         | StmtKind::Stop
         | StmtKind::Round(_)
-        | StmtKind::EndTurn
-        | StmtKind::EndPhase
         | StmtKind::EndRound
         | StmtKind::Actions { .. }
         | StmtKind::ChooseBranch { .. }
         | StmtKind::LogTo(..) => Err("a statement the closures leave to the walker"),
         StmtKind::Phase(name, body) => Ok(super::segments::phase(sx, name, *body, at)),
         StmtKind::Turn(e, body) => super::segments::turn(sx, e, *body),
+        StmtKind::EndTurn => Ok(super::segments::end_turn()),
+        StmtKind::EndPhase => Ok(super::segments::end_phase()),
         StmtKind::Win(e, _) => super::in_place::win(sx, e, false, at),
         StmtKind::WinTeam(e, _) => super::in_place::win(sx, e, true, at),
     };

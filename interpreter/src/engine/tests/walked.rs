@@ -537,3 +537,37 @@ fn turns_on_the_closures_are_the_walkers() {
     let triggered = checked(&TURNS.replace("flow {", triggers));
     on_the_closures_alone(&triggered, "triggered turns", 3, 30, 100);
 }
+
+/// `end turn` and `end phase` compiled: in a turn's body run inline, in a phase inside it, in an
+/// action (the turn's frame below the action's).
+#[test]
+fn ends_on_the_closures_are_the_walkers() {
+    let ends = r#"proc bonus(p: player): int {
+  turn p {
+    phase one {
+      if p.coins > 20 {
+        end turn
+      }
+      if p.coins % 2 == 0 {
+        end phase
+      }
+      p.coins += 2
+    }
+    if p.coins > 8 {
+      return p.coins / 3
+    }
+    p.coins += 1
+    if p.coins % 3 == 0 {
+      end turn
+    }
+    p.coins += 1
+  }
+  return 0
+}"#;
+    let start = TURNS.find("proc bonus").expect("bonus");
+    let end = start + TURNS[start..].find("\n}\n").expect("its end") + 2;
+    let src = format!("{}{}{}", &TURNS[..start], ends, &TURNS[end..]);
+    let p = checked(&src);
+    walkers_own_compile_whole(&p);
+    on_the_closures_alone(&p, "ends", 3, 30, 100);
+}
