@@ -128,34 +128,71 @@ pub(crate) fn run(m: &mut Mach, code: &BlockCode, i: u32) -> stmts::R<Option<Flo
     Ok(Some(Flow::Next))
 }
 
-/// `phase NAME { body }`: its frame pushed (errors name the phase, `end phase` unwinds to it), the
-/// body run inline above it, the frame popped when the body ends there (or gives its `return` to
-/// an inline call); where the body pauses, the frames stay as the walker's.
+/// `phase NAME { body }`: its frame pushed (errors name the phase, `end phase` unwinds to it), its
+/// event while recording, the body run as `framed` runs it.
 pub(super) fn phase(sx: &mut Sx, name: &str, body: BlockId, at: At) -> Step {
     let (code, name) = (stmts::block(sx, body), name.to_string());
     Box::new(move |m, regs| {
-        m.s.frames.push(Frame::Phase { at });
-        let mark = m.s.frames.len() - 1;
         if m.s.record {
             let name = name.clone();
             m.s.events.push(crate::engine::trace::Event::Phase { name });
         }
-        match stmts::inline(m, regs, &code, || None)? {
-            Ctl::Next => {
-                m.pop_frame();
-                Ok(Ctl::Next)
-            }
-            Ctl::Return(w) => {
-                m.pop_frame();
-                Ok(Ctl::Return(w))
-            }
-            // `end phase` in the body unwound this phase: the statement after it follows.
-            // (A compiled turn's frame below it has the stage `Body` while its body runs inline;
-            // `End`: `end turn` unwound the phase with it.)
-            Ctl::Left(Flow::Next) if m.s.frames.len() == mark && !ended(m) => Ok(Ctl::Next),
-            other => Ok(other),
-        }
+        framed(m, regs, &code, Frame::Phase { at })
     })
+}
+
+/// `strict { body }`: its frame pushed (a failure inside unwinds to it), the body run as `framed`
+/// runs it.
+pub(super) fn strict(sx: &mut Sx, body: BlockId) -> Step {
+    let code = stmts::block(sx, body);
+    Box::new(move |m, regs| framed(m, regs, &code, Frame::Strict))
+}
+
+/// `round { body }` outside a round (inside one, the walker's error): its frame pushed (popped, it
+/// brings back the players out for the round), the body run as `framed` runs it.
+pub(super) fn round(sx: &mut Sx, body: BlockId) -> Step {
+    let code = stmts::block(sx, body);
+    Box::new(move |m, regs| {
+        if m.s.frames.iter().any(|f| matches!(f, Frame::Round)) {
+            return Ok(Ctl::Walk);
+        }
+        framed(m, regs, &code, Frame::Round)
+    })
+}
+
+/// `end round`: unwinds the innermost round's frame (in `round` when its body ran inline, the
+/// statement after it follows); outside a round, the walker's error.
+pub(super) fn end_round() -> Step {
+    Box::new(|m, _| {
+        let Some(i) = (m.s.frames.iter()).rposition(|f| matches!(f, Frame::Round)) else {
+            return Ok(Ctl::Walk);
+        };
+        m.unwind_to(i);
+        Ok(Ctl::Left(Flow::Next))
+    })
+}
+
+/// A block run inline above `frame`: the frame popped when the body ends there (or gives its
+/// `return` to an inline call), or when the body unwound it (`end phase`, `end round`, a failure
+/// `strict` caught): the statement after it follows. Where the body pauses, the frames stay as the
+/// walker's.
+fn framed(m: &mut Mach, regs: &mut stmts::Regs, code: &BlockCode, frame: Frame) -> stmts::R<Ctl> {
+    let mark = m.s.frames.len();
+    m.s.frames.push(frame);
+    match stmts::inline(m, regs, code, || None)? {
+        Ctl::Next => {
+            m.pop_frame();
+            Ok(Ctl::Next)
+        }
+        Ctl::Return(w) => {
+            m.pop_frame();
+            Ok(Ctl::Return(w))
+        }
+        // Unwound to this frame's place. (A compiled turn's frame below it has the stage `Body`
+        // while its body runs inline; `End`: `end turn` unwound this frame with it.)
+        Ctl::Left(Flow::Next) if m.s.frames.len() == mark && !ended(m) => Ok(Ctl::Next),
+        other => Ok(other),
+    }
 }
 
 /// `end turn`: unwinds to the innermost turn's frame, whose end follows (in `turn` when its body

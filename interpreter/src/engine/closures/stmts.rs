@@ -4,9 +4,9 @@
 //! one this file knows: `let`, writes of numbers and `pay` (places.rs), `if`, `while`, `repeat`,
 //! `for` (each.rs), `move` of a card, of a zone's cards or of a pile's top cards (moves.rs), `require`,
 //! `stat` (keyed too), `log`, `eliminate` (for a round too, recorded or not), `return` of a
-//! word, `win` (in_place.rs), `shuffle`, `phase`, `turn`, `end turn` and `end phase` (segments.rs); calls and
-//! `perform` run inline (calls.rs). Any other statement (decisions, `loop`, ...) stays the
-//! walker's (`None`). A statement evaluates everything it reads first and answers
+//! word, `win` (in_place.rs), `shuffle`, `phase`, `turn`, `strict`, `round` and their ends
+//! (segments.rs); calls and `perform` run inline (calls.rs). Any other statement (decisions,
+//! `loop`, `break`, ...) stays the walker's (`None`). A statement evaluates everything it reads first and answers
 //! [`Ctl::Walk`] before changing anything when a closure cannot answer: the walker then runs it.
 //! Locals live in the walker's context and in the int slots at once: a write goes to both, so
 //! the walker reads what the closures wrote wherever it takes over (segments.rs).
@@ -682,10 +682,7 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         | StmtKind::Show(..)
         | StmtKind::Loop(_)
         | StmtKind::Break
-        | StmtKind::Strict(_)
         | StmtKind::Stop
-        | StmtKind::Round(_)
-        | StmtKind::EndRound
         | StmtKind::Actions { .. }
         | StmtKind::ChooseBranch { .. }
         | StmtKind::LogTo(..) => Err("a statement the closures leave to the walker"),
@@ -693,6 +690,9 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         StmtKind::Turn(e, body) => super::segments::turn(sx, e, *body),
         StmtKind::EndTurn => Ok(super::segments::end_turn()),
         StmtKind::EndPhase => Ok(super::segments::end_phase()),
+        StmtKind::Strict(body) => Ok(super::segments::strict(sx, *body)),
+        StmtKind::Round(body) => Ok(super::segments::round(sx, *body)),
+        StmtKind::EndRound => Ok(super::segments::end_round()),
         StmtKind::Win(e, _) => super::in_place::win(sx, e, false, at),
         StmtKind::WinTeam(e, _) => super::in_place::win(sx, e, true, at),
     };

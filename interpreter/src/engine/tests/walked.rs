@@ -571,3 +571,66 @@ fn ends_on_the_closures_are_the_walkers() {
     walkers_own_compile_whole(&p);
     on_the_closures_alone(&p, "ends", 3, 30, 100);
 }
+
+/// `strict` (a failure inside caught: a `require`, a move of `none`, in an action and in a turn's
+/// body run inline, `end turn` inside one) and `round` (a player out for the round, `end round`).
+const BLOCKS: &str = r#"
+game "Blocks" {
+  players 3
+}
+property worth: int = 0
+card "Coin {n}" for n in 1..5 {
+  copies 2
+  worth n
+}
+zone deck: pile, hidden
+zone hand per player: set
+var coins per player shown: int = 0
+var fails: int = 0
+action spend(c in you.hand) {
+  strict {
+    require c.worth > 2
+    move c to deck
+    you.coins += c.worth
+  }
+  fails += 1
+}
+action rest() {
+  you.coins += 1
+}
+flow {
+  move box to deck
+  shuffle deck
+  repeat 3 {
+    round {
+      for p in everyone {
+        turn p {
+          strict {
+            move top of deck to p.hand
+            require p.coins % 4 != 3
+            if p.coins > 25 {
+              end turn
+            }
+            p.coins += 1
+          }
+          actions by p once [spend, rest]
+          if p.coins % 5 == 4 {
+            eliminate p for round
+          }
+          if p.coins > 40 {
+            end round
+          }
+        }
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#;
+
+#[test]
+fn strict_and_rounds_on_the_closures_are_the_walkers() {
+    let p = checked(BLOCKS);
+    walkers_own_compile_whole(&p);
+    on_the_closures_alone(&p, "blocks", 3, 40, 100);
+}
