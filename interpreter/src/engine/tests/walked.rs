@@ -453,21 +453,24 @@ fn phases_on_the_closures_are_the_walkers() {
     }
 }
 
+/// A script of coins worth 1 to 5 (two of each) in a deck, hands and coins per player: its game
+/// header, then these, then the rest of `src`.
+fn hands(src: &str) -> String {
+    let (header, rest) = src.split_at(src.find("}\n").expect("a header") + 2);
+    let cards =
+        "property worth: int = 0\ncard \"Coin {n}\" for n in 1..5 {\n  copies 2\n  worth n\n}\n";
+    let zones =
+        "zone deck: pile, hidden\nzone hand per player: set\nvar coins per player shown: int = 0\n";
+    format!("{header}{cards}{zones}{rest}")
+}
+
 /// Turns: of seats in a `for`, one eliminated (no turn), with triggers on a turn's start and end
 /// (only in the second script), a check that wins at a turn's end, `end turn` in an action, and a
 /// turn in a procedure run inline whose `return` leaves it.
-const TURNS: &str = r#"
+const TURNS_REST: &str = r#"
 game "Turns" {
   players 3
 }
-property worth: int = 0
-card "Coin {n}" for n in 1..5 {
-  copies 2
-  worth n
-}
-zone deck: pile, hidden
-zone hand per player: set
-var coins per player shown: int = 0
 var starts: int = 0
 action spend(c in you.hand) {
   move c to deck
@@ -480,10 +483,10 @@ action rest() {
 }
 proc bonus(p: player): int {
   turn p {
+    p.coins += 1
     if p.coins > 8 {
       return p.coins / 3
     }
-    p.coins += 1
   }
   return 0
 }
@@ -495,7 +498,7 @@ check {
 flow {
   move box to deck
   shuffle deck
-  repeat 4 {
+  repeat 5 {
     for p in everyone {
       turn p {
         move top of deck to p.hand
@@ -515,7 +518,8 @@ flow {
 
 #[test]
 fn turns_on_the_closures_are_the_walkers() {
-    let p = checked(TURNS);
+    let turns = hands(TURNS_REST);
+    let p = checked(&turns);
     let turns = (p.blocks.iter().enumerate())
         .flat_map(|(b, block)| {
             block
@@ -534,7 +538,7 @@ fn turns_on_the_closures_are_the_walkers() {
     on_the_closures_alone(&p, "turns", 3, 30, 100);
     // Triggers on a turn's start and end: the frames stay as the walker's.
     let triggers = "on turn_start(p) {\n  starts += 1\n}\non turn_end(p) if starts > 5 {\n  p.coins += 2\n}\nflow {";
-    let triggered = checked(&TURNS.replace("flow {", triggers));
+    let triggered = checked(&turns.replace("flow {", triggers));
     on_the_closures_alone(&triggered, "triggered turns", 3, 30, 100);
 }
 
@@ -564,9 +568,10 @@ fn ends_on_the_closures_are_the_walkers() {
   }
   return 0
 }"#;
-    let start = TURNS.find("proc bonus").expect("bonus");
-    let end = start + TURNS[start..].find("\n}\n").expect("its end") + 2;
-    let src = format!("{}{}{}", &TURNS[..start], ends, &TURNS[end..]);
+    let turns = hands(TURNS_REST);
+    let start = turns.find("proc bonus").expect("bonus");
+    let end = start + turns[start..].find("\n}\n").expect("its end") + 2;
+    let src = format!("{}{}{}", &turns[..start], ends, &turns[end..]);
     let p = checked(&src);
     walkers_own_compile_whole(&p);
     on_the_closures_alone(&p, "ends", 3, 30, 100);
@@ -574,18 +579,10 @@ fn ends_on_the_closures_are_the_walkers() {
 
 /// `strict` (a failure inside caught: a `require`, a move of `none`, in an action and in a turn's
 /// body run inline, `end turn` inside one) and `round` (a player out for the round, `end round`).
-const BLOCKS: &str = r#"
+const BLOCKS_REST: &str = r#"
 game "Blocks" {
   players 3
 }
-property worth: int = 0
-card "Coin {n}" for n in 1..5 {
-  copies 2
-  worth n
-}
-zone deck: pile, hidden
-zone hand per player: set
-var coins per player shown: int = 0
 var fails: int = 0
 action spend(c in you.hand) {
   strict {
@@ -630,7 +627,7 @@ flow {
 
 #[test]
 fn strict_and_rounds_on_the_closures_are_the_walkers() {
-    let p = checked(BLOCKS);
+    let p = checked(&hands(BLOCKS_REST));
     walkers_own_compile_whole(&p);
     on_the_closures_alone(&p, "blocks", 3, 40, 100);
 }
