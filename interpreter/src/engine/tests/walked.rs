@@ -520,7 +520,7 @@ flow {
 fn turns_on_the_closures_are_the_walkers() {
     let turns = hands(TURNS_REST);
     let p = checked(&turns);
-    let turns = (p.blocks.iter().enumerate())
+    let compiled = (p.blocks.iter().enumerate())
         .flat_map(|(b, block)| {
             block
                 .stmts
@@ -534,7 +534,7 @@ fn turns_on_the_closures_are_the_walkers() {
             assert!(super::super::closures::segment(&p, at, i as u32).is_some());
         })
         .count();
-    assert_eq!(turns, 2);
+    assert_eq!(compiled, 2);
     on_the_closures_alone(&p, "turns", 3, 30, 100);
     // Triggers on a turn's start and end: the frames stay as the walker's.
     let triggers = "on turn_start(p) {\n  starts += 1\n}\non turn_end(p) if starts > 5 {\n  p.coins += 2\n}\nflow {";
