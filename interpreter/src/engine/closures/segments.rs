@@ -14,8 +14,8 @@
 use super::env::{NONE, SLOTS};
 use super::expr::Cx;
 use super::stmts::{self, charge, BlockCode, Ctl, Step, Sx};
-use crate::engine::exec::{At, Flow, Frame, Mach};
-use crate::program::{BlockId, Body, Program, Ty};
+use crate::engine::exec::{At, Flow, Frame, Mach, Stop, TurnStage};
+use crate::program::{BlockId, Body, Expr, Program, Ty};
 use std::sync::Arc;
 
 /// Compiles every body of `p` that runs in a frame; the blocks by id (`None`: not compiled).
@@ -128,27 +128,191 @@ pub(crate) fn run(m: &mut Mach, code: &BlockCode, i: u32) -> stmts::R<Option<Flo
     Ok(Some(Flow::Next))
 }
 
-/// `phase NAME { body }`: its frame pushed (errors name the phase, `end phase` unwinds to it), the
-/// body run inline above it, the frame popped when the body ends there (or gives its `return` to
-/// an inline call); where the body pauses, the frames stay as the walker's.
+/// `phase NAME { body }`: its frame pushed (errors name the phase, `end phase` unwinds to it), its
+/// event while recording, the body run as `framed` runs it.
 pub(super) fn phase(sx: &mut Sx, name: &str, body: BlockId, at: At) -> Step {
     let (code, name) = (stmts::block(sx, body), name.to_string());
     Box::new(move |m, regs| {
-        m.s.frames.push(Frame::Phase { at });
         if m.s.record {
             let name = name.clone();
             m.s.events.push(crate::engine::trace::Event::Phase { name });
         }
-        match stmts::inline(m, regs, &code, || None)? {
-            Ctl::Next => {
-                m.pop_frame();
-                Ok(Ctl::Next)
+        framed(m, regs, &code, Frame::Phase { at })
+    })
+}
+
+/// `strict { body }`: its frame pushed (a failure inside unwinds to it), the body run as `framed`
+/// runs it.
+pub(super) fn strict(sx: &mut Sx, body: BlockId) -> Step {
+    let code = stmts::block(sx, body);
+    Box::new(move |m, regs| framed(m, regs, &code, Frame::Strict))
+}
+
+/// `round { body }` outside a round (inside one, the walker's error): its frame pushed (popped, it
+/// brings back the players out for the round), the body run as `framed` runs it.
+pub(super) fn round(sx: &mut Sx, body: BlockId) -> Step {
+    let code = stmts::block(sx, body);
+    Box::new(move |m, regs| {
+        if m.s.frames.iter().any(|f| matches!(f, Frame::Round)) {
+            return Ok(Ctl::Walk);
+        }
+        framed(m, regs, &code, Frame::Round)
+    })
+}
+
+/// `end round`: unwinds the innermost round's frame (in `round` when its body ran inline, the
+/// statement after it follows); outside a round, the walker's error.
+pub(super) fn end_round() -> Step {
+    Box::new(|m, _| {
+        let Some(i) = (m.s.frames.iter()).rposition(|f| matches!(f, Frame::Round)) else {
+            return Ok(Ctl::Walk);
+        };
+        m.unwind_to(i);
+        Ok(Ctl::Left(Flow::Next))
+    })
+}
+
+/// A block run inline above `frame`: the frame popped when the body ends there (or gives its
+/// `return` to an inline call), or when the body unwound it (`end phase`, `end round`, a failure
+/// `strict` caught): the statement after it follows. Where the body pauses, the frames stay as the
+/// walker's.
+fn framed(m: &mut Mach, regs: &mut stmts::Regs, code: &BlockCode, frame: Frame) -> stmts::R<Ctl> {
+    let mark = m.s.frames.len();
+    m.s.frames.push(frame);
+    match stmts::inline(m, regs, code, || None)? {
+        Ctl::Next => {
+            m.pop_frame();
+            Ok(Ctl::Next)
+        }
+        Ctl::Return(w) => {
+            m.pop_frame();
+            Ok(Ctl::Return(w))
+        }
+        // Unwound to this frame's place. (A compiled turn's frame below it has the stage `Body`
+        // while its body runs inline; `End`: `end turn` unwound this frame with it.)
+        Ctl::Left(Flow::Next) if m.s.frames.len() == mark && !ended(m) => Ok(Ctl::Next),
+        other => Ok(other),
+    }
+}
+
+/// `end turn`: unwinds to the innermost turn's frame, whose end follows (in `turn` when its body
+/// ran inline); outside a turn, the walker's error.
+pub(super) fn end_turn() -> Step {
+    Box::new(|m, _| {
+        let Some(i) = (m.s.frames.iter()).rposition(|f| matches!(f, Frame::Turn { .. })) else {
+            return Ok(Ctl::Walk);
+        };
+        m.unwind_to(i + 1);
+        if let Some(Frame::Turn { stage, .. }) = m.s.frames.last_mut() {
+            if *stage == TurnStage::Body {
+                *stage = TurnStage::End;
             }
+        }
+        Ok(Ctl::Left(Flow::Next))
+    })
+}
+
+/// `end phase`: unwinds the innermost phase's frame (in `phase` when its body ran inline, the
+/// statement after it follows); outside a phase, the walker's error.
+pub(super) fn end_phase() -> Step {
+    Box::new(|m, _| {
+        let Some(i) = (m.s.frames.iter()).rposition(|f| matches!(f, Frame::Phase { .. })) else {
+            return Ok(Ctl::Walk);
+        };
+        m.unwind_to(i);
+        Ok(Ctl::Left(Flow::Next))
+    })
+}
+
+/// `turn P { body }` of a seat that lives, below the turn limit (else the walker's): its frame
+/// pushed, the turn counted and its event while recording, then the body inline above the frame,
+/// `turn end`'s triggers and the checks, the frame popped (the active player back). Where a
+/// trigger listens to the turn's start or end, or the body pauses, the frames stay as the
+/// walker's; a `return` to an inline call leaves the turn as the walker's `leave_call` does.
+pub(super) fn turn(sx: &mut Sx, e: &Expr, body: BlockId) -> super::expr::C<Step> {
+    if stmts::type_of(&sx.cx, e) != Some(Ty::Player) {
+        return Err("`turn` of what is not known to be a player");
+    }
+    let pf = super::expr::compile(&mut sx.cx, e)?;
+    let code = stmts::block(sx, body);
+    Ok(Box::new(move |m, regs| {
+        let player = match stmts::eval(m, regs, &pf) {
+            Some(p) if (0..m.s.players as i64).contains(&p) => p as u8,
+            _ => return Ok(Ctl::Walk),
+        };
+        if !m.s.living(player) {
+            return Ok(Ctl::Next);
+        }
+        if m.s.turn >= m.s.fixed.max_turns {
+            return Ok(Ctl::Walk);
+        }
+        let prev = m.s.active;
+        m.s.frames.push(Frame::Turn {
+            player,
+            prev,
+            stage: TurnStage::Body,
+            body,
+        });
+        let mark = m.s.frames.len();
+        m.s.active = player;
+        m.s.turn += 1;
+        m.s.turn_steps = m.s.steps;
+        if m.s.record {
+            let (turn, name) = (m.s.turn, m.s.name(player));
+            let event = crate::engine::trace::Event::Turn { turn, player, name };
+            m.s.events.push(event);
+        }
+        let ev = m.p.turn_start;
+        m.emit(ev, &[crate::value::Value::Player(player)]);
+        if m.s.frames.len() > mark {
+            return Ok(Ctl::Pushed);
+        }
+        // The stage stays `Body` while the body runs inline: `end turn` makes it `End`.
+        match stmts::inline(m, regs, &code, || None)? {
+            Ctl::Next => {}
             Ctl::Return(w) => {
                 m.pop_frame();
-                Ok(Ctl::Return(w))
+                return Ok(Ctl::Return(w));
             }
-            other => Ok(other),
+            // `end turn` in the body unwound to this turn: its end follows.
+            Ctl::Left(Flow::Next) if m.s.frames.len() == mark && ended(m) => {}
+            Ctl::Pushed => {
+                // Paused: the walker's frames, the turn's body pushed.
+                if let Some(Frame::Turn { stage, .. }) = m.s.frames.get_mut(mark - 1) {
+                    *stage = TurnStage::End;
+                }
+                return Ok(Ctl::Pushed);
+            }
+            other => return Ok(other),
         }
-    })
+        set_stage(m, TurnStage::Checks);
+        let ev = m.p.turn_end;
+        m.emit(ev, &[crate::value::Value::Player(player)]);
+        if m.s.frames.len() > mark {
+            return Ok(Ctl::Pushed);
+        }
+        if let Some(o) = m.run_checks()? {
+            return Ok(Ctl::Left(Flow::Stop(Stop::Over(Box::new(o)))));
+        }
+        m.pop_frame();
+        Ok(Ctl::Next)
+    }))
+}
+
+/// Whether the frame on top is a turn `end turn` ended.
+fn ended(m: &Mach) -> bool {
+    matches!(
+        m.s.frames.last(),
+        Some(Frame::Turn {
+            stage: TurnStage::End,
+            ..
+        })
+    )
+}
+
+/// The stage of the turn whose frame is on top.
+fn set_stage(m: &mut Mach, to: TurnStage) {
+    if let Some(Frame::Turn { stage, .. }) = m.s.frames.last_mut() {
+        *stage = to;
+    }
 }

@@ -3,10 +3,10 @@
 //! A statement compiles when every expression it evaluates is a word (expr.rs) and its effect is
 //! one this file knows: `let`, writes of numbers and `pay` (places.rs), `if`, `while`, `repeat`,
 //! `for` (each.rs), `move` of a card, of a zone's cards or of a pile's top cards (moves.rs), `require`,
-//! `stat` (keyed too), `log`, `eliminate` (for a round too), `return` of a
-//! word, `win` (in_place.rs), `shuffle` and `phase` (segments.rs); calls and `perform` run
-//! inline (calls.rs). Any other statement (decisions, turns, ...) stays the
-//! walker's (`None`). A statement evaluates everything it reads first and answers
+//! `stat` (keyed too), `log`, `eliminate` (for a round too, recorded or not), `return` of a
+//! word, `win` (in_place.rs), `shuffle`, `phase`, `turn`, `strict`, `round` and their ends
+//! (segments.rs); calls and `perform` run inline (calls.rs). Any other statement (decisions,
+//! `loop`, `break`, ...) stays the walker's (`None`). A statement evaluates everything it reads first and answers
 //! [`Ctl::Walk`] before changing anything when a closure cannot answer: the walker then runs it.
 //! Locals live in the walker's context and in the int slots at once: a write goes to both, so
 //! the walker reads what the closures wrote wherever it takes over (segments.rs).
@@ -597,24 +597,30 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         StmtKind::Eliminate(e) if type_of(&sx.cx, e) == Some(Ty::Player) => {
             let pf = compile(&mut sx.cx, e)?;
             Ok(Box::new(move |m, regs| match eval(m, regs, &pf) {
-                Some(p) if !m.s.record && (0..m.s.players as i64).contains(&p) => {
-                    m.s.put_out(p as u8, false);
+                Some(p) if (0..m.s.players as i64).contains(&p) => {
+                    let player = p as u8;
+                    if m.s.put_out(player, false) && m.s.record {
+                        let name = m.s.name(player);
+                        (m.s.events).push(crate::engine::trace::Event::Eliminated { player, name });
+                    }
                     Ok(Ctl::Next)
                 }
                 _ => Ok(Ctl::Walk),
             }))
         }
-        // While nobody records (the walker records who went out), inside a round.
+        // Inside a round (outside one, the walker's error).
         StmtKind::OutForRound(e) if type_of(&sx.cx, e) == Some(Ty::Player) => {
             let pf = compile(&mut sx.cx, e)?;
             Ok(Box::new(move |m, regs| match eval(m, regs, &pf) {
                 Some(p)
-                    if !m.s.record
-                        && (0..m.s.players as i64).contains(&p)
+                    if (0..m.s.players as i64).contains(&p)
                         && m.s.frames.iter().any(|f| matches!(f, Frame::Round)) =>
                 {
-                    if m.s.living(p as u8) {
-                        m.s.put_out(p as u8, true);
+                    let player = p as u8;
+                    if m.s.living(player) && m.s.put_out(player, true) && m.s.record {
+                        let name = m.s.name(player);
+                        let event = crate::engine::trace::Event::OutForRound { player, name };
+                        m.s.events.push(event);
                     }
                     Ok(Ctl::Next)
                 }
@@ -676,17 +682,17 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         | StmtKind::Show(..)
         | StmtKind::Loop(_)
         | StmtKind::Break
-        | StmtKind::Strict(_)
         | StmtKind::Stop
-        | StmtKind::Turn(..)
-        | StmtKind::Round(_)
-        | StmtKind::EndTurn
-        | StmtKind::EndPhase
-        | StmtKind::EndRound
         | StmtKind::Actions { .. }
         | StmtKind::ChooseBranch { .. }
         | StmtKind::LogTo(..) => Err("a statement the closures leave to the walker"),
         StmtKind::Phase(name, body) => Ok(super::segments::phase(sx, name, *body, at)),
+        StmtKind::Turn(e, body) => super::segments::turn(sx, e, *body),
+        StmtKind::EndTurn => Ok(super::segments::end_turn()),
+        StmtKind::EndPhase => Ok(super::segments::end_phase()),
+        StmtKind::Strict(body) => Ok(super::segments::strict(sx, *body)),
+        StmtKind::Round(body) => Ok(super::segments::round(sx, *body)),
+        StmtKind::EndRound => Ok(super::segments::end_round()),
         StmtKind::Win(e, _) => super::in_place::win(sx, e, false, at),
         StmtKind::WinTeam(e, _) => super::in_place::win(sx, e, true, at),
     };

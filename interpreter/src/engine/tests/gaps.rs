@@ -16,12 +16,7 @@ pub(super) fn walkers_own_compile_whole(p: &Program) {
     let closures = p.closures.clone().expect("closures are built");
     for (i, b) in p.blocks.iter().enumerate() {
         let walkers = (b.stmts.iter())
-            .filter(|st| {
-                matches!(
-                    st.kind,
-                    StmtKind::Actions { .. } | StmtKind::Choose(..) | StmtKind::Turn(..)
-                )
-            })
+            .filter(|st| matches!(st.kind, StmtKind::Actions { .. } | StmtKind::Choose(..)))
             .count();
         let (compiled, all) = closures.compiled_in(crate::program::BlockId(i as u16));
         assert_eq!(compiled + walkers, all, "block {i}: {:?}", b.stmts);

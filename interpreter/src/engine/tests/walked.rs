@@ -452,3 +452,182 @@ fn phases_on_the_closures_are_the_walkers() {
         s => panic!("{s:?}"),
     }
 }
+
+/// A script of coins worth 1 to 5 (two of each) in a deck, hands and coins per player: its game
+/// header, then these, then the rest of `src`.
+fn hands(src: &str) -> String {
+    let (header, rest) = src.split_at(src.find("}\n").expect("a header") + 2);
+    let cards =
+        "property worth: int = 0\ncard \"Coin {n}\" for n in 1..5 {\n  copies 2\n  worth n\n}\n";
+    let zones =
+        "zone deck: pile, hidden\nzone hand per player: set\nvar coins per player shown: int = 0\n";
+    format!("{header}{cards}{zones}{rest}")
+}
+
+/// Turns: of seats in a `for`, one eliminated (no turn), with triggers on a turn's start and end
+/// (only in the second script), a check that wins at a turn's end, `end turn` in an action, and a
+/// turn in a procedure run inline whose `return` leaves it.
+const TURNS_REST: &str = r#"
+game "Turns" {
+  players 3
+}
+var starts: int = 0
+action spend(c in you.hand) {
+  move c to deck
+  you.coins += c.worth
+}
+action rest() {
+  you.coins += 1
+  starts -= 1
+  end turn
+}
+proc bonus(p: player): int {
+  turn p {
+    p.coins += 1
+    if p.coins > 8 {
+      return p.coins / 3
+    }
+  }
+  return 0
+}
+check {
+  if active.coins > 40 {
+    win [active] "rich at the end of a turn"
+  }
+}
+flow {
+  move box to deck
+  shuffle deck
+  repeat 5 {
+    for p in everyone {
+      turn p {
+        move top of deck to p.hand
+        actions by p once [spend, rest]
+        p.coins += 1
+      }
+      let b = bonus(p)
+      p.coins += b
+      if p.coins > 30 and count(everyone) > 2 {
+        eliminate p
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#;
+
+#[test]
+fn turns_on_the_closures_are_the_walkers() {
+    let turns = hands(TURNS_REST);
+    let p = checked(&turns);
+    let compiled = (p.blocks.iter().enumerate())
+        .flat_map(|(b, block)| {
+            block
+                .stmts
+                .iter()
+                .enumerate()
+                .map(move |(i, st)| (b, i, st))
+        })
+        .filter(|(_, _, st)| matches!(st.kind, crate::program::StmtKind::Turn(..)))
+        .inspect(|&(b, i, _)| {
+            let at = crate::program::BlockId(b as u16);
+            assert!(super::super::closures::segment(&p, at, i as u32).is_some());
+        })
+        .count();
+    assert_eq!(compiled, 2);
+    on_the_closures_alone(&p, "turns", 3, 30, 100);
+    // Triggers on a turn's start and end: the frames stay as the walker's.
+    let triggers = "on turn_start(p) {\n  starts += 1\n}\non turn_end(p) if starts > 5 {\n  p.coins += 2\n}\nflow {";
+    let triggered = checked(&turns.replace("flow {", triggers));
+    on_the_closures_alone(&triggered, "triggered turns", 3, 30, 100);
+}
+
+/// `end turn` and `end phase` compiled: in a turn's body run inline, in a phase inside it, in an
+/// action (the turn's frame below the action's).
+#[test]
+fn ends_on_the_closures_are_the_walkers() {
+    let ends = r#"proc bonus(p: player): int {
+  turn p {
+    phase one {
+      if p.coins > 20 {
+        end turn
+      }
+      if p.coins % 2 == 0 {
+        end phase
+      }
+      p.coins += 2
+    }
+    if p.coins > 8 {
+      return p.coins / 3
+    }
+    p.coins += 1
+    if p.coins % 3 == 0 {
+      end turn
+    }
+    p.coins += 1
+  }
+  return 0
+}"#;
+    let turns = hands(TURNS_REST);
+    let start = turns.find("proc bonus").expect("bonus");
+    let end = start + turns[start..].find("\n}\n").expect("its end") + 2;
+    let src = format!("{}{}{}", &turns[..start], ends, &turns[end..]);
+    let p = checked(&src);
+    walkers_own_compile_whole(&p);
+    on_the_closures_alone(&p, "ends", 3, 30, 100);
+}
+
+/// `strict` (a failure inside caught: a `require`, a move of `none`, in an action and in a turn's
+/// body run inline, `end turn` inside one) and `round` (a player out for the round, `end round`).
+const BLOCKS_REST: &str = r#"
+game "Blocks" {
+  players 3
+}
+var fails: int = 0
+action spend(c in you.hand) {
+  strict {
+    require c.worth > 2
+    move c to deck
+    you.coins += c.worth
+  }
+  fails += 1
+}
+action rest() {
+  you.coins += 1
+}
+flow {
+  move box to deck
+  shuffle deck
+  repeat 3 {
+    round {
+      for p in everyone {
+        turn p {
+          strict {
+            move top of deck to p.hand
+            require p.coins % 4 != 3
+            if p.coins > 25 {
+              end turn
+            }
+            p.coins += 1
+          }
+          actions by p once [spend, rest]
+          if p.coins % 5 == 4 {
+            eliminate p for round
+          }
+          if p.coins > 40 {
+            end round
+          }
+        }
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#;
+
+#[test]
+fn strict_and_rounds_on_the_closures_are_the_walkers() {
+    let p = checked(&hands(BLOCKS_REST));
+    walkers_own_compile_whole(&p);
+    on_the_closures_alone(&p, "blocks", 3, 40, 100);
+}
