@@ -40,8 +40,8 @@ pub(super) const PART_STEP: f64 = 0.1;
 pub(super) const MATCH_GAMES: u64 = 2000;
 
 /// One game of play-out policies (one per seat, drawn from): how many decisions with a choice it
-/// had, and where recorded each seat's [`Gradient`]; each seat's share of the win (`None`: nobody won) and
-/// standing by the script's measure, and whether all players were one team.
+/// had, and where recorded each seat's [`Gradient`]; each seat's share of the win (`None`: nobody
+/// won) and standing by the script's measure, and whether all players were one team.
 pub(super) struct Episode {
     pub decisions: usize,
     gradients: Vec<Gradient>,
