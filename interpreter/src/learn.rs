@@ -13,7 +13,9 @@
 //! out of it. The new model's player then plays the previous one's (seats alternated; the new model's
 //! share of the result, ties half, with a Wilson interval); where all players are one team, the new
 //! model plays alone and its mean result is compared with the previous one's. The new model is kept
-//! when it scores at least one half (at least the previous mean); learning stops after [`PATIENCE`]
+//! when it scores at least one half (at least the previous mean), the first one also where its
+//! interval reaches one half (not worse than the first players: a blank model would judge every
+//! position one half, and the play-out policy imitates the kept model's player); learning stops after [`PATIENCE`]
 //! generations in a row whose score's interval does not lie above one half (no measurable
 //! improvement), after the first generation where its model scores below one half against the first
 //! players (the play-out policy then gets its time), after the last generation allowed, or before a
@@ -668,6 +670,10 @@ fn learn_in_pool(
             (p, lo, hi, 0.5)
         };
         let improved = low > previous;
+        // The first model is kept unless its match says it is worse than the first players (its
+        // interval below one half): the search judges positions by it, and a blank model would
+        // judge every position one half; and the play-out policy imitates the kept model's player.
+        let kept = score >= previous || (generation == 1 && high >= previous);
         on_generation(&Generation {
             stage: Stage::Evaluation,
             generation,
@@ -679,12 +685,12 @@ fn learn_in_pool(
             high,
             baseline: previous,
             improved,
-            kept: score >= previous,
+            kept,
             fit: fitted,
             evaluation: None,
             seconds: gen_started.elapsed().as_secs_f64(),
         });
-        if score >= previous {
+        if kept {
             current = Some(next);
             baseline = Some(score);
         }
@@ -692,7 +698,7 @@ fn learn_in_pool(
         // A first model that does not hold its own against the first players (one step judged by
         // the script's measure) leaves its time to the play-out policy: a second generation would
         // be played by the same players, and the policy's self-play gains more from the time.
-        let first_lost = generation == 1 && current.is_none();
+        let first_lost = generation == 1 && score < previous;
         // The next generation would take about as long as this one: it runs only if it would end
         // within the time.
         let next_end = started.elapsed() + gen_started.elapsed();
