@@ -38,4 +38,5 @@ mod strategies;
 mod strength;
 mod studies;
 mod tournament;
+mod wander;
 mod watch;

@@ -167,23 +167,34 @@ impl Agent for LearnedAgent {
             })
             .collect();
         let goals = Goals::of(&worlds[0]);
-        let mut best = (f64::NEG_INFINITY, Vec::new());
+        let turn = game.turns();
+        // Each option's value and whether it hands the game on (as `greedy`'s).
+        let mut scored = Vec::with_capacity(allowed.len());
         // The values compared, noted only when an explanation is asked for.
         let mut values = Vec::new();
         for &i in &allowed {
             let mut total = 0.0;
+            let mut hands_on = false;
             for w in &worlds {
                 let mut g = w.clone();
                 if g.apply(i).is_err() {
                     continue;
                 }
                 run_forced(&mut g);
+                hands_on |= g.turns() != turn
+                    || !matches!(g.status(), Status::Decision(d) if d.player == seat);
                 total += judge(&self.model, &mut g, &goals, seat);
             }
             let v = total / worlds.len() as f64;
             if self.notes.on {
                 values.push((i, v));
             }
+            scored.push((i, v, hands_on));
+        }
+        // A wander (`LoopGuard::wandering`) ends with the best option that hands the game on.
+        let wander = self.guard.wandering() && scored.iter().any(|s| s.2);
+        let mut best = (f64::NEG_INFINITY, Vec::new());
+        for &(i, v, _) in scored.iter().filter(|s| s.2 || !wander) {
             if v > best.0 + 1e-12 {
                 best = (v, vec![i]);
             } else if (v - best.0).abs() <= 1e-12 {
@@ -204,6 +215,7 @@ impl Agent for LearnedAgent {
             (how, valued(decision, &values, choice))
         });
         self.guard.record(key, choice);
+        self.guard.progress(best.0);
         choice
     }
 

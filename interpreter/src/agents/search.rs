@@ -42,12 +42,21 @@ pub(super) fn run_forced(g: &mut Game) {
 pub(super) const LOOP_GUARD: &str =
     "the only option it has not taken from this very position this turn (it never goes round in circles)";
 
+/// Decisions of one turn in a row after which a one-step agent whose measure has not risen above
+/// its best of the turn ends the turn where it can (`LoopGuard::wandering`).
+pub(super) const WANDER_LIMIT: u32 = 30;
+
 /// Remembers, for the current turn, which options the agent took from which positions (a hash of its
-/// seat's view and of the decision), so that it does not go round in circles.
+/// seat's view and of the decision), so that it does not go round in circles; and, for a one-step
+/// agent, the best value it reached this turn and how many of its decisions since have not raised it,
+/// so that it does not wander through positions it judges alike (buying and selling at one price)
+/// where ending the turn looks worse: a wander ends the same way, later.
 #[derive(Default)]
 pub(super) struct LoopGuard {
     turn: u32,
     taken: HashMap<u64, HashSet<usize>>,
+    best: Option<f64>,
+    stale: u32,
 }
 
 impl LoopGuard {
@@ -71,6 +80,8 @@ impl LoopGuard {
         if game.turns() != self.turn {
             self.turn = game.turns();
             self.taken.clear();
+            self.best = None;
+            self.stale = 0;
         }
         let key = Self::key(game, decision);
         let n = decision.options.len();
@@ -87,6 +98,24 @@ impl LoopGuard {
 
     pub(super) fn record(&mut self, key: u64, choice: usize) {
         self.taken.entry(key).or_default().insert(choice);
+    }
+
+    /// Notes the value of the option a one-step agent took: a decision that does not raise the best
+    /// value of the turn is one more of a wander.
+    pub(super) fn progress(&mut self, value: f64) {
+        match self.best {
+            Some(b) if value <= b + 1e-9 => self.stale += 1,
+            _ => {
+                self.best = Some(value);
+                self.stale = 0;
+            }
+        }
+    }
+
+    /// Whether the agent's last [`WANDER_LIMIT`] decisions of this turn did not raise its value: it
+    /// should then end the turn where an option does.
+    pub(super) fn wandering(&self) -> bool {
+        self.stale >= WANDER_LIMIT
     }
 }
 
@@ -124,7 +153,8 @@ impl Agent for GreedyAgent {
         let turn = game.turns();
         // The sides are read in a possible world, never in the real game.
         let goals = Goals::of(&game.determinize(seat, seeds[0]));
-        let mut best = (f64::NEG_INFINITY, Vec::new());
+        // Each option's value and whether it hands the game on.
+        let mut scored = Vec::with_capacity(allowed.len());
         // The values compared, noted only when an explanation is asked for.
         let mut values = Vec::new();
         for &i in &allowed {
@@ -148,6 +178,12 @@ impl Agent for GreedyAgent {
             if self.notes.on {
                 values.push((i, v));
             }
+            scored.push((i, v, hands_on));
+        }
+        // A wander (`LoopGuard::wandering`) ends with the best option that hands the game on.
+        let wander = self.guard.wandering() && scored.iter().any(|s| s.2);
+        let mut best = (f64::NEG_INFINITY, Vec::new());
+        for &(i, v, hands_on) in scored.iter().filter(|s| s.2 || !wander) {
             if v > best.0 + 1e-9 {
                 best = (v, vec![(i, hands_on)]);
             } else if (v - best.0).abs() <= 1e-9 {
@@ -173,6 +209,7 @@ impl Agent for GreedyAgent {
             (how, valued(decision, &values, choice))
         });
         self.guard.record(key, choice);
+        self.guard.progress(best.0);
         choice
     }
     fn choose_explained(&mut self, game: &Game, decision: &Decision) -> (usize, Explanation) {
