@@ -1,11 +1,15 @@
-//! Agents stage: a one-step agent (`greedy`, `learned`) does not wander through positions it judges
-//! alike: after `WANDER_LIMIT` decisions of one turn that did not raise its value, it ends the turn
-//! where an option does, though ending it looks worse (as buying and selling at one price in Craft
-//! the Crown).
+//! Agents stage: players do not wander through a turn for ever. A one-step agent (`greedy`,
+//! `learned`) ends the turn where an option does after 30 decisions of one turn that did not raise
+//! its value, though ending it looks worse (as buying and selling at one price in Craft the Crown); a
+//! play-out policy, which has no value to see its progress by, after `TURN_WANDER` decisions of one
+//! turn.
 
-use cardgame_interpreter::agents::make_agent;
+use cardgame_interpreter::agents::moves::{key, Moves, Table};
+use cardgame_interpreter::agents::{make_agent, wander_exits, TURN_WANDER};
 use cardgame_interpreter::check::check_source;
 use cardgame_interpreter::engine::{Game, GameConfig, Status};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 
 /// Each turn a player may swap a coin for a token and back as often as they like (the measure counts
@@ -59,4 +63,61 @@ fn greedy_ends_a_turn_of_trades_that_change_nothing() {
         // while the value still rose.
         assert!(decisions <= 6 * 40, "seed {seed}: {decisions} decisions");
     }
+}
+
+/// A game of Traders after `trades` trades of seat 1's first turn (buying, then selling, in turn).
+fn traded(trades: u64) -> Game {
+    let program = Arc::new(check_source(TRADERS).program.expect("the script checks"));
+    let mut game = Game::new(program, GameConfig::new(2, 1));
+    for k in 0..trades {
+        let Status::Decision(d) = game.status().clone() else {
+            panic!("a decision")
+        };
+        let label = if k % 2 == 0 {
+            "buy a token"
+        } else {
+            "sell a token"
+        };
+        let i = d.options.iter().position(|o| o == label).expect(label);
+        game.apply(i).expect("a legal option");
+    }
+    game
+}
+
+#[test]
+fn a_turn_that_ran_the_wander_limit_ends_by_the_options_that_hand_the_game_on() {
+    assert_eq!(traded(TURN_WANDER - 1).decisions_in_turn(), TURN_WANDER - 1);
+    assert_eq!(wander_exits(&traded(TURN_WANDER - 1)), None);
+    let game = traded(TURN_WANDER);
+    let Status::Decision(d) = game.status().clone() else {
+        panic!("a decision")
+    };
+    let exits = wander_exits(&game).expect("exits");
+    let labels: Vec<&str> = exits.iter().map(|&i| d.options[i].as_str()).collect();
+    assert_eq!(labels, ["pass"]);
+    // A play-out policy that would trade for ever passes there, and only there.
+    let mut weights = Table::default();
+    for (label, w) in [("buy a token", 5.0), ("sell a token", 5.0), ("pass", -5.0)] {
+        weights.insert(key(&d.prompt, label), vec![w, 0.0]);
+    }
+    let policy = Moves {
+        weights,
+        ..Moves::default()
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let best = |game: &Game, rng: &mut ChaCha8Rng| {
+        let Status::Decision(d) = game.status().clone() else {
+            panic!("a decision")
+        };
+        d.options[policy.best((game, &d), &[1.0, 0.0], rng)].clone()
+    };
+    assert_eq!(best(&game, &mut rng), "pass");
+    assert_ne!(best(&traded(TURN_WANDER - 1), &mut rng), "pass");
+    let picked = |game: &Game, rng: &mut ChaCha8Rng| {
+        let Status::Decision(d) = game.status().clone() else {
+            panic!("a decision")
+        };
+        d.options[policy.pick((game, &d), &[1.0, 0.0], rng)].clone()
+    };
+    assert!((0..20).all(|_| picked(&game, &mut rng) == "pass"));
 }

@@ -36,6 +36,7 @@
 
 use super::features::FeatureSet;
 use super::model::{softmax, Model};
+use super::search::{only_exits, wander_exits, TURN_WANDER};
 use super::Agent;
 use crate::engine::{Decision, Game};
 use rand::{Rng, SeedableRng};
@@ -287,14 +288,22 @@ impl Moves {
     }
 
     /// The option of `decision` (the pending decision of `game`) the policy scores highest with
-    /// its `inputs` (among equal scores, one drawn at random).
+    /// its `inputs` (among equal scores, one drawn at random); in a turn that has run
+    /// `TURN_WANDER` decisions, among those that hand the game on (`search::wander_exits`).
     pub fn best(
         &self,
         (game, decision): (&Game, &Decision),
         inputs: &[f64],
         rng: &mut ChaCha8Rng,
     ) -> usize {
-        let scores = self.scores(game, decision, inputs);
+        let mut scores = self.scores(game, decision, inputs);
+        if let Some(exits) = wander_exits(game) {
+            for (i, s) in scores.iter_mut().enumerate() {
+                if !exits.contains(&i) {
+                    *s = f64::NEG_INFINITY;
+                }
+            }
+        }
         let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let ties: Vec<usize> = (0..scores.len()).filter(|&i| scores[i] >= top).collect();
         match ties.len() {
@@ -305,14 +314,19 @@ impl Moves {
     }
 
     /// An option of `decision` (the pending decision of `game`) drawn from its chances with the
-    /// policy's `inputs`.
+    /// policy's `inputs`; in a turn that has run `TURN_WANDER` decisions, among those that hand
+    /// the game on (`search::wander_exits`).
     pub fn pick(
         &self,
         (game, decision): (&Game, &Decision),
         inputs: &[f64],
         rng: &mut ChaCha8Rng,
     ) -> usize {
-        draw(&self.chances(game, decision, inputs), rng)
+        let mut chances = self.chances(game, decision, inputs);
+        if let Some(exits) = wander_exits(game) {
+            only_exits(&mut chances, &exits);
+        }
+        draw(&chances, rng)
     }
 
     /// The `reads` lines of a model file, its `unit` lines, then its `move` lines and its `part`
@@ -528,6 +542,15 @@ impl Agent for PolicyAgent {
                 moves.inputs(features, &world, decision.player, t)
             }
             _ => vec![1.0, t],
+        };
+        // A wander's exits are found by trying the options: in a world dealt from the seat's view,
+        // never in the real game.
+        let world;
+        let game = if game.decisions_in_turn() >= TURN_WANDER {
+            world = game.determinize_by_holder(decision.player, self.rng.gen());
+            &world
+        } else {
+            game
         };
         if self.best {
             moves.best((game, decision), &inputs, &mut self.rng)

@@ -38,6 +38,51 @@ pub(super) fn run_forced(g: &mut Game) {
     }
 }
 
+/// Decisions of one turn after which a player without a value to see its progress by (a play-out
+/// policy, in `policy`, in the search's play-outs and in `learn`'s self-play) ends the turn where it
+/// can ([`wander_exits`]). A turn of the published games takes at most a few dozen decisions; one
+/// of buying and selling at one price never ends by itself.
+pub const TURN_WANDER: u64 = 100;
+
+/// Where the turn of `game` has run [`TURN_WANDER`] decisions: the options of its pending decision
+/// that hand the game on (after it, and the forced decisions that follow, someone else decides, the
+/// turn changes or the game ends), found by trying each; `None` before that, or where none does.
+pub fn wander_exits(game: &Game) -> Option<Vec<usize>> {
+    if game.decisions_in_turn() < TURN_WANDER {
+        return None;
+    }
+    let Status::Decision(d) = game.status() else {
+        return None;
+    };
+    let (seat, turn) = (d.player, game.turns());
+    let exits: Vec<usize> = (0..d.options.len())
+        .filter(|&i| {
+            let mut g = game.clone();
+            g.set_recording(false);
+            g.set_labels(false);
+            if g.apply(i).is_err() {
+                return false;
+            }
+            run_forced(&mut g);
+            g.turns() != turn || !matches!(g.status(), Status::Decision(d) if d.player == seat)
+        })
+        .collect();
+    (!exits.is_empty()).then_some(exits)
+}
+
+/// `chances` with every option but `exits` at 0, the rest scaled to sum to 1 (all of them at the
+/// same chance where the policy gave them none).
+pub fn only_exits(chances: &mut [f64], exits: &[usize]) {
+    let total: f64 = exits.iter().filter_map(|&i| chances.get(i)).sum();
+    for (i, c) in chances.iter_mut().enumerate() {
+        *c = match exits.contains(&i) {
+            false => 0.0,
+            true if total > 0.0 => *c / total,
+            true => 1.0 / exits.len() as f64,
+        };
+    }
+}
+
 /// Why a search took an option without searching: the loop guard left it alone.
 pub(super) const LOOP_GUARD: &str =
     "the only option it has not taken from this very position this turn (it never goes round in circles)";

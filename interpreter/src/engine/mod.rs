@@ -578,6 +578,11 @@ impl Game {
         self.st.turn
     }
 
+    /// Decisions taken since the current turn began (what [`GameConfig::max_decisions`] limits).
+    pub fn decisions_in_turn(&self) -> u64 {
+        self.st.steps.saturating_sub(self.st.turn_steps)
+    }
+
     /// The work done since the last decision (or since the game began): statements run, expressions
     /// evaluated, list items walked; it may not exceed `GameConfig::max_steps`.
     pub fn work(&self) -> u64 {

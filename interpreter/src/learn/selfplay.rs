@@ -6,6 +6,7 @@ use super::policy::{position_step, units_gradient};
 use super::{config, LearnConfig};
 use crate::agents::features::FeatureSet;
 use crate::agents::moves::{draw, option_keys, summed_rows, Moves, OptionKeys, Table};
+use crate::agents::{only_exits, wander_exits};
 use crate::engine::{Game, Status};
 use crate::program::Program;
 use crate::sim::{game_seed, wilson};
@@ -132,7 +133,10 @@ pub(super) fn episode(
             if record {
                 let keys = option_keys(&game, d, lc.policy_parts);
                 let scores: Vec<f64> = keys.iter().map(|k| policy.score_of(k, &inputs)).collect();
-                let chances = crate::agents::model::softmax(&scores);
+                let mut chances = crate::agents::model::softmax(&scores);
+                if let Some(exits) = wander_exits(&game) {
+                    only_exits(&mut chances, &exits);
+                }
                 let i = draw(&chances, &mut rng);
                 let seat = d.player as usize;
                 if gradients.len() <= seat {
