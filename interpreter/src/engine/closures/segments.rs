@@ -116,6 +116,11 @@ pub(crate) fn run(m: &mut Mach, code: &BlockCode, i: u32) -> stmts::R<Option<Flo
                 break;
             }
             Ctl::Left(flow) => return Ok(Some(flow)),
+            // Out of the loops run inline: the walker's loop frame below is left (loops.rs).
+            Ctl::Break => {
+                m.leave_loop(code.span)?;
+                return Ok(Some(Flow::Next));
+            }
             Ctl::Return(_) => {
                 let span = code.span;
                 return Err(m.err(span, "`return` outside an inline call".into()));
@@ -187,6 +192,11 @@ fn framed(m: &mut Mach, regs: &mut stmts::Regs, code: &BlockCode, frame: Frame) 
         Ctl::Return(w) => {
             m.pop_frame();
             Ok(Ctl::Return(w))
+        }
+        // Out of the frame to the loop around it, as the walker's `break` unwinds it.
+        Ctl::Break => {
+            m.unwind_to(mark);
+            Ok(Ctl::Break)
         }
         // Unwound to this frame's place. (A compiled turn's frame below it has the stage `Body`
         // while its body runs inline; `End`: `end turn` unwound this frame with it.)
@@ -273,6 +283,11 @@ pub(super) fn turn(sx: &mut Sx, e: &Expr, body: BlockId) -> super::expr::C<Step>
             Ctl::Return(w) => {
                 m.pop_frame();
                 return Ok(Ctl::Return(w));
+            }
+            // Out of the turn to the loop around it (no end: the walker's `break` unwinds it).
+            Ctl::Break => {
+                m.unwind_to(mark - 1);
+                return Ok(Ctl::Break);
             }
             // `end turn` in the body unwound to this turn: its end follows.
             Ctl::Left(Flow::Next) if m.s.frames.len() == mark && ended(m) => {}

@@ -54,7 +54,13 @@ fn on_the_closures_alone(p: &Arc<Program>, file: &str, players: u8, games: u64, 
 
 /// Checks `src`, asserts that every statement compiles but the walker's own, and plays it as
 /// `on_the_closures_alone` does.
-fn compiled_whole(src: &str, file: &str, players: u8, games: u64, least: u64) -> Arc<Program> {
+pub(super) fn compiled_whole(
+    src: &str,
+    file: &str,
+    players: u8,
+    games: u64,
+    least: u64,
+) -> Arc<Program> {
     let p = checked(src);
     walkers_own_compile_whole(&p);
     on_the_closures_alone(&p, file, players, games, least);
@@ -455,7 +461,7 @@ fn phases_on_the_closures_are_the_walkers() {
 
 /// A script of coins worth 1 to 5 (two of each) in a deck, hands and coins per player: its game
 /// header, then these, then the rest of `src`.
-fn hands(src: &str) -> String {
+pub(super) fn hands(src: &str) -> String {
     let (header, rest) = src.split_at(src.find("}\n").expect("a header") + 2);
     let cards =
         "property worth: int = 0\ncard \"Coin {n}\" for n in 1..5 {\n  copies 2\n  worth n\n}\n";
