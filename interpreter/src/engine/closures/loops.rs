@@ -12,12 +12,12 @@
 //! (`While`, `Repeat` with the passes left, `Loop`) below the body's, and the walker goes on.
 
 use super::expr::compile;
-use super::stmts::{block, charge, eval, inline, BlockCode, Ctl, Regs, Step, Sx, R};
+use super::stmts::{block, charge, eval, inline_charged, BlockCode, Ctl, Regs, Step, Sx, R};
 use crate::engine::exec::{At, Frame, Mach};
 use crate::program::{BlockId, Expr};
 use cardgame_grammar::ast::Span;
 
-/// One pass of a compiled loop: its unit of work at the loop's `span`, then `code` inline with
+/// One pass of a compiled loop: its unit of work and its body's at the loop's `span`, then `code` inline with
 /// `around` the loop's walker frame for where it pauses. `None`: the loop goes on; `Some`: it
 /// ends with that (a `break` caught: the statement after the loop follows).
 #[inline(always)]
@@ -28,8 +28,8 @@ pub(super) fn pass(
     span: Span,
     around: impl FnOnce() -> Option<Frame>,
 ) -> R<Option<Ctl>> {
-    charge(m, 1, span)?;
-    match inline(m, regs, code, around)? {
+    charge(m, 1 + code.charge[0], span)?;
+    match inline_charged(m, regs, code, around)? {
         Ctl::Next => Ok(None),
         Ctl::Break => Ok(Some(Ctl::Next)),
         other => Ok(Some(other)),

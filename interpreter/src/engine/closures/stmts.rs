@@ -350,9 +350,9 @@ fn nested(st: &Stmt) -> Vec<BlockId> {
     }
 }
 
-/// Runs `code` inline from its start. Where a statement is the walker's, or pushed frames, the
-/// walker's frames for the position are made: `around` (the loop's frame, when the block is a
-/// loop's body) and the block's own, resuming there.
+/// Runs `code` inline from its start, its work charged. Where a statement is the walker's, or
+/// pushed frames, the walker's frames for the position are made: `around` (the loop's frame, when
+/// the block is a loop's body) and the block's own, resuming there.
 pub(crate) fn inline(
     m: &mut Mach,
     regs: &mut Regs,
@@ -360,6 +360,17 @@ pub(crate) fn inline(
     around: impl FnOnce() -> Option<Frame>,
 ) -> R<Ctl> {
     charge(m, code.charge[0], code.span)?;
+    inline_charged(m, regs, code, around)
+}
+
+/// `inline` of a block whose work the caller charged (a loop's pass: loops.rs).
+#[inline(always)]
+pub(crate) fn inline_charged(
+    m: &mut Mach,
+    regs: &mut Regs,
+    code: &BlockCode,
+    around: impl FnOnce() -> Option<Frame>,
+) -> R<Ctl> {
     for (j, step) in code.steps.iter().enumerate() {
         let mark = m.s.frames.len();
         let ctl = match step {
