@@ -27,6 +27,17 @@ impl<'a> Mach<'a> {
         }
     }
 
+    /// A turn past the turn limit: the game ends with no winner.
+    pub(crate) fn turn_limit(&self) -> Flow {
+        Flow::Stop(Stop::Over(Box::new(Outcome {
+            winners: Vec::new(),
+            participants: Vec::new(),
+            reason: format!("turn limit of {} turns reached", self.s.fixed.max_turns),
+            finished: false,
+            flow_ended: false,
+        })))
+    }
+
     /// Executes one statement, every form, reporting what it reports.
     pub(crate) fn exec_walked(&mut self, stmt: &'a Stmt, at: At) -> R<Flow> {
         let span = stmt.span;
@@ -217,13 +228,7 @@ impl<'a> Mach<'a> {
                     return Ok(Flow::Next);
                 }
                 if self.s.turn >= self.s.fixed.max_turns {
-                    return Ok(Flow::Stop(Stop::Over(Box::new(Outcome {
-                        winners: Vec::new(),
-                        participants: Vec::new(),
-                        reason: format!("turn limit of {} turns reached", self.s.fixed.max_turns),
-                        finished: false,
-                        flow_ended: false,
-                    }))));
+                    return Ok(self.turn_limit());
                 }
                 let prev = self.s.active;
                 self.s.frames.push(Frame::Turn {

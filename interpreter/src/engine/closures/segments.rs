@@ -234,7 +234,7 @@ pub(super) fn end_phase() -> Step {
     })
 }
 
-/// `turn P { body }` of a seat that lives, below the turn limit (else the walker's): its frame
+/// `turn P { body }` of a seat that lives (past the turn limit, the game's end): its frame
 /// pushed, the turn counted and its event while recording, then the body inline above the frame,
 /// `turn end`'s triggers and the checks, the frame popped (the active player back). Where a
 /// trigger listens to the turn's start or end, or the body pauses, the frames stay as the
@@ -254,7 +254,7 @@ pub(super) fn turn(sx: &mut Sx, e: &Expr, body: BlockId) -> super::expr::C<Step>
             return Ok(Ctl::Next);
         }
         if m.s.turn >= m.s.fixed.max_turns {
-            return Ok(Ctl::Walk);
+            return Ok(Ctl::Left(m.turn_limit()));
         }
         let prev = m.s.active;
         m.s.frames.push(Frame::Turn {

@@ -3,7 +3,7 @@
 //! place, a failed move caught by `strict`); each script played in lockstep, recorded or not, and
 //! on the closures alone with no statement they compiled left to the walker (`Counted::walked`).
 
-use super::closures::lockstep_in;
+use super::closures::{lockstep_configured, lockstep_in};
 use super::gaps::walkers_own_compile_whole;
 use super::oracle::{checked, config};
 use crate::engine::{Engine, Game, Status};
@@ -636,4 +636,31 @@ fn strict_and_rounds_on_the_closures_are_the_walkers() {
     let p = checked(&hands(BLOCKS_REST));
     walkers_own_compile_whole(&p);
     on_the_closures_alone(&p, "blocks", 3, 40, 100);
+}
+
+/// A turn at the turn limit ends the game as the walker's: in a `for`, in a procedure run inline.
+#[test]
+fn turns_at_the_limit_are_the_walkers() {
+    let p = checked(&hands(TURNS_REST));
+    let limited = |seed: u64, engine| {
+        let mut c = config(3, seed, engine);
+        c.max_turns = 3 + seed as u32 % 12;
+        c
+    };
+    for record in [false, true] {
+        assert!(lockstep_configured(&p, "turn limits", 30, record, limited) >= 100);
+    }
+    let mut walked = 0;
+    for seed in 0..30 {
+        let mut g = Game::new(p.clone(), limited(seed, Engine::Closures));
+        while let Status::Decision(_) = g.status() {
+            g.apply(0).expect("an option");
+        }
+        match g.status() {
+            Status::Over(o) => assert!(o.reason.starts_with("turn limit"), "{o:?}"),
+            s => panic!("{s:?}"),
+        }
+        walked += g.counted().walked;
+    }
+    assert_eq!(walked, 0, "turns at the limit walked");
 }
