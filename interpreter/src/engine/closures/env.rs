@@ -21,6 +21,10 @@ pub(crate) struct Env<'g> {
     /// the parameter's slot holds the place of its list here (`Items::Bound`). Owned by a menu's
     /// listing; `None` elsewhere.
     pub lists: Option<&'g mut Lists>,
+    /// The texts given to a function's parameter or an expression's `let` while the closures run
+    /// (a slot holds only words: the local's slot holds its text's place here). Owned by this
+    /// `Env`; a call or a `let` gives back the places it took when it ends.
+    pub texts: Vec<std::sync::Arc<String>>,
 }
 
 /// A slot holding no word (a local not yet given, or given a value that is not a word): a
@@ -48,6 +52,7 @@ impl<'g> Env<'g> {
             you,
             slots,
             lists: None,
+            texts: Vec::new(),
         }
     }
 }

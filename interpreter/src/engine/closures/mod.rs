@@ -26,6 +26,7 @@ mod places;
 mod props;
 mod segments;
 mod stmts;
+mod text_store;
 mod texts;
 mod value;
 
