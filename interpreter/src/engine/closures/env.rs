@@ -22,9 +22,10 @@ pub(crate) struct Env<'g> {
     /// listing; `None` elsewhere.
     pub lists: Option<&'g mut Lists>,
     /// The texts given to a function's parameter or an expression's `let` while the closures run
-    /// (a slot holds only words: the local's slot holds its text's place here). Owned by this
-    /// `Env`; a call or a `let` gives back the places it took when it ends.
-    pub texts: Vec<std::sync::Arc<String>>,
+    /// (a slot holds only words: the local's slot holds its text's place here; text_store.rs).
+    /// Owned by who evaluates a value (`value::eval_value`, a text built); `None` elsewhere, where
+    /// such a text is the walker's. A call or a `let` gives back the places it took when it ends.
+    pub texts: Option<&'g mut Vec<std::sync::Arc<String>>>,
 }
 
 /// A slot holding no word (a local not yet given, or given a value that is not a word): a
@@ -52,7 +53,7 @@ impl<'g> Env<'g> {
             you,
             slots,
             lists: None,
-            texts: Vec::new(),
+            texts: None,
         }
     }
 }

@@ -353,6 +353,7 @@ fn nested(st: &Stmt) -> Vec<BlockId> {
 /// Runs `code` inline from its start, its work charged. Where a statement is the walker's, or
 /// pushed frames, the walker's frames for the position are made: `around` (the loop's frame, when
 /// the block is a loop's body) and the block's own, resuming there.
+#[inline(always)]
 pub(crate) fn inline(
     m: &mut Mach,
     regs: &mut Regs,

@@ -2,7 +2,8 @@
 //!
 //! A slot holds only words. A function's parameter of type text (`join_terms(a: text, b: text)`)
 //! or an expression's `let` given a text (the checker's, of a call it inlined) is
-//! `Given::Text`: the text is made by its value closure and kept in `Env::texts` while the call
+//! `Given::Text`: the text is made by its value closure and kept in `Env::texts` (where whoever
+//! evaluates a value gives one: `value::eval_value`, a text built) while the call
 //! or the `let`'s body runs, the slot holding its place there, read by a value closure; the call
 //! or the `let` gives the places back when it ends. Texts compared (`t == ""`) are compared by
 //! value, as the walker compares them.
@@ -64,8 +65,9 @@ pub(super) fn place(cx: &mut Cx, x: &Expr) -> C<Int> {
         let Value::Text(t) = g(env)? else {
             return None;
         };
-        env.texts.push(t);
-        Some(env.texts.len() as i64 - 1)
+        let texts = env.texts.as_deref_mut()?;
+        texts.push(t);
+        Some(texts.len() as i64 - 1)
     }))
 }
 
@@ -73,7 +75,7 @@ pub(super) fn place(cx: &mut Cx, x: &Expr) -> C<Int> {
 pub(super) fn read(cx: &mut Cx, s: u16) -> C<Val> {
     let i = cx.slot(s)?;
     Ok(Box::new(move |env| {
-        let t = env.texts.get(usize::try_from(env.slots[i]).ok()?)?;
+        let t = (env.texts.as_deref()?).get(usize::try_from(env.slots[i]).ok()?)?;
         Some(Value::Text(t.clone()))
     }))
 }
@@ -106,9 +108,9 @@ pub(super) fn compared(cx: &mut Cx, eq: bool, a: &Expr, b: &Expr) -> C<Int> {
 pub(super) fn call<T: 'static>(arg_fns: Vec<Int>, base: usize, body: Of<T>, texts: bool) -> Of<T> {
     if texts {
         return Box::new(move |env| {
-            let mark = env.texts.len();
+            let mark = kept(env);
             let v = enter(env, &arg_fns, base).and_then(|()| body(env));
-            env.texts.truncate(mark);
+            give_back(env, mark);
             v
         });
     }
@@ -123,10 +125,10 @@ pub(super) fn call<T: 'static>(arg_fns: Vec<Int>, base: usize, body: Of<T>, text
 pub(super) fn let_in<T: 'static>(vf: Int, i: usize, bf: Of<T>, text: bool) -> Of<T> {
     if text {
         return Box::new(move |env| {
-            let mark = env.texts.len();
+            let mark = kept(env);
             env.slots[i] = vf(env)?;
             let v = bf(env);
-            env.texts.truncate(mark);
+            give_back(env, mark);
             v
         });
     }
@@ -134,4 +136,16 @@ pub(super) fn let_in<T: 'static>(vf: Int, i: usize, bf: Of<T>, text: bool) -> Of
         env.slots[i] = vf(env)?;
         bf(env)
     })
+}
+
+/// How many texts `env` keeps.
+fn kept(env: &Env) -> usize {
+    env.texts.as_deref().map_or(0, Vec::len)
+}
+
+/// The texts kept past `mark` given back.
+fn give_back(env: &mut Env, mark: usize) {
+    if let Some(texts) = env.texts.as_deref_mut() {
+        texts.truncate(mark);
+    }
 }
