@@ -392,7 +392,7 @@ pub(super) fn let_in<T>(
         cx.give(slot, g);
         return Ok((vf, i, body_of(cx, body)?, false));
     }
-    // A text, kept in `Env::texts` while the body runs (the last item: true).
+    // A text, kept in `Made::texts` while the body runs (the last item: true).
     if super::text_store::is_text(cx, v) {
         let vf = super::text_store::place(cx, v)?;
         cx.give(slot, Given::Text);

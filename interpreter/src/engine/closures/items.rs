@@ -80,7 +80,7 @@ pub(super) enum Items {
         cards: bool,
     },
     /// The list a parameter ranging over lists is given (`Given::Bound`): its slot holds the
-    /// list's place among `Env::lists`.
+    /// list's place among `Made::lists`.
     Bound(usize),
     /// `a..b`: the numbers from a to b (none when b < a); a range longer than `WALK` is the
     /// walker's.
@@ -99,10 +99,10 @@ pub(crate) enum Given {
     /// A card's property that is a list of kinds constant for its kind (`c.recipe`): its slot
     /// holds the card, and it is read only as a list walked (`KindList`).
     KindList(KindLists),
-    /// A list of words of the type given, one of `Env::lists`: its slot holds the list's place
+    /// A list of words of the type given, one of `Made::lists`: its slot holds the list's place
     /// there, and it is read only as a list walked (`Bound`).
     Bound(Ty),
-    /// A text: its slot holds the text's place in `Env::texts`, read by a value closure.
+    /// A text: its slot holds the text's place in `Made::texts`, read by a value closure.
     Text,
 }
 
@@ -569,10 +569,10 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
     })
 }
 
-/// The list made for a parameter whose slot `i` holds its place among `Env::lists`.
+/// The list made for a parameter whose slot `i` holds its place among `Made::lists`.
 fn bound(env: &Env, i: usize) -> Option<Arc<[i64]>> {
     let j = usize::try_from(*env.slots.get(i)?).ok()?;
-    env.lists.as_deref()?.get(j).cloned()
+    env.made.as_deref()?.lists.get(j).cloned()
 }
 
 /// The items of a variable's list (`v`), each as a word, given to `f` until it answers false;

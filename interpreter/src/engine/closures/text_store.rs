@@ -1,8 +1,8 @@
-//! Engine stage (closures): texts given to functions' parameters and to `let`s, kept in `Env::texts`.
+//! Engine stage (closures): texts given to functions' parameters and to `let`s, kept in `Made::texts`.
 //!
 //! A slot holds only words. A function's parameter of type text (`join_terms(a: text, b: text)`)
 //! or an expression's `let` given a text (the checker's, of a call it inlined) is
-//! `Given::Text`: the text is made by its value closure and kept in `Env::texts` (where whoever
+//! `Given::Text`: the text is made by its value closure and kept in `Made::texts` (where whoever
 //! evaluates a value gives one: `value::eval_value`, a text built) while the call
 //! or the `let`'s body runs, the slot holding its place there, read by a value closure; the call
 //! or the `let` gives the places back when it ends. Texts compared (`t == ""`) are compared by
@@ -58,24 +58,24 @@ fn texts_in(cx: &Cx, x: &Expr, lets: &mut Vec<u16>) -> bool {
     }
 }
 
-/// Text `x` made and kept in `Env::texts`: the closure gives its place there.
+/// Text `x` made and kept in `Made::texts`: the closure gives its place there.
 pub(super) fn place(cx: &mut Cx, x: &Expr) -> C<Int> {
     let g = compile_value(cx, x)?;
     Ok(Box::new(move |env| {
         let Value::Text(t) = g(env)? else {
             return None;
         };
-        let texts = env.texts.as_deref_mut()?;
+        let texts = &mut env.made.as_deref_mut()?.texts;
         texts.push(t);
         Some(texts.len() as i64 - 1)
     }))
 }
 
-/// Local `s` given a text, read from its place in `Env::texts`.
+/// Local `s` given a text, read from its place in `Made::texts`.
 pub(super) fn read(cx: &mut Cx, s: u16) -> C<Val> {
     let i = cx.slot(s)?;
     Ok(Box::new(move |env| {
-        let t = (env.texts.as_deref()?).get(usize::try_from(env.slots[i]).ok()?)?;
+        let t = (env.made.as_deref()?.texts).get(usize::try_from(env.slots[i]).ok()?)?;
         Some(Value::Text(t.clone()))
     }))
 }
@@ -140,12 +140,12 @@ pub(super) fn let_in<T: 'static>(vf: Int, i: usize, bf: Of<T>, text: bool) -> Of
 
 /// How many texts `env` keeps.
 fn kept(env: &Env) -> usize {
-    env.texts.as_deref().map_or(0, Vec::len)
+    env.made.as_deref().map_or(0, |m| m.texts.len())
 }
 
 /// The texts kept past `mark` given back.
 fn give_back(env: &mut Env, mark: usize) {
-    if let Some(texts) = env.texts.as_deref_mut() {
-        texts.truncate(mark);
+    if let Some(made) = env.made.as_deref_mut() {
+        made.texts.truncate(mark);
     }
 }
