@@ -28,9 +28,9 @@ pub(crate) struct Made {
     /// The lists given to a parameter that ranges over lists (menu.rs, `Domain::Lists`), as words
     /// (`Items::Bound`). Owned by a menu's listing.
     pub lists: Lists,
-    /// The texts given to a function's parameter or an expression's `let` (text_store.rs). Owned
-    /// by who evaluates a value (`value::eval_value`, a text built); a call or a `let` gives back
-    /// the places it took when it ends.
+    /// The texts given to a function's parameter or an expression's `let` (text_store.rs). Made
+    /// by the outermost call or `let` that keeps one, where nobody gave a store; a call or a `let`
+    /// gives back the places it took when it ends.
     pub texts: Vec<std::sync::Arc<String>>,
 }
 

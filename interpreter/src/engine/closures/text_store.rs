@@ -2,8 +2,8 @@
 //!
 //! A slot holds only words. A function's parameter of type text (`join_terms(a: text, b: text)`)
 //! or an expression's `let` given a text (the checker's, of a call it inlined) is
-//! `Given::Text`: the text is made by its value closure and kept in `Made::texts` (where whoever
-//! evaluates a value gives one: `value::eval_value`, a text built) while the call
+//! `Given::Text`: the text is made by its value closure and kept in `Made::texts` (the outermost
+//! such call or `let` makes the store where nobody gave one) while the call
 //! or the `let`'s body runs, the slot holding its place there, read by a value closure; the call
 //! or the `let` gives the places back when it ends. Texts compared (`t == ""`) are compared by
 //! value, as the walker compares them.
@@ -108,10 +108,12 @@ pub(super) fn compared(cx: &mut Cx, eq: bool, a: &Expr, b: &Expr) -> C<Int> {
 pub(super) fn call<T: 'static>(arg_fns: Vec<Int>, base: usize, body: Of<T>, texts: bool) -> Of<T> {
     if texts {
         return Box::new(move |env| {
-            let mark = kept(env);
-            let v = enter(env, &arg_fns, base).and_then(|()| body(env));
-            give_back(env, mark);
-            v
+            stored(env, |env| {
+                let mark = kept(env);
+                let v = enter(env, &arg_fns, base).and_then(|()| body(env));
+                give_back(env, mark);
+                v
+            })
         });
     }
     Box::new(move |env| {
@@ -125,11 +127,13 @@ pub(super) fn call<T: 'static>(arg_fns: Vec<Int>, base: usize, body: Of<T>, text
 pub(super) fn let_in<T: 'static>(vf: Int, i: usize, bf: Of<T>, text: bool) -> Of<T> {
     if text {
         return Box::new(move |env| {
-            let mark = kept(env);
-            env.slots[i] = vf(env)?;
-            let v = bf(env);
-            give_back(env, mark);
-            v
+            stored(env, |env| {
+                let mark = kept(env);
+                env.slots[i] = vf(env)?;
+                let v = bf(env);
+                give_back(env, mark);
+                v
+            })
         });
     }
     Box::new(move |env| {
@@ -148,4 +152,17 @@ fn give_back(env: &mut Env, mark: usize) {
     if let Some(made) = env.made.as_deref_mut() {
         made.texts.truncate(mark);
     }
+}
+
+/// Runs `f` on `env` with a store of what the closures make: `env`'s own, or one made here for
+/// the time of `f` (only a call or a `let` that keeps a text needs one).
+#[inline(always)]
+fn stored<T>(env: &mut Env, f: impl FnOnce(&mut Env) -> Option<T>) -> Option<T> {
+    if env.made.is_some() {
+        return f(env);
+    }
+    let mut made = super::env::Made::default();
+    let mut inner = Env::new(env.p, env.s, env.l, env.you, &mut *env.slots);
+    inner.made = Some(&mut made);
+    f(&mut inner)
 }

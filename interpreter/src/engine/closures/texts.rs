@@ -87,9 +87,8 @@ impl Text {
     /// The text built in the frame the walker stands in (its locals in its context), shown to
     /// `viewer` when one is given, into `out`; `None` where the walker must build it.
     pub(crate) fn build(&self, m: &Mach, viewer: Option<u8>, out: &mut String) -> Option<()> {
-        let (mut regs, mut made) = (Regs::loaded(m, self.reads), super::env::Made::default());
+        let mut regs = Regs::loaded(m, self.reads);
         let mut env = Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots);
-        env.made = Some(&mut made);
         self.write(&mut env, viewer, out)
     }
 }

@@ -747,10 +747,7 @@ fn kind_arg(env: &Env, v: Value) -> Option<u16> {
 /// Runs value closure `f` over the game and a compiled body's slots.
 #[inline]
 pub(super) fn eval_value(m: &mut Mach, regs: &mut Regs, f: &Val) -> Option<Value> {
-    let mut made = super::env::Made::default();
-    let mut env = Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots);
-    env.made = Some(&mut made);
-    let v = f(&mut env);
+    let v = f(&mut Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots));
     #[cfg(test)]
     {
         m.s.probe.counted.values += v.is_some() as u64;
