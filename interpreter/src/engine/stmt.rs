@@ -14,6 +14,30 @@ use cardgame_grammar::ast::{Face, Position, Span};
 type R<T> = Result<T, RuntimeError>;
 
 impl<'a> Mach<'a> {
+    /// `break`: unwinds the innermost loop's frame, in the procedure being run (compiled loops
+    /// running inline catch their `break` themselves: closures/stmts.rs).
+    pub(crate) fn leave_loop(&mut self, span: Span) -> R<()> {
+        let inside = |f: &Frame| f.is_loop() || matches!(f, Frame::Call);
+        match self.s.frames.iter().rposition(inside) {
+            Some(i) if self.s.frames[i].is_loop() => {
+                self.unwind_to(i);
+                Ok(())
+            }
+            _ => Err(self.err(span, "`break` outside a loop".into())),
+        }
+    }
+
+    /// A turn past the turn limit: the game ends with no winner.
+    pub(crate) fn turn_limit(&self) -> Flow {
+        Flow::Stop(Stop::Over(Box::new(Outcome {
+            winners: Vec::new(),
+            participants: Vec::new(),
+            reason: format!("turn limit of {} turns reached", self.s.fixed.max_turns),
+            finished: false,
+            flow_ended: false,
+        })))
+    }
+
     /// Executes one statement, every form, reporting what it reports.
     pub(crate) fn exec_walked(&mut self, stmt: &'a Stmt, at: At) -> R<Flow> {
         let span = stmt.span;
@@ -93,21 +117,7 @@ impl<'a> Mach<'a> {
                 self.s.frames.push(Frame::Repeat { left, body: *body });
             }
             StmtKind::Loop(body) => self.s.frames.push(Frame::Loop { body: *body }),
-            StmtKind::Break => {
-                let mut i = self.s.frames.len();
-                loop {
-                    if i == 0 {
-                        return Err(self.err(span, "`break` outside a loop".into()));
-                    }
-                    i -= 1;
-                    match &self.s.frames[i] {
-                        f if f.is_loop() => break,
-                        Frame::Call => return Err(self.err(span, "`break` outside a loop".into())),
-                        _ => {}
-                    }
-                }
-                self.unwind_to(i);
-            }
+            StmtKind::Break => self.leave_loop(span)?,
             StmtKind::Require(c) => {
                 if !self.eval_bool(c)? {
                     return Ok(self.fail(span));
@@ -218,13 +228,7 @@ impl<'a> Mach<'a> {
                     return Ok(Flow::Next);
                 }
                 if self.s.turn >= self.s.fixed.max_turns {
-                    return Ok(Flow::Stop(Stop::Over(Box::new(Outcome {
-                        winners: Vec::new(),
-                        participants: Vec::new(),
-                        reason: format!("turn limit of {} turns reached", self.s.fixed.max_turns),
-                        finished: false,
-                        flow_ended: false,
-                    }))));
+                    return Ok(self.turn_limit());
                 }
                 let prev = self.s.active;
                 self.s.frames.push(Frame::Turn {

@@ -53,6 +53,8 @@ fn run_body(
             }
             return Ok(Ctl::Pushed);
         }
+        // The checker keeps a `break` inside a loop of its body: never out of a call.
+        Ctl::Break => return Err(m.err(code.span, "`break` outside a loop".into())),
         Ctl::Left(flow) => {
             // The frames were unwound below the call (a failure `strict` caught), each `Call`
             // popping a context: this call's had no frame, one more context goes.

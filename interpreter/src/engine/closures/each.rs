@@ -8,7 +8,7 @@
 //! as `inline` does for `while` and `repeat`.
 
 use super::expr::{compile, Cx};
-use super::stmts::{block, eval, inline, Ctl, Step, Sx};
+use super::stmts::{block, eval, Ctl, Step, Sx};
 use crate::engine::exec::{At, Frame, Mach};
 use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind, StmtKind, Ty};
 use crate::value::Value;
@@ -154,6 +154,7 @@ pub(super) fn compile_for(
     filter: Option<&Expr>,
     body: crate::program::BlockId,
     at: At,
+    span: cardgame_grammar::ast::Span,
 ) -> Result<Step, &'static str> {
     // The list is made before the loop's local is bound: its closure first.
     let items_f = super::value::list(&mut sx.cx, list).ok();
@@ -206,9 +207,8 @@ pub(super) fn compile_for(
                     idx: i as u32 + 1,
                 })
             };
-            match inline(m, regs, &code, around)? {
-                Ctl::Next => {}
-                other => return Ok(other),
+            if let Some(end) = super::loops::pass(m, regs, &code, span, around)? {
+                return Ok(end);
             }
         }
         Ok(Ctl::Next)

@@ -17,10 +17,21 @@ pub(crate) struct Env<'g> {
     pub you: u8,
     /// The slots, owned by the caller: a menu's or a check's own, or a compiled body's frame.
     pub slots: &'g mut Slots,
-    /// The lists given to a parameter that ranges over lists (menu.rs, `Domain::Lists`), as words:
-    /// the parameter's slot holds the place of its list here (`Items::Bound`). Owned by a menu's
-    /// listing; `None` elsewhere.
-    pub lists: Option<&'g mut Lists>,
+    /// What the closures make while they run that a slot cannot hold (`Made`); `None` where
+    /// nobody keeps it, and the walker makes it.
+    pub made: Option<&'g mut Made>,
+}
+
+/// What the closures make while they run that a slot cannot hold, the slot holding its place here.
+#[derive(Default)]
+pub(crate) struct Made {
+    /// The lists given to a parameter that ranges over lists (menu.rs, `Domain::Lists`), as words
+    /// (`Items::Bound`). Owned by a menu's listing.
+    pub lists: Lists,
+    /// The texts given to a function's parameter or an expression's `let` (text_store.rs). Made
+    /// by the outermost call or `let` that keeps one, where nobody gave a store; a call or a `let`
+    /// gives back the places it took when it ends.
+    pub texts: Vec<std::sync::Arc<String>>,
 }
 
 /// A slot holding no word (a local not yet given, or given a value that is not a word): a
@@ -47,7 +58,7 @@ impl<'g> Env<'g> {
             l,
             you,
             slots,
-            lists: None,
+            made: None,
         }
     }
 }

@@ -371,11 +371,8 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
         ExprKind::Builtin(b, args) => super::builtins::builtin(cx, *b, args)?,
         ExprKind::Text(_) => return Err("a text"),
         ExprKind::Let(slot, v, body) => {
-            let (vf, i, bf) = let_in(cx, *slot, v, body, compile)?;
-            Box::new(move |env| {
-                env.slots[i] = vf(env)?;
-                bf(env)
-            })
+            let (vf, i, bf, text) = let_in(cx, *slot, v, body, compile)?;
+            super::text_store::let_in(vf, i, bf, text)
         }
     })
 }
@@ -388,17 +385,23 @@ pub(super) fn let_in<T>(
     v: &Expr,
     body: &Expr,
     body_of: impl FnOnce(&mut Cx, &Expr) -> C<T>,
-) -> C<(Int, usize, T)> {
+) -> C<(Int, usize, T, bool)> {
     let i = cx.slot(slot)?;
     // A value that is not a word, where the closures stand for it (`items::given`).
     if let Ok((g, vf)) = super::items::given(cx, v) {
         cx.give(slot, g);
-        return Ok((vf, i, body_of(cx, body)?));
+        return Ok((vf, i, body_of(cx, body)?, false));
+    }
+    // A text, kept in `Made::texts` while the body runs (the last item: true).
+    if super::text_store::is_text(cx, v) {
+        let vf = super::text_store::place(cx, v)?;
+        cx.give(slot, Given::Text);
+        return Ok((vf, i, body_of(cx, body)?, true));
     }
     let t = super::stmts::type_of(cx, v).ok_or("`let` of what is not a word")?;
     let vf = compile(cx, v)?;
     cx.set_type(slot, t);
-    Ok((vf, i, body_of(cx, body)?))
+    Ok((vf, i, body_of(cx, body)?, false))
 }
 
 /// A card's kind, zone, face or owner; a space's column or row.
@@ -530,6 +533,11 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
             Some(((af(env)? == bf(env)?) == eq) as i64)
         }));
     }
+    // Texts compared (`t == ""`): their values, as the walker compares them.
+    let texts = |x| super::text_store::is_text(cx, x);
+    if let (BinOp::Eq | BinOp::Ne, true) = (op, texts(a) && texts(b)) {
+        return super::text_store::compared(cx, op == BinOp::Eq, a, b);
+    }
     // A word compared with `none` (`k == none`, or a parameter given `none`): none equals no
     // word, and a word closure answers only for what is not `none`.
     if let (BinOp::Eq | BinOp::Ne, Some(other)) = (
@@ -613,11 +621,9 @@ pub(crate) fn zone(cx: &mut Cx, z: usize, holder: Option<&Expr>) -> C<Int> {
 
 /// A function's call: its body compiled in place, in a frame above the caller's.
 fn call(cx: &mut Cx, f: usize, args: &[Expr]) -> C<Int> {
+    let texts = super::text_store::takes_text(cx, f);
     let (arg_fns, base, body) = frame(cx, f, args, compile)?;
-    Ok(Box::new(move |env| {
-        enter(env, &arg_fns, base)?;
-        body(env)
-    }))
+    Ok(super::text_store::call(arg_fns, base, body, texts))
 }
 
 /// A function's call compiled in a frame above the caller's: its arguments' closures, the
@@ -648,6 +654,11 @@ pub(super) fn frame<T>(
                     && walked_only(&def.body, s as u16) =>
             {
                 Ty::Zone
+            }
+            Ty::Text => {
+                given.push((s as u16, Given::Text));
+                arg_fns.push(super::text_store::place(cx, a)?);
+                continue;
             }
             _ => {
                 let (g, f) = super::items::given(cx, a)

@@ -62,7 +62,13 @@ pub(super) fn log_of_values(sx: &mut Sx, t: &TextIr, at: At) -> Step {
         for (e, f) in &parts {
             let v = match f.as_ref().and_then(|f| eval_value(m, regs, f)) {
                 Some(v) => v,
-                None => m.eval(e)?,
+                None => {
+                    #[cfg(test)]
+                    {
+                        m.s.probe.counted.parts_walked += 1;
+                    }
+                    m.eval(e)?
+                }
             };
             most = match v {
                 Value::Text(t) => most.saturating_add(t.len()),

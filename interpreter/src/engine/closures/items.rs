@@ -80,7 +80,7 @@ pub(super) enum Items {
         cards: bool,
     },
     /// The list a parameter ranging over lists is given (`Given::Bound`): its slot holds the
-    /// list's place among `Env::lists`.
+    /// list's place among `Made::lists`.
     Bound(usize),
     /// `a..b`: the numbers from a to b (none when b < a); a range longer than `WALK` is the
     /// walker's.
@@ -90,8 +90,8 @@ pub(super) enum Items {
 /// Per kind, a property's list of kinds as words.
 pub(super) type KindLists = Arc<[Box<[i64]>]>;
 
-/// A function's parameter that is not a word, given what the closures stand for: in the
-/// function's frame it is read only where the compiler looks for it (`Cx::given`).
+/// A function's parameter or a `let` that is not a word, given what the closures stand for: in
+/// the function's frame it is read only where the compiler looks for it (`Cx::given`).
 #[derive(Clone)]
 pub(crate) enum Given {
     /// `none`: compared with a word, it equals none (`k == skip`).
@@ -99,9 +99,11 @@ pub(crate) enum Given {
     /// A card's property that is a list of kinds constant for its kind (`c.recipe`): its slot
     /// holds the card, and it is read only as a list walked (`KindList`).
     KindList(KindLists),
-    /// A list of words of the type given, one of `Env::lists`: its slot holds the list's place
+    /// A list of words of the type given, one of `Made::lists`: its slot holds the list's place
     /// there, and it is read only as a list walked (`Bound`).
     Bound(Ty),
+    /// A text: its slot holds the text's place in `Made::texts`, read by a value closure.
+    Text,
 }
 
 /// The most cards of one zone the closures walk in one evaluation: a larger zone is the walker's,
@@ -512,6 +514,7 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
             }
             Some(Given::Bound(ty)) => (Items::Bound(cx.slot(*s)?), ty.clone()),
             Some(Given::Nothing) => return Err("a local given `none`"),
+            Some(Given::Text) => return Err("a text"),
             None => match cx.type_of_local(*s) {
                 Some(Ty::List(item)) if cx.locals && super::expr::is_word(item) => {
                     (Items::Context(*s), (**item).clone())
@@ -566,10 +569,10 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
     })
 }
 
-/// The list made for a parameter whose slot `i` holds its place among `Env::lists`.
+/// The list made for a parameter whose slot `i` holds its place among `Made::lists`.
 fn bound(env: &Env, i: usize) -> Option<Arc<[i64]>> {
     let j = usize::try_from(*env.slots.get(i)?).ok()?;
-    env.lists.as_deref()?.get(j).cloned()
+    env.made.as_deref()?.lists.get(j).cloned()
 }
 
 /// The items of a variable's list (`v`), each as a word, given to `f` until it answers false;
@@ -640,7 +643,9 @@ pub(super) fn given(cx: &mut Cx, a: &Expr) -> C<(Given, Int)> {
                 let (ty, i) = (ty.clone(), cx.slot(*s)?);
                 Ok((Given::Bound(ty), Box::new(move |env| Some(env.slots[i]))))
             }
-            Some(Given::Nothing | Given::KindList(_)) | None => Err("a value that is not a word"),
+            Some(Given::Nothing | Given::KindList(_) | Given::Text) | None => {
+                Err("a value that is not a word")
+            }
         },
         _ => Err("a value that is not a word"),
     }

@@ -81,7 +81,7 @@ pub(super) enum Domain {
     /// Any other list the closures walk (items.rs), of items of the type given.
     Items(super::items::Items, Ty),
     /// A list written out of lists the closures walk, whose items are words of the type given:
-    /// each list is made, kept among `Env::lists` and given to the parameter (`Given::Bound`).
+    /// each list is made, kept among `Made::lists` and given to the parameter (`Given::Bound`).
     Lists(Vec<super::items::Items>, Ty),
 }
 
@@ -137,7 +137,7 @@ fn list_of_words(cx: &Cx, e: &Expr) -> bool {
 }
 
 /// Slot `s` holds the parameter of domain items of type `ty`: a word, or the place of a list among
-/// `Env::lists`.
+/// `Made::lists`.
 fn bind(cx: &mut Cx, s: u16, ty: Ty) {
     match ty {
         Ty::List(item) => cx.give(s, super::items::Given::Bound(*item)),

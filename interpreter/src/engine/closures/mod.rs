@@ -18,6 +18,7 @@ mod expr;
 mod in_place;
 mod items;
 mod kinds;
+mod loops;
 mod menu;
 mod moves;
 mod pairs;
@@ -25,6 +26,7 @@ mod places;
 mod props;
 mod segments;
 mod stmts;
+mod text_store;
 mod texts;
 mod value;
 

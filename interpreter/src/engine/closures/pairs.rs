@@ -25,7 +25,7 @@ struct Key {
     class: u64,
     /// A card that may be merged with identical ones: compared by its variables too.
     card: Option<u32>,
-    /// A list's place among `Env::lists` (its items' hash in `class`).
+    /// A list's place among `Made::lists` (its items' hash in `class`).
     list: Option<u32>,
 }
 
@@ -47,15 +47,15 @@ impl Key {
     }
 }
 
-/// Whether the lists made at places `x` and `y` among `Env::lists` hold the same items.
+/// Whether the lists made at places `x` and `y` among `Made::lists` hold the same items.
 #[inline(never)]
 fn same_lists(env: &Env, x: u32, y: u32) -> bool {
-    let list = |i: u32| env.lists.as_deref().and_then(|l| l.get(i as usize));
+    let list = |i: u32| env.made.as_deref().and_then(|m| m.lists.get(i as usize));
     list(x) == list(y)
 }
 
 /// The key of an item for `env.you` (the walker's `equivalent`, `mergeable`), its word `w` (for a
-/// list, its place among `Env::lists`).
+/// list, its place among `Made::lists`).
 fn key(env: &Env, p: &Program, w: i64, v: &Value) -> Option<Key> {
     let (s, l) = (env.s, env.l);
     let plain = |class| Key {
@@ -90,7 +90,7 @@ fn key(env: &Env, p: &Program, w: i64, v: &Value) -> Option<Key> {
         | Value::Zone(_) => plain(super::env::word(v)? as u64),
         Value::List(_) => {
             let j = u32::try_from(w).ok()?;
-            let items = env.lists.as_deref()?.get(j as usize)?;
+            let items = env.made.as_deref()?.lists.get(j as usize)?;
             let class = (items.iter()).fold(items.len() as u64, |h, &x| {
                 (h ^ x as u64).wrapping_mul(0x100_0000_01b3)
             });
@@ -158,7 +158,7 @@ fn each(
                     return None;
                 }
                 let v = Value::list(words.iter().map(|&w| super::stmts::value(ty, w)).collect());
-                let lists = env.lists.as_deref_mut()?;
+                let lists = &mut env.made.as_deref_mut()?.lists;
                 let j = lists.len();
                 lists.push(words.into());
                 f(env, j as i64, v)?;
@@ -227,12 +227,12 @@ pub(super) fn list(
     // A domain of lists: the lists made while this action is listed, kept until it is done (the
     // keys of its options listed so far compare them).
     let lists = |d: &Domain| matches!(d, Domain::Lists(..));
-    if env.lists.is_none()
+    if env.made.is_none()
         && (lists(&plan.domain) || plan.second.as_ref().is_some_and(|d| lists(&d.0)))
     {
-        let mut made = Vec::new();
+        let mut made = super::env::Made::default();
         let mut env = Env::new(env.p, env.s, env.l, env.you, &mut *env.slots);
-        env.lists = Some(&mut made);
+        env.made = Some(&mut made);
         return list(plan, &mut env, p, a, out);
     }
     // The keys of the options listed so far, in order.

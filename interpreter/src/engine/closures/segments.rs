@@ -116,6 +116,11 @@ pub(crate) fn run(m: &mut Mach, code: &BlockCode, i: u32) -> stmts::R<Option<Flo
                 break;
             }
             Ctl::Left(flow) => return Ok(Some(flow)),
+            // Out of the loops run inline: the walker's loop frame below is left (loops.rs).
+            Ctl::Break => {
+                m.leave_loop(code.span)?;
+                return Ok(Some(Flow::Next));
+            }
             Ctl::Return(_) => {
                 let span = code.span;
                 return Err(m.err(span, "`return` outside an inline call".into()));
@@ -188,6 +193,11 @@ fn framed(m: &mut Mach, regs: &mut stmts::Regs, code: &BlockCode, frame: Frame) 
             m.pop_frame();
             Ok(Ctl::Return(w))
         }
+        // Out of the frame to the loop around it, as the walker's `break` unwinds it.
+        Ctl::Break => {
+            m.unwind_to(mark);
+            Ok(Ctl::Break)
+        }
         // Unwound to this frame's place. (A compiled turn's frame below it has the stage `Body`
         // while its body runs inline; `End`: `end turn` unwound this frame with it.)
         Ctl::Left(Flow::Next) if m.s.frames.len() == mark && !ended(m) => Ok(Ctl::Next),
@@ -224,7 +234,7 @@ pub(super) fn end_phase() -> Step {
     })
 }
 
-/// `turn P { body }` of a seat that lives, below the turn limit (else the walker's): its frame
+/// `turn P { body }` of a seat that lives (past the turn limit, the game's end): its frame
 /// pushed, the turn counted and its event while recording, then the body inline above the frame,
 /// `turn end`'s triggers and the checks, the frame popped (the active player back). Where a
 /// trigger listens to the turn's start or end, or the body pauses, the frames stay as the
@@ -244,7 +254,7 @@ pub(super) fn turn(sx: &mut Sx, e: &Expr, body: BlockId) -> super::expr::C<Step>
             return Ok(Ctl::Next);
         }
         if m.s.turn >= m.s.fixed.max_turns {
-            return Ok(Ctl::Walk);
+            return Ok(Ctl::Left(m.turn_limit()));
         }
         let prev = m.s.active;
         m.s.frames.push(Frame::Turn {
@@ -273,6 +283,11 @@ pub(super) fn turn(sx: &mut Sx, e: &Expr, body: BlockId) -> super::expr::C<Step>
             Ctl::Return(w) => {
                 m.pop_frame();
                 return Ok(Ctl::Return(w));
+            }
+            // Out of the turn to the loop around it (no end: the walker's `break` unwinds it).
+            Ctl::Break => {
+                m.unwind_to(mark - 1);
+                return Ok(Ctl::Break);
             }
             // `end turn` in the body unwound to this turn: its end follows.
             Ctl::Left(Flow::Next) if m.s.frames.len() == mark && ended(m) => {}

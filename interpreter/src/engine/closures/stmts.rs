@@ -2,12 +2,13 @@
 //!
 //! A statement compiles when every expression it evaluates is a word (expr.rs) and its effect is
 //! one this file knows: `let`, writes of numbers and `pay` (places.rs), `if`, `while`, `repeat`,
-//! `for` (each.rs), `move` of a card, of a zone's cards or of a pile's top cards (moves.rs), `require`,
-//! `stat` (keyed too), `log`, `eliminate` (for a round too, recorded or not), `return` of a
-//! word, `win` (in_place.rs), `shuffle`, `phase`, `turn`, `strict`, `round` and their ends
-//! (segments.rs); calls and `perform` run inline (calls.rs). Any other statement (decisions,
-//! `loop`, `break`, ...) stays the walker's (`None`). A statement evaluates everything it reads first and answers
-//! [`Ctl::Walk`] before changing anything when a closure cannot answer: the walker then runs it.
+//! `loop` and `break` (loops.rs), `for` (each.rs), `move` of a card, of a zone's cards or of a
+//! pile's top cards (moves.rs), `require`, `stat` (keyed too), `log`, `eliminate` (for a round
+//! too, recorded or not), `return` of a word, `win` (in_place.rs), `shuffle`, `phase`, `turn`,
+//! `strict`, `round` and their ends (segments.rs); calls and `perform` run inline (calls.rs). Any
+//! other statement (decisions, ...) stays the walker's (`None`). A statement evaluates everything
+//! it reads first and answers [`Ctl::Walk`] before changing anything when a closure cannot
+//! answer: the walker then runs it.
 //! Locals live in the walker's context and in the int slots at once: a write goes to both, so
 //! the walker reads what the closures wrote wherever it takes over (segments.rs).
 
@@ -40,6 +41,8 @@ pub(crate) enum Ctl {
     Left(Flow),
     /// `return` of a word in a body run inline (calls.rs): the call gives it to its caller.
     Return(i64),
+    /// `break`: the innermost loop is left (loops.rs), the statement after it follows.
+    Break,
 }
 
 /// What a compiled body runs with: its slots, `you`, and how deep inside inline calls it runs
@@ -347,9 +350,10 @@ fn nested(st: &Stmt) -> Vec<BlockId> {
     }
 }
 
-/// Runs `code` inline from its start. Where a statement is the walker's, or pushed frames, the
-/// walker's frames for the position are made: `around` (the loop's frame, when the block is a
-/// loop's body) and the block's own, resuming there.
+/// Runs `code` inline from its start, its work charged. Where a statement is the walker's, or
+/// pushed frames, the walker's frames for the position are made: `around` (the loop's frame, when
+/// the block is a loop's body) and the block's own, resuming there.
+#[inline(always)]
 pub(crate) fn inline(
     m: &mut Mach,
     regs: &mut Regs,
@@ -357,6 +361,17 @@ pub(crate) fn inline(
     around: impl FnOnce() -> Option<Frame>,
 ) -> R<Ctl> {
     charge(m, code.charge[0], code.span)?;
+    inline_charged(m, regs, code, around)
+}
+
+/// `inline` of a block whose work the caller charged (a loop's pass: loops.rs).
+#[inline(always)]
+pub(crate) fn inline_charged(
+    m: &mut Mach,
+    regs: &mut Regs,
+    code: &BlockCode,
+    around: impl FnOnce() -> Option<Frame>,
+) -> R<Ctl> {
     for (j, step) in code.steps.iter().enumerate() {
         let mark = m.s.frames.len();
         let ctl = match step {
@@ -367,6 +382,7 @@ pub(crate) fn inline(
             Ctl::Next => continue,
             Ctl::Left(flow) => return Ok(Ctl::Left(flow)),
             Ctl::Return(w) => return Ok(Ctl::Return(w)),
+            Ctl::Break => return Ok(Ctl::Break),
             Ctl::Walk => j as u32,
             Ctl::Pushed => j as u32 + 1,
         };
@@ -460,7 +476,7 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             list,
             filter,
             body,
-        } => super::each::compile_for(sx, *slot, list, filter.as_ref(), *body, at),
+        } => super::each::compile_for(sx, *slot, list, filter.as_ref(), *body, at, span),
         StmtKind::Simultaneously { player, .. } => {
             written(sx, *player, None);
             Err("a simultaneous decision")
@@ -494,48 +510,10 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                 }
             }))
         }
-        StmtKind::While(c, body) => {
-            let cf = compile(&mut sx.cx, c)?;
-            let code = block(sx, *body);
-            Ok(Box::new(move |m, regs| {
-                loop {
-                    match eval(m, regs, &cf) {
-                        // The walker tests the condition again: nothing was done since.
-                        None => return Ok(Ctl::Walk),
-                        Some(0) => return Ok(Ctl::Next),
-                        Some(_) => {}
-                    }
-                    match inline(m, regs, &code, || Some(Frame::While { at }))? {
-                        Ctl::Next => {}
-                        other => return Ok(other),
-                    }
-                }
-            }))
-        }
-        StmtKind::Repeat(n, body) => {
-            let nf = compile(&mut sx.cx, n)?;
-            let code = block(sx, *body);
-            Ok(Box::new(move |m, regs| {
-                let Some(n) = eval(m, regs, &nf) else {
-                    return Ok(Ctl::Walk);
-                };
-                let mut left = n;
-                while left > 0 {
-                    left -= 1;
-                    let around = || {
-                        Some(Frame::Repeat {
-                            left,
-                            body: code.id,
-                        })
-                    };
-                    match inline(m, regs, &code, around)? {
-                        Ctl::Next => {}
-                        other => return Ok(other),
-                    }
-                }
-                Ok(Ctl::Next)
-            }))
-        }
+        StmtKind::While(c, body) => super::loops::compile_while(sx, c, *body, at, span),
+        StmtKind::Repeat(n, body) => super::loops::compile_repeat(sx, n, *body, span),
+        StmtKind::Loop(body) => Ok(super::loops::compile_loop(sx, *body, span)),
+        StmtKind::Break => Ok(super::loops::compile_break()),
         StmtKind::Move {
             what,
             to,
@@ -680,8 +658,6 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         StmtKind::Shuffle(_) => Err("`shuffle` of what is not known to be a zone"),
         StmtKind::Reveal(..)
         | StmtKind::Show(..)
-        | StmtKind::Loop(_)
-        | StmtKind::Break
         | StmtKind::Stop
         | StmtKind::Actions { .. }
         | StmtKind::ChooseBranch { .. }

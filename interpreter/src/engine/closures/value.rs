@@ -10,7 +10,7 @@
 
 use super::each::{item, item_type};
 use super::env::{Env, NONE};
-use super::expr::{compile, enter, frame, is_word, let_in, Cx, Int, C};
+use super::expr::{compile, frame, is_word, let_in, Cx, Int, C};
 use super::items::items;
 use super::stmts::{type_of, value as of_word, Regs};
 use crate::engine::builtins::{cmp_values, distinct, kinds_in, Gathered};
@@ -187,11 +187,8 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
             Box::new(move |env| if cf(env)? != 0 { af(env) } else { bf(env) })
         }
         ExprKind::Let(slot, v, body) => {
-            let (vf, i, bf) = let_in(cx, *slot, v, body, compile_value)?;
-            Box::new(move |env| {
-                env.slots[i] = vf(env)?;
-                bf(env)
-            })
+            let (vf, i, bf, text) = let_in(cx, *slot, v, body, compile_value)?;
+            super::text_store::let_in(vf, i, bf, text)
         }
         ExprKind::Aggregate {
             op,
@@ -201,11 +198,9 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
             filter,
         } => aggregate(cx, *op, value.as_deref(), *slot, list, filter.as_deref())?,
         ExprKind::CallFn(f, args) => {
+            let texts = super::text_store::takes_text(cx, f.index());
             let (arg_fns, base, body) = frame(cx, f.index(), args, compile_value)?;
-            Box::new(move |env| {
-                enter(env, &arg_fns, base)?;
-                body(env)
-            })
+            super::text_store::call(arg_fns, base, body, texts)
         }
         ExprKind::List(items) => {
             let fs = (items.iter())
@@ -243,6 +238,9 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
         | ExprKind::Unary(UnOp::Neg | UnOp::Not, _)
         | ExprKind::Zone(..)
         | ExprKind::Field(..) => return Err("a word whose closure did not compile"),
+        ExprKind::Text(t) if t.exprs().next().is_none() => {
+            super::text_store::constant(t).ok_or("a text")?
+        }
         ExprKind::Text(t) => {
             let t = super::texts::compile(cx, t)?;
             Box::new(move |env| {
@@ -263,8 +261,10 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
 /// walker's, from its context.
 fn local(cx: &mut Cx, s: u16) -> C<Val> {
     // A slot that stands for what a `let` or a parameter was given holds no value of its own.
-    if cx.given(s).is_some() {
-        return Err("a local that stands for what it was given");
+    match cx.given(s) {
+        Some(super::items::Given::Text) => return super::text_store::read(cx, s),
+        Some(_) => return Err("a local that stands for what it was given"),
+        None => {}
     }
     let from_context = cx.locals;
     match cx.type_of_local(s).cloned() {

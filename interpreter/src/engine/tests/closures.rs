@@ -238,10 +238,22 @@ pub(super) fn lockstep_in(
     games: u64,
     record: bool,
 ) -> u64 {
+    let configured = |seed, engine| config(players, seed, engine);
+    lockstep_configured(p, file, games, record, configured)
+}
+
+/// `lockstep_in` of games configured by `configured` (from the seed and the engine).
+pub(super) fn lockstep_configured(
+    p: &std::sync::Arc<crate::program::Program>,
+    file: &str,
+    games: u64,
+    record: bool,
+    configured: impl Fn(u64, Engine) -> crate::engine::GameConfig,
+) -> u64 {
     let mut decisions = 0;
     for seed in 0..games {
-        let mut walker = Game::new(p.clone(), config(players, seed, Engine::Walker));
-        let mut closures = Game::new(p.clone(), config(players, seed, Engine::Closures));
+        let mut walker = Game::new(p.clone(), configured(seed, Engine::Walker));
+        let mut closures = Game::new(p.clone(), configured(seed, Engine::Closures));
         assert!(closures.st.fixed.closures, "{file} runs on the closures");
         walker.set_recording(record);
         closures.set_recording(record);

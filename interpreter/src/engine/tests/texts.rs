@@ -69,3 +69,74 @@ flow {
     }
     assert!(game.counted().texts >= 20, "{:?}", game.counted());
 }
+
+/// Functions of text parameters (`join_terms(a: text, b: text)`, as Craft the Crown writes its
+/// offers), called or copied into their calls (texts given to a `let` the checker made), texts
+/// compared, in the parts of a `log`: on the closures, none evaluated by the walker.
+#[test]
+fn texts_given_to_functions_are_the_walkers() {
+    let src = r#"
+game "Offers" {
+  players 3
+}
+property rank: int = 0
+card "{r} gem" for r in 1..6 {
+  copies 2
+  rank r
+}
+zone deck: pile, hidden
+zone hand per player: set
+zone offered per player: set
+var gold per player shown: int = 0
+fn cards_text(n: int): text = if n == 0 then "" else "{n} cards"
+fn gold_text(n: int): text = if n <= 0 then "" else "{n} Gold"
+fn join_terms(a: text, b: text): text = if a == "" then b else if b == "" then a else "{a} and {b}"
+fn or_nothing(t: text): text = if t == "" then "nothing" else t
+fn offer_text(p: player): text = or_nothing(join_terms(cards_text(count(p.offered)), gold_text(p.gold)))
+action offer(c in you.hand) {
+  move c to you.offered
+  log "{you} offers {offer_text(you)}"
+}
+action bid() {
+  you.gold += 1
+  log "{you} offers {or_nothing(gold_text(you.gold - 2))} to {join_terms("them", "")}"
+  log "{you} {late_join(gold_text(you.gold), "bids")}"
+}
+action withdraw() {
+  move you.offered to you.hand
+  you.gold = 0
+  log "{you} withdraws, {offer_text(you)} left"
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 3 of deck to p.hand
+  }
+  repeat 6 {
+    for p in everyone {
+      turn p {
+        actions by p once [offer, bid, withdraw]
+      }
+    }
+  }
+  win [p for p in everyone where p.gold == max(q.gold for q in everyone)] "most gold"
+}
+// Declared after its calls: called, not copied into them.
+fn late_join(a: text, b: text): text = if a == "" then b else if a != b then "{a}, {b}" else a
+"#;
+    let p = super::oracle::checked(src);
+    assert!(lockstep_in(&p, "offers", 3, 20, false) >= 200);
+    assert!(lockstep_in(&p, "offers", 3, 20, true) >= 200);
+    for seed in 0..20 {
+        let mut c = config(3, seed, Engine::Closures);
+        c.record = false;
+        let mut game = Game::new(p.clone(), c);
+        let mut i = seed as usize;
+        while let Status::Decision(d) = game.status() {
+            i = (i * 7 + 3) % d.options.len();
+            game.apply(i).expect("an option");
+        }
+        assert_eq!(game.counted().parts_walked, 0, "seed {seed}");
+    }
+}

@@ -3,7 +3,7 @@
 //! place, a failed move caught by `strict`); each script played in lockstep, recorded or not, and
 //! on the closures alone with no statement they compiled left to the walker (`Counted::walked`).
 
-use super::closures::lockstep_in;
+use super::closures::{lockstep_configured, lockstep_in};
 use super::gaps::walkers_own_compile_whole;
 use super::oracle::{checked, config};
 use crate::engine::{Engine, Game, Status};
@@ -54,7 +54,13 @@ fn on_the_closures_alone(p: &Arc<Program>, file: &str, players: u8, games: u64, 
 
 /// Checks `src`, asserts that every statement compiles but the walker's own, and plays it as
 /// `on_the_closures_alone` does.
-fn compiled_whole(src: &str, file: &str, players: u8, games: u64, least: u64) -> Arc<Program> {
+pub(super) fn compiled_whole(
+    src: &str,
+    file: &str,
+    players: u8,
+    games: u64,
+    least: u64,
+) -> Arc<Program> {
     let p = checked(src);
     walkers_own_compile_whole(&p);
     on_the_closures_alone(&p, file, players, games, least);
@@ -455,7 +461,7 @@ fn phases_on_the_closures_are_the_walkers() {
 
 /// A script of coins worth 1 to 5 (two of each) in a deck, hands and coins per player: its game
 /// header, then these, then the rest of `src`.
-fn hands(src: &str) -> String {
+pub(super) fn hands(src: &str) -> String {
     let (header, rest) = src.split_at(src.find("}\n").expect("a header") + 2);
     let cards =
         "property worth: int = 0\ncard \"Coin {n}\" for n in 1..5 {\n  copies 2\n  worth n\n}\n";
@@ -630,4 +636,31 @@ fn strict_and_rounds_on_the_closures_are_the_walkers() {
     let p = checked(&hands(BLOCKS_REST));
     walkers_own_compile_whole(&p);
     on_the_closures_alone(&p, "blocks", 3, 40, 100);
+}
+
+/// A turn at the turn limit ends the game as the walker's: in a `for`, in a procedure run inline.
+#[test]
+fn turns_at_the_limit_are_the_walkers() {
+    let p = checked(&hands(TURNS_REST));
+    let limited = |seed: u64, engine| {
+        let mut c = config(3, seed, engine);
+        c.max_turns = 3 + seed as u32 % 12;
+        c
+    };
+    for record in [false, true] {
+        assert!(lockstep_configured(&p, "turn limits", 30, record, limited) >= 100);
+    }
+    let mut walked = 0;
+    for seed in 0..30 {
+        let mut g = Game::new(p.clone(), limited(seed, Engine::Closures));
+        while let Status::Decision(_) = g.status() {
+            g.apply(0).expect("an option");
+        }
+        match g.status() {
+            Status::Over(o) => assert!(o.reason.starts_with("turn limit"), "{o:?}"),
+            s => panic!("{s:?}"),
+        }
+        walked += g.counted().walked;
+    }
+    assert_eq!(walked, 0, "turns at the limit walked");
 }
