@@ -39,30 +39,43 @@ flow {
 }
 "#;
 
+/// The decisions of a game of Traders between two `spec` agents, which must end by its rules (the
+/// limit of decisions in a turn is 500).
+fn traders(spec: &str, seed: u64) -> u64 {
+    let program = Arc::new(check_source(TRADERS).program.expect("the script checks"));
+    let mut config = GameConfig::new(2, seed);
+    config.max_decisions = 500;
+    let mut game = Game::new(program.clone(), config);
+    let mut agents: Vec<_> = (0..2u8)
+        .map(|s| make_agent(&program, spec, seed, s).expect("agent"))
+        .collect();
+    let mut decisions = 0;
+    while let Status::Decision(d) = game.status().clone() {
+        let choice = agents[d.player as usize].choose(&game, &d);
+        game.apply(choice).expect("a legal option");
+        decisions += 1;
+    }
+    let Status::Over(over) = game.status() else {
+        panic!("the game ends")
+    };
+    assert_eq!(over.reason, "the market closes", "{spec}, seed {seed}");
+    decisions
+}
+
 #[test]
 fn greedy_ends_a_turn_of_trades_that_change_nothing() {
-    let program = Arc::new(check_source(TRADERS).program.expect("the script checks"));
     for seed in 1..=3u64 {
-        let mut config = GameConfig::new(2, seed);
-        config.max_decisions = 500;
-        let mut game = Game::new(program.clone(), config);
-        let mut agents: Vec<_> = (0..2u8)
-            .map(|s| make_agent(&program, "greedy", seed, s).expect("agent"))
-            .collect();
-        let mut decisions = 0;
-        while let Status::Decision(d) = game.status().clone() {
-            let choice = agents[d.player as usize].choose(&game, &d);
-            game.apply(choice).expect("a legal option");
-            decisions += 1;
-        }
-        let Status::Over(over) = game.status() else {
-            panic!("the game ends")
-        };
-        assert_eq!(over.reason, "the market closes", "seed {seed}");
         // Six turns, each of at most 30 trades that change nothing, the pass, and a few more
         // while the value still rose.
+        let decisions = traders("greedy", seed);
         assert!(decisions <= 6 * 40, "seed {seed}: {decisions} decisions");
     }
+}
+
+#[test]
+fn the_search_ends_a_turn_that_ran_the_wander_limit() {
+    let decisions = traders("search:30", 2);
+    assert!(decisions <= 6 * (TURN_WANDER + 1), "{decisions} decisions");
 }
 
 /// A game of Traders after `trades` trades of seat 1's first turn (buying, then selling, in turn).

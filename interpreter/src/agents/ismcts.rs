@@ -51,7 +51,7 @@ use super::goals::Goals;
 use super::guide::Guide;
 use super::infer::Opponents;
 use super::model::Model;
-use super::search::{run_forced, LoopGuard, Scale};
+use super::search::{run_forced, wander_exits, LoopGuard, Scale, TURN_WANDER};
 use super::tree::{by_bound, by_prior, Estimate, Node, Step, EVIDENCE};
 use super::Agent;
 use crate::engine::{Decision, Game, Observations, RulesOf, Status};
@@ -526,10 +526,28 @@ impl Agent for IsmctsAgent {
         if decision.options.len() <= 1 {
             return 0;
         }
-        let (key, allowed) = self.guard.allowed(game, decision);
+        let (key, mut allowed) = self.guard.allowed(game, decision);
+        // A turn that has run `TURN_WANDER` decisions ends where an option hands the game on (the
+        // options tried in a world dealt from the seat's view).
+        if game.decisions_in_turn() >= TURN_WANDER {
+            let world = game.determinize(decision.player, self.rng.gen());
+            if let Some(exits) = wander_exits(&world) {
+                let leaving: Vec<usize> = allowed
+                    .iter()
+                    .copied()
+                    .filter(|i| exits.contains(i))
+                    .collect();
+                if !leaving.is_empty() {
+                    allowed = leaving;
+                }
+            }
+        }
         if allowed.len() == 1 {
-            self.notes
-                .keep(|| (super::search::LOOP_GUARD.to_string(), Vec::new()));
+            let why = match game.decisions_in_turn() >= TURN_WANDER {
+                true => super::search::WANDER_EXIT,
+                false => super::search::LOOP_GUARD,
+            };
+            self.notes.keep(|| (why.to_string(), Vec::new()));
             self.guard.record(key, allowed[0]);
             return allowed[0];
         }

@@ -83,6 +83,11 @@ pub fn only_exits(chances: &mut [f64], exits: &[usize]) {
     }
 }
 
+/// Why a search took an option without searching in a turn that has run [`TURN_WANDER`]
+/// decisions: the only one that ends it (or the loop guard's).
+pub(super) const WANDER_EXIT: &str =
+    "the only option that hands the game on, in a turn of 100 decisions (it never wanders for ever), or the only one the loop guard leaves";
+
 /// Why a search took an option without searching: the loop guard left it alone.
 pub(super) const LOOP_GUARD: &str =
     "the only option it has not taken from this very position this turn (it never goes round in circles)";
