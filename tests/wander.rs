@@ -78,9 +78,10 @@ fn the_search_ends_a_turn_that_ran_the_wander_limit() {
     assert!(decisions <= 6 * (TURN_WANDER + 1), "{decisions} decisions");
 }
 
-/// A game of Traders after `trades` trades of seat 1's first turn (buying, then selling, in turn).
-fn traded(trades: u64) -> Game {
-    let program = Arc::new(check_source(TRADERS).program.expect("the script checks"));
+/// A game of `src` (Traders or a variant) after `trades` trades of seat 1's first decisions
+/// (buying, then selling, in turn).
+fn traded_in(src: &str, trades: u64) -> Game {
+    let program = Arc::new(check_source(src).program.expect("the script checks"));
     let mut game = Game::new(program, GameConfig::new(2, 1));
     for k in 0..trades {
         let Status::Decision(d) = game.status().clone() else {
@@ -95,6 +96,11 @@ fn traded(trades: u64) -> Game {
         game.apply(i).expect("a legal option");
     }
     game
+}
+
+/// A game of Traders after `trades` trades of seat 1's first turn.
+fn traded(trades: u64) -> Game {
+    traded_in(TRADERS, trades)
 }
 
 #[test]
@@ -133,4 +139,15 @@ fn a_turn_that_ran_the_wander_limit_ends_by_the_options_that_hand_the_game_on() 
         d.options[policy.pick((game, &d), &[1.0, 0.0], rng)].clone()
     };
     assert!((0..20).all(|_| picked(&game, &mut rng) == "pass"));
+}
+
+#[test]
+fn no_wander_is_ended_before_the_first_turn() {
+    // Traders without its turns: every decision comes before the first turn, where only the end of
+    // the game would end a wander (a solitaire's give-up).
+    let src = TRADERS.replace("      turn p {\n", "      if true {\n");
+    assert_ne!(src, TRADERS);
+    let game = traded_in(&src, TURN_WANDER + 10);
+    assert_eq!(game.turns(), 0);
+    assert_eq!(wander_exits(&game), None);
 }

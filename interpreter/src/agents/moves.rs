@@ -546,7 +546,7 @@ impl Agent for PolicyAgent {
         // A wander's exits are found by trying the options: in a world dealt from the seat's view,
         // never in the real game.
         let world;
-        let game = if game.decisions_in_turn() >= TURN_WANDER {
+        let game = if game.turns() > 0 && game.decisions_in_turn() >= TURN_WANDER {
             world = game.determinize_by_holder(decision.player, self.rng.gen());
             &world
         } else {

@@ -48,7 +48,9 @@ pub const TURN_WANDER: u64 = 100;
 /// that hand the game on (after it, and the forced decisions that follow, someone else decides, the
 /// turn changes or the game ends), found by trying each; `None` before that, or where none does.
 pub fn wander_exits(game: &Game) -> Option<Vec<usize>> {
-    if game.decisions_in_turn() < TURN_WANDER {
+    // Before the first turn (a flow without turns, a solitaire's), a decision may end the game
+    // only: no wander is ended there.
+    if game.turns() == 0 || game.decisions_in_turn() < TURN_WANDER {
         return None;
     }
     let Status::Decision(d) = game.status() else {
@@ -163,9 +165,10 @@ impl LoopGuard {
     }
 
     /// Whether the agent's last [`WANDER_LIMIT`] decisions of this turn did not raise its value: it
-    /// should then end the turn where an option does.
+    /// should then end the turn where an option does (never before the first turn: in a flow
+    /// without turns, only the end of the game would end it).
     pub(super) fn wandering(&self) -> bool {
-        self.stale >= WANDER_LIMIT
+        self.turn > 0 && self.stale >= WANDER_LIMIT
     }
 }
 
