@@ -51,7 +51,7 @@ use super::goals::Goals;
 use super::guide::Guide;
 use super::infer::Opponents;
 use super::model::Model;
-use super::search::{run_forced, wander_exits, LoopGuard, Scale, TURN_WANDER};
+use super::search::{long_turn, run_forced, wander_exits, LoopGuard, Scale};
 use super::tree::{by_bound, by_prior, Estimate, Node, Step, EVIDENCE};
 use super::Agent;
 use crate::engine::{Decision, Game, Observations, RulesOf, Status};
@@ -529,7 +529,7 @@ impl Agent for IsmctsAgent {
         let (key, mut allowed) = self.guard.allowed(game, decision);
         // A turn that has run `TURN_WANDER` decisions ends where an option hands the game on (the
         // options tried in a world dealt from the seat's view).
-        if game.turns() > 0 && game.decisions_in_turn() >= TURN_WANDER {
+        if long_turn(game) {
             let world = game.determinize(decision.player, self.rng.gen());
             if let Some(exits) = wander_exits(&world) {
                 let leaving: Vec<usize> = allowed
@@ -543,7 +543,7 @@ impl Agent for IsmctsAgent {
             }
         }
         if allowed.len() == 1 {
-            let why = match game.turns() > 0 && game.decisions_in_turn() >= TURN_WANDER {
+            let why = match long_turn(game) {
                 true => super::search::WANDER_EXIT,
                 false => super::search::LOOP_GUARD,
             };

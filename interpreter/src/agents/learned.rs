@@ -13,7 +13,7 @@ use super::explain::{valued, Explanation, Notes};
 use super::features::FeatureSet;
 use super::goals::Goals;
 use super::model::Model;
-use super::search::{run_forced, LoopGuard};
+use super::search::{hands_on, run_forced, LoopGuard};
 use super::Agent;
 use crate::engine::{Decision, Game, Status};
 use rand::{Rng, SeedableRng};
@@ -174,22 +174,21 @@ impl Agent for LearnedAgent {
         let mut values = Vec::new();
         for &i in &allowed {
             let mut total = 0.0;
-            let mut hands_on = false;
+            let mut handed_on = false;
             for w in &worlds {
                 let mut g = w.clone();
                 if g.apply(i).is_err() {
                     continue;
                 }
                 run_forced(&mut g);
-                hands_on |= g.turns() != turn
-                    || !matches!(g.status(), Status::Decision(d) if d.player == seat);
+                handed_on |= hands_on(&g, turn, seat);
                 total += judge(&self.model, &mut g, &goals, seat);
             }
             let v = total / worlds.len() as f64;
             if self.notes.on {
                 values.push((i, v));
             }
-            scored.push((i, v, hands_on));
+            scored.push((i, v, handed_on));
         }
         // A wander (`LoopGuard::wandering`) ends with the best option that hands the game on.
         let wander = self.guard.wandering() && scored.iter().any(|s| s.2);

@@ -22,7 +22,7 @@ pub use goals::{evaluate, Goals};
 pub use ismcts::{IsmctsAgent, Playout};
 pub use learned::{inputs_of, judge, option_features, option_inputs, LearnedAgent, OptionFeatures};
 pub use model::{script_hash, Model, Playouts};
-pub use search::{only_exits, wander_exits, GreedyAgent, MctsAgent, TURN_WANDER};
+pub use search::{long_turn, only_exits, wander_exits, GreedyAgent, MctsAgent, TURN_WANDER};
 pub use strategy::StrategyAgent;
 
 use crate::engine::{Decision, Game, RulesOf};

@@ -36,7 +36,7 @@
 
 use super::features::FeatureSet;
 use super::model::{softmax, Model};
-use super::search::{only_exits, wander_exits, TURN_WANDER};
+use super::search::{long_turn, only_exits, wander_exits};
 use super::Agent;
 use crate::engine::{Decision, Game};
 use rand::{Rng, SeedableRng};
@@ -546,7 +546,7 @@ impl Agent for PolicyAgent {
         // A wander's exits are found by trying the options: in a world dealt from the seat's view,
         // never in the real game.
         let world;
-        let game = if game.turns() > 0 && game.decisions_in_turn() >= TURN_WANDER {
+        let game = if long_turn(game) {
             world = game.determinize_by_holder(decision.player, self.rng.gen());
             &world
         } else {

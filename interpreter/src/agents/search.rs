@@ -44,13 +44,24 @@ pub(super) fn run_forced(g: &mut Game) {
 /// of buying and selling at one price never ends by itself.
 pub const TURN_WANDER: u64 = 100;
 
+/// Whether the turn of `game` has run [`TURN_WANDER`] decisions. Never before the first turn: in a
+/// flow without turns (a solitaire's) only the end of the game would end a wander.
+pub fn long_turn(game: &Game) -> bool {
+    game.turns() > 0 && game.decisions_in_turn() >= TURN_WANDER
+}
+
+/// Whether `after`, a position reached from a decision of `seat` in turn `turn` (the forced
+/// decisions after it taken), hands the game on: someone else decides, the turn changed or the game
+/// ended.
+pub(super) fn hands_on(after: &Game, turn: u32, seat: u8) -> bool {
+    after.turns() != turn || !matches!(after.status(), Status::Decision(d) if d.player == seat)
+}
+
 /// Where the turn of `game` has run [`TURN_WANDER`] decisions: the options of its pending decision
 /// that hand the game on (after it, and the forced decisions that follow, someone else decides, the
 /// turn changes or the game ends), found by trying each; `None` before that, or where none does.
 pub fn wander_exits(game: &Game) -> Option<Vec<usize>> {
-    // Before the first turn (a flow without turns, a solitaire's), a decision may end the game
-    // only: no wander is ended there.
-    if game.turns() == 0 || game.decisions_in_turn() < TURN_WANDER {
+    if !long_turn(game) {
         return None;
     }
     let Status::Decision(d) = game.status() else {
@@ -66,7 +77,7 @@ pub fn wander_exits(game: &Game) -> Option<Vec<usize>> {
                 return false;
             }
             run_forced(&mut g);
-            g.turns() != turn || !matches!(g.status(), Status::Decision(d) if d.player == seat)
+            hands_on(&g, turn, seat)
         })
         .collect();
     (!exits.is_empty()).then_some(exits)
@@ -212,7 +223,7 @@ impl Agent for GreedyAgent {
         let mut values = Vec::new();
         for &i in &allowed {
             let mut total = 0.0;
-            let mut hands_on = false;
+            let mut handed_on = false;
             for &s in &seeds {
                 let mut g = game.determinize(seat, s);
                 g.set_recording(false);
@@ -223,15 +234,14 @@ impl Agent for GreedyAgent {
                     continue;
                 }
                 run_forced(&mut g);
-                hands_on |= g.turns() != turn
-                    || !matches!(g.status(), Status::Decision(d) if d.player == seat);
+                handed_on |= hands_on(&g, turn, seat);
                 total += evaluate(&mut g, &goals, seat);
             }
             let v = total / seeds.len() as f64;
             if self.notes.on {
                 values.push((i, v));
             }
-            scored.push((i, v, hands_on));
+            scored.push((i, v, handed_on));
         }
         // A wander (`LoopGuard::wandering`) ends with the best option that hands the game on.
         let wander = self.guard.wandering() && scored.iter().any(|s| s.2);
