@@ -73,9 +73,14 @@ fn greedy_ends_a_turn_of_trades_that_change_nothing() {
 }
 
 #[test]
-fn the_search_ends_a_turn_that_ran_the_wander_limit() {
-    let decisions = traders("search:30", 2);
-    assert!(decisions <= 6 * (TURN_WANDER + 1), "{decisions} decisions");
+fn the_searches_end_a_turn_that_ran_the_wander_limit() {
+    for spec in ["search:30", "mcts:30"] {
+        let decisions = traders(spec, 2);
+        assert!(
+            decisions <= 6 * (TURN_WANDER + 1),
+            "{spec}: {decisions} decisions"
+        );
+    }
 }
 
 /// A game of `src` (Traders or a variant) after `trades` trades of seat 1's first decisions

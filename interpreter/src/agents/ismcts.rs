@@ -51,7 +51,7 @@ use super::goals::Goals;
 use super::guide::Guide;
 use super::infer::Opponents;
 use super::model::Model;
-use super::search::{long_turn, run_forced, wander_exits, LoopGuard, Scale};
+use super::search::{keep_to_exits, only_option_why, run_forced, LoopGuard, Scale};
 use super::tree::{by_bound, by_prior, Estimate, Node, Step, EVIDENCE};
 use super::Agent;
 use crate::engine::{Decision, Game, Observations, RulesOf, Status};
@@ -529,25 +529,10 @@ impl Agent for IsmctsAgent {
         let (key, mut allowed) = self.guard.allowed(game, decision);
         // A turn that has run `TURN_WANDER` decisions ends where an option hands the game on (the
         // options tried in a world dealt from the seat's view).
-        if long_turn(game) {
-            let world = game.determinize(decision.player, self.rng.gen());
-            if let Some(exits) = wander_exits(&world) {
-                let leaving: Vec<usize> = allowed
-                    .iter()
-                    .copied()
-                    .filter(|i| exits.contains(i))
-                    .collect();
-                if !leaving.is_empty() {
-                    allowed = leaving;
-                }
-            }
-        }
+        let long = keep_to_exits(game, decision.player, &mut self.rng, &mut allowed);
         if allowed.len() == 1 {
-            let why = match long_turn(game) {
-                true => super::search::WANDER_EXIT,
-                false => super::search::LOOP_GUARD,
-            };
-            self.notes.keep(|| (why.to_string(), Vec::new()));
+            self.notes
+                .keep(|| (only_option_why(long).to_string(), Vec::new()));
             self.guard.record(key, allowed[0]);
             return allowed[0];
         }

@@ -83,6 +83,39 @@ pub fn wander_exits(game: &Game) -> Option<Vec<usize>> {
     (!exits.is_empty()).then_some(exits)
 }
 
+/// At the root of a search, in a turn that has run [`TURN_WANDER`] decisions: `allowed` kept to the
+/// options that hand the game on, tried in a world of `seat`'s view dealt by a seed, where any of
+/// them does (the seed drawn from `rng` only then). Whether the turn is that long.
+pub(super) fn keep_to_exits(
+    game: &Game,
+    seat: u8,
+    rng: &mut impl Rng,
+    allowed: &mut Vec<usize>,
+) -> bool {
+    if !long_turn(game) {
+        return false;
+    }
+    if let Some(exits) = wander_exits(&game.determinize(seat, rng.gen())) {
+        let leaving: Vec<usize> = allowed
+            .iter()
+            .copied()
+            .filter(|i| exits.contains(i))
+            .collect();
+        if !leaving.is_empty() {
+            *allowed = leaving;
+        }
+    }
+    true
+}
+
+/// Why a search took its only option without searching: the wander's exit or the loop guard's.
+pub(super) fn only_option_why(long: bool) -> &'static str {
+    match long {
+        true => WANDER_EXIT,
+        false => LOOP_GUARD,
+    }
+}
+
 /// `chances` with every option but `exits` at 0, the rest scaled to sum to 1 (all of them at the
 /// same chance where the policy gave them none).
 pub fn only_exits(chances: &mut [f64], exits: &[usize]) {
@@ -491,9 +524,12 @@ impl Agent for MctsAgent {
         if decision.options.len() <= 1 {
             return 0;
         }
-        let (key, allowed) = self.guard.allowed(game, decision);
+        let (key, mut allowed) = self.guard.allowed(game, decision);
+        // A turn that has run `TURN_WANDER` decisions ends where an option hands the game on.
+        let long = keep_to_exits(game, decision.player, &mut self.rng, &mut allowed);
         if allowed.len() == 1 {
-            self.notes.keep(|| (LOOP_GUARD.to_string(), Vec::new()));
+            self.notes
+                .keep(|| (only_option_why(long).to_string(), Vec::new()));
             self.guard.record(key, allowed[0]);
             return allowed[0];
         }
