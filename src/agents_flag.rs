@@ -30,7 +30,7 @@ fn agent_form(name: &str) -> (String, &'static str) {
             "information-set MCTS over worlds consistent with what the seat saw (1,000 iterations)",
         ),
         "search" => (
-            "search[:T|:N][:mast][:deep[=N]][:noprior][:nomodel][:infer]".into(),
+            "search[:T|:N][:now][:mast][:deep[=N]][:noprior][:nomodel][:infer]".into(),
             "the default search (50ms a decision); with --model, judged by a learned model",
         ),
         "learned" => (

@@ -84,6 +84,14 @@ fn playouts_text(g: &Generation) -> String {
             "play-outs: to the end by the policy against cut at the next turn",
             "cut at the next turn",
         ),
+        (3, true) => (
+            "the setting so far against no play-out, each position judged at once by the script's measure",
+            "the setting so far",
+        ),
+        (3, false) => (
+            "the setting so far against no play-out, each position judged at once by the script's measure",
+            "no play-out (`playouts measure`)",
+        ),
         (_, true) => ("the model against the script's measure alone", "the model"),
         (_, false) => (
             "the model against the script's measure alone",

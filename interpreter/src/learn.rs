@@ -199,7 +199,9 @@ pub enum Stage {
     Moves,
     /// The matches that choose how the search uses the model (`learn/playouts.rs`): generation 1
     /// play-outs to the end against cut at the next turn (`kept`: to the end), generation 2 the
-    /// setting so chosen against the search without the model (`kept`: the model kept). `score` is
+    /// setting so chosen against the search without the model (`kept`: the model kept), generation 3
+    /// (where the script has a measure) the setting so chosen against the search without a model
+    /// and without play-outs (`kept`: the setting held). `score` is
     /// the first setting's (its mean result where all players are one team), `baseline` the second's.
     Playouts,
     /// The prior over options.

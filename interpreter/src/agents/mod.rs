@@ -388,13 +388,33 @@ pub fn make_agent_with(
                 Some(b) => (b, true),
                 None => (budget, false),
             };
+            // `:now`: no play-out; each new position of the tree judged at once.
+            let (budget, now) = match budget.strip_suffix(":now") {
+                Some(b) => (b, true),
+                None => (budget, false),
+            };
+            if now && (shallow || mast || deep.is_some() || blend) {
+                return Err(format!(
+                    "`{other}`: `:now` plays no play-out, so it goes with none of `:shallow`, \
+                     `:mast`, `:deep` and `:blend`"
+                ));
+            }
             // A model whose learning measured play-outs to the end stronger (`playouts end`) plays
             // out to the end by its play-out policy unless told otherwise; one whose learning
             // measured the search stronger without it (`playouts script`) is set aside unless a
             // flag asks for what only a model gives.
             let asks_model = shallow || deep.is_some() || blend || !prior;
+            // One whose learning measured the search stronger judging each new position at once
+            // by the script's measure (`playouts measure`) is set aside the same way, and `:now`
+            // taken.
+            let measure = matches!(model, Some(m) if m.playouts == Playouts::Measure);
+            let now = now || (measure && !asks_model && !mast);
             let model = match model {
-                Some(m) if m.playouts == Playouts::Script && !asks_model => None,
+                Some(m)
+                    if matches!(m.playouts, Playouts::Script | Playouts::Measure) && !asks_model =>
+                {
+                    None
+                }
                 model => model,
             };
             let deep = match (deep, model) {
@@ -412,6 +432,7 @@ pub fn make_agent_with(
             // of two turns (at random, or by MAST with `:mast`), judged by the script's measure.
             let playout = Playout {
                 turns: match (model, deep) {
+                    _ if now => Some(0),
                     (Some(_), Some(n)) => n,
                     (Some(_), None) => Some(1),
                     (None, _) => Some(2),
@@ -427,7 +448,7 @@ pub fn make_agent_with(
                     return Err(format!(
                         "`{other}`: search takes a time per decision (`search:50ms`, `search:1s`, \
                          up to 1 hour) or a number of iterations from 1 (`search:500`), then \
-                         optionally `:shallow`, `:mast`, `:deep` (or `:deep=N`, N from 1 to 100, or \
+                         optionally `:now`, `:shallow`, `:mast`, `:deep` (or `:deep=N`, N from 1 to 100, or \
                          `:deep=end`), `:noprior`, `:blend`, `:nomodel` and `:infer`, in that order"
                     ))
                 }
@@ -499,6 +520,8 @@ mod tests {
             ("search:1s:deep=end", "search:1s:deep=end"),
             ("search:300:shallow", "search:300:shallow"),
             ("search:50ms:nomodel", "search:50ms:nomodel"),
+            ("search:300:now", "search:300:now"),
+            ("search:1s:now:nomodel", "search:1s:now:nomodel"),
             ("ismcts:20:random:infer", "ismcts:20:random:infer"),
             (
                 "ismcts:20:steady:end:infer:strict",
@@ -557,6 +580,17 @@ mod tests {
                 .unwrap_or_else(|| panic!("{bad} accepted"));
             assert!(e.contains("time per decision"), "{e}");
         }
+        for bad in [
+            "search:1s:now:shallow",
+            "search:1s:now:mast",
+            "search:1s:now:deep",
+            "search:1s:now:blend",
+        ] {
+            let e = make_agent(&p, bad, 1, 0)
+                .err()
+                .unwrap_or_else(|| panic!("{bad} accepted"));
+            assert!(e.contains("`:now` plays no play-out"), "{e}");
+        }
         let e = make_agent(&p, "ismcts:1s:stedy", 1, 0)
             .err()
             .expect("an unknown strategy is refused");
@@ -607,6 +641,54 @@ mod tests {
                 game.apply(i).expect("applies");
             }
         }
+    }
+
+    /// `search:N:now` plays no play-out: it chooses as `ismcts:N:random:0` does, which judges each
+    /// new position at once; so does `search:N` with a model whose learning chose `playouts
+    /// measure`, and not with one that chose `playouts script` (play-outs of two turns).
+    #[test]
+    fn a_search_now_judges_each_position_at_once() {
+        let src = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../examples/market-race.cardgame"
+        ))
+        .expect("the example");
+        let p = Arc::new(check_source(&src).program.expect("the script checks"));
+        let with = |playouts| {
+            let mut model = super::Model::blank(&p, super::model::script_hash(&src), 2);
+            model.playouts = playouts;
+            Arc::new(model)
+        };
+        let (measure, script) = (
+            with(super::Playouts::Measure),
+            with(super::Playouts::Script),
+        );
+        let choices = |spec: &str, model: Option<&Arc<super::Model>>| {
+            let mut config = GameConfig::new(2, 5);
+            config.record = false;
+            let mut game = Game::new(p.clone(), config);
+            let mut agents: Vec<_> = (0..2u8)
+                .map(|s| super::make_agent_with(&p, spec, 7, s, model).expect("agent"))
+                .collect();
+            let mut labels = Vec::new();
+            while let Status::Decision(d) = game.status().clone() {
+                if labels.len() == 12 {
+                    break;
+                }
+                let i = agents[d.player as usize].choose(&game, &d);
+                labels.push(d.options[i].clone());
+                game.apply(i).expect("applies");
+            }
+            labels
+        };
+        let at_once = choices("ismcts:40:random:0", None);
+        assert_eq!(choices("search:40:now", None), at_once);
+        assert_eq!(choices("search:40", Some(&measure)), at_once);
+        assert_eq!(
+            choices("search:40", Some(&script)),
+            choices("search:40", None)
+        );
+        assert_ne!(choices("search:40", None), at_once);
     }
 
     /// `ismcts` infers from the host's choice in Monty Hall: as the contestant it switches doors.

@@ -80,11 +80,19 @@ pub enum Playouts {
     /// `script`: the model set aside; the search plays as it does without one (play-outs of two
     /// turns at random, judged by the script's measure).
     Script,
+    /// `measure`: the model set aside; the search plays no play-out and judges each new position
+    /// of its tree at once by the script's measure (`search:...:now:nomodel`).
+    Measure,
 }
 
 impl Playouts {
     /// Every setting, in the order of the model file's documentation.
-    pub const ALL: [Playouts; 3] = [Playouts::Turn, Playouts::End, Playouts::Script];
+    pub const ALL: [Playouts; 4] = [
+        Playouts::Turn,
+        Playouts::End,
+        Playouts::Script,
+        Playouts::Measure,
+    ];
 
     /// The word of the model file's `playouts` line.
     pub fn name(self) -> &'static str {
@@ -92,6 +100,7 @@ impl Playouts {
             Playouts::Turn => "turn",
             Playouts::End => "end",
             Playouts::Script => "script",
+            Playouts::Measure => "measure",
         }
     }
 }
@@ -413,7 +422,7 @@ impl Model {
                     .into_iter()
                     .find(|p| p.name() == word)
                     .ok_or_else(|| {
-                        format!("the model's line `{line}` is not `playouts end`, `playouts turn` or `playouts script`")
+                        format!("the model's line `{line}` is not `playouts end`, `playouts turn`, `playouts script` or `playouts measure`")
                     })?;
                 continue;
             }

@@ -8,11 +8,15 @@
 //!   but only as right as the evaluation);
 //! - `script`: the model set aside, the search as it plays without one (play-outs of two turns at
 //!   random, judged by the script's measure): where the script's `heuristic` or `score` says more
-//!   than what was learned (a cooperative game whose partners' hands the features cannot see).
+//!   than what was learned (a cooperative game whose partners' hands the features cannot see);
+//! - `measure`: the model set aside, and no play-out: each new position of the search's tree judged
+//!   at once by the script's measure (`search:...:now:nomodel`): where random turns spoil the
+//!   position more than they tell (a game of many small trades and crafts within a turn).
 //!
 //! Which serves a game best depends on the game, so `learn` measures it in two matches of
 //! `search` with [`ITERATIONS`] iterations a decision: `end` against `turn`, then the winner
-//! against `script`. In a game of sides, the first setting plays one seat and the second the others
+//! against `script`, then, where the script has a measure, the winner against `measure` (at equal
+//! iterations, though `measure` costs the least: where it wins, it wins at equal time too). In a game of sides, the first setting plays one seat and the second the others
 //! (seats alternated, a tie half) and the first is taken when it scores above one half. Where all
 //! players are one team, each setting plays whole games alone, both on the same seeds, and the
 //! first is taken when its mean result is higher (a result is `learn.rs`'s `target`: a shared win 1,
@@ -24,8 +28,8 @@
 //! `--time`, timed by the batch before it (the first by one game). Neither depends on `--jobs`, so
 //! the model is the same for any `--jobs` when the time does not cut a match. Without the first
 //! match the setting is `end`, which the first match chose wherever it ran on the published games
-//! and Market Race (docs/performance.md; a cooperative example chose `turn`); without the second,
-//! the model is kept.
+//! and Market Race (docs/performance.md; a cooperative example chose `turn`); without the second or
+//! the third, the setting so far is kept.
 
 use super::{config, target, Ended, Fit, Generation, LearnConfig, Stage};
 use crate::agents::{make_agent_with, Agent, Model, Playouts};
@@ -49,6 +53,7 @@ fn spec(setting: Playouts) -> String {
         Playouts::End => format!("search:{ITERATIONS}:deep=end"),
         Playouts::Turn => format!("search:{ITERATIONS}:shallow"),
         Playouts::Script => format!("search:{ITERATIONS}:nomodel"),
+        Playouts::Measure => format!("search:{ITERATIONS}:now:nomodel"),
     }
 }
 
@@ -269,7 +274,8 @@ fn alone(games: &[Vec<Ended>]) -> (f64, f64, f64, f64, bool) {
 /// Plays the matches (see the module's notes) that fit before `deadline`, sets `model.playouts` by
 /// them and reports each as a generation of stage `playouts`, its score the first setting's: the
 /// first match `end` against `turn` (`kept`: to the end), the second the setting so chosen against
-/// `script` (`kept`: the model kept).
+/// `script` (`kept`: the setting held), the third, where the script has a measure, the setting so
+/// chosen against `measure` (`kept`: the setting held).
 pub(super) fn choose(
     pool: &rayon::ThreadPool,
     program: &Arc<Program>,
@@ -302,12 +308,17 @@ pub(super) fn choose(
     }
     let timed = started.elapsed();
     let one_team = first.shared;
-    for generation in [1u32, 2] {
+    // A script without a measure has nothing to judge a position by at once: no third match.
+    let measured = Game::new(program.clone(), config(lc, base))
+        .script_score(0)
+        .is_some();
+    let generations: &[u32] = if measured { &[1, 2, 3] } else { &[1, 2] };
+    for &generation in generations {
         let started = Instant::now();
-        let (held, challenger) = if generation == 1 {
-            (Playouts::End, Playouts::Turn)
-        } else {
-            (model.playouts, Playouts::Script)
+        let (held, challenger) = match generation {
+            1 => (Playouts::End, Playouts::Turn),
+            2 => (model.playouts, Playouts::Script),
+            _ => (model.playouts, Playouts::Measure),
         };
         let Some(s) = match_up(
             pool,
@@ -336,7 +347,7 @@ pub(super) fn choose(
             (1, true) => Playouts::End,
             (1, false) => Playouts::Turn,
             (_, true) => held,
-            (_, false) => Playouts::Script,
+            (_, false) => challenger,
         };
         on_generation(&Generation {
             stage: Stage::Playouts,
