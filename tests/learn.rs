@@ -293,10 +293,25 @@ fn learn_bids(
     jobs: &str,
     name: &str,
 ) -> (String, String) {
+    learn_quickly(
+        "examples/secret-bids.cardgame",
+        (prior_games, prior_generations),
+        jobs,
+        name,
+    )
+}
+
+/// [`learn_bids`] of another script.
+fn learn_quickly(
+    script: &str,
+    (prior_games, prior_generations): (&str, &str),
+    jobs: &str,
+    name: &str,
+) -> (String, String) {
     let out = temp(name);
     let o = cardgame(&[
         "learn",
-        "examples/secret-bids.cardgame",
+        script,
         "--games",
         "20",
         "--generations",
@@ -358,6 +373,39 @@ fn learning_chooses_the_search_s_play_outs_by_a_match() {
         "\nplayouts turn\n"
     };
     assert!(one.contains(written), "{line}\n{one}");
+    // Secret Bids has no measure to judge a position by at once: no third match.
+    assert!(!report.contains("judged at once"), "{report}");
+}
+
+/// Where the script has a measure, a third match plays the setting so chosen against the search
+/// without the model and without play-outs (`:now:nomodel`), and the model says which won.
+#[test]
+fn learning_with_a_measure_tries_judging_each_position_at_once() {
+    let (report, model) = learn_quickly(
+        "examples/sealed-crate.cardgame",
+        ("6", "0"),
+        "1",
+        "crate.model",
+    );
+    let third = report
+        .lines()
+        .find(|l| {
+            l.starts_with(
+                "search's the setting so far against no play-out, each position judged at once by \
+                 the script's measure, 6 games of `search:100`: ",
+            )
+        })
+        .unwrap_or_else(|| panic!("no third match reported:\n{report}"));
+    let measure = model.contains("\nplayouts measure\n");
+    assert_eq!(
+        measure,
+        third.contains(", so no play-out (`playouts measure`);"),
+        "{third}\n{model}"
+    );
+    assert!(
+        measure || third.contains(", so the setting so far;"),
+        "{third}"
+    );
 }
 
 /// `--prior-games 0`: no game of the search, so neither match nor prior generation runs, and the
