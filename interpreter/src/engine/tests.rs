@@ -9,6 +9,7 @@ mod games;
 mod gaps;
 mod labels;
 mod lang;
+mod lists;
 mod loops;
 mod memo;
 mod menus;

@@ -371,14 +371,15 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
         ExprKind::Builtin(b, args) => super::builtins::builtin(cx, *b, args)?,
         ExprKind::Text(_) => return Err("a text"),
         ExprKind::Let(slot, v, body) => {
-            let (vf, i, bf, text) = let_in(cx, *slot, v, body, compile)?;
-            super::text_store::let_in(vf, i, bf, text)
+            let (vf, i, bf, keeps) = let_in(cx, *slot, v, body, compile)?;
+            super::text_store::let_in(vf, i, bf, keeps)
         }
     })
 }
 
-/// `let slot = v` in `body`: the word closure of `v`, its slot, and `body` compiled by `body_of`
-/// with the slot's type known.
+/// `let slot = v` in `body`: the word closure of `v`, its slot, `body` compiled by `body_of` with
+/// the slot's type known, and whether `v` is kept in `Made` (a text, a list made) while `body`
+/// runs.
 pub(super) fn let_in<T>(
     cx: &mut Cx,
     slot: u16,
@@ -396,6 +397,11 @@ pub(super) fn let_in<T>(
     if super::text_store::is_text(cx, v) {
         let vf = super::text_store::place(cx, v)?;
         cx.give(slot, Given::Text);
+        return Ok((vf, i, body_of(cx, body)?, true));
+    }
+    // A list of words the closures walk, made and kept in `Made::lists` while the body runs.
+    if let Ok((vf, item)) = super::list_store::place(cx, v) {
+        cx.give(slot, Given::Bound(item));
         return Ok((vf, i, body_of(cx, body)?, true));
     }
     let t = super::stmts::type_of(cx, v).ok_or("`let` of what is not a word")?;
@@ -621,19 +627,19 @@ pub(crate) fn zone(cx: &mut Cx, z: usize, holder: Option<&Expr>) -> C<Int> {
 
 /// A function's call: its body compiled in place, in a frame above the caller's.
 fn call(cx: &mut Cx, f: usize, args: &[Expr]) -> C<Int> {
-    let texts = super::text_store::takes_text(cx, f);
-    let (arg_fns, base, body) = frame(cx, f, args, compile)?;
-    Ok(super::text_store::call(arg_fns, base, body, texts))
+    let (arg_fns, base, body, keeps) = frame(cx, f, args, compile)?;
+    Ok(super::text_store::call(arg_fns, base, body, keeps))
 }
 
 /// A function's call compiled in a frame above the caller's: its arguments' closures, the
-/// frame's first slot, and its body compiled by `body` (a word, or any value: value.rs).
+/// frame's first slot, its body compiled by `body` (a word, or any value: value.rs), and whether
+/// an argument is kept in `Made` (a text, a list made: the call gives it back when it ends).
 pub(super) fn frame<T>(
     cx: &mut Cx,
     f: usize,
     args: &[Expr],
     body: impl FnOnce(&mut Cx, &Expr) -> C<T>,
-) -> C<(Vec<Int>, usize, T)> {
+) -> C<(Vec<Int>, usize, T, bool)> {
     let def = cx.p.fns.get(f).ok_or("an unknown function")?;
     if cx.depth >= DEPTH {
         return Err("functions called too deep (a recursive function)");
@@ -643,8 +649,10 @@ pub(super) fn frame<T>(
     }
     // A parameter that is a list of cards given a zone, and read only as the list an aggregate
     // or `take` walks, is the zone's word: it is read where it lies, as the walker reads the list.
-    // A parameter that is not a word may be given what the closures stand for (items::given).
+    // A parameter that is not a word may be given what the closures stand for (items::given), or
+    // a text or a list of words kept in `Made` (text_store.rs, list_store.rs).
     let (mut types, mut given, mut arg_fns) = (Vec::new(), Vec::new(), Vec::new());
+    let mut keeps = false;
     for (s, (t, a)) in def.params.iter().zip(args).enumerate() {
         let t = match t {
             _ if is_word(t) => t.clone(),
@@ -658,11 +666,20 @@ pub(super) fn frame<T>(
             Ty::Text => {
                 given.push((s as u16, Given::Text));
                 arg_fns.push(super::text_store::place(cx, a)?);
+                keeps = true;
                 continue;
             }
             _ => {
-                let (g, f) = super::items::given(cx, a)
-                    .map_err(|_| "a function with parameters that are not words")?;
+                let (g, f) = match (super::items::given(cx, a), t) {
+                    (Ok(given), _) => given,
+                    (Err(_), Ty::List(item)) if is_word(item) => {
+                        keeps = true;
+                        let (place, _) = super::list_store::place(cx, a)
+                            .map_err(|_| "a function's list given what the closures do not walk")?;
+                        (Given::Bound((**item).clone()), place)
+                    }
+                    (Err(_), _) => return Err("a function with parameters that are not words"),
+                };
                 given.push((s as u16, g));
                 arg_fns.push(f);
                 continue;
@@ -688,7 +705,7 @@ pub(super) fn frame<T>(
     }
     inner.slot(def.slots.saturating_sub(1))?;
     let body = body(&mut inner, &def.body)?;
-    Ok((arg_fns, base, body))
+    Ok((arg_fns, base, body, keeps))
 }
 
 /// A call's arguments written in its frame's slots from `base`.

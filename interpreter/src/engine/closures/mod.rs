@@ -18,6 +18,7 @@ mod expr;
 mod in_place;
 mod items;
 mod kinds;
+mod list_store;
 mod loops;
 mod menu;
 mod moves;

@@ -187,8 +187,8 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
             Box::new(move |env| if cf(env)? != 0 { af(env) } else { bf(env) })
         }
         ExprKind::Let(slot, v, body) => {
-            let (vf, i, bf, text) = let_in(cx, *slot, v, body, compile_value)?;
-            super::text_store::let_in(vf, i, bf, text)
+            let (vf, i, bf, keeps) = let_in(cx, *slot, v, body, compile_value)?;
+            super::text_store::let_in(vf, i, bf, keeps)
         }
         ExprKind::Aggregate {
             op,
@@ -198,9 +198,8 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
             filter,
         } => aggregate(cx, *op, value.as_deref(), *slot, list, filter.as_deref())?,
         ExprKind::CallFn(f, args) => {
-            let texts = super::text_store::takes_text(cx, f.index());
-            let (arg_fns, base, body) = frame(cx, f.index(), args, compile_value)?;
-            super::text_store::call(arg_fns, base, body, texts)
+            let (arg_fns, base, body, keeps) = frame(cx, f.index(), args, compile_value)?;
+            super::text_store::call(arg_fns, base, body, keeps)
         }
         ExprKind::List(items) => {
             let fs = (items.iter())
@@ -263,7 +262,13 @@ fn local(cx: &mut Cx, s: u16) -> C<Val> {
     // A slot that stands for what a `let` or a parameter was given holds no value of its own.
     match cx.given(s) {
         Some(super::items::Given::Text) => return super::text_store::read(cx, s),
-        Some(_) => return Err("a local that stands for what it was given"),
+        Some(super::items::Given::Bound(item)) => {
+            let item = item.clone();
+            return super::list_store::read(cx, s, item);
+        }
+        Some(super::items::Given::Nothing | super::items::Given::KindList(_)) => {
+            return Err("a local that stands for what it was given")
+        }
         None => {}
     }
     let from_context = cx.locals;

@@ -1,0 +1,101 @@
+//! Engine stage: lists given to functions' parameters (`cards_text(l: list of card)` given a
+//! `filter`, a global's list, a list written out), kept in `Made::lists` by the closures
+//! (closures/list_store.rs), against the walker: walked, counted, written in a text, passed on to
+//! another function; Craft the Crown's offers on the closures alone, recorded or not.
+
+use super::closures::lockstep_in;
+use super::oracle::{checked, config, program};
+use crate::engine::{Engine, Game, Status};
+use crate::program::Program;
+use std::sync::Arc;
+
+/// What the walker evaluated of the statements the closures compiled (statements, and parts of a
+/// `log` while nobody records), over `games` games on the closures, each choice from the seed.
+fn walked(p: &Arc<Program>, players: u8, games: u64, record: bool) -> u64 {
+    let mut walked = 0;
+    for seed in 0..games {
+        let mut c = config(players, seed, Engine::Closures);
+        c.record = record;
+        let mut g = Game::new(p.clone(), c);
+        let mut pick = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        while let Status::Decision(d) = g.status() {
+            pick ^= pick << 13;
+            pick ^= pick >> 7;
+            pick ^= pick << 17;
+            g.apply((pick % d.options.len() as u64) as usize)
+                .expect("an option");
+        }
+        walked += g.counted().walked + g.counted().parts_walked;
+    }
+    walked
+}
+
+#[test]
+fn lists_given_to_functions_are_the_walkers() {
+    let src = r#"
+game "Offers" {
+  players 3
+}
+property rank: int = 0
+card "{r} gem" for r in 1..6 {
+  copies 2
+  rank r
+}
+zone deck: pile, hidden
+zone hand per player: set
+zone offered per player: set
+var gold per player shown: int = 0
+var wanted: list of kind = []
+var marked per card: bool = false
+fn cards_text(l: list of card): text = if count(l) == 0 then "" else "{l}"
+fn names_text(l: list of kind, q: player): text = if count(l) == 0 then "" else "{l} from {q}'s hand"
+fn worth(l: list of card): int = sum(c.rank for c in l)
+fn best(l: list of card): int = max(worth([c]) for c in l)
+fn both(l: list of card, m: list of card): text = "{cards_text(l)} / {cards_text(m)} ({worth(l) + worth(m)})"
+fn high(l: list of card, n: int): list of card = filter(c in l where c.rank >= n)
+fn offer_text(p: player): text = cards_text(filter(c in p.hand where c.marked))
+action offer(c in you.hand) {
+  c.marked = true
+  move c to you.offered
+  wanted = wanted + [c.kind]
+  log "{you} offers {offer_text(you)}, {cards_text(filter(d in you.offered where d.rank > 2))}"
+}
+action mark(c in you.hand) {
+  c.marked = not c.marked
+  log "{you} marks {offer_text(you)} worth {worth(filter(d in you.hand where d.marked))}"
+  log "{both(filter(d in you.hand where d.marked), high(filter(d in you.offered where d.rank > 1), 3))}"
+}
+action ask() {
+  you.gold += 1
+  log "{you} asks {names_text(wanted, you)} {names_text([], you)} {cards_text([])}"
+  log "{you} best {best(filter(d in you.offered where true))} of {cards_text(high(filter(d in you.hand where d.rank > 0), 4))}"
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 3 of deck to p.hand
+  }
+  repeat 5 {
+    for p in everyone {
+      turn p {
+        actions by p once [offer, mark, ask]
+      }
+    }
+  }
+  win [p for p in everyone where p.gold == max(q.gold for q in everyone)] "most gold"
+}
+"#;
+    let p = checked(src);
+    assert!(lockstep_in(&p, "lists", 3, 20, false) >= 200);
+    assert!(lockstep_in(&p, "lists", 3, 20, true) >= 200);
+    assert_eq!(walked(&p, 3, 20, false), 0, "walked while nobody records");
+}
+
+/// Craft the Crown's offers (`give_text()`, `ask_text()`: a `filter` and a global's list given
+/// to functions' lists) in a `log`: on the closures, none of them evaluated by the walker.
+#[test]
+fn craft_the_crowns_offers_are_on_the_closures() {
+    let p = program("games/craft-the-crown.cardgame");
+    assert_eq!(walked(&p, 2, 3, false), 0, "walked while nobody records");
+}
