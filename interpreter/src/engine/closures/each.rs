@@ -192,7 +192,12 @@ pub(super) fn compile_for(
                 regs.slots[si] = w;
                 m.set_local(slot, items[i].clone());
                 match eval(m, regs, f) {
-                    Some(0) => continue,
+                    // An item that fails the filter is a unit of work (the walker charges its
+                    // filter's): a loop of such loops reaches the budget.
+                    Some(0) => {
+                        super::stmts::charge(m, 1, span)?;
+                        continue;
+                    }
                     Some(_) => {}
                     None => return Ok(walk_from(m, at, &items, i)),
                 }

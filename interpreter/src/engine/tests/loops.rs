@@ -1,8 +1,9 @@
 //! Engine stage: `loop` and `break` on the closures against the walker: breaks at several depths,
 //! inside `if`, a nested block, a `turn`, a `phase`, a `strict` and a `round`; loops whose body
 //! pauses on a decision and resumes, a `break` after the decision (the walker's loop frame left
-//! from compiled code); loops of no body ending on the budget. Each script is played in lockstep,
-//! recorded or not, and on the closures alone with no statement they compiled left to the walker.
+//! from compiled code); loops of no body, and loops of items failing their filter, ending on the
+//! budget. Each script is played in lockstep, recorded or not, and on the closures alone with no
+//! statement they compiled left to the walker.
 
 use super::gaps::walkers_own_compile_whole;
 use super::oracle::{checked, config};
@@ -249,6 +250,46 @@ fn loops_of_no_body_end_on_the_budget() {
                 }
                 s => panic!("{engine:?}: {s:?}"),
             }
+        }
+    }
+}
+
+/// A `for` whose items fail its `where` filter: the walker charges each item its filter's work,
+/// the closures one unit, so that a loop of such loops (here 100 loops over 200 cards none of which
+/// passes) runs out of the budget on both engines, not on the walker alone.
+#[test]
+fn items_failing_a_filter_are_charged() {
+    let src = r#"
+game "Sieve" {
+  players 2
+}
+property rank: int = 0
+card "Chaff" {
+  copies 200
+}
+zone deck: pile
+flow {
+  move box to deck
+  repeat 100 {
+    for c in deck where c.rank > 100 {
+      log "{c}"
+    }
+  }
+  win [] "never"
+}
+"#;
+    let p = checked(src);
+    walkers_own_compile_whole(&p);
+    for engine in [Engine::Walker, Engine::Closures] {
+        let mut c = config(2, 1, engine);
+        c.max_steps = 10_000;
+        let g = Game::new(p.clone(), c);
+        match g.status() {
+            Status::Error(e) => {
+                let e = format!("{e:?}");
+                assert!(e.contains("ran more than"), "{engine:?}: {e}");
+            }
+            s => panic!("{engine:?}: {s:?}"),
         }
     }
 }
