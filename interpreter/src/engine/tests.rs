@@ -2,6 +2,7 @@
 
 mod build;
 mod closures;
+mod draws;
 mod events;
 mod expressions;
 mod factory;

@@ -12,6 +12,7 @@ mod aggregates;
 mod builtins;
 mod calls;
 mod choices;
+mod draws;
 mod each;
 mod env;
 mod expr;

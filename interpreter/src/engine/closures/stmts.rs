@@ -674,7 +674,7 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
     };
     step.or_else(|why| {
         (super::in_place::in_place(sx, st, at))
-            .or_else(|| super::in_place::draw(sx, st))
+            .or_else(|| super::draws::draw(sx, st))
             .ok_or(why)
     })
 }

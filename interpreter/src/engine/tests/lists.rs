@@ -1,33 +1,26 @@
 //! Engine stage: lists given to functions' parameters (`cards_text(l: list of card)` given a
 //! `filter`, a global's list, a list written out), kept in `Made::lists` by the closures
 //! (closures/list_store.rs), against the walker: walked, counted, written in a text, passed on to
-//! another function; Craft the Crown's offers on the closures alone, recorded or not.
+//! another function; Craft the Crown's offers on the closures alone while nobody records; `+=` and
+//! `-=` of numbers that only value closures give (closures/in_place.rs).
 
 use super::closures::lockstep_in;
-use super::oracle::{checked, config, program};
-use crate::engine::{Engine, Game, Status};
+use super::oracle::{checked, program};
+use super::walked::played;
 use crate::program::Program;
 use std::sync::Arc;
 
 /// What the walker evaluated of the statements the closures compiled (statements, and parts of a
 /// `log` while nobody records), over `games` games on the closures, each choice from the seed.
 fn walked(p: &Arc<Program>, players: u8, games: u64, record: bool) -> u64 {
-    let mut walked = 0;
-    for seed in 0..games {
-        let mut c = config(players, seed, Engine::Closures);
-        c.record = record;
-        let mut g = Game::new(p.clone(), c);
-        let mut pick = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        while let Status::Decision(d) = g.status() {
-            pick ^= pick << 13;
-            pick ^= pick >> 7;
-            pick ^= pick << 17;
-            g.apply((pick % d.options.len() as u64) as usize)
-                .expect("an option");
-        }
-        walked += g.counted().walked + g.counted().parts_walked;
-    }
-    walked
+    let counted = played(p, players, games, record);
+    counted.iter().map(|c| c.walked + c.parts_walked).sum()
+}
+
+/// The expressions the walker evaluated over `walked`'s games while nobody records.
+fn evaluated(p: &Arc<Program>, players: u8, games: u64) -> u64 {
+    let counted = played(p, players, games, false);
+    counted.iter().map(|c| c.evaluated).sum()
 }
 
 #[test]
@@ -98,4 +91,63 @@ flow {
 fn craft_the_crowns_offers_are_on_the_closures() {
     let p = program("games/craft-the-crown.cardgame");
     assert_eq!(walked(&p, 2, 3, false), 0, "walked while nobody records");
+}
+
+/// `+=` and `-=` of a number that is not a word closure's (an aggregate of a list made, a
+/// function's number of a list made) to a global, a player's, a card's variable and a local: its
+/// value by its value closure, then the walker's effect; no expression of the effects evaluated by
+/// the walker.
+#[test]
+fn numbers_added_from_values_are_the_walkers() {
+    let src = r#"
+game "Gathered" {
+  players 3
+}
+property rank: int = 0
+card "{r} gem" for r in 1..6 {
+  copies 2
+  rank r
+}
+zone deck: pile, hidden
+zone hand per player: set
+zone kept per player: set
+var total: int = 0
+var score per player shown: int = 0 min 0 max 40
+var worth per card: int = 0
+fn ranks(l: list of card): list of int = [c.rank for c in l]
+action keep(c in you.hand) {
+  move c to you.kept
+  let n = 1
+  n += count([d.rank for d in you.kept where d.rank > 1])
+  total += sum(r for r in ranks(you.kept))
+  you.score += max(r for r in [d.rank * 2 for d in you.kept])
+  you.score += n
+  c.worth -= count(ranks(filter(d in you.hand where d.rank < c.rank)))
+  log "{you} keeps {c}: {n}, {total}, {c.worth}"
+}
+action rest() {
+  you.score -= count([d for d in you.kept where d.rank > 3])
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 4 of deck to p.hand
+  }
+  repeat 4 {
+    for p in everyone {
+      turn p {
+        actions by p once [keep, rest]
+      }
+    }
+  }
+  win [p for p in everyone where p.score == max(q.score for q in everyone)] "most"
+}
+"#;
+    let p = checked(src);
+    assert!(lockstep_in(&p, "gathered", 3, 20, false) >= 200);
+    assert!(lockstep_in(&p, "gathered", 3, 20, true) >= 200);
+    assert_eq!(walked(&p, 3, 20, false), 0, "walked while nobody records");
+    // The zone of each game's first `shuffle`, the walker's by design.
+    assert_eq!(evaluated(&p, 3, 20), 20, "evaluated by the walker");
 }
