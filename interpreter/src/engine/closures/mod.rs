@@ -240,6 +240,29 @@ impl Closures {
         })
     }
 
+    /// How many `choose`s (and `simultaneously`s choosing one) have their candidates compiled, and
+    /// how many there are.
+    #[cfg(test)]
+    pub(crate) fn choices_compiled(&self, p: &Program) -> (usize, usize) {
+        let (mut compiled, mut all) = (0, 0);
+        for (i, b) in p.blocks.iter().enumerate() {
+            let code = self.block_code(crate::program::BlockId(i as u16));
+            for (j, st) in b.stmts.iter().enumerate() {
+                if let StmtKind::Choose(..)
+                | StmtKind::Simultaneously {
+                    count: crate::program::ChooseCount::One,
+                    ..
+                } = &st.kind
+                {
+                    all += 1;
+                    let domain = code.and_then(|c| c.choices.get(j));
+                    compiled += domain.is_some_and(|d| d.is_some()) as usize;
+                }
+            }
+        }
+        (compiled, all)
+    }
+
     /// How many triggers' conditions compiled, and how many triggers have one.
     #[cfg(test)]
     pub(crate) fn conditions_compiled(&self, p: &Program) -> (usize, usize) {
