@@ -460,6 +460,14 @@ fn as_is(cx: &Cx, x: &Expr) -> bool {
         && cx.type_of_local(s).is_some_and(is_word))
 }
 
+/// The type of global variable `x` where it is a word (it may hold `none`).
+fn global_word(cx: &Cx, x: &Expr) -> Option<Ty> {
+    let ExprKind::Global(v) = x.kind else {
+        return None;
+    };
+    Some(cx.p.vars.get(v.index())?.ty.clone()).filter(is_word)
+}
+
 /// Whether `x` is `none`, or a parameter given `none`.
 fn nothing(cx: &Cx, x: &Expr) -> bool {
     match x.kind {
@@ -522,15 +530,23 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
             }));
         }
     }
-    // A body's local that may hold `none` compared (a parameter given `none`: `k == skip`, `f !=
-    // none`): the local's slot read as it is, `none` (`NONE`) equal to `none` alone.
-    if let (BinOp::Eq | BinOp::Ne, true) = (op, as_is(cx, a) || as_is(cx, b)) {
+    // A body's local or a global variable that may hold `none` compared (a parameter given
+    // `none`: `k == skip`, `f != none`; `seen != none`): the local's slot or the variable read as
+    // it is, `none` (`NONE`) equal to `none` alone.
+    let held = |cx: &Cx, x: &Expr| as_is(cx, x) || global_word(cx, x).is_some();
+    if let (BinOp::Eq | BinOp::Ne, true) = (op, held(cx, a) || held(cx, b)) {
         let mut side = |x: &Expr| match x.kind {
             ExprKind::Local(s) if as_is(cx, x) => {
                 let i = cx.slot(s)?;
                 cx.reads |= 1 << i;
                 Ok(Box::new(move |env: &mut Env| Some(env.slots[i])) as Int)
             }
+            ExprKind::Global(v) if global_word(cx, x).is_some() => Ok(Box::new(
+                move |env: &mut Env| match env.s.globals.get(env.l.var(v))? {
+                    Value::None => Some(NONE),
+                    v => word(v),
+                },
+            ) as Int),
             _ if nothing(cx, x) => Ok(Box::new(|_: &mut Env| Some(NONE)) as Int),
             _ => compile(cx, x),
         };

@@ -141,7 +141,19 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
         StmtKind::Show(what, who) => vec![what, who],
         _ => Vec::new(),
     };
-    let mut closures = reads.iter().map(|e| compile_value(&mut sx.cx, e).ok());
+    // A pile a `let` or `=` reads refilled first, as the walker's `pile` does (the place is
+    // evaluated after it): then read as it is, `none` or fewer cards than read where it holds
+    // fewer.
+    let refill = match &st.kind {
+        StmtKind::Let(_, e) | StmtKind::Assign(_, AssignOp::Set, e) => {
+            super::value::refill_of(&mut sx.cx, e)
+        }
+        _ => None,
+    };
+    let mut closures = reads.iter().map(|e| match refill {
+        Some(_) => super::value::or_none(&mut sx.cx, e),
+        None => compile_value(&mut sx.cx, e).ok(),
+    });
     let given: Option<(Val, Option<Val>)> = match (closures.next(), closures.next()) {
         (Some(Some(a)), None) => Some((a, None)),
         (Some(Some(a)), Some(Some(b))) => Some((a, Some(b))),
@@ -150,11 +162,6 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
     if piles && given.is_none() {
         return None;
     }
-    // A pile a `let` reads refilled first, as the walker's `pile` does.
-    let refill = match &st.kind {
-        StmtKind::Let(_, e) => super::value::refill_of(&mut sx.cx, e),
-        _ => None,
-    };
     let local = match &st.kind {
         StmtKind::Let(slot, e) => {
             let t = super::each::local_type(&sx.cx, e);

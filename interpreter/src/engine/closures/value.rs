@@ -252,7 +252,7 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
             position,
             count,
             zone,
-        } => pile(cx, *position, count.as_deref(), zone)?,
+        } => pile(cx, *position, count.as_deref(), zone, false)?,
     })
 }
 
@@ -303,7 +303,8 @@ pub(super) fn pile_card(cx: &mut Cx, position: Position, zone: &Expr) -> C<Int> 
 
 /// `e` read where its word closure answered `None`, as a value that may be `none` (a local given
 /// `none`, `first` of no items): a pile's top or bottom card, read after its refill
-/// (`Refill::run`), is `none` when the pile is empty; anything else is its value closure's.
+/// (`Refill::run`), is `none` when the pile is empty, and its top or bottom `n` cards the cards it
+/// holds when fewer; anything else is its value closure's.
 pub(super) fn or_none(cx: &mut Cx, e: &Expr) -> Option<Val> {
     match &e.kind {
         ExprKind::Pile {
@@ -318,6 +319,11 @@ pub(super) fn or_none(cx: &mut Cx, e: &Expr) -> Option<Val> {
                 Some(c.map(|&c| Value::Card(c)).unwrap_or_default())
             }))
         }
+        ExprKind::Pile {
+            position,
+            count: Some(count),
+            zone,
+        } => pile(cx, *position, Some(count), zone, true).ok(),
         _ => compile_value(cx, e).ok(),
     }
 }
@@ -364,8 +370,9 @@ impl Refill {
 }
 
 /// The top or bottom card of a pile, or its top or bottom `count` cards, when it holds them: a
-/// pile holding fewer is the walker's (it may refill, and a move of fewer fails).
-fn pile(cx: &mut Cx, position: Position, count: Option<&Expr>, zone: &Expr) -> C<Val> {
+/// pile holding fewer is the walker's (it may refill, and a move of fewer fails), or (`fewer`,
+/// read after its refill) gives the cards it holds.
+fn pile(cx: &mut Cx, position: Position, count: Option<&Expr>, zone: &Expr, fewer: bool) -> C<Val> {
     if type_of(cx, zone) != Some(Ty::Zone) {
         return Err("a pile of what is not known to be a zone");
     }
@@ -378,7 +385,7 @@ fn pile(cx: &mut Cx, position: Position, count: Option<&Expr>, zone: &Expr) -> C
     Ok(Box::new(move |env| {
         let n = usize::try_from(nf(env)?.max(0)).ok()?;
         let cards = &env.s.zones.get(usize::try_from(zf(env)?).ok()?)?.cards;
-        if cards.len() < n {
+        if cards.len() < n && !fewer {
             return None;
         }
         let ids: Vec<Value> = if top {

@@ -1,8 +1,9 @@
 //! Engine stage: statements that draw an item at random on the closures (closures/draws.rs),
 //! against the walker: `+=` and `-=` of `random(L)` to a local, a global, a player's and a card's
 //! variable, `move random(L) to Z` (to a pile's top or bottom, face up or down, a move of `none`
-//! failing inside `strict`); each script played in lockstep, recorded or not, and on the closures
-//! alone with no statement they compiled left to the walker.
+//! failing inside `strict`), `=` of a pile's cards refilled first; each script played in
+//! lockstep, recorded or not, and on the closures alone with no statement they compiled left to
+//! the walker.
 
 use super::walked::compiled_whole;
 
@@ -62,4 +63,52 @@ flow {
 }
 "#;
     compiled_whole(src, "draws", 3, 30, 200);
+}
+
+/// `=` of a pile's top or bottom cards to a variable, the pile refilled first when it holds fewer
+/// (a draw inside the segment), as the walker's; with both empty, `none` or fewer cards written.
+#[test]
+fn piles_written_to_variables_are_the_walkers() {
+    let src = r#"
+game "Refills" {
+  players 3
+}
+property worth: int = 0
+card "Coin {n}" for n in 1..5 {
+  worth n
+}
+zone deck: pile, hidden, refill from discard
+zone discard: pile
+zone hand per player: set
+var coins per player shown: int = 0
+var seen: card = none
+var drawn per player: list of card = []
+action peek() {
+  seen = top of deck
+  you.drawn = bottom 2 of deck
+  if seen != none {
+    you.coins += seen.worth
+  }
+}
+action grab() {
+  you.drawn = top 3 of deck
+  move you.drawn to you.hand
+}
+action toss(c in you.hand) {
+  move c to discard
+}
+flow {
+  move box to deck
+  shuffle deck
+  repeat 6 {
+    for p in everyone {
+      turn p {
+        actions by p once [peek, grab, toss]
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#;
+    compiled_whole(src, "refills", 3, 40, 300);
 }
