@@ -23,19 +23,22 @@ fn evaluated(p: &Arc<Program>, players: u8, games: u64) -> u64 {
     counted.iter().map(|c| c.evaluated).sum()
 }
 
+/// A script of gems ranked 1 to 6 (two of each) in a deck and hands per player: its game header,
+/// then these, then the rest of `src`.
+fn gems(src: &str) -> String {
+    let (header, rest) = src.split_at(src.find("}\n").expect("a header") + 2);
+    let cards =
+        "property rank: int = 0\ncard \"{r} gem\" for r in 1..6 {\n  copies 2\n  rank r\n}\n";
+    let zones = "zone deck: pile, hidden\nzone hand per player: set\n";
+    format!("{header}{cards}{zones}{rest}")
+}
+
 #[test]
 fn lists_given_to_functions_are_the_walkers() {
     let src = r#"
 game "Offers" {
   players 3
 }
-property rank: int = 0
-card "{r} gem" for r in 1..6 {
-  copies 2
-  rank r
-}
-zone deck: pile, hidden
-zone hand per player: set
 zone offered per player: set
 var gold per player shown: int = 0
 var wanted: list of kind = []
@@ -79,7 +82,7 @@ flow {
   win [p for p in everyone where p.gold == max(q.gold for q in everyone)] "most gold"
 }
 "#;
-    let p = checked(src);
+    let p = checked(&gems(src));
     assert!(lockstep_in(&p, "lists", 3, 20, false) >= 200);
     assert!(lockstep_in(&p, "lists", 3, 20, true) >= 200);
     assert_eq!(walked(&p, 3, 20, false), 0, "walked while nobody records");
@@ -103,13 +106,6 @@ fn numbers_added_from_values_are_the_walkers() {
 game "Gathered" {
   players 3
 }
-property rank: int = 0
-card "{r} gem" for r in 1..6 {
-  copies 2
-  rank r
-}
-zone deck: pile, hidden
-zone hand per player: set
 zone kept per player: set
 var total: int = 0
 var score per player shown: int = 0 min 0 max 40
@@ -144,7 +140,7 @@ flow {
   win [p for p in everyone where p.score == max(q.score for q in everyone)] "most"
 }
 "#;
-    let p = checked(src);
+    let p = checked(&gems(src));
     assert!(lockstep_in(&p, "gathered", 3, 20, false) >= 200);
     assert!(lockstep_in(&p, "gathered", 3, 20, true) >= 200);
     assert_eq!(walked(&p, 3, 20, false), 0, "walked while nobody records");
