@@ -460,6 +460,36 @@ fn as_is(cx: &Cx, x: &Expr) -> bool {
         && cx.type_of_local(s).is_some_and(is_word))
 }
 
+/// `i op j` of numbers, `+`, `-`, `*`, `/` and `%` (rounded down, as the walker does); `None`
+/// where the walker fails (an overflow, a division by zero, an operator that is not one of these).
+pub(super) fn arithmetic(op: BinOp, i: i64, j: i64) -> Option<i64> {
+    match op {
+        BinOp::Add => i.checked_add(j),
+        BinOp::Sub => i.checked_sub(j),
+        BinOp::Mul => i.checked_mul(j),
+        BinOp::Div | BinOp::Rem => {
+            let q = i.checked_div(j)?;
+            let r = i - q * j;
+            let (q, r) = if r != 0 && ((r < 0) != (j < 0)) {
+                (q - 1, r + j)
+            } else {
+                (q, r)
+            };
+            Some(if op == BinOp::Div { q } else { r })
+        }
+        BinOp::And
+        | BinOp::Or
+        | BinOp::Eq
+        | BinOp::Ne
+        | BinOp::Lt
+        | BinOp::Le
+        | BinOp::Gt
+        | BinOp::Ge
+        | BinOp::In
+        | BinOp::Concat => None,
+    }
+}
+
 /// The type of global variable `x` where it is a word (it may hold `none`).
 fn global_word(cx: &Cx, x: &Expr) -> Option<Ty> {
     let ExprKind::Global(v) = x.kind else {
@@ -579,18 +609,7 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
         BinOp::Add => Box::new(move |env| af(env)?.checked_add(bf(env)?)),
         BinOp::Sub => Box::new(move |env| af(env)?.checked_sub(bf(env)?)),
         BinOp::Mul => Box::new(move |env| af(env)?.checked_mul(bf(env)?)),
-        BinOp::Div | BinOp::Rem => Box::new(move |env| {
-            let (i, j) = (af(env)?, bf(env)?);
-            // Rounded down, as the walker does; division by zero is the walker's error.
-            let q = i.checked_div(j)?;
-            let r = i - q * j;
-            let (q, r) = if r != 0 && ((r < 0) != (j < 0)) {
-                (q - 1, r + j)
-            } else {
-                (q, r)
-            };
-            Some(if op == BinOp::Div { q } else { r })
-        }),
+        BinOp::Div | BinOp::Rem => Box::new(move |env| arithmetic(op, af(env)?, bf(env)?)),
         BinOp::Eq => Box::new(move |env| Some((af(env)? == bf(env)?) as i64)),
         BinOp::Ne => Box::new(move |env| Some((af(env)? != bf(env)?) as i64)),
         BinOp::Lt => Box::new(move |env| Some((af(env)? < bf(env)?) as i64)),

@@ -459,8 +459,8 @@ pub(crate) fn list(cx: &mut Cx, e: &Expr) -> C<Items> {
     }))
 }
 
-/// `==`, `!=`, `<`, `<=`, `>`, `>=` of values that are not numbers, `in`, and lists joined (the
-/// rest are words: expr.rs).
+/// `==`, `!=`, `<`, `<=`, `>`, `>=` of values that are not numbers, `in`, lists joined, and
+/// arithmetic of numbers that are not words' (the rest are words: expr.rs).
 fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Val> {
     let (af, bf) = (compile_value(cx, a)?, compile_value(cx, b)?);
     Ok(match op {
@@ -500,9 +500,14 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Val> {
             Arc::make_mut(&mut out).extend(y.iter().cloned());
             Some(Value::List(out))
         }),
-        BinOp::And | BinOp::Or | BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
-            return Err("arithmetic or a connective whose closure did not compile")
-        }
+        // Numbers of values that are not words' (an aggregate of a list made, not walked).
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => Box::new(move |env| {
+            let (Value::Int(i), Value::Int(j)) = (af(env)?, bf(env)?) else {
+                return None;
+            };
+            Some(Value::Int(super::expr::arithmetic(op, i, j)?))
+        }),
+        BinOp::And | BinOp::Or => return Err("a connective whose closure did not compile"),
     })
 }
 

@@ -116,8 +116,7 @@ action keep(c in you.hand) {
   let n = 1
   n += count([d.rank for d in you.kept where d.rank > 1])
   total += sum(r for r in ranks(you.kept))
-  you.score += max(r for r in [d.rank * 2 for d in you.kept])
-  you.score += n
+  you.score += n + max(r for r in [d.rank * 2 for d in you.kept]) % 7
   c.worth -= count(ranks(filter(d in you.hand where d.rank < c.rank)))
   log "{you} keeps {c}: {n}, {total}, {c.worth}"
 }
