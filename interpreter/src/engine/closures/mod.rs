@@ -225,6 +225,17 @@ impl Closures {
         choices::candidates(code.choices.get(at.idx as usize)?.as_ref()?, m)
     }
 
+    /// Whether the condition of the `while` at `at` holds, tested by its closure where the walker's
+    /// loop frame goes on (`None`: not compiled, or a closure could not answer; the walker tests it).
+    pub(crate) fn holds(
+        &self,
+        m: &mut crate::engine::exec::Mach,
+        at: crate::engine::exec::At,
+    ) -> Option<bool> {
+        let code = self.block_code(at.block)?;
+        choices::holds(code.conditions.get(at.idx as usize)?.as_ref()?, m)
+    }
+
     /// Text `k` of the statement at `at` (`texts::of_stmt`: its prompt or text first, then its
     /// branches' labels), compiled (`None`: the walker builds it).
     pub(crate) fn text(&self, at: crate::engine::exec::At, k: usize) -> Option<&texts::Text> {

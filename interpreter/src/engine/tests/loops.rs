@@ -293,3 +293,47 @@ flow {
         }
     }
 }
+
+/// The condition of a `while` whose body paused on a decision, tested by its closure where the
+/// walker's loop frame goes on: no expression evaluated by the walker but each game's first
+/// `shuffle`'s zone (before, one per pass).
+#[test]
+fn conditions_of_loops_paused_are_on_the_closures() {
+    let src = hands(
+        r#"
+game "Haggle" {
+  players 3
+}
+var open: bool = true
+action spend(c in you.hand) {
+  move c to deck
+  you.coins += c.worth
+  if you.coins > 6 {
+    open = false
+  }
+}
+action halt() {
+  open = false
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 3 of deck to p.hand
+  }
+  for p in everyone {
+    open = true
+    while open and count(p.hand) > 0 {
+      actions by p once [spend, halt]
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#,
+    );
+    let p = compiled_whole(&src, "haggle", 3, 30, 100);
+    let evaluated: u64 = (super::walked::played(&p, 3, 30, false).iter())
+        .map(|c| c.evaluated)
+        .sum();
+    assert_eq!(evaluated, 30, "evaluated by the walker");
+}
