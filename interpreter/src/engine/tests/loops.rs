@@ -239,17 +239,27 @@ fn loops_of_no_body_end_on_the_budget() {
         let src = format!(
             "game \"Endless\" {{\n  players 2\n}}\nflow {{\n  {body}\n  win [] \"never\"\n}}\n"
         );
-        let p = checked(&src);
-        walkers_own_compile_whole(&p);
-        for engine in [Engine::Walker, Engine::Closures] {
-            let g = Game::new(p.clone(), config(2, 1, engine));
-            match g.status() {
-                Status::Error(e) => {
-                    let e = format!("{e:?}");
-                    assert!(e.contains("ran more than"), "{engine:?}: {e}");
-                }
-                s => panic!("{engine:?}: {s:?}"),
+        ends_on_the_budget(&src, None);
+    }
+}
+
+/// Checks `src`, asserts that every statement compiles but the walker's own, and that its game
+/// runs out of its budget (`max_steps`, else the default) before its first decision on both
+/// engines.
+fn ends_on_the_budget(src: &str, max_steps: Option<u64>) {
+    let p = checked(src);
+    walkers_own_compile_whole(&p);
+    for engine in [Engine::Walker, Engine::Closures] {
+        let mut c = config(2, 1, engine);
+        if let Some(n) = max_steps {
+            c.max_steps = n;
+        }
+        match Game::new(p.clone(), c).status() {
+            Status::Error(e) => {
+                let e = format!("{e:?}");
+                assert!(e.contains("ran more than"), "{engine:?}: {e}");
             }
+            s => panic!("{engine:?}: {s:?}"),
         }
     }
 }
@@ -278,20 +288,7 @@ flow {
   win [] "never"
 }
 "#;
-    let p = checked(src);
-    walkers_own_compile_whole(&p);
-    for engine in [Engine::Walker, Engine::Closures] {
-        let mut c = config(2, 1, engine);
-        c.max_steps = 10_000;
-        let g = Game::new(p.clone(), c);
-        match g.status() {
-            Status::Error(e) => {
-                let e = format!("{e:?}");
-                assert!(e.contains("ran more than"), "{engine:?}: {e}");
-            }
-            s => panic!("{engine:?}: {s:?}"),
-        }
-    }
+    ends_on_the_budget(src, Some(10_000));
 }
 
 /// The condition of a `while` whose body paused on a decision, tested by its closure where the
