@@ -267,6 +267,10 @@ impl<'a> Mach<'a> {
             }
         }
         self.charge(1, e.span)?;
+        #[cfg(test)]
+        {
+            self.s.probe.counted.evaluated += 1;
+        }
         self.s.depth += 1;
         let r = self.eval_inner(e);
         self.s.depth -= 1;

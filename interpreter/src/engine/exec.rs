@@ -368,7 +368,11 @@ impl<'a> Mach<'a> {
                         ..
                     }) = self.stmt(at)
                     {
-                        if self.eval_bool(c)? {
+                        // By its closure (not while a guard's reads are noted), else by the walker.
+                        let on = self.s.fixed.closures && !self.s.recording;
+                        let holds =
+                            (p.closures.as_deref().filter(|_| on)).and_then(|k| k.holds(self, at));
+                        if holds.map_or_else(|| self.eval_bool(c), Ok)? {
                             self.push_block(*body);
                         } else {
                             self.pop_frame();

@@ -38,6 +38,9 @@ pub(crate) struct Counted {
     /// Parts of a `log` the walker evaluated while nobody records, their value closure not
     /// compiled or not answering (closures/in_place.rs).
     pub parts_walked: u64,
+    /// Expressions the walker evaluated, but its leaves (constants, locals, `you`, `active`):
+    /// decisions' and guards' among them (eval.rs).
+    pub evaluated: u64,
 }
 
 /// Debug builds and tests: one game's switches of its shortcuts, and the counts of what they did.

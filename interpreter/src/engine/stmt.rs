@@ -49,15 +49,7 @@ impl<'a> Mach<'a> {
             StmtKind::Choose(slot, ch) => return self.exec_choose(stmt, *slot, ch, at),
             StmtKind::Assign(t, op, e) => {
                 let v = self.eval(e)?;
-                let place = self.place(t)?;
-                let new = match op {
-                    AssignOp::Set => v,
-                    _ => {
-                        let cur = self.read_place(&place);
-                        self.combine(*op, cur, v, span)?
-                    }
-                };
-                self.write_place(&place, new, span)?;
+                self.assign_value(t, *op, v, span)?;
             }
             StmtKind::Move {
                 what,
@@ -639,6 +631,19 @@ pub(crate) enum Place {
 }
 
 impl<'a> Mach<'a> {
+    /// `t = v`, `t += v`, `t -= v` of a value already evaluated: the place after the value.
+    pub(crate) fn assign_value(&mut self, t: &Target, op: AssignOp, v: Value, span: Span) -> R<()> {
+        let place = self.place(t)?;
+        let new = match op {
+            AssignOp::Set => v,
+            AssignOp::Add | AssignOp::Sub => {
+                let cur = self.read_place(&place);
+                self.combine(op, cur, v, span)?
+            }
+        };
+        self.write_place(&place, new, span)
+    }
+
     #[inline(always)]
     pub(crate) fn place(&mut self, t: &Target) -> R<Place> {
         Ok(match t {

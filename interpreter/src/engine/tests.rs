@@ -2,6 +2,7 @@
 
 mod build;
 mod closures;
+mod draws;
 mod events;
 mod expressions;
 mod factory;
@@ -9,6 +10,7 @@ mod games;
 mod gaps;
 mod labels;
 mod lang;
+mod lists;
 mod loops;
 mod memo;
 mod menus;

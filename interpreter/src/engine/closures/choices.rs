@@ -4,7 +4,8 @@
 //! that pass its filter, is made by the domain's value closure (value.rs) and the filter's word
 //! closure, each item written in the binder's slot as a word, compiled where the `choose` (or the
 //! `simultaneously` choosing one) stands in its block (the frame's types known there). Where one
-//! cannot answer, the walker lists them.
+//! cannot answer, the walker lists them. The condition of a `while` whose body paused is tested
+//! alike where the walker's loop frame goes on (`holds`).
 
 use super::each::{item, item_type};
 use super::env::Env;
@@ -70,6 +71,28 @@ pub(super) fn compile_domain(
     let reads = sx.cx.reads;
     sx.cx.reads |= outer;
     domain.map(|d| Domain { reads, ..d })
+}
+
+/// The condition of a `while` compiled, tested where the walker's loop frame goes on after its
+/// body paused (a decision in the body): its word closure and the slots it reads.
+pub(crate) struct Condition {
+    test: Int,
+    reads: u32,
+}
+
+/// Compiles the condition of a `while` where it stands in its block (`None`: the walker tests it).
+pub(super) fn compile_condition(sx: &mut Sx, c: &Expr) -> Option<Condition> {
+    let outer = std::mem::take(&mut sx.cx.reads);
+    let test = compile(&mut sx.cx, c).ok();
+    let reads = sx.cx.reads;
+    sx.cx.reads |= outer;
+    Some(Condition { test: test?, reads })
+}
+
+/// Whether condition `c` holds (`None`: a closure could not answer; the walker tests it).
+pub(crate) fn holds(c: &Condition, m: &mut Mach) -> Option<bool> {
+    let mut regs = Regs::loaded(m, c.reads);
+    super::stmts::eval(m, &mut regs, &c.test).map(|w| w != 0)
 }
 
 /// The candidates of `d`, as the walker's `domain` lists them: the domain's items that pass the

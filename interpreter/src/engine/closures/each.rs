@@ -83,9 +83,23 @@ pub(super) fn item_type(cx: &Cx, e: &Expr) -> Option<Ty> {
                 _ => None,
             }
         }
-        ExprKind::Local(s) => match cx.type_of_local(*s)? {
-            Ty::List(t) => word_type(t),
+        // A local list of words, one given a list kept in `Made::lists`, or one holding a zone.
+        ExprKind::Local(s) => match (cx.given(*s), cx.type_of_local(*s)) {
+            (Some(super::items::Given::Bound(t)), _) => word_type(t),
+            (_, Some(Ty::List(t))) => word_type(t),
+            (_, Some(Ty::Zone)) => Some(Ty::Card),
             _ => None,
+        },
+        // A map of words (`[c.rank for c in l]`): its value's type, its own local the list's items.
+        ExprKind::Aggregate {
+            op: Aggregate::Map,
+            value: Some(v),
+            slot,
+            list,
+            ..
+        } => match &v.kind {
+            ExprKind::Local(s) if s == slot => item_type(cx, list),
+            _ => word_type(&super::stmts::type_of(cx, v)?),
         },
         // A card's list of kinds (`c.recipe`).
         ExprKind::Prop(pid, _) => match cx.p.props.get(pid.index())?.ty {
@@ -192,7 +206,12 @@ pub(super) fn compile_for(
                 regs.slots[si] = w;
                 m.set_local(slot, items[i].clone());
                 match eval(m, regs, f) {
-                    Some(0) => continue,
+                    // An item that fails the filter is a unit of work (the walker charges its
+                    // filter's): a loop of such loops reaches the budget.
+                    Some(0) => {
+                        super::stmts::charge(m, 1, span)?;
+                        continue;
+                    }
                     Some(_) => {}
                     None => return Ok(walk_from(m, at, &items, i)),
                 }

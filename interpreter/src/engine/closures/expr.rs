@@ -371,14 +371,15 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
         ExprKind::Builtin(b, args) => super::builtins::builtin(cx, *b, args)?,
         ExprKind::Text(_) => return Err("a text"),
         ExprKind::Let(slot, v, body) => {
-            let (vf, i, bf, text) = let_in(cx, *slot, v, body, compile)?;
-            super::text_store::let_in(vf, i, bf, text)
+            let (vf, i, bf, keeps) = let_in(cx, *slot, v, body, compile)?;
+            super::text_store::let_in(vf, i, bf, keeps)
         }
     })
 }
 
-/// `let slot = v` in `body`: the word closure of `v`, its slot, and `body` compiled by `body_of`
-/// with the slot's type known.
+/// `let slot = v` in `body`: the word closure of `v`, its slot, `body` compiled by `body_of` with
+/// the slot's type known, and whether `v` is kept in `Made` (a text, a list made) while `body`
+/// runs.
 pub(super) fn let_in<T>(
     cx: &mut Cx,
     slot: u16,
@@ -396,6 +397,11 @@ pub(super) fn let_in<T>(
     if super::text_store::is_text(cx, v) {
         let vf = super::text_store::place(cx, v)?;
         cx.give(slot, Given::Text);
+        return Ok((vf, i, body_of(cx, body)?, true));
+    }
+    // A list of words the closures walk, made and kept in `Made::lists` while the body runs.
+    if let Ok((vf, item)) = super::list_store::place(cx, v) {
+        cx.give(slot, Given::Bound(item));
         return Ok((vf, i, body_of(cx, body)?, true));
     }
     let t = super::stmts::type_of(cx, v).ok_or("`let` of what is not a word")?;
@@ -452,6 +458,44 @@ fn as_is(cx: &Cx, x: &Expr) -> bool {
     matches!(x.kind, ExprKind::Local(s) if cx.locals
         && cx.given(s).is_none()
         && cx.type_of_local(s).is_some_and(is_word))
+}
+
+/// `i op j` of numbers, `+`, `-`, `*`, `/` and `%` (rounded down, as the walker does); `None`
+/// where the walker fails (an overflow, a division by zero, an operator that is not one of these).
+pub(super) fn arithmetic(op: BinOp, i: i64, j: i64) -> Option<i64> {
+    match op {
+        BinOp::Add => i.checked_add(j),
+        BinOp::Sub => i.checked_sub(j),
+        BinOp::Mul => i.checked_mul(j),
+        BinOp::Div | BinOp::Rem => {
+            let q = i.checked_div(j)?;
+            let r = i - q * j;
+            let (q, r) = if r != 0 && ((r < 0) != (j < 0)) {
+                (q - 1, r + j)
+            } else {
+                (q, r)
+            };
+            Some(if op == BinOp::Div { q } else { r })
+        }
+        BinOp::And
+        | BinOp::Or
+        | BinOp::Eq
+        | BinOp::Ne
+        | BinOp::Lt
+        | BinOp::Le
+        | BinOp::Gt
+        | BinOp::Ge
+        | BinOp::In
+        | BinOp::Concat => None,
+    }
+}
+
+/// The type of global variable `x` where it is a word (it may hold `none`).
+fn global_word(cx: &Cx, x: &Expr) -> Option<Ty> {
+    let ExprKind::Global(v) = x.kind else {
+        return None;
+    };
+    Some(cx.p.vars.get(v.index())?.ty.clone()).filter(is_word)
 }
 
 /// Whether `x` is `none`, or a parameter given `none`.
@@ -516,15 +560,23 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
             }));
         }
     }
-    // A body's local that may hold `none` compared (a parameter given `none`: `k == skip`, `f !=
-    // none`): the local's slot read as it is, `none` (`NONE`) equal to `none` alone.
-    if let (BinOp::Eq | BinOp::Ne, true) = (op, as_is(cx, a) || as_is(cx, b)) {
+    // A body's local or a global variable that may hold `none` compared (a parameter given
+    // `none`: `k == skip`, `f != none`; `seen != none`): the local's slot or the variable read as
+    // it is, `none` (`NONE`) equal to `none` alone.
+    let held = |cx: &Cx, x: &Expr| as_is(cx, x) || global_word(cx, x).is_some();
+    if let (BinOp::Eq | BinOp::Ne, true) = (op, held(cx, a) || held(cx, b)) {
         let mut side = |x: &Expr| match x.kind {
             ExprKind::Local(s) if as_is(cx, x) => {
                 let i = cx.slot(s)?;
                 cx.reads |= 1 << i;
                 Ok(Box::new(move |env: &mut Env| Some(env.slots[i])) as Int)
             }
+            ExprKind::Global(v) if global_word(cx, x).is_some() => Ok(Box::new(
+                move |env: &mut Env| match env.s.globals.get(env.l.var(v))? {
+                    Value::None => Some(NONE),
+                    v => word(v),
+                },
+            ) as Int),
             _ if nothing(cx, x) => Ok(Box::new(|_: &mut Env| Some(NONE)) as Int),
             _ => compile(cx, x),
         };
@@ -557,18 +609,7 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
         BinOp::Add => Box::new(move |env| af(env)?.checked_add(bf(env)?)),
         BinOp::Sub => Box::new(move |env| af(env)?.checked_sub(bf(env)?)),
         BinOp::Mul => Box::new(move |env| af(env)?.checked_mul(bf(env)?)),
-        BinOp::Div | BinOp::Rem => Box::new(move |env| {
-            let (i, j) = (af(env)?, bf(env)?);
-            // Rounded down, as the walker does; division by zero is the walker's error.
-            let q = i.checked_div(j)?;
-            let r = i - q * j;
-            let (q, r) = if r != 0 && ((r < 0) != (j < 0)) {
-                (q - 1, r + j)
-            } else {
-                (q, r)
-            };
-            Some(if op == BinOp::Div { q } else { r })
-        }),
+        BinOp::Div | BinOp::Rem => Box::new(move |env| arithmetic(op, af(env)?, bf(env)?)),
         BinOp::Eq => Box::new(move |env| Some((af(env)? == bf(env)?) as i64)),
         BinOp::Ne => Box::new(move |env| Some((af(env)? != bf(env)?) as i64)),
         BinOp::Lt => Box::new(move |env| Some((af(env)? < bf(env)?) as i64)),
@@ -621,19 +662,19 @@ pub(crate) fn zone(cx: &mut Cx, z: usize, holder: Option<&Expr>) -> C<Int> {
 
 /// A function's call: its body compiled in place, in a frame above the caller's.
 fn call(cx: &mut Cx, f: usize, args: &[Expr]) -> C<Int> {
-    let texts = super::text_store::takes_text(cx, f);
-    let (arg_fns, base, body) = frame(cx, f, args, compile)?;
-    Ok(super::text_store::call(arg_fns, base, body, texts))
+    let (arg_fns, base, body, keeps) = frame(cx, f, args, compile)?;
+    Ok(super::text_store::call(arg_fns, base, body, keeps))
 }
 
 /// A function's call compiled in a frame above the caller's: its arguments' closures, the
-/// frame's first slot, and its body compiled by `body` (a word, or any value: value.rs).
+/// frame's first slot, its body compiled by `body` (a word, or any value: value.rs), and whether
+/// an argument is kept in `Made` (a text, a list made: the call gives it back when it ends).
 pub(super) fn frame<T>(
     cx: &mut Cx,
     f: usize,
     args: &[Expr],
     body: impl FnOnce(&mut Cx, &Expr) -> C<T>,
-) -> C<(Vec<Int>, usize, T)> {
+) -> C<(Vec<Int>, usize, T, bool)> {
     let def = cx.p.fns.get(f).ok_or("an unknown function")?;
     if cx.depth >= DEPTH {
         return Err("functions called too deep (a recursive function)");
@@ -643,8 +684,10 @@ pub(super) fn frame<T>(
     }
     // A parameter that is a list of cards given a zone, and read only as the list an aggregate
     // or `take` walks, is the zone's word: it is read where it lies, as the walker reads the list.
-    // A parameter that is not a word may be given what the closures stand for (items::given).
+    // A parameter that is not a word may be given what the closures stand for (items::given), or
+    // a text or a list of words kept in `Made` (text_store.rs, list_store.rs).
     let (mut types, mut given, mut arg_fns) = (Vec::new(), Vec::new(), Vec::new());
+    let mut keeps = false;
     for (s, (t, a)) in def.params.iter().zip(args).enumerate() {
         let t = match t {
             _ if is_word(t) => t.clone(),
@@ -658,11 +701,20 @@ pub(super) fn frame<T>(
             Ty::Text => {
                 given.push((s as u16, Given::Text));
                 arg_fns.push(super::text_store::place(cx, a)?);
+                keeps = true;
                 continue;
             }
             _ => {
-                let (g, f) = super::items::given(cx, a)
-                    .map_err(|_| "a function with parameters that are not words")?;
+                let (g, f) = match (super::items::given(cx, a), t) {
+                    (Ok(given), _) => given,
+                    (Err(_), Ty::List(item)) if is_word(item) => {
+                        keeps = true;
+                        let (place, _) = super::list_store::place(cx, a)
+                            .map_err(|_| "a function's list given what the closures do not walk")?;
+                        (Given::Bound((**item).clone()), place)
+                    }
+                    (Err(_), _) => return Err("a function with parameters that are not words"),
+                };
                 given.push((s as u16, g));
                 arg_fns.push(f);
                 continue;
@@ -688,7 +740,7 @@ pub(super) fn frame<T>(
     }
     inner.slot(def.slots.saturating_sub(1))?;
     let body = body(&mut inner, &def.body)?;
-    Ok((arg_fns, base, body))
+    Ok((arg_fns, base, body, keeps))
 }
 
 /// A call's arguments written in its frame's slots from `base`.

@@ -4,14 +4,14 @@
 //! not compile to word closures (stmts.rs); when it neither pauses nor pushes frames and draws
 //! nothing at random, it still runs inside its segment: the walker's own effect, in place, its
 //! errors the walker's; and a `log` while nobody records evaluates its parts without building its
-//! text. A `let` or `=` of `random(L)` draws in place too (`draw`). A segment then goes on past it
-//! instead of ending there.
+//! text (and a draw of `random(L)`, draws.rs). A segment then goes on past it instead of ending
+//! there.
 
 use super::env::{word, NONE};
 use super::stmts::{Ctl, Step, Sx};
 use super::value::{compile_value, eval_value, Val};
 use crate::engine::exec::{At, Flow, Mach};
-use crate::program::{AssignOp, Builtin, Expr, ExprKind, Stmt, StmtKind, Target, TextIr};
+use crate::program::{AssignOp, Builtin, Expr, ExprKind, Stmt, StmtKind, TextIr};
 use crate::value::Value;
 
 /// `log` while events are recorded: its text built (by its closures where they answer, as the
@@ -90,8 +90,9 @@ pub(super) fn log_of_values(sx: &mut Sx, t: &TextIr, at: At) -> Step {
 }
 
 /// A statement that evaluates what is not a word (a list kept in a local, a text, `none`) and
-/// neither pauses nor pushes frames (`let`, `=`, `move`, `reveal`, `show`, `log to`): the walker's
-/// own effect (`exec_walked`), run in place inside the segment, its errors the walker's; a local
+/// neither pauses nor pushes frames (`let`, `=`, `+=`, `-=`, `move`, `reveal`, `show`, `log to`):
+/// what it reads by value closures and the walker's own effect with the values (else the walker's
+/// whole statement, `exec_walked`), run in place inside the segment, its errors the walker's; a local
 /// it writes is copied into its slot as a word, or `NONE`. `None` for any other statement, and for
 /// one that may draw at random (`random`, a pile read that refills, `shuffle`; but a pile's cards
 /// moved, as the pile moves compiled): a draw is the walker's, at the head of a step of its loop,
@@ -132,7 +133,7 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
     // (before a local's type changes: the value is made before it is bound): the value given,
     // the cards moved and the zone they go to, the cards revealed, the cards shown and to whom.
     let reads: Vec<&crate::program::Expr> = match &st.kind {
-        StmtKind::Let(_, e) | StmtKind::Assign(_, AssignOp::Set, e) => vec![e],
+        StmtKind::Let(_, e) | StmtKind::Assign(_, _, e) => vec![e],
         StmtKind::Move { what, to, .. } if !matches!(what.kind, ExprKind::Pile { .. }) => {
             vec![what, to]
         }
@@ -140,7 +141,19 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
         StmtKind::Show(what, who) => vec![what, who],
         _ => Vec::new(),
     };
-    let mut closures = reads.iter().map(|e| compile_value(&mut sx.cx, e).ok());
+    // A pile a `let` or `=` reads refilled first, as the walker's `pile` does (the place is
+    // evaluated after it): then read as it is, `none` or fewer cards than read where it holds
+    // fewer.
+    let refill = match &st.kind {
+        StmtKind::Let(_, e) | StmtKind::Assign(_, AssignOp::Set, e) => {
+            super::value::refill_of(&mut sx.cx, e)
+        }
+        _ => None,
+    };
+    let mut closures = reads.iter().map(|e| match refill {
+        Some(_) => super::value::or_none(&mut sx.cx, e),
+        None => compile_value(&mut sx.cx, e).ok(),
+    });
     let given: Option<(Val, Option<Val>)> = match (closures.next(), closures.next()) {
         (Some(Some(a)), None) => Some((a, None)),
         (Some(Some(a)), Some(Some(b))) => Some((a, Some(b))),
@@ -149,11 +162,6 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
     if piles && given.is_none() {
         return None;
     }
-    // A pile a `let` reads refilled first, as the walker's `pile` does.
-    let refill = match &st.kind {
-        StmtKind::Let(_, e) => super::value::refill_of(&mut sx.cx, e),
-        _ => None,
-    };
     let local = match &st.kind {
         StmtKind::Let(slot, e) => {
             let t = super::each::local_type(&sx.cx, e);
@@ -244,9 +252,9 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
         // A move that fails inside `strict` leaves the block (as `failed`).
         let before = m.s.frames.len();
         let flow = match (&st.kind, second, first) {
-            (StmtKind::Assign(t, AssignOp::Set, _), None, Some(v)) if answered => {
-                let place = m.place(t)?;
-                m.write_place(&place, v, st.span)?;
+            // `=`, `+=` and `-=` of a value: the place after the value, as the walker's.
+            (StmtKind::Assign(t, op, _), None, Some(v)) if answered => {
+                m.assign_value(t, *op, v, st.span)?;
                 Flow::Next
             }
             (
@@ -298,65 +306,6 @@ pub(super) fn reads_piles(judged: &crate::purity::Judged, e: &crate::program::Ex
             ok
         }
     }
-}
-
-/// `let x = random(L)` or `P = random(L)` of a list `L` that draws nothing: `L` by its value
-/// closure (else the walker's value), then one item drawn as the walker's `random` draws it
-/// (`Mach::draw_from`), so the generator gives the same numbers in the same order; the local or
-/// the place written as `in_place` writes them. A draw inside a segment is noted at the segment's
-/// head (`State::first_draw`): the factory's template pauses before the segment, which its copies
-/// then run whole.
-pub(super) fn draw(sx: &mut Sx, st: &Stmt) -> Option<Step> {
-    let (target, e) = match &st.kind {
-        StmtKind::Let(s, e) => (Target::Local(*s), e),
-        StmtKind::Assign(t, AssignOp::Set, e) => (t.clone(), e),
-        _ => return None,
-    };
-    let ExprKind::Builtin(Builtin::Random, args) = &e.kind else {
-        return None;
-    };
-    let [list] = args.as_slice() else {
-        return None;
-    };
-    // The place is evaluated after the draw, by the walker, as the walker's `=` evaluates it.
-    if !sx.pure.pure(list) {
-        return None;
-    }
-    let f = compile_value(&mut sx.cx, list).ok();
-    let slot = match (&st.kind, &target) {
-        (StmtKind::Let(s, _), _) => {
-            let t = super::each::local_type(&sx.cx, e);
-            if let Some(ts) = sx.cx.types.get_mut(*s as usize) {
-                *ts = t;
-            } else if let Some(t) = t {
-                sx.cx.set_type(*s, t);
-            }
-            Some((*s, sx.cx.slot(*s).ok()?))
-        }
-        (_, Target::Local(s)) => Some((*s, sx.cx.slot(*s).ok()?)),
-        _ => None,
-    };
-    let (list, span, is_let): (Expr, _, _) =
-        (list.clone(), st.span, matches!(st.kind, StmtKind::Let(..)));
-    Some(Box::new(move |m, regs| {
-        let v = match f.as_ref().and_then(|f| eval_value(m, regs, f)) {
-            Some(v) => v,
-            None => m.eval(&list)?,
-        };
-        let items = m.as_list(v, list.span)?;
-        let v = m.draw_from(&items);
-        match (is_let, slot) {
-            (true, Some((s, _))) => m.set_local(s, v),
-            _ => {
-                let place = m.place(&target)?;
-                m.write_place(&place, v, span)?;
-            }
-        }
-        if let Some((s, i)) = slot {
-            regs.slots[i] = word(&m.local(s)).unwrap_or(NONE);
-        }
-        Ok(Ctl::Next)
-    }))
 }
 
 /// `win V REASON`, `win team V REASON`: `V` by its value closure, then the walker's end of the game

@@ -39,11 +39,22 @@ pub(super) enum Items {
     },
     /// `if C then A else B` of two lists.
     Choice(Int, Box<Items>, Box<Items>),
-    /// A function's list: its arguments written in its frame's slots from `base`, then its body.
+    /// A function's list: its arguments written in its frame's slots from `base`, then its body;
+    /// `keeps`: an argument kept in `Made` (a text, a list made), given back when the walk ends.
     Call {
         args: Vec<Int>,
         base: usize,
         body: Box<Items>,
+        keeps: bool,
+    },
+    /// `let` of a slot (the checker's, of a call it inlined) given `value`'s word, then the items
+    /// of its body; `keeps`: the value kept in `Made` (a text, a list made), given back when the
+    /// walk ends.
+    Let {
+        value: Int,
+        slot: usize,
+        body: Box<Items>,
+        keeps: bool,
     },
     /// A card's property that is a list of kinds constant for its kind (`c.recipe`): the card,
     /// and per kind its kinds as words.
@@ -222,16 +233,40 @@ impl Items {
                 let list = if c(env)? != 0 { a } else { b };
                 list.each_dyn(env, &mut f)?;
             }
-            Items::Call { args, base, body } => {
-                let mut vals = [0i64; 8];
-                for (v, a) in vals.iter_mut().zip(args) {
-                    *v = a(env)?;
-                }
-                let n = args.len();
-                env.slots
-                    .get_mut(*base..*base + n)?
-                    .copy_from_slice(vals.get(..n)?);
+            Items::Call {
+                args,
+                base,
+                body,
+                keeps: false,
+            } => {
+                super::expr::enter(env, args, *base)?;
                 body.each_dyn(env, &mut f)?;
+            }
+            Items::Call {
+                args,
+                base,
+                body,
+                keeps: true,
+            } => {
+                super::text_store::keeping(env, |env| {
+                    super::expr::enter(env, args, *base)?;
+                    body.each_dyn(env, &mut f)
+                })?;
+            }
+            Items::Let {
+                value,
+                slot,
+                body,
+                keeps,
+            } => {
+                let mut walk = |env: &mut Env| {
+                    *env.slots.get_mut(*slot)? = value(env)?;
+                    body.each_dyn(env, &mut f)
+                };
+                match keeps {
+                    true => super::text_store::keeping(env, walk)?,
+                    false => walk(env)?,
+                }
             }
             Items::KindList(cf, table) => {
                 let c = usize::try_from(cf(env)?).ok()?;
@@ -494,6 +529,17 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
             (Items::Choice(c, Box::new(a), Box::new(b)), t)
         }
         ExprKind::CallFn(f, args) => call(cx, f.index(), args)?,
+        ExprKind::Let(slot, v, body) => {
+            let (value, slot, (body, ty), keeps) = super::expr::let_in(cx, *slot, v, body, items)?;
+            let body = Box::new(body);
+            let walked = Items::Let {
+                value,
+                slot,
+                body,
+                keeps,
+            };
+            (walked, ty)
+        }
         ExprKind::Builtin(Builtin::Distinct, l) if l.len() == 1 => {
             let (list, ty) = items(cx, &l[0])?;
             (Items::Distinct(Box::new(list)), ty)
@@ -683,9 +729,15 @@ fn sorted(
 /// The items of the list a function gives, its body compiled in a frame above the caller's (as
 /// expr.rs compiles a call of a function giving a word).
 fn call(cx: &mut Cx, f: usize, args: &[Expr]) -> C<(Items, Ty)> {
-    let (args, base, (body, ty)) = super::expr::frame(cx, f, args, items)?;
+    let (args, base, (body, ty), keeps) = super::expr::frame(cx, f, args, items)?;
     let body = Box::new(body);
-    Ok((Items::Call { args, base, body }, ty))
+    let call = Items::Call {
+        args,
+        base,
+        body,
+        keeps,
+    };
+    Ok((call, ty))
 }
 
 /// The cards of zone `v` for each item of `list` (bound to `slot`) that passes `filter`.

@@ -12,12 +12,14 @@ mod aggregates;
 mod builtins;
 mod calls;
 mod choices;
+mod draws;
 mod each;
 mod env;
 mod expr;
 mod in_place;
 mod items;
 mod kinds;
+mod list_store;
 mod loops;
 mod menu;
 mod moves;
@@ -223,6 +225,17 @@ impl Closures {
         choices::candidates(code.choices.get(at.idx as usize)?.as_ref()?, m)
     }
 
+    /// Whether the condition of the `while` at `at` holds, tested by its closure where the walker's
+    /// loop frame goes on (`None`: not compiled, or a closure could not answer; the walker tests it).
+    pub(crate) fn holds(
+        &self,
+        m: &mut crate::engine::exec::Mach,
+        at: crate::engine::exec::At,
+    ) -> Option<bool> {
+        let code = self.block_code(at.block)?;
+        choices::holds(code.conditions.get(at.idx as usize)?.as_ref()?, m)
+    }
+
     /// Text `k` of the statement at `at` (`texts::of_stmt`: its prompt or text first, then its
     /// branches' labels), compiled (`None`: the walker builds it).
     pub(crate) fn text(&self, at: crate::engine::exec::At, k: usize) -> Option<&texts::Text> {
@@ -236,6 +249,29 @@ impl Closures {
         self.block_code(b).map_or((0, 0), |c| {
             (c.steps.iter().flatten().count(), c.steps.len())
         })
+    }
+
+    /// How many `choose`s (and `simultaneously`s choosing one) have their candidates compiled, and
+    /// how many there are.
+    #[cfg(test)]
+    pub(crate) fn choices_compiled(&self, p: &Program) -> (usize, usize) {
+        let (mut compiled, mut all) = (0, 0);
+        for (i, b) in p.blocks.iter().enumerate() {
+            let code = self.block_code(crate::program::BlockId(i as u16));
+            for (j, st) in b.stmts.iter().enumerate() {
+                if let StmtKind::Choose(..)
+                | StmtKind::Simultaneously {
+                    count: crate::program::ChooseCount::One,
+                    ..
+                } = &st.kind
+                {
+                    all += 1;
+                    let domain = code.and_then(|c| c.choices.get(j));
+                    compiled += domain.is_some_and(|d| d.is_some()) as usize;
+                }
+            }
+        }
+        (compiled, all)
     }
 
     /// How many triggers' conditions compiled, and how many triggers have one.

@@ -65,6 +65,8 @@ pub(crate) struct BlockCode {
     pub steps: Vec<Option<Step>>,
     /// Per statement, a `choose`'s candidates compiled (choices.rs).
     pub choices: Vec<Option<super::choices::Domain>>,
+    /// Per statement, a `while`'s condition compiled, for the walker's loop frame (choices.rs).
+    pub conditions: Vec<Option<super::choices::Condition>>,
     /// Per statement, its texts compiled (`texts::of_stmt`).
     pub texts: Vec<Vec<Option<super::texts::Text>>>,
     pub charge: Vec<u32>,
@@ -218,6 +220,7 @@ pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
     let p: &Program = sx.cx.p;
     let stmts: &[Stmt] = p.blocks.get(id.index()).map_or(&[], |b| &b.stmts);
     let mut choices = Vec::with_capacity(stmts.len());
+    let mut conditions = Vec::with_capacity(stmts.len());
     let mut texts = Vec::with_capacity(stmts.len());
     let steps: Vec<Option<Step>> = (stmts.iter().enumerate())
         .map(|(i, st)| {
@@ -226,6 +229,10 @@ pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
                 idx: i as u32,
             };
             // A decision's candidates, compiled with the frame's types before it.
+            conditions.push(match &st.kind {
+                StmtKind::While(c, _) => super::choices::compile_condition(sx, c),
+                _ => None,
+            });
             choices.push(match &st.kind {
                 StmtKind::Choose(_, ch) => {
                     super::choices::compile_domain(sx, ch.var, &ch.domain, ch.filter.as_ref())
@@ -294,6 +301,7 @@ pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
         reads,
         steps,
         choices,
+        conditions,
         texts,
         charge,
         span,
@@ -674,7 +682,7 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
     };
     step.or_else(|why| {
         (super::in_place::in_place(sx, st, at))
-            .or_else(|| super::in_place::draw(sx, st))
+            .or_else(|| super::draws::draw(sx, st))
             .ok_or(why)
     })
 }

@@ -19,11 +19,6 @@ use std::sync::Arc;
 /// A closure giving `T`, a word's or a value's.
 type Of<T> = Box<dyn Fn(&mut Env) -> Option<T> + Send + Sync>;
 
-/// Whether function `f` has a parameter of type text.
-pub(super) fn takes_text(cx: &Cx, f: usize) -> bool {
-    (cx.p.fns.get(f)).is_some_and(|d| d.params.contains(&Ty::Text))
-}
-
 /// Whether `x` is a text the closures know of: written out, a local given or typed a text, a
 /// function's, `if` of two texts, a `let` (the checker's, of a call) whose body is one.
 pub(super) fn is_text(cx: &Cx, x: &Expr) -> bool {
@@ -104,15 +99,12 @@ pub(super) fn compared(cx: &mut Cx, eq: bool, a: &Expr, b: &Expr) -> C<Int> {
 }
 
 /// A function's call: its arguments entered in its frame from `base`, then its body; where it
-/// takes texts, their places given back when it ends.
-pub(super) fn call<T: 'static>(arg_fns: Vec<Int>, base: usize, body: Of<T>, texts: bool) -> Of<T> {
-    if texts {
+/// keeps some in `Made` (`keeps`: texts, lists), their places given back when it ends.
+pub(super) fn call<T: 'static>(arg_fns: Vec<Int>, base: usize, body: Of<T>, keeps: bool) -> Of<T> {
+    if keeps {
         return Box::new(move |env| {
-            stored(env, |env| {
-                let mark = kept(env);
-                let v = enter(env, &arg_fns, base).and_then(|()| body(env));
-                give_back(env, mark);
-                v
+            keeping(env, |env| {
+                enter(env, &arg_fns, base).and_then(|()| body(env))
             })
         });
     }
@@ -122,17 +114,14 @@ pub(super) fn call<T: 'static>(arg_fns: Vec<Int>, base: usize, body: Of<T>, text
     })
 }
 
-/// `let` of slot `i` given `vf`'s word, then its body; given a text, its place given back when
-/// the body ends.
-pub(super) fn let_in<T: 'static>(vf: Int, i: usize, bf: Of<T>, text: bool) -> Of<T> {
-    if text {
+/// `let` of slot `i` given `vf`'s word, then its body; given a text or a list it keeps (`keeps`),
+/// its place given back when the body ends.
+pub(super) fn let_in<T: 'static>(vf: Int, i: usize, bf: Of<T>, keeps: bool) -> Of<T> {
+    if keeps {
         return Box::new(move |env| {
-            stored(env, |env| {
-                let mark = kept(env);
+            keeping(env, |env| {
                 env.slots[i] = vf(env)?;
-                let v = bf(env);
-                give_back(env, mark);
-                v
+                bf(env)
             })
         });
     }
@@ -142,16 +131,20 @@ pub(super) fn let_in<T: 'static>(vf: Int, i: usize, bf: Of<T>, text: bool) -> Of
     })
 }
 
-/// How many texts `env` keeps.
-fn kept(env: &Env) -> usize {
-    env.made.as_deref().map_or(0, |m| m.texts.len())
-}
-
-/// The texts kept past `mark` given back.
-fn give_back(env: &mut Env, mark: usize) {
-    if let Some(made) = env.made.as_deref_mut() {
-        made.texts.truncate(mark);
-    }
+/// Runs `f` on `env` with a store of what the closures make (`stored`), and gives back the texts
+/// and lists `f` kept there when it ends.
+#[inline(always)]
+pub(super) fn keeping<T>(env: &mut Env, f: impl FnOnce(&mut Env) -> Option<T>) -> Option<T> {
+    stored(env, |env| {
+        let (texts, lists) =
+            (env.made.as_deref()).map_or((0, 0), |m| (m.texts.len(), m.lists.len()));
+        let v = f(env);
+        if let Some(made) = env.made.as_deref_mut() {
+            made.texts.truncate(texts);
+            made.lists.truncate(lists);
+        }
+        v
+    })
 }
 
 /// Runs `f` on `env` with a store of what the closures make: `env`'s own, or one made here for

@@ -187,8 +187,8 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
             Box::new(move |env| if cf(env)? != 0 { af(env) } else { bf(env) })
         }
         ExprKind::Let(slot, v, body) => {
-            let (vf, i, bf, text) = let_in(cx, *slot, v, body, compile_value)?;
-            super::text_store::let_in(vf, i, bf, text)
+            let (vf, i, bf, keeps) = let_in(cx, *slot, v, body, compile_value)?;
+            super::text_store::let_in(vf, i, bf, keeps)
         }
         ExprKind::Aggregate {
             op,
@@ -198,9 +198,8 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
             filter,
         } => aggregate(cx, *op, value.as_deref(), *slot, list, filter.as_deref())?,
         ExprKind::CallFn(f, args) => {
-            let texts = super::text_store::takes_text(cx, f.index());
-            let (arg_fns, base, body) = frame(cx, f.index(), args, compile_value)?;
-            super::text_store::call(arg_fns, base, body, texts)
+            let (arg_fns, base, body, keeps) = frame(cx, f.index(), args, compile_value)?;
+            super::text_store::call(arg_fns, base, body, keeps)
         }
         ExprKind::List(items) => {
             let fs = (items.iter())
@@ -253,7 +252,7 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
             position,
             count,
             zone,
-        } => pile(cx, *position, count.as_deref(), zone)?,
+        } => pile(cx, *position, count.as_deref(), zone, false)?,
     })
 }
 
@@ -263,7 +262,13 @@ fn local(cx: &mut Cx, s: u16) -> C<Val> {
     // A slot that stands for what a `let` or a parameter was given holds no value of its own.
     match cx.given(s) {
         Some(super::items::Given::Text) => return super::text_store::read(cx, s),
-        Some(_) => return Err("a local that stands for what it was given"),
+        Some(super::items::Given::Bound(item)) => {
+            let item = item.clone();
+            return super::list_store::read(cx, s, item);
+        }
+        Some(super::items::Given::Nothing | super::items::Given::KindList(_)) => {
+            return Err("a local that stands for what it was given")
+        }
         None => {}
     }
     let from_context = cx.locals;
@@ -298,7 +303,8 @@ pub(super) fn pile_card(cx: &mut Cx, position: Position, zone: &Expr) -> C<Int> 
 
 /// `e` read where its word closure answered `None`, as a value that may be `none` (a local given
 /// `none`, `first` of no items): a pile's top or bottom card, read after its refill
-/// (`Refill::run`), is `none` when the pile is empty; anything else is its value closure's.
+/// (`Refill::run`), is `none` when the pile is empty, and its top or bottom `n` cards the cards it
+/// holds when fewer; anything else is its value closure's.
 pub(super) fn or_none(cx: &mut Cx, e: &Expr) -> Option<Val> {
     match &e.kind {
         ExprKind::Pile {
@@ -313,6 +319,11 @@ pub(super) fn or_none(cx: &mut Cx, e: &Expr) -> Option<Val> {
                 Some(c.map(|&c| Value::Card(c)).unwrap_or_default())
             }))
         }
+        ExprKind::Pile {
+            position,
+            count: Some(count),
+            zone,
+        } => pile(cx, *position, Some(count), zone, true).ok(),
         _ => compile_value(cx, e).ok(),
     }
 }
@@ -359,8 +370,9 @@ impl Refill {
 }
 
 /// The top or bottom card of a pile, or its top or bottom `count` cards, when it holds them: a
-/// pile holding fewer is the walker's (it may refill, and a move of fewer fails).
-fn pile(cx: &mut Cx, position: Position, count: Option<&Expr>, zone: &Expr) -> C<Val> {
+/// pile holding fewer is the walker's (it may refill, and a move of fewer fails), or (`fewer`,
+/// read after its refill) gives the cards it holds.
+fn pile(cx: &mut Cx, position: Position, count: Option<&Expr>, zone: &Expr, fewer: bool) -> C<Val> {
     if type_of(cx, zone) != Some(Ty::Zone) {
         return Err("a pile of what is not known to be a zone");
     }
@@ -373,7 +385,7 @@ fn pile(cx: &mut Cx, position: Position, count: Option<&Expr>, zone: &Expr) -> C
     Ok(Box::new(move |env| {
         let n = usize::try_from(nf(env)?.max(0)).ok()?;
         let cards = &env.s.zones.get(usize::try_from(zf(env)?).ok()?)?.cards;
-        if cards.len() < n {
+        if cards.len() < n && !fewer {
             return None;
         }
         let ids: Vec<Value> = if top {
@@ -447,8 +459,8 @@ pub(crate) fn list(cx: &mut Cx, e: &Expr) -> C<Items> {
     }))
 }
 
-/// `==`, `!=`, `<`, `<=`, `>`, `>=` of values that are not numbers, `in`, and lists joined (the
-/// rest are words: expr.rs).
+/// `==`, `!=`, `<`, `<=`, `>`, `>=` of values that are not numbers, `in`, lists joined, and
+/// arithmetic of numbers that are not words' (the rest are words: expr.rs).
 fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Val> {
     let (af, bf) = (compile_value(cx, a)?, compile_value(cx, b)?);
     Ok(match op {
@@ -488,9 +500,14 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Val> {
             Arc::make_mut(&mut out).extend(y.iter().cloned());
             Some(Value::List(out))
         }),
-        BinOp::And | BinOp::Or | BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
-            return Err("arithmetic or a connective whose closure did not compile")
-        }
+        // Numbers of values that are not words' (an aggregate of a list made, not walked).
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => Box::new(move |env| {
+            let (Value::Int(i), Value::Int(j)) = (af(env)?, bf(env)?) else {
+                return None;
+            };
+            Some(Value::Int(super::expr::arithmetic(op, i, j)?))
+        }),
+        BinOp::And | BinOp::Or => return Err("a connective whose closure did not compile"),
     })
 }
 

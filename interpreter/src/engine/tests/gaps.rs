@@ -359,3 +359,25 @@ flow {
     }
     assert!(game.counted().values >= 9 + 18, "{:?}", game.counted());
 }
+
+/// The `choose`s whose candidates the closures list (choices.rs): every one of every script of
+/// games/ and examples/ (a domain or filter that does not compile is listed by the walker).
+#[test]
+fn every_scripts_choose_domains_compile() {
+    for file in [
+        "examples/duel.cardgame",
+        "examples/market-race.cardgame",
+        "examples/monty-hall.cardgame",
+        "examples/secret-bids.cardgame",
+        "games/craft-the-crown.cardgame",
+        "games/crafty-explorers.cardgame",
+        "games/crayne.cardgame",
+        "games/heart-of-crown.cardgame",
+    ] {
+        let p = super::oracle::program(file);
+        let closures = p.closures.clone().expect("closures are built");
+        let (compiled, all) = closures.choices_compiled(&p);
+        assert!(all > 0, "{file} has a `choose`");
+        assert_eq!(compiled, all, "{file}: `choose`s compiled");
+    }
+}

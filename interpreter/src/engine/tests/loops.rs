@@ -1,8 +1,9 @@
 //! Engine stage: `loop` and `break` on the closures against the walker: breaks at several depths,
 //! inside `if`, a nested block, a `turn`, a `phase`, a `strict` and a `round`; loops whose body
 //! pauses on a decision and resumes, a `break` after the decision (the walker's loop frame left
-//! from compiled code); loops of no body ending on the budget. Each script is played in lockstep,
-//! recorded or not, and on the closures alone with no statement they compiled left to the walker.
+//! from compiled code); loops of no body, and loops of items failing their filter, ending on the
+//! budget. Each script is played in lockstep, recorded or not, and on the closures alone with no
+//! statement they compiled left to the walker.
 
 use super::gaps::walkers_own_compile_whole;
 use super::oracle::{checked, config};
@@ -238,17 +239,98 @@ fn loops_of_no_body_end_on_the_budget() {
         let src = format!(
             "game \"Endless\" {{\n  players 2\n}}\nflow {{\n  {body}\n  win [] \"never\"\n}}\n"
         );
-        let p = checked(&src);
-        walkers_own_compile_whole(&p);
-        for engine in [Engine::Walker, Engine::Closures] {
-            let g = Game::new(p.clone(), config(2, 1, engine));
-            match g.status() {
-                Status::Error(e) => {
-                    let e = format!("{e:?}");
-                    assert!(e.contains("ran more than"), "{engine:?}: {e}");
-                }
-                s => panic!("{engine:?}: {s:?}"),
+        ends_on_the_budget(&src, None);
+    }
+}
+
+/// Checks `src`, asserts that every statement compiles but the walker's own, and that its game
+/// runs out of its budget (`max_steps`, else the default) before its first decision on both
+/// engines.
+fn ends_on_the_budget(src: &str, max_steps: Option<u64>) {
+    let p = checked(src);
+    walkers_own_compile_whole(&p);
+    for engine in [Engine::Walker, Engine::Closures] {
+        let mut c = config(2, 1, engine);
+        if let Some(n) = max_steps {
+            c.max_steps = n;
+        }
+        match Game::new(p.clone(), c).status() {
+            Status::Error(e) => {
+                let e = format!("{e:?}");
+                assert!(e.contains("ran more than"), "{engine:?}: {e}");
             }
+            s => panic!("{engine:?}: {s:?}"),
         }
     }
+}
+
+/// A `for` whose items fail its `where` filter: the walker charges each item its filter's work,
+/// the closures one unit, so that a loop of such loops (here 100 loops over 200 cards none of which
+/// passes) runs out of the budget on both engines, not on the walker alone.
+#[test]
+fn items_failing_a_filter_are_charged() {
+    let src = r#"
+game "Sieve" {
+  players 2
+}
+property rank: int = 0
+card "Chaff" {
+  copies 200
+}
+zone deck: pile
+flow {
+  move box to deck
+  repeat 100 {
+    for c in deck where c.rank > 100 {
+      log "{c}"
+    }
+  }
+  win [] "never"
+}
+"#;
+    ends_on_the_budget(src, Some(10_000));
+}
+
+/// The condition of a `while` whose body paused on a decision, tested by its closure where the
+/// walker's loop frame goes on: no expression evaluated by the walker but each game's first
+/// `shuffle`'s zone (before, one per pass).
+#[test]
+fn conditions_of_loops_paused_are_on_the_closures() {
+    let src = hands(
+        r#"
+game "Haggle" {
+  players 3
+}
+var open: bool = true
+action spend(c in you.hand) {
+  move c to deck
+  you.coins += c.worth
+  if you.coins > 6 {
+    open = false
+  }
+}
+action halt() {
+  open = false
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 3 of deck to p.hand
+  }
+  for p in everyone {
+    open = true
+    while open and count(p.hand) > 0 {
+      actions by p once [spend, halt]
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#,
+    );
+    let p = compiled_whole(&src, "haggle", 3, 30, 100);
+    let evaluated: u64 = (super::walked::played(&p, 3, 30, false).iter())
+        .map(|c| c.evaluated)
+        .sum();
+    assert_eq!(evaluated, 30, "evaluated by the walker");
 }

@@ -6,6 +6,7 @@
 use super::closures::{lockstep_configured, lockstep_in};
 use super::gaps::walkers_own_compile_whole;
 use super::oracle::{checked, config};
+use crate::engine::probe::Counted;
 use crate::engine::{Engine, Game, Status};
 use crate::program::Program;
 use std::sync::Arc;
@@ -20,10 +21,16 @@ card "Coin {n}" for n in 1..6 {
 zone deck: pile, hidden
 "#;
 
-/// The statements the closures compiled that the walker ran, over `games` games of `players` on
-/// the closures, events recorded or not (`sim` records none), each choice drawn from the seed.
+/// The statements the closures compiled that the walker ran, over `played`'s games.
 fn walked(p: &Arc<Program>, players: u8, games: u64, record: bool) -> u64 {
-    let mut walked = 0;
+    let counted = played(p, players, games, record);
+    counted.iter().map(|c| c.walked).sum()
+}
+
+/// What the shortcuts of each of `games` games of `players` on the closures did, events recorded
+/// or not (`sim` records none), each choice drawn from the seed.
+pub(super) fn played(p: &Arc<Program>, players: u8, games: u64, record: bool) -> Vec<Counted> {
+    let mut counted = Vec::new();
     for seed in 0..games {
         let mut c = config(players, seed, Engine::Closures);
         c.record = record;
@@ -36,9 +43,9 @@ fn walked(p: &Arc<Program>, players: u8, games: u64, record: bool) -> u64 {
             g.apply((pick % d.options.len() as u64) as usize)
                 .expect("an option");
         }
-        walked += g.counted().walked;
+        counted.push(g.counted());
     }
-    walked
+    counted
 }
 
 /// Plays `p` in lockstep, recorded and not, and on the closures alone: none of the statements
