@@ -561,6 +561,11 @@ mod tests {
             let a = make_agent(&p, spec, 1, 0).unwrap_or_else(|e| panic!("{spec}: {e}"));
             assert_eq!(a.name(), name);
         }
+        let refused = |bad: &str| {
+            make_agent(&p, bad, 1, 0)
+                .err()
+                .unwrap_or_else(|| panic!("{bad} accepted"))
+        };
         for bad in [
             "mcts:0",
             "mcts:0s",
@@ -575,9 +580,7 @@ mod tests {
             "search:1s:deepest",
             "search:0",
         ] {
-            let e = make_agent(&p, bad, 1, 0)
-                .err()
-                .unwrap_or_else(|| panic!("{bad} accepted"));
+            let e = refused(bad);
             assert!(e.contains("time per decision"), "{e}");
         }
         for bad in [
@@ -586,9 +589,7 @@ mod tests {
             "search:1s:now:deep",
             "search:1s:now:blend",
         ] {
-            let e = make_agent(&p, bad, 1, 0)
-                .err()
-                .unwrap_or_else(|| panic!("{bad} accepted"));
+            let e = refused(bad);
             assert!(e.contains("`:now` plays no play-out"), "{e}");
         }
         let e = make_agent(&p, "ismcts:1s:stedy", 1, 0)
@@ -607,9 +608,7 @@ mod tests {
             "ismcts:20:random:infer:infer",
             "ismcts:20:steady:strict:owners:strict",
         ] {
-            let e = make_agent(&p, bad, 1, 0)
-                .err()
-                .unwrap_or_else(|| panic!("{bad} accepted"));
+            let e = refused(bad);
             assert!(e.contains("ismcts"), "{e}");
         }
     }
