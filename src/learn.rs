@@ -75,6 +75,28 @@ fn generation_text(g: &Generation) -> String {
 /// The line of one of the matches that choose how the search uses the model: play-outs to the end
 /// against cut at the next turn, then the search with the model against without it.
 fn playouts_text(g: &Generation) -> String {
+    if g.games == 0 {
+        let (what, so) = match g.generation {
+            1 => (
+                "play-outs to the end by the policy against cut at the next turn",
+                "to the end, unmeasured",
+            ),
+            2 => (
+                "the model against the script's measure alone",
+                "the setting so far",
+            ),
+            _ => (
+                "the setting so far against no play-out",
+                "the setting so far",
+            ),
+        };
+        return format!(
+            "search's {what}: no match, its first game of `search:{}` or first batch of games \
+             would end past the time, so {so}; {:.1}s",
+            cardgame_interpreter::learn::PLAYOUT_ITERATIONS,
+            g.seconds
+        );
+    }
     let (what, so) = match (g.generation, g.kept) {
         (1, true) => (
             "play-outs: to the end by the policy against cut at the next turn",

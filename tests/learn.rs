@@ -508,9 +508,14 @@ fn learning_ends_near_its_time_where_a_game_of_the_search_would_not() {
     );
     // A first batch of each stage may run past the time (it is what times the others), never a
     // whole game of the matches' search.
+    let report = String::from_utf8_lossy(&o.stdout);
     assert!(
         took < std::time::Duration::from_secs(60),
-        "learn --time 10s took {took:?}:\n{}",
-        String::from_utf8_lossy(&o.stdout)
+        "learn --time 10s took {took:?}:\n{report}"
+    );
+    // The matches that did not fit say so, and the model plays out to the end unmeasured.
+    assert!(
+        report.contains("search's play-outs to the end by the policy against cut at the next turn: no match, its first game of `search:100` or first batch of games would end past the time, so to the end, unmeasured;"),
+        "{report}"
     );
 }

@@ -303,7 +303,25 @@ pub(super) fn choose(
         &Arc::new(model.clone()),
         &settings,
     );
+    // A match that cannot run in the time left is reported with no game (`unplayed`).
+    let unplayed = |generation, seconds| Generation {
+        stage: Stage::Playouts,
+        generation,
+        games: 0,
+        positions: 0,
+        reads: 0,
+        score: 0.0,
+        low: 0.0,
+        high: 0.0,
+        baseline: 0.5,
+        improved: false,
+        kept: true,
+        fit: Fit::default(),
+        evaluation: None,
+        seconds,
+    };
     if !finished {
+        on_generation(&unplayed(1, started.elapsed().as_secs_f64()));
         return;
     }
     let timed = started.elapsed();
@@ -329,6 +347,7 @@ pub(super) fn choose(
             (game_seed(base, u64::from(generation)), timed),
             tick,
         ) else {
+            on_generation(&unplayed(generation, started.elapsed().as_secs_f64()));
             return;
         };
         // The first setting is taken when it does better (a tie keeps `turn`, then the model).
