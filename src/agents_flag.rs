@@ -26,12 +26,12 @@ fn agent_form(name: &str) -> (String, &'static str) {
             "Monte Carlo tree search: N iterations (200) or a time T (1s, 250ms) per decision",
         ),
         "ismcts" => (
-            "ismcts[:N|:T|:B:POLICY[:TURNS][:strict[=NAME]][:owners]]".into(),
+            "ismcts[:N|:T|:Npositions|:B:POLICY[:TURNS][:strict[=NAME]][:owners]]".into(),
             "information-set MCTS over worlds consistent with what the seat saw (1,000 iterations)",
         ),
         "search" => (
-            "search[:T|:N][:now][:mast][:deep[=N]][:noprior][:nomodel][:infer]".into(),
-            "the default search (50ms a decision); with --model, judged by a learned model",
+            "search[:T|:N|:Npositions][:now][:mast][:deep[=N]][:noprior][:nomodel][:infer]".into(),
+            "the default search (50ms a decision; 2000positions: about as long, the same on any machine); with --model, judged by a learned model",
         ),
         "learned" => (
             name.into(),

@@ -72,63 +72,38 @@ fn generation_text(g: &Generation) -> String {
     }
 }
 
-/// The line of one of the matches that choose how the search uses the model: play-outs to the end
-/// against cut at the next turn, then the search with the model against without it.
+/// The line of one of the matches that choose how the search uses the model: the setting so far
+/// against a challenger, and which the model keeps.
 fn playouts_text(g: &Generation) -> String {
+    let Some([held, challenger]) = g.matched else {
+        return format!("search's play-outs: {:.1}s", g.seconds);
+    };
+    let both = format!(
+        "search with the model, `playouts {}` ({}) against `playouts {}` ({})",
+        held.name(),
+        held.what(),
+        challenger.name(),
+        challenger.what()
+    );
+    let search = cardgame_interpreter::learn::match_search();
+    let so = if g.kept { held } else { challenger };
     if g.games == 0 {
-        let (what, so) = match g.generation {
-            1 => (
-                "play-outs to the end by the policy against cut at the next turn",
-                "to the end, unmeasured",
-            ),
-            2 => (
-                "the model against the script's measure alone",
-                "the setting so far",
-            ),
-            _ => (
-                "the setting so far against no play-out",
-                "the setting so far",
-            ),
-        };
         return format!(
-            "search's {what}: no match, its first game of `search:{}` or first batch of games \
-             would end past the time, so {so}; {:.1}s",
-            cardgame_interpreter::learn::PLAYOUT_ITERATIONS,
+            "{both}: no match, its first game of `{search}` or first batch of games would end \
+             past the time, so `playouts {}`, unmeasured; {:.1}s",
+            so.name(),
             g.seconds
         );
     }
-    let (what, so) = match (g.generation, g.kept) {
-        (1, true) => (
-            "play-outs: to the end by the policy against cut at the next turn",
-            "to the end",
-        ),
-        (1, false) => (
-            "play-outs: to the end by the policy against cut at the next turn",
-            "cut at the next turn",
-        ),
-        (3, true) => (
-            "the setting so far against no play-out, each position judged at once by the script's measure",
-            "the setting so far",
-        ),
-        (3, false) => (
-            "the setting so far against no play-out, each position judged at once by the script's measure",
-            "no play-out (`playouts measure`)",
-        ),
-        (_, true) => ("the model against the script's measure alone", "the model"),
-        (_, false) => (
-            "the model against the script's measure alone",
-            "the script's measure",
-        ),
-    };
     format!(
-        "search's {what}, {} games of `search:{}`: {:.1}% [{:.1}-{:.1}] (against {:.1}%), so {so}; \
+        "{both}, {} games of `{search}`: {:.1}% [{:.1}-{:.1}] (against {:.1}%), so `playouts {}`; \
          {:.1}s",
         g.games,
-        cardgame_interpreter::learn::PLAYOUT_ITERATIONS,
         100.0 * g.score,
         100.0 * g.low,
         100.0 * g.high,
         100.0 * g.baseline,
+        so.name(),
         g.seconds
     )
 }

@@ -337,47 +337,52 @@ fn learn_quickly(
     (text, std::fs::read_to_string(out).expect("the model"))
 }
 
+/// The matches `learn` reports (each the setting so far against a challenger, at equal work), checked
+/// in order: the first `end` against `turn`, then each the setting the one before it chose against
+/// the next of `challengers`; returns the setting the last chose.
+fn matches_reported(report: &str, games: &str, challengers: &[&str]) -> String {
+    let lines: Vec<&str> = report
+        .lines()
+        .filter(|l| l.starts_with("search with the model, "))
+        .collect();
+    assert_eq!(lines.len(), challengers.len(), "{report}");
+    let mut held = "end".to_string();
+    for (line, challenger) in lines.iter().zip(challengers) {
+        let both = format!("search with the model, `playouts {held}` (");
+        assert!(line.starts_with(&both), "{line}\n{report}");
+        let against = format!(") against `playouts {challenger}` (");
+        assert!(line.contains(&against), "{line}");
+        let played = format!("), {games} games of `search:250positions`: ");
+        assert!(line.contains(&played), "{line}");
+        let so = line
+            .split(", so `playouts ")
+            .nth(1)
+            .and_then(|r| r.split('`').next())
+            .unwrap_or_else(|| panic!("no setting chosen: {line}"));
+        assert!(so == held || so == *challenger, "{line}");
+        held = so.to_string();
+    }
+    held
+}
+
 /// In a game of two sides, `learn` plays the search's play-outs to the end against those cut at the
-/// next turn, then the winner against the search without the model, says the results and writes the
-/// setting chosen into the model; the model is the same whatever `--jobs`.
+/// next turn, then the winner against the search judging each position at once by the model, then
+/// against the search without the model, says the results and writes the setting chosen into the
+/// model; the model is the same whatever `--jobs`.
 #[test]
 fn learning_chooses_the_search_s_play_outs_by_a_match() {
     let (report, one) = learn_bids(("6", "0"), "1", "bids-1.model");
     let (_, two) = learn_bids(("6", "0"), "2", "bids-2.model");
     assert_eq!(one, two);
-    let line = report
-        .lines()
-        .find(|l| l.starts_with("search's play-outs: to the end by the policy against cut at the next turn, 6 games of `search:100`: "))
-        .unwrap_or_else(|| panic!("no match reported:\n{report}"));
-    let to_the_end = line.contains(", so to the end;");
+    // Secret Bids has no measure to judge a position by at once: no match against `measure`.
+    let chosen = matches_reported(&report, "6", &["turn", "now", "script"]);
     assert!(
-        to_the_end || line.contains(", so cut at the next turn;"),
-        "{line}"
+        one.contains(&format!("\nplayouts {chosen}\n")),
+        "{report}\n{one}"
     );
-    // Then the setting so chosen against the search without the model.
-    let second = report
-        .lines()
-        .find(|l| {
-            l.starts_with(
-                "search's the model against the script's measure alone, 6 games of `search:100`: ",
-            )
-        })
-        .unwrap_or_else(|| panic!("no second match reported:\n{report}"));
-    let written = if second.contains(", so the script's measure;") {
-        "\nplayouts script\n"
-    } else if to_the_end {
-        assert!(second.contains(", so the model;"), "{second}");
-        "\nplayouts end\n"
-    } else {
-        assert!(second.contains(", so the model;"), "{second}");
-        "\nplayouts turn\n"
-    };
-    assert!(one.contains(written), "{line}\n{one}");
-    // Secret Bids has no measure to judge a position by at once: no third match.
-    assert!(!report.contains("judged at once"), "{report}");
 }
 
-/// Where the script has a measure, a third match plays the setting so chosen against the search
+/// Where the script has a measure, a last match plays the setting so chosen against the search
 /// without the model and without play-outs (`:now:nomodel`), and the model says which won.
 #[test]
 fn learning_with_a_measure_tries_judging_each_position_at_once() {
@@ -387,24 +392,10 @@ fn learning_with_a_measure_tries_judging_each_position_at_once() {
         "1",
         "crate.model",
     );
-    let third = report
-        .lines()
-        .find(|l| {
-            l.starts_with(
-                "search's the setting so far against no play-out, each position judged at once by \
-                 the script's measure, 6 games of `search:100`: ",
-            )
-        })
-        .unwrap_or_else(|| panic!("no third match reported:\n{report}"));
-    let measure = model.contains("\nplayouts measure\n");
-    assert_eq!(
-        measure,
-        third.contains(", so no play-out (`playouts measure`);"),
-        "{third}\n{model}"
-    );
+    let chosen = matches_reported(&report, "6", &["turn", "now", "script", "measure"]);
     assert!(
-        measure || third.contains(", so the setting so far;"),
-        "{third}"
+        model.contains(&format!("\nplayouts {chosen}\n")),
+        "{report}\n{model}"
     );
 }
 
@@ -460,8 +451,8 @@ fn the_policy_reads_what_is_asked_and_by_default_a_match_decides() {
     assert_eq!(wrong.status.code(), Some(2));
 }
 
-/// A race of a few hundred decisions a game, where a game of the matches' `search:100` plays
-/// hundreds of play-outs of hundreds of decisions at each of them: minutes.
+/// A race of a few hundred decisions a game, where a game of the matches' `search:250positions`
+/// to the end plays a play-out of hundreds of decisions at each of them at least.
 const LONG_RACE: &str = r#"game "Long Race" { players 2 }
 
 var total per player: int = 0
@@ -513,9 +504,18 @@ fn learning_ends_near_its_time_where_a_game_of_the_search_would_not() {
         took < std::time::Duration::from_secs(60),
         "learn --time 10s took {took:?}:\n{report}"
     );
-    // The matches that did not fit say so, and the model plays out to the end unmeasured.
-    assert!(
-        report.contains("search's play-outs to the end by the policy against cut at the next turn: no match, its first game of `search:100` or first batch of games would end past the time, so to the end, unmeasured;"),
-        "{report}"
-    );
+    // The first match did not fit and says so: the model plays out to the end unmeasured, or, where
+    // a game cut at the next turn fitted, the matches go on from it.
+    let unmeasured = "search with the model, `playouts end` (play-outs to the end by the model's policy) against `playouts turn` (play-outs cut at the next turn, judged by the model): no match, its first game of `search:250positions` or first batch of games would end past the time, so `playouts ";
+    let line = report
+        .lines()
+        .find(|l| l.starts_with(unmeasured))
+        .unwrap_or_else(|| panic!("no unplayed match:\n{report}"));
+    let model = std::fs::read_to_string(&out).expect("the model");
+    if line.contains("so `playouts end`, unmeasured;") {
+        assert!(model.contains("\nplayouts end\n"), "{model}");
+    } else {
+        assert!(line.contains("so `playouts turn`, unmeasured;"), "{line}");
+        assert!(!model.contains("\nplayouts end\n"), "{report}\n{model}");
+    }
 }

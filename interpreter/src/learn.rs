@@ -51,7 +51,7 @@ pub use fit::Fit;
 use fit::{descend, fit, loss, Row, Sample};
 mod prior;
 pub use moves::PolicyReads;
-pub use playouts::ITERATIONS as PLAYOUT_ITERATIONS;
+pub use playouts::{match_search, MATCH_POSITIONS};
 pub use prior::{Evaluation, Source, ITERATIONS as PRIOR_ITERATIONS};
 pub use selfplay::{ROUNDS as POLICY_ROUNDS, ROUND_GAMES as POLICY_ROUND_GAMES};
 
@@ -68,7 +68,7 @@ pub const POLICY_SHARE: f64 = 0.4;
 
 /// The share of the time left after the evaluation that the play-out policy leaves to the matches
 /// that say how the search uses the model (`learn/playouts.rs`).
-pub const MATCH_SHARE: f64 = 0.35;
+pub const MATCH_SHARE: f64 = 0.5;
 
 /// Generations in a row without a measurable improvement before learning stops.
 pub const PATIENCE: u32 = 2;
@@ -249,6 +249,8 @@ pub struct Generation {
     /// In a prior generation: where the evaluation was fitted, and how it predicts the results of
     /// held-out positions of the search's games.
     pub evaluation: Option<prior::Evaluation>,
+    /// In a match of stage `playouts`: the setting so far and its challenger.
+    pub matched: Option<[crate::agents::Playouts; 2]>,
     pub seconds: f64,
 }
 
@@ -690,6 +692,7 @@ fn learn_in_pool(
             kept,
             fit: fitted,
             evaluation: None,
+            matched: None,
             seconds: gen_started.elapsed().as_secs_f64(),
         });
         if kept {

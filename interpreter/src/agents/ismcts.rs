@@ -138,6 +138,9 @@ pub struct IsmctsAgent {
     iterations: u32,
     /// A budget in time per decision instead of iterations; `iterations` is then a cap.
     time: Option<Duration>,
+    /// A budget of positions per decision instead (`IsmctsAgent::by_positions`); `iterations`
+    /// is then a cap.
+    positions: Option<u64>,
     exploration: f64,
     /// Worlds drawn per decision.
     pool: usize,
@@ -181,6 +184,7 @@ impl IsmctsAgent {
             rng: ChaCha8Rng::seed_from_u64(seed),
             iterations: iterations.max(1),
             time: None,
+            positions: None,
             exploration: 0.7,
             pool: 32,
             playout,
@@ -221,6 +225,20 @@ impl IsmctsAgent {
     pub fn timed(seed: u64, time: Duration, playout: Playout) -> Self {
         IsmctsAgent {
             time: Some(time),
+            ..IsmctsAgent::new(seed, TIMED_MAX_ITERATIONS, playout)
+        }
+    }
+
+    /// A search with a budget of positions per decision: each iteration counts the positions it
+    /// reached, every decision applied in its copy of a world (in the tree, forced, or in the
+    /// play-out) and the position it judged at the end. A search that judges each position at once
+    /// (`:now`) so runs many more iterations than one that plays to the end, as it would in the same
+    /// time; and the same budget gives the same choices on any machine, whatever runs beside it.
+    /// The drawing of the worlds and the model's prior at the root are not counted: every budget
+    /// pays them alike.
+    pub fn by_positions(seed: u64, positions: u64, playout: Playout) -> Self {
+        IsmctsAgent {
+            positions: Some(positions.max(1)),
             ..IsmctsAgent::new(seed, TIMED_MAX_ITERATIONS, playout)
         }
     }
@@ -386,14 +404,15 @@ impl IsmctsAgent {
         midway
     }
 
-    /// One iteration: a world, a walk down the tree, a play-out, the backup.
+    /// One iteration: a world, a walk down the tree, a play-out, the backup. Returns the positions
+    /// it reached (`IsmctsAgent::by_positions`).
     fn iterate(
         &mut self,
         world: &World,
         allowed: &[usize],
         nodes: &mut Vec<Node>,
         scale: &mut Scale,
-    ) {
+    ) -> u64 {
         let seats = world.game.players() as usize;
         let mut g = world.game.clone();
         g.reseed(self.rng.gen());
@@ -518,6 +537,7 @@ impl IsmctsAgent {
                 *sq += x * x;
             }
         }
+        g.steps().saturating_sub(world.game.steps()) + 1
     }
 }
 
@@ -585,13 +605,16 @@ impl Agent for IsmctsAgent {
         let mut nodes = vec![Node::new(seats)];
         let mut scale = Scale::default();
         let started = Instant::now();
-        let mut done = 0;
+        let (mut done, mut reached) = (0, 0u64);
         for k in 0..self.iterations {
-            if k > 0 && self.time.is_some_and(|t| started.elapsed() >= t) {
+            if k > 0
+                && (self.time.is_some_and(|t| started.elapsed() >= t)
+                    || self.positions.is_some_and(|most| reached >= most))
+            {
                 break;
             }
             let world = &worlds[k as usize % worlds.len()];
-            self.iterate(world, &allowed, &mut nodes, &mut scale);
+            reached += self.iterate(world, &allowed, &mut nodes, &mut scale);
             done += 1;
         }
         // The most visited of the allowed options (the best mean reward among equals).
@@ -629,8 +652,12 @@ impl Agent for IsmctsAgent {
             .map(|(_, name)| name.as_str());
         self.notes.keep(|| {
             let mut how = format!(
-                "{done} iterations in {} {}; value: its mean reward (0 a loss, 1 a win), the most \
+                "{done} iterations{} in {} {}; value: its mean reward (0 a loss, 1 a win), the most \
                  visited option taken",
+                match self.positions {
+                    Some(_) => format!(" ({reached} positions)"),
+                    None => String::new(),
+                },
                 worlds.len(),
                 if consistent {
                     "worlds consistent with what it saw"
@@ -664,10 +691,11 @@ impl Agent for IsmctsAgent {
         if let Some(c) = &self.called {
             return c.clone();
         }
-        let budget = match self.time {
-            Some(t) if t.subsec_millis() == 0 => format!("{}s", t.as_secs()),
-            Some(t) => format!("{}ms", t.as_millis()),
-            None => self.iterations.to_string(),
+        let budget = match (self.time, self.positions) {
+            (Some(t), _) if t.subsec_millis() == 0 => format!("{}s", t.as_secs()),
+            (Some(t), _) => format!("{}ms", t.as_millis()),
+            (None, Some(n)) => format!("{n}positions"),
+            (None, None) => self.iterations.to_string(),
         };
         format!("ismcts:{budget}{}", self.playout.suffix())
     }

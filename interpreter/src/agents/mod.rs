@@ -4,6 +4,8 @@
 //! An agent is given only the decision (who decides, the prompt and the option labels) and the game it
 //! may look at through `Game::view` for its own seat; it never changes the game.
 
+#[cfg(test)]
+mod charges;
 mod explain;
 pub mod features;
 mod goals;
@@ -117,10 +119,19 @@ pub const DEEP_TURNS: u32 = 3;
 enum Budget {
     Iterations(u32),
     Time(std::time::Duration),
+    /// Positions reached (`ismcts` and `search` only: `IsmctsAgent::by_positions`).
+    Positions(u64),
 }
 
-/// `200` (iterations), `1s`, `1.5s` or `250ms` (time per decision, from 1 ms to 1 hour).
+/// `200` (iterations), `1s`, `1.5s` or `250ms` (time per decision, from 1 ms to 1 hour), or
+/// `5000positions` (positions reached per decision, from 1).
 fn mcts_budget(s: &str) -> Option<Budget> {
+    if let Some(x) = s.strip_suffix("positions") {
+        return match x.parse::<u64>() {
+            Ok(n) if n >= 1 => Some(Budget::Positions(n)),
+            _ => None,
+        };
+    }
     let time = |x: &str, unit: f64| {
         let v: f64 = x.parse().ok()?;
         let secs = v * unit;
@@ -231,7 +242,7 @@ pub fn make_agent_with(
         other if other.starts_with("mcts:") => match mcts_budget(&other[5..]) {
             Some(Budget::Iterations(n)) => Ok(Box::new(MctsAgent::new(seat_seed, n))),
             Some(Budget::Time(t)) => Ok(Box::new(MctsAgent::timed(seat_seed, t))),
-            None => Err(format!(
+            Some(Budget::Positions(_)) | None => Err(format!(
                 "`{other}`: mcts takes a number of iterations from 1 (`mcts:200`) or a time per \
                  decision (`mcts:1s`, `mcts:250ms`, up to 1 hour)"
             )),
@@ -314,9 +325,13 @@ pub fn make_agent_with(
             match mcts_budget(budget) {
                 Some(Budget::Iterations(n)) => Ok(Box::new(IsmctsAgent::new(seat_seed, n, playout))),
                 Some(Budget::Time(t)) => Ok(Box::new(IsmctsAgent::timed(seat_seed, t, playout))),
+                Some(Budget::Positions(n)) => {
+                    Ok(Box::new(IsmctsAgent::by_positions(seat_seed, n, playout)))
+                }
                 None => Err(format!(
-                    "`{other}`: ismcts takes a number of iterations from 1 (`ismcts:500`) or a time \
-                     per decision (`ismcts:1s`, `ismcts:250ms`, up to 1 hour), then optionally the \
+                    "`{other}`: ismcts takes a number of iterations from 1 (`ismcts:500`), a time \
+                     per decision (`ismcts:1s`, `ismcts:250ms`, up to 1 hour) or the positions \
+                     it may reach per decision (`ismcts:5000positions`), then optionally the \
                      strategy that plays its play-outs (`ismcts:1s:NAME`)"
                 )),
             }
@@ -409,6 +424,10 @@ pub fn make_agent_with(
             // taken.
             let measure = matches!(model, Some(m) if m.playouts == Playouts::Measure);
             let now = now || (measure && !asks_model && !mast);
+            // One whose learning measured the search stronger judging each new position at once
+            // by the model (`playouts now`) takes `:now` unless a flag asks for play-outs.
+            let judged_now = matches!(model, Some(m) if m.playouts == Playouts::Now);
+            let now = now || (judged_now && !shallow && deep.is_none() && !blend && !mast);
             let model = match model {
                 Some(m)
                     if matches!(m.playouts, Playouts::Script | Playouts::Measure) && !asks_model =>
@@ -444,10 +463,12 @@ pub fn make_agent_with(
             let agent = match mcts_budget(budget) {
                 Some(Budget::Iterations(n)) => IsmctsAgent::new(seat_seed, n, playout),
                 Some(Budget::Time(t)) => IsmctsAgent::timed(seat_seed, t, playout),
+                Some(Budget::Positions(n)) => IsmctsAgent::by_positions(seat_seed, n, playout),
                 None => {
                     return Err(format!(
                         "`{other}`: search takes a time per decision (`search:50ms`, `search:1s`, \
-                         up to 1 hour) or a number of iterations from 1 (`search:500`), then \
+                         up to 1 hour), a number of iterations from 1 (`search:500`) or the positions \
+                         it may reach per decision (`search:5000positions`), then \
                          optionally `:now`, `:shallow`, `:mast`, `:deep` (or `:deep=N`, N from 1 to 100, or \
                          `:deep=end`), `:noprior`, `:blend`, `:nomodel` and `:infer`, in that order"
                     ))
@@ -512,6 +533,8 @@ mod tests {
             ("ismcts:250ms:random", "ismcts:250ms"),
             ("search", "search:50ms"),
             ("search:20", "search:20"),
+            ("search:5000positions", "search:5000positions"),
+            ("ismcts:5000positions", "ismcts:5000positions"),
             ("search:1s:mast", "search:1s:mast"),
             ("search:1s:infer", "search:1s:infer"),
             ("search:1s:mast:infer", "search:1s:mast:infer"),

@@ -21,7 +21,7 @@
 //! rest 0.
 //!
 //! The file is text: a header (`cardgame model 8`, `script HASH`, `players N`, `turns T`, `bias B`,
-//! `prior V V'`, or `prior none`, `playouts end`, `playouts turn` or `playouts script`: [`Playouts`]),
+//! `prior V V'`, or `prior none`, `playouts end`, `turn`, `now`, `script` or `measure`: [`Playouts`]),
 //! then one line per feature it reads: `feature NAME MEAN SPREAD W U A B`, in the
 //! order the features are derived; then the play-out policy: the features it reads, `reads NAME MEAN
 //! SPREAD`, its hidden units, `unit C W…` (a weight per feature read), and its weights, one line per
@@ -83,15 +83,19 @@ pub enum Playouts {
     /// `measure`: the model set aside; the search plays no play-out and judges each new position
     /// of its tree at once by the script's measure (`search:...:now:nomodel`).
     Measure,
+    /// `now`: no play-out; each new position of the search's tree judged at once by the model
+    /// (`search:...:now`).
+    Now,
 }
 
 impl Playouts {
     /// Every setting, in the order of the model file's documentation.
-    pub const ALL: [Playouts; 4] = [
+    pub const ALL: [Playouts; 5] = [
         Playouts::Turn,
         Playouts::End,
         Playouts::Script,
         Playouts::Measure,
+        Playouts::Now,
     ];
 
     /// The word of the model file's `playouts` line.
@@ -101,7 +105,30 @@ impl Playouts {
             Playouts::End => "end",
             Playouts::Script => "script",
             Playouts::Measure => "measure",
+            Playouts::Now => "now",
         }
+    }
+
+    /// What the search does with the setting, in a few words (`learn`'s report).
+    pub fn what(self) -> &'static str {
+        match self {
+            Playouts::Turn => "play-outs cut at the next turn, judged by the model",
+            Playouts::End => "play-outs to the end by the model's policy",
+            Playouts::Script => {
+                "the model set aside, play-outs of two turns judged by the script's measure"
+            }
+            Playouts::Measure => {
+                "the model set aside, each position judged at once by the script's measure"
+            }
+            Playouts::Now => "no play-out, each position judged at once by the model",
+        }
+    }
+}
+
+/// A setting is written as its word (`learn --format json`'s `matched`).
+impl serde::Serialize for Playouts {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
     }
 }
 
@@ -422,7 +449,7 @@ impl Model {
                     .into_iter()
                     .find(|p| p.name() == word)
                     .ok_or_else(|| {
-                        format!("the model's line `{line}` is not `playouts end`, `playouts turn`, `playouts script` or `playouts measure`")
+                        format!("the model's line `{line}` is not `playouts end`, `playouts turn`, `playouts now`, `playouts script` or `playouts measure`")
                     })?;
                 continue;
             }

@@ -299,6 +299,7 @@ pub(super) fn learn_moves(
             constant: uniform,
         },
         evaluation: None,
+        matched: None,
         seconds: started.elapsed().as_secs_f64(),
     });
     // Where the matches after the policy could not play their first batch in the time left them,
@@ -353,6 +354,7 @@ pub(super) fn learn_moves(
             kept: keep,
             fit: Fit::default(),
             evaluation: None,
+            matched: None,
             seconds: now.elapsed().as_secs_f64(),
         });
         kept.push(if keep { refined } else { start });
@@ -389,6 +391,7 @@ pub(super) fn learn_moves(
                 kept: wins,
                 fit: Fit::default(),
                 evaluation: None,
+                matched: None,
                 seconds: now.elapsed().as_secs_f64(),
             });
             if wins {

@@ -1,26 +1,31 @@
 //! Learning stage: how `search` uses a learned model, chosen by matches for each script.
 //!
-//! With a play-out policy learned (`learn/moves.rs`) the search can use the model in two ways, or
-//! not at all (`agents/model.rs`, [`Playouts`]):
-//! - `end`: every play-out to the end of the game by the policy (unbiased, but each outcome is a win
-//!   or a loss: noisy);
+//! With a model the search can use it in three ways, or set it aside (`agents/model.rs`,
+//! [`Playouts`]):
+//! - `end`: every play-out to the end of the game by the play-out policy (`learn/moves.rs`;
+//!   unbiased, but each outcome is a win or a loss: noisy);
 //! - `turn`: play-outs cut when the next turn begins, the position judged by the evaluation (steady,
 //!   but only as right as the evaluation);
+//! - `now`: no play-out, each new position of the search's tree judged at once by the evaluation
+//!   (many more positions for the same work: where a turn holds many small decisions);
 //! - `script`: the model set aside, the search as it plays without one (play-outs of two turns at
 //!   random, judged by the script's measure): where the script's `heuristic` or `score` says more
 //!   than what was learned (a cooperative game whose partners' hands the features cannot see);
-//! - `measure`: the model set aside, and no play-out: each new position of the search's tree judged
-//!   at once by the script's measure (`search:...:now:nomodel`): where random turns spoil the
-//!   position more than they tell (a game of many small trades and crafts within a turn).
+//! - `measure`: the model set aside, and no play-out: each new position judged at once by the
+//!   script's measure (`search:...:now:nomodel`).
 //!
-//! Which serves a game best depends on the game, so `learn` measures it in two matches of
-//! `search` with [`ITERATIONS`] iterations a decision: `end` against `turn`, then the winner
-//! against `script`, then, where the script has a measure, the winner against `measure` (at equal
-//! iterations, though `measure` costs the least: where it wins, it wins at equal time too). In a game of sides, the first setting plays one seat and the second the others
-//! (seats alternated, a tie half) and the first is taken when it scores above one half. Where all
-//! players are one team, each setting plays whole games alone, both on the same seeds, and the
-//! first is taken when its mean result is higher (a result is `learn.rs`'s `target`: a shared win 1,
-//! else the shared score over the best score of the match).
+//! Which serves a game best depends on the game, so `learn` measures it in matches of `search`
+//! that may reach [`MATCH_POSITIONS`] positions a decision (`IsmctsAgent::by_positions`: a setting
+//! that plays no play-out searches many more positions of its tree than one that plays to the end,
+//! as it would in the same time, and the choices are the same on any machine): `end` against
+//! `turn` (where a play-out policy was learned), then the winner against `now`, then against
+//! `script`, then, where the script has a measure, against
+//! `measure`. In a game of sides, the first setting plays one seat and the second the others
+//! (seats alternated, a tie half) and the first is kept when it scores at least one half (the
+//! first match: above). Where all players are one team, each setting plays whole games alone,
+//! both on the same seeds, and the first is kept when its mean result is at least the second's (a
+//! result is `learn.rs`'s `target`: a shared win 1, else the shared score over the best score of
+//! the match).
 //!
 //! A match plays games in batches of [`BATCH`], up to `--prior-games`. It stops early, after at
 //! least [`EARLY`] games, once the 95% interval of its score (of the mean difference, for one team)
@@ -28,8 +33,8 @@
 //! `--time`, timed by the batch before it (the first by one game). Neither depends on `--jobs`, so
 //! the model is the same for any `--jobs` when the time does not cut a match. Without the first
 //! match the setting is `end`, which the first match chose wherever it ran on the published games
-//! and Market Race (docs/performance.md; a cooperative example chose `turn`); without the second or
-//! the third, the setting so far is kept.
+//! and Market Race (docs/performance.md; a cooperative example chose `turn`); without a later one,
+//! the setting so far is kept.
 
 use super::{config, target, Ended, Fit, Generation, LearnConfig, Stage};
 use crate::agents::{make_agent_with, Agent, Model, Playouts};
@@ -40,20 +45,27 @@ use rayon::prelude::*;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Iterations a decision of the searches in the matches.
-pub const ITERATIONS: u32 = 100;
+/// Positions a decision of the searches in the matches may reach (`search:Npositions`).
+pub const MATCH_POSITIONS: u64 = 250;
 /// Games a batch of a match plays before it looks at the score.
 pub(super) const BATCH: u64 = 10;
 /// Games a match plays at least before it may stop early.
-const EARLY: u64 = 40;
+const EARLY: u64 = 10;
+
+/// The search of the matches, as `--agents` names it (`search:250positions`).
+pub fn match_search() -> String {
+    format!("search:{MATCH_POSITIONS}positions")
+}
 
 /// The search of `setting` in the matches.
 fn spec(setting: Playouts) -> String {
+    let search = match_search();
     match setting {
-        Playouts::End => format!("search:{ITERATIONS}:deep=end"),
-        Playouts::Turn => format!("search:{ITERATIONS}:shallow"),
-        Playouts::Script => format!("search:{ITERATIONS}:nomodel"),
-        Playouts::Measure => format!("search:{ITERATIONS}:now:nomodel"),
+        Playouts::End => format!("{search}:deep=end"),
+        Playouts::Turn => format!("{search}:shallow"),
+        Playouts::Now => format!("{search}:now"),
+        Playouts::Script => format!("{search}:nomodel"),
+        Playouts::Measure => format!("{search}:now:nomodel"),
     }
 }
 
@@ -99,10 +111,10 @@ fn play_until(
 /// Decisions with a choice timed by [`search_game_time`].
 const PROBE: u32 = 4;
 
-/// About how long a game of the matches' slowest search (`end`) would take with `model`: the first
-/// [`PROBE`] decisions with a choice of one game (seeded `seed`), timed, times `choices`, the
-/// decisions with a choice of a game of the policy. The first decisions play out the longest, so
-/// this errs long.
+/// About how long a game of the matches' search cut at the next turn (`turn`, which plays in every
+/// match but where `end` does not fit) would take with `model`: the first [`PROBE`] decisions with
+/// a choice of one game (seeded `seed`), timed, times `choices`, the decisions with a choice of a
+/// game of the policy.
 pub(super) fn search_game_time(
     program: &Arc<Program>,
     lc: &LearnConfig,
@@ -112,7 +124,7 @@ pub(super) fn search_game_time(
 ) -> Duration {
     let model = Arc::new(model.clone());
     let mut game = Game::new(program.clone(), config(lc, seed));
-    let Ok(mut agent) = make_agent_with(program, &spec(Playouts::End), seed, 0, Some(&model))
+    let Ok(mut agent) = make_agent_with(program, &spec(Playouts::Turn), seed, 0, Some(&model))
     else {
         return Duration::MAX;
     };
@@ -271,11 +283,19 @@ fn alone(games: &[Vec<Ended>]) -> (f64, f64, f64, f64, bool) {
     (first, first - h, first + h, second, diff.abs() > hd)
 }
 
+/// The matches, in order, each the setting so far against a challenger (the first: `end`
+/// against `turn`): `now`, `script`, and `measure` where the script has a measure.
+fn challengers(measured: bool) -> Vec<Playouts> {
+    let mut all = vec![Playouts::Turn, Playouts::Now, Playouts::Script];
+    if measured {
+        all.push(Playouts::Measure);
+    }
+    all
+}
+
 /// Plays the matches (see the module's notes) that fit before `deadline`, sets `model.playouts` by
-/// them and reports each as a generation of stage `playouts`, its score the first setting's: the
-/// first match `end` against `turn` (`kept`: to the end), the second the setting so chosen against
-/// `script` (`kept`: the setting held), the third, where the script has a measure, the setting so
-/// chosen against `measure` (`kept`: the setting held).
+/// them and reports each as a generation of stage `playouts` (`matched`: the setting so far and
+/// its challenger; `kept`: the setting so far kept), its score the first setting's.
 pub(super) fn choose(
     pool: &rayon::ThreadPool,
     program: &Arc<Program>,
@@ -292,19 +312,13 @@ pub(super) fn choose(
         return;
     }
     let base = game_seed(lc.seed ^ 0x0070_6C61_796F, 1);
-    // A first game, timed, of the slowest setting: whether all players are one team, and how long a
-    // game takes. It stops at `deadline`: a game as long as the time left leaves no time to a match.
-    let started = Instant::now();
-    let settings = vec![Playouts::End; usize::from(lc.players.max(1))];
-    let (first, finished) = play_until(
-        program,
-        lc,
-        (game_seed(base, u64::MAX), deadline),
-        &Arc::new(model.clone()),
-        &settings,
-    );
-    // A match that cannot run in the time left is reported with no game (`unplayed`).
-    let unplayed = |generation, seconds| Generation {
+    // A script without a measure has nothing to judge a position by at once: no `measure` match.
+    let measured = Game::new(program.clone(), config(lc, base))
+        .script_score(0)
+        .is_some();
+    // A match that cannot run in the time left is reported with no game, and the setting it
+    // leaves (`so`).
+    let unplayed = |generation, matched: [Playouts; 2], so, seconds| Generation {
         stage: Stage::Playouts,
         generation,
         games: 0,
@@ -315,29 +329,53 @@ pub(super) fn choose(
         high: 0.0,
         baseline: 0.5,
         improved: false,
-        kept: true,
+        kept: so == matched[0],
         fit: Fit::default(),
         evaluation: None,
+        matched: Some(matched),
         seconds,
     };
+    // A first game, timed, of `end` for every seat: whether all players are one team, and how long
+    // a game takes. It stops at a fifth of the time left: a batch of the first match plays about
+    // five games' worth of `end`. Where it does not fit, the matches go on without `end`, from a
+    // first game of `turn` (stopped at `deadline`); where neither fits, no match runs.
+    let started = Instant::now();
+    let seats = usize::from(lc.players.max(1));
+    let fifth = deadline.map(|end| started + end.saturating_duration_since(started) / 5);
+    let model_now = Arc::new(model.clone());
+    let first_game = |setting, until| {
+        let seed = game_seed(base, u64::MAX);
+        play_until(
+            program,
+            lc,
+            (seed, until),
+            &model_now,
+            &vec![setting; seats],
+        )
+    };
+    let (mut first, finished) = first_game(Playouts::End, fifth);
+    let mut timed = started.elapsed();
+    let mut order = challengers(measured);
+    let mut generation = 1;
     if !finished {
-        on_generation(&unplayed(1, started.elapsed().as_secs_f64()));
-        return;
+        let turn_started = Instant::now();
+        let (turn, ended) = first_game(Playouts::Turn, deadline);
+        let so = if ended { Playouts::Turn } else { Playouts::End };
+        let matched = [Playouts::End, Playouts::Turn];
+        on_generation(&unplayed(1, matched, so, started.elapsed().as_secs_f64()));
+        if !ended {
+            return;
+        }
+        (first, timed) = (turn, turn_started.elapsed());
+        model.playouts = Playouts::Turn;
+        order.remove(0);
+        generation = 2;
     }
-    let timed = started.elapsed();
     let one_team = first.shared;
-    // A script without a measure has nothing to judge a position by at once: no third match.
-    let measured = Game::new(program.clone(), config(lc, base))
-        .script_score(0)
-        .is_some();
-    let generations: &[u32] = if measured { &[1, 2, 3] } else { &[1, 2] };
-    for &generation in generations {
+    for (generation, challenger) in (generation..).zip(order) {
         let started = Instant::now();
-        let (held, challenger) = match generation {
-            1 => (Playouts::End, Playouts::Turn),
-            2 => (model.playouts, Playouts::Script),
-            _ => (model.playouts, Playouts::Measure),
-        };
+        let held = model.playouts;
+        let matched = [held, challenger];
         let Some(s) = match_up(
             pool,
             program,
@@ -347,27 +385,21 @@ pub(super) fn choose(
             (game_seed(base, u64::from(generation)), timed),
             tick,
         ) else {
-            on_generation(&unplayed(generation, started.elapsed().as_secs_f64()));
+            let seconds = started.elapsed().as_secs_f64();
+            on_generation(&unplayed(generation, matched, held, seconds));
             return;
         };
-        // The first setting is taken when it does better (a tie keeps `turn`, then the model).
-        let better = if one_team {
-            s.score > s.baseline
+        // The setting so far is kept unless it does worse (the first match: unless it does better,
+        // a tie taking the cheaper `turn`).
+        let (better, worse) = if one_team {
+            (s.score > s.baseline, s.score < s.baseline)
         } else {
-            s.score > 0.5
-        };
-        let worse = if one_team {
-            s.score < s.baseline
-        } else {
-            s.score < 0.5
+            (s.score > 0.5, s.score < 0.5)
         };
         let kept = if generation == 1 { better } else { !worse };
-        model.playouts = match (generation, kept) {
-            (1, true) => Playouts::End,
-            (1, false) => Playouts::Turn,
-            (_, true) => held,
-            (_, false) => challenger,
-        };
+        if !kept {
+            model.playouts = challenger;
+        }
         on_generation(&Generation {
             stage: Stage::Playouts,
             generation,
@@ -382,6 +414,7 @@ pub(super) fn choose(
             kept,
             fit: Fit::default(),
             evaluation: None,
+            matched: Some(matched),
             seconds: started.elapsed().as_secs_f64(),
         });
     }

@@ -606,6 +606,7 @@ pub(super) fn learn_prior(
             kept,
             fit: fitted,
             evaluation: Some(valued),
+            matched: None,
             seconds: gen_started.elapsed().as_secs_f64(),
         });
         if kept {
