@@ -5,6 +5,8 @@
 //! may look at through `Game::view` for its own seat; it never changes the game.
 
 #[cfg(test)]
+mod at_once;
+#[cfg(test)]
 mod charges;
 mod explain;
 pub mod features;
@@ -474,9 +476,17 @@ pub fn make_agent_with(
                     ))
                 }
             };
+            // The tree follows the model's play-out policy (its chances as PUCT's prior, and at the
+            // root where the prior was never fitted) where the play-outs do, and where there is no
+            // play-out (`:now`) but the model has a policy: judged at once, a position says nothing
+            // of which options are worth trying, and the policy does (docs/performance.md).
+            let policy_tree = match model {
+                Some(m) => deep.is_some() || (now && !m.moves.is_empty()),
+                None => false,
+            };
             let mut agent = agent.guided(
                 model.cloned(),
-                (mast, prior, deep.is_some() && model.is_some()),
+                (mast, prior, policy_tree),
                 format!("search:{rest}"),
             );
             agent.blend(blend && model.is_some());
@@ -663,54 +673,6 @@ mod tests {
                 game.apply(i).expect("applies");
             }
         }
-    }
-
-    /// `search:N:now` plays no play-out: it chooses as `ismcts:N:random:0` does, which judges each
-    /// new position at once; so does `search:N` with a model whose learning chose `playouts
-    /// measure`, and not with one that chose `playouts script` (play-outs of two turns).
-    #[test]
-    fn a_search_now_judges_each_position_at_once() {
-        let src = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../examples/market-race.cardgame"
-        ))
-        .expect("the example");
-        let p = Arc::new(check_source(&src).program.expect("the script checks"));
-        let with = |playouts| {
-            let mut model = super::Model::blank(&p, super::model::script_hash(&src), 2);
-            model.playouts = playouts;
-            Arc::new(model)
-        };
-        let (measure, script) = (
-            with(super::Playouts::Measure),
-            with(super::Playouts::Script),
-        );
-        let choices = |spec: &str, model: Option<&Arc<super::Model>>| {
-            let mut config = GameConfig::new(2, 5);
-            config.record = false;
-            let mut game = Game::new(p.clone(), config);
-            let mut agents: Vec<_> = (0..2u8)
-                .map(|s| super::make_agent_with(&p, spec, 7, s, model).expect("agent"))
-                .collect();
-            let mut labels = Vec::new();
-            while let Status::Decision(d) = game.status().clone() {
-                if labels.len() == 12 {
-                    break;
-                }
-                let i = agents[d.player as usize].choose(&game, &d);
-                labels.push(d.options[i].clone());
-                game.apply(i).expect("applies");
-            }
-            labels
-        };
-        let at_once = choices("ismcts:40:random:0", None);
-        assert_eq!(choices("search:40:now", None), at_once);
-        assert_eq!(choices("search:40", Some(&measure)), at_once);
-        assert_eq!(
-            choices("search:40", Some(&script)),
-            choices("search:40", None)
-        );
-        assert_ne!(choices("search:40", None), at_once);
     }
 
     /// `ismcts` infers from the host's choice in Monty Hall: as the contestant it switches doors.

@@ -1,0 +1,95 @@
+//! Agents stage, tests: the search that plays no play-out and judges each new position at once
+//! (`search:N:now`, a model that says `playouts measure` or `playouts now`).
+
+use super::{make_agent_with, Model, Playouts};
+use crate::check::check_source;
+use crate::engine::{Game, GameConfig, Status};
+use crate::learn::{learn, LearnConfig};
+use crate::program::Program;
+use std::sync::Arc;
+
+/// Market Race, checked, and its text.
+fn market_race() -> (Arc<Program>, String) {
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/market-race.cardgame"
+    ))
+    .expect("the example");
+    let program = Arc::new(check_source(&src).program.expect("the script checks"));
+    (program, src)
+}
+
+/// The first 12 choices of a game of Market Race (seed 5) where `spec` plays both seats.
+fn choices(program: &Arc<Program>, spec: &str, model: Option<&Arc<Model>>) -> Vec<String> {
+    let mut config = GameConfig::new(2, 5);
+    config.record = false;
+    let mut game = Game::new(program.clone(), config);
+    let mut agents: Vec<_> = (0..2u8)
+        .map(|s| make_agent_with(program, spec, 7, s, model).expect("agent"))
+        .collect();
+    let mut labels = Vec::new();
+    while let Status::Decision(d) = game.status().clone() {
+        if labels.len() == 12 {
+            break;
+        }
+        let i = agents[d.player as usize].choose(&game, &d);
+        labels.push(d.options[i].clone());
+        game.apply(i).expect("applies");
+    }
+    labels
+}
+
+/// `model` saying `playouts`.
+fn saying(model: &Model, playouts: Playouts) -> Arc<Model> {
+    let mut model = model.clone();
+    model.playouts = playouts;
+    Arc::new(model)
+}
+
+/// `search:N:now` plays no play-out: it chooses as `ismcts:N:random:0` does, which judges each
+/// new position at once; so does `search:N` with a model whose learning chose `playouts
+/// measure`, and not with one that chose `playouts script` (play-outs of two turns).
+#[test]
+fn a_search_now_judges_each_position_at_once() {
+    let (p, src) = market_race();
+    let blank = Model::blank(&p, super::model::script_hash(&src), 2);
+    let (measure, script) = (
+        saying(&blank, Playouts::Measure),
+        saying(&blank, Playouts::Script),
+    );
+    let at_once = choices(&p, "ismcts:40:random:0", None);
+    assert_eq!(choices(&p, "search:40:now", None), at_once);
+    assert_eq!(choices(&p, "search:40", Some(&measure)), at_once);
+    assert_eq!(
+        choices(&p, "search:40", Some(&script)),
+        choices(&p, "search:40", None)
+    );
+    assert_ne!(choices(&p, "search:40", None), at_once);
+}
+
+/// With a model that has a play-out policy, the search that judges each position at once lets the
+/// policy's chances guide its tree, whatever the model says of play-outs: `search:N` with a model
+/// that says `playouts now` chooses as `search:N:now` with one that says `playouts end` or
+/// `playouts turn`, and not as the same search without the policy.
+#[test]
+fn judged_at_once_the_tree_follows_the_play_out_policy() {
+    let (p, src) = market_race();
+    let mut lc = LearnConfig::new(2);
+    lc.games = 12;
+    lc.match_games = 0;
+    lc.generations = 1;
+    lc.prior_generations = 0;
+    lc.prior_games = 0;
+    lc.policy_rounds = 0;
+    let learned = learn(p.clone(), src.clone(), &lc, &mut |_| {}, &|| {}).expect("learning runs");
+    assert!(!learned.moves.is_empty(), "a play-out policy is fitted");
+    let now = choices(&p, "search:40", Some(&saying(&learned, Playouts::Now)));
+    for playouts in [Playouts::End, Playouts::Turn] {
+        let told = choices(&p, "search:40:now", Some(&saying(&learned, playouts)));
+        assert_eq!(told, now, "{playouts:?}");
+    }
+    let mut without = learned.clone();
+    without.moves = Default::default();
+    let unguided = choices(&p, "search:40", Some(&saying(&without, Playouts::Now)));
+    assert_ne!(unguided, now);
+}
