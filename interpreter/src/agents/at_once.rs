@@ -4,7 +4,6 @@
 use super::{make_agent_with, Model, Playouts};
 use crate::check::check_source;
 use crate::engine::{Game, GameConfig, Status};
-use crate::learn::{learn, LearnConfig};
 use crate::program::Program;
 use std::sync::Arc;
 
@@ -74,14 +73,7 @@ fn a_search_now_judges_each_position_at_once() {
 #[test]
 fn judged_at_once_the_tree_follows_the_play_out_policy() {
     let (p, src) = market_race();
-    let mut lc = LearnConfig::new(2);
-    lc.games = 12;
-    lc.match_games = 0;
-    lc.generations = 1;
-    lc.prior_generations = 0;
-    lc.prior_games = 0;
-    lc.policy_rounds = 0;
-    let learned = learn(p.clone(), src.clone(), &lc, &mut |_| {}, &|| {}).expect("learning runs");
+    let learned = super::charges::learned_briefly(&p, src.clone(), 12, 0);
     assert!(!learned.moves.is_empty(), "a play-out policy is fitted");
     let now = choices(&p, "search:40", Some(&saying(&learned, Playouts::Now)));
     for playouts in [Playouts::End, Playouts::Turn] {

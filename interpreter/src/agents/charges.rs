@@ -45,6 +45,25 @@ fn positions(program: &Arc<Program>, every: usize, wanted: usize) -> Vec<Game> {
     found
 }
 
+/// A model of `program` (its text `src`) learned briefly: one generation of the evaluation from
+/// `games` games of self-play (its match against `greedy`: `match_games`), a play-out policy fitted
+/// to them and not refined, no prior.
+pub(super) fn learned_briefly(
+    program: &Arc<Program>,
+    src: String,
+    games: u64,
+    match_games: u64,
+) -> Model {
+    let mut lc = LearnConfig::new(2);
+    lc.games = games;
+    lc.match_games = match_games;
+    lc.generations = 1;
+    lc.prior_generations = 0;
+    lc.prior_games = 0;
+    lc.policy_rounds = 0;
+    learn(program.clone(), src, &lc, &mut |_| {}, &|| {}).expect("learning runs")
+}
+
 /// The time a decision of `search:2000positions` takes with each setting of a model learned
 /// briefly, on positions of random games of three scripts: a budget of positions is fair to the
 /// settings when these times are near each other. Ignored: a measurement of time, for a quiet
@@ -58,16 +77,7 @@ fn a_budget_of_positions_costs_every_setting_about_the_same_time() {
         "examples/market-race.cardgame",
     ] {
         let program = program(file);
-        let mut lc = LearnConfig::new(2);
-        lc.games = 30;
-        lc.match_games = 10;
-        lc.generations = 1;
-        lc.prior_generations = 0;
-        lc.prior_games = 0;
-        lc.policy_rounds = 0;
-        let model =
-            learn(program.clone(), String::new(), &lc, &mut |_| {}, &|| {}).expect("learning runs");
-        let model: Arc<Model> = Arc::new(model);
+        let model = Arc::new(learned_briefly(&program, String::new(), 30, 10));
         let probes = positions(&program, 7, 12);
         let mut times = Vec::new();
         for flags in [":deep=end", ":shallow", ":now", ":nomodel", ":now:nomodel"] {
