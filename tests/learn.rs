@@ -505,8 +505,8 @@ fn learning_ends_near_its_time_where_a_game_of_the_search_would_not() {
         "learn --time 10s took {took:?}:\n{report}"
     );
     // The first match did not fit and says so: the model plays out to the end unmeasured, or, where
-    // a game cut at the next turn fitted, the matches go on from it.
-    let unmeasured = "search with the model, `playouts end` (play-outs to the end by the model's policy) against `playouts turn` (play-outs cut at the next turn, judged by the model): no match, its first game of `search:250positions` or first batch of games would end past the time, so `playouts ";
+    // a game judged at once fitted, the matches go on from it.
+    let unmeasured = "search with the model, `playouts end` (play-outs to the end by the model's policy) against `playouts now` (no play-out, each position judged at once by the model): no match, its first game of `search:250positions` or first batch of games would end past the time, so `playouts ";
     let line = report
         .lines()
         .find(|l| l.starts_with(unmeasured))
@@ -515,7 +515,7 @@ fn learning_ends_near_its_time_where_a_game_of_the_search_would_not() {
     if line.contains("so `playouts end`, unmeasured;") {
         assert!(model.contains("\nplayouts end\n"), "{model}");
     } else {
-        assert!(line.contains("so `playouts turn`, unmeasured;"), "{line}");
+        assert!(line.contains("so `playouts now`, unmeasured;"), "{line}");
         assert!(!model.contains("\nplayouts end\n"), "{report}\n{model}");
     }
 }

@@ -19,8 +19,9 @@
 //! that plays no play-out searches many more positions of its tree than one that plays to the end,
 //! as it would in the same time, and the choices are the same on any machine): `end` against
 //! `turn` (where a play-out policy was learned), then the winner against `now`, then against
-//! `script`, then, where the script has a measure, against
-//! `measure`. In a game of sides, the first setting plays one seat and the second the others
+//! `script`, then, where the script has a measure, against `measure`. Where a game of `end` does
+//! not fit in a fifth of the time left, `end` is not measured and the matches start from `now`,
+//! its challengers `turn`, `script` and `measure`. In a game of sides, the first setting plays one seat and the second the others
 //! (seats alternated, a tie half) and the first is kept when it scores at least one half (the
 //! first match: above). Where all players are one team, each setting plays whole games alone,
 //! both on the same seeds, and the first is kept when its mean result is at least the second's (a
@@ -31,8 +32,8 @@
 //! least [`EARLY`] games, once the 95% interval of its score (of the mean difference, for one team)
 //! no longer holds one half (no difference); and it never starts a batch that would end past
 //! `--time`, timed by the batch before it (the first by one game). Neither depends on `--jobs`, so
-//! the model is the same for any `--jobs` when the time does not cut a match. Without the first
-//! match the setting is `end`, which the first match chose wherever it ran on the published games
+//! the model is the same for any `--jobs` when the time does not cut a match. Without any match
+//! the setting is `end`, which the first match chose wherever it ran on the published games
 //! and Market Race (docs/performance.md; a cooperative example chose `turn`); without a later one,
 //! the setting so far is kept.
 
@@ -338,7 +339,11 @@ pub(super) fn choose(
     // A first game, timed, of `end` for every seat: whether all players are one team, and how long
     // a game takes. It stops at a fifth of the time left: a batch of the first match plays about
     // five games' worth of `end`. Where it does not fit, the matches go on without `end`, from a
-    // first game of `turn` (stopped at `deadline`); where neither fits, no match runs.
+    // first game of `now` (stopped at `deadline`), which the later matches hold unless they measure
+    // `turn` (or a setting without the model) better: in a game too long to play out to the end,
+    // a play-out of a turn is long too, and in Craft the Crown `turn` lost to the strategies where
+    // `now` beat them, while the matches' few games there could not tell the two apart
+    // (docs/performance.md). Where neither fits, no match runs.
     let started = Instant::now();
     let seats = usize::from(lc.players.max(1));
     let fifth = deadline.map(|end| started + end.saturating_duration_since(started) / 5);
@@ -358,17 +363,17 @@ pub(super) fn choose(
     let mut order = challengers(measured);
     let mut generation = 1;
     if !finished {
-        let turn_started = Instant::now();
-        let (turn, ended) = first_game(Playouts::Turn, deadline);
-        let so = if ended { Playouts::Turn } else { Playouts::End };
-        let matched = [Playouts::End, Playouts::Turn];
+        let now_started = Instant::now();
+        let (now, ended) = first_game(Playouts::Now, deadline);
+        let so = if ended { Playouts::Now } else { Playouts::End };
+        let matched = [Playouts::End, Playouts::Now];
         on_generation(&unplayed(1, matched, so, started.elapsed().as_secs_f64()));
         if !ended {
             return;
         }
-        (first, timed) = (turn, turn_started.elapsed());
-        model.playouts = Playouts::Turn;
-        order.remove(0);
+        (first, timed) = (now, now_started.elapsed());
+        model.playouts = Playouts::Now;
+        order.retain(|&c| c != Playouts::Now);
         generation = 2;
     }
     let one_team = first.shared;
