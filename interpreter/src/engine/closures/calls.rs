@@ -11,8 +11,9 @@
 
 use super::env::{word, NONE, SLOTS};
 use super::expr::{compile, Int, C};
+use super::piles::{or_none, refill_of, Refill};
 use super::stmts::{self, inline, value, Ctl, Regs, Step, R};
-use super::value::{compile_value, eval_value, or_none, refill_of, Refill, Val};
+use super::value::{compile_value, eval_value, Val};
 use crate::engine::exec::{Frame, Mach};
 use crate::engine::state::Ctx;
 use crate::program::{AbilityId, EventId, Expr, ExprKind, ProcId, Program, Ty};

@@ -366,7 +366,7 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             position,
             count: None,
             zone,
-        } => super::value::pile_card(cx, *position, zone)?,
+        } => super::piles::pile_card(cx, *position, zone)?,
         ExprKind::Pile { .. } => return Err("a pile's top or bottom cards"),
         ExprKind::Builtin(b, args) => super::builtins::builtin(cx, *b, args)?,
         ExprKind::Text(_) => return Err("a text"),

@@ -24,6 +24,7 @@ mod loops;
 mod menu;
 mod moves;
 mod pairs;
+mod piles;
 mod places;
 mod props;
 mod segments;

@@ -426,8 +426,8 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         StmtKind::Let(slot, e) => match typed(&mut sx.cx, e) {
             Ok((f, t)) => {
                 let (s, i) = (*slot, sx.cx.slot(*slot)?);
-                let refill = super::value::refill_of(&mut sx.cx, e);
-                let nullable = super::value::or_none(&mut sx.cx, e);
+                let refill = super::piles::refill_of(&mut sx.cx, e);
+                let nullable = super::piles::or_none(&mut sx.cx, e);
                 written(sx, s, Some(t.clone()));
                 Ok(Box::new(move |m, regs| {
                     if refill.as_ref().is_some_and(|r| r.run(m, regs).is_none()) {
