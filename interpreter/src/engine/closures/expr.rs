@@ -287,7 +287,10 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             })
         }
         ExprKind::Unary(op, x) => {
-            let xf = compile(cx, x)?;
+            let xf = match op {
+                UnOp::Neg => compile(cx, x)?,
+                UnOp::Not => truth(cx, x)?,
+            };
             match op {
                 UnOp::Neg => Box::new(move |env| xf(env)?.checked_neg()),
                 UnOp::Not => Box::new(move |env| Some((xf(env)? == 0) as i64)),
@@ -507,6 +510,27 @@ fn nothing(cx: &Cx, x: &Expr) -> bool {
     }
 }
 
+/// A side of `and` or `or`, or what `not` negates: its word closure, or, a truth that is not a
+/// word's (lists compared: `you.taken == []`), its value closure's truth. A connective itself is
+/// its word closure alone (its sides fall back in their turn).
+fn truth(cx: &mut Cx, x: &Expr) -> C<Int> {
+    let connective = matches!(
+        x.kind,
+        ExprKind::Binary(BinOp::And | BinOp::Or, ..) | ExprKind::Unary(UnOp::Not, _)
+    );
+    match compile(cx, x) {
+        Ok(f) => Ok(f),
+        Err(why) if connective => Err(why),
+        Err(_) => {
+            let vf = super::value::compile_value(cx, x)?;
+            Ok(Box::new(move |env| match vf(env)? {
+                Value::Bool(b) => Some(i64::from(b)),
+                _ => None,
+            }))
+        }
+    }
+}
+
 fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
     if op == BinOp::In {
         return super::aggregates::member(cx, a, b);
@@ -602,7 +626,22 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
             Some(ne as i64)
         }));
     }
-    let (af, bf) = (compile(cx, a)?, compile(cx, b)?);
+    let (af, bf) = match op {
+        BinOp::And | BinOp::Or => (truth(cx, a)?, truth(cx, b)?),
+        BinOp::Add
+        | BinOp::Sub
+        | BinOp::Mul
+        | BinOp::Div
+        | BinOp::Rem
+        | BinOp::Eq
+        | BinOp::Ne
+        | BinOp::Lt
+        | BinOp::Le
+        | BinOp::Gt
+        | BinOp::Ge
+        | BinOp::In
+        | BinOp::Concat => (compile(cx, a)?, compile(cx, b)?),
+    };
     Ok(match op {
         BinOp::And => Box::new(move |env| Some((af(env)? != 0 && bf(env)? != 0) as i64)),
         BinOp::Or => Box::new(move |env| Some((af(env)? != 0 || bf(env)? != 0) as i64)),

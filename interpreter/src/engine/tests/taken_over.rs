@@ -1,0 +1,84 @@
+//! Engine stage: the walker's last gaps taken over by the closures, against the walker: `and` and
+//! `or` of truths that are not words (lists compared). Each script is played in lockstep, recorded
+//! or not, with every statement compiled but the walker's own, and the expressions the walker
+//! still evaluates counted.
+
+use super::closures::lockstep_in;
+use super::gaps::walkers_own_compile_whole;
+use super::oracle::checked;
+use super::walked::{hands, played};
+
+/// Plays `src` in lockstep, recorded and not, for at least `least` decisions; asserts that the
+/// walker evaluated `walked` expressions over its games on the closures, then that every statement
+/// compiles but the walker's own.
+fn taken_over(src: &str, file: &str, players: u8, games: u64, least: u64, walked: u64) {
+    let p = checked(src);
+    for record in [false, true] {
+        let decisions = lockstep_in(&p, file, players, games, record);
+        assert!(decisions >= least, "{file}: {decisions} decisions");
+    }
+    assert_eq!(
+        evaluated(&p, players, games),
+        walked,
+        "{file}: evaluated by the walker"
+    );
+    walkers_own_compile_whole(&p);
+}
+
+/// The expressions the walker evaluated over `games` games of `p` on the closures, nobody
+/// recording.
+fn evaluated(p: &std::sync::Arc<crate::program::Program>, players: u8, games: u64) -> u64 {
+    (played(p, players, games, false).iter())
+        .map(|c| c.evaluated)
+        .sum()
+}
+
+/// `and` and `or` one of whose sides is a truth that is not a word (a list compared with a list
+/// written out), in an `if`, a `let`, a `while` and an action's condition: the connective's
+/// closure reads that side by its value closure (before: 11,070 expressions evaluated by the
+/// walker). The walker evaluates nothing but each game's first `shuffle`'s zone and the variables'
+/// initial values (`[]` of `taken` for each of 3 players and of `asked`): 5 per game.
+#[test]
+fn connectives_of_truths_that_are_not_words_are_the_closures() {
+    let src = hands(
+        r#"
+game "Pairs" {
+  players 3
+}
+zone kept per player: set
+var taken per player: list of card = []
+var asked: list of int = []
+action keep(c in you.hand) if you.taken == [] or c.worth > 2 {
+  move c to you.kept
+  you.taken = you.taken + [c]
+  if you.taken != [] and count(you.kept) > 1 {
+    you.coins += c.worth
+  }
+  let twice = asked == [1, 2] or (you.coins > 3 and you.taken != [c])
+  if twice {
+    you.coins += 1
+  }
+  asked = asked + [c.worth]
+}
+action rest() {
+  you.coins += 1
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 3 of deck to p.hand
+  }
+  repeat 3 {
+    for p in everyone {
+      while count(p.hand) > 0 and not (p.taken == [] and p.coins > 4) and p.coins < 9 {
+        actions by p once [keep, rest]
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#,
+    );
+    taken_over(&src, "pairs", 3, 30, 100, 5 * 30);
+}
