@@ -9,6 +9,8 @@ use crate::value::Value;
 /// The builtins of numbers, and `count` of a list (a zone, `everyone`, any list of items.rs).
 pub(super) fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
     Ok(match (b, args) {
+        // Inside an expression of a statement that keeps its draws (draws.rs).
+        (Builtin::Random, [l]) if cx.draws => super::draws::random(cx, l)?,
         (Builtin::Size, [x]) => match &x.kind {
             ExprKind::Zone(z, holder) => {
                 let zf = zone(cx, z.index(), holder.as_deref())?;

@@ -41,6 +41,9 @@ pub(crate) struct Cx<'p> {
     /// its card (`this`) and the card's owner (`you`); `None` elsewhere (`this` is the walker's
     /// context's in a body's frame, `you` the `Env`'s).
     pub card: Option<(usize, usize)>,
+    /// Whether `random` compiles: inside an expression of a statement that keeps its draws
+    /// (draws.rs, `drawn_inside`).
+    pub draws: bool,
 }
 
 impl<'p> Cx<'p> {
@@ -54,6 +57,7 @@ impl<'p> Cx<'p> {
             locals: false,
             given: Vec::new(),
             card: None,
+            draws: false,
         }
     }
 
@@ -773,6 +777,8 @@ pub(super) fn frame<T>(
         locals: false,
         given,
         card: cx.card,
+        // A function that draws is the walker's (draws.rs, `drawn_inside`).
+        draws: false,
     };
     for (s, t) in types {
         inner.set_type(s, t);

@@ -82,3 +82,97 @@ flow {
     );
     taken_over(&src, "pairs", 3, 30, 100, 5 * 30);
 }
+
+/// `random` inside a larger expression (a sum, a product, a comparison, a connective, `max`) in a
+/// `let`, a `+=`, an `=` and an `if`'s condition: drawn by the closures from a copy of the game's
+/// generator, written back when the statement's closures answered, so the generator gives the
+/// walker's numbers in the walker's order. The walker evaluates nothing but each game's first
+/// `shuffle`'s zone.
+#[test]
+fn draws_inside_expressions_are_the_closures() {
+    let src = hands(
+        r#"
+game "Dice" {
+  players 3
+}
+var rolls: int = 0
+action roll(c in you.hand) {
+  move c to deck
+  you.coins += random([1, 2, 3]) + c.worth
+  let bonus = 2 * random([0, 1, 2]) - 1
+  if bonus > 0 and random([true, false]) {
+    rolls += 1
+  }
+  if random(everyone) == you {
+    you.coins += 1
+  } else if random([1, 2, 3, 4]) > 2 {
+    you.coins = max(you.coins - random([1, 2]), 0)
+  }
+}
+action rest() {
+  you.coins += 1
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 3 of deck to p.hand
+  }
+  repeat 3 {
+    for p in everyone {
+      turn p {
+        actions by p once [roll, rest]
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#,
+    );
+    taken_over(&src, "dice", 3, 30, 100, 30);
+}
+
+/// A statement whose closures drew and then could not answer (`seat(4)` of three players is
+/// `none`, no word) is the walker's: the copy of the generator they drew from is dropped, and the
+/// walker draws the same numbers again from the game's. The games agree with the walker's.
+#[test]
+fn draws_the_walker_takes_back_are_drawn_once() {
+    let src = hands(
+        r#"
+game "Gamble" {
+  players 3
+}
+action gamble(c in you.hand) {
+  move c to deck
+  you.coins += random([1, 2, 3]) + (if seat(4) == none then c.worth else 0)
+  if random([1, 2]) == 2 and seat(4) == none {
+    you.coins += random([5, 6])
+  }
+}
+action rest() {
+  you.coins += random([0, 1])
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 3 of deck to p.hand
+  }
+  repeat 3 {
+    for p in everyone {
+      turn p {
+        actions by p once [gamble, rest]
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#,
+    );
+    let p = checked(&src);
+    for record in [false, true] {
+        assert!(lockstep_in(&p, "gamble", 3, 30, record) >= 100);
+    }
+    // The walker evaluated the statements whose closures could not answer, after they drew.
+    assert!(evaluated(&p, 3, 30) > 30 * 10, "{}", evaluated(&p, 3, 30));
+}
