@@ -8,7 +8,7 @@ use super::expr::{compile, Cx, Int, C};
 use super::stmts::{type_of, Regs};
 use super::value::{compile_value, Val};
 use crate::engine::exec::Mach;
-use crate::program::{Expr, ExprKind, Ty};
+use crate::program::{BinOp, Expr, ExprKind, Ty};
 use crate::value::Value;
 use cardgame_grammar::ast::Position;
 
@@ -131,4 +131,35 @@ pub(super) fn pile(
         };
         Some(Value::list(ids))
     }))
+}
+
+/// Per condition of an `if`, the refill of the pile it reads first (`top of you.stock != none`),
+/// run before it is tested, as the walker's read refills it: the pile's zone and count are the
+/// first parts the condition evaluates, so nothing read before them sees the refill. `None` when no
+/// condition reads a pile first.
+pub(super) fn leading<'e>(
+    cx: &mut Cx,
+    conds: impl Iterator<Item = &'e Expr>,
+) -> Option<Vec<Option<Refill>>> {
+    let refills: Vec<Option<Refill>> = conds
+        .map(|c| first_read(c).and_then(|pile| refill_of(cx, pile)))
+        .collect();
+    refills.iter().any(Option::is_some).then_some(refills)
+}
+
+/// The pile that `e` reads before anything else, where its closure evaluates that part first as
+/// the walker does: the left side of a comparison, arithmetic or connective, what `not` or a
+/// minus reads, the card of a property, field, kind or tag test, an `if`'s condition.
+fn first_read(e: &Expr) -> Option<&Expr> {
+    match &e.kind {
+        ExprKind::Pile { .. } => Some(e),
+        ExprKind::Binary(op, a, _) if !matches!(op, BinOp::In | BinOp::Concat) => first_read(a),
+        ExprKind::Unary(_, x)
+        | ExprKind::Prop(_, x)
+        | ExprKind::Field(_, x)
+        | ExprKind::IsKind(x, ..)
+        | ExprKind::IsTag(x, ..)
+        | ExprKind::If(x, ..) => first_read(x),
+        _ => None,
+    }
 }

@@ -533,6 +533,31 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                 .map(|b| block(sx, b))
                 .collect();
             let other = bodies.len() > conds.len();
+            // Conditions that read a pile first (piles.rs, `leading`): refilled, then tested.
+            let refills = (!drawing)
+                .then(|| super::piles::leading(&mut sx.cx, branches.iter().map(|(c, _)| c)))
+                .flatten();
+            if let Some(refills) = refills {
+                return Ok(Box::new(move |m, regs| {
+                    for (i, c) in conds.iter().enumerate() {
+                        if refills[i]
+                            .as_ref()
+                            .is_some_and(|r| r.run(m, regs).is_none())
+                        {
+                            return Ok(Ctl::Walk);
+                        }
+                        match eval(m, regs, c) {
+                            None => return Ok(Ctl::Walk),
+                            Some(0) => {}
+                            Some(_) => return inline(m, regs, &bodies[i], || None),
+                        }
+                    }
+                    match other {
+                        true => inline(m, regs, &bodies[conds.len()], || None),
+                        false => Ok(Ctl::Next),
+                    }
+                }));
+            }
             if drawing {
                 return Ok(Box::new(move |m, regs| {
                     regs.draws = Some(Box::new(super::draws::Draws::of(m)));

@@ -176,3 +176,53 @@ flow {
     // The walker evaluated the statements whose closures could not answer, after they drew.
     assert!(evaluated(&p, 3, 30) > 30 * 10, "{}", evaluated(&p, 3, 30));
 }
+
+/// A pile that may refill read first in an `if`'s condition (`top of you.stock != none`): the
+/// closures refill it as the walker's read does, then test the condition. The walker evaluates
+/// nothing but each game's first `shuffle`'s zone and the conditions of piles empty with nothing
+/// to refill them (their top card `none`, no word).
+#[test]
+fn piles_read_in_conditions_are_the_closures() {
+    let src = hands(
+        r#"
+game "Stocks" {
+  players 3
+}
+zone stock per player: pile, hidden, refill from used
+zone used per player: pile
+action draw() {
+  if top of you.stock != none and count(you.used) < 9 {
+    move top of you.stock to you.used
+    you.coins += 1
+  } else if bottom of deck == none {
+    you.coins += 2
+  }
+}
+action stash(c in you.hand) {
+  move c to you.used
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 2 of deck to p.stock
+    move top 1 of deck to p.hand
+  }
+  repeat 4 {
+    for p in everyone {
+      turn p {
+        actions by p once [draw, stash]
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#,
+    );
+    let p = checked(&src);
+    for record in [false, true] {
+        assert!(lockstep_in(&p, "stocks", 3, 30, record) >= 100);
+    }
+    walkers_own_compile_whole(&p);
+    assert_eq!(evaluated(&p, 3, 30), 30, "evaluated by the walker");
+}
