@@ -36,8 +36,7 @@ fn evaluated(p: &std::sync::Arc<crate::program::Program>, players: u8, games: u6
 /// `and` and `or` one of whose sides is a truth that is not a word (a list compared with a list
 /// written out), in an `if`, a `let`, a `while` and an action's condition: the connective's
 /// closure reads that side by its value closure (before: 11,070 expressions evaluated by the
-/// walker). The walker evaluates nothing but each game's first `shuffle`'s zone and the variables'
-/// initial values (`[]` of `taken` for each of 3 players and of `asked`): 5 per game.
+/// walker). The walker evaluates nothing but each game's first `shuffle`'s zone.
 #[test]
 fn connectives_of_truths_that_are_not_words_are_the_closures() {
     let src = hands(
@@ -80,7 +79,7 @@ flow {
 }
 "#,
     );
-    taken_over(&src, "pairs", 3, 30, 100, 5 * 30);
+    taken_over(&src, "pairs", 3, 30, 100, 30);
 }
 
 /// `random` inside a larger expression (a sum, a product, a comparison, a connective, `max`) in a
@@ -225,4 +224,46 @@ flow {
     }
     walkers_own_compile_whole(&p);
     assert_eq!(evaluated(&p, 3, 30), 30, "evaluated by the walker");
+}
+
+/// Variables' initial values that are not constants: a per-player one reading `you`, a per-card
+/// one reading `this`, a global list written out. The walker evaluates nothing but each game's
+/// first `shuffle`'s zone.
+#[test]
+fn initial_values_are_the_closures() {
+    let src = hands(
+        r#"
+game "Starts" {
+  players 3
+}
+var leads per player shown: bool = you == seat(1)
+var twice per card: int = this.worth * 2
+var pool: list of int = [1, 2, 3]
+var kept per player: list of card = []
+action spend(c in you.hand) {
+  move c to deck
+  you.coins += c.twice + count(pool)
+  you.kept = you.kept + [c]
+  if you.leads {
+    you.coins += 1
+  }
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 3 of deck to p.hand
+  }
+  repeat 2 {
+    for p in everyone {
+      turn p {
+        actions by p once [spend]
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#,
+    );
+    taken_over(&src, "starts", 3, 30, 100, 30);
 }
