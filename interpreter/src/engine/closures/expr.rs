@@ -313,7 +313,29 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             list,
             filter,
         } => {
-            super::aggregates::aggregate(cx, *op, value.as_deref(), *slot, list, filter.as_deref())?
+            let (value, filter) = (value.as_deref(), filter.as_deref());
+            match super::aggregates::aggregate(cx, *op, value, *slot, list, filter) {
+                Ok(f) => f,
+                // Over a list made (`filter(q in opponents(p) where ...)`): the value closure's
+                // number or truth (value.rs).
+                Err(why) => {
+                    let vf = super::value::aggregate(cx, *op, value, *slot, list, filter)
+                        .map_err(|_| why)?;
+                    Box::new(move |env| match vf(env)? {
+                        Value::Int(i) => Some(i),
+                        Value::Bool(b) => Some(i64::from(b)),
+                        Value::None
+                        | Value::Player(_)
+                        | Value::Card(_)
+                        | Value::Kind(_)
+                        | Value::Tag(_)
+                        | Value::Space(_)
+                        | Value::Zone(_)
+                        | Value::Text(_)
+                        | Value::List(_) => None,
+                    })
+                }
+            }
         }
         ExprKind::CallFn(f, args) => call(cx, f.index(), args)?,
         ExprKind::CardVar(v, ce) => {

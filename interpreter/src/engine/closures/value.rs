@@ -397,7 +397,7 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Val> {
 
 /// An aggregate over any list whose items are words of a known type: each item written in its
 /// slot as a word, then the filter and the value read it, in the walker's order.
-fn aggregate(
+pub(super) fn aggregate(
     cx: &mut Cx,
     op: Aggregate,
     value: Option<&Expr>,
