@@ -293,7 +293,7 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
         ExprKind::Unary(op, x) => {
             let xf = match op {
                 UnOp::Neg => compile(cx, x)?,
-                UnOp::Not => truth(cx, x)?,
+                UnOp::Not => super::value::truth(cx, x)?,
             };
             match op {
                 UnOp::Neg => Box::new(move |env| xf(env)?.checked_neg()),
@@ -314,28 +314,7 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             filter,
         } => {
             let (value, filter) = (value.as_deref(), filter.as_deref());
-            match super::aggregates::aggregate(cx, *op, value, *slot, list, filter) {
-                Ok(f) => f,
-                // Over a list made (`filter(q in opponents(p) where ...)`): the value closure's
-                // number or truth (value.rs).
-                Err(why) => {
-                    let vf = super::value::aggregate(cx, *op, value, *slot, list, filter)
-                        .map_err(|_| why)?;
-                    Box::new(move |env| match vf(env)? {
-                        Value::Int(i) => Some(i),
-                        Value::Bool(b) => Some(i64::from(b)),
-                        Value::None
-                        | Value::Player(_)
-                        | Value::Card(_)
-                        | Value::Kind(_)
-                        | Value::Tag(_)
-                        | Value::Space(_)
-                        | Value::Zone(_)
-                        | Value::Text(_)
-                        | Value::List(_) => None,
-                    })
-                }
-            }
+            super::aggregates::of_any_list(cx, *op, value, *slot, list, filter)?
         }
         ExprKind::CallFn(f, args) => call(cx, f.index(), args)?,
         ExprKind::CardVar(v, ce) => {
@@ -536,27 +515,6 @@ fn nothing(cx: &Cx, x: &Expr) -> bool {
     }
 }
 
-/// A side of `and` or `or`, or what `not` negates: its word closure, or, a truth that is not a
-/// word's (lists compared: `you.taken == []`), its value closure's truth. A connective itself is
-/// its word closure alone (its sides fall back in their turn).
-fn truth(cx: &mut Cx, x: &Expr) -> C<Int> {
-    let connective = matches!(
-        x.kind,
-        ExprKind::Binary(BinOp::And | BinOp::Or, ..) | ExprKind::Unary(UnOp::Not, _)
-    );
-    match compile(cx, x) {
-        Ok(f) => Ok(f),
-        Err(why) if connective => Err(why),
-        Err(_) => {
-            let vf = super::value::compile_value(cx, x)?;
-            Ok(Box::new(move |env| match vf(env)? {
-                Value::Bool(b) => Some(i64::from(b)),
-                _ => None,
-            }))
-        }
-    }
-}
-
 fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
     if op == BinOp::In {
         return super::aggregates::member(cx, a, b);
@@ -653,7 +611,7 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
         }));
     }
     let (af, bf) = match op {
-        BinOp::And | BinOp::Or => (truth(cx, a)?, truth(cx, b)?),
+        BinOp::And | BinOp::Or => (super::value::truth(cx, a)?, super::value::truth(cx, b)?),
         BinOp::Add
         | BinOp::Sub
         | BinOp::Mul

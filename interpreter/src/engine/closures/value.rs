@@ -666,3 +666,24 @@ pub(super) fn eval_list(m: &mut Mach, regs: &mut Regs, f: &Items) -> Option<Arc<
     }
     v
 }
+
+/// A side of `and` or `or`, or what `not` negates: its word closure, or, a truth that is not a
+/// word's (lists compared: `you.taken == []`), its value closure's truth. A connective itself is
+/// its word closure alone (its sides fall back in their turn).
+pub(super) fn truth(cx: &mut Cx, x: &Expr) -> C<Int> {
+    let connective = matches!(
+        x.kind,
+        ExprKind::Binary(BinOp::And | BinOp::Or, ..) | ExprKind::Unary(UnOp::Not, _)
+    );
+    match super::expr::compile(cx, x) {
+        Ok(f) => Ok(f),
+        Err(why) if connective => Err(why),
+        Err(_) => {
+            let vf = compile_value(cx, x)?;
+            Ok(Box::new(move |env| match vf(env)? {
+                Value::Bool(b) => Some(i64::from(b)),
+                _ => None,
+            }))
+        }
+    }
+}
