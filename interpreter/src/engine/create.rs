@@ -203,7 +203,7 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
             Scope::PerPlayer => {
                 for pl in 0..everybody as u8 {
                     s.ctxs.push(Ctx::new(0, Some(pl), None));
-                    let r = Mach { p, l, s }.eval(&v.init);
+                    let r = initial(p, l, s, vi, pl);
                     s.ctxs.pop();
                     s.pvars[pl as usize * l.n_pvars + slot] = r?;
                 }
@@ -211,7 +211,7 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
             Scope::PerCard => {
                 for c in 0..l.ncards {
                     s.ctxs.push(Ctx::new(0, None, Some(c)));
-                    let r = Mach { p, l, s }.eval(&v.init);
+                    let r = initial(p, l, s, vi, s.active);
                     s.ctxs.pop();
                     if let Some(cell) = l.cvar_init.get_mut(c as usize * l.n_cvars + slot) {
                         *cell = r?;
@@ -219,7 +219,7 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
                 }
             }
             _ => {
-                let r = Mach { p, l, s }.eval(&v.init)?;
+                let r = initial(p, l, s, vi, s.active)?;
                 s.globals[slot] = r;
             }
         }
@@ -243,4 +243,16 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
     let seats = config.players as usize * l.n_pvars;
     l.participant_init = s.pvars.get(seats..).unwrap_or_default().to_vec();
     Ok(())
+}
+
+/// Variable `vi`'s initial value, `you` the player whose it is (else the active player): by its
+/// closure on the closures (closures/mod.rs, `Closures::initial`), else by the walker.
+fn initial(p: &Program, l: &Layout, s: &mut State, vi: usize, you: u8) -> R<Value> {
+    let compiled = (p.closures.as_deref())
+        .filter(|_| s.fixed.closures)
+        .and_then(|cl| cl.initial(vi, (p, s, l), you));
+    match compiled {
+        Some(v) => Ok(v),
+        None => Mach { p, l, s }.eval(&p.vars[vi].init),
+    }
 }

@@ -28,6 +28,7 @@ mod stats;
 mod stmt;
 mod strategy;
 mod trace;
+mod triggers;
 mod view;
 mod watch;
 mod zones;

@@ -22,6 +22,7 @@ mod rounds;
 mod seat_lists;
 mod simul_many;
 mod store;
+mod taken_over;
 mod texts;
 mod walked;
 mod watch;

@@ -7,6 +7,7 @@ use super::env::Env;
 use super::expr::{compile, Cx, Int, C};
 use super::items::{items, Items, WALK};
 use crate::program::{Aggregate, Expr, Ty};
+use crate::value::Value;
 
 /// `x in L` of a word and a list the closures walk, not a zone (a card in a zone is the walker's).
 pub(super) fn member(cx: &mut Cx, x: &Expr, list: &Expr) -> C<Int> {
@@ -216,4 +217,34 @@ fn by_kind(
         }
         _ => return Err("an aggregate other than count, sum, any and all"),
     })
+}
+
+/// An aggregate as a word: over items (`aggregate`), else over a list made (`filter(q in
+/// opponents(p) where ...)`), the value closure's number or truth (value.rs).
+pub(super) fn of_any_list(
+    cx: &mut Cx,
+    op: Aggregate,
+    value: Option<&Expr>,
+    slot: u16,
+    list: &Expr,
+    filter: Option<&Expr>,
+) -> C<Int> {
+    let why = match aggregate(cx, op, value, slot, list, filter) {
+        Ok(f) => return Ok(f),
+        Err(why) => why,
+    };
+    let vf = super::value::aggregate(cx, op, value, slot, list, filter).map_err(|_| why)?;
+    Ok(Box::new(move |env| match vf(env)? {
+        Value::Int(i) => Some(i),
+        Value::Bool(b) => Some(i64::from(b)),
+        Value::None
+        | Value::Player(_)
+        | Value::Card(_)
+        | Value::Kind(_)
+        | Value::Tag(_)
+        | Value::Space(_)
+        | Value::Zone(_)
+        | Value::Text(_)
+        | Value::List(_) => None,
+    }))
 }

@@ -9,6 +9,8 @@ use crate::value::Value;
 /// The builtins of numbers, and `count` of a list (a zone, `everyone`, any list of items.rs).
 pub(super) fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
     Ok(match (b, args) {
+        // Inside an expression of a statement that keeps its draws (draws.rs).
+        (Builtin::Random, [l]) if cx.draws => super::draws::random(cx, l)?,
         (Builtin::Size, [x]) => match &x.kind {
             ExprKind::Zone(z, holder) => {
                 let zf = zone(cx, z.index(), holder.as_deref())?;
@@ -27,18 +29,22 @@ pub(super) fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
                     Some(env.s.zones.get(z)?.cards.len() as i64)
                 })
             }
-            // Any other list the closures walk (items.rs), its items counted.
-            _ => {
-                let (items, _) = super::items::items(cx, x)?;
-                Box::new(move |env| {
+            // Any other list the closures walk (items.rs), its items counted; else a list made
+            // by its value closure (`opponents(p)`, a `filter` of one), its length.
+            _ => match super::items::items(cx, x) {
+                Ok((items, _)) => Box::new(move |env| {
                     let mut n = 0i64;
                     items.each(env, |_, _| {
                         n += 1;
                         Some(true)
                     })?;
                     Some(n)
-                })
-            }
+                }),
+                Err(_) => {
+                    let lf = super::value::list(cx, x)?;
+                    Box::new(move |env| i64::try_from(lf(env)?.len()).ok())
+                }
+            },
         },
         // `left(p)`, `right(p)`: the next living seat either way (none, the walker's: a participant).
         (Builtin::Left | Builtin::Right, [x]) if player(cx, x) => {

@@ -11,8 +11,9 @@
 
 use super::env::{word, NONE, SLOTS};
 use super::expr::{compile, Int, C};
+use super::piles::{or_none, refill_of, Refill};
 use super::stmts::{self, inline, value, Ctl, Regs, Step, R};
-use super::value::{compile_value, eval_value, or_none, refill_of, Refill, Val};
+use super::value::{compile_value, eval_value, Val};
 use crate::engine::exec::{Frame, Mach};
 use crate::engine::state::Ctx;
 use crate::program::{AbilityId, EventId, Expr, ExprKind, ProcId, Program, Ty};
@@ -160,6 +161,7 @@ pub(super) fn call(
             slots: [NONE; SLOTS],
             you: regs.you,
             depth: regs.depth + 1,
+            draws: None,
         };
         // The arguments given `none`, a bit each.
         let mut nones = 0u32;
@@ -293,6 +295,7 @@ pub(super) fn perform(
             slots: [NONE; SLOTS],
             you,
             depth: regs.depth + 1,
+            draws: None,
         };
         let ctx = Ctx {
             locals: m.s.take_locals(body.slots as usize),

@@ -7,12 +7,17 @@
 //! walker's order (the place read after the draw, the zone after the item). A draw inside a
 //! segment is noted at the segment's head (`State::first_draw`): the factory's template pauses
 //! before the segment, which its copies then run whole.
+//!
+//! `random(L)` inside a larger expression of a `let`, `=`, `+=`, `-=` or an `if`'s conditions
+//! (`Draws`): the statement's closures draw from a copy of the game's generator, kept when they
+//! answered.
 
 use super::env::{word, NONE};
-use super::expr::compile;
+use super::expr::{compile, Cx, Int, C};
 use super::stmts::{eval, type_of, Ctl, Step, Sx};
 use super::value::{compile_value, eval_value};
-use crate::program::{AssignOp, Builtin, Expr, ExprKind, Stmt, StmtKind, Target, Ty};
+use crate::engine::exec::Mach;
+use crate::program::{AssignOp, BinOp, Builtin, Expr, ExprKind, Stmt, StmtKind, Target, Ty};
 
 /// What a statement does with the item it draws.
 enum Effect {
@@ -116,4 +121,119 @@ pub(super) fn draw(sx: &mut Sx, st: &Stmt) -> Option<Step> {
         }
         Ok(Ctl::Next)
     }))
+}
+
+/// The copy of the game's generator that the closures of a statement drawing inside its
+/// expressions (`you.coins += random([1, 2, 3]) + c.worth`) draw from: written back to the game
+/// when the statement's closures answered (`kept`), dropped when the walker runs the statement
+/// instead, which then draws the same numbers from the game's generator as it stood.
+pub(crate) struct Draws {
+    rng: rand_chacha::ChaCha8Rng,
+    drawn: bool,
+}
+
+/// Whether `e` draws at random, and only where its closures draw as the walker does, in its order
+/// and as often: `random(L)` of a pure `L`, under arithmetic, comparisons, connectives, `if`,
+/// `abs`, `max` and `min` of two, each of which evaluates its parts once, left to right; any other
+/// part pure (what is not one of these forms is judged by its purity: a draw under it is the
+/// walker's).
+pub(super) fn drawn_inside(judged: &crate::purity::Judged, e: &Expr) -> bool {
+    !judged.pure(e) && in_order(judged, e)
+}
+
+fn in_order(judged: &crate::purity::Judged, e: &Expr) -> bool {
+    let of = |x: &Expr| in_order(judged, x);
+    match &e.kind {
+        ExprKind::Builtin(Builtin::Random, args) => args.iter().all(|a| judged.pure(a)),
+        ExprKind::Builtin(Builtin::Abs | Builtin::Max2 | Builtin::Min2, args) => {
+            args.iter().all(of)
+        }
+        ExprKind::Binary(op, a, b) if !matches!(op, BinOp::In | BinOp::Concat) => of(a) && of(b),
+        ExprKind::Unary(_, x) => of(x),
+        ExprKind::If(c, a, b) => of(c) && of(a) && of(b),
+        _ => judged.pure(e),
+    }
+}
+
+/// `random(L)` as a word, drawn from the statement's copy of the generator (`Draws`): `L` by its
+/// list closure, then one item drawn as the walker's `Mach::draw_from` draws it. `None` (the
+/// walker's) for no items (`none`), an item that is not a word, or where nobody keeps the draws.
+pub(super) fn random(cx: &mut Cx, l: &Expr) -> C<Int> {
+    use rand::Rng;
+    let lf = super::value::list(cx, l)?;
+    Ok(Box::new(move |env| {
+        let items = lf(env)?;
+        if items.is_empty() {
+            return None;
+        }
+        let d = env.draws.as_deref_mut()?;
+        let i = d.rng.gen_range(0..items.len());
+        d.drawn = true;
+        word(&items[i])
+    }))
+}
+
+/// Step `step`, compiled with its expressions drawing (`Cx::draws`), run with a copy of the game's
+/// generator: the copy is written back (the draw noted, `State::note_draw`) unless the walker runs
+/// the statement instead. The step draws nothing else: its effect is a local or a number written.
+pub(super) fn kept(step: Step) -> Step {
+    Box::new(move |m, regs| {
+        regs.draws = Some(Box::new(Draws::of(m)));
+        let ctl = step(m, regs);
+        let draws = regs.draws.take();
+        if !matches!(ctl, Ok(Ctl::Walk)) {
+            if let Some(d) = draws {
+                d.keep(m);
+            }
+        }
+        ctl
+    })
+}
+
+impl Draws {
+    /// A copy of the game's generator, nothing drawn yet.
+    pub(super) fn of(m: &Mach) -> Draws {
+        Draws {
+            rng: m.s.rng.clone(),
+            drawn: false,
+        }
+    }
+
+    /// Writes the copy back to the game where something was drawn from it.
+    pub(super) fn keep(self, m: &mut Mach) {
+        if self.drawn {
+            m.s.note_draw();
+            m.s.rng = self.rng;
+        }
+    }
+}
+
+/// Whether `st` is a `let`, `=`, `+=` or `-=` that draws inside its expression (`drawn_inside`;
+/// `random(L)` as the whole value is `draw`'s), its place pure.
+pub(super) fn keeps_draws(sx: &Sx, st: &Stmt) -> bool {
+    let inside = |e: &Expr| {
+        !matches!(e.kind, ExprKind::Builtin(Builtin::Random, _)) && drawn_inside(sx.pure, e)
+    };
+    match &st.kind {
+        StmtKind::Let(_, e) => inside(e),
+        StmtKind::Assign(t, _, e) => {
+            let place = match t {
+                Target::Local(_) | Target::Global(_) => true,
+                Target::Player(_, x) | Target::Card(_, x) => sx.pure.pure(x),
+            };
+            place && inside(e)
+        }
+        _ => false,
+    }
+}
+
+/// Whether an `if`'s conditions draw (one at least, `drawn_inside`), each pure or drawing only as
+/// its closures draw.
+pub(super) fn conditions_draw<'e>(
+    sx: &Sx,
+    mut conds: impl Iterator<Item = &'e Expr> + Clone,
+) -> bool {
+    let judged = sx.pure;
+    conds.clone().any(|c| !judged.pure(c))
+        && conds.all(|c| judged.pure(c) || drawn_inside(judged, c))
 }

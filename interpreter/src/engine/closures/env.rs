@@ -20,6 +20,9 @@ pub(crate) struct Env<'g> {
     /// What the closures make while they run that a slot cannot hold (`Made`); `None` where
     /// nobody keeps it, and the walker makes it.
     pub made: Option<&'g mut Made>,
+    /// The copy of the game's generator a statement's closures draw from (`random` inside an
+    /// expression, draws.rs); `None` where nobody keeps the draws, and `random` is the walker's.
+    pub draws: Option<&'g mut super::draws::Draws>,
 }
 
 /// What the closures make while they run that a slot cannot hold, the slot holding its place here.
@@ -59,6 +62,7 @@ impl<'g> Env<'g> {
             you,
             slots,
             made: None,
+            draws: None,
         }
     }
 }

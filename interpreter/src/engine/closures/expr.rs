@@ -41,6 +41,9 @@ pub(crate) struct Cx<'p> {
     /// its card (`this`) and the card's owner (`you`); `None` elsewhere (`this` is the walker's
     /// context's in a body's frame, `you` the `Env`'s).
     pub card: Option<(usize, usize)>,
+    /// Whether `random` compiles: inside an expression of a statement that keeps its draws
+    /// (draws.rs, `drawn_inside`).
+    pub draws: bool,
 }
 
 impl<'p> Cx<'p> {
@@ -54,6 +57,7 @@ impl<'p> Cx<'p> {
             locals: false,
             given: Vec::new(),
             card: None,
+            draws: false,
         }
     }
 
@@ -287,7 +291,10 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             })
         }
         ExprKind::Unary(op, x) => {
-            let xf = compile(cx, x)?;
+            let xf = match op {
+                UnOp::Neg => compile(cx, x)?,
+                UnOp::Not => super::value::truth(cx, x)?,
+            };
             match op {
                 UnOp::Neg => Box::new(move |env| xf(env)?.checked_neg()),
                 UnOp::Not => Box::new(move |env| Some((xf(env)? == 0) as i64)),
@@ -306,7 +313,8 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             list,
             filter,
         } => {
-            super::aggregates::aggregate(cx, *op, value.as_deref(), *slot, list, filter.as_deref())?
+            let (value, filter) = (value.as_deref(), filter.as_deref());
+            super::aggregates::of_any_list(cx, *op, value, *slot, list, filter)?
         }
         ExprKind::CallFn(f, args) => call(cx, f.index(), args)?,
         ExprKind::CardVar(v, ce) => {
@@ -366,7 +374,7 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             position,
             count: None,
             zone,
-        } => super::value::pile_card(cx, *position, zone)?,
+        } => super::piles::pile_card(cx, *position, zone)?,
         ExprKind::Pile { .. } => return Err("a pile's top or bottom cards"),
         ExprKind::Builtin(b, args) => super::builtins::builtin(cx, *b, args)?,
         ExprKind::Text(_) => return Err("a text"),
@@ -602,7 +610,22 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
             Some(ne as i64)
         }));
     }
-    let (af, bf) = (compile(cx, a)?, compile(cx, b)?);
+    let (af, bf) = match op {
+        BinOp::And | BinOp::Or => (super::value::truth(cx, a)?, super::value::truth(cx, b)?),
+        BinOp::Add
+        | BinOp::Sub
+        | BinOp::Mul
+        | BinOp::Div
+        | BinOp::Rem
+        | BinOp::Eq
+        | BinOp::Ne
+        | BinOp::Lt
+        | BinOp::Le
+        | BinOp::Gt
+        | BinOp::Ge
+        | BinOp::In
+        | BinOp::Concat => (compile(cx, a)?, compile(cx, b)?),
+    };
     Ok(match op {
         BinOp::And => Box::new(move |env| Some((af(env)? != 0 && bf(env)? != 0) as i64)),
         BinOp::Or => Box::new(move |env| Some((af(env)? != 0 || bf(env)? != 0) as i64)),
@@ -734,6 +757,8 @@ pub(super) fn frame<T>(
         locals: false,
         given,
         card: cx.card,
+        // A function that draws is the walker's (draws.rs, `drawn_inside`).
+        draws: false,
     };
     for (s, t) in types {
         inner.set_type(s, t);

@@ -146,12 +146,12 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
     // fewer.
     let refill = match &st.kind {
         StmtKind::Let(_, e) | StmtKind::Assign(_, AssignOp::Set, e) => {
-            super::value::refill_of(&mut sx.cx, e)
+            super::piles::refill_of(&mut sx.cx, e)
         }
         _ => None,
     };
     let mut closures = reads.iter().map(|e| match refill {
-        Some(_) => super::value::or_none(&mut sx.cx, e),
+        Some(_) => super::piles::or_none(&mut sx.cx, e),
         None => compile_value(&mut sx.cx, e).ok(),
     });
     let given: Option<(Val, Option<Val>)> = match (closures.next(), closures.next()) {

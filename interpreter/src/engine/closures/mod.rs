@@ -24,6 +24,7 @@ mod loops;
 mod menu;
 mod moves;
 mod pairs;
+mod piles;
 mod places;
 mod props;
 mod segments;
@@ -94,6 +95,9 @@ pub(crate) struct Closures {
     /// Per global trigger, and per kind per card trigger: its condition compiled, its event's
     /// arguments in their slots (`None`: none, or the walker evaluates it).
     conditions: (Vec<Option<Int>>, Vec<Vec<Option<Int>>>),
+    /// Per variable: its initial value compiled (`None`: a constant, or the walker evaluates it),
+    /// `you` the player and `this` the card of the walker's context (`create.rs`).
+    inits: Vec<Option<value::Val>>,
 }
 
 impl std::fmt::Debug for Closures {
@@ -139,6 +143,16 @@ impl Closures {
                 .collect(),
         );
         let labels = p.actions.iter().map(|a| label(p, a)).collect();
+        let inits = (p.vars.iter())
+            .map(|v| {
+                if matches!(v.init.kind, crate::program::ExprKind::Const(_)) {
+                    return None;
+                }
+                let mut cx = Cx::new(p, 1);
+                cx.locals = true;
+                value::compile_value(&mut cx, &v.init).ok()
+            })
+            .collect();
         let parts = (p.actions.iter())
             .map(|a| {
                 (a.parts.iter())
@@ -153,7 +167,22 @@ impl Closures {
             labels,
             blocks,
             conditions,
+            inits,
         }
+    }
+
+    /// Variable `v`'s initial value, `you` the player whose it is (or the active player), the
+    /// walker's context on top; `None` when it did not compile or cannot answer (the walker
+    /// evaluates it).
+    pub(crate) fn initial(
+        &self,
+        v: usize,
+        (p, s, l): (&Program, &State, &Layout),
+        you: u8,
+    ) -> Option<Value> {
+        let f = self.inits.get(v)?.as_ref()?;
+        let mut slots = [env::NONE; env::SLOTS];
+        f(&mut Env::new(p, s, l, you, &mut slots))
     }
 
     /// Whether trigger `t`'s condition holds for the event's arguments `args`, `you` the owner of

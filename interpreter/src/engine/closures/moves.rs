@@ -1,8 +1,9 @@
 //! Engine stage (closures): `move` statements: of a card, of a zone's cards, of a pile's top cards.
 
 use super::expr::{compile, zone, Int, C};
+use super::piles::{or_none, refill_of};
 use super::stmts::{charge, eval, failed, type_of, Ctl, Step, Sx};
-use super::value::{eval_value, or_none, refill_of, Val};
+use super::value::{eval_value, Val};
 use crate::engine::exec::Mach;
 use crate::program::{Expr, ExprKind, Ty};
 use crate::value::Value;

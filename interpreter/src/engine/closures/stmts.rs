@@ -51,6 +51,9 @@ pub(crate) struct Regs {
     pub slots: Slots,
     pub you: u8,
     pub depth: u8,
+    /// While a statement that draws inside its expressions runs its closures: the copy of the
+    /// game's generator they draw from (draws.rs, `kept`).
+    pub draws: Option<Box<super::draws::Draws>>,
 }
 
 /// A compiled statement.
@@ -190,6 +193,7 @@ fn typed(cx: &mut Cx, e: &crate::program::Expr) -> C<(Int, Ty)> {
 #[inline(always)]
 pub(super) fn eval(m: &Mach, regs: &mut Regs, f: &Int) -> Option<i64> {
     let mut env = Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots);
+    env.draws = regs.draws.as_deref_mut();
     f(&mut env)
 }
 
@@ -412,8 +416,31 @@ fn plain(cx: &Cx, t: &TextIr) -> bool {
     })
 }
 
-/// Compiles one statement; `Err` when it is the walker's.
+/// The branch of an `if` taken (its `else`, numbered after the conditions, where `other`), if any;
+/// `None` where a condition's closure could not answer.
+#[inline(always)]
+fn branch(m: &Mach, regs: &mut Regs, conds: &[Int], other: bool) -> Option<Option<usize>> {
+    for (i, c) in conds.iter().enumerate() {
+        if eval(m, regs, c)? != 0 {
+            return Some(Some(i));
+        }
+    }
+    Some(other.then_some(conds.len()))
+}
+
+/// Compiles one statement; `Err` when it is the walker's. A `let`, `=`, `+=` or `-=` that draws
+/// inside its expression is compiled drawing, and keeps its draws when it runs (draws.rs).
 fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
+    if !super::draws::keeps_draws(sx, st) {
+        return stmt_of(sx, st, at);
+    }
+    sx.cx.draws = true;
+    let step = stmt_of(sx, st, at);
+    sx.cx.draws = false;
+    step.map(super::draws::kept)
+}
+
+fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
     let span = st.span;
     let written = |sx: &mut Sx, slot: u16, t: Option<Ty>| {
         if let Some(ts) = sx.cx.types.get_mut(slot as usize) {
@@ -426,8 +453,8 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         StmtKind::Let(slot, e) => match typed(&mut sx.cx, e) {
             Ok((f, t)) => {
                 let (s, i) = (*slot, sx.cx.slot(*slot)?);
-                let refill = super::value::refill_of(&mut sx.cx, e);
-                let nullable = super::value::or_none(&mut sx.cx, e);
+                let refill = super::piles::refill_of(&mut sx.cx, e);
+                let nullable = super::piles::or_none(&mut sx.cx, e);
                 written(sx, s, Some(t.clone()));
                 Ok(Box::new(move |m, regs| {
                     if refill.as_ref().is_some_and(|r| r.run(m, regs).is_none()) {
@@ -492,29 +519,67 @@ fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         StmtKind::Assign(t, op, e) => super::places::assign(sx, t, *op, e, span),
         StmtKind::Pay(e, t) => super::places::pay(sx, e, t, span),
         StmtKind::If(branches, other) => {
-            let mut conds = Vec::with_capacity(branches.len());
-            for (c, _) in branches {
-                conds.push(compile(&mut sx.cx, c)?);
-            }
+            // Conditions that draw inside (draws.rs): drawn from a copy of the generator, kept
+            // once every condition tested has answered.
+            let drawing = super::draws::conditions_draw(sx, branches.iter().map(|(c, _)| c));
+            sx.cx.draws = drawing;
+            let conds: C<Vec<Int>> = (branches.iter())
+                .map(|(c, _)| compile(&mut sx.cx, c))
+                .collect();
+            sx.cx.draws = false;
+            let conds = conds?;
             let bodies: Vec<Arc<BlockCode>> = (branches.iter().map(|(_, b)| *b))
                 .chain(*other)
                 .map(|b| block(sx, b))
                 .collect();
-            Ok(Box::new(move |m, regs| {
-                let mut taken = None;
-                for (i, c) in conds.iter().enumerate() {
-                    match eval(m, regs, c) {
-                        None => return Ok(Ctl::Walk),
-                        Some(0) => {}
-                        Some(_) => {
-                            taken = Some(i);
-                            break;
+            let other = bodies.len() > conds.len();
+            // Conditions that read a pile first (piles.rs, `leading`): refilled, then tested.
+            let refills = (!drawing)
+                .then(|| super::piles::leading(&mut sx.cx, branches.iter().map(|(c, _)| c)))
+                .flatten();
+            if let Some(refills) = refills {
+                return Ok(Box::new(move |m, regs| {
+                    for (i, c) in conds.iter().enumerate() {
+                        if refills[i]
+                            .as_ref()
+                            .is_some_and(|r| r.run(m, regs).is_none())
+                        {
+                            return Ok(Ctl::Walk);
+                        }
+                        match eval(m, regs, c) {
+                            None => return Ok(Ctl::Walk),
+                            Some(0) => {}
+                            Some(_) => return inline(m, regs, &bodies[i], || None),
                         }
                     }
-                }
-                match taken.or((bodies.len() > conds.len()).then_some(conds.len())) {
-                    Some(i) => inline(m, regs, &bodies[i], || None),
-                    None => Ok(Ctl::Next),
+                    match other {
+                        true => inline(m, regs, &bodies[conds.len()], || None),
+                        false => Ok(Ctl::Next),
+                    }
+                }));
+            }
+            if drawing {
+                return Ok(Box::new(move |m, regs| {
+                    regs.draws = Some(Box::new(super::draws::Draws::of(m)));
+                    let taken = branch(m, regs, &conds, other);
+                    let draws = regs.draws.take();
+                    let Some(taken) = taken else {
+                        return Ok(Ctl::Walk);
+                    };
+                    if let Some(d) = draws {
+                        d.keep(m);
+                    }
+                    match taken {
+                        Some(i) => inline(m, regs, &bodies[i], || None),
+                        None => Ok(Ctl::Next),
+                    }
+                }));
+            }
+            Ok(Box::new(move |m, regs| {
+                match branch(m, regs, &conds, other) {
+                    None => Ok(Ctl::Walk),
+                    Some(Some(i)) => inline(m, regs, &bodies[i], || None),
+                    Some(None) => Ok(Ctl::Next),
                 }
             }))
         }
@@ -694,6 +759,7 @@ impl Regs {
             slots: [NONE; super::env::SLOTS],
             you: 0,
             depth: 0,
+            draws: None,
         };
         load(m, &mut regs, reads);
         regs

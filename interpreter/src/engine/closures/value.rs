@@ -18,7 +18,6 @@ use crate::engine::eval::{MAX_LIST, MAX_RANGE};
 use crate::engine::exec::Mach;
 use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind, Ty, UnOp};
 use crate::value::Value;
-use cardgame_grammar::ast::Position;
 use std::sync::Arc;
 
 /// A compiled expression's value (`None`: the walker answers instead).
@@ -252,7 +251,7 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
             position,
             count,
             zone,
-        } => pile(cx, *position, count.as_deref(), zone, false)?,
+        } => super::piles::pile(cx, *position, count.as_deref(), zone, false)?,
     })
 }
 
@@ -285,121 +284,6 @@ fn local(cx: &mut Cx, s: u16) -> C<Val> {
         _ if from_context => Ok(Box::new(move |env| Some(context_local(env, s)))),
         _ => Err("a local that is not a word, in a function's frame"),
     }
-}
-
-/// The top or bottom card of a pile as a word, when it holds one: an empty pile is the walker's
-/// (it may refill).
-pub(super) fn pile_card(cx: &mut Cx, position: Position, zone: &Expr) -> C<Int> {
-    if type_of(cx, zone) != Some(Ty::Zone) {
-        return Err("a pile of what is not known to be a zone");
-    }
-    let (zf, top) = (compile(cx, zone)?, position == Position::Top);
-    Ok(Box::new(move |env| {
-        let cards = &env.s.zones.get(usize::try_from(zf(env)?).ok()?)?.cards;
-        let c = if top { cards.last() } else { cards.first() };
-        c.map(|&c| c as i64)
-    }))
-}
-
-/// `e` read where its word closure answered `None`, as a value that may be `none` (a local given
-/// `none`, `first` of no items): a pile's top or bottom card, read after its refill
-/// (`Refill::run`), is `none` when the pile is empty, and its top or bottom `n` cards the cards it
-/// holds when fewer; anything else is its value closure's.
-pub(super) fn or_none(cx: &mut Cx, e: &Expr) -> Option<Val> {
-    match &e.kind {
-        ExprKind::Pile {
-            position,
-            count: None,
-            zone,
-        } if type_of(cx, zone) == Some(Ty::Zone) => {
-            let (zf, top) = (compile(cx, zone).ok()?, *position == Position::Top);
-            Some(Box::new(move |env| {
-                let cards = &env.s.zones.get(usize::try_from(zf(env)?).ok()?)?.cards;
-                let c = if top { cards.last() } else { cards.first() };
-                Some(c.map(|&c| Value::Card(c)).unwrap_or_default())
-            }))
-        }
-        ExprKind::Pile {
-            position,
-            count: Some(count),
-            zone,
-        } => pile(cx, *position, Some(count), zone, true).ok(),
-        _ => compile_value(cx, e).ok(),
-    }
-}
-
-/// A pile read by a `let` (`let t = top of deck`, `let cs = top n of deck`): its zone and count,
-/// to refill the pile first as the walker's `pile` does (`Mach::ensure`), so that the closures
-/// read the refilled pile; the zone and the count read nothing the refill changes.
-pub(super) struct Refill {
-    zone: Int,
-    count: Option<Int>,
-}
-
-/// The refill before a `let` of `e`, when `e` is a pile's top or bottom cards of a known zone.
-pub(super) fn refill_of(cx: &mut Cx, e: &Expr) -> Option<Refill> {
-    let ExprKind::Pile { count, zone, .. } = &e.kind else {
-        return None;
-    };
-    if type_of(cx, zone) != Some(Ty::Zone) {
-        return None;
-    }
-    let zone = compile(cx, zone).ok()?;
-    let count = match count {
-        None => None,
-        Some(n) => Some(compile(cx, n).ok()?),
-    };
-    Some(Refill { zone, count })
-}
-
-impl Refill {
-    /// Refills the pile when it holds fewer cards than read; `None`: a closure could not answer,
-    /// nothing was done.
-    pub(super) fn run(&self, m: &mut Mach, regs: &mut Regs) -> Option<()> {
-        let z = u32::try_from(super::stmts::eval(m, regs, &self.zone)?).ok()?;
-        let n = match &self.count {
-            None => 1,
-            Some(f) => super::stmts::eval(m, regs, f)?.max(0),
-        };
-        if z as usize >= m.s.zones.len() {
-            return None;
-        }
-        m.ensure(z, usize::try_from(n).ok()?);
-        Some(())
-    }
-}
-
-/// The top or bottom card of a pile, or its top or bottom `count` cards, when it holds them: a
-/// pile holding fewer is the walker's (it may refill, and a move of fewer fails), or (`fewer`,
-/// read after its refill) gives the cards it holds.
-fn pile(cx: &mut Cx, position: Position, count: Option<&Expr>, zone: &Expr, fewer: bool) -> C<Val> {
-    if type_of(cx, zone) != Some(Ty::Zone) {
-        return Err("a pile of what is not known to be a zone");
-    }
-    let Some(count) = count else {
-        let cf = pile_card(cx, position, zone)?;
-        return Ok(Box::new(move |env| Some(Value::Card(cf(env)? as u32))));
-    };
-    let (zf, top) = (compile(cx, zone)?, position == Position::Top);
-    let nf = compile(cx, count)?;
-    Ok(Box::new(move |env| {
-        let n = usize::try_from(nf(env)?.max(0)).ok()?;
-        let cards = &env.s.zones.get(usize::try_from(zf(env)?).ok()?)?.cards;
-        if cards.len() < n && !fewer {
-            return None;
-        }
-        let ids: Vec<Value> = if top {
-            cards
-                .iter()
-                .rev()
-                .take(n)
-                .map(|&c| Value::Card(c))
-                .collect()
-        } else {
-            cards.iter().take(n).map(|&c| Value::Card(c)).collect()
-        };
-        Some(Value::list(ids))
-    }))
 }
 
 /// A word naming a player, a card or a space, as an index the game has.
@@ -513,7 +397,7 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Val> {
 
 /// An aggregate over any list whose items are words of a known type: each item written in its
 /// slot as a word, then the filter and the value read it, in the walker's order.
-fn aggregate(
+pub(super) fn aggregate(
     cx: &mut Cx,
     op: Aggregate,
     value: Option<&Expr>,
@@ -781,4 +665,25 @@ pub(super) fn eval_list(m: &mut Mach, regs: &mut Regs, f: &Items) -> Option<Arc<
         m.s.probe.counted.values += v.is_some() as u64;
     }
     v
+}
+
+/// A side of `and` or `or`, or what `not` negates: its word closure, or, a truth that is not a
+/// word's (lists compared: `you.taken == []`), its value closure's truth. A connective itself is
+/// its word closure alone (its sides fall back in their turn).
+pub(super) fn truth(cx: &mut Cx, x: &Expr) -> C<Int> {
+    let connective = matches!(
+        x.kind,
+        ExprKind::Binary(BinOp::And | BinOp::Or, ..) | ExprKind::Unary(UnOp::Not, _)
+    );
+    match super::expr::compile(cx, x) {
+        Ok(f) => Ok(f),
+        Err(why) if connective => Err(why),
+        Err(_) => {
+            let vf = compile_value(cx, x)?;
+            Ok(Box::new(move |env| match vf(env)? {
+                Value::Bool(b) => Some(i64::from(b)),
+                _ => None,
+            }))
+        }
+    }
 }
