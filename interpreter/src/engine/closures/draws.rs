@@ -151,7 +151,38 @@ fn in_order(judged: &crate::purity::Judged, e: &Expr) -> bool {
         ExprKind::Binary(op, a, b) if !matches!(op, BinOp::In | BinOp::Concat) => of(a) && of(b),
         ExprKind::Unary(_, x) => of(x),
         ExprKind::If(c, a, b) => of(c) && of(a) && of(b),
-        _ => judged.pure(e),
+        // Every other form: a draw under it is the walker's (listed, so that a new form must be
+        // judged here).
+        ExprKind::Builtin(..)
+        | ExprKind::Binary(..)
+        | ExprKind::Const(_)
+        | ExprKind::Local(_)
+        | ExprKind::Global(_)
+        | ExprKind::PlayerVar(..)
+        | ExprKind::CardVar(..)
+        | ExprKind::Option(_)
+        | ExprKind::Column(_)
+        | ExprKind::Prop(..)
+        | ExprKind::TagOf(..)
+        | ExprKind::Field(..)
+        | ExprKind::Zone(..)
+        | ExprKind::Spaces
+        | ExprKind::You
+        | ExprKind::This
+        | ExprKind::Active
+        | ExprKind::Players
+        | ExprKind::Everyone
+        | ExprKind::TurnNumber
+        | ExprKind::Participant(_)
+        | ExprKind::IsTag(..)
+        | ExprKind::IsKind(..)
+        | ExprKind::List(_)
+        | ExprKind::Range(..)
+        | ExprKind::Aggregate { .. }
+        | ExprKind::Pile { .. }
+        | ExprKind::CallFn(..)
+        | ExprKind::Text(_)
+        | ExprKind::Let(..) => judged.pure(e),
     }
 }
 

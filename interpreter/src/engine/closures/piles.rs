@@ -160,6 +160,32 @@ fn first_read(e: &Expr) -> Option<&Expr> {
         | ExprKind::IsKind(x, ..)
         | ExprKind::IsTag(x, ..)
         | ExprKind::If(x, ..) => first_read(x),
-        _ => None,
+        // Every other form reads no pile first as the closures evaluate it (listed, so that a new
+        // form must be judged here).
+        ExprKind::Binary(..)
+        | ExprKind::Const(_)
+        | ExprKind::Local(_)
+        | ExprKind::Global(_)
+        | ExprKind::PlayerVar(..)
+        | ExprKind::CardVar(..)
+        | ExprKind::Option(_)
+        | ExprKind::Column(_)
+        | ExprKind::TagOf(..)
+        | ExprKind::Zone(..)
+        | ExprKind::Spaces
+        | ExprKind::You
+        | ExprKind::This
+        | ExprKind::Active
+        | ExprKind::Players
+        | ExprKind::Everyone
+        | ExprKind::TurnNumber
+        | ExprKind::Participant(_)
+        | ExprKind::List(_)
+        | ExprKind::Range(..)
+        | ExprKind::Aggregate { .. }
+        | ExprKind::Builtin(..)
+        | ExprKind::CallFn(..)
+        | ExprKind::Text(_)
+        | ExprKind::Let(..) => None,
     }
 }
