@@ -49,6 +49,9 @@ pub struct FeatureSet {
     kinds: usize,
     /// By zone definition: where its cards are counted.
     slots: Vec<Slot>,
+    /// By zone definition: whether its counts by kind are features every seat knows (a per-player
+    /// zone, a public shared one), which are all a play-out policy reads ([`Self::is_known`]).
+    zones_known: Vec<bool>,
     player_zones: usize,
     /// The per-player variables the model reads: (index in `Program::vars`, private).
     player_vars: Vec<(usize, bool)>,
@@ -166,7 +169,15 @@ impl FeatureSet {
         if let Some(base) = measure_base {
             known[base..base + players].fill(false);
         }
+        let zones_known = (slots.iter())
+            .map(|slot| match *slot {
+                Slot::Player(_) => true,
+                Slot::Shared(z) => shown[z],
+                Slot::Ignored => false,
+            })
+            .collect();
         FeatureSet {
+            zones_known,
             known,
             per_seat: pzones.len() + 2 * kinds.len() + pvars.len(),
             kinds: kinds.len(),
@@ -216,7 +227,7 @@ impl FeatureSet {
     /// [`Self::extract`]); each seat's vector leaves out the other seats' private variables.
     pub fn extract_all(&self, world: &mut Game) -> Vec<Vec<f64>> {
         let n = self.players.max(1);
-        let (blocks, mut shared) = self.counted(world);
+        let (blocks, mut shared) = self.counted(world, false);
         if let Some(base) = self.measure_base {
             for p in 0..n {
                 if let Some(v) = world.script_score_here(p as u8) {
@@ -233,19 +244,31 @@ impl FeatureSet {
     /// them but with the script's measures left at 0: no script function runs, so that a play-out
     /// policy can read them at every decision (`moves.rs`).
     pub fn extract_counts(&self, world: &Game, seat: u8) -> Vec<f64> {
-        let (blocks, shared) = self.counted(world);
+        let (blocks, shared) = self.counted(world, false);
+        let me = (seat as usize).min(self.players.max(1) - 1);
+        self.seen_by(me, &blocks, &shared)
+    }
+
+    /// The features of `world` seen from `seat` as [`Self::extract_counts`] gives them, but right
+    /// only where every seat knows them ([`Self::is_known`]): the hidden shared zones' cards are
+    /// not counted (their features read 0). What a play-out policy that reads only known features
+    /// reads at every decision, without walking the piles it never reads.
+    pub fn extract_known_counts(&self, world: &Game, seat: u8) -> Vec<f64> {
+        let (blocks, shared) = self.counted(world, true);
         let me = (seat as usize).min(self.players.max(1) - 1);
         self.seen_by(me, &blocks, &shared)
     }
 
     /// Every seat's block in seat order, then the shared block (the measures left at 0), counted
-    /// in one pass over the cards of `world`.
-    fn counted(&self, world: &Game) -> (Vec<Vec<f64>>, Vec<f64>) {
+    /// in one pass over the cards of `world` (where `known_only`, of the zones whose counts every
+    /// seat knows).
+    fn counted(&self, world: &Game, known_only: bool) -> (Vec<Vec<f64>>, Vec<f64>) {
         let n = self.players.max(1);
         let k = self.kinds;
         let mut blocks = vec![vec![0.0; self.per_seat]; n];
         let mut shared = vec![0.0; self.len() - self.shared_base];
-        world.each_card(|zone, holder, kind| {
+        let counted = |zone: usize| !known_only || self.zones_known.get(zone) == Some(&true);
+        world.each_card(counted, |zone, holder, kind| {
             if kind >= k {
                 return;
             }
@@ -406,8 +429,17 @@ mod tests {
             for seed in 0..8 {
                 let world = g.determinize_by_holder(seat, seed);
                 let dealt = f.extract_counts(&world, seat);
-                for i in (0..f.len()).filter(|&i| f.is_known(i)) {
-                    assert_eq!(real[i], dealt[i], "{} for seat {seat}", f.names()[i]);
+                // What a play-out policy reads: the known features alone, the hidden piles not
+                // walked (they read 0).
+                let known = f.extract_known_counts(&world, seat);
+                for i in 0..f.len() {
+                    let name = &f.names()[i];
+                    if f.is_known(i) {
+                        assert_eq!(real[i], dealt[i], "{name} for seat {seat}");
+                        assert_eq!(known[i], dealt[i], "{name} for seat {seat}");
+                    } else if name.starts_with("supply:") {
+                        assert_eq!(known[i], 0.0, "{name} for seat {seat}");
+                    }
                 }
             }
         }

@@ -32,6 +32,7 @@
 use super::goals::Goals;
 use super::learned::option_inputs;
 use super::model::{sigmoid, Model};
+use super::moves::UnitSums;
 use crate::engine::{Game, Status};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -59,6 +60,9 @@ pub struct Guide {
     leaves: u32,
     /// The sum of the leaves' distances from the running mean.
     distance_sum: f64,
+    /// The play-out policy's hidden units' sums at its last reading, updated at the next
+    /// (`Moves::inputs_updating`).
+    unit_sums: UnitSums,
 }
 
 /// The search's worlds in which each option is tried to find the model's move.
@@ -76,13 +80,16 @@ impl Guide {
         }
     }
 
-    /// Forgets the last decision's table.
+    /// Forgets the last decision's table and sums.
     pub fn reset(&mut self) {
         self.table.clear();
         self.moves.clear();
         self.logit_sums.clear();
         self.leaves = 0;
         self.distance_sum = 0.0;
+        // The sums carry over only within one decision's search, so that a decision's choice does
+        // not depend on the decisions searched before it (in the rounding of the sums).
+        self.unit_sums = UnitSums::default();
     }
 
     /// Notes a move of the current iteration.
@@ -171,7 +178,7 @@ impl Guide {
     /// averaged over the first [`PRIOR_WORLDS`] of `worlds` (the policy reads each world's counts)
     /// and summing to 1 over `allowed`; `None` without a play-out policy, or where a world's
     /// decision lists other options than the first's.
-    pub fn policy_priors(&self, worlds: &[&Game], allowed: &[usize]) -> Option<Vec<f64>> {
+    pub fn policy_priors(&mut self, worlds: &[&Game], allowed: &[usize]) -> Option<Vec<f64>> {
         let mut totals = vec![0.0; allowed.len()];
         let mut options = None;
         for world in worlds.iter().take(PRIOR_WORLDS) {
@@ -189,23 +196,23 @@ impl Guide {
 
     /// A play-out's choice in `world` (a world of the search, at a decision) drawn from the model's
     /// play-out policy (`moves.rs`); `None` without a model or where the model has none.
-    pub fn pick_by_moves(&self, world: &Game, rng: &mut ChaCha8Rng) -> Option<usize> {
+    pub fn pick_by_moves(&mut self, world: &Game, rng: &mut ChaCha8Rng) -> Option<usize> {
         let model = self.model.as_ref().filter(|m| !m.moves.is_empty())?;
         let Status::Decision(d) = world.status() else {
             return None;
         };
-        let inputs = moves_inputs(model, world, d.player);
+        let inputs = moves_inputs(model, world, d.player, &mut self.unit_sums);
         Some(model.moves.pick((world, d), &inputs, rng))
     }
 
     /// The chances of the options of `world`'s decision by the model's play-out policy; `None`
     /// without a model or where the model has none.
-    pub fn chances_by_moves(&self, world: &Game) -> Option<Vec<f64>> {
+    pub fn chances_by_moves(&mut self, world: &Game) -> Option<Vec<f64>> {
         let model = self.model.as_ref().filter(|m| !m.moves.is_empty())?;
         let Status::Decision(d) = world.status() else {
             return None;
         };
-        let inputs = moves_inputs(model, world, d.player);
+        let inputs = moves_inputs(model, world, d.player, &mut self.unit_sums);
         Some(model.moves.chances(world, d, &inputs))
     }
 
@@ -275,11 +282,11 @@ impl Guide {
 }
 
 /// The play-out policy's inputs at `seat`'s decision in `world`, a world of the search
-/// (`Moves::inputs`).
-fn moves_inputs(model: &Model, world: &Game, seat: u8) -> Vec<f64> {
+/// (`Moves::inputs_updating` from the units' sums `sums` keeps).
+fn moves_inputs(model: &Model, world: &Game, seat: u8, sums: &mut UnitSums) -> Vec<f64> {
     let t = f64::from(world.turns()) / model.turns.max(1.0);
     match model.features() {
-        Some(features) => model.moves.inputs(features, world, seat, t),
+        Some(features) => model.moves.inputs_updating(features, (world, seat, t), sums),
         None => vec![1.0, t],
     }
 }

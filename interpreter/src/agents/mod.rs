@@ -17,6 +17,7 @@ mod ismcts;
 mod learned;
 pub mod model;
 pub mod moves;
+mod policy;
 mod search;
 mod strategy;
 mod tree;
@@ -339,7 +340,7 @@ pub fn make_agent_with(
             }
         }
         "policy" | "policy:best" => match model {
-            Some(m) if !m.moves.is_empty() => Ok(Box::new(moves::PolicyAgent::new(
+            Some(m) if !m.moves.is_empty() => Ok(Box::new(policy::PolicyAgent::new(
                 m.clone(),
                 seat_seed,
                 spec.trim() == "policy:best",

@@ -12,8 +12,13 @@ impl Game {
     /// one) and the index of the card's kind in `Program::kinds`. Zones attached to cards or spaces
     /// are left out; the box is not. It reads every card, seen or not: it is for a world an agent
     /// dealt from what its seat knows (`Game::determinize`, `Game::determinize_by_holder`), never
-    /// for the real game.
-    pub fn each_card(&self, mut f: impl FnMut(usize, Option<u8>, usize)) {
+    /// for the real game. Only the zones whose definition `counted` accepts are read (a zone left
+    /// out costs nothing, however many cards it holds).
+    pub fn each_card(
+        &self,
+        counted: impl Fn(usize) -> bool,
+        mut f: impl FnMut(usize, Option<u8>, usize),
+    ) {
         for (zi, z) in self.st.zones.declared() {
             let holder = match self.st.zones.holder(zi) {
                 Some(Holder::Shared) => None,
@@ -21,6 +26,9 @@ impl Game {
                 Some(Holder::Card(_)) | Some(Holder::Space(_)) | None => continue,
             };
             let def = self.st.zones.def(zi).index();
+            if !counted(def) {
+                continue;
+            }
             for &c in &z.cards {
                 if let Some(card) = self.st.cards.get(c as usize) {
                     f(def, holder, card.kind as usize);
