@@ -32,7 +32,7 @@
 use super::goals::Goals;
 use super::learned::option_inputs;
 use super::model::{sigmoid, Model};
-use super::moves::UnitSums;
+use super::moves::{Rows, UnitSums};
 use crate::engine::{Game, Status};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -63,6 +63,9 @@ pub struct Guide {
     /// The play-out policy's hidden units' sums at its last reading, updated at the next
     /// (`Moves::inputs_updating`).
     unit_sums: UnitSums,
+    /// The play-out policy's rows looked up (`Rows`), kept for the agent's life: they depend on
+    /// the model alone.
+    rows: Rows,
 }
 
 /// The search's worlds in which each option is tried to find the model's move.
@@ -202,7 +205,7 @@ impl Guide {
             return None;
         };
         let inputs = moves_inputs(model, world, d.player, &mut self.unit_sums);
-        Some(model.moves.pick((world, d), &inputs, rng))
+        Some(model.moves.pick((world, d), (&inputs, &mut self.rows), rng))
     }
 
     /// The chances of the options of `world`'s decision by the model's play-out policy; `None`
@@ -213,7 +216,7 @@ impl Guide {
             return None;
         };
         let inputs = moves_inputs(model, world, d.player, &mut self.unit_sums);
-        Some(model.moves.chances(world, d, &inputs))
+        Some(model.moves.chances(world, d, &inputs, &mut self.rows))
     }
 
     /// A play-out's choice in `world` (a world of the search, at a decision) drawn from the model's
@@ -286,7 +289,9 @@ impl Guide {
 fn moves_inputs(model: &Model, world: &Game, seat: u8, sums: &mut UnitSums) -> Vec<f64> {
     let t = f64::from(world.turns()) / model.turns.max(1.0);
     match model.features() {
-        Some(features) => model.moves.inputs_updating(features, (world, seat, t), sums),
+        Some(features) => model
+            .moves
+            .inputs_updating(features, (world, seat, t), sums),
         None => vec![1.0, t],
     }
 }

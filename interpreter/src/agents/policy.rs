@@ -2,6 +2,7 @@
 //! (`moves.rs`), without searching.
 
 use super::model::Model;
+use super::moves::Rows;
 use super::search::long_turn;
 use super::Agent;
 use crate::engine::{Decision, Game};
@@ -22,6 +23,8 @@ pub struct PolicyAgent {
     reads_known: bool,
     /// Whether it takes the option scored highest (`policy:best`) rather than drawing one.
     best: bool,
+    /// The policy's rows it has looked up.
+    rows: Rows,
 }
 
 impl PolicyAgent {
@@ -35,6 +38,7 @@ impl PolicyAgent {
             rng: ChaCha8Rng::seed_from_u64(seed),
             reads_known,
             best,
+            rows: Rows::default(),
         }
     }
 }
@@ -64,9 +68,9 @@ impl Agent for PolicyAgent {
             game
         };
         if self.best {
-            moves.best((game, decision), &inputs, &mut self.rng)
+            moves.best((game, decision), (&inputs, &mut self.rows), &mut self.rng)
         } else {
-            moves.pick((game, decision), &inputs, &mut self.rng)
+            moves.pick((game, decision), (&inputs, &mut self.rows), &mut self.rng)
         }
     }
 

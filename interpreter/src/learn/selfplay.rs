@@ -120,6 +120,7 @@ pub(super) fn episode(
 ) -> Episode {
     let mut game = Game::new(program.clone(), config(lc, seed));
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x0065_7069_736F_6465);
+    let mut rows = crate::agents::moves::Rows::default();
     let mut decisions = 0;
     let mut gradients: Vec<Gradient> = Vec::new();
     while let Status::Decision(d) = game.status() {
@@ -145,7 +146,7 @@ pub(super) fn episode(
                 gradients[seat].add(policy, (&keys, &chances, i), (&reading, &inputs));
                 i
             } else {
-                policy.pick((&game, d), &inputs, &mut rng)
+                policy.pick((&game, d), (&inputs, &mut rows), &mut rng)
             }
         } else {
             0
