@@ -133,7 +133,7 @@ fn a_turn_that_ran_the_wander_limit_ends_by_the_options_that_hand_the_game_on() 
         let Status::Decision(d) = game.status().clone() else {
             panic!("a decision")
         };
-        d.options[policy.best((game, &d), &[1.0, 0.0], rng)].clone()
+        d.options[policy.best((game, &d), (&[1.0, 0.0], &mut Default::default()), rng)].clone()
     };
     assert_eq!(best(&game, &mut rng), "pass");
     assert_ne!(best(&traded(TURN_WANDER - 1), &mut rng), "pass");
@@ -141,7 +141,7 @@ fn a_turn_that_ran_the_wander_limit_ends_by_the_options_that_hand_the_game_on() 
         let Status::Decision(d) = game.status().clone() else {
             panic!("a decision")
         };
-        d.options[policy.pick((game, &d), &[1.0, 0.0], rng)].clone()
+        d.options[policy.pick((game, &d), (&[1.0, 0.0], &mut Default::default()), rng)].clone()
     };
     assert!((0..20).all(|_| picked(&game, &mut rng) == "pass"));
 }
