@@ -249,14 +249,42 @@ impl FeatureSet {
         self.seen_by(me, &blocks, &shared)
     }
 
-    /// The features of `world` seen from `seat` as [`Self::extract_counts`] gives them, but right
-    /// only where every seat knows them ([`Self::is_known`]): the hidden shared zones' cards are
-    /// not counted (their features read 0). What a play-out policy that reads only known features
-    /// reads at every decision, without walking the piles it never reads.
-    pub fn extract_known_counts(&self, world: &Game, seat: u8) -> Vec<f64> {
-        let (blocks, shared) = self.counted(world, true);
-        let me = (seat as usize).min(self.players.max(1) - 1);
-        self.seen_by(me, &blocks, &shared)
+    /// The features `at` (indices among the script's) of `world` seen from `seat`, as
+    /// [`Self::extract_counts`] gives them, without making the whole vector (a play-out policy
+    /// reads its features at every decision). Where `known_only`, they are right only where every
+    /// seat knows them ([`Self::is_known`]): the hidden shared zones' cards are not counted (their
+    /// features read 0), as a play-out policy that reads only known features needs.
+    pub fn counts_at(
+        &self,
+        (world, seat): (&Game, u8),
+        known_only: bool,
+        at: impl Iterator<Item = usize>,
+    ) -> Vec<f64> {
+        let (blocks, shared) = self.counted(world, known_only);
+        let n = self.players.max(1);
+        let me = (seat as usize).min(n - 1);
+        let vars = self.player_zones + 2 * self.kinds;
+        at.map(|i| {
+            if i < self.shared_base {
+                let (r, within) = (i / self.per_seat, i % self.per_seat);
+                let private = (within.checked_sub(vars))
+                    .and_then(|j| self.player_vars.get(j))
+                    .is_some_and(|&(_, private)| private);
+                if r > 0 && private {
+                    return 0.0;
+                }
+                return blocks[(me + r) % n].get(within).copied().unwrap_or(0.0);
+            }
+            let measure = self
+                .measure_base
+                .filter(|&base| (base..base + n).contains(&i));
+            let j = match measure {
+                Some(base) => base - self.shared_base + (me + i - base) % n,
+                None => i - self.shared_base,
+            };
+            shared.get(j).copied().unwrap_or(0.0)
+        })
+        .collect()
     }
 
     /// Every seat's block in seat order, then the shared block (the measures left at 0), counted
@@ -268,18 +296,27 @@ impl FeatureSet {
         let mut blocks = vec![vec![0.0; self.per_seat]; n];
         let mut shared = vec![0.0; self.len() - self.shared_base];
         let counted = |zone: usize| !known_only || self.zones_known.get(zone) == Some(&true);
-        world.each_card(counted, |zone, holder, kind| {
-            if kind >= k {
-                return;
-            }
+        world.each_zone(counted, |zone, holder, kinds| {
             match (self.slots.get(zone).copied(), holder) {
                 (Some(Slot::Player(z)), Some(p)) => {
                     if let Some(b) = blocks.get_mut(p as usize) {
-                        b[z] += 1.0;
-                        b[self.player_zones + kind] += 1.0;
+                        let (count, owned) = b.split_at_mut(self.player_zones);
+                        count[z] += kinds.held() as f64;
+                        for kind in kinds {
+                            if let Some(x) = owned.get_mut(kind).filter(|_| kind < k) {
+                                *x += 1.0;
+                            }
+                        }
                     }
                 }
-                (Some(Slot::Shared(z)), _) => shared[z * k + kind] += 1.0,
+                (Some(Slot::Shared(z)), _) => {
+                    let by_kind = &mut shared[z * k..(z + 1) * k];
+                    for kind in kinds {
+                        if let Some(x) = by_kind.get_mut(kind) {
+                            *x += 1.0;
+                        }
+                    }
+                }
                 (Some(Slot::Player(_)) | Some(Slot::Ignored) | None, _) => {}
             }
         });
@@ -431,7 +468,8 @@ mod tests {
                 let dealt = f.extract_counts(&world, seat);
                 // What a play-out policy reads: the known features alone, the hidden piles not
                 // walked (they read 0).
-                let known = f.extract_known_counts(&world, seat);
+                let known = f.counts_at((&world, seat), true, 0..f.len());
+                assert_eq!(f.counts_at((&world, seat), false, 0..f.len()), dealt);
                 for i in 0..f.len() {
                     let name = &f.names()[i];
                     if f.is_known(i) {

@@ -424,13 +424,14 @@ pub fn make_agent_with(
             let asks_model = shallow || deep.is_some() || blend || !prior;
             // One whose learning measured the search stronger judging each new position at once
             // by the script's measure (`playouts measure`) is set aside the same way, and `:now`
-            // taken.
-            let measure = matches!(model, Some(m) if m.playouts == Playouts::Measure);
-            let now = now || (measure && !asks_model && !mast);
-            // One whose learning measured the search stronger judging each new position at once
-            // by the model (`playouts now`) takes `:now` unless a flag asks for play-outs.
-            let judged_now = matches!(model, Some(m) if m.playouts == Playouts::Now);
-            let now = now || (judged_now && !shallow && deep.is_none() && !blend && !mast);
+            // taken; one that measured it stronger judging each new position at once by the model
+            // (`playouts now`) takes `:now` unless a flag asks for play-outs.
+            let now = now
+                || match model.map(|m| m.playouts) {
+                    Some(Playouts::Measure) => !asks_model && !mast,
+                    Some(Playouts::Now) => !shallow && deep.is_none() && !blend && !mast,
+                    Some(Playouts::End | Playouts::Turn | Playouts::Script) | None => false,
+                };
             let model = match model {
                 Some(m)
                     if matches!(m.playouts, Playouts::Script | Playouts::Measure) && !asks_model =>

@@ -7,17 +7,17 @@ use crate::value::Value;
 use cardgame_grammar::ast::Scope;
 
 impl Game {
-    /// Calls `f(zone, holder, kind)` for every card in a shared or per-player zone: the index of
-    /// the zone's definition in `Program::zones`, the player holding that zone (`None` for a shared
-    /// one) and the index of the card's kind in `Program::kinds`. Zones attached to cards or spaces
-    /// are left out; the box is not. It reads every card, seen or not: it is for a world an agent
-    /// dealt from what its seat knows (`Game::determinize`, `Game::determinize_by_holder`), never
-    /// for the real game. Only the zones whose definition `counted` accepts are read (a zone left
-    /// out costs nothing, however many cards it holds).
-    pub fn each_card(
+    /// Calls `f(zone, holder, kinds)` once for every shared or per-player zone whose definition
+    /// `counted` accepts: the index of the zone's definition in `Program::zones`, the player
+    /// holding that zone (`None` for a shared one) and its cards' kinds (indices in
+    /// `Program::kinds`), in the zone's order. Zones attached to cards or spaces are left out; the
+    /// box is not. It reads every card, seen or not: it is for a world an agent dealt from what its
+    /// seat knows (`Game::determinize`, `Game::determinize_by_holder`), never for the real game. A
+    /// zone left out costs nothing, however many cards it holds.
+    pub fn each_zone(
         &self,
         counted: impl Fn(usize) -> bool,
-        mut f: impl FnMut(usize, Option<u8>, usize),
+        mut f: impl FnMut(usize, Option<u8>, CardKinds<'_>),
     ) {
         for (zi, z) in self.st.zones.declared() {
             let holder = match self.st.zones.holder(zi) {
@@ -29,11 +29,11 @@ impl Game {
             if !counted(def) {
                 continue;
             }
-            for &c in &z.cards {
-                if let Some(card) = self.st.cards.get(c as usize) {
-                    f(def, holder, card.kind as usize);
-                }
-            }
+            let kinds = CardKinds {
+                ids: z.cards.iter(),
+                cards: &self.st.cards,
+            };
+            f(def, holder, kinds);
         }
     }
 
@@ -50,6 +50,32 @@ impl Game {
                 .get(player as usize * self.layout.n_pvars + slot),
             Scope::Shared => self.st.globals.get(slot),
             Scope::PerCard | Scope::PerSpace => None,
+        }
+    }
+}
+
+/// The kinds of a zone's cards, in the zone's order ([`Game::each_zone`]).
+pub struct CardKinds<'a> {
+    ids: std::slice::Iter<'a, u32>,
+    cards: &'a [super::state::CardState],
+}
+
+impl CardKinds<'_> {
+    /// How many cards the zone holds.
+    pub fn held(&self) -> usize {
+        self.ids.len()
+    }
+}
+
+impl Iterator for CardKinds<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        loop {
+            let id = *self.ids.next()?;
+            if let Some(card) = self.cards.get(id as usize) {
+                return Some(usize::from(card.kind));
+            }
         }
     }
 }
