@@ -249,42 +249,14 @@ impl FeatureSet {
         self.seen_by(me, &blocks, &shared)
     }
 
-    /// The features `at` (indices among the script's) of `world` seen from `seat`, as
-    /// [`Self::extract_counts`] gives them, without making the whole vector (a play-out policy
-    /// reads its features at every decision). Where `known_only`, they are right only where every
-    /// seat knows them ([`Self::is_known`]): the hidden shared zones' cards are not counted (their
-    /// features read 0), as a play-out policy that reads only known features needs.
-    pub fn counts_at(
-        &self,
-        (world, seat): (&Game, u8),
-        known_only: bool,
-        at: impl Iterator<Item = usize>,
-    ) -> Vec<f64> {
-        let (blocks, shared) = self.counted(world, known_only);
-        let n = self.players.max(1);
-        let me = (seat as usize).min(n - 1);
-        let vars = self.player_zones + 2 * self.kinds;
-        at.map(|i| {
-            if i < self.shared_base {
-                let (r, within) = (i / self.per_seat, i % self.per_seat);
-                let private = (within.checked_sub(vars))
-                    .and_then(|j| self.player_vars.get(j))
-                    .is_some_and(|&(_, private)| private);
-                if r > 0 && private {
-                    return 0.0;
-                }
-                return blocks[(me + r) % n].get(within).copied().unwrap_or(0.0);
-            }
-            let measure = self
-                .measure_base
-                .filter(|&base| (base..base + n).contains(&i));
-            let j = match measure {
-                Some(base) => base - self.shared_base + (me + i - base) % n,
-                None => i - self.shared_base,
-            };
-            shared.get(j).copied().unwrap_or(0.0)
-        })
-        .collect()
+    /// The features of `world` seen from `seat` as [`Self::extract_counts`] gives them, but right
+    /// only where every seat knows them ([`Self::is_known`]): the hidden shared zones' cards are
+    /// not counted (their features read 0). What a play-out policy that reads only known features
+    /// reads at every decision, without walking the piles it never reads.
+    pub fn extract_known_counts(&self, world: &Game, seat: u8) -> Vec<f64> {
+        let (blocks, shared) = self.counted(world, true);
+        let me = (seat as usize).min(self.players.max(1) - 1);
+        self.seen_by(me, &blocks, &shared)
     }
 
     /// Every seat's block in seat order, then the shared block (the measures left at 0), counted
@@ -468,8 +440,7 @@ mod tests {
                 let dealt = f.extract_counts(&world, seat);
                 // What a play-out policy reads: the known features alone, the hidden piles not
                 // walked (they read 0).
-                let known = f.counts_at((&world, seat), true, 0..f.len());
-                assert_eq!(f.counts_at((&world, seat), false, 0..f.len()), dealt);
+                let known = f.extract_known_counts(&world, seat);
                 for i in 0..f.len() {
                     let name = &f.names()[i];
                     if f.is_known(i) {

@@ -228,13 +228,15 @@ impl Moves {
         if !self.reads_position() {
             return Vec::new();
         }
-        let known_only = self.reads_only_known(features);
-        let at = self.reads.iter().map(|r| r.feature);
-        let mut x = features.counts_at((world, seat), known_only, at);
-        for (x, r) in x.iter_mut().zip(&self.reads) {
-            *x = r.standardise(*x);
-        }
-        x
+        let x = if self.reads_only_known(features) {
+            features.extract_known_counts(world, seat)
+        } else {
+            features.extract_counts(world, seat)
+        };
+        self.reads
+            .iter()
+            .map(|r| r.standardise(x.get(r.feature).copied().unwrap_or(0.0)))
+            .collect()
     }
 
     /// The policy's inputs for a `reading` at progress `t`: `1`, `t`, then the hidden units'

@@ -132,59 +132,20 @@ impl Game {
         }
     }
 
-    /// Calls `emit` with `text` followed by each word that describes a card of kind `kind`: its
-    /// name, `is TAG` for each of its tags, and `NAME=VALUE` for each property whose value is the
-    /// same for every card of the kind (a number, a truth value, a text, a tag or a kind); `text`
-    /// is as it was after.
+    /// Calls `emit` with `text` followed by each word that describes a card of kind `kind`
+    /// ([`kind_words`], written once per program in `Layout::kind_words`); `text` is as it was
+    /// after.
     fn kind_words(&self, kind: u16, text: &mut String, emit: &mut dyn FnMut(&str)) {
-        use std::fmt::Write;
-        let p = &*self.prog;
         let start = text.len();
-        let Some(def) = p.kinds.get(kind as usize) else {
-            return;
-        };
-        text.push_str(&def.name);
-        emit(text);
-        for tag in &def.tags {
-            if let Some(t) = p.tags.get(tag.index()) {
-                text.truncate(start);
-                let _ = write!(text, "is {}", t.name);
-                emit(text);
-            }
-        }
-        let props = self.layout.nprops;
-        for (pid, prop) in p.props.iter().enumerate().take(props) {
+        for word in self
+            .layout
+            .kind_words
+            .get(kind as usize)
+            .into_iter()
+            .flatten()
+        {
             text.truncate(start);
-            let constant = self.layout.prop_const.get(kind as usize * props + pid);
-            let _ = write!(text, "{}=", prop.name);
-            match constant.and_then(Option::as_ref) {
-                Some(Value::Int(i)) => {
-                    let _ = write!(text, "{i}");
-                }
-                Some(Value::Bool(b)) => {
-                    let _ = write!(text, "{b}");
-                }
-                Some(Value::Text(t)) => text.push_str(t),
-                Some(Value::Tag(t)) => match p.tags.get(*t as usize) {
-                    Some(t) => text.push_str(&t.name),
-                    None => continue,
-                },
-                Some(Value::Kind(k)) => match p.kinds.get(*k as usize) {
-                    Some(k) => text.push_str(&k.name),
-                    None => continue,
-                },
-                // A card's property that is itself a card, a space, a player, a zone or a list
-                // says where, not what: left out.
-                Some(
-                    Value::None
-                    | Value::Player(_)
-                    | Value::Card(_)
-                    | Value::Space(_)
-                    | Value::Zone(_)
-                    | Value::List(_),
-                )
-                | None => continue,
-            }
+            text.push_str(word);
             emit(text);
         }
         text.truncate(start);
@@ -198,6 +159,53 @@ pub fn relative_name(r: usize) -> String {
         1 => "next".into(),
         r => format!("seat+{r}"),
     }
+}
+
+/// The words that describe a card of kind `kind` of program `p`: its name, `is TAG` for each of its
+/// tags, and `NAME=VALUE` for each property whose value is the same for every card of the kind (a
+/// number, a truth value, a text, a tag or a kind: `constant(property)`).
+pub(crate) fn kind_words<'a>(
+    p: &crate::program::Program,
+    kind: usize,
+    constant: &dyn Fn(usize) -> Option<&'a Value>,
+) -> Vec<String> {
+    let Some(def) = p.kinds.get(kind) else {
+        return Vec::new();
+    };
+    let mut words = vec![def.name.clone()];
+    for tag in &def.tags {
+        if let Some(t) = p.tags.get(tag.index()) {
+            words.push(format!("is {}", t.name));
+        }
+    }
+    for (pid, prop) in p.props.iter().enumerate() {
+        let value = match constant(pid).cloned() {
+            Some(Value::Int(i)) => i.to_string(),
+            Some(Value::Bool(b)) => b.to_string(),
+            Some(Value::Text(t)) => t.to_string(),
+            Some(Value::Tag(t)) => match p.tags.get(t as usize) {
+                Some(t) => t.name.clone(),
+                None => continue,
+            },
+            Some(Value::Kind(k)) => match p.kinds.get(k as usize) {
+                Some(k) => k.name.clone(),
+                None => continue,
+            },
+            // A card's property that is itself a card, a space, a player, a zone or a list says
+            // where, not what: left out.
+            Some(
+                Value::None
+                | Value::Player(_)
+                | Value::Card(_)
+                | Value::Space(_)
+                | Value::Zone(_)
+                | Value::List(_),
+            )
+            | None => continue,
+        };
+        words.push(format!("{}={value}", prop.name));
+    }
+    words
 }
 
 #[cfg(test)]

@@ -43,6 +43,9 @@ pub(crate) struct Layout {
     pub prop_const: Vec<Option<Value>>,
     /// The same table for constant numbers only (what sums over zones read).
     pub prop_int: Vec<Option<i64>>,
+    /// Per kind, the words that describe its cards to a learned play-out policy
+    /// (`engine::parts::kind_words`: its name, its tags, its constant properties).
+    pub kind_words: Vec<Vec<String>>,
     /// Every card's per-card variables as the game was created, `[card * n_cvars + slot]` (see
     /// `CardVars`).
     pub cvar_init: Vec<Value>,
@@ -139,6 +142,12 @@ impl Layout {
                 });
             }
         }
+        let kind_words = (0..p.kinds.len())
+            .map(|kind| {
+                let constant = |pid: usize| prop_const.get(kind * nprops + pid)?.as_ref();
+                crate::engine::parts::kind_words(p, kind, &constant)
+            })
+            .collect();
         let find = |name: &str| {
             p.fns.iter().position(|f| {
                 f.name == name
@@ -170,6 +179,7 @@ impl Layout {
             nprops,
             prop_const,
             prop_int,
+            kind_words,
             ..Layout::default()
         }
     }
