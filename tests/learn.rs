@@ -504,17 +504,30 @@ fn learning_ends_near_its_time_where_a_game_of_the_search_would_not() {
         took < std::time::Duration::from_secs(60),
         "learn --time 10s took {took:?}:\n{report}"
     );
-    // The first match did not fit and says so: the model plays out to the end unmeasured, or, where
-    // a game judged at once fitted, the matches go on from it.
-    let unmeasured = "search with the model, `playouts end` (play-outs to the end by the model's policy) against `playouts now` (no play-out, each position judged at once by the model): no match, its first game of `search:250positions` or first batch of games would end past the time, so `playouts ";
+    // The first match did not fit and says so. Where a first game of `end` did not fit either, the
+    // matches were to start from `now`: the model plays out to the end unmeasured, or, where a game
+    // judged at once fitted, the matches go on from it. Where that first game fitted (a quiet
+    // machine), the match of `end` against `turn` is the one that did not, and `end` is held.
+    let no_match = ": no match, its first game of `search:250positions` or first batch of games would end past the time, so `playouts ";
     let line = report
         .lines()
-        .find(|l| l.starts_with(unmeasured))
+        .find(|l| l.contains(no_match))
         .unwrap_or_else(|| panic!("no unplayed match:\n{report}"));
+    let end = "search with the model, `playouts end` (play-outs to the end by the model's policy) against ";
+    let against_now =
+        format!("{end}`playouts now` (no play-out, each position judged at once by the model)");
+    let against_turn =
+        format!("{end}`playouts turn` (play-outs cut at the next turn, judged by the model)");
     let model = std::fs::read_to_string(&out).expect("the model");
-    if line.contains("so `playouts end`, unmeasured;") {
+    if line.starts_with(&against_turn) || line.contains("so `playouts end`, unmeasured;") {
+        assert!(
+            line.starts_with(&against_turn) || line.starts_with(&against_now),
+            "{line}"
+        );
+        assert!(line.contains("so `playouts end`, unmeasured;"), "{line}");
         assert!(model.contains("\nplayouts end\n"), "{model}");
     } else {
+        assert!(line.starts_with(&against_now), "{line}");
         assert!(line.contains("so `playouts now`, unmeasured;"), "{line}");
         assert!(!model.contains("\nplayouts end\n"), "{report}\n{model}");
     }

@@ -216,7 +216,7 @@ impl Guide {
             return None;
         };
         let inputs = moves_inputs(model, world, d.player, &mut self.unit_sums);
-        Some(model.moves.chances(world, d, &inputs, &mut self.rows))
+        Some(model.moves.chances((world, d), (&inputs, &mut self.rows)))
     }
 
     /// A play-out's choice in `world` (a world of the search, at a decision) drawn from the model's

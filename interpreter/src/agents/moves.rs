@@ -363,10 +363,8 @@ impl Moves {
     /// `inputs`.
     pub fn chances(
         &self,
-        game: &Game,
-        decision: &Decision,
-        inputs: &[f64],
-        rows: &mut Rows,
+        (game, decision): (&Game, &Decision),
+        (inputs, rows): (&[f64], &mut Rows),
     ) -> Vec<f64> {
         softmax(&self.scores(game, decision, inputs, rows))
     }
@@ -406,7 +404,7 @@ impl Moves {
         (inputs, rows): (&[f64], &mut Rows),
         rng: &mut ChaCha8Rng,
     ) -> usize {
-        let mut chances = self.chances(game, decision, inputs, rows);
+        let mut chances = self.chances((game, decision), (inputs, rows));
         if let Some(exits) = wander_exits(game) {
             only_exits(&mut chances, &exits);
         }
@@ -761,9 +759,9 @@ mod tests {
         let d = decision("Choose an action", &["Buy Gold", "pass"]);
         let g = any_game();
         // Early, Gold by e^2 to 1; late (t = 1), pass by e^2 to 1.
-        let early = moves.chances(&g, &d, &[1.0, 0.0], &mut Rows::default());
+        let early = moves.chances((&g, &d), (&[1.0, 0.0], &mut Rows::default()));
         assert!((early[0] - 2f64.exp() / (2f64.exp() + 1.0)).abs() < 1e-9);
-        let late = moves.chances(&g, &d, &[1.0, 1.0], &mut Rows::default());
+        let late = moves.chances((&g, &d), (&[1.0, 1.0], &mut Rows::default()));
         assert!(late[1] > 0.85, "{late:?}");
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let gold = (0..1000)
