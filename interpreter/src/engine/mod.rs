@@ -293,11 +293,7 @@ impl Game {
     }
 
     fn mach(&mut self) -> Mach<'_> {
-        Mach {
-            p: &self.prog,
-            l: &self.layout,
-            s: &mut self.st,
-        }
+        Mach::new(&self.prog, &self.layout, &mut self.st)
     }
 
     /// Runs to the next decision, the end or an error.
@@ -476,11 +472,7 @@ impl Game {
         let Game {
             prog, layout, st, ..
         } = &mut g;
-        view::inventory(&mut Mach {
-            p: prog,
-            l: layout,
-            s: st,
-        })
+        view::inventory(&mut Mach::new(prog, layout, st))
     }
 
     /// What a seat may see.

@@ -161,7 +161,6 @@ pub(super) fn call(
             slots: [NONE; SLOTS],
             you: regs.you,
             depth: regs.depth + 1,
-            draws: None,
         };
         // The arguments given `none`, a bit each.
         let mut nones = 0u32;
@@ -295,7 +294,6 @@ pub(super) fn perform(
             slots: [NONE; SLOTS],
             you,
             depth: regs.depth + 1,
-            draws: None,
         };
         let ctx = Ctx {
             locals: m.s.take_locals(body.slots as usize),

@@ -209,9 +209,9 @@ pub(super) fn random(cx: &mut Cx, l: &Expr) -> C<Int> {
 /// the statement instead. The step draws nothing else: its effect is a local or a number written.
 pub(super) fn kept(step: Step) -> Step {
     Box::new(move |m, regs| {
-        regs.draws = Some(Box::new(Draws::of(m)));
+        m.draws = Some(Box::new(Draws::of(m)));
         let ctl = step(m, regs);
-        let draws = regs.draws.take();
+        let draws = m.draws.take();
         if !matches!(ctl, Ok(Ctl::Walk)) {
             if let Some(d) = draws {
                 d.keep(m);

@@ -33,6 +33,7 @@ mod text_store;
 mod texts;
 mod value;
 
+pub(crate) use draws::Draws;
 pub(crate) use kinds::kind_table;
 pub(crate) use segments::{run, segment};
 

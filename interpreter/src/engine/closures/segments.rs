@@ -102,7 +102,6 @@ pub(crate) fn run(m: &mut Mach, code: &BlockCode, i: u32) -> stmts::R<Option<Flo
         slots: [NONE; SLOTS],
         you: 0,
         depth: 0,
-        draws: None,
     };
     stmts::load(m, &mut regs, code.reads);
     charge(m, code.charge[i as usize], code.span)?;

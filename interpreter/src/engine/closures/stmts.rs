@@ -51,9 +51,6 @@ pub(crate) struct Regs {
     pub slots: Slots,
     pub you: u8,
     pub depth: u8,
-    /// While a statement that draws inside its expressions runs its closures: the copy of the
-    /// game's generator they draw from (draws.rs, `kept`).
-    pub draws: Option<Box<super::draws::Draws>>,
 }
 
 /// A compiled statement.
@@ -191,9 +188,9 @@ fn typed(cx: &mut Cx, e: &crate::program::Expr) -> C<(Int, Ty)> {
 
 /// Runs `f` on an `Env` over the game and the slots.
 #[inline(always)]
-pub(super) fn eval(m: &Mach, regs: &mut Regs, f: &Int) -> Option<i64> {
+pub(super) fn eval(m: &mut Mach, regs: &mut Regs, f: &Int) -> Option<i64> {
     let mut env = Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots);
-    env.draws = regs.draws.as_deref_mut();
+    env.draws = m.draws.as_deref_mut();
     f(&mut env)
 }
 
@@ -419,7 +416,7 @@ fn plain(cx: &Cx, t: &TextIr) -> bool {
 /// The branch of an `if` taken (its `else`, numbered after the conditions, where `other`), if any;
 /// `None` where a condition's closure could not answer.
 #[inline(always)]
-fn branch(m: &Mach, regs: &mut Regs, conds: &[Int], other: bool) -> Option<Option<usize>> {
+fn branch(m: &mut Mach, regs: &mut Regs, conds: &[Int], other: bool) -> Option<Option<usize>> {
     for (i, c) in conds.iter().enumerate() {
         if eval(m, regs, c)? != 0 {
             return Some(Some(i));
@@ -560,9 +557,9 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             }
             if drawing {
                 return Ok(Box::new(move |m, regs| {
-                    regs.draws = Some(Box::new(super::draws::Draws::of(m)));
+                    m.draws = Some(Box::new(super::draws::Draws::of(m)));
                     let taken = branch(m, regs, &conds, other);
-                    let draws = regs.draws.take();
+                    let draws = m.draws.take();
                     let Some(taken) = taken else {
                         return Ok(Ctl::Walk);
                     };
@@ -759,7 +756,6 @@ impl Regs {
             slots: [NONE; super::env::SLOTS],
             you: 0,
             depth: 0,
-            draws: None,
         };
         load(m, &mut regs, reads);
         regs
