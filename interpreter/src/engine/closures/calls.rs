@@ -9,10 +9,11 @@
 //! [`DEPTH`] deep; deeper, the walker pushes frames. `emit` gives its arguments to the walker's
 //! `emit`, which pushes the triggers that listen as one frame; the block resumes after it.
 
+use super::blocks::inline;
 use super::env::{word, NONE, SLOTS};
 use super::expr::{compile, Int, C};
 use super::piles::{or_none, refill_of, Refill};
-use super::stmts::{self, inline, value, Ctl, Regs, Step, R};
+use super::stmts::{self, value, Ctl, Regs, Step, R};
 use super::value::{compile_value, eval_value, Val};
 use crate::engine::exec::{Frame, Mach};
 use crate::engine::state::Ctx;

@@ -9,6 +9,7 @@
 //! walker's game but for the work counted. The walker is the oracle (engine/tests/closures.rs).
 
 mod aggregates;
+mod blocks;
 mod builtins;
 mod calls;
 mod choices;
@@ -92,7 +93,7 @@ pub(crate) struct Closures {
     /// Per action: its label compiled (texts.rs), `None` where the walker builds it.
     labels: Vec<Option<texts::Text>>,
     /// Per block: its statements compiled (segments.rs), `None` for a block of no body compiled.
-    blocks: Vec<Option<std::sync::Arc<stmts::BlockCode>>>,
+    blocks: Vec<Option<std::sync::Arc<blocks::BlockCode>>>,
     /// Per global trigger, and per kind per card trigger: its condition compiled, its event's
     /// arguments in their slots (`None`: none, or the walker evaluates it).
     conditions: (Vec<Option<Int>>, Vec<Vec<Option<Int>>>),
@@ -240,7 +241,7 @@ impl Closures {
         t.part(j, &mut Env::new(p, s, l, decider, &mut slots))
     }
 
-    fn block_code(&self, b: crate::program::BlockId) -> Option<&stmts::BlockCode> {
+    fn block_code(&self, b: crate::program::BlockId) -> Option<&blocks::BlockCode> {
         self.blocks.get(b.index())?.as_deref()
     }
 
