@@ -259,6 +259,10 @@ impl<'a> Mach<'a> {
                 }
             }
         }
+        #[cfg(test)]
+        {
+            self.s.probe.counted.statements += 1;
+        }
         self.exec_walked(stmt, At { block: b, idx: i })
     }
 

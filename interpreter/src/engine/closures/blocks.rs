@@ -105,10 +105,12 @@ pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
         .collect();
     let mut charge = vec![0u32; steps.len() + 1];
     for i in (0..steps.len()).rev() {
-        charge[i] = if steps[i].is_some() {
-            charge[i + 1] + 1
-        } else {
-            0
+        // A decision ends its segment (decisions.rs): the work after it is charged where it
+        // resumes.
+        charge[i] = match &steps[i] {
+            None => 0,
+            Some(_) if super::decisions::is_decision(&stmts[i]) => 1,
+            Some(_) => charge[i + 1] + 1,
         };
     }
     let span = stmts.first().map_or(p.header, |s| s.span);
@@ -204,20 +206,21 @@ pub(crate) fn inline_charged(
             Some(f) => f(m, regs)?,
             None => Ctl::Walk,
         };
-        let pc = match ctl {
+        let (pc, up) = match ctl {
             Ctl::Next => continue,
             Ctl::Left(flow) => return Ok(Ctl::Left(flow)),
             Ctl::Return(w) => return Ok(Ctl::Return(w)),
             Ctl::Break => return Ok(Ctl::Break),
-            Ctl::Walk => j as u32,
-            Ctl::Pushed => j as u32 + 1,
+            Ctl::Walk => (j as u32, Ctl::Pushed),
+            Ctl::Pushed => (j as u32 + 1, Ctl::Pushed),
+            paused @ Ctl::Paused(_) => (j as u32 + 1, paused),
         };
         let block = Frame::Block { block: code.id, pc };
         m.s.frames.insert(mark, block);
         if let Some(f) = around() {
             m.s.frames.insert(mark, f);
         }
-        return Ok(Ctl::Pushed);
+        return Ok(up);
     }
     Ok(Ctl::Next)
 }

@@ -48,12 +48,15 @@ fn run_body(
     let given = match inline(m, inner, code, || None)? {
         Ctl::Next => None,
         Ctl::Return(w) => Some(w),
-        Ctl::Walk | Ctl::Pushed => {
+        ctl @ (Ctl::Walk | Ctl::Pushed | Ctl::Paused(_)) => {
             m.s.frames.insert(mark, Frame::Call);
             if let Some((slot, ..)) = result {
                 m.s.frames.insert(mark, Frame::Result { slot });
             }
-            return Ok(Ctl::Pushed);
+            return Ok(match ctl {
+                paused @ Ctl::Paused(_) => paused,
+                _ => Ctl::Pushed,
+            });
         }
         // The checker keeps a `break` inside a loop of its body: never out of a call.
         Ctl::Break => return Err(m.err(code.span, "`break` outside a loop".into())),

@@ -13,6 +13,7 @@ mod blocks;
 mod builtins;
 mod calls;
 mod choices;
+mod decisions;
 mod draws;
 mod each;
 mod env;

@@ -116,6 +116,12 @@ pub(crate) fn run(m: &mut Mach, code: &BlockCode, i: u32) -> stmts::R<Option<Flo
                 k += 1;
                 break;
             }
+            Ctl::Paused(stop) => {
+                if let Some(Frame::Block { pc, .. }) = m.s.frames.get_mut(frame) {
+                    *pc = k as u32 + 1;
+                }
+                return Ok(Some(Flow::Stop(stop)));
+            }
             Ctl::Left(flow) => return Ok(Some(flow)),
             // Out of the loops run inline: the walker's loop frame below is left (loops.rs).
             Ctl::Break => {
@@ -292,12 +298,12 @@ pub(super) fn turn(sx: &mut Sx, e: &Expr, body: BlockId) -> super::expr::C<Step>
             }
             // `end turn` in the body unwound to this turn: its end follows.
             Ctl::Left(Flow::Next) if m.s.frames.len() == mark && ended(m) => {}
-            Ctl::Pushed => {
+            ctl @ (Ctl::Pushed | Ctl::Paused(_)) => {
                 // Paused: the walker's frames, the turn's body pushed.
                 if let Some(Frame::Turn { stage, .. }) = m.s.frames.get_mut(mark - 1) {
                     *stage = TurnStage::End;
                 }
-                return Ok(Ctl::Pushed);
+                return Ok(ctl);
             }
             other => return Ok(other),
         }

@@ -16,7 +16,7 @@ use super::blocks::{block, inline, BlockCode};
 use super::env::{word, Env, Slots, NONE};
 use super::expr::{compile, Cx, Int, C};
 use super::value::eval_value;
-use crate::engine::exec::{At, Flow, Frame, Mach};
+use crate::engine::exec::{At, Flow, Frame, Mach, Stop};
 use crate::engine::RuntimeError;
 use crate::program::{
     AssignOp, BinOp, Builtin, ChooseCount, ExprKind, Stmt, StmtKind, TextIr, TextPartIr, Ty, UnOp,
@@ -43,6 +43,11 @@ pub(crate) enum Ctl {
     Return(i64),
     /// `break`: the innermost loop is left (loops.rs), the statement after it follows.
     Break,
+    /// A decision posed (decisions.rs: its frame on top, as the walker leaves it), or the game
+    /// ended before it: the walker's frames for the position are made as for `Pushed`, and the
+    /// loop stops with `Stop`; the block resumes after this statement once the decision is
+    /// answered.
+    Paused(Stop),
 }
 
 /// What a compiled body runs with: its slots, `you`, and how deep inside inline calls it runs
@@ -276,7 +281,7 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                 _ => item.map(|t| Ty::List(Box::new(t))),
             };
             written(sx, *slot, chosen);
-            Err("a decision")
+            Ok(super::decisions::decision(at))
         }
         StmtKind::CallLet(slot, proc, args) => {
             let step = super::calls::call(sx, *proc, args, Some(*slot));
@@ -300,7 +305,7 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         } => super::each::compile_for(sx, *slot, list, filter.as_ref(), *body, at, span),
         StmtKind::Simultaneously { player, .. } => {
             written(sx, *player, None);
-            Err("a simultaneous decision")
+            Ok(super::decisions::decision(at))
         }
         StmtKind::Assign(t, op, e) => super::places::assign(sx, t, *op, e, span),
         StmtKind::Pay(e, t) => super::places::pay(sx, e, t, span),
@@ -515,12 +520,12 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             }))
         }
         StmtKind::Shuffle(_) => Err("`shuffle` of what is not known to be a zone"),
-        StmtKind::Reveal(..)
-        | StmtKind::Show(..)
-        | StmtKind::Stop
-        | StmtKind::Actions { .. }
-        | StmtKind::ChooseBranch { .. }
-        | StmtKind::LogTo(..) => Err("a statement the closures leave to the walker"),
+        StmtKind::Reveal(..) | StmtKind::Show(..) | StmtKind::Stop | StmtKind::LogTo(..) => {
+            Err("a statement the closures leave to the walker")
+        }
+        StmtKind::Actions { .. } | StmtKind::ChooseBranch { .. } => {
+            Ok(super::decisions::decision(at))
+        }
         StmtKind::Phase(name, body) => Ok(super::segments::phase(sx, name, *body, at)),
         StmtKind::Turn(e, body) => super::segments::turn(sx, e, *body),
         StmtKind::EndTurn => Ok(super::segments::end_turn()),

@@ -1,16 +1,16 @@
 //! Engine stage: the walker's last gaps taken over by the closures, against the walker: `and` and
 //! `or` of truths that are not words (lists compared). Each script is played in lockstep, recorded
-//! or not, with every statement compiled but the walker's own, and the expressions the walker
+//! or not, with every statement compiled (decisions among them), and the expressions the walker
 //! still evaluates counted.
 
 use super::closures::lockstep_in;
-use super::gaps::walkers_own_compile_whole;
+use super::gaps::compiles_whole;
 use super::oracle::checked;
 use super::walked::{hands, played};
 
 /// Plays `src` in lockstep, recorded and not, for at least `least` decisions; asserts that the
 /// walker evaluated `walked` expressions over its games on the closures, then that every statement
-/// compiles but the walker's own.
+/// compiles, decisions among them.
 fn taken_over(src: &str, file: &str, players: u8, games: u64, least: u64, walked: u64) {
     let p = checked(src);
     for record in [false, true] {
@@ -22,7 +22,7 @@ fn taken_over(src: &str, file: &str, players: u8, games: u64, least: u64, walked
         walked,
         "{file}: evaluated by the walker"
     );
-    walkers_own_compile_whole(&p);
+    compiles_whole(&p);
 }
 
 /// The expressions the walker evaluated over `games` games of `p` on the closures, nobody
@@ -222,7 +222,7 @@ flow {
     for record in [false, true] {
         assert!(lockstep_in(&p, "stocks", 3, 30, record) >= 100);
     }
-    walkers_own_compile_whole(&p);
+    compiles_whole(&p);
     assert_eq!(evaluated(&p, 3, 30), 30, "evaluated by the walker");
 }
 
