@@ -272,6 +272,13 @@ pub(super) fn turn(sx: &mut Sx, e: &Expr, body: BlockId) -> super::expr::C<Step>
         });
         let mark = m.s.frames.len();
         m.s.active = player;
+        // `you` is the active player where the context names none, as the walker reads it; given
+        // back where the body goes on inline after the turn (where it pauses, the slots are
+        // loaded again when it resumes).
+        let you = regs.you;
+        if m.you().is_none() {
+            regs.you = player;
+        }
         m.s.turn += 1;
         m.s.turn_steps = m.s.steps;
         if m.s.record {
@@ -289,11 +296,13 @@ pub(super) fn turn(sx: &mut Sx, e: &Expr, body: BlockId) -> super::expr::C<Step>
             Ctl::Next => {}
             Ctl::Return(w) => {
                 m.pop_frame();
+                regs.you = you;
                 return Ok(Ctl::Return(w));
             }
             // Out of the turn to the loop around it (no end: the walker's `break` unwinds it).
             Ctl::Break => {
                 m.unwind_to(mark - 1);
+                regs.you = you;
                 return Ok(Ctl::Break);
             }
             // `end turn` in the body unwound to this turn: its end follows.
@@ -317,6 +326,7 @@ pub(super) fn turn(sx: &mut Sx, e: &Expr, body: BlockId) -> super::expr::C<Step>
             return Ok(Ctl::Left(Flow::Stop(Stop::Over(Box::new(o)))));
         }
         m.pop_frame();
+        regs.you = you;
         Ok(Ctl::Next)
     }))
 }
