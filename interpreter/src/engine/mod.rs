@@ -19,6 +19,7 @@ pub(crate) mod menus;
 mod moves;
 pub(crate) mod options;
 mod parts;
+mod pending;
 #[cfg(any(test, debug_assertions))]
 pub(crate) mod probe;
 mod rounds;

@@ -280,8 +280,9 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                 ChooseCount::One => item,
                 _ => item.map(|t| Ty::List(Box::new(t))),
             };
+            let step = super::decisions::choose(sx, ch, at);
             written(sx, *slot, chosen);
-            Ok(super::decisions::decision(at))
+            Ok(step)
         }
         StmtKind::CallLet(slot, proc, args) => {
             let step = super::calls::call(sx, *proc, args, Some(*slot));
@@ -305,7 +306,7 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         } => super::each::compile_for(sx, *slot, list, filter.as_ref(), *body, at, span),
         StmtKind::Simultaneously { player, .. } => {
             written(sx, *player, None);
-            Ok(super::decisions::decision(at))
+            Ok(super::decisions::simultaneous(at))
         }
         StmtKind::Assign(t, op, e) => super::places::assign(sx, t, *op, e, span),
         StmtKind::Pay(e, t) => super::places::pay(sx, e, t, span),
@@ -523,8 +524,9 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         StmtKind::Reveal(..) | StmtKind::Show(..) | StmtKind::Stop | StmtKind::LogTo(..) => {
             Err("a statement the closures leave to the walker")
         }
-        StmtKind::Actions { .. } | StmtKind::ChooseBranch { .. } => {
-            Ok(super::decisions::decision(at))
+        StmtKind::Actions { by, mode, .. } => Ok(super::decisions::actions(sx, by, mode, at)),
+        StmtKind::ChooseBranch { by, branches, .. } => {
+            Ok(super::decisions::branches(sx, by.as_ref(), branches, at))
         }
         StmtKind::Phase(name, body) => Ok(super::segments::phase(sx, name, *body, at)),
         StmtKind::Turn(e, body) => super::segments::turn(sx, e, *body),
