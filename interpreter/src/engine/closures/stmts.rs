@@ -386,7 +386,39 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             face,
         } => super::moves::compile_move(sx, what, to, *position, *face, span),
         StmtKind::Require(c) => {
-            let cf = compile(&mut sx.cx, c)?;
+            // A condition that draws inside, or reads a pile first, as an `if`'s (draws.rs,
+            // piles.rs).
+            let drawing = super::draws::conditions_draw(sx, std::iter::once(c));
+            sx.cx.draws = drawing;
+            let cf = compile(&mut sx.cx, c);
+            sx.cx.draws = false;
+            let cf = cf?;
+            let refill = (!drawing)
+                .then(|| super::piles::leading(&mut sx.cx, std::iter::once(c)))
+                .flatten()
+                .and_then(|mut refills| refills.pop().flatten());
+            if drawing || refill.is_some() {
+                return Ok(Box::new(move |m, regs| {
+                    if refill.as_ref().is_some_and(|r| r.run(m, regs).is_none()) {
+                        return Ok(Ctl::Walk);
+                    }
+                    if drawing {
+                        m.draws = Some(Box::new(super::draws::Draws::of(m)));
+                    }
+                    let holds = eval(m, regs, &cf);
+                    let draws = m.draws.take();
+                    let Some(holds) = holds else {
+                        return Ok(Ctl::Walk);
+                    };
+                    if let Some(d) = draws {
+                        d.keep(m);
+                    }
+                    Ok(match holds {
+                        0 => failed(m, span),
+                        _ => Ctl::Next,
+                    })
+                }));
+            }
             Ok(Box::new(move |m, regs| match eval(m, regs, &cf) {
                 None => Ok(Ctl::Walk),
                 Some(0) => Ok(failed(m, span)),

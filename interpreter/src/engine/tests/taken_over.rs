@@ -336,3 +336,52 @@ fn craft_the_crowns_tools_are_the_closures() {
     assert!(lockstep_in(&p, "craft-the-crown", 4, 3, false) >= 50);
     assert_eq!(evaluated(&p, 4, 20), 20, "evaluated by the walker");
 }
+
+/// `require` of a condition that draws inside (`random` in a comparison and a connective) or reads
+/// a pile that may refill first (`top of you.stock != none`): drawn from a copy of the generator,
+/// refilled first, as an `if`'s conditions. The walker evaluates nothing but each game's first
+/// `shuffle`'s zone (before: 717 expressions, the `require`s the walker's).
+#[test]
+fn requirements_that_draw_or_refill_are_the_closures() {
+    let src = hands(
+        r#"
+game "Demands" {
+  players 3
+}
+zone stock per player: pile, hidden, refill from used
+zone used per player: pile
+action draw() {
+  require top of you.stock != none and count(you.used) < 9
+  move top of you.stock to you.used
+  you.coins += 1
+}
+action gamble(c in you.hand) {
+  move c to you.used
+  require random([1, 2, 3]) + c.worth > 3 or random([true, false])
+  you.coins += c.worth
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 2 of deck to p.stock
+    move top 2 of deck to p.hand
+  }
+  repeat 4 {
+    for p in everyone {
+      turn p {
+        actions by p once [draw, gamble]
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#,
+    );
+    let p = checked(&src);
+    for record in [false, true] {
+        assert!(lockstep_in(&p, "demands", 3, 30, record) >= 100);
+    }
+    compiles_whole(&p);
+    assert_eq!(evaluated(&p, 3, 30), 30, "evaluated by the walker");
+}
