@@ -268,3 +268,25 @@ pub(super) fn conditions_draw<'e>(
     conds.clone().any(|c| !judged.pure(c))
         && conds.all(|c| judged.pure(c) || drawn_inside(judged, c))
 }
+
+/// A condition `cf` of a `require` or a `while` tested as an `if`'s: its pile refilled first
+/// (`refill`), or drawing from a copy of the generator (`drawing`), kept when it answered. `None`
+/// where the refill or the condition could not answer: the walker tests it.
+pub(super) fn tested(
+    m: &mut Mach,
+    regs: &mut super::stmts::Regs,
+    refill: Option<&super::piles::Refill>,
+    drawing: bool,
+    cf: &Int,
+) -> Option<i64> {
+    refill.map_or(Some(()), |r| r.run(m, regs))?;
+    if drawing {
+        m.draws = Some(Box::new(Draws::of(m)));
+    }
+    let holds = eval(m, regs, cf);
+    let draws = m.draws.take();
+    if let (Some(_), Some(d)) = (holds, draws) {
+        d.keep(m);
+    }
+    holds
+}

@@ -45,8 +45,30 @@ pub(super) fn compile_while(
     at: At,
     span: Span,
 ) -> Result<Step, &'static str> {
-    let cf = compile(&mut sx.cx, c)?;
+    // A condition that draws inside, or reads a pile first, as an `if`'s (draws.rs, piles.rs),
+    // tested before every pass.
+    let drawing = super::draws::conditions_draw(sx, std::iter::once(c));
+    sx.cx.draws = drawing;
+    let cf = compile(&mut sx.cx, c);
+    sx.cx.draws = false;
+    let cf = cf?;
+    let refill = (!drawing)
+        .then(|| super::piles::leading(&mut sx.cx, std::iter::once(c)))
+        .flatten()
+        .and_then(|mut refills| refills.pop().flatten());
     let code = block(sx, body);
+    if drawing || refill.is_some() {
+        return Ok(Box::new(move |m, regs| loop {
+            match super::draws::tested(m, regs, refill.as_ref(), drawing, &cf) {
+                None => return Ok(Ctl::Walk),
+                Some(0) => return Ok(Ctl::Next),
+                Some(_) => {}
+            }
+            if let Some(end) = pass(m, regs, &code, span, || Some(Frame::While { at }))? {
+                return Ok(end);
+            }
+        }));
+    }
     Ok(Box::new(move |m, regs| loop {
         match eval(m, regs, &cf) {
             // The walker tests the condition again: nothing was done since.

@@ -399,24 +399,11 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                 .and_then(|mut refills| refills.pop().flatten());
             if drawing || refill.is_some() {
                 return Ok(Box::new(move |m, regs| {
-                    if refill.as_ref().is_some_and(|r| r.run(m, regs).is_none()) {
-                        return Ok(Ctl::Walk);
+                    match super::draws::tested(m, regs, refill.as_ref(), drawing, &cf) {
+                        None => Ok(Ctl::Walk),
+                        Some(0) => Ok(failed(m, span)),
+                        Some(_) => Ok(Ctl::Next),
                     }
-                    if drawing {
-                        m.draws = Some(Box::new(super::draws::Draws::of(m)));
-                    }
-                    let holds = eval(m, regs, &cf);
-                    let draws = m.draws.take();
-                    let Some(holds) = holds else {
-                        return Ok(Ctl::Walk);
-                    };
-                    if let Some(d) = draws {
-                        d.keep(m);
-                    }
-                    Ok(match holds {
-                        0 => failed(m, span),
-                        _ => Ctl::Next,
-                    })
                 }));
             }
             Ok(Box::new(move |m, regs| match eval(m, regs, &cf) {

@@ -385,3 +385,55 @@ flow {
     compiles_whole(&p);
     assert_eq!(evaluated(&p, 3, 30), 30, "evaluated by the walker");
 }
+
+/// `while` of a condition that draws inside or reads a pile that may refill first, tested before
+/// every pass as an `if`'s conditions are. The walker evaluates nothing but each game's first
+/// `shuffle`'s zone (before: 5,879 expressions, the loops the walker's).
+#[test]
+fn loops_whose_conditions_draw_or_refill_are_the_closures() {
+    let src = hands(
+        r#"
+game "Streaks" {
+  players 3
+}
+zone stock per player: pile, hidden, refill from used
+zone used per player: pile
+action dig() {
+  let n = 0
+  while top of you.stock != none and n < 3 {
+    move top of you.stock to you.used
+    n += 1
+  }
+  you.coins += n
+}
+action push(c in you.hand) {
+  move c to you.used
+  while random([1, 2, 3]) + c.worth > 3 and you.coins < 20 {
+    you.coins += 1
+  }
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 2 of deck to p.stock
+    move top 2 of deck to p.hand
+  }
+  repeat 4 {
+    for p in everyone {
+      turn p {
+        actions by p once [dig, push]
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#,
+    );
+    let p = checked(&src);
+    for record in [false, true] {
+        assert!(lockstep_in(&p, "streaks", 3, 30, record) >= 100);
+    }
+    compiles_whole(&p);
+    assert_eq!(evaluated(&p, 3, 30), 30, "evaluated by the walker");
+}
