@@ -290,3 +290,19 @@ pub(super) fn tested(
     }
     holds
 }
+
+/// A condition of a `require` or a `while`, compiled as an `if`'s: drawing inside where it draws in
+/// the walker's order (`conditions_draw`), else with the refill of a pile it reads first
+/// (`piles::leading`). Its closure, the refill, and whether it draws (then `tested` runs it).
+pub(super) fn condition(sx: &mut Sx, c: &Expr) -> C<(Int, Option<super::piles::Refill>, bool)> {
+    let drawing = conditions_draw(sx, std::iter::once(c));
+    sx.cx.draws = drawing;
+    let cf = compile(&mut sx.cx, c);
+    sx.cx.draws = false;
+    let cf = cf?;
+    let refill = (!drawing)
+        .then(|| super::piles::leading(&mut sx.cx, std::iter::once(c)))
+        .flatten()
+        .and_then(|mut refills| refills.pop().flatten());
+    Ok((cf, refill, drawing))
+}

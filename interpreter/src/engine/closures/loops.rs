@@ -47,15 +47,7 @@ pub(super) fn compile_while(
 ) -> Result<Step, &'static str> {
     // A condition that draws inside, or reads a pile first, as an `if`'s (draws.rs, piles.rs),
     // tested before every pass.
-    let drawing = super::draws::conditions_draw(sx, std::iter::once(c));
-    sx.cx.draws = drawing;
-    let cf = compile(&mut sx.cx, c);
-    sx.cx.draws = false;
-    let cf = cf?;
-    let refill = (!drawing)
-        .then(|| super::piles::leading(&mut sx.cx, std::iter::once(c)))
-        .flatten()
-        .and_then(|mut refills| refills.pop().flatten());
+    let (cf, refill, drawing) = super::draws::condition(sx, c)?;
     let code = block(sx, body);
     if drawing || refill.is_some() {
         return Ok(Box::new(move |m, regs| loop {

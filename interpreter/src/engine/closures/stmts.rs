@@ -388,15 +388,7 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         StmtKind::Require(c) => {
             // A condition that draws inside, or reads a pile first, as an `if`'s (draws.rs,
             // piles.rs).
-            let drawing = super::draws::conditions_draw(sx, std::iter::once(c));
-            sx.cx.draws = drawing;
-            let cf = compile(&mut sx.cx, c);
-            sx.cx.draws = false;
-            let cf = cf?;
-            let refill = (!drawing)
-                .then(|| super::piles::leading(&mut sx.cx, std::iter::once(c)))
-                .flatten()
-                .and_then(|mut refills| refills.pop().flatten());
+            let (cf, refill, drawing) = super::draws::condition(sx, c)?;
             if drawing || refill.is_some() {
                 return Ok(Box::new(move |m, regs| {
                     match super::draws::tested(m, regs, refill.as_ref(), drawing, &cf) {
