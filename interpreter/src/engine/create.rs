@@ -89,13 +89,13 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
                 config.players, col.name
             )));
         };
-        let v = Mach { p, l, s }.eval(e)?;
+        let v = Mach::new(p, l, s).eval(e)?;
         l.columns.push(v);
     }
     let mut copies = Vec::with_capacity(p.kinds.len());
     let mut total: u64 = 0;
     for k in &p.kinds {
-        let n = Mach { p, l, s }.eval_int(&k.copies)?;
+        let n = Mach::new(p, l, s).eval_int(&k.copies)?;
         let at = |message: String| {
             let span = k.copies.span;
             RuntimeError::located(p, message, span, "game creation".into())
@@ -116,8 +116,8 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
         copies.push(n as u32);
     }
     if let Some(sp) = &p.spaces {
-        let w = Mach { p, l, s }.eval_int(&sp.width)?;
-        let h = Mach { p, l, s }.eval_int(&sp.height)?;
+        let w = Mach::new(p, l, s).eval_int(&sp.width)?;
+        let h = Mach::new(p, l, s).eval_int(&sp.height)?;
         let side = 0..=MAX_BOARD_SIDE;
         if !side.contains(&w) || !side.contains(&h) || w * h > MAX_BOARD_SPACES {
             return Err(err_at(
@@ -253,6 +253,6 @@ fn initial(p: &Program, l: &Layout, s: &mut State, vi: usize, you: u8) -> R<Valu
         .and_then(|cl| cl.initial(vi, (p, s, l), you));
     match compiled {
         Some(v) => Ok(v),
-        None => Mach { p, l, s }.eval(&p.vars[vi].init),
+        None => Mach::new(p, l, s).eval(&p.vars[vi].init),
     }
 }

@@ -7,135 +7,83 @@ use super::state::Ctx;
 use super::trace::Event;
 use super::{Decision, RuntimeError};
 use crate::program::{
-    ActionId, BranchIr, Choose, ChooseCount, Expr, MenuMode, Program, Stmt, StmtKind, TextIr,
+    BranchIr, Choose, ChooseCount, Expr, MenuMode, Program, Stmt, StmtKind, TextIr,
 };
 use crate::value::Value;
 use cardgame_grammar::ast::Span;
 
+pub(crate) use super::pending::{Args, ChooseMany, MenuFrame, MenuOption, SimulFrame};
+
 type R<T> = Result<T, RuntimeError>;
 
-/// An action with its arguments, as offered in a menu.
-pub(crate) type MenuOption = (ActionId, Args);
-
-/// An action's arguments as offered: one (most actions take one card) kept in place, so that listing
-/// a menu and copying a game waiting on one allocate nothing per option; none or several in a vector.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Args {
-    One(Value),
-    Many(Vec<Value>),
+/// A part of a decision statement that is a word: who decides (`by`), the number of a `choose N`,
+/// `up to N` or of a menu's `times N`, a branch's condition (by its place among the branches).
+#[derive(Clone, Copy)]
+pub(crate) enum Part {
+    By,
+    Count,
+    Condition(usize),
 }
 
-impl Args {
-    pub fn from_slice(args: &[Value]) -> Args {
-        match args {
-            [v] => Args::One(v.clone()),
-            _ => Args::Many(args.to_vec()),
-        }
-    }
-}
-
-impl std::ops::Deref for Args {
-    type Target = [Value];
-    fn deref(&self) -> &[Value] {
-        match self {
-            Args::One(v) => std::slice::from_ref(v),
-            Args::Many(v) => v,
-        }
-    }
-}
-
-#[derive(Clone, Debug)]
-pub(crate) struct MenuFrame {
-    pub at: At,
-    pub decider: u8,
-    /// Actions left for `times N`.
-    pub left: Option<i64>,
-    pub taken: u32,
-    /// The options of the pending decision (before `pass`).
-    pub offered: Vec<MenuOption>,
-}
-
-#[derive(Clone, Debug)]
-pub(crate) struct ChooseMany {
-    pub slot: u16,
-    pub decider: u8,
-    pub prompt: String,
-    pub span: Span,
-    pub candidates: Vec<Value>,
-    pub picked: Vec<Value>,
-    pub left: usize,
-    pub with_done: bool,
-    /// `choose order`: the last candidate is placed without asking.
-    pub order: bool,
-    /// Indices into `candidates` of the pending decision's options (before `done`).
-    pub offered: Vec<usize>,
-}
-
-impl ChooseMany {
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        slot: u16,
-        decider: u8,
-        prompt: String,
-        span: Span,
-        candidates: Vec<Value>,
-        count: &ChooseCount,
-        left: usize,
-        with_done: bool,
-    ) -> Self {
-        ChooseMany {
-            slot,
-            decider,
-            prompt,
-            span,
-            candidates,
-            picked: Vec::new(),
-            left,
-            with_done,
-            order: matches!(count, ChooseCount::Order),
-            offered: Vec::new(),
-        }
-    }
-}
-
-#[derive(Clone, Debug)]
-pub(crate) struct SimulFrame {
-    pub at: At,
-    pub players: Vec<u8>,
-    pub idx: usize,
-    pub answers: Vec<Value>,
-    pub offered: Vec<Value>,
-    /// Decision events, shown once everyone has chosen.
-    pub events: Vec<Event>,
-    pub running: bool,
-    /// The choice of several elements the player at `idx` is making (`choose N`, `up to N`, `any`,
-    /// `order`), one decision per element.
-    pub picking: Option<Box<ChooseMany>>,
-}
-
-impl SimulFrame {
-    pub fn new(at: At, players: Vec<u8>) -> Self {
-        SimulFrame {
-            at,
-            players,
-            idx: 0,
-            answers: Vec::new(),
-            offered: Vec::new(),
-            events: Vec::new(),
-            running: false,
-            picking: None,
-        }
-    }
-}
+/// The words a compiled decision statement's closures give for its parts (closures/decisions.rs),
+/// asked where the walker evaluates each part, in its order; `None` for a part, or no `Words` at
+/// all: the walker evaluates it.
+pub(crate) type Words<'w, 'a> = Option<&'w mut dyn FnMut(&mut Mach<'a>, Part) -> Option<i64>>;
 
 impl<'a> Mach<'a> {
     /// Who decides: `by`, else `you`, else the active player; always a seat.
-    fn decider(&mut self, by: Option<&Expr>, span: Span) -> R<u8> {
+    fn decider(&mut self, by: Option<&Expr>, span: Span, words: &mut Words<'_, 'a>) -> R<u8> {
         let (p, span) = match by {
-            Some(e) => (self.eval_player(e)?, e.span),
+            Some(e) => match self.word(words, Part::By) {
+                Some(w) if (0..self.s.players as i64 + self.s.participants as i64).contains(&w) => {
+                    (w as u8, e.span)
+                }
+                _ => (self.eval_player(e)?, e.span),
+            },
             None => (self.you().unwrap_or(self.s.active), span),
         };
         self.seat_only(p, span, "takes no decision")
+    }
+
+    /// The word the closures give for `part` (`Words`), if any.
+    fn word(&mut self, words: &mut Words<'_, 'a>, part: Part) -> Option<i64> {
+        words.as_mut().and_then(|f| f(self, part))
+    }
+
+    /// `actions by P MODE [...]`: its frame pushed (the loop lists and asks its menu, `step_menu`),
+    /// who decides and `times N` by the closures' words where they give them.
+    pub(crate) fn exec_actions(
+        &mut self,
+        stmt: &'a Stmt,
+        at: At,
+        mut words: Words<'_, 'a>,
+    ) -> R<Flow> {
+        let StmtKind::Actions { by, mode, .. } = &stmt.kind else {
+            return Ok(Flow::Next);
+        };
+        let decider = match self.word(&mut words, Part::By) {
+            Some(w) if (0..self.s.players as i64 + self.s.participants as i64).contains(&w) => {
+                w as u8
+            }
+            _ => self.eval_player(by)?,
+        };
+        self.seat_only(decider, by.span, "takes no decision")?;
+        let left = match mode {
+            MenuMode::Times(n) => match self.word(&mut words, Part::Count) {
+                Some(w) => Some(w),
+                None => Some(self.eval_int(n)?),
+            },
+            MenuMode::Once | MenuMode::OnceOrPass | MenuMode::UntilPass => None,
+        };
+        let menu = self.s.recycled.get().menu_frame(MenuFrame {
+            at,
+            decider,
+            left,
+            taken: 0,
+            offered: Vec::new(),
+        });
+        self.s.frames.push(Frame::Menu(menu));
+        Ok(Flow::Next)
     }
 
     /// `p` when it is a seat; a participant (`participant NAME`) plays by the script's statements
@@ -228,12 +176,19 @@ impl<'a> Mach<'a> {
         r.map(|()| out)
     }
 
-    pub fn exec_choose(&mut self, stmt: &'a Stmt, slot: u16, ch: &'a Choose, at: At) -> R<Flow> {
+    pub fn exec_choose(
+        &mut self,
+        stmt: &'a Stmt,
+        slot: u16,
+        ch: &'a Choose,
+        at: At,
+        mut words: Words<'_, 'a>,
+    ) -> R<Flow> {
         let span = stmt.span;
         if let Some(stop) = self.before_decision(span)? {
             return Ok(Flow::Stop(stop));
         }
-        let decider = self.decider(ch.by.as_ref(), span)?;
+        let decider = self.decider(ch.by.as_ref(), span, &mut words)?;
         // The candidates by the closures where they compiled, else by the walker.
         let p: &'a crate::program::Program = self.p;
         let closures = p.closures.as_deref().filter(|_| self.s.fixed.closures);
@@ -255,7 +210,7 @@ impl<'a> Mach<'a> {
                 Ok(Flow::Stop(d))
             }
             count => {
-                let (n, with_done, default) = self.count_of(count, cands.len())?;
+                let (n, with_done, default) = self.count_of(count, cands.len(), &mut words)?;
                 if !with_done && cands.len() < n {
                     self.set_local(slot, Value::list(cands));
                     return Ok(self.fail(span));
@@ -320,17 +275,22 @@ impl<'a> Mach<'a> {
         prompt: Option<&'a TextIr>,
         branches: &'a [BranchIr],
         at: At,
+        mut words: Words<'_, 'a>,
     ) -> R<Flow> {
         let span = stmt.span;
         if let Some(stop) = self.before_decision(span)? {
             return Ok(Flow::Stop(stop));
         }
-        let decider = self.decider(by, span)?;
+        let decider = self.decider(by, span, &mut words)?;
         let mut labels = Vec::new();
         let mut blocks = Vec::new();
         for (k, b) in branches.iter().enumerate() {
             if let Some(c) = &b.condition {
-                if !self.eval_bool(c)? {
+                let holds = match self.word(&mut words, Part::Condition(k)) {
+                    Some(w) => w != 0,
+                    None => self.eval_bool(c)?,
+                };
+                if !holds {
                     continue;
                 }
             }
@@ -501,14 +461,27 @@ impl<'a> Mach<'a> {
 
     /// How many elements a choice of several takes (of `candidates` available), whether it offers
     /// `done`, and its default prompt.
-    fn count_of(&mut self, count: &ChooseCount, candidates: usize) -> R<(usize, bool, String)> {
+    fn count_of(
+        &mut self,
+        count: &ChooseCount,
+        candidates: usize,
+        words: &mut Words<'_, 'a>,
+    ) -> R<(usize, bool, String)> {
         Ok(match count {
             ChooseCount::Exactly(e) => {
-                let n = self.eval_int(e)?.max(0) as usize;
+                let n = match self.word(words, Part::Count) {
+                    Some(w) => w,
+                    None => self.eval_int(e)?,
+                };
+                let n = n.max(0) as usize;
                 (n, false, format!("Choose {n}"))
             }
             ChooseCount::UpTo(e) => {
-                let n = self.eval_int(e)?.max(0) as usize;
+                let n = match self.word(words, Part::Count) {
+                    Some(w) => w,
+                    None => self.eval_int(e)?,
+                };
+                let n = n.max(0) as usize;
                 (n, true, format!("Choose up to {n}"))
             }
             ChooseCount::Order => (candidates, false, "Choose the next".to_string()),
@@ -538,7 +511,7 @@ impl<'a> Mach<'a> {
             self.set_you(Some(q));
             let r = (|| -> R<(Vec<Value>, usize, bool, String)> {
                 let cands = self.domain(var, domain, filter)?;
-                let (n, with_done, default) = self.count_of(count, cands.len())?;
+                let (n, with_done, default) = self.count_of(count, cands.len(), &mut None)?;
                 Ok((cands, n, with_done, default))
             })();
             let prompt = match r {

@@ -24,6 +24,9 @@ pub(crate) struct Mach<'a> {
     pub p: &'a Program,
     pub l: &'a Layout,
     pub s: &'a mut State,
+    /// While a compiled statement that draws inside its expressions runs: the copy of the game's
+    /// generator its closures draw from (closures/draws.rs, `Draws`); `None` everywhere else.
+    pub draws: Option<Box<crate::engine::closures::Draws>>,
 }
 
 /// Why the run loop stopped.
@@ -155,6 +158,16 @@ impl Frame {
 }
 
 impl<'a> Mach<'a> {
+    /// The engine at work on state `s` of program `p`, laid out as `l`; no draws kept.
+    pub(crate) fn new(p: &'a Program, l: &'a Layout, s: &'a mut State) -> Mach<'a> {
+        Mach {
+            p,
+            l,
+            s,
+            draws: None,
+        }
+    }
+
     /// A runtime error at `span`, with the position.
     pub fn err(&self, span: Span, message: String) -> RuntimeError {
         RuntimeError::located(self.p, message, span, self.position())
@@ -245,6 +258,10 @@ impl<'a> Mach<'a> {
                         !(first && matches!(stmt.kind, StmtKind::Shuffle(_))) as u64;
                 }
             }
+        }
+        #[cfg(test)]
+        {
+            self.s.probe.counted.statements += 1;
         }
         self.exec_walked(stmt, At { block: b, idx: i })
     }

@@ -19,6 +19,7 @@ pub(crate) mod menus;
 mod moves;
 pub(crate) mod options;
 mod parts;
+mod pending;
 #[cfg(any(test, debug_assertions))]
 pub(crate) mod probe;
 mod rounds;
@@ -293,11 +294,7 @@ impl Game {
     }
 
     fn mach(&mut self) -> Mach<'_> {
-        Mach {
-            p: &self.prog,
-            l: &self.layout,
-            s: &mut self.st,
-        }
+        Mach::new(&self.prog, &self.layout, &mut self.st)
     }
 
     /// Runs to the next decision, the end or an error.
@@ -476,11 +473,7 @@ impl Game {
         let Game {
             prog, layout, st, ..
         } = &mut g;
-        view::inventory(&mut Mach {
-            p: prog,
-            l: layout,
-            s: st,
-        })
+        view::inventory(&mut Mach::new(prog, layout, st))
     }
 
     /// What a seat may see.

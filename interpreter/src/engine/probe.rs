@@ -35,6 +35,9 @@ pub(crate) struct Counted {
     pub texts: u64,
     /// Statements the closures compiled that the walker ran, a closure not answering (exec.rs).
     pub walked: u64,
+    /// Statements the walker's loop ran itself (exec.rs, `run_block`): not compiled, or their
+    /// closures not answering; each game's first `shuffle` among them.
+    pub statements: u64,
     /// Parts of a `log` the walker evaluated while nobody records, their value closure not
     /// compiled or not answering (closures/in_place.rs).
     pub parts_walked: u64,

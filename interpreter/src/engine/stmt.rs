@@ -1,6 +1,6 @@
 //! Engine stage: the execution of statements (moves, variables, loops, turns, failure).
 
-use super::decide::{MenuFrame, SimulFrame};
+use super::decide::SimulFrame;
 use super::eval::MAX_DEPTH;
 use super::exec::{At, Flow, Frame, Mach, Stop, TurnStage};
 use super::label::{kind_name, zone_label};
@@ -46,7 +46,7 @@ impl<'a> Mach<'a> {
                 let v = self.eval(e)?;
                 self.set_local(*slot, v);
             }
-            StmtKind::Choose(slot, ch) => return self.exec_choose(stmt, *slot, ch, at),
+            StmtKind::Choose(slot, ch) => return self.exec_choose(stmt, *slot, ch, at, None),
             StmtKind::Assign(t, op, e) => {
                 let v = self.eval(e)?;
                 self.assign_value(t, *op, v, span)?;
@@ -280,27 +280,12 @@ impl<'a> Mach<'a> {
                 };
                 self.unwind_to(i);
             }
-            StmtKind::Actions { by, mode, .. } => {
-                let decider = self.eval_player(by)?;
-                self.seat_only(decider, by.span, "takes no decision")?;
-                let left = match mode {
-                    crate::program::MenuMode::Times(n) => Some(self.eval_int(n)?),
-                    _ => None,
-                };
-                let menu = self.s.recycled.get().menu_frame(MenuFrame {
-                    at,
-                    decider,
-                    left,
-                    taken: 0,
-                    offered: Vec::new(),
-                });
-                self.s.frames.push(Frame::Menu(menu));
-            }
+            StmtKind::Actions { .. } => return self.exec_actions(stmt, at, None),
             StmtKind::ChooseBranch {
                 by,
                 prompt,
                 branches,
-            } => return self.exec_branch(stmt, by.as_ref(), prompt.as_ref(), branches, at),
+            } => return self.exec_branch(stmt, by.as_ref(), prompt.as_ref(), branches, at, None),
             StmtKind::Simultaneously { players, .. } => {
                 let v = self.eval(players)?;
                 let list = match v {

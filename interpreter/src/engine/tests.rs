@@ -2,6 +2,7 @@
 
 mod build;
 mod closures;
+mod decisions;
 mod draws;
 mod events;
 mod expressions;

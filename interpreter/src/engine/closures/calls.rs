@@ -9,10 +9,11 @@
 //! [`DEPTH`] deep; deeper, the walker pushes frames. `emit` gives its arguments to the walker's
 //! `emit`, which pushes the triggers that listen as one frame; the block resumes after it.
 
+use super::blocks::inline;
 use super::env::{word, NONE, SLOTS};
 use super::expr::{compile, Int, C};
 use super::piles::{or_none, refill_of, Refill};
-use super::stmts::{self, inline, value, Ctl, Regs, Step, R};
+use super::stmts::{self, value, Ctl, Regs, Step, R};
 use super::value::{compile_value, eval_value, Val};
 use crate::engine::exec::{Frame, Mach};
 use crate::engine::state::Ctx;
@@ -47,12 +48,15 @@ fn run_body(
     let given = match inline(m, inner, code, || None)? {
         Ctl::Next => None,
         Ctl::Return(w) => Some(w),
-        Ctl::Walk | Ctl::Pushed => {
+        ctl @ (Ctl::Walk | Ctl::Pushed | Ctl::Paused(_)) => {
             m.s.frames.insert(mark, Frame::Call);
             if let Some((slot, ..)) = result {
                 m.s.frames.insert(mark, Frame::Result { slot });
             }
-            return Ok(Ctl::Pushed);
+            return Ok(match ctl {
+                paused @ Ctl::Paused(_) => paused,
+                _ => Ctl::Pushed,
+            });
         }
         // The checker keeps a `break` inside a loop of its body: never out of a call.
         Ctl::Break => return Err(m.err(code.span, "`break` outside a loop".into())),
@@ -161,7 +165,6 @@ pub(super) fn call(
             slots: [NONE; SLOTS],
             you: regs.you,
             depth: regs.depth + 1,
-            draws: None,
         };
         // The arguments given `none`, a bit each.
         let mut nones = 0u32;
@@ -295,7 +298,6 @@ pub(super) fn perform(
             slots: [NONE; SLOTS],
             you,
             depth: regs.depth + 1,
-            draws: None,
         };
         let ctx = Ctx {
             locals: m.s.take_locals(body.slots as usize),

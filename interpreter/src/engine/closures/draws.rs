@@ -209,9 +209,9 @@ pub(super) fn random(cx: &mut Cx, l: &Expr) -> C<Int> {
 /// the statement instead. The step draws nothing else: its effect is a local or a number written.
 pub(super) fn kept(step: Step) -> Step {
     Box::new(move |m, regs| {
-        regs.draws = Some(Box::new(Draws::of(m)));
+        m.draws = Some(Box::new(Draws::of(m)));
         let ctl = step(m, regs);
-        let draws = regs.draws.take();
+        let draws = m.draws.take();
         if !matches!(ctl, Ok(Ctl::Walk)) {
             if let Some(d) = draws {
                 d.keep(m);
@@ -267,4 +267,42 @@ pub(super) fn conditions_draw<'e>(
     let judged = sx.pure;
     conds.clone().any(|c| !judged.pure(c))
         && conds.all(|c| judged.pure(c) || drawn_inside(judged, c))
+}
+
+/// A condition `cf` of a `require` or a `while` tested as an `if`'s: its pile refilled first
+/// (`refill`), or drawing from a copy of the generator (`drawing`), kept when it answered. `None`
+/// where the refill or the condition could not answer: the walker tests it.
+pub(super) fn tested(
+    m: &mut Mach,
+    regs: &mut super::stmts::Regs,
+    refill: Option<&super::piles::Refill>,
+    drawing: bool,
+    cf: &Int,
+) -> Option<i64> {
+    refill.map_or(Some(()), |r| r.run(m, regs))?;
+    if drawing {
+        m.draws = Some(Box::new(Draws::of(m)));
+    }
+    let holds = eval(m, regs, cf);
+    let draws = m.draws.take();
+    if let (Some(_), Some(d)) = (holds, draws) {
+        d.keep(m);
+    }
+    holds
+}
+
+/// A condition of a `require` or a `while`, compiled as an `if`'s: drawing inside where it draws in
+/// the walker's order (`conditions_draw`), else with the refill of a pile it reads first
+/// (`piles::leading`). Its closure, the refill, and whether it draws (then `tested` runs it).
+pub(super) fn condition(sx: &mut Sx, c: &Expr) -> C<(Int, Option<super::piles::Refill>, bool)> {
+    let drawing = conditions_draw(sx, std::iter::once(c));
+    sx.cx.draws = drawing;
+    let cf = compile(&mut sx.cx, c);
+    sx.cx.draws = false;
+    let cf = cf?;
+    let refill = (!drawing)
+        .then(|| super::piles::leading(&mut sx.cx, std::iter::once(c)))
+        .flatten()
+        .and_then(|mut refills| refills.pop().flatten());
+    Ok((cf, refill, drawing))
 }

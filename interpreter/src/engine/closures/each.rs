@@ -7,8 +7,9 @@
 //! the walker's, the walker's `Frame::For` is made at that item and the walker goes on from there,
 //! as `inline` does for `while` and `repeat`.
 
+use super::blocks::block;
 use super::expr::{compile, Cx};
-use super::stmts::{block, eval, Ctl, Step, Sx};
+use super::stmts::{eval, Ctl, Step, Sx};
 use crate::engine::exec::{At, Frame, Mach};
 use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind, StmtKind, Ty};
 use crate::value::Value;

@@ -300,7 +300,38 @@ pub(super) fn reads_piles(judged: &crate::purity::Judged, e: &crate::program::Ex
     }
     match &e.kind {
         ExprKind::CallFn(..) | ExprKind::Prop(..) | ExprKind::Builtin(Builtin::Random, _) => false,
-        _ => {
+        // Every other form is pure but for what its parts read (listed, so that a new form must
+        // be judged here).
+        ExprKind::Builtin(..)
+        | ExprKind::Const(_)
+        | ExprKind::Local(_)
+        | ExprKind::Global(_)
+        | ExprKind::PlayerVar(..)
+        | ExprKind::CardVar(..)
+        | ExprKind::Option(_)
+        | ExprKind::Column(_)
+        | ExprKind::TagOf(..)
+        | ExprKind::Field(..)
+        | ExprKind::Zone(..)
+        | ExprKind::Spaces
+        | ExprKind::You
+        | ExprKind::This
+        | ExprKind::Active
+        | ExprKind::Players
+        | ExprKind::Everyone
+        | ExprKind::TurnNumber
+        | ExprKind::Participant(_)
+        | ExprKind::Unary(..)
+        | ExprKind::Binary(..)
+        | ExprKind::IsTag(..)
+        | ExprKind::IsKind(..)
+        | ExprKind::If(..)
+        | ExprKind::List(_)
+        | ExprKind::Range(..)
+        | ExprKind::Aggregate { .. }
+        | ExprKind::Pile { .. }
+        | ExprKind::Text(_)
+        | ExprKind::Let(..) => {
             let mut ok = true;
             e.children(&mut |x| ok = ok && reads_piles(judged, x));
             ok

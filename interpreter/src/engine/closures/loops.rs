@@ -2,7 +2,7 @@
 //!
 //! A compiled loop runs its body inline, pass after pass, with no frame of its own. Each pass
 //! charges one unit of work (the walker's step of the loop's frame; a loop of an empty body
-//! reaches the budget as the walker's does) and the body's statements (`stmts::inline`). A
+//! reaches the budget as the walker's does) and the body's statements (`blocks::inline`). A
 //! compiled `break` answers [`Ctl::Break`]: the innermost compiled loop catches it and the
 //! statement after the loop follows; the constructs that run a body inline between them
 //! (`if`, `phase`, `strict`, `round`, `turn`) pop their frames and pass it on. A `break` that
@@ -11,8 +11,9 @@
 //! statement of the body is the walker's, or pushed frames, the loop's walker frame is made
 //! (`While`, `Repeat` with the passes left, `Loop`) below the body's, and the walker goes on.
 
+use super::blocks::{block, inline_charged, BlockCode};
 use super::expr::compile;
-use super::stmts::{block, charge, eval, inline_charged, BlockCode, Ctl, Regs, Step, Sx, R};
+use super::stmts::{charge, eval, Ctl, Regs, Step, Sx, R};
 use crate::engine::exec::{At, Frame, Mach};
 use crate::program::{BlockId, Expr};
 use cardgame_grammar::ast::Span;
@@ -44,8 +45,22 @@ pub(super) fn compile_while(
     at: At,
     span: Span,
 ) -> Result<Step, &'static str> {
-    let cf = compile(&mut sx.cx, c)?;
+    // A condition that draws inside, or reads a pile first, as an `if`'s (draws.rs, piles.rs),
+    // tested before every pass.
+    let (cf, refill, drawing) = super::draws::condition(sx, c)?;
     let code = block(sx, body);
+    if drawing || refill.is_some() {
+        return Ok(Box::new(move |m, regs| loop {
+            match super::draws::tested(m, regs, refill.as_ref(), drawing, &cf) {
+                None => return Ok(Ctl::Walk),
+                Some(0) => return Ok(Ctl::Next),
+                Some(_) => {}
+            }
+            if let Some(end) = pass(m, regs, &code, span, || Some(Frame::While { at }))? {
+                return Ok(end);
+            }
+        }));
+    }
     Ok(Box::new(move |m, regs| loop {
         match eval(m, regs, &cf) {
             // The walker tests the condition again: nothing was done since.

@@ -9,9 +9,11 @@
 //! walker's game but for the work counted. The walker is the oracle (engine/tests/closures.rs).
 
 mod aggregates;
+mod blocks;
 mod builtins;
 mod calls;
 mod choices;
+mod decisions;
 mod draws;
 mod each;
 mod env;
@@ -33,6 +35,7 @@ mod text_store;
 mod texts;
 mod value;
 
+pub(crate) use draws::Draws;
 pub(crate) use kinds::kind_table;
 pub(crate) use segments::{run, segment};
 
@@ -91,7 +94,7 @@ pub(crate) struct Closures {
     /// Per action: its label compiled (texts.rs), `None` where the walker builds it.
     labels: Vec<Option<texts::Text>>,
     /// Per block: its statements compiled (segments.rs), `None` for a block of no body compiled.
-    blocks: Vec<Option<std::sync::Arc<stmts::BlockCode>>>,
+    blocks: Vec<Option<std::sync::Arc<blocks::BlockCode>>>,
     /// Per global trigger, and per kind per card trigger: its condition compiled, its event's
     /// arguments in their slots (`None`: none, or the walker evaluates it).
     conditions: (Vec<Option<Int>>, Vec<Vec<Option<Int>>>),
@@ -239,7 +242,7 @@ impl Closures {
         t.part(j, &mut Env::new(p, s, l, decider, &mut slots))
     }
 
-    fn block_code(&self, b: crate::program::BlockId) -> Option<&stmts::BlockCode> {
+    fn block_code(&self, b: crate::program::BlockId) -> Option<&blocks::BlockCode> {
         self.blocks.get(b.index())?.as_deref()
     }
 

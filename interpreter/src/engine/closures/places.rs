@@ -83,7 +83,7 @@ fn spot(sx: &mut Sx, t: &Target) -> C<Spot> {
 }
 
 /// The walker's place of a spot, computed; `None` when a closure could not answer.
-fn place(m: &Mach, regs: &mut Regs, s: &Spot) -> Option<Place> {
+fn place(m: &mut Mach, regs: &mut Regs, s: &Spot) -> Option<Place> {
     Some(match s {
         Spot::Local(slot, _) => Place::Local(*slot),
         Spot::Global(v, _) => Place::Global(*v, m.l.var(crate::program::VarId(*v as u16))),

@@ -11,9 +11,10 @@
 //! is compiled too; the reads of a guarded check's conditions, noted for `watch`, are the
 //! walker's (watch.rs).
 
+use super::blocks::{self, BlockCode};
 use super::env::{NONE, SLOTS};
 use super::expr::Cx;
-use super::stmts::{self, charge, BlockCode, Ctl, Step, Sx};
+use super::stmts::{self, charge, Ctl, Step, Sx};
 use crate::engine::exec::{At, Flow, Frame, Mach, Stop, TurnStage};
 use crate::program::{BlockId, Body, Expr, Program, Ty};
 use std::sync::Arc;
@@ -37,7 +38,7 @@ pub(crate) fn build(p: &Program) -> Vec<Option<Arc<BlockCode>>> {
             ret,
             blocks: &mut blocks,
         };
-        stmts::block(&mut sx, b.block);
+        blocks::block(&mut sx, b.block);
     };
     for b in p.setup.iter().chain(&p.flow).chain(&p.checks) {
         body(b, &[], None);
@@ -102,7 +103,6 @@ pub(crate) fn run(m: &mut Mach, code: &BlockCode, i: u32) -> stmts::R<Option<Flo
         slots: [NONE; SLOTS],
         you: 0,
         depth: 0,
-        draws: None,
     };
     stmts::load(m, &mut regs, code.reads);
     charge(m, code.charge[i as usize], code.span)?;
@@ -115,6 +115,12 @@ pub(crate) fn run(m: &mut Mach, code: &BlockCode, i: u32) -> stmts::R<Option<Flo
             Ctl::Pushed => {
                 k += 1;
                 break;
+            }
+            Ctl::Paused(stop) => {
+                if let Some(Frame::Block { pc, .. }) = m.s.frames.get_mut(frame) {
+                    *pc = k as u32 + 1;
+                }
+                return Ok(Some(Flow::Stop(stop)));
             }
             Ctl::Left(flow) => return Ok(Some(flow)),
             // Out of the loops run inline: the walker's loop frame below is left (loops.rs).
@@ -137,7 +143,7 @@ pub(crate) fn run(m: &mut Mach, code: &BlockCode, i: u32) -> stmts::R<Option<Flo
 /// `phase NAME { body }`: its frame pushed (errors name the phase, `end phase` unwinds to it), its
 /// event while recording, the body run as `framed` runs it.
 pub(super) fn phase(sx: &mut Sx, name: &str, body: BlockId, at: At) -> Step {
-    let (code, name) = (stmts::block(sx, body), name.to_string());
+    let (code, name) = (blocks::block(sx, body), name.to_string());
     Box::new(move |m, regs| {
         if m.s.record {
             let name = name.clone();
@@ -150,14 +156,14 @@ pub(super) fn phase(sx: &mut Sx, name: &str, body: BlockId, at: At) -> Step {
 /// `strict { body }`: its frame pushed (a failure inside unwinds to it), the body run as `framed`
 /// runs it.
 pub(super) fn strict(sx: &mut Sx, body: BlockId) -> Step {
-    let code = stmts::block(sx, body);
+    let code = blocks::block(sx, body);
     Box::new(move |m, regs| framed(m, regs, &code, Frame::Strict))
 }
 
 /// `round { body }` outside a round (inside one, the walker's error): its frame pushed (popped, it
 /// brings back the players out for the round), the body run as `framed` runs it.
 pub(super) fn round(sx: &mut Sx, body: BlockId) -> Step {
-    let code = stmts::block(sx, body);
+    let code = blocks::block(sx, body);
     Box::new(move |m, regs| {
         if m.s.frames.iter().any(|f| matches!(f, Frame::Round)) {
             return Ok(Ctl::Walk);
@@ -185,7 +191,7 @@ pub(super) fn end_round() -> Step {
 fn framed(m: &mut Mach, regs: &mut stmts::Regs, code: &BlockCode, frame: Frame) -> stmts::R<Ctl> {
     let mark = m.s.frames.len();
     m.s.frames.push(frame);
-    match stmts::inline(m, regs, code, || None)? {
+    match blocks::inline(m, regs, code, || None)? {
         Ctl::Next => {
             m.pop_frame();
             Ok(Ctl::Next)
@@ -245,7 +251,7 @@ pub(super) fn turn(sx: &mut Sx, e: &Expr, body: BlockId) -> super::expr::C<Step>
         return Err("`turn` of what is not known to be a player");
     }
     let pf = super::expr::compile(&mut sx.cx, e)?;
-    let code = stmts::block(sx, body);
+    let code = blocks::block(sx, body);
     Ok(Box::new(move |m, regs| {
         let player = match stmts::eval(m, regs, &pf) {
             Some(p) if (0..m.s.players as i64).contains(&p) => p as u8,
@@ -266,6 +272,13 @@ pub(super) fn turn(sx: &mut Sx, e: &Expr, body: BlockId) -> super::expr::C<Step>
         });
         let mark = m.s.frames.len();
         m.s.active = player;
+        // `you` is the active player where the context names none, as the walker reads it; given
+        // back where the body goes on inline after the turn (where it pauses, the slots are
+        // loaded again when it resumes).
+        let you = regs.you;
+        if m.you().is_none() {
+            regs.you = player;
+        }
         m.s.turn += 1;
         m.s.turn_steps = m.s.steps;
         if m.s.record {
@@ -279,25 +292,27 @@ pub(super) fn turn(sx: &mut Sx, e: &Expr, body: BlockId) -> super::expr::C<Step>
             return Ok(Ctl::Pushed);
         }
         // The stage stays `Body` while the body runs inline: `end turn` makes it `End`.
-        match stmts::inline(m, regs, &code, || None)? {
+        match blocks::inline(m, regs, &code, || None)? {
             Ctl::Next => {}
             Ctl::Return(w) => {
                 m.pop_frame();
+                regs.you = you;
                 return Ok(Ctl::Return(w));
             }
             // Out of the turn to the loop around it (no end: the walker's `break` unwinds it).
             Ctl::Break => {
                 m.unwind_to(mark - 1);
+                regs.you = you;
                 return Ok(Ctl::Break);
             }
             // `end turn` in the body unwound to this turn: its end follows.
             Ctl::Left(Flow::Next) if m.s.frames.len() == mark && ended(m) => {}
-            Ctl::Pushed => {
+            ctl @ (Ctl::Pushed | Ctl::Paused(_)) => {
                 // Paused: the walker's frames, the turn's body pushed.
                 if let Some(Frame::Turn { stage, .. }) = m.s.frames.get_mut(mark - 1) {
                     *stage = TurnStage::End;
                 }
-                return Ok(Ctl::Pushed);
+                return Ok(ctl);
             }
             other => return Ok(other),
         }
@@ -311,6 +326,7 @@ pub(super) fn turn(sx: &mut Sx, e: &Expr, body: BlockId) -> super::expr::C<Step>
             return Ok(Ctl::Left(Flow::Stop(Stop::Over(Box::new(o)))));
         }
         m.pop_frame();
+        regs.you = you;
         Ok(Ctl::Next)
     }))
 }

@@ -12,14 +12,14 @@
 //! Locals live in the walker's context and in the int slots at once: a write goes to both, so
 //! the walker reads what the closures wrote wherever it takes over (segments.rs).
 
+use super::blocks::{block, inline, BlockCode};
 use super::env::{word, Env, Slots, NONE};
 use super::expr::{compile, Cx, Int, C};
 use super::value::eval_value;
-use crate::engine::exec::{At, Flow, Frame, Mach};
+use crate::engine::exec::{At, Flow, Frame, Mach, Stop};
 use crate::engine::RuntimeError;
 use crate::program::{
-    AssignOp, BinOp, BlockId, Builtin, ChooseCount, ExprKind, Program, Stmt, StmtKind, TextIr,
-    TextPartIr, Ty, UnOp,
+    AssignOp, BinOp, Builtin, ChooseCount, ExprKind, Stmt, StmtKind, TextIr, TextPartIr, Ty, UnOp,
 };
 use crate::value::Value;
 use cardgame_grammar::ast::Span;
@@ -43,6 +43,11 @@ pub(crate) enum Ctl {
     Return(i64),
     /// `break`: the innermost loop is left (loops.rs), the statement after it follows.
     Break,
+    /// A decision posed (decisions.rs: its frame on top, as the walker leaves it), or the game
+    /// ended before it: the walker's frames for the position are made as for `Pushed`, and the
+    /// loop stops with `Stop`; the block resumes after this statement once the decision is
+    /// answered.
+    Paused(Stop),
 }
 
 /// What a compiled body runs with: its slots, `you`, and how deep inside inline calls it runs
@@ -51,30 +56,10 @@ pub(crate) struct Regs {
     pub slots: Slots,
     pub you: u8,
     pub depth: u8,
-    /// While a statement that draws inside its expressions runs its closures: the copy of the
-    /// game's generator they draw from (draws.rs, `kept`).
-    pub draws: Option<Box<super::draws::Draws>>,
 }
 
 /// A compiled statement.
 pub(crate) type Step = Box<dyn for<'a, 'b> Fn(&'b mut Mach<'a>, &mut Regs) -> R<Ctl> + Send + Sync>;
-
-/// A block's statements compiled (`None`: the walker's), and the work charged when the block is
-/// entered at each statement: the statements from there to the first one not compiled.
-pub(crate) struct BlockCode {
-    pub id: BlockId,
-    /// The slots its closures read (`Cx::reads`), its nested blocks' included.
-    pub reads: u32,
-    pub steps: Vec<Option<Step>>,
-    /// Per statement, a `choose`'s candidates compiled (choices.rs).
-    pub choices: Vec<Option<super::choices::Domain>>,
-    /// Per statement, a `while`'s condition compiled, for the walker's loop frame (choices.rs).
-    pub conditions: Vec<Option<super::choices::Condition>>,
-    /// Per statement, its texts compiled (`texts::of_stmt`).
-    pub texts: Vec<Vec<Option<super::texts::Text>>>,
-    pub charge: Vec<u32>,
-    pub span: Span,
-}
 
 /// The statement compiler: the frame's types, the body's `return` type, and every block compiled,
 /// by id, shared by the statements that run them inline.
@@ -191,9 +176,9 @@ fn typed(cx: &mut Cx, e: &crate::program::Expr) -> C<(Int, Ty)> {
 
 /// Runs `f` on an `Env` over the game and the slots.
 #[inline(always)]
-pub(super) fn eval(m: &Mach, regs: &mut Regs, f: &Int) -> Option<i64> {
+pub(super) fn eval(m: &mut Mach, regs: &mut Regs, f: &Int) -> Option<i64> {
     let mut env = Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots);
-    env.draws = regs.draws.as_deref_mut();
+    env.draws = m.draws.as_deref_mut();
     f(&mut env)
 }
 
@@ -214,200 +199,6 @@ pub(super) fn failed(m: &mut Mach, span: Span) -> Ctl {
     }
 }
 
-/// Compiles block `id` (once: a block belongs to one body) and records it by id.
-pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
-    if let Some(Some(done)) = sx.blocks.get(id.index()) {
-        sx.cx.reads |= done.reads;
-        return done.clone();
-    }
-    let outer = std::mem::take(&mut sx.cx.reads);
-    let p: &Program = sx.cx.p;
-    let stmts: &[Stmt] = p.blocks.get(id.index()).map_or(&[], |b| &b.stmts);
-    let mut choices = Vec::with_capacity(stmts.len());
-    let mut conditions = Vec::with_capacity(stmts.len());
-    let mut texts = Vec::with_capacity(stmts.len());
-    let steps: Vec<Option<Step>> = (stmts.iter().enumerate())
-        .map(|(i, st)| {
-            let at = At {
-                block: id,
-                idx: i as u32,
-            };
-            // A decision's candidates, compiled with the frame's types before it.
-            conditions.push(match &st.kind {
-                StmtKind::While(c, _) => super::choices::compile_condition(sx, c),
-                _ => None,
-            });
-            choices.push(match &st.kind {
-                StmtKind::Choose(_, ch) => {
-                    super::choices::compile_domain(sx, ch.var, &ch.domain, ch.filter.as_ref())
-                }
-                // Each seat's candidates, the seat in its slot (and `you`, from the context).
-                StmtKind::Simultaneously {
-                    player,
-                    count: ChooseCount::One,
-                    var,
-                    domain,
-                    filter,
-                    ..
-                } => {
-                    sx.cx.set_type(*player, Ty::Player);
-                    super::choices::compile_domain(sx, *var, domain, filter.as_ref())
-                }
-                _ => None,
-            });
-            texts.push(
-                (super::texts::of_stmt(st).into_iter())
-                    .map(|t| t.and_then(|t| super::texts::compile(&mut sx.cx, t).ok()))
-                    .collect(),
-            );
-            let step = stmt(sx, st, at).ok();
-            // The blocks inside a statement the walker runs are entered by the walker: each
-            // is compiled for itself (with what the frame's types are known to be here). A
-            // `simultaneously`'s body reads the seat and, choosing one, its answer (`none` when it
-            // had no candidate: the slot then holds no word).
-            if let StmtKind::Simultaneously {
-                player,
-                count,
-                var,
-                domain,
-                ..
-            } = &st.kind
-            {
-                sx.cx.set_type(*player, Ty::Player);
-                match (count, super::each::item_type(&sx.cx, domain)) {
-                    (ChooseCount::One, Some(t)) => sx.cx.set_type(*var, t),
-                    _ => {
-                        if let Some(t) = sx.cx.types.get_mut(*var as usize) {
-                            *t = None;
-                        }
-                    }
-                }
-            }
-            for b in nested(st) {
-                block(sx, b);
-            }
-            step
-        })
-        .collect();
-    let mut charge = vec![0u32; steps.len() + 1];
-    for i in (0..steps.len()).rev() {
-        charge[i] = if steps[i].is_some() {
-            charge[i + 1] + 1
-        } else {
-            0
-        };
-    }
-    let span = stmts.first().map_or(p.header, |s| s.span);
-    let reads = sx.cx.reads;
-    sx.cx.reads |= outer;
-    let code = Arc::new(BlockCode {
-        id,
-        reads,
-        steps,
-        choices,
-        conditions,
-        texts,
-        charge,
-        span,
-    });
-    if sx.blocks.len() <= id.index() {
-        sx.blocks.resize_with(id.index() + 1, || None);
-    }
-    sx.blocks[id.index()] = Some(code.clone());
-    code
-}
-
-/// The blocks a statement holds.
-fn nested(st: &Stmt) -> Vec<BlockId> {
-    match &st.kind {
-        StmtKind::If(branches, other) => branches.iter().map(|(_, b)| *b).chain(*other).collect(),
-        StmtKind::For { body, .. }
-        | StmtKind::While(_, body)
-        | StmtKind::Repeat(_, body)
-        | StmtKind::Loop(body)
-        | StmtKind::Strict(body)
-        | StmtKind::Turn(_, body)
-        | StmtKind::Phase(_, body)
-        | StmtKind::Round(body)
-        | StmtKind::Simultaneously { body, .. } => vec![*body],
-        StmtKind::ChooseBranch { branches, .. } => branches.iter().map(|b| b.body).collect(),
-        StmtKind::Let(..)
-        | StmtKind::Choose(..)
-        | StmtKind::Assign(..)
-        | StmtKind::Move { .. }
-        | StmtKind::Shuffle(_)
-        | StmtKind::Pay(..)
-        | StmtKind::Reveal(..)
-        | StmtKind::Show(..)
-        | StmtKind::Break
-        | StmtKind::Require(_)
-        | StmtKind::Stop
-        | StmtKind::Perform { .. }
-        | StmtKind::Emit(..)
-        | StmtKind::Call(..)
-        | StmtKind::CallLet(..)
-        | StmtKind::Return(_)
-        | StmtKind::EndTurn
-        | StmtKind::EndPhase
-        | StmtKind::EndRound
-        | StmtKind::Actions { .. }
-        | StmtKind::Eliminate(_)
-        | StmtKind::OutForRound(_)
-        | StmtKind::Win(..)
-        | StmtKind::WinTeam(..)
-        | StmtKind::Stat(..)
-        | StmtKind::StatAt(..)
-        | StmtKind::Log(_)
-        | StmtKind::LogTo(..) => Vec::new(),
-    }
-}
-
-/// Runs `code` inline from its start, its work charged. Where a statement is the walker's, or
-/// pushed frames, the walker's frames for the position are made: `around` (the loop's frame, when
-/// the block is a loop's body) and the block's own, resuming there.
-#[inline(always)]
-pub(crate) fn inline(
-    m: &mut Mach,
-    regs: &mut Regs,
-    code: &BlockCode,
-    around: impl FnOnce() -> Option<Frame>,
-) -> R<Ctl> {
-    charge(m, code.charge[0], code.span)?;
-    inline_charged(m, regs, code, around)
-}
-
-/// `inline` of a block whose work the caller charged (a loop's pass: loops.rs).
-#[inline(always)]
-pub(crate) fn inline_charged(
-    m: &mut Mach,
-    regs: &mut Regs,
-    code: &BlockCode,
-    around: impl FnOnce() -> Option<Frame>,
-) -> R<Ctl> {
-    for (j, step) in code.steps.iter().enumerate() {
-        let mark = m.s.frames.len();
-        let ctl = match step {
-            Some(f) => f(m, regs)?,
-            None => Ctl::Walk,
-        };
-        let pc = match ctl {
-            Ctl::Next => continue,
-            Ctl::Left(flow) => return Ok(Ctl::Left(flow)),
-            Ctl::Return(w) => return Ok(Ctl::Return(w)),
-            Ctl::Break => return Ok(Ctl::Break),
-            Ctl::Walk => j as u32,
-            Ctl::Pushed => j as u32 + 1,
-        };
-        let block = Frame::Block { block: code.id, pc };
-        m.s.frames.insert(mark, block);
-        if let Some(f) = around() {
-            m.s.frames.insert(mark, f);
-        }
-        return Ok(Ctl::Pushed);
-    }
-    Ok(Ctl::Next)
-}
-
 /// Whether building `t` cannot fail, known when compiling (as `Mach::text_is_plain`).
 fn plain(cx: &Cx, t: &TextIr) -> bool {
     crate::engine::label::plain_text(t, |s| {
@@ -419,7 +210,7 @@ fn plain(cx: &Cx, t: &TextIr) -> bool {
 /// The branch of an `if` taken (its `else`, numbered after the conditions, where `other`), if any;
 /// `None` where a condition's closure could not answer.
 #[inline(always)]
-fn branch(m: &Mach, regs: &mut Regs, conds: &[Int], other: bool) -> Option<Option<usize>> {
+fn branch(m: &mut Mach, regs: &mut Regs, conds: &[Int], other: bool) -> Option<Option<usize>> {
     for (i, c) in conds.iter().enumerate() {
         if eval(m, regs, c)? != 0 {
             return Some(Some(i));
@@ -430,7 +221,7 @@ fn branch(m: &Mach, regs: &mut Regs, conds: &[Int], other: bool) -> Option<Optio
 
 /// Compiles one statement; `Err` when it is the walker's. A `let`, `=`, `+=` or `-=` that draws
 /// inside its expression is compiled drawing, and keeps its draws when it runs (draws.rs).
-fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
+pub(super) fn stmt(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
     if !super::draws::keeps_draws(sx, st) {
         return stmt_of(sx, st, at);
     }
@@ -489,8 +280,9 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                 ChooseCount::One => item,
                 _ => item.map(|t| Ty::List(Box::new(t))),
             };
+            let step = super::decisions::choose(sx, ch, at);
             written(sx, *slot, chosen);
-            Err("a decision")
+            Ok(step)
         }
         StmtKind::CallLet(slot, proc, args) => {
             let step = super::calls::call(sx, *proc, args, Some(*slot));
@@ -514,7 +306,7 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         } => super::each::compile_for(sx, *slot, list, filter.as_ref(), *body, at, span),
         StmtKind::Simultaneously { player, .. } => {
             written(sx, *player, None);
-            Err("a simultaneous decision")
+            Ok(super::decisions::simultaneous(at))
         }
         StmtKind::Assign(t, op, e) => super::places::assign(sx, t, *op, e, span),
         StmtKind::Pay(e, t) => super::places::pay(sx, e, t, span),
@@ -560,9 +352,9 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             }
             if drawing {
                 return Ok(Box::new(move |m, regs| {
-                    regs.draws = Some(Box::new(super::draws::Draws::of(m)));
+                    m.draws = Some(Box::new(super::draws::Draws::of(m)));
                     let taken = branch(m, regs, &conds, other);
-                    let draws = regs.draws.take();
+                    let draws = m.draws.take();
                     let Some(taken) = taken else {
                         return Ok(Ctl::Walk);
                     };
@@ -594,7 +386,18 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             face,
         } => super::moves::compile_move(sx, what, to, *position, *face, span),
         StmtKind::Require(c) => {
-            let cf = compile(&mut sx.cx, c)?;
+            // A condition that draws inside, or reads a pile first, as an `if`'s (draws.rs,
+            // piles.rs).
+            let (cf, refill, drawing) = super::draws::condition(sx, c)?;
+            if drawing || refill.is_some() {
+                return Ok(Box::new(move |m, regs| {
+                    match super::draws::tested(m, regs, refill.as_ref(), drawing, &cf) {
+                        None => Ok(Ctl::Walk),
+                        Some(0) => Ok(failed(m, span)),
+                        Some(_) => Ok(Ctl::Next),
+                    }
+                }));
+            }
             Ok(Box::new(move |m, regs| match eval(m, regs, &cf) {
                 None => Ok(Ctl::Walk),
                 Some(0) => Ok(failed(m, span)),
@@ -729,12 +532,13 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             }))
         }
         StmtKind::Shuffle(_) => Err("`shuffle` of what is not known to be a zone"),
-        StmtKind::Reveal(..)
-        | StmtKind::Show(..)
-        | StmtKind::Stop
-        | StmtKind::Actions { .. }
-        | StmtKind::ChooseBranch { .. }
-        | StmtKind::LogTo(..) => Err("a statement the closures leave to the walker"),
+        StmtKind::Reveal(..) | StmtKind::Show(..) | StmtKind::Stop | StmtKind::LogTo(..) => {
+            Err("a statement the closures leave to the walker")
+        }
+        StmtKind::Actions { by, mode, .. } => Ok(super::decisions::actions(sx, by, mode, at)),
+        StmtKind::ChooseBranch { by, branches, .. } => {
+            Ok(super::decisions::branches(sx, by.as_ref(), branches, at))
+        }
         StmtKind::Phase(name, body) => Ok(super::segments::phase(sx, name, *body, at)),
         StmtKind::Turn(e, body) => super::segments::turn(sx, e, *body),
         StmtKind::EndTurn => Ok(super::segments::end_turn()),
@@ -759,7 +563,6 @@ impl Regs {
             slots: [NONE; super::env::SLOTS],
             you: 0,
             depth: 0,
-            draws: None,
         };
         load(m, &mut regs, reads);
         regs

@@ -5,7 +5,7 @@
 //! budget. Each script is played in lockstep, recorded or not, and on the closures alone with no
 //! statement they compiled left to the walker.
 
-use super::gaps::walkers_own_compile_whole;
+use super::gaps::compiles_whole;
 use super::oracle::{checked, config};
 use super::walked::{compiled_whole, hands};
 use crate::engine::{Engine, Game, Status};
@@ -243,12 +243,12 @@ fn loops_of_no_body_end_on_the_budget() {
     }
 }
 
-/// Checks `src`, asserts that every statement compiles but the walker's own, and that its game
+/// Checks `src`, asserts that every statement compiles, decisions among them, and that its game
 /// runs out of its budget (`max_steps`, else the default) before its first decision on both
 /// engines.
 fn ends_on_the_budget(src: &str, max_steps: Option<u64>) {
     let p = checked(src);
-    walkers_own_compile_whole(&p);
+    compiles_whole(&p);
     for engine in [Engine::Walker, Engine::Closures] {
         let mut c = config(2, 1, engine);
         if let Some(n) = max_steps {

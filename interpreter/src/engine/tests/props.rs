@@ -3,7 +3,7 @@
 //! locals than a frame holds, its slots given back as its blocks end; against the walker.
 
 use super::closures::lockstep_in;
-use super::gaps::walkers_own_compile_whole;
+use super::gaps::compiles_whole;
 use super::oracle::{checked, config};
 use crate::engine::{Engine, Game, Status};
 use crate::program::StmtKind;
@@ -118,10 +118,10 @@ fn c_of(p: player): int = count(c in p.tableau where c.bonus > 0)
 #[test]
 fn computed_properties_on_the_closures_are_the_walkers() {
     let p = checked(SRC);
-    // Every statement compiles but the walker's own, the flow's body of 30 locals among them
+    // Every statement compiles, decisions among them, the flow's body of 30 locals among them
     // (its blocks' slots given back as they end) and the reads of computed properties in
     // functions called from it, each in a frame above.
-    walkers_own_compile_whole(&p);
+    compiles_whole(&p);
     assert!(p.flow.iter().all(|b| b.slots < 32), "{:?}", p.flow);
     assert!(lockstep_in(&p, "props", 2, 8, false) >= 40);
     assert!(lockstep_in(&p, "props", 2, 8, true) >= 40);

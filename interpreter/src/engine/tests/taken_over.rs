@@ -1,16 +1,16 @@
 //! Engine stage: the walker's last gaps taken over by the closures, against the walker: `and` and
 //! `or` of truths that are not words (lists compared). Each script is played in lockstep, recorded
-//! or not, with every statement compiled but the walker's own, and the expressions the walker
+//! or not, with every statement compiled (decisions among them), and the expressions the walker
 //! still evaluates counted.
 
 use super::closures::lockstep_in;
-use super::gaps::walkers_own_compile_whole;
+use super::gaps::compiles_whole;
 use super::oracle::checked;
 use super::walked::{hands, played};
 
 /// Plays `src` in lockstep, recorded and not, for at least `least` decisions; asserts that the
 /// walker evaluated `walked` expressions over its games on the closures, then that every statement
-/// compiles but the walker's own.
+/// compiles, decisions among them.
 fn taken_over(src: &str, file: &str, players: u8, games: u64, least: u64, walked: u64) {
     let p = checked(src);
     for record in [false, true] {
@@ -22,7 +22,7 @@ fn taken_over(src: &str, file: &str, players: u8, games: u64, least: u64, walked
         walked,
         "{file}: evaluated by the walker"
     );
-    walkers_own_compile_whole(&p);
+    compiles_whole(&p);
 }
 
 /// The expressions the walker evaluated over `games` games of `p` on the closures, nobody
@@ -222,7 +222,7 @@ flow {
     for record in [false, true] {
         assert!(lockstep_in(&p, "stocks", 3, 30, record) >= 100);
     }
-    walkers_own_compile_whole(&p);
+    compiles_whole(&p);
     assert_eq!(evaluated(&p, 3, 30), 30, "evaluated by the walker");
 }
 
@@ -335,4 +335,105 @@ fn craft_the_crowns_tools_are_the_closures() {
     let p = super::oracle::program("games/craft-the-crown.cardgame");
     assert!(lockstep_in(&p, "craft-the-crown", 4, 3, false) >= 50);
     assert_eq!(evaluated(&p, 4, 20), 20, "evaluated by the walker");
+}
+
+/// `require` of a condition that draws inside (`random` in a comparison and a connective) or reads
+/// a pile that may refill first (`top of you.stock != none`): drawn from a copy of the generator,
+/// refilled first, as an `if`'s conditions. The walker evaluates nothing but each game's first
+/// `shuffle`'s zone (before: 717 expressions, the `require`s the walker's).
+#[test]
+fn requirements_that_draw_or_refill_are_the_closures() {
+    let src = hands(
+        r#"
+game "Demands" {
+  players 3
+}
+zone stock per player: pile, hidden, refill from used
+zone used per player: pile
+action draw() {
+  require top of you.stock != none and count(you.used) < 9
+  move top of you.stock to you.used
+  you.coins += 1
+}
+action gamble(c in you.hand) {
+  move c to you.used
+  require random([1, 2, 3]) + c.worth > 3 or random([true, false])
+  you.coins += c.worth
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 2 of deck to p.stock
+    move top 2 of deck to p.hand
+  }
+  repeat 4 {
+    for p in everyone {
+      turn p {
+        actions by p once [draw, gamble]
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#,
+    );
+    let p = checked(&src);
+    for record in [false, true] {
+        assert!(lockstep_in(&p, "demands", 3, 30, record) >= 100);
+    }
+    compiles_whole(&p);
+    assert_eq!(evaluated(&p, 3, 30), 30, "evaluated by the walker");
+}
+
+/// `while` of a condition that draws inside or reads a pile that may refill first, tested before
+/// every pass as an `if`'s conditions are. The walker evaluates nothing but each game's first
+/// `shuffle`'s zone (before: 5,879 expressions, the loops the walker's).
+#[test]
+fn loops_whose_conditions_draw_or_refill_are_the_closures() {
+    let src = hands(
+        r#"
+game "Streaks" {
+  players 3
+}
+zone stock per player: pile, hidden, refill from used
+zone used per player: pile
+action dig() {
+  let n = 0
+  while top of you.stock != none and n < 3 {
+    move top of you.stock to you.used
+    n += 1
+  }
+  you.coins += n
+}
+action push(c in you.hand) {
+  move c to you.used
+  while random([1, 2, 3]) + c.worth > 3 and you.coins < 20 {
+    you.coins += 1
+  }
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 2 of deck to p.stock
+    move top 2 of deck to p.hand
+  }
+  repeat 4 {
+    for p in everyone {
+      turn p {
+        actions by p once [dig, push]
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#,
+    );
+    let p = checked(&src);
+    for record in [false, true] {
+        assert!(lockstep_in(&p, "streaks", 3, 30, record) >= 100);
+    }
+    compiles_whole(&p);
+    assert_eq!(evaluated(&p, 3, 30), 30, "evaluated by the walker");
 }

@@ -4,7 +4,7 @@
 //! on the closures alone with no statement they compiled left to the walker (`Counted::walked`).
 
 use super::closures::{lockstep_configured, lockstep_in};
-use super::gaps::walkers_own_compile_whole;
+use super::gaps::compiles_whole;
 use super::oracle::{checked, config};
 use crate::engine::probe::Counted;
 use crate::engine::{Engine, Game, Status};
@@ -59,7 +59,7 @@ fn on_the_closures_alone(p: &Arc<Program>, file: &str, players: u8, games: u64, 
     }
 }
 
-/// Checks `src`, asserts that every statement compiles but the walker's own, and plays it as
+/// Checks `src`, asserts that every statement compiles, decisions among them, and plays it as
 /// `on_the_closures_alone` does.
 pub(super) fn compiled_whole(
     src: &str,
@@ -69,7 +69,7 @@ pub(super) fn compiled_whole(
     least: u64,
 ) -> Arc<Program> {
     let p = checked(src);
-    walkers_own_compile_whole(&p);
+    compiles_whole(&p);
     on_the_closures_alone(&p, file, players, games, least);
     p
 }
@@ -586,7 +586,7 @@ fn ends_on_the_closures_are_the_walkers() {
     let end = start + turns[start..].find("\n}\n").expect("its end") + 2;
     let src = format!("{}{}{}", &turns[..start], ends, &turns[end..]);
     let p = checked(&src);
-    walkers_own_compile_whole(&p);
+    compiles_whole(&p);
     on_the_closures_alone(&p, "ends", 3, 30, 100);
 }
 
@@ -641,7 +641,7 @@ flow {
 #[test]
 fn strict_and_rounds_on_the_closures_are_the_walkers() {
     let p = checked(&hands(BLOCKS_REST));
-    walkers_own_compile_whole(&p);
+    compiles_whole(&p);
     on_the_closures_alone(&p, "blocks", 3, 40, 100);
 }
 
