@@ -47,6 +47,7 @@ fn the_units_updated_read_as_the_units_summed_whole() {
         .collect();
     let mut game = Game::new(program.clone(), GameConfig::new(2, 9));
     let mut sums = super::UnitSums::default();
+    let mut census = super::Census::default();
     let (mut updated, mut steps) = (0, 0);
     for step in 0..300 {
         steps += 1;
@@ -55,7 +56,8 @@ fn the_units_updated_read_as_the_units_summed_whole() {
         };
         let (seat, t) = (d.player, f64::from(step) / 100.0);
         let whole = moves.inputs(&features, &game, seat, t);
-        let updating = moves.inputs_updating(&features, (&game, seat, t), &mut sums);
+        let kept = (&mut census, &mut sums);
+        let updating = moves.inputs_updating(&features, (&game, seat, t), kept);
         assert_eq!(whole.len(), updating.len());
         for (a, b) in whole.iter().zip(&updating) {
             assert!(
