@@ -69,36 +69,6 @@ pub struct FeatureSet {
     known: Vec<bool>,
 }
 
-/// A world's cards counted zone by zone and kept up to date from the zones' versions
-/// ([`FeatureSet::extract_counts_kept`]): owned by the agent that reads one line of play (a
-/// search's `Guide`, a self-play game's reader), told to forget at each new world.
-#[derive(Clone, Debug, Default)]
-pub struct Census {
-    /// Whether anything is counted since the last [`Self::forget`].
-    counting: bool,
-    /// Whether only the zones every seat knows are counted.
-    known_only: bool,
-    /// By zone instance: its version when last counted and its cards' kinds then.
-    zones: Vec<Option<(u32, Vec<usize>)>>,
-    /// The counts of every seat's block and of the shared block (shares and variables not filled).
-    blocks: Vec<Vec<f64>>,
-    shared: Vec<f64>,
-}
-
-impl Census {
-    /// Forgets every count: the next reading counts every zone of the world it is given.
-    pub fn forget(&mut self) {
-        self.counting = false;
-    }
-
-    fn start(&mut self, features: &FeatureSet, known_only: bool) {
-        (self.blocks, self.shared) = features.zeros();
-        self.zones.iter_mut().for_each(|z| *z = None);
-        self.known_only = known_only;
-        self.counting = true;
-    }
-}
-
 /// Whether a variable's type holds a number the model can read (an int or a truth value).
 fn numeric(ty: &crate::program::Ty) -> bool {
     matches!(ty, crate::program::Ty::Int | crate::program::Ty::Bool)
@@ -289,129 +259,39 @@ impl FeatureSet {
         self.seen_by(me, &blocks, &shared)
     }
 
-    /// [`Self::extract_counts`] (or, where `known_only`, [`Self::extract_known_counts`]) with the
-    /// cards counted by `census`: only the zones whose cards changed since its last count are
-    /// counted again. The same features, exactly (counts are whole numbers). `census` must have
-    /// counted nothing but `world` and the games it came from by its moves since it was last
-    /// told to forget ([`Census::forget`]): a search tells it at each new world.
-    pub fn extract_counts_kept(
-        &self,
-        world: &Game,
-        (seat, known_only): (u8, bool),
-        census: &mut Census,
-    ) -> Vec<f64> {
-        if !census.counting || census.known_only != known_only {
-            census.start(self, known_only);
-        }
-        let counted = |zone: usize| !known_only || self.zones_known.get(zone) == Some(&true);
-        let Census {
-            zones,
-            blocks,
-            shared,
-            ..
-        } = census;
-        world.each_zone(counted, |zone, holder, kinds| {
-            let instance = kinds.instance();
-            if zones.len() <= instance {
-                zones.resize_with(instance + 1, || None);
-            }
-            let slot = self.slots.get(zone).copied();
-            let last = &mut zones[instance];
-            match last {
-                Some((version, _)) if *version == kinds.version() => return,
-                Some((_, was)) => {
-                    let held = was.len();
-                    self.tally(
-                        (blocks, shared),
-                        (slot, holder),
-                        (held, was.drain(..)),
-                        -1.0,
-                    );
-                }
-                None => {}
-            }
-            let (version, held) = (kinds.version(), kinds.held());
-            let (_, now) = last.get_or_insert_with(|| (version, Vec::new()));
-            now.extend(kinds);
-            self.tally(
-                (blocks, shared),
-                (slot, holder),
-                (held, now.iter().copied()),
-                1.0,
-            );
-            *last = Some((version, std::mem::take(now)));
-        });
-        let (mut blocks, mut shared) = (census.blocks.clone(), census.shared.clone());
-        self.finish(world, &mut blocks, &mut shared);
-        let me = (seat as usize).min(self.players.max(1) - 1);
-        self.seen_by(me, &blocks, &shared)
-    }
-
     /// Every seat's block in seat order, then the shared block (the measures left at 0), counted
     /// in one pass over the cards of `world` (where `known_only`, of the zones whose counts every
     /// seat knows).
     fn counted(&self, world: &Game, known_only: bool) -> (Vec<Vec<f64>>, Vec<f64>) {
-        let (mut blocks, mut shared) = self.zeros();
+        let n = self.players.max(1);
+        let k = self.kinds;
+        let mut blocks = vec![vec![0.0; self.per_seat]; n];
+        let mut shared = vec![0.0; self.len() - self.shared_base];
         let counted = |zone: usize| !known_only || self.zones_known.get(zone) == Some(&true);
         world.each_zone(counted, |zone, holder, kinds| {
-            let slot = self.slots.get(zone).copied();
-            let held = kinds.held();
-            self.tally(
-                (&mut blocks, &mut shared),
-                (slot, holder),
-                (held, kinds),
-                1.0,
-            );
-        });
-        self.finish(world, &mut blocks, &mut shared);
-        (blocks, shared)
-    }
-
-    /// Every seat's block and the shared block, at 0.
-    fn zeros(&self) -> (Vec<Vec<f64>>, Vec<f64>) {
-        let n = self.players.max(1);
-        let blocks = vec![vec![0.0; self.per_seat]; n];
-        (blocks, vec![0.0; self.len() - self.shared_base])
-    }
-
-    /// Adds `sign` times the cards of one zone (`held` cards of the given kinds), of definition
-    /// `slot` held by `holder`, to the blocks' counts.
-    fn tally(
-        &self,
-        (blocks, shared): (&mut [Vec<f64>], &mut [f64]),
-        (slot, holder): (Option<Slot>, Option<u8>),
-        (held, kinds): (usize, impl Iterator<Item = usize>),
-        sign: f64,
-    ) {
-        let k = self.kinds;
-        match (slot, holder) {
-            (Some(Slot::Player(z)), Some(p)) => {
-                if let Some(b) = blocks.get_mut(p as usize) {
-                    let (count, owned) = b.split_at_mut(self.player_zones);
-                    count[z] += sign * held as f64;
-                    for kind in kinds {
-                        if let Some(x) = owned.get_mut(kind).filter(|_| kind < k) {
-                            *x += sign;
+            match (self.slots.get(zone).copied(), holder) {
+                (Some(Slot::Player(z)), Some(p)) => {
+                    if let Some(b) = blocks.get_mut(p as usize) {
+                        let (count, owned) = b.split_at_mut(self.player_zones);
+                        count[z] += kinds.held() as f64;
+                        for kind in kinds {
+                            if let Some(x) = owned.get_mut(kind).filter(|_| kind < k) {
+                                *x += 1.0;
+                            }
                         }
                     }
                 }
-            }
-            (Some(Slot::Shared(z)), _) => {
-                let by_kind = &mut shared[z * k..(z + 1) * k];
-                for kind in kinds {
-                    if let Some(x) = by_kind.get_mut(kind) {
-                        *x += sign;
+                (Some(Slot::Shared(z)), _) => {
+                    let by_kind = &mut shared[z * k..(z + 1) * k];
+                    for kind in kinds {
+                        if let Some(x) = by_kind.get_mut(kind) {
+                            *x += 1.0;
+                        }
                     }
                 }
+                (Some(Slot::Player(_)) | Some(Slot::Ignored) | None, _) => {}
             }
-            (Some(Slot::Player(_)) | Some(Slot::Ignored) | None, _) => {}
-        }
-    }
-
-    /// What the blocks read besides the counts: each seat's shares of its kinds and its variables,
-    /// the shared variables and the turn.
-    fn finish(&self, world: &Game, blocks: &mut [Vec<f64>], shared: &mut [f64]) {
-        let k = self.kinds;
+        });
         let owned = self.player_zones;
         let share = owned + k;
         let vars = share + k;
@@ -433,6 +313,7 @@ impl FeatureSet {
         if let Some(t) = shared.last_mut() {
             *t = f64::from(world.turns());
         }
+        (blocks, shared)
     }
 
     /// Seat `me`'s vector of the counted `blocks` and `shared` block: the seats in order from
@@ -483,7 +364,7 @@ impl FeatureSet {
 
 #[cfg(test)]
 mod tests {
-    use super::{Census, FeatureSet};
+    use super::FeatureSet;
     use crate::check::check_source;
     use crate::engine::{Game, GameConfig};
     use std::sync::Arc;
@@ -570,53 +451,6 @@ mod tests {
                     }
                 }
             }
-        }
-    }
-
-    /// The counts kept from the zones' versions are the counts made whole, exactly, at every
-    /// decision of a line of play, in several worlds dealt from one position, each begun with the
-    /// census told to forget (as a search's iterations are), for every feature and for the known
-    /// ones alone.
-    #[test]
-    fn the_counts_kept_zone_by_zone_are_the_counts_made_whole() {
-        use rand::{Rng, SeedableRng};
-        for (file, players) in [
-            ("/../examples/market-race.cardgame", 2u8),
-            ("/../games/heart-of-crown.cardgame", 3),
-            ("/../games/craft-the-crown.cardgame", 2),
-        ] {
-            let path = format!("{}{file}", env!("CARGO_MANIFEST_DIR"));
-            let src = std::fs::read_to_string(path).expect("the script");
-            let p = Arc::new(check_source(&src).program.expect("checks"));
-            let f = FeatureSet::new(&p, players);
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
-            let mut g = Game::new(p.clone(), GameConfig::new(players, 7));
-            for _ in 0..30 {
-                if let crate::engine::Status::Decision(d) = g.status() {
-                    let n = d.options.len();
-                    g.apply(rng.gen_range(0..n)).expect("applies");
-                }
-            }
-            let (mut all, mut known) = (Census::default(), Census::default());
-            let mut readings = 0;
-            for seed in 0..4 {
-                let mut world = g.determinize_by_holder(0, seed);
-                all.forget();
-                known.forget();
-                for _ in 0..80 {
-                    let crate::engine::Status::Decision(d) = world.status() else {
-                        break;
-                    };
-                    let (seat, n) = (d.player, d.options.len());
-                    let kept = f.extract_counts_kept(&world, (seat, false), &mut all);
-                    assert_eq!(kept, f.extract_counts(&world, seat), "{file}");
-                    let kept = f.extract_counts_kept(&world, (seat, true), &mut known);
-                    assert_eq!(kept, f.extract_known_counts(&world, seat), "{file}");
-                    readings += 1;
-                    world.apply(rng.gen_range(0..n)).expect("applies");
-                }
-            }
-            assert!(readings > 100, "{file}: {readings} readings");
         }
     }
 }

@@ -29,7 +29,6 @@
 //!   whole games; a model learned without one (a file of version 4) draws from the prior instead
 //!   (`Guide::pick_by_prior`), which tries every option.
 
-use super::features::Census;
 use super::goals::Goals;
 use super::learned::option_inputs;
 use super::model::{sigmoid, Model};
@@ -67,9 +66,6 @@ pub struct Guide {
     /// The play-out policy's rows looked up (`Rows`), kept for the agent's life: they depend on
     /// the model alone.
     rows: Rows,
-    /// The cards of the world the play-out policy reads, counted zone by zone: told to forget at
-    /// each new world ([`Self::new_world`]).
-    census: Census,
 }
 
 /// The search's worlds in which each option is tried to find the model's move.
@@ -97,14 +93,6 @@ impl Guide {
         // The sums carry over only within one decision's search, so that a decision's choice does
         // not depend on the decisions searched before it (in the rounding of the sums).
         self.unit_sums = UnitSums::default();
-        self.census.forget();
-    }
-
-    /// Tells the guide that the next world it reads is not the last one it read as it went on by
-    /// its moves (a search's new iteration, another world of the root): the play-out policy counts
-    /// its cards afresh.
-    pub fn new_world(&mut self) {
-        self.census.forget();
     }
 
     /// Notes a move of the current iteration.
@@ -197,7 +185,6 @@ impl Guide {
         let mut totals = vec![0.0; allowed.len()];
         let mut options = None;
         for world in worlds.iter().take(PRIOR_WORLDS) {
-            self.new_world();
             let chances = self.chances_by_moves(world)?;
             if *options.get_or_insert(chances.len()) != chances.len() {
                 return None;
@@ -217,8 +204,7 @@ impl Guide {
         let Status::Decision(d) = world.status() else {
             return None;
         };
-        let kept = (&mut self.census, &mut self.unit_sums);
-        let inputs = moves_inputs(model, world, d.player, kept);
+        let inputs = moves_inputs(model, world, d.player, &mut self.unit_sums);
         Some(model.moves.pick((world, d), (&inputs, &mut self.rows), rng))
     }
 
@@ -229,8 +215,7 @@ impl Guide {
         let Status::Decision(d) = world.status() else {
             return None;
         };
-        let kept = (&mut self.census, &mut self.unit_sums);
-        let inputs = moves_inputs(model, world, d.player, kept);
+        let inputs = moves_inputs(model, world, d.player, &mut self.unit_sums);
         Some(model.moves.chances((world, d), (&inputs, &mut self.rows)))
     }
 
@@ -300,18 +285,13 @@ impl Guide {
 }
 
 /// The play-out policy's inputs at `seat`'s decision in `world`, a world of the search
-/// (`Moves::inputs_updating`, from the counts the census keeps and the units' sums).
-fn moves_inputs(
-    model: &Model,
-    world: &Game,
-    seat: u8,
-    kept: (&mut Census, &mut UnitSums),
-) -> Vec<f64> {
+/// (`Moves::inputs_updating` from the units' sums `sums` keeps).
+fn moves_inputs(model: &Model, world: &Game, seat: u8, sums: &mut UnitSums) -> Vec<f64> {
     let t = f64::from(world.turns()) / model.turns.max(1.0);
     match model.features() {
         Some(features) => model
             .moves
-            .inputs_updating(features, (world, seat, t), kept),
+            .inputs_updating(features, (world, seat, t), sums),
         None => vec![1.0, t],
     }
 }

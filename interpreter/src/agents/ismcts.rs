@@ -416,7 +416,6 @@ impl IsmctsAgent {
         let seats = world.game.players() as usize;
         let mut g = world.game.clone();
         g.reseed(self.rng.gen());
-        self.guide.new_world();
         let turn = g.turns();
         let mut path = vec![0usize];
         let mut node = 0usize;

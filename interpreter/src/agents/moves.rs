@@ -34,7 +34,7 @@
 //! file keeps them as `reads NAME MEAN SPREAD` lines, one per feature read, `unit C W…` lines, one
 //! per hidden unit, then `move A B C… KEY` lines (`model.rs`).
 
-use super::features::{Census, FeatureSet};
+use super::features::FeatureSet;
 use super::model::softmax;
 use super::search::{only_exits, wander_exits};
 use crate::engine::{Decision, Game};
@@ -233,26 +233,6 @@ impl Moves {
         } else {
             features.extract_counts(world, seat)
         };
-        self.standardised(&x)
-    }
-
-    /// [`Self::reading`], the cards counted by `census` (only the zones that changed since its
-    /// last reading of the same line of play: `FeatureSet::extract_counts_kept`).
-    pub fn reading_kept(
-        &self,
-        features: &FeatureSet,
-        (world, seat): (&Game, u8),
-        census: &mut Census,
-    ) -> Vec<f64> {
-        if !self.reads_position() {
-            return Vec::new();
-        }
-        let known_only = self.reads_only_known(features);
-        self.standardised(&features.extract_counts_kept(world, (seat, known_only), census))
-    }
-
-    /// The features the policy reads of the features `x`, standardised.
-    fn standardised(&self, x: &[f64]) -> Vec<f64> {
         self.reads
             .iter()
             .map(|r| r.standardise(x.get(r.feature).copied().unwrap_or(0.0)))
@@ -269,15 +249,14 @@ impl Moves {
     /// `seat` rather than summed again: between two decisions of a seat in a play-out a few cards
     /// moved, so a few features changed, and only their weights are added (a reading that changed
     /// in more than half its features, or the [`RESUM`]th update in a row, is summed whole). The
-    /// same inputs as [`Self::inputs`] but for the rounding of the sums (about 1e-15). The cards
-    /// are counted by `census` ([`Self::reading_kept`]), which must follow one line of play.
+    /// same inputs as [`Self::inputs`] but for the rounding of the sums (about 1e-15).
     pub fn inputs_updating(
         &self,
         features: &FeatureSet,
         (world, seat, t): (&Game, u8, f64),
-        (census, sums): (&mut Census, &mut UnitSums),
+        sums: &mut UnitSums,
     ) -> Vec<f64> {
-        let reading = self.reading_kept(features, (world, seat), census);
+        let reading = self.reading(features, world, seat);
         if self.units.is_empty() {
             return self.inputs_of(&reading, t);
         }

@@ -32,8 +32,6 @@ impl Game {
             let kinds = CardKinds {
                 ids: z.cards.iter(),
                 cards: &self.st.cards,
-                instance: zi,
-                version: z.ver,
             };
             f(def, holder, kinds);
         }
@@ -60,28 +58,12 @@ impl Game {
 pub struct CardKinds<'a> {
     ids: std::slice::Iter<'a, u32>,
     cards: &'a [super::state::CardState],
-    instance: usize,
-    version: u32,
 }
 
 impl CardKinds<'_> {
     /// How many cards the zone holds.
     pub fn held(&self) -> usize {
         self.ids.len()
-    }
-
-    /// Which zone this is among the game's zone instances (a shared zone, or one seat's instance
-    /// of a per-player zone): the same in every clone of the game.
-    pub fn instance(&self) -> usize {
-        self.instance
-    }
-
-    /// The zone's version: it changes whenever its cards change, in this game and in the games
-    /// cloned from it from then on, so a reader that saw this zone at this version in the same
-    /// line of play (a game and what it became by its moves, never another world dealt from the
-    /// same position) knows its cards without reading them again.
-    pub fn version(&self) -> u32 {
-        self.version
     }
 }
 

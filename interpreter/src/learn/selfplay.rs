@@ -4,7 +4,7 @@
 
 use super::policy::{position_step, units_gradient};
 use super::{config, LearnConfig};
-use crate::agents::features::{Census, FeatureSet};
+use crate::agents::features::FeatureSet;
 use crate::agents::moves::{draw, option_keys, summed_rows, Moves, OptionKeys, Table};
 use crate::agents::{only_exits, wander_exits};
 use crate::engine::{Game, Status};
@@ -121,8 +121,6 @@ pub(super) fn episode(
     let mut game = Game::new(program.clone(), config(lc, seed));
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x0065_7069_736F_6465);
     let mut rows = crate::agents::moves::Rows::default();
-    // Each seat's policy counts the cards of this one line of play zone by zone.
-    let mut censuses = vec![Census::default(); usize::from(game.players())];
     let mut decisions = 0;
     let mut gradients: Vec<Gradient> = Vec::new();
     while let Status::Decision(d) = game.status() {
@@ -130,10 +128,7 @@ pub(super) fn episode(
             let t = f64::from(game.turns()) / turns;
             let policy = seats.get(d.player as usize).copied().unwrap_or(seats[0]);
             // The real game is read: the policy reads only what every seat knows as it is.
-            let reading = match censuses.get_mut(d.player as usize) {
-                Some(census) => policy.reading_kept(features, (&game, d.player), census),
-                None => policy.reading(features, &game, d.player),
-            };
+            let reading = policy.reading(features, &game, d.player);
             let inputs = policy.inputs_of(&reading, t);
             decisions += 1;
             if record {

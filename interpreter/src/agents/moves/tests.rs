@@ -47,7 +47,6 @@ fn the_units_updated_read_as_the_units_summed_whole() {
         .collect();
     let mut game = Game::new(program.clone(), GameConfig::new(2, 9));
     let mut sums = super::UnitSums::default();
-    let mut census = super::Census::default();
     let (mut updated, mut steps) = (0, 0);
     for step in 0..300 {
         steps += 1;
@@ -56,8 +55,7 @@ fn the_units_updated_read_as_the_units_summed_whole() {
         };
         let (seat, t) = (d.player, f64::from(step) / 100.0);
         let whole = moves.inputs(&features, &game, seat, t);
-        let kept = (&mut census, &mut sums);
-        let updating = moves.inputs_updating(&features, (&game, seat, t), kept);
+        let updating = moves.inputs_updating(&features, (&game, seat, t), &mut sums);
         assert_eq!(whole.len(), updating.len());
         for (a, b) in whole.iter().zip(&updating) {
             assert!(
