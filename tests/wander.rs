@@ -156,3 +156,49 @@ fn no_wander_is_ended_before_the_first_turn() {
     assert_eq!(game.turns(), 0);
     assert_eq!(wander_exits(&game), None);
 }
+
+/// The search at each decision of `traders_src`'s games (seed `seed`, two `spec` agents): the
+/// decisions, and how many times a seat decided at a position (as it sees it:
+/// `Game::seen_fingerprint`) it had already decided at in the same turn.
+fn revisits(src: &str, spec: &str, seed: u64) -> (u64, u64) {
+    let program = Arc::new(check_source(src).program.expect("the script checks"));
+    let mut config = GameConfig::new(2, seed);
+    config.max_decisions = 500;
+    let mut game = Game::new(program.clone(), config);
+    let mut agents: Vec<_> = (0..2u8)
+        .map(|s| make_agent(&program, spec, seed, s).expect("agent"))
+        .collect();
+    let (mut decisions, mut again) = (0, 0);
+    let mut seen = std::collections::HashSet::new();
+    let mut turn = None;
+    while let Status::Decision(d) = game.status().clone() {
+        if turn != Some(game.turns()) {
+            turn = Some(game.turns());
+            seen.clear();
+        }
+        again += u64::from(!seen.insert(game.seen_fingerprint(d.player)));
+        let choice = agents[d.player as usize].choose(&game, &d);
+        game.apply(choice).expect("a legal option");
+        decisions += 1;
+    }
+    (decisions, again)
+}
+
+#[test]
+fn the_search_never_plays_back_into_a_position_it_was_at_this_turn() {
+    // Traders without its count of trades: buying a token and selling it back comes back to the
+    // same position. The search goes on buying (or selling) while that is new, then passes: at
+    // most 20 trades and the pass a turn. Allowed to play back (`:again`, the loop guard alone:
+    // an option taken once from each position), it comes back to positions it was at and runs
+    // turns to the wander's limit.
+    let src = TRADERS.replace("  p.trades += 1 }", " }");
+    assert_ne!(src, TRADERS);
+    let (decisions, again) = revisits(&src, "search:30", 2);
+    assert_eq!(again, 0, "{decisions} decisions");
+    assert!(decisions <= 6 * 21, "{decisions} decisions");
+    let (decisions, again) = revisits(&src, "search:30:again", 2);
+    assert!(
+        again > 0 && decisions > 6 * 21,
+        "{decisions} decisions, {again} again"
+    );
+}
