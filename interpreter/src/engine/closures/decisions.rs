@@ -22,13 +22,47 @@ use crate::program::{BranchIr, Choose, ChooseCount, Expr, MenuMode, Stmt, StmtKi
 
 /// Whether `st` is a decision statement (its step is this file's, and ends its segment).
 pub(super) fn is_decision(st: &Stmt) -> bool {
-    matches!(
-        st.kind,
+    match &st.kind {
         StmtKind::Choose(..)
-            | StmtKind::Actions { .. }
-            | StmtKind::ChooseBranch { .. }
-            | StmtKind::Simultaneously { .. }
-    )
+        | StmtKind::Actions { .. }
+        | StmtKind::ChooseBranch { .. }
+        | StmtKind::Simultaneously { .. } => true,
+        StmtKind::Let(..)
+        | StmtKind::Assign(..)
+        | StmtKind::Move { .. }
+        | StmtKind::Shuffle(_)
+        | StmtKind::Pay(..)
+        | StmtKind::Reveal(..)
+        | StmtKind::Show(..)
+        | StmtKind::If(..)
+        | StmtKind::For { .. }
+        | StmtKind::While(..)
+        | StmtKind::Repeat(..)
+        | StmtKind::Loop(_)
+        | StmtKind::Break
+        | StmtKind::Require(_)
+        | StmtKind::Stop
+        | StmtKind::Perform { .. }
+        | StmtKind::Emit(..)
+        | StmtKind::Call(..)
+        | StmtKind::CallLet(..)
+        | StmtKind::Return(_)
+        | StmtKind::Turn(..)
+        | StmtKind::Phase(..)
+        | StmtKind::Strict(_)
+        | StmtKind::Round(_)
+        | StmtKind::EndTurn
+        | StmtKind::EndPhase
+        | StmtKind::EndRound
+        | StmtKind::Eliminate(_)
+        | StmtKind::OutForRound(_)
+        | StmtKind::Win(..)
+        | StmtKind::WinTeam(..)
+        | StmtKind::Stat(..)
+        | StmtKind::StatAt(..)
+        | StmtKind::Log(_)
+        | StmtKind::LogTo(..) => false,
+    }
 }
 
 /// The closures of a decision statement's parts that are words (`None`: the walker's).
