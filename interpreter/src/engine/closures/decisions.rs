@@ -2,11 +2,12 @@
 //!
 //! `choose`, a menu of `actions`, branches (`choose { ... }`) and `simultaneously` compile to a
 //! step that runs the walker's own statement (`Mach::exec_choose`, `exec_branch`, `exec_actions`,
-//! a simultaneous decision's frame pushed by `exec_walked`), so the pending decision, its frame and
-//! the frames under it are the walker's. The parts of the statement that are words (who decides,
-//! the number of a `choose N` or of a menu's `times N`, the branches' conditions) are given by
-//! their closures where they compile and answer (`decide::Words`), asked where and when the walker
-//! would evaluate them (after the checks); the walker evaluates the rest, and a `choose`'s
+//! a simultaneous decision's frame pushed by `Mach::push_simul`), so the pending decision, its
+//! frame and the frames under it are the walker's. The parts of the statement that are words (who
+//! decides, the number of a `choose N` or of a menu's `times N`, the branches' conditions) are
+//! given by their closures where they compile and answer (`decide::Words`), asked where and when
+//! the walker would evaluate them (after the checks), and a `simultaneously`'s seats by their
+//! value closure; the walker evaluates the rest, and a `choose`'s
 //! candidates are choices.rs's. The step then tells its segment how the statement ended:
 //! posed (`Ctl::Paused`, the segment's frames made as the walker's, the block resuming after the
 //! statement once it is answered), a frame pushed (`Ctl::Pushed`: a menu or a simultaneous
@@ -16,6 +17,7 @@
 
 use super::expr::{compile, Int};
 use super::stmts::{eval, type_of, Ctl, Regs, Step, Sx};
+use super::value::{compile_value, eval_value};
 use crate::engine::decide::Part;
 use crate::engine::exec::{At, Flow, Mach};
 use crate::program::{BranchIr, Choose, ChooseCount, Expr, MenuMode, Stmt, StmtKind, Ty};
@@ -172,16 +174,25 @@ pub(super) fn branches(sx: &mut Sx, by: Option<&Expr>, branches: &[BranchIr], at
     })
 }
 
-/// `simultaneously q in L choose ...`: its frame pushed by the walker's statement (each seat's
-/// decision is posed from it by the walker's loop, `step_simul`).
-pub(super) fn simultaneous(at: At) -> Step {
-    Box::new(move |m, _| {
-        let Some(st) = m.stmt(at) else {
+/// `simultaneously q in L choose ...`: its frame pushed for the seats of `L`, given by its value
+/// closure (else the walker evaluates it); each seat's decision is posed from the frame by the
+/// walker's loop (`step_simul`).
+pub(super) fn simultaneous(sx: &mut Sx, players: &Expr, at: At) -> Step {
+    let list = compile_value(&mut sx.cx, players).ok();
+    Box::new(move |m, regs| {
+        let Some(Stmt {
+            kind: StmtKind::Simultaneously { players, .. },
+            ..
+        }) = m.stmt(at)
+        else {
             return Ok(Ctl::Walk);
         };
-        let mark = m.s.frames.len();
-        let flow = m.exec_walked(st, at)?;
-        Ok(posed(m, mark, flow))
+        let v = match list.as_ref().and_then(|f| eval_value(m, regs, f)) {
+            Some(v) => v,
+            None => m.eval(players)?,
+        };
+        m.push_simul(v, players.span, at)?;
+        Ok(Ctl::Pushed)
     })
 }
 
