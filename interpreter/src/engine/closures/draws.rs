@@ -8,9 +8,9 @@
 //! segment is noted at the segment's head (`State::first_draw`): the factory's template pauses
 //! before the segment, which its copies then run whole.
 //!
-//! `random(L)` inside a larger expression of a `let`, `=`, `+=`, `-=` or an `if`'s conditions
-//! (`Draws`): the statement's closures draw from a copy of the game's generator, kept when they
-//! answered.
+//! `random(L)` inside a larger expression of a `let`, `=`, `+=`, `-=`, the parts of a `log`, or
+//! an `if`'s, `require`'s or `while`'s conditions (`Draws`): the statement's closures draw from a
+//! copy of the game's generator, kept when they answered.
 
 use super::env::{word, NONE};
 use super::expr::{compile, Cx, Int, C};
@@ -204,9 +204,26 @@ pub(super) fn random(cx: &mut Cx, l: &Expr) -> C<Int> {
     }))
 }
 
+/// `random(L)` as a value (`random` above, of an item of any type).
+pub(super) fn random_value(cx: &mut Cx, l: &Expr) -> C<super::value::Val> {
+    use rand::Rng;
+    let lf = super::value::list(cx, l)?;
+    Ok(Box::new(move |env| {
+        let items = lf(env)?;
+        if items.is_empty() {
+            return None;
+        }
+        let d = env.draws.as_deref_mut()?;
+        let i = d.rng.gen_range(0..items.len());
+        d.drawn = true;
+        items.get(i).cloned()
+    }))
+}
+
 /// Step `step`, compiled with its expressions drawing (`Cx::draws`), run with a copy of the game's
 /// generator: the copy is written back (the draw noted, `State::note_draw`) unless the walker runs
-/// the statement instead. The step draws nothing else: its effect is a local or a number written.
+/// the statement instead. The step draws nothing else: its effect is a local or a number written,
+/// or a `log` (recorded, the walker's text draws from the game's generator, the copy untouched).
 pub(super) fn kept(step: Step) -> Step {
     Box::new(move |m, regs| {
         m.draws = Some(Box::new(Draws::of(m)));

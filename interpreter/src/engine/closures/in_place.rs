@@ -28,8 +28,9 @@ pub(super) fn recorded(m: &mut Mach, at: At) -> super::stmts::R<Ctl> {
 /// errors and the work `text_into` counts (a list's items), nothing built; recorded, as
 /// `recorded`; the walker's effect, which builds the text, when a part is a list holding a list or
 /// a text, or when the text could grow past the longest allowed (a part that is a text adds its
-/// length).
-pub(super) fn log_of_values(sx: &mut Sx, t: &TextIr, at: At) -> Step {
+/// length). `drawing` (parts that draw inside, compiled drawing: draws.rs): every part by its
+/// closure, else nothing is done and the walker runs the statement (`Ctl::Walk`).
+pub(super) fn log_of_values(sx: &mut Sx, t: &TextIr, at: At, drawing: bool) -> Step {
     let p = sx.cx.p;
     // Each part's value closure where it compiles (else the walker's `eval`).
     let parts: Vec<(crate::program::Expr, Option<Val>)> = (t.exprs())
@@ -45,6 +46,9 @@ pub(super) fn log_of_values(sx: &mut Sx, t: &TextIr, at: At) -> Step {
         .unwrap_or(0);
     Box::new(move |m, regs| {
         let walked = |m: &mut Mach| {
+            if drawing {
+                return Ok(Ctl::Walk);
+            }
             let st = m
                 .stmt(at)
                 .ok_or_else(|| m.err(m.p.header, "no statement".into()))?;
@@ -62,6 +66,7 @@ pub(super) fn log_of_values(sx: &mut Sx, t: &TextIr, at: At) -> Step {
         for (e, f) in &parts {
             let v = match f.as_ref().and_then(|f| eval_value(m, regs, f)) {
                 Some(v) => v,
+                None if drawing => return Ok(Ctl::Walk),
                 None => {
                     #[cfg(test)]
                     {

@@ -524,9 +524,19 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                 TextPartIr::Expr(e) => sx.pure.pure(e),
             }) =>
         {
-            Ok(super::in_place::log_of_values(sx, t, at))
+            Ok(super::in_place::log_of_values(sx, t, at, false))
         }
-        StmtKind::Log(_) => Err("a `log` that may draw at random"),
+        // Parts that draw inside in the walker's order: drawn from a copy of the generator, kept
+        // when every part answered (draws.rs).
+        StmtKind::Log(t)
+            if super::draws::conditions_draw(sx, t.exprs().collect::<Vec<_>>().into_iter()) =>
+        {
+            sx.cx.draws = true;
+            let step = super::in_place::log_of_values(sx, t, at, true);
+            sx.cx.draws = false;
+            Ok(super::draws::kept(step))
+        }
+        StmtKind::Log(_) => Err("a `log` that may draw at random out of the walker's order"),
         StmtKind::Eliminate(_) => Err("`eliminate` of what is not a player"),
         StmtKind::OutForRound(_) => Err("`eliminate ... for round` of what is not a player"),
         // The game's first draw (`State::first_draw`) at the head of a step of its own: a
