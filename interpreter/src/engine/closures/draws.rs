@@ -134,9 +134,9 @@ pub(crate) struct Draws {
 
 /// Whether `e` draws at random, and only where its closures draw as the walker does, in its order
 /// and as often: `random(L)` of a pure `L`, under arithmetic, comparisons, connectives, `if`,
-/// `abs`, `max` and `min` of two, each of which evaluates its parts once, left to right; any other
-/// part pure (what is not one of these forms is judged by its purity: a draw under it is the
-/// walker's).
+/// `abs`, `max` and `min` of two, and `let` (a small function's call copied in), each of which
+/// evaluates its parts once, left to right; any other part pure (what is not one of these forms is
+/// judged by its purity: a draw under it is the walker's).
 pub(super) fn drawn_inside(judged: &crate::purity::Judged, e: &Expr) -> bool {
     !judged.pure(e) && in_order(judged, e)
 }
@@ -151,6 +151,9 @@ fn in_order(judged: &crate::purity::Judged, e: &Expr) -> bool {
         ExprKind::Binary(op, a, b) if !matches!(op, BinOp::In | BinOp::Concat) => of(a) && of(b),
         ExprKind::Unary(_, x) => of(x),
         ExprKind::If(c, a, b) => of(c) && of(a) && of(b),
+        // A value bound, then the body (a small function's call copied where it is called, its
+        // argument bound first: check/inline.rs).
+        ExprKind::Let(_, v, body) => of(v) && of(body),
         // Every other form: a draw under it is the walker's (listed, so that a new form must be
         // judged here).
         ExprKind::Builtin(..)
@@ -181,8 +184,7 @@ fn in_order(judged: &crate::purity::Judged, e: &Expr) -> bool {
         | ExprKind::Aggregate { .. }
         | ExprKind::Pile { .. }
         | ExprKind::CallFn(..)
-        | ExprKind::Text(_)
-        | ExprKind::Let(..) => judged.pure(e),
+        | ExprKind::Text(_) => judged.pure(e),
     }
 }
 

@@ -143,6 +143,10 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
             Ty::Int
         }
         ExprKind::Builtin(Builtin::Left | Builtin::Right | Builtin::Seat, _) => Ty::Player,
+        // An item of a list of words (compiled only where the statement keeps its draws: draws.rs).
+        ExprKind::Builtin(Builtin::Random, x) if x.len() == 1 => {
+            super::each::item_type(cx, &x[0]).filter(super::expr::is_word)?
+        }
         ExprKind::Builtin(Builtin::Index, x)
             if x.len() == 2 && type_of(cx, &x[0]) == Some(Ty::Zone) =>
         {

@@ -156,3 +156,50 @@ flow {
         .sum();
     assert_eq!(evaluated, 0, "evaluated by the walker");
 }
+
+/// A draw in the argument of a small function's call (copied where it is called, its argument
+/// bound first by a `let`: check/inline.rs), in a `+=`, a `let` and an `if`'s condition: drawn
+/// from a copy of the generator, as under arithmetic. No expression is evaluated by the walker
+/// (before, these statements were the walker's).
+#[test]
+fn draws_in_a_small_functions_argument_are_the_closures() {
+    let src = super::walked::hands(
+        r#"
+game "Doubles" {
+  players 3
+}
+fn double(n: int): int = n * 2 + n / 3
+action roll(c in you.hand) {
+  move c to deck
+  you.coins += double(random([1, 2, 3]))
+  let d = double(random([0, c.worth])) + 1
+  if double(random([1, 2])) > 3 {
+    you.coins += d
+  }
+}
+action rest() {
+  you.coins += 1
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 3 of deck to p.hand
+  }
+  repeat 3 {
+    for p in everyone {
+      turn p {
+        actions by p once [roll, rest]
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#,
+    );
+    let p = compiled_whole(&src, "doubles", 3, 30, 100);
+    let evaluated: u64 = (super::walked::played(&p, 3, 30, false).iter())
+        .map(|c| c.evaluated)
+        .sum();
+    assert_eq!(evaluated, 0, "evaluated by the walker");
+}
