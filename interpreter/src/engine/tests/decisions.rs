@@ -132,16 +132,18 @@ flow {
 /// simultaneous choices, `stop`): the walker's loop runs no statement. While decisions were the
 /// walker's it ran, over the same games: Duel 940, Market Race 319, Secret Bids 180, Sealed Crate
 /// 60, Two Piles 199, Signals 210, Heart of Crown 4,156; then each game's first `shuffle` (one a
-/// game), and Crayne's `stop` (36). What the walker still evaluates: the copies of a card counted
-/// by the players (`copies 4 * players`: Duel, Market Race, Secret Bids, Crafty Explorers, when
-/// the game is created) and, in Crafty Explorers' setup and Crayne's attack phase, a `move` of a
-/// list a builtin gives and a condition calling functions that are not words.
+/// game), and Crayne's `stop` (36). The copies of a card and the board's sides, counted by the
+/// players when the game is created, are the closures' (before, the walker evaluated them: Duel
+/// 280 expressions, Market Race 40, Secret Bids 100, Crafty Explorers 26). What the walker still
+/// evaluates: in Crafty Explorers' setup, two `move`s of a list a builtin gives (`filter(c in box
+/// where ...)`, `first(cards(...))`) whose value closures do not answer, and Crayne's condition
+/// `team_game() or coop_game()` (options compared).
 #[test]
 fn scripts_decisions_are_posed_by_the_closures() {
     for (file, players, games, least, evaluated) in [
-        ("examples/duel.cardgame", 2, 20, 1_000, 280),
-        ("examples/market-race.cardgame", 3, 10, 500, 40),
-        ("examples/secret-bids.cardgame", 3, 20, 250, 100),
+        ("examples/duel.cardgame", 2, 20, 1_000, 0),
+        ("examples/market-race.cardgame", 3, 10, 500, 0),
+        ("examples/secret-bids.cardgame", 3, 20, 250, 0),
         ("examples/sealed-crate.cardgame", 2, 20, 20, 0),
         ("examples/two-piles.cardgame", 2, 20, 100, 0),
         ("examples/signals.cardgame", 2, 20, 100, 0),
@@ -149,7 +151,7 @@ fn scripts_decisions_are_posed_by_the_closures() {
         ("examples/monty-hall.cardgame", 2, 20, 40, 0),
         ("games/heart-of-crown.cardgame", 2, 2, 3_000, 0),
         ("games/craft-the-crown.cardgame", 2, 2, 1_000, 0),
-        ("games/crafty-explorers.cardgame", 4, 2, 100, 90),
+        ("games/crafty-explorers.cardgame", 4, 2, 100, 64),
         ("games/crayne.cardgame", 3, 2, 400, 14),
     ] {
         let p = program(file);
