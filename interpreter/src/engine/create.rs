@@ -94,8 +94,8 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
     }
     let mut copies = Vec::with_capacity(p.kinds.len());
     let mut total: u64 = 0;
-    for k in &p.kinds {
-        let n = Mach::new(p, l, s).eval_int(&k.copies)?;
+    for (i, k) in p.kinds.iter().enumerate() {
+        let n = size(p, l, s, i, &k.copies)?;
         let at = |message: String| {
             let span = k.copies.span;
             RuntimeError::located(p, message, span, "game creation".into())
@@ -116,8 +116,8 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
         copies.push(n as u32);
     }
     if let Some(sp) = &p.spaces {
-        let w = Mach::new(p, l, s).eval_int(&sp.width)?;
-        let h = Mach::new(p, l, s).eval_int(&sp.height)?;
+        let w = size(p, l, s, p.kinds.len(), &sp.width)?;
+        let h = size(p, l, s, p.kinds.len() + 1, &sp.height)?;
         let side = 0..=MAX_BOARD_SIDE;
         if !side.contains(&w) || !side.contains(&h) || w * h > MAX_BOARD_SPACES {
             return Err(err_at(
@@ -243,6 +243,18 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
     let seats = config.players as usize * l.n_pvars;
     l.participant_init = s.pvars.get(seats..).unwrap_or_default().to_vec();
     Ok(())
+}
+
+/// Size `i` of the game (a kind's copies, then the board's width and height: `Closures::size`),
+/// the number `e`: by its closure on the closures, else by the walker.
+fn size(p: &Program, l: &Layout, s: &mut State, i: usize, e: &crate::program::Expr) -> R<i64> {
+    let compiled = (p.closures.as_deref())
+        .filter(|_| s.fixed.closures)
+        .and_then(|cl| cl.size(i, (p, s, l)));
+    match compiled {
+        Some(n) => Ok(n),
+        None => Mach::new(p, l, s).eval_int(e),
+    }
 }
 
 /// Variable `vi`'s initial value, `you` the player whose it is (else the active player): by its

@@ -360,6 +360,23 @@ impl<'a> Mach<'a> {
         Ok(Flow::Stop(d))
     }
 
+    /// `simultaneously q in L ...`: its frame pushed for the seats of `v`, the value of its list
+    /// `L` (a player or a list of players; at `span`), each seat's decision posed from it
+    /// (`step_simul`).
+    pub(crate) fn push_simul(&mut self, v: Value, span: Span, at: At) -> R<()> {
+        let list = match v {
+            Value::Player(_) => vec![v],
+            v => self.as_list(v, span)?.to_vec(),
+        };
+        let mut ps = Vec::with_capacity(list.len());
+        for v in &list {
+            let q = self.as_player(v, span)?;
+            ps.push(self.seat_only(q, span, "takes no decision")?);
+        }
+        (self.s.frames).push(Frame::Simul(Box::new(SimulFrame::new(at, ps))));
+        Ok(())
+    }
+
     pub fn step_simul(&mut self) -> R<Flow> {
         let Some(Frame::Simul(f)) = self.s.frames.last() else {
             return Ok(Flow::Next);

@@ -1,6 +1,5 @@
 //! Engine stage: the execution of statements (moves, variables, loops, turns, failure).
 
-use super::decide::SimulFrame;
 use super::eval::MAX_DEPTH;
 use super::exec::{At, Flow, Frame, Mach, Stop, TurnStage};
 use super::label::{kind_name, zone_label};
@@ -288,18 +287,7 @@ impl<'a> Mach<'a> {
             } => return self.exec_branch(stmt, by.as_ref(), prompt.as_ref(), branches, at, None),
             StmtKind::Simultaneously { players, .. } => {
                 let v = self.eval(players)?;
-                let list = match v {
-                    Value::Player(_) => vec![v],
-                    v => self.as_list(v, players.span)?.to_vec(),
-                };
-                let mut ps = Vec::with_capacity(list.len());
-                for v in &list {
-                    let q = self.as_player(v, players.span)?;
-                    ps.push(self.seat_only(q, players.span, "takes no decision")?);
-                }
-                self.s
-                    .frames
-                    .push(Frame::Simul(Box::new(SimulFrame::new(at, ps))));
+                self.push_simul(v, players.span, at)?;
             }
             StmtKind::Eliminate(e) => {
                 let v = self.eval(e)?;

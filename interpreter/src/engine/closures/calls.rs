@@ -47,7 +47,7 @@ fn run_body(
     let mark = m.s.frames.len();
     let given = match inline(m, inner, code, || None)? {
         Ctl::Next => None,
-        Ctl::Return(w) => Some(w),
+        Ctl::Return(w) => w,
         ctl @ (Ctl::Walk | Ctl::Pushed | Ctl::Paused(_)) => {
             m.s.frames.insert(mark, Frame::Call);
             if let Some((slot, ..)) = result {

@@ -5,7 +5,7 @@
 //! closure, each item written in the binder's slot as a word, compiled where the `choose` (or the
 //! `simultaneously` choosing one) stands in its block (the frame's types known there). Where one
 //! cannot answer, the walker lists them. The condition of a `while` whose body paused is tested
-//! alike where the walker's loop frame goes on (`holds`).
+//! alike where the walker's loop frame goes on (`holds`), refilling or drawing as the loop's.
 
 use super::each::{item, item_type};
 use super::env::Env;
@@ -74,25 +74,36 @@ pub(super) fn compile_domain(
 }
 
 /// The condition of a `while` compiled, tested where the walker's loop frame goes on after its
-/// body paused (a decision in the body): its word closure and the slots it reads.
+/// body paused (a decision in the body): its word closure, the refill of a pile it reads first or
+/// whether it draws inside (as the compiled loop's, `draws::condition`), and the slots it reads.
 pub(crate) struct Condition {
     test: Int,
+    refill: Option<super::piles::Refill>,
+    drawing: bool,
     reads: u32,
 }
 
 /// Compiles the condition of a `while` where it stands in its block (`None`: the walker tests it).
 pub(super) fn compile_condition(sx: &mut Sx, c: &Expr) -> Option<Condition> {
     let outer = std::mem::take(&mut sx.cx.reads);
-    let test = compile(&mut sx.cx, c).ok();
+    let test = super::draws::condition(sx, c).ok();
     let reads = sx.cx.reads;
     sx.cx.reads |= outer;
-    Some(Condition { test: test?, reads })
+    let (test, refill, drawing) = test?;
+    Some(Condition {
+        test,
+        refill,
+        drawing,
+        reads,
+    })
 }
 
-/// Whether condition `c` holds (`None`: a closure could not answer; the walker tests it).
+/// Whether condition `c` holds, its pile refilled first or its draws kept as the compiled loop's
+/// (`draws::tested`; `None`: a closure could not answer, the walker tests it).
 pub(crate) fn holds(c: &Condition, m: &mut Mach) -> Option<bool> {
     let mut regs = Regs::loaded(m, c.reads);
-    super::stmts::eval(m, &mut regs, &c.test).map(|w| w != 0)
+    let holds = super::draws::tested(m, &mut regs, c.refill.as_ref(), c.drawing, &c.test);
+    holds.map(|w| w != 0)
 }
 
 /// The candidates of `d`, as the walker's `domain` lists them: the domain's items that pass the

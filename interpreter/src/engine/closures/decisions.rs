@@ -2,11 +2,12 @@
 //!
 //! `choose`, a menu of `actions`, branches (`choose { ... }`) and `simultaneously` compile to a
 //! step that runs the walker's own statement (`Mach::exec_choose`, `exec_branch`, `exec_actions`,
-//! a simultaneous decision's frame pushed by `exec_walked`), so the pending decision, its frame and
-//! the frames under it are the walker's. The parts of the statement that are words (who decides,
-//! the number of a `choose N` or of a menu's `times N`, the branches' conditions) are given by
-//! their closures where they compile and answer (`decide::Words`), asked where and when the walker
-//! would evaluate them (after the checks); the walker evaluates the rest, and a `choose`'s
+//! a simultaneous decision's frame pushed by `Mach::push_simul`), so the pending decision, its
+//! frame and the frames under it are the walker's. The parts of the statement that are words (who
+//! decides, the number of a `choose N` or of a menu's `times N`, the branches' conditions) are
+//! given by their closures where they compile and answer (`decide::Words`), asked where and when
+//! the walker would evaluate them (after the checks), and a `simultaneously`'s seats by their
+//! value closure; the walker evaluates the rest, and a `choose`'s
 //! candidates are choices.rs's. The step then tells its segment how the statement ended:
 //! posed (`Ctl::Paused`, the segment's frames made as the walker's, the block resuming after the
 //! statement once it is answered), a frame pushed (`Ctl::Pushed`: a menu or a simultaneous
@@ -16,19 +17,54 @@
 
 use super::expr::{compile, Int};
 use super::stmts::{eval, type_of, Ctl, Regs, Step, Sx};
+use super::value::{compile_value, eval_value};
 use crate::engine::decide::Part;
 use crate::engine::exec::{At, Flow, Mach};
 use crate::program::{BranchIr, Choose, ChooseCount, Expr, MenuMode, Stmt, StmtKind, Ty};
 
 /// Whether `st` is a decision statement (its step is this file's, and ends its segment).
 pub(super) fn is_decision(st: &Stmt) -> bool {
-    matches!(
-        st.kind,
+    match &st.kind {
         StmtKind::Choose(..)
-            | StmtKind::Actions { .. }
-            | StmtKind::ChooseBranch { .. }
-            | StmtKind::Simultaneously { .. }
-    )
+        | StmtKind::Actions { .. }
+        | StmtKind::ChooseBranch { .. }
+        | StmtKind::Simultaneously { .. } => true,
+        StmtKind::Let(..)
+        | StmtKind::Assign(..)
+        | StmtKind::Move { .. }
+        | StmtKind::Shuffle(_)
+        | StmtKind::Pay(..)
+        | StmtKind::Reveal(..)
+        | StmtKind::Show(..)
+        | StmtKind::If(..)
+        | StmtKind::For { .. }
+        | StmtKind::While(..)
+        | StmtKind::Repeat(..)
+        | StmtKind::Loop(_)
+        | StmtKind::Break
+        | StmtKind::Require(_)
+        | StmtKind::Stop
+        | StmtKind::Perform { .. }
+        | StmtKind::Emit(..)
+        | StmtKind::Call(..)
+        | StmtKind::CallLet(..)
+        | StmtKind::Return(_)
+        | StmtKind::Turn(..)
+        | StmtKind::Phase(..)
+        | StmtKind::Strict(_)
+        | StmtKind::Round(_)
+        | StmtKind::EndTurn
+        | StmtKind::EndPhase
+        | StmtKind::EndRound
+        | StmtKind::Eliminate(_)
+        | StmtKind::OutForRound(_)
+        | StmtKind::Win(..)
+        | StmtKind::WinTeam(..)
+        | StmtKind::Stat(..)
+        | StmtKind::StatAt(..)
+        | StmtKind::Log(_)
+        | StmtKind::LogTo(..) => false,
+    }
 }
 
 /// The closures of a decision statement's parts that are words (`None`: the walker's).
@@ -138,16 +174,25 @@ pub(super) fn branches(sx: &mut Sx, by: Option<&Expr>, branches: &[BranchIr], at
     })
 }
 
-/// `simultaneously q in L choose ...`: its frame pushed by the walker's statement (each seat's
-/// decision is posed from it by the walker's loop, `step_simul`).
-pub(super) fn simultaneous(at: At) -> Step {
-    Box::new(move |m, _| {
-        let Some(st) = m.stmt(at) else {
+/// `simultaneously q in L choose ...`: its frame pushed for the seats of `L`, given by its value
+/// closure (else the walker evaluates it); each seat's decision is posed from the frame by the
+/// walker's loop (`step_simul`).
+pub(super) fn simultaneous(sx: &mut Sx, players: &Expr, at: At) -> Step {
+    let list = compile_value(&mut sx.cx, players).ok();
+    Box::new(move |m, regs| {
+        let Some(Stmt {
+            kind: StmtKind::Simultaneously { players, .. },
+            ..
+        }) = m.stmt(at)
+        else {
             return Ok(Ctl::Walk);
         };
-        let mark = m.s.frames.len();
-        let flow = m.exec_walked(st, at)?;
-        Ok(posed(m, mark, flow))
+        let v = match list.as_ref().and_then(|f| eval_value(m, regs, f)) {
+            Some(v) => v,
+            None => m.eval(players)?,
+        };
+        m.push_simul(v, players.span, at)?;
+        Ok(Ctl::Pushed)
     })
 }
 

@@ -8,9 +8,9 @@
 //! segment is noted at the segment's head (`State::first_draw`): the factory's template pauses
 //! before the segment, which its copies then run whole.
 //!
-//! `random(L)` inside a larger expression of a `let`, `=`, `+=`, `-=` or an `if`'s conditions
-//! (`Draws`): the statement's closures draw from a copy of the game's generator, kept when they
-//! answered.
+//! `random(L)` inside a larger expression of a `let`, `=`, `+=`, `-=`, the parts of a `log`, or
+//! an `if`'s, `require`'s or `while`'s conditions (`Draws`): the statement's closures draw from a
+//! copy of the game's generator, kept when they answered.
 
 use super::env::{word, NONE};
 use super::expr::{compile, Cx, Int, C};
@@ -134,9 +134,9 @@ pub(crate) struct Draws {
 
 /// Whether `e` draws at random, and only where its closures draw as the walker does, in its order
 /// and as often: `random(L)` of a pure `L`, under arithmetic, comparisons, connectives, `if`,
-/// `abs`, `max` and `min` of two, each of which evaluates its parts once, left to right; any other
-/// part pure (what is not one of these forms is judged by its purity: a draw under it is the
-/// walker's).
+/// `abs`, `max` and `min` of two, and `let` (a small function's call copied in), each of which
+/// evaluates its parts once, left to right; any other part pure (what is not one of these forms is
+/// judged by its purity: a draw under it is the walker's).
 pub(super) fn drawn_inside(judged: &crate::purity::Judged, e: &Expr) -> bool {
     !judged.pure(e) && in_order(judged, e)
 }
@@ -151,6 +151,9 @@ fn in_order(judged: &crate::purity::Judged, e: &Expr) -> bool {
         ExprKind::Binary(op, a, b) if !matches!(op, BinOp::In | BinOp::Concat) => of(a) && of(b),
         ExprKind::Unary(_, x) => of(x),
         ExprKind::If(c, a, b) => of(c) && of(a) && of(b),
+        // A value bound, then the body (a small function's call copied where it is called, its
+        // argument bound first: check/inline.rs).
+        ExprKind::Let(_, v, body) => of(v) && of(body),
         // Every other form: a draw under it is the walker's (listed, so that a new form must be
         // judged here).
         ExprKind::Builtin(..)
@@ -181,8 +184,7 @@ fn in_order(judged: &crate::purity::Judged, e: &Expr) -> bool {
         | ExprKind::Aggregate { .. }
         | ExprKind::Pile { .. }
         | ExprKind::CallFn(..)
-        | ExprKind::Text(_)
-        | ExprKind::Let(..) => judged.pure(e),
+        | ExprKind::Text(_) => judged.pure(e),
     }
 }
 
@@ -204,9 +206,26 @@ pub(super) fn random(cx: &mut Cx, l: &Expr) -> C<Int> {
     }))
 }
 
+/// `random(L)` as a value (`random` above, of an item of any type).
+pub(super) fn random_value(cx: &mut Cx, l: &Expr) -> C<super::value::Val> {
+    use rand::Rng;
+    let lf = super::value::list(cx, l)?;
+    Ok(Box::new(move |env| {
+        let items = lf(env)?;
+        if items.is_empty() {
+            return None;
+        }
+        let d = env.draws.as_deref_mut()?;
+        let i = d.rng.gen_range(0..items.len());
+        d.drawn = true;
+        items.get(i).cloned()
+    }))
+}
+
 /// Step `step`, compiled with its expressions drawing (`Cx::draws`), run with a copy of the game's
 /// generator: the copy is written back (the draw noted, `State::note_draw`) unless the walker runs
-/// the statement instead. The step draws nothing else: its effect is a local or a number written.
+/// the statement instead. The step draws nothing else: its effect is a local or a number written,
+/// or a `log` (recorded, the walker's text draws from the game's generator, the copy untouched).
 pub(super) fn kept(step: Step) -> Step {
     Box::new(move |m, regs| {
         m.draws = Some(Box::new(Draws::of(m)));

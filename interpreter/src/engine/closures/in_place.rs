@@ -28,8 +28,9 @@ pub(super) fn recorded(m: &mut Mach, at: At) -> super::stmts::R<Ctl> {
 /// errors and the work `text_into` counts (a list's items), nothing built; recorded, as
 /// `recorded`; the walker's effect, which builds the text, when a part is a list holding a list or
 /// a text, or when the text could grow past the longest allowed (a part that is a text adds its
-/// length).
-pub(super) fn log_of_values(sx: &mut Sx, t: &TextIr, at: At) -> Step {
+/// length). `drawing` (parts that draw inside, compiled drawing: draws.rs): every part by its
+/// closure, else nothing is done and the walker runs the statement (`Ctl::Walk`).
+pub(super) fn log_of_values(sx: &mut Sx, t: &TextIr, at: At, drawing: bool) -> Step {
     let p = sx.cx.p;
     // Each part's value closure where it compiles (else the walker's `eval`).
     let parts: Vec<(crate::program::Expr, Option<Val>)> = (t.exprs())
@@ -45,6 +46,9 @@ pub(super) fn log_of_values(sx: &mut Sx, t: &TextIr, at: At) -> Step {
         .unwrap_or(0);
     Box::new(move |m, regs| {
         let walked = |m: &mut Mach| {
+            if drawing {
+                return Ok(Ctl::Walk);
+            }
             let st = m
                 .stmt(at)
                 .ok_or_else(|| m.err(m.p.header, "no statement".into()))?;
@@ -62,6 +66,7 @@ pub(super) fn log_of_values(sx: &mut Sx, t: &TextIr, at: At) -> Step {
         for (e, f) in &parts {
             let v = match f.as_ref().and_then(|f| eval_value(m, regs, f)) {
                 Some(v) => v,
+                None if drawing => return Ok(Ctl::Walk),
                 None => {
                     #[cfg(test)]
                     {
@@ -104,24 +109,81 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
             crate::program::Target::Local(_) | crate::program::Target::Global(_) => None,
         }
     }
-    let read: Vec<&crate::program::Expr> = match &st.kind {
-        StmtKind::Let(_, e) | StmtKind::Reveal(e, _) => vec![e],
-        StmtKind::Assign(t, _, e) => target(t).into_iter().chain([e]).collect(),
-        // The top or bottom cards of a pile, moved: as the pile moves compiled above (a refill
-        // may draw).
-        StmtKind::Move {
-            what:
-                crate::program::Expr {
-                    kind: ExprKind::Pile { count, zone, .. },
-                    ..
-                },
-            to,
-            ..
-        } => count.as_deref().into_iter().chain([&**zone, to]).collect(),
-        StmtKind::Move { what, to, .. } | StmtKind::Show(what, to) => vec![what, to],
-        StmtKind::LogTo(t, p) => t.exprs().chain([p]).collect(),
-        _ => Vec::new(),
-    };
+    // Per statement run in place (every other kind is `None`): what it reads, for its purity;
+    // what its effect reads, in the walker's order, by value closures where they all compile (the
+    // value given, the cards moved and the zone they go to, the cards revealed, the cards shown and
+    // to whom); the expression of a `let` or `=` whose pile is refilled first; the local written.
+    type Exprs<'e> = Vec<&'e crate::program::Expr>;
+    let (read, reads, refilled, local): (Exprs, Exprs, Option<&crate::program::Expr>, Option<u16>) =
+        match &st.kind {
+            StmtKind::Let(slot, e) => (vec![e], vec![e], Some(e), Some(*slot)),
+            StmtKind::Assign(t, op, e) => {
+                let local = match t {
+                    crate::program::Target::Local(slot) => Some(*slot),
+                    crate::program::Target::Global(_)
+                    | crate::program::Target::Player(..)
+                    | crate::program::Target::Card(..) => None,
+                };
+                let refilled = (*op == AssignOp::Set).then_some(e);
+                (
+                    target(t).into_iter().chain([e]).collect(),
+                    vec![e],
+                    refilled,
+                    local,
+                )
+            }
+            // The top or bottom cards of a pile, moved: as the pile moves compiled above (a refill
+            // may draw); the walker's effect.
+            StmtKind::Move {
+                what:
+                    crate::program::Expr {
+                        kind: ExprKind::Pile { count, zone, .. },
+                        ..
+                    },
+                to,
+                ..
+            } => {
+                let read = count.as_deref().into_iter().chain([&**zone, to]).collect();
+                (read, Vec::new(), None, None)
+            }
+            StmtKind::Move { what, to, .. } => (vec![what, to], vec![what, to], None, None),
+            StmtKind::Reveal(e, _) => (vec![e], vec![e], None, None),
+            StmtKind::Show(what, who) => (vec![what, who], vec![what, who], None, None),
+            StmtKind::LogTo(t, p) => (t.exprs().chain([p]).collect(), Vec::new(), None, None),
+            StmtKind::Choose(..)
+            | StmtKind::CallLet(..)
+            | StmtKind::Call(..)
+            | StmtKind::Perform { .. }
+            | StmtKind::For { .. }
+            | StmtKind::Simultaneously { .. }
+            | StmtKind::Pay(..)
+            | StmtKind::If(..)
+            | StmtKind::While(..)
+            | StmtKind::Repeat(..)
+            | StmtKind::Require(_)
+            | StmtKind::Log(_)
+            | StmtKind::Shuffle(_)
+            | StmtKind::Stat(..)
+            | StmtKind::StatAt(..)
+            | StmtKind::Eliminate(_)
+            | StmtKind::Return(_)
+            | StmtKind::Loop(_)
+            | StmtKind::Break
+            | StmtKind::Strict(_)
+            | StmtKind::Stop
+            | StmtKind::Emit(..)
+            | StmtKind::Turn(..)
+            | StmtKind::Phase(..)
+            | StmtKind::Round(_)
+            | StmtKind::EndTurn
+            | StmtKind::EndPhase
+            | StmtKind::EndRound
+            | StmtKind::OutForRound(_)
+            | StmtKind::Actions { .. }
+            | StmtKind::ChooseBranch { .. }
+            | StmtKind::WinTeam(..)
+            | StmtKind::Win(..) => return None,
+        };
     // A statement that reads piles (and draws nothing at random) runs in place only by its value
     // closures, which answer for a pile holding the cards read (no refill): where one cannot
     // answer, the statement is the walker's, at the head of a step of its loop (`Ctl::Walk`).
@@ -129,27 +191,10 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
     if piles && !read.iter().all(|e| reads_piles(sx.pure, e)) {
         return None;
     }
-    // What the effect reads, in the walker's order, by value closures where they all compile
-    // (before a local's type changes: the value is made before it is bound): the value given,
-    // the cards moved and the zone they go to, the cards revealed, the cards shown and to whom.
-    let reads: Vec<&crate::program::Expr> = match &st.kind {
-        StmtKind::Let(_, e) | StmtKind::Assign(_, _, e) => vec![e],
-        StmtKind::Move { what, to, .. } if !matches!(what.kind, ExprKind::Pile { .. }) => {
-            vec![what, to]
-        }
-        StmtKind::Reveal(e, _) => vec![e],
-        StmtKind::Show(what, who) => vec![what, who],
-        _ => Vec::new(),
-    };
     // A pile a `let` or `=` reads refilled first, as the walker's `pile` does (the place is
     // evaluated after it): then read as it is, `none` or fewer cards than read where it holds
-    // fewer.
-    let refill = match &st.kind {
-        StmtKind::Let(_, e) | StmtKind::Assign(_, AssignOp::Set, e) => {
-            super::piles::refill_of(&mut sx.cx, e)
-        }
-        _ => None,
-    };
+    // fewer. The values read are made before a local's type changes (before it is bound).
+    let refill = refilled.and_then(|e| super::piles::refill_of(&mut sx.cx, e));
     let mut closures = reads.iter().map(|e| match refill {
         Some(_) => super::piles::or_none(&mut sx.cx, e),
         None => compile_value(&mut sx.cx, e).ok(),
@@ -162,56 +207,14 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
     if piles && given.is_none() {
         return None;
     }
-    let local = match &st.kind {
-        StmtKind::Let(slot, e) => {
-            let t = super::each::local_type(&sx.cx, e);
-            if let Some(ts) = sx.cx.types.get_mut(*slot as usize) {
-                *ts = t;
-            } else if let Some(t) = t {
-                sx.cx.set_type(*slot, t);
-            }
-            Some(*slot)
+    if let StmtKind::Let(slot, e) = &st.kind {
+        let t = super::each::local_type(&sx.cx, e);
+        if let Some(ts) = sx.cx.types.get_mut(*slot as usize) {
+            *ts = t;
+        } else if let Some(t) = t {
+            sx.cx.set_type(*slot, t);
         }
-        StmtKind::Assign(crate::program::Target::Local(slot), ..) => Some(*slot),
-        StmtKind::Assign(..)
-        | StmtKind::Reveal(..)
-        | StmtKind::Show(..)
-        | StmtKind::LogTo(..)
-        | StmtKind::Move { .. } => None,
-        StmtKind::Choose(..)
-        | StmtKind::CallLet(..)
-        | StmtKind::Call(..)
-        | StmtKind::Perform { .. }
-        | StmtKind::For { .. }
-        | StmtKind::Simultaneously { .. }
-        | StmtKind::Pay(..)
-        | StmtKind::If(..)
-        | StmtKind::While(..)
-        | StmtKind::Repeat(..)
-        | StmtKind::Require(_)
-        | StmtKind::Log(_)
-        | StmtKind::Shuffle(_)
-        | StmtKind::Stat(..)
-        | StmtKind::StatAt(..)
-        | StmtKind::Eliminate(_)
-        | StmtKind::Return(_)
-        | StmtKind::Loop(_)
-        | StmtKind::Break
-        | StmtKind::Strict(_)
-        | StmtKind::Stop
-        | StmtKind::Emit(..)
-        | StmtKind::Turn(..)
-        | StmtKind::Phase(..)
-        | StmtKind::Round(_)
-        | StmtKind::EndTurn
-        | StmtKind::EndPhase
-        | StmtKind::EndRound
-        | StmtKind::OutForRound(_)
-        | StmtKind::Actions { .. }
-        | StmtKind::ChooseBranch { .. }
-        | StmtKind::WinTeam(..)
-        | StmtKind::Win(..) => return None,
-    };
+    }
     let slot = match local {
         Some(s) => Some((s, sx.cx.slot(s).ok()?)),
         None => None,

@@ -101,6 +101,9 @@ pub(crate) struct Closures {
     /// Per variable: its initial value compiled (`None`: a constant, or the walker evaluates it),
     /// `you` the player and `this` the card of the walker's context (`create.rs`).
     inits: Vec<Option<value::Val>>,
+    /// Per kind: its number of copies compiled, then the board's width and height (`None`: a
+    /// constant, none, or the walker evaluates it), evaluated when a game is created (`create.rs`).
+    sizes: Vec<Option<Int>>,
 }
 
 impl std::fmt::Debug for Closures {
@@ -156,6 +159,15 @@ impl Closures {
                 value::compile_value(&mut cx, &v.init).ok()
             })
             .collect();
+        let sizes = (p.kinds.iter().map(|k| &k.copies))
+            .chain(p.spaces.iter().flat_map(|sp| [&sp.width, &sp.height]))
+            .map(|e| {
+                if matches!(e.kind, crate::program::ExprKind::Const(_)) {
+                    return None;
+                }
+                expr::compile(&mut Cx::new(p, 1), e).ok()
+            })
+            .collect();
         let parts = (p.actions.iter())
             .map(|a| {
                 (a.parts.iter())
@@ -171,7 +183,17 @@ impl Closures {
             blocks,
             conditions,
             inits,
+            sizes,
         }
+    }
+
+    /// Size `i` of a game being created (`Closures::sizes`: a kind's copies, then the board's
+    /// width and height) by its closure; `None` when it did not compile or cannot answer (the
+    /// walker evaluates it).
+    pub(crate) fn size(&self, i: usize, (p, s, l): (&Program, &State, &Layout)) -> Option<i64> {
+        let f = self.sizes.get(i)?.as_ref()?;
+        let mut slots = [env::NONE; env::SLOTS];
+        f(&mut Env::new(p, s, l, s.active, &mut slots))
     }
 
     /// Variable `v`'s initial value, `you` the player whose it is (or the active player), the

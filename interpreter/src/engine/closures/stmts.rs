@@ -4,9 +4,9 @@
 //! one this file knows: `let`, writes of numbers and `pay` (places.rs), `if`, `while`, `repeat`,
 //! `loop` and `break` (loops.rs), `for` (each.rs), `move` of a card, of a zone's cards or of a
 //! pile's top cards (moves.rs), `require`, `stat` (keyed too), `log`, `eliminate` (for a round
-//! too, recorded or not), `return` of a word, `win` (in_place.rs), `shuffle`, `phase`, `turn`,
-//! `strict`, `round` and their ends (segments.rs); calls and `perform` run inline (calls.rs). Any
-//! other statement (decisions, ...) stays the walker's (`None`). A statement evaluates everything
+//! too, recorded or not), `return` of a word, `stop`, `win` (in_place.rs), `shuffle`, `phase`,
+//! `turn`, `strict`, `round` and their ends (segments.rs), decisions (decisions.rs); calls and
+//! `perform` run inline (calls.rs). Any other statement stays the walker's (`None`). A statement evaluates everything
 //! it reads first and answers [`Ctl::Walk`] before changing anything when a closure cannot
 //! answer: the walker then runs it.
 //! Locals live in the walker's context and in the int slots at once: a write goes to both, so
@@ -39,8 +39,9 @@ pub(crate) enum Ctl {
     /// The frames below changed (`return`, a failure caught by `strict`, the game's end): the
     /// block is left, the walker goes on with `Flow`.
     Left(Flow),
-    /// `return` of a word in a body run inline (calls.rs): the call gives it to its caller.
-    Return(i64),
+    /// `return` of a word, or `stop` (`None`), in a body run inline (calls.rs): the call gives the
+    /// word (else `none`) to its caller.
+    Return(Option<i64>),
     /// `break`: the innermost loop is left (loops.rs), the statement after it follows.
     Break,
     /// A decision posed (decisions.rs: its frame on top, as the walker leaves it), or the game
@@ -142,6 +143,10 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
             Ty::Int
         }
         ExprKind::Builtin(Builtin::Left | Builtin::Right | Builtin::Seat, _) => Ty::Player,
+        // An item of a list of words (compiled only where the statement keeps its draws: draws.rs).
+        ExprKind::Builtin(Builtin::Random, x) if x.len() == 1 => {
+            super::each::item_type(cx, &x[0]).filter(super::expr::is_word)?
+        }
         ExprKind::Builtin(Builtin::Index, x)
             if x.len() == 2 && type_of(cx, &x[0]) == Some(Ty::Zone) =>
         {
@@ -217,6 +222,14 @@ fn branch(m: &mut Mach, regs: &mut Regs, conds: &[Int], other: bool) -> Option<O
         }
     }
     Some(other.then_some(conds.len()))
+}
+
+/// Whether the statement at `at` heads the segment running: its block's frame is on top, resumed
+/// there (segments.rs, `run`, leaves the frame's `pc` past the segment's first statement while it
+/// runs).
+fn heads(m: &Mach, at: At) -> bool {
+    matches!(m.s.frames.last(), Some(&Frame::Block { block, pc })
+        if block == at.block && pc == at.idx + 1)
 }
 
 /// Compiles one statement; `Err` when it is the walker's. A `let`, `=`, `+=` or `-=` that draws
@@ -304,9 +317,12 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             filter,
             body,
         } => super::each::compile_for(sx, *slot, list, filter.as_ref(), *body, at, span),
-        StmtKind::Simultaneously { player, .. } => {
+        StmtKind::Simultaneously {
+            player, players, ..
+        } => {
+            let step = super::decisions::simultaneous(sx, players, at);
             written(sx, *player, None);
-            Ok(super::decisions::simultaneous(at))
+            Ok(step)
         }
         StmtKind::Assign(t, op, e) => super::places::assign(sx, t, *op, e, span),
         StmtKind::Pay(e, t) => super::places::pay(sx, e, t, span),
@@ -495,7 +511,7 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                     return Ok(Ctl::Walk);
                 };
                 if regs.depth > 0 {
-                    return Ok(Ctl::Return(w));
+                    return Ok(Ctl::Return(Some(w)));
                 }
                 m.leave_call();
                 if let Some(&Frame::Result { slot }) = m.s.frames.last() {
@@ -512,18 +528,30 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                 TextPartIr::Expr(e) => sx.pure.pure(e),
             }) =>
         {
-            Ok(super::in_place::log_of_values(sx, t, at))
+            Ok(super::in_place::log_of_values(sx, t, at, false))
         }
-        StmtKind::Log(_) => Err("a `log` that may draw at random"),
+        // Parts that draw inside in the walker's order: drawn from a copy of the generator, kept
+        // when every part answered (draws.rs).
+        StmtKind::Log(t)
+            if super::draws::conditions_draw(sx, t.exprs().collect::<Vec<_>>().into_iter()) =>
+        {
+            sx.cx.draws = true;
+            let step = super::in_place::log_of_values(sx, t, at, true);
+            sx.cx.draws = false;
+            Ok(super::draws::kept(step))
+        }
+        StmtKind::Log(_) => Err("a `log` that may draw at random out of the walker's order"),
         StmtKind::Eliminate(_) => Err("`eliminate` of what is not a player"),
         StmtKind::OutForRound(_) => Err("`eliminate ... for round` of what is not a player"),
-        // A draw inside a segment, but the game's first (`State::first_draw`): that one is the
-        // walker's, at the head of a step of its own, where a factory's games start (factory.rs)
-        // after all that every game does alike before it.
+        // The game's first draw (`State::first_draw`) at the head of a step of its own: a
+        // segment reaching it elsewhere ends before it, so that a factory's games start there
+        // (factory.rs), after all that every game does alike.
         StmtKind::Shuffle(e) if type_of(&sx.cx, e) == Some(Ty::Zone) => {
             let zf = compile(&mut sx.cx, e)?;
             Ok(Box::new(move |m, regs| match eval(m, regs, &zf) {
-                Some(_) if m.s.first_draw == crate::engine::state::NO_DRAW => Ok(Ctl::Walk),
+                Some(_) if m.s.first_draw == crate::engine::state::NO_DRAW && !heads(m, at) => {
+                    Ok(Ctl::Walk)
+                }
                 Some(z) if (0..m.s.zones.len() as i64).contains(&z) => {
                     m.shuffle_zone(z as u32);
                     Ok(Ctl::Next)
@@ -532,7 +560,16 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             }))
         }
         StmtKind::Shuffle(_) => Err("`shuffle` of what is not known to be a zone"),
-        StmtKind::Reveal(..) | StmtKind::Show(..) | StmtKind::Stop | StmtKind::LogTo(..) => {
+        // Out of the body being run: its inline call ends giving `none`, else the walker's
+        // `leave_call` (as a `return`'s).
+        StmtKind::Stop => Ok(Box::new(|m, regs| {
+            if regs.depth > 0 {
+                return Ok(Ctl::Return(None));
+            }
+            m.leave_call();
+            Ok(Ctl::Left(Flow::Next))
+        })),
+        StmtKind::Reveal(..) | StmtKind::Show(..) | StmtKind::LogTo(..) => {
             Err("a statement the closures leave to the walker")
         }
         StmtKind::Actions { by, mode, .. } => Ok(super::decisions::actions(sx, by, mode, at)),

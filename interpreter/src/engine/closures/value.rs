@@ -632,7 +632,11 @@ fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Val> {
         Builtin::Max2 | Builtin::Min2 | Builtin::Abs => {
             return Err("a number whose closure did not compile")
         }
-        Builtin::Random => return Err("a draw at random"),
+        // Drawn from the statement's copy of the generator, where it keeps its draws (draws.rs).
+        Builtin::Random => match args {
+            [l] if cx.draws => super::draws::random_value(cx, l)?,
+            _ => return Err("a draw at random"),
+        },
     })
 }
 
@@ -648,7 +652,10 @@ fn kind_arg(env: &Env, v: Value) -> Option<u16> {
 /// Runs value closure `f` over the game and a compiled body's slots.
 #[inline]
 pub(super) fn eval_value(m: &mut Mach, regs: &mut Regs, f: &Val) -> Option<Value> {
-    let v = f(&mut Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots));
+    let mut env = Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots);
+    // The statement's copy of the generator, where it keeps its draws (draws.rs).
+    env.draws = m.draws.as_deref_mut();
+    let v = f(&mut env);
     #[cfg(test)]
     {
         m.s.probe.counted.values += v.is_some() as u64;

@@ -1,9 +1,9 @@
 //! Engine stage: statements that draw an item at random on the closures (closures/draws.rs),
 //! against the walker: `+=` and `-=` of `random(L)` to a local, a global, a player's and a card's
 //! variable, `move random(L) to Z` (to a pile's top or bottom, face up or down, a move of `none`
-//! failing inside `strict`), `=` of a pile's cards refilled first; each script played in
-//! lockstep, recorded or not, and on the closures alone with no statement they compiled left to
-//! the walker.
+//! failing inside `strict`), `=` of a pile's cards refilled first, a `log` whose parts draw; each
+//! script played in lockstep, recorded or not, and on the closures alone with no statement they
+//! compiled left to the walker.
 
 use super::walked::compiled_whole;
 
@@ -111,4 +111,95 @@ flow {
 }
 "#;
     compiled_whole(src, "refills", 3, 40, 300);
+}
+
+/// `log` of parts that draw inside (`random(L)` alone and under arithmetic, beside a part that
+/// draws nothing), recorded or not: the closures draw from a copy of the generator, kept when every
+/// part answered, as the walker's text draws them. Every statement compiles (before, such a `log`
+/// was the walker's), none left to the walker.
+#[test]
+fn logs_that_draw_are_the_closures() {
+    let src = super::walked::hands(
+        r#"
+game "Rolls" {
+  players 3
+}
+action roll(c in you.hand) {
+  move c to deck
+  log "{you} rolled {random([1, 2, 3])} and {random([4, 5]) + c.worth} for {c.worth}"
+  you.coins += random([1, 2])
+}
+action rest() {
+  log "{you} rests: {you.coins * 2 + random([0, 1])}"
+  you.coins += 1
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 3 of deck to p.hand
+  }
+  repeat 3 {
+    for p in everyone {
+      turn p {
+        actions by p once [roll, rest]
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#,
+    );
+    let p = compiled_whole(&src, "rolls", 3, 30, 100);
+    let evaluated: u64 = (super::walked::played(&p, 3, 30, false).iter())
+        .map(|c| c.evaluated)
+        .sum();
+    assert_eq!(evaluated, 0, "evaluated by the walker");
+}
+
+/// A draw in the argument of a small function's call (copied where it is called, its argument
+/// bound first by a `let`: check/inline.rs), in a `+=`, a `let` and an `if`'s condition: drawn
+/// from a copy of the generator, as under arithmetic. No expression is evaluated by the walker
+/// (before, these statements were the walker's).
+#[test]
+fn draws_in_a_small_functions_argument_are_the_closures() {
+    let src = super::walked::hands(
+        r#"
+game "Doubles" {
+  players 3
+}
+fn double(n: int): int = n * 2 + n / 3
+action roll(c in you.hand) {
+  move c to deck
+  you.coins += double(random([1, 2, 3]))
+  let d = double(random([0, c.worth])) + 1
+  if double(random([1, 2])) > 3 {
+    you.coins += d
+  }
+}
+action rest() {
+  you.coins += 1
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 3 of deck to p.hand
+  }
+  repeat 3 {
+    for p in everyone {
+      turn p {
+        actions by p once [roll, rest]
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#,
+    );
+    let p = compiled_whole(&src, "doubles", 3, 30, 100);
+    let evaluated: u64 = (super::walked::played(&p, 3, 30, false).iter())
+        .map(|c| c.evaluated)
+        .sum();
+    assert_eq!(evaluated, 0, "evaluated by the walker");
 }

@@ -292,8 +292,7 @@ flow {
 }
 
 /// The condition of a `while` whose body paused on a decision, tested by its closure where the
-/// walker's loop frame goes on: no expression evaluated by the walker but each game's first
-/// `shuffle`'s zone (before, one per pass).
+/// walker's loop frame goes on: no expression evaluated by the walker (before, one per pass).
 #[test]
 fn conditions_of_loops_paused_are_on_the_closures() {
     let src = hands(
@@ -332,5 +331,57 @@ flow {
     let evaluated: u64 = (super::walked::played(&p, 3, 30, false).iter())
         .map(|c| c.evaluated)
         .sum();
-    assert_eq!(evaluated, 30, "evaluated by the walker");
+    assert_eq!(evaluated, 0, "evaluated by the walker");
+}
+
+/// The condition of a `while` whose body paused on a decision, that draws inside (`random` in a
+/// comparison) or reads a pile that may refill first (`top of p.stock != none`): tested by its
+/// closure where the walker's loop frame goes on, refilling or drawing as the compiled loop's. No
+/// expression is evaluated by the walker (before: 1,652, each test after a pause by the walker).
+#[test]
+fn conditions_of_loops_paused_that_draw_or_refill_are_the_closures() {
+    let src = hands(
+        r#"
+game "Streaks" {
+  players 3
+}
+zone stock per player: pile, hidden, refill from used
+zone used per player: pile
+action dig() {
+  move top of you.stock to you.used
+  you.coins += 1
+}
+action push(c in you.hand) {
+  move c to you.used
+  you.coins += c.worth
+}
+action rest() {
+  you.coins += 1
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 2 of deck to p.stock
+    move top 2 of deck to p.hand
+  }
+  for p in everyone {
+    while top of p.stock != none and p.coins < 6 {
+      actions by p once [dig, push]
+    }
+  }
+  for p in everyone {
+    while random([1, 2, 3]) + p.coins < 12 {
+      actions by p once [push, rest]
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#,
+    );
+    let p = compiled_whole(&src, "streaks", 3, 30, 100);
+    let evaluated: u64 = (super::walked::played(&p, 3, 30, false).iter())
+        .map(|c| c.evaluated)
+        .sum();
+    assert_eq!(evaluated, 0, "evaluated by the walker");
 }

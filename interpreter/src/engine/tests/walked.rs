@@ -671,3 +671,60 @@ fn turns_at_the_limit_are_the_walkers() {
     }
     assert_eq!(walked, 0, "turns at the limit walked");
 }
+
+/// `stop` in an action's effect (its segment's frames left as the walker's `leave_call` leaves
+/// them), in a procedure run inline giving `none` to a `let`, and in a procedure run inline from
+/// another: compiled (every statement compiles), in lockstep with the walker, none left to it.
+#[test]
+fn stop_is_the_closures() {
+    let src = hands(
+        r#"
+game "Stops" {
+  players 3
+}
+var got per player: int = 0
+proc half(p: player): int {
+  if p.coins > 4 {
+    stop
+  }
+  return p.coins / 2
+}
+proc settle(p: player) {
+  let h = half(p)
+  log "half {h}"
+  p.got += 1
+  if p.got > 2 {
+    stop
+  }
+  p.coins += 1
+}
+action earn(c in you.hand) {
+  move c to deck
+  you.coins += c.worth
+  if you.coins > 8 {
+    stop
+  }
+  you.coins += 1
+}
+action rest() {
+  settle(you)
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 3 of deck to p.hand
+  }
+  repeat 3 {
+    for p in everyone {
+      turn p {
+        actions by p once [earn, rest]
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#,
+    );
+    compiled_whole(&src, "stops", 3, 30, 100);
+}
