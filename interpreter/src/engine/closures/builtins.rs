@@ -1,4 +1,4 @@
-//! Engine stage (closures): the builtins compiled as words (numbers, seats, a zone's top card).
+//! Engine stage (closures): the builtins compiled as words (numbers, seats, spaces, top cards).
 //!
 //! The builtins that give a list are walked by items.rs; the rest here, or the walker's.
 
@@ -155,6 +155,11 @@ pub(super) fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
                 let i = f(env)?;
                 (1..=env.s.players as i64).contains(&i).then_some(i - 1)
             })
+        }
+        // The space at `(x, y)`; off the board, `none`: the walker's.
+        (Builtin::At, [x, y]) => {
+            let (xf, yf) = (compile(cx, x)?, compile(cx, y)?);
+            Box::new(move |env| env.l.space_at(xf(env)?, yf(env)?).map(i64::from))
         }
         (
             Builtin::Size

@@ -143,6 +143,7 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
             Ty::Int
         }
         ExprKind::Builtin(Builtin::Left | Builtin::Right | Builtin::Seat, _) => Ty::Player,
+        ExprKind::Builtin(Builtin::At, x) if x.len() == 2 => Ty::Space,
         // An item of a list of words (compiled only where the statement keeps its draws: draws.rs).
         ExprKind::Builtin(Builtin::Random, x) if x.len() == 1 => {
             super::each::item_type(cx, &x[0]).filter(super::expr::is_word)?

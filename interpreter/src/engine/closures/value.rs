@@ -67,7 +67,7 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
             | ExprKind::Prop(..)
             | ExprKind::TagOf(..)
             | ExprKind::Field(crate::ops::Field::Owner, _)
-            | ExprKind::Builtin(Builtin::First | Builtin::Last, _)
+            | ExprKind::Builtin(Builtin::First | Builtin::Last | Builtin::At, _)
     );
     if !below {
         if let Some(f) = word(cx, e) {

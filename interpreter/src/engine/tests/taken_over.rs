@@ -432,3 +432,52 @@ flow {
     compiles_whole(&p);
     assert_eq!(evaluated(&p, 3, 30), 0, "evaluated by the walker");
 }
+
+/// The space at `(x, y)` (`at`), a word of its own: the zones of a space it names as a `move`'s
+/// target, its cards counted and its first card moved, as in Crafty Explorers' setup (before,
+/// such a `move` was the walker's whole: 64 expressions over 2 games there). Off the board `at`
+/// is `none`: a value closure gives it (`left_off`'s list), a word closure leaves the expression
+/// to the walker (the condition of `rest`'s `if` past the board: 21 conditions of 3 nodes).
+#[test]
+fn spaces_at_a_place_are_the_closures() {
+    let src = hands(
+        r#"
+game "Plots" {
+  players 3
+}
+spaces board: grid 3 by 2
+zone plot per space: set
+var left_off: list of space = []
+action sow(c in you.hand) {
+  move c to at(c.worth - 2 * (c.worth / 3), 1 + c.worth / 4).plot
+  you.coins += count(at(1, 1).plot) + count(at(2, 2).plot)
+}
+action reap() if count(at(1, 1).plot) > 0 {
+  move first(at(1, 1).plot) to you.hand
+  left_off = left_off + [at(you.coins, 2)]
+}
+action rest() {
+  you.coins += 1
+  if at(you.coins, 1) == none {
+    you.coins -= 1
+  }
+}
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 3 of deck to p.hand
+  }
+  repeat 3 {
+    for p in everyone {
+      turn p {
+        actions by p once [sow, reap, rest]
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#,
+    );
+    taken_over(&src, "plots", 3, 30, 100, 63);
+}
