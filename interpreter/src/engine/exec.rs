@@ -611,8 +611,19 @@ impl<'a> Mach<'a> {
                 Item::Other(v) => self.set_local(*slot, v),
             }
             if let Some(f) = filter {
-                if !self.eval_bool(f)? {
-                    continue;
+                // By its closure (not while a guard's reads are noted), as the compiled loop's
+                // filter: an item that fails it is a unit of work. Else by the walker.
+                let on = self.s.fixed.closures && !self.s.recording;
+                let closures = self.p.closures.as_deref().filter(|_| on);
+                match closures.and_then(|k| k.holds(self, at)) {
+                    Some(true) => {}
+                    Some(false) => {
+                        let span = self.stmt(at).map_or(f.span, |st| st.span);
+                        self.charge(1, span)?;
+                        continue;
+                    }
+                    None if self.eval_bool(f)? => {}
+                    None => continue,
                 }
             }
             self.push_block(*body);

@@ -20,7 +20,8 @@ pub(crate) struct BlockCode {
     pub steps: Vec<Option<Step>>,
     /// Per statement, a `choose`'s candidates compiled (choices.rs).
     pub choices: Vec<Option<super::choices::Domain>>,
-    /// Per statement, a `while`'s condition compiled, for the walker's loop frame (choices.rs).
+    /// Per statement, a `while`'s condition or a `for`'s filter compiled, for the walker's loop
+    /// frame (choices.rs).
     pub conditions: Vec<Option<super::choices::Condition>>,
     /// Per statement, its texts compiled (`texts::of_stmt`).
     pub texts: Vec<Vec<Option<super::texts::Text>>>,
@@ -49,6 +50,12 @@ pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
             // A decision's candidates, compiled with the frame's types before it.
             conditions.push(match &st.kind {
                 StmtKind::While(c, _) => super::choices::compile_condition(sx, c),
+                StmtKind::For {
+                    slot,
+                    list,
+                    filter: Some(f),
+                    ..
+                } => super::choices::compile_filter(sx, *slot, list, f),
                 _ => None,
             });
             choices.push(match &st.kind {

@@ -5,7 +5,8 @@
 //! closure, each item written in the binder's slot as a word, compiled where the `choose` (or the
 //! `simultaneously` choosing one) stands in its block (the frame's types known there). Where one
 //! cannot answer, the walker lists them. The condition of a `while` whose body paused is tested
-//! alike where the walker's loop frame goes on (`holds`), refilling or drawing as the loop's.
+//! alike where the walker's loop frame goes on (`holds`), refilling or drawing as the loop's, and
+//! so is the `where` filter of a `for`'s next items.
 
 use super::each::{item, item_type};
 use super::env::Env;
@@ -73,8 +74,8 @@ pub(super) fn compile_domain(
     domain.map(|d| Domain { reads, ..d })
 }
 
-/// The condition of a `while` compiled, tested where the walker's loop frame goes on after its
-/// body paused (a decision in the body): its word closure, the refill of a pile it reads first or
+/// The condition of a `while` or the filter of a `for` compiled, tested where the walker's loop
+/// frame goes on after its body paused (a decision in the body): its word closure, the refill of a pile it reads first or
 /// whether it draws inside (as the compiled loop's, `draws::condition`), and the slots it reads.
 pub(crate) struct Condition {
     test: Int,
@@ -94,6 +95,27 @@ pub(super) fn compile_condition(sx: &mut Sx, c: &Expr) -> Option<Condition> {
         test,
         refill,
         drawing,
+        reads,
+    })
+}
+
+/// Compiles the `where` filter of `for slot in list` where the loop stands in its block, its
+/// local of the list's item type as the compiled loop's (each.rs), tested where the walker's loop
+/// frame goes on after its body paused (`None`: the walker tests it). The local's type is left as
+/// it was: the loop's statement is compiled after it, its list first.
+pub(super) fn compile_filter(sx: &mut Sx, slot: u16, list: &Expr, f: &Expr) -> Option<Condition> {
+    let t = item_type(&sx.cx, list)?;
+    let before = (sx.cx.types.clone(), sx.cx.given.clone());
+    let outer = std::mem::take(&mut sx.cx.reads);
+    sx.cx.set_type(slot, t);
+    let test = sx.cx.slot(slot).and_then(|_| compile(&mut sx.cx, f)).ok();
+    let reads = sx.cx.reads;
+    sx.cx.reads |= outer;
+    (sx.cx.types, sx.cx.given) = before;
+    Some(Condition {
+        test: test?,
+        refill: None,
+        drawing: false,
         reads,
     })
 }

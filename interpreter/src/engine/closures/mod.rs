@@ -279,8 +279,9 @@ impl Closures {
         choices::candidates(code.choices.get(at.idx as usize)?.as_ref()?, m)
     }
 
-    /// Whether the condition of the `while` at `at` holds, tested by its closure where the walker's
-    /// loop frame goes on (`None`: not compiled, or a closure could not answer; the walker tests it).
+    /// Whether the condition of the `while` at `at` holds, or the filter of the `for` at `at` for
+    /// the item in its local, tested by its closure where the walker's loop frame goes on (`None`:
+    /// not compiled, or a closure could not answer; the walker tests it).
     pub(crate) fn holds(
         &self,
         m: &mut crate::engine::exec::Mach,

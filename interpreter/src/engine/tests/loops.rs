@@ -334,6 +334,52 @@ flow {
     assert_eq!(evaluated, 0, "evaluated by the walker");
 }
 
+/// The `where` filter of a `for` whose body paused on a decision (a card's variable, a local from
+/// before the loop, a player's variable), tested by its closure for the items after the pause
+/// where the walker's loop frame goes on, as Crayne's `for c in p.inplay where c is Choice and
+/// c.mode == 0`. No expression is evaluated by the walker (before: 1,046, each item after a pause
+/// by the walker).
+#[test]
+fn filters_of_loops_paused_are_on_the_closures() {
+    let src = hands(
+        r#"
+game "Marks" {
+  players 3
+}
+var marked per card: int = 0
+flow {
+  move box to deck
+  shuffle deck
+  for p in everyone {
+    move top 4 of deck to p.hand
+  }
+  let least = 2
+  repeat 2 {
+    for p in everyone where p.coins < 12 {
+      for c in p.hand where c.worth >= least and c.marked == 0 and p.coins < 9 {
+        choose by p prompt "Mark {c}?" {
+          "mark" {
+            c.marked = 1
+            p.coins += c.worth
+          }
+          "skip" {
+            p.coins += 1
+          }
+        }
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#,
+    );
+    let p = compiled_whole(&src, "marks", 3, 30, 100);
+    let evaluated: u64 = (super::walked::played(&p, 3, 30, false).iter())
+        .map(|c| c.evaluated)
+        .sum();
+    assert_eq!(evaluated, 0, "evaluated by the walker");
+}
+
 /// The condition of a `while` whose body paused on a decision, that draws inside (`random` in a
 /// comparison) or reads a pile that may refill first (`top of p.stock != none`): tested by its
 /// closure where the walker's loop frame goes on, refilling or drawing as the compiled loop's. No
