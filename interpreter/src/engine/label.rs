@@ -189,7 +189,33 @@ pub(crate) fn plain_text(t: &TextIr, plain_local: impl Fn(u16) -> bool) -> bool 
             | ExprKind::TurnNumber
             | ExprKind::Participant(_) => true,
             ExprKind::Const(v) => !matches!(v, Value::List(_)),
-            _ => false,
+            // Every other form is evaluated when the text is built and counts as one that may
+            // fail or give a list (listed, so that a new form must be judged here).
+            ExprKind::Global(_)
+            | ExprKind::PlayerVar(..)
+            | ExprKind::CardVar(..)
+            | ExprKind::Option(_)
+            | ExprKind::Column(_)
+            | ExprKind::Prop(..)
+            | ExprKind::TagOf(..)
+            | ExprKind::Field(..)
+            | ExprKind::Zone(..)
+            | ExprKind::Spaces
+            | ExprKind::Players
+            | ExprKind::Everyone
+            | ExprKind::Unary(..)
+            | ExprKind::Binary(..)
+            | ExprKind::IsTag(..)
+            | ExprKind::IsKind(..)
+            | ExprKind::If(..)
+            | ExprKind::List(_)
+            | ExprKind::Range(..)
+            | ExprKind::Aggregate { .. }
+            | ExprKind::Pile { .. }
+            | ExprKind::Builtin(..)
+            | ExprKind::CallFn(..)
+            | ExprKind::Text(_)
+            | ExprKind::Let(..) => false,
         },
     })
 }
