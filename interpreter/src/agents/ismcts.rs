@@ -47,11 +47,10 @@
 //! same choice.
 
 use super::explain::{rule_named, weighed, Explanation, Notes};
-use super::goals::{evaluate, Goals};
+use super::goals::Goals;
 use super::guide::Guide;
 use super::infer::Opponents;
 use super::model::Model;
-use super::revisits::{Kept, Revisits, STALE_EXIT};
 use super::search::{keep_to_exits, only_option_why, run_forced, LoopGuard, Scale};
 use super::tree::{by_bound, by_prior, Estimate, Node, Step, EVIDENCE};
 use super::Agent;
@@ -166,9 +165,6 @@ pub struct IsmctsAgent {
     root_prior: Vec<f64>,
     /// The model's move at the root of the current decision (the prior's most likely option).
     root_preferred: Option<usize>,
-    /// The positions its seat decided at this turn, where it never plays back into them
-    /// (`revisits.rs`; the `search` agent unless `:again`).
-    revisits: Option<Revisits>,
 }
 
 /// The most iterations a search with a time budget runs for one decision.
@@ -201,7 +197,6 @@ impl IsmctsAgent {
             model_move: false,
             root_prior: Vec::new(),
             root_preferred: None,
-            revisits: None,
         }
     }
 
@@ -225,11 +220,6 @@ impl IsmctsAgent {
     /// Blends each play-out's reward with the model's judgement where the next turn began.
     pub fn blend(&mut self, on: bool) {
         self.guide.blend = on;
-    }
-
-    /// Never plays back into a position its seat was at earlier in the turn (`revisits.rs`).
-    pub fn avoid_revisits(&mut self, on: bool) {
-        self.revisits = on.then(Revisits::default);
     }
 
     pub fn timed(seed: u64, time: Duration, playout: Playout) -> Self {
@@ -560,29 +550,9 @@ impl Agent for IsmctsAgent {
         // A turn that has run `TURN_WANDER` decisions ends where an option hands the game on (the
         // options tried in a world dealt from the seat's view).
         let long = keep_to_exits(game, decision.player, &mut self.rng, &mut allowed);
-        let mut kept = Kept::default();
-        if let Some(revisits) = self.revisits.as_mut().filter(|_| !long) {
-            // The position's value: by the model where the search has one, else as `greedy`'s.
-            let (model, seat) = (self.guide.model.clone(), decision.player);
-            let value = |world: &mut Game| match model {
-                Some(m) => m
-                    .logits(world)
-                    .get(usize::from(seat))
-                    .copied()
-                    .unwrap_or(0.0),
-                None => {
-                    let goals = Goals::of(world);
-                    evaluate(world, &goals, seat)
-                }
-            };
-            kept = revisits.keep(game, seat, value, &mut allowed);
-        }
         if allowed.len() == 1 {
-            let why = match kept.wander {
-                true => STALE_EXIT,
-                false => only_option_why(long),
-            };
-            self.notes.keep(|| (why.to_string(), Vec::new()));
+            self.notes
+                .keep(|| (only_option_why(long).to_string(), Vec::new()));
             self.guard.record(key, allowed[0]);
             return allowed[0];
         }

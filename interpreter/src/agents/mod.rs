@@ -18,7 +18,6 @@ mod learned;
 pub mod model;
 pub mod moves;
 mod policy;
-mod revisits;
 mod search;
 mod strategy;
 mod tree;
@@ -367,13 +366,6 @@ pub fn make_agent_with(
         },
         other if other == "search" || other.starts_with("search:") => {
             let rest = other.strip_prefix("search:").unwrap_or(SEARCH_DEFAULT);
-            let called = format!("search:{rest}");
-            // `:again` last: the search may play back into a position its seat was at earlier in
-            // the turn (`revisits.rs`), to measure what leaving those out gives.
-            let (rest, again) = match rest.strip_suffix(":again") {
-                Some(b) => (b, true),
-                None => (rest, false),
-            };
             // `:infer` last: the worlds weigh the others' past decisions (`infer.rs`).
             let (plain, infer) = match rest.strip_suffix(":infer") {
                 Some(b) => (b, true),
@@ -482,7 +474,7 @@ pub fn make_agent_with(
                          up to 1 hour), a number of iterations from 1 (`search:500`) or the positions \
                          it may reach per decision (`search:5000positions`), then \
                          optionally `:now`, `:shallow`, `:mast`, `:deep` (or `:deep=N`, N from 1 to 100, or \
-                         `:deep=end`), `:noprior`, `:blend`, `:nomodel`, `:infer` and `:again`, in that order"
+                         `:deep=end`), `:noprior`, `:blend`, `:nomodel` and `:infer`, in that order"
                     ))
                 }
             };
@@ -497,10 +489,9 @@ pub fn make_agent_with(
             let mut agent = agent.guided(
                 model.cloned(),
                 (mast, prior, policy_tree),
-                called,
+                format!("search:{rest}"),
             );
             agent.blend(blend && model.is_some());
-            agent.avoid_revisits(!again);
             Ok(Box::new(agent))
         }
         other if other.starts_with("strategy:") => {
@@ -566,7 +557,6 @@ mod tests {
             ("search:50ms:nomodel", "search:50ms:nomodel"),
             ("search:300:now", "search:300:now"),
             ("search:1s:now:nomodel", "search:1s:now:nomodel"),
-            ("search:50ms:infer:again", "search:50ms:infer:again"),
             ("ismcts:20:random:infer", "ismcts:20:random:infer"),
             (
                 "ismcts:20:steady:end:infer:strict",

@@ -136,7 +136,7 @@ pub(super) const WANDER_EXIT: &str =
 
 /// Why a search took an option without searching: the loop guard left it alone.
 pub(super) const LOOP_GUARD: &str =
-    "the only option it has not taken from this very position this turn, or the only one that does not lead back to a position it was at this turn (it never goes round in circles)";
+    "the only option it has not taken from this very position this turn (it never goes round in circles)";
 
 /// Decisions of one turn in a row after which a one-step agent whose measure has not risen above
 /// its best of the turn ends the turn where it can (`LoopGuard::wandering`).
