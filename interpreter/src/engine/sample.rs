@@ -111,6 +111,14 @@ impl Game {
     /// pure (it reads the state and changes nothing, so the game is left as it was), on a copy
     /// otherwise.
     fn seat_call_here(&mut self, f: usize, call: &crate::program::Expr, seat: u8) -> Option<i64> {
+        // On `Engine::Closures`, the call compiled (closures/mod.rs), which changes nothing.
+        let p = &*self.prog;
+        let compiled = (p.closures.as_deref())
+            .filter(|_| self.st.fixed.closures && !self.st.recording)
+            .and_then(|cl| cl.seat_value(f, (p, &self.st, &self.layout), seat));
+        if compiled.is_some() {
+            return compiled;
+        }
         let slots = self.prog.fns.get(f)?.slots.max(1);
         let seat = crate::value::Value::Player(seat);
         let value = if self.prog.pure_fns.get(f) == Some(&true) {

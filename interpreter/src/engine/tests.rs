@@ -13,6 +13,7 @@ mod labels;
 mod lang;
 mod lists;
 mod loops;
+mod measures;
 mod memo;
 mod menus;
 mod more;

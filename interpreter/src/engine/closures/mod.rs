@@ -72,6 +72,25 @@ fn condition(p: &Program, t: &crate::program::TriggerDef) -> Option<Int> {
     expr::compile(&mut cx, c).ok()
 }
 
+/// The call `f(seat)` of function `f` of the shape `fn NAME(p: player): int` (the script's measure,
+/// `fn heuristic` or `fn score`, and the figures `sim` reports), the seat in slot 0; `None` for a
+/// function of another shape or one that does not compile (the walker evaluates it).
+fn seat_call(p: &Program, f: usize) -> Option<Int> {
+    use crate::program::{Expr, ExprKind, FnId, Ty};
+    let def = p.fns.get(f)?;
+    if def.params != [Ty::Player] || def.ret != Ty::Int {
+        return None;
+    }
+    let seat = Expr::new(ExprKind::Local(0), Default::default());
+    let call = Expr::new(
+        ExprKind::CallFn(FnId(f as u16), vec![seat]),
+        Default::default(),
+    );
+    let mut cx = Cx::new(p, 1);
+    cx.set_type(0, Ty::Player);
+    expr::compile(&mut cx, &call).ok()
+}
+
 /// An action's slots holding the words of its arguments `args` (the rest `none`).
 fn arg_slots(args: &[Value]) -> env::Slots {
     let mut slots = [env::NONE; env::SLOTS];
@@ -104,6 +123,9 @@ pub(crate) struct Closures {
     /// Per kind: its number of copies compiled, then the board's width and height (`None`: a
     /// constant, none, or the walker evaluates it), evaluated when a game is created (`create.rs`).
     sizes: Vec<Option<Int>>,
+    /// Per function: its call for a seat in slot 0 (`seat_call`), `None` where the walker
+    /// evaluates it.
+    seats: Vec<Option<Int>>,
 }
 
 impl std::fmt::Debug for Closures {
@@ -175,7 +197,9 @@ impl Closures {
                     .collect()
             })
             .collect();
+        let seats = (0..p.fns.len()).map(|f| seat_call(p, f)).collect();
         Closures {
+            seats,
             actions,
             guards,
             parts,
@@ -194,6 +218,27 @@ impl Closures {
         let f = self.sizes.get(i)?.as_ref()?;
         let mut slots = [env::NONE; env::SLOTS];
         f(&mut Env::new(p, s, l, s.active, &mut slots))
+    }
+
+    /// The value for `seat` of function `f` of the shape `fn NAME(p: player): int`, `you` the
+    /// active player (as the walker's `Game::eval_with`); `None` when its call did not compile or
+    /// a closure cannot answer (the walker evaluates it). It reads the state and changes nothing.
+    pub(crate) fn seat_value(
+        &self,
+        f: usize,
+        (p, s, l): (&Program, &State, &Layout),
+        seat: u8,
+    ) -> Option<i64> {
+        let call = self.seats.get(f)?.as_ref()?;
+        let mut slots = [env::NONE; env::SLOTS];
+        slots[0] = i64::from(seat);
+        call(&mut Env::new(p, s, l, s.active, &mut slots))
+    }
+
+    /// Whether function `f`'s call for a seat compiled (`seat_value`).
+    #[cfg(test)]
+    pub(crate) fn seat_compiled(&self, f: usize) -> bool {
+        self.seats.get(f).is_some_and(|c| c.is_some())
     }
 
     /// Variable `v`'s initial value, `you` the player whose it is (or the active player), the
