@@ -3,7 +3,8 @@
 //!
 //! The rules are tried in order against the options the pending frame offers (their values, never
 //! their labels, which play-outs may leave out); the first rule that matches an option picks. The
-//! conditions are evaluated on a copy of the game, so the game itself never changes.
+//! conditions are the closures' where they compiled (closures/rules.rs), which change nothing;
+//! the walker evaluates the others on a copy of the game, so the game itself never changes.
 
 use super::exec::Frame;
 use super::state::Ctx;
@@ -32,6 +33,15 @@ pub(super) enum Offered {
     Branch(String),
     /// An option no rule can name.
     Other,
+}
+
+/// The copy of `game` the walker evaluates rules on, made the first time it is needed.
+fn copy<'g>(scratch: &'g mut Option<Game>, game: &Game) -> &'g mut Game {
+    scratch.get_or_insert_with(|| {
+        let mut g = game.clone();
+        g.st.record = false;
+        g
+    })
 }
 
 /// Whether a value has a type (the binder of a `choose` rule only sees values of its type).
@@ -90,7 +100,7 @@ impl Game {
 
     /// The option that strategy number `strategy` of the program picks for the pending decision, or
     /// `None` when no rule applies (or no decision is pending). The game does not change: the
-    /// conditions are evaluated on a copy. A condition that fails at runtime is an error.
+    /// conditions the walker evaluates are evaluated on a copy. A condition that fails at runtime is an error.
     pub fn strategy_choice(&self, strategy: usize) -> Result<Option<usize>, RuntimeError> {
         self.rules_choice(RulesOf::Strategy(strategy))
     }
@@ -104,18 +114,43 @@ impl Game {
     /// [`Game::rules_choice`] with the rule that picked: (the option, the rule's index among the
     /// rules tried, which include those a `use` splices in).
     pub fn rules_pick(&self, of: RulesOf) -> Result<Option<(usize, usize)>, RuntimeError> {
+        Ok(self.pick(of)?.0)
+    }
+
+    /// Tests: [`Game::rules_pick`], and the expressions the walker evaluated to pick.
+    #[cfg(test)]
+    pub(crate) fn rules_walked(
+        &self,
+        of: RulesOf,
+    ) -> Result<(Option<(usize, usize)>, u64), RuntimeError> {
+        let (picked, scratch) = self.pick(of)?;
+        let walked = scratch.map_or(0, |g| g.counted().evaluated - self.counted().evaluated);
+        Ok((picked, walked))
+    }
+
+    /// [`Game::rules_pick`], and the copy of the game the walker evaluated on, where it evaluated.
+    /// On `Engine::Closures`, a rule's condition and `by` are their closures' (closures/rules.rs),
+    /// which read the state and change nothing: on the game itself, or on the copy once the
+    /// walker has evaluated on it (a walked expression may change it: a pile refilled, a draw),
+    /// so that every expression reads what it read when the walker evaluated them all.
+    #[allow(clippy::type_complexity)]
+    fn pick(&self, of: RulesOf) -> Result<(Option<(usize, usize)>, Option<Game>), RuntimeError> {
         let rules = match of {
             RulesOf::Strategy(i) => self.prog.strategies.get(i).map(|s| &s.rules),
             RulesOf::RuleSet(i) => self.prog.rule_sets.get(i).map(|r| &r.rules),
         };
         let Some(rules) = rules else {
-            return Ok(None);
+            return Ok((None, None));
         };
         let Status::Decision(d) = &self.st.status else {
-            return Ok(None);
+            return Ok((None, None));
         };
         let (decider, prompt) = (d.player, d.prompt.clone());
         let options = self.offered_options();
+        let p: &crate::program::Program = &self.prog;
+        let code = (p.closures.as_deref())
+            .filter(|_| self.st.fixed.closures && !self.st.recording)
+            .and_then(|cl| cl.rules(of));
         let mut scratch: Option<Game> = None;
         for (r, rule) in rules.iter().enumerate() {
             let candidates: Vec<(usize, Vec<Value>)> = options
@@ -140,33 +175,47 @@ impl Game {
                     _ => None,
                 })
                 .collect();
-            if candidates.is_empty() {
-                continue;
-            }
-            let g = scratch.get_or_insert_with(|| {
-                let mut g = self.clone();
-                g.st.record = false;
-                g
-            });
+            let compiled = code.and_then(|c| c.get(r));
             let mut best: Option<(usize, i64)> = None;
             for (i, args) in candidates {
-                if !g.rule_holds(rule, decider, &args)? {
+                let holds = match rule.condition {
+                    None => true,
+                    Some(_) => {
+                        let on = scratch.as_ref().unwrap_or(self);
+                        let state = (p, &on.st, &*on.layout);
+                        let mut slots = super::closures::arg_slots(&args);
+                        match compiled.and_then(|c| c.holds(state, decider, &mut slots)) {
+                            Some(h) => h,
+                            None => copy(&mut scratch, self).rule_holds(rule, decider, &args)?,
+                        }
+                    }
+                };
+                if !holds {
                     continue;
                 }
                 let Some(by) = &rule.by else {
-                    return Ok(Some((i, r)));
+                    return Ok((Some((i, r)), scratch));
                 };
-                let v = g.rule_eval(by, rule, decider, &args)?;
-                let v = v.as_int().unwrap_or(i64::MIN);
+                let on = scratch.as_ref().unwrap_or(self);
+                let state = (p, &on.st, &*on.layout);
+                let mut slots = super::closures::arg_slots(&args);
+                let v = match compiled.and_then(|c| c.by(state, decider, &mut slots)) {
+                    Some(v) => v,
+                    None => {
+                        let g = copy(&mut scratch, self);
+                        let v = g.rule_eval(by, rule, decider, &args)?;
+                        v.as_int().unwrap_or(i64::MIN)
+                    }
+                };
                 if best.is_none_or(|(_, b)| v > b) {
                     best = Some((i, v));
                 }
             }
             if let Some((i, _)) = best {
-                return Ok(Some((i, r)));
+                return Ok((Some((i, r)), scratch));
             }
         }
-        Ok(None)
+        Ok((None, scratch))
     }
 
     fn rule_holds(

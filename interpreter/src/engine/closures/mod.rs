@@ -29,6 +29,7 @@ mod pairs;
 mod piles;
 mod places;
 mod props;
+mod rules;
 mod segments;
 mod stmts;
 mod text_store;
@@ -92,7 +93,7 @@ fn seat_call(p: &Program, f: usize) -> Option<Int> {
 }
 
 /// An action's slots holding the words of its arguments `args` (the rest `none`).
-fn arg_slots(args: &[Value]) -> env::Slots {
+pub(crate) fn arg_slots(args: &[Value]) -> env::Slots {
     let mut slots = [env::NONE; env::SLOTS];
     for (slot, v) in slots.iter_mut().zip(args) {
         *slot = env::word(v).unwrap_or(env::NONE);
@@ -126,6 +127,8 @@ pub(crate) struct Closures {
     /// Per function: its call for a seat in slot 0 (`seat_call`), `None` where the walker
     /// evaluates it.
     seats: Vec<Option<Int>>,
+    /// Per strategy, then per rule set: its rules' conditions and `by`s compiled (rules.rs).
+    rules: (Vec<Vec<rules::RuleCode>>, Vec<Vec<rules::RuleCode>>),
 }
 
 impl std::fmt::Debug for Closures {
@@ -198,7 +201,16 @@ impl Closures {
             })
             .collect();
         let seats = (0..p.fns.len()).map(|f| seat_call(p, f)).collect();
+        let rules = (
+            (p.strategies.iter())
+                .map(|d| rules::build(p, &d.rules))
+                .collect(),
+            (p.rule_sets.iter())
+                .map(|d| rules::build(p, &d.rules))
+                .collect(),
+        );
         Closures {
+            rules,
             seats,
             actions,
             guards,
@@ -233,6 +245,15 @@ impl Closures {
         let mut slots = [env::NONE; env::SLOTS];
         slots[0] = i64::from(seat);
         call(&mut Env::new(p, s, l, s.active, &mut slots))
+    }
+
+    /// The rules of a strategy or a rule set compiled, in the order they are tried.
+    pub(crate) fn rules(&self, of: crate::engine::RulesOf) -> Option<&[rules::RuleCode]> {
+        match of {
+            crate::engine::RulesOf::Strategy(i) => self.rules.0.get(i),
+            crate::engine::RulesOf::RuleSet(i) => self.rules.1.get(i),
+        }
+        .map(Vec::as_slice)
     }
 
     /// Whether function `f`'s call for a seat compiled (`seat_value`).
