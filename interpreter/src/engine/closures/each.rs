@@ -16,15 +16,14 @@ use crate::value::Value;
 use std::sync::Arc;
 
 /// The type of the items of list `e` when they are words the closures know; `None` otherwise.
+/// Every expression form is listed, and every builtin and aggregate: a new one must be judged here.
 pub(super) fn item_type(cx: &Cx, e: &Expr) -> Option<Ty> {
     match &e.kind {
-        ExprKind::Zone(..)
-        | ExprKind::Pile { count: Some(_), .. }
-        | ExprKind::Builtin(Builtin::Cards, _) => Some(Ty::Card),
-        ExprKind::Everyone | ExprKind::Builtin(Builtin::Opponents | Builtin::From, _) => {
-            Some(Ty::Player)
-        }
-        ExprKind::Spaces | ExprKind::Builtin(Builtin::Neighbours, _) => Some(Ty::Space),
+        ExprKind::Zone(..) => Some(Ty::Card),
+        // A pile's top or bottom cards; its top or bottom card is no list.
+        ExprKind::Pile { count, .. } => count.as_ref().map(|_| Ty::Card),
+        ExprKind::Everyone => Some(Ty::Player),
+        ExprKind::Spaces => Some(Ty::Space),
         ExprKind::Range(..) => Some(Ty::Int),
         // A list written out whose items are all words of one type.
         ExprKind::List(items) => {
@@ -34,28 +33,76 @@ pub(super) fn item_type(cx: &Cx, e: &Expr) -> Option<Ty> {
                 .then_some(t)
         }
         // A constant list (a list written out of constants): its items of one type.
-        ExprKind::Const(Value::List(items)) => {
+        ExprKind::Const(v) => {
+            let Value::List(items) = v else {
+                return None;
+            };
             let t = super::env::word_type(items.first()?)?;
             (items.iter())
                 .all(|x| super::env::word_type(x).as_ref() == Some(&t))
                 .then_some(t)
         }
-        ExprKind::Builtin(Builtin::Kinds, _) => Some(Ty::Kind),
-        // The cards of a zone, or the items of a list of words, for each item of a list
-        // (`flatten(t.kept for t in p.domain)`, `flatten(filter(c in q.kept where ...) for q in L)`).
-        ExprKind::Builtin(Builtin::Flatten, l) => match l.first().map(|x| &x.kind) {
-            Some(ExprKind::Aggregate {
-                op: Aggregate::Map,
-                value: Some(v),
-                ..
-            }) => flattened(cx, v),
-            _ => None,
+        ExprKind::Builtin(b, args) => match b {
+            Builtin::Cards => Some(Ty::Card),
+            Builtin::Opponents | Builtin::From => Some(Ty::Player),
+            Builtin::Neighbours => Some(Ty::Space),
+            Builtin::Kinds => Some(Ty::Kind),
+            // The cards of a zone, or the items of a list of words, for each item of a list
+            // (`flatten(t.kept for t in p.domain)`, `flatten(filter(c in q.kept where ...) for q
+            // in L)`).
+            Builtin::Flatten => {
+                let Some(ExprKind::Aggregate {
+                    op: Aggregate::Map,
+                    value: Some(v),
+                    ..
+                }) = args.first().map(|x| &x.kind)
+                else {
+                    return None;
+                };
+                flattened(cx, v)
+            }
+            Builtin::Take | Builtin::Distinct => item_type(cx, args.first()?),
+            Builtin::Size
+            | Builtin::Max2
+            | Builtin::Min2
+            | Builtin::Abs
+            | Builtin::Index
+            | Builtin::First
+            | Builtin::Last
+            | Builtin::Random
+            | Builtin::Seat
+            | Builtin::Left
+            | Builtin::Right
+            | Builtin::Eliminated
+            | Builtin::At
+            | Builtin::Adjacent => None,
         },
         ExprKind::Aggregate {
-            op: Aggregate::Flatten,
-            value: Some(v),
+            op,
+            value,
+            slot,
+            list,
             ..
-        } => flattened(cx, v),
+        } => match op {
+            Aggregate::Flatten => flattened(cx, value.as_deref()?),
+            Aggregate::Filter | Aggregate::Sort | Aggregate::TakeWhile => item_type(cx, list),
+            // A map of words (`[c.rank for c in l]`): its value's type, its own local the
+            // list's items.
+            Aggregate::Map => {
+                let v = value.as_deref()?;
+                if matches!(v.kind, ExprKind::Local(s) if s == *slot) {
+                    item_type(cx, list)
+                } else {
+                    word_type(&super::stmts::type_of(cx, v)?)
+                }
+            }
+            Aggregate::Count
+            | Aggregate::Sum
+            | Aggregate::Max
+            | Aggregate::Min
+            | Aggregate::Any
+            | Aggregate::All => None,
+        },
         // A function's list the checker inlined (`let q = ARG in BODY`).
         ExprKind::Let(_, _, body) => item_type(cx, body),
         // Two lists joined (zones' cards among them), or one of them, `[]` of the other's type.
@@ -68,12 +115,8 @@ pub(super) fn item_type(cx: &Cx, e: &Expr) -> Option<Ty> {
                 _ => None,
             }
         }
-        ExprKind::Aggregate {
-            op: Aggregate::Filter | Aggregate::Sort | Aggregate::TakeWhile,
-            list,
-            ..
-        } => item_type(cx, list),
-        ExprKind::Builtin(Builtin::Take | Builtin::Distinct, args) => item_type(cx, args.first()?),
+        // Any other operation gives a word, not a list.
+        ExprKind::Binary(..) => None,
         ExprKind::CallFn(f, _) => match &cx.p.fns.get(f.index())?.ret {
             Ty::List(t) => word_type(t),
             _ => None,
@@ -91,23 +134,26 @@ pub(super) fn item_type(cx: &Cx, e: &Expr) -> Option<Ty> {
             (_, Some(Ty::Zone)) => Some(Ty::Card),
             _ => None,
         },
-        // A map of words (`[c.rank for c in l]`): its value's type, its own local the list's items.
-        ExprKind::Aggregate {
-            op: Aggregate::Map,
-            value: Some(v),
-            slot,
-            list,
-            ..
-        } => match &v.kind {
-            ExprKind::Local(s) if s == slot => item_type(cx, list),
-            _ => word_type(&super::stmts::type_of(cx, v)?),
-        },
         // A card's list of kinds (`c.recipe`).
         ExprKind::Prop(pid, _) => match cx.p.props.get(pid.index())?.ty {
             crate::program::PropType::Kinds => Some(Ty::Kind),
             crate::program::PropType::Int | crate::program::PropType::Bool => None,
         },
-        _ => None,
+        // Words, texts, and lists the closures do not know the items of.
+        ExprKind::Option(_)
+        | ExprKind::Column(_)
+        | ExprKind::TagOf(..)
+        | ExprKind::Field(..)
+        | ExprKind::You
+        | ExprKind::This
+        | ExprKind::Active
+        | ExprKind::Players
+        | ExprKind::TurnNumber
+        | ExprKind::Participant(_)
+        | ExprKind::Unary(..)
+        | ExprKind::IsTag(..)
+        | ExprKind::IsKind(..)
+        | ExprKind::Text(_) => None,
     }
 }
 

@@ -88,8 +88,10 @@ pub(crate) fn value(t: &Ty, w: i64) -> Value {
     }
 }
 
-/// The type of `e` when it is a word the closures compute; `None` otherwise.
+/// The type of `e` when it is a word the closures compute; `None` otherwise. Every expression
+/// form is listed, and every builtin and aggregate: a new one must be judged here.
 pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
+    use crate::program::Aggregate;
     let p = cx.p;
     Some(match &e.kind {
         ExprKind::Const(v) => super::env::word_type(v)?,
@@ -97,11 +99,12 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
         ExprKind::Global(v) | ExprKind::PlayerVar(v, _) | ExprKind::CardVar(v, _) => {
             p.vars.get(v.index())?.ty.clone()
         }
-        ExprKind::Prop(..)
-        | ExprKind::Players
-        | ExprKind::TurnNumber
-        | ExprKind::Unary(UnOp::Neg, _) => Ty::Int,
-        ExprKind::Unary(UnOp::Not, _) | ExprKind::IsTag(..) | ExprKind::IsKind(..) => Ty::Bool,
+        ExprKind::Prop(..) | ExprKind::Players | ExprKind::TurnNumber => Ty::Int,
+        ExprKind::Unary(op, _) => match op {
+            UnOp::Neg => Ty::Int,
+            UnOp::Not => Ty::Bool,
+        },
+        ExprKind::IsTag(..) | ExprKind::IsKind(..) => Ty::Bool,
         ExprKind::You | ExprKind::Active | ExprKind::Participant(_) => Ty::Player,
         ExprKind::This => Ty::Card,
         ExprKind::Binary(op, ..) => match op {
@@ -127,50 +130,73 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
         },
         ExprKind::Let(_, _, body) => type_of(cx, body)?,
         ExprKind::Zone(..) => Ty::Zone,
-        ExprKind::Pile {
-            count: None, zone, ..
-        } if type_of(cx, zone) == Some(Ty::Zone) => Ty::Card,
-        ExprKind::Aggregate { op, .. } => match op {
-            crate::program::Aggregate::Count
-            | crate::program::Aggregate::Sum
-            | crate::program::Aggregate::Max
-            | crate::program::Aggregate::Min => Ty::Int,
-            crate::program::Aggregate::Any | crate::program::Aggregate::All => Ty::Bool,
-            _ => return None,
-        },
-        ExprKind::CallFn(f, _) => p.fns.get(f.index())?.ret.clone(),
-        ExprKind::Builtin(Builtin::Size | Builtin::Max2 | Builtin::Min2 | Builtin::Abs, _) => {
-            Ty::Int
-        }
-        ExprKind::Builtin(Builtin::Left | Builtin::Right | Builtin::Seat, _) => Ty::Player,
-        ExprKind::Builtin(Builtin::At, x) if x.len() == 2 => Ty::Space,
-        // An item of a list of words (compiled only where the statement keeps its draws: draws.rs).
-        ExprKind::Builtin(Builtin::Random, x) if x.len() == 1 => {
-            super::each::item_type(cx, &x[0]).filter(super::expr::is_word)?
-        }
-        ExprKind::Builtin(Builtin::Index, x)
-            if x.len() == 2 && type_of(cx, &x[0]) == Some(Ty::Zone) =>
-        {
+        // A pile's top or bottom card; its top or bottom cards are a list.
+        ExprKind::Pile { count, zone, .. } => {
+            if count.is_some() || type_of(cx, zone) != Some(Ty::Zone) {
+                return None;
+            }
             Ty::Card
         }
-        ExprKind::Builtin(Builtin::First, x) => match x.first().map(|x| &x.kind) {
-            Some(ExprKind::Builtin(Builtin::Opponents, _)) => Ty::Player,
-            Some(ExprKind::Aggregate {
-                op: crate::program::Aggregate::Filter,
-                value: None,
-                list,
-                ..
-            }) => match &list.kind {
-                ExprKind::Everyone => Ty::Player,
-                ExprKind::Spaces => Ty::Space,
-                _ if type_of(cx, list) == Some(Ty::Zone) => Ty::Card,
-                _ => super::each::item_type(cx, list)?,
-            },
-            Some(_) if type_of(cx, &x[0]) == Some(Ty::Zone) => Ty::Card,
-            Some(_) => super::each::item_type(cx, &x[0])?,
-            None => return None,
+        ExprKind::Aggregate { op, .. } => match op {
+            Aggregate::Count | Aggregate::Sum | Aggregate::Max | Aggregate::Min => Ty::Int,
+            Aggregate::Any | Aggregate::All => Ty::Bool,
+            Aggregate::Filter
+            | Aggregate::Sort
+            | Aggregate::Map
+            | Aggregate::Flatten
+            | Aggregate::TakeWhile => return None,
         },
-        _ => return None,
+        ExprKind::CallFn(f, _) => p.fns.get(f.index())?.ret.clone(),
+        ExprKind::Builtin(b, x) => match b {
+            Builtin::Size | Builtin::Max2 | Builtin::Min2 | Builtin::Abs => Ty::Int,
+            Builtin::Left | Builtin::Right | Builtin::Seat => Ty::Player,
+            Builtin::At if x.len() == 2 => Ty::Space,
+            // An item of a list of words (compiled only where the statement keeps its draws:
+            // draws.rs).
+            Builtin::Random if x.len() == 1 => {
+                super::each::item_type(cx, &x[0]).filter(super::expr::is_word)?
+            }
+            Builtin::Index if x.len() == 2 && type_of(cx, &x[0]) == Some(Ty::Zone) => Ty::Card,
+            Builtin::First => match x.first().map(|x| &x.kind) {
+                Some(ExprKind::Builtin(Builtin::Opponents, _)) => Ty::Player,
+                Some(ExprKind::Aggregate {
+                    op: Aggregate::Filter,
+                    value: None,
+                    list,
+                    ..
+                }) => match &list.kind {
+                    ExprKind::Everyone => Ty::Player,
+                    ExprKind::Spaces => Ty::Space,
+                    _ if type_of(cx, list) == Some(Ty::Zone) => Ty::Card,
+                    _ => super::each::item_type(cx, list)?,
+                },
+                Some(_) if type_of(cx, &x[0]) == Some(Ty::Zone) => Ty::Card,
+                Some(_) => super::each::item_type(cx, &x[0])?,
+                None => return None,
+            },
+            Builtin::At
+            | Builtin::Random
+            | Builtin::Index
+            | Builtin::Take
+            | Builtin::Flatten
+            | Builtin::Last
+            | Builtin::Cards
+            | Builtin::Kinds
+            | Builtin::Distinct
+            | Builtin::Opponents
+            | Builtin::From
+            | Builtin::Eliminated
+            | Builtin::Neighbours
+            | Builtin::Adjacent => return None,
+        },
+        // Lists, texts, and words the closures do not type here.
+        ExprKind::Option(_)
+        | ExprKind::Column(_)
+        | ExprKind::Spaces
+        | ExprKind::Everyone
+        | ExprKind::List(_)
+        | ExprKind::Range(..)
+        | ExprKind::Text(_) => return None,
     })
 }
 
