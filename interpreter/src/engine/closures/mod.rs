@@ -1,7 +1,8 @@
 //! Engine stage (closures): the compiled form that replaces the walker, typed closures over int slots.
 //!
 //! Issue 42 (docs/engine.md, "The executable form"): which options a menu lists, whether a guarded
-//! check has work to do, and the statements of bodies, compiled once per program into trees of
+//! check has work to do, the statements of bodies, and what agents and strategies evaluate (the
+//! script's measure of a seat, the rules' conditions), compiled once per program into trees of
 //! closures (`expr.rs`, `stmts.rs`) that read the state in place and handle every value as a machine
 //! word, run as segments resumable at the walker's statements (`segments.rs`). `GameConfig::engine =
 //! Engine::Closures` runs them first; where a part did not compile, or a closure meets what it does
