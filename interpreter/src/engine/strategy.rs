@@ -35,6 +35,9 @@ pub(super) enum Offered {
     Other,
 }
 
+/// The option and the rule that picked it, and the copy of the game the walker evaluated on.
+type Picked = (Option<(usize, usize)>, Option<Game>);
+
 /// The copy of `game` the walker evaluates rules on, made the first time it is needed.
 fn copy<'g>(scratch: &'g mut Option<Game>, game: &Game) -> &'g mut Game {
     scratch.get_or_insert_with(|| {
@@ -133,8 +136,7 @@ impl Game {
     /// which read the state and change nothing: on the game itself, or on the copy once the
     /// walker has evaluated on it (a walked expression may change it: a pile refilled, a draw),
     /// so that every expression reads what it read when the walker evaluated them all.
-    #[allow(clippy::type_complexity)]
-    fn pick(&self, of: RulesOf) -> Result<(Option<(usize, usize)>, Option<Game>), RuntimeError> {
+    fn pick(&self, of: RulesOf) -> Result<Picked, RuntimeError> {
         let rules = match of {
             RulesOf::Strategy(i) => self.prog.strategies.get(i).map(|s| &s.rules),
             RulesOf::RuleSet(i) => self.prog.rule_sets.get(i).map(|r| &r.rules),
