@@ -26,13 +26,15 @@ pub(super) const SCRIPTS: [(&str, u8); 12] = [
 ];
 
 /// Plays `games` games of `file` on the closures and on the walker in lockstep (each choice drawn
-/// from the seed, at most `decisions` decisions a game), measuring every seat at every decision
-/// with `script_score_here` on both; asserts that both measure alike, and answers how many
-/// seats were measured and how many expressions the walker evaluated while the closures' game
-/// measured.
-fn measured(file: &str, players: u8, games: u64, decisions: usize) -> (u64, u64) {
+/// from the seed, at most `decisions` decisions a game), calling `at` with the closures' game and
+/// the walker's at every decision before the choice is applied to both.
+fn lockstep(
+    file: &str,
+    players: u8,
+    (games, decisions): (u64, usize),
+    mut at: impl FnMut(&mut Game, &mut Game),
+) {
     let p = program(file);
-    let (mut seats, mut evaluated) = (0, 0);
     for seed in 0..games {
         let mut g = Game::new(p.clone(), config(players, seed, Engine::Closures));
         let mut w = Game::new(p.clone(), config(players, seed, Engine::Walker));
@@ -42,13 +44,7 @@ fn measured(file: &str, players: u8, games: u64, decisions: usize) -> (u64, u64)
                 break;
             };
             let n = d.options.len() as u64;
-            for seat in 0..players {
-                let before = g.counted().evaluated;
-                let score = g.script_score_here(seat);
-                evaluated += g.counted().evaluated - before;
-                assert_eq!(score, w.script_score_here(seat), "{file}: seat {seat}");
-                seats += 1;
-            }
+            at(&mut g, &mut w);
             pick ^= pick << 13;
             pick ^= pick >> 7;
             pick ^= pick << 17;
@@ -57,6 +53,22 @@ fn measured(file: &str, players: u8, games: u64, decisions: usize) -> (u64, u64)
             w.apply(i).expect("an option");
         }
     }
+}
+
+/// Measures every seat at every decision of [`lockstep`]'s games with `script_score_here` on both
+/// engines; asserts that both measure alike, and answers how many seats were measured and how many
+/// expressions the walker evaluated while the closures' game measured.
+fn measured(file: &str, players: u8, games: u64, decisions: usize) -> (u64, u64) {
+    let (mut seats, mut evaluated) = (0, 0);
+    lockstep(file, players, (games, decisions), |g, w| {
+        for seat in 0..players {
+            let before = g.counted().evaluated;
+            let score = g.script_score_here(seat);
+            evaluated += g.counted().evaluated - before;
+            assert_eq!(score, w.script_score_here(seat), "{file}: seat {seat}");
+            seats += 1;
+        }
+    });
     (seats, evaluated)
 }
 
@@ -106,9 +118,9 @@ fn uncompiled(file: &str) -> Vec<(RulesOf, Vec<usize>)> {
     .collect()
 }
 
-/// Plays `games` games of `file` on the closures and on the walker in lockstep, as `measured`
-/// does; at every decision every strategy and rule set of the script picks on both, alike; answers
-/// how many picks were asked and how many expressions the walker evaluated for the closures' game.
+/// At every decision of [`lockstep`]'s games every strategy and rule set of the script picks on
+/// both engines, alike; answers how many picks were asked and how many expressions the walker
+/// evaluated for the closures' game.
 fn picked(file: &str, players: u8, games: u64, decisions: usize) -> (u64, u64) {
     let p = program(file);
     let of: Vec<RulesOf> = (0..p.strategies.len())
@@ -116,29 +128,14 @@ fn picked(file: &str, players: u8, games: u64, decisions: usize) -> (u64, u64) {
         .chain((0..p.rule_sets.len()).map(RulesOf::RuleSet))
         .collect();
     let (mut picks, mut walked) = (0, 0);
-    for seed in 0..games {
-        let mut g = Game::new(p.clone(), config(players, seed, Engine::Closures));
-        let mut w = Game::new(p.clone(), config(players, seed, Engine::Walker));
-        let mut pick = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        for _ in 0..decisions {
-            let Status::Decision(d) = g.status() else {
-                break;
-            };
-            let n = d.options.len() as u64;
-            for &of in &of {
-                let (choice, evaluated) = g.rules_walked(of).expect("a pick");
-                assert_eq!(choice, w.rules_pick(of).expect("a pick"), "{file}: {of:?}");
-                picks += 1;
-                walked += evaluated;
-            }
-            pick ^= pick << 13;
-            pick ^= pick >> 7;
-            pick ^= pick << 17;
-            let i = (pick % n) as usize;
-            g.apply(i).expect("an option");
-            w.apply(i).expect("an option");
+    lockstep(file, players, (games, decisions), |g, w| {
+        for &of in &of {
+            let (choice, evaluated) = g.rules_walked(of).expect("a pick");
+            assert_eq!(choice, w.rules_pick(of).expect("a pick"), "{file}: {of:?}");
+            picks += 1;
+            walked += evaluated;
         }
-    }
+    });
     (picks, walked)
 }
 
