@@ -24,7 +24,9 @@ pub(super) struct Node {
     pub(super) reward: Vec<f64>,
     /// Sums of the squared rewards per seat (for the spread of the mean at the root).
     pub(super) squares: Vec<f64>,
-    pub(super) children: HashMap<String, usize>,
+    /// Each option's node by its label. Looked up at every option of every node a walk passes, so
+    /// with `rustc-hash`'s quick hash (labels come from the script, not from an adversary).
+    pub(super) children: HashMap<String, usize, rustc_hash::FxBuildHasher>,
 }
 
 impl Node {
@@ -34,7 +36,7 @@ impl Node {
             available: 0,
             reward: vec![0.0; seats],
             squares: vec![0.0; seats],
-            children: HashMap::new(),
+            children: HashMap::default(),
         }
     }
 }
