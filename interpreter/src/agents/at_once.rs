@@ -85,3 +85,68 @@ fn judged_at_once_the_tree_follows_the_play_out_policy() {
     let unguided = choices(&p, "search:40", Some(&saying(&without, Playouts::Now)));
     assert_ne!(unguided, now);
 }
+
+/// A node of the tree keeps the play-out policy's chances as the first world that reached it read
+/// them (`Guide::chances_held`): the same chances as the policy gives that world, and in a later
+/// world at the node the options it already scored keep their scores (the ratio of two options'
+/// chances unchanged), where the position itself has moved on.
+#[test]
+fn a_node_keeps_the_chances_its_first_world_read() {
+    use super::guide::Guide;
+    use rand::{Rng, SeedableRng};
+    let (p, src) = market_race();
+    let model = Arc::new(super::charges::learned_briefly(&p, src, 12, 0));
+    let mut guide = Guide::new(Some(model), false);
+    let mut config = GameConfig::new(2, 3);
+    config.record = false;
+    let mut game = Game::new(p.clone(), config);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    // Each seat's node, held from the seat's first decision with a choice.
+    let mut held = [None, None];
+    let mut first: [Option<(Vec<String>, Vec<f64>)>; 2] = [None, None];
+    let (mut compared, mut moved) = (0, 0);
+    for _ in 0..400 {
+        let Status::Decision(d) = game.status().clone() else {
+            break;
+        };
+        let seat = d.player as usize;
+        if d.options.len() > 1 {
+            let fresh = guide.chances_by_moves(&game).expect("a policy");
+            match &first[seat] {
+                None => {
+                    let kept = guide
+                        .chances_held(&game, &mut held[seat])
+                        .expect("a policy");
+                    for (a, b) in kept.iter().zip(&fresh) {
+                        assert!((a - b).abs() < 1e-9, "{kept:?} against {fresh:?}");
+                    }
+                    first[seat] = Some((d.options.clone(), kept));
+                }
+                Some((options, chances)) => {
+                    let kept = guide
+                        .chances_held(&game, &mut held[seat])
+                        .expect("a policy");
+                    let at = |labels: &[String], l: &String| labels.iter().position(|o| o == l);
+                    let both: Vec<(usize, usize)> = (d.options.iter())
+                        .filter_map(|l| Some((at(options, l)?, at(&d.options, l)?)))
+                        .collect();
+                    if let [(a0, b0), (a1, b1), ..] = both[..] {
+                        let then = (chances[a0] / chances[a1]).ln();
+                        let now = (kept[b0] / kept[b1]).ln();
+                        assert!((then - now).abs() < 1e-9, "{then} against {now}");
+                        compared += 1;
+                        let read_now = (fresh[b0] / fresh[b1]).ln();
+                        moved += usize::from((read_now - now).abs() > 1e-6);
+                    }
+                }
+            }
+        }
+        let i = rng.gen_range(0..d.options.len());
+        game.apply(i).expect("applies");
+    }
+    assert!(compared >= 10, "{compared} later decisions compared");
+    assert!(
+        moved > 0,
+        "the policy read the later positions as the first"
+    );
+}

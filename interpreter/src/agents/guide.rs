@@ -31,7 +31,7 @@
 
 use super::goals::Goals;
 use super::learned::option_inputs;
-use super::model::{sigmoid, Model};
+use super::model::{sigmoid, softmax, Model};
 use super::moves::{Rows, UnitSums};
 use crate::engine::{Game, Status};
 use rand::Rng;
@@ -219,6 +219,40 @@ impl Guide {
         Some(model.moves.chances((world, d), (&inputs, &mut self.rows)))
     }
 
+    /// The chances of the options of `world`'s decision by the model's play-out policy, kept at a
+    /// node of the search's tree (`held`): the policy's inputs are read in the first world that
+    /// reaches the node and kept there with each option's score, and the options are scored again
+    /// only where a later world offers one never scored there. The policy reads only counts every
+    /// seat knows (`moves.rs`), which differ between the worlds of one node at most where a hidden
+    /// card changed a variable; reading and scoring them at every pass through every node took half
+    /// of a search's time (Market Race). `None` without a model or where the model has none.
+    pub fn chances_held(
+        &mut self,
+        world: &Game,
+        held: &mut Option<Box<HeldChances>>,
+    ) -> Option<Vec<f64>> {
+        let model = self.model.as_ref().filter(|m| !m.moves.is_empty())?;
+        let Status::Decision(d) = world.status() else {
+            return None;
+        };
+        let held = held.get_or_insert_with(|| {
+            Box::new(HeldChances {
+                inputs: moves_inputs(model, world, d.player, &mut self.unit_sums),
+                scores: HashMap::default(),
+            })
+        });
+        if !d.options.iter().all(|o| held.scores.contains_key(o)) {
+            let scores = model.moves.scores(world, d, &held.inputs, &mut self.rows);
+            for (o, s) in d.options.iter().zip(scores) {
+                held.scores.entry(o.clone()).or_insert(s);
+            }
+        }
+        let scores: Vec<f64> = (d.options.iter())
+            .map(|o| held.scores.get(o).copied().unwrap_or(0.0))
+            .collect();
+        Some(softmax(&scores))
+    }
+
     /// A play-out's choice in `world` (a world of the search, at a decision) drawn from the model's
     /// prior over all its options; `None` without a model.
     pub fn pick_by_prior(
@@ -282,6 +316,14 @@ impl Guide {
         }
         Some(rewards)
     }
+}
+
+/// What a node of the search's tree keeps of the play-out policy ([`Guide::chances_held`]): its
+/// inputs, read in the first world that reached the node, and the score of each option scored there.
+#[derive(Debug)]
+pub struct HeldChances {
+    inputs: Vec<f64>,
+    scores: HashMap<String, f64, rustc_hash::FxBuildHasher>,
 }
 
 /// The play-out policy's inputs at `seat`'s decision in `world`, a world of the search

@@ -453,7 +453,7 @@ impl IsmctsAgent {
             // `:noprior`), with `:deep`, the chances of the model's play-out policy. Where there is
             // one, PUCT chooses (`by_prior`), else UCB1 (`by_bound`).
             let below = if self.guide.deep && (!at_root || self.root_prior.is_empty()) {
-                self.guide.chances_by_moves(&g)
+                self.guide.chances_held(&g, &mut nodes[node].chances)
             } else {
                 None
             };

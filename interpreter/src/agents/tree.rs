@@ -27,6 +27,8 @@ pub(super) struct Node {
     /// Each option's node by its label. Looked up at every option of every node a walk passes, so
     /// with `rustc-hash`'s quick hash (labels come from the script, not from an adversary).
     pub(super) children: HashMap<String, usize, rustc_hash::FxBuildHasher>,
+    /// The play-out policy's chances here, where the search follows them (`Guide::chances_held`).
+    pub(super) chances: Option<Box<super::guide::HeldChances>>,
 }
 
 impl Node {
@@ -37,6 +39,7 @@ impl Node {
             reward: vec![0.0; seats],
             squares: vec![0.0; seats],
             children: HashMap::default(),
+            chances: None,
         }
     }
 }
