@@ -8,7 +8,7 @@
 
 use super::env::{word, Env, NONE, SLOTS};
 use super::items::Given;
-use crate::program::{BinOp, Builtin, Expr, ExprKind, Program, Ty, UnOp};
+use crate::program::{BinOp, Expr, ExprKind, Program, Ty, UnOp};
 use crate::value::Value;
 use cardgame_grammar::ast::Scope;
 
@@ -44,6 +44,10 @@ pub(crate) struct Cx<'p> {
     /// Whether `random` compiles: inside an expression of a statement that keeps its draws
     /// (draws.rs, `drawn_inside`).
     pub draws: bool,
+    /// The callables compiled so far, shared by every context of one build (functions.rs).
+    pub fns: std::rc::Rc<super::functions::Callables>,
+    /// The slots of the bank the frame lies in: [`SLOTS`], or a callable's (functions.rs).
+    pub bank: usize,
 }
 
 impl<'p> Cx<'p> {
@@ -58,6 +62,8 @@ impl<'p> Cx<'p> {
             given: Vec::new(),
             card: None,
             draws: false,
+            fns: Default::default(),
+            bank: SLOTS,
         }
     }
 
@@ -77,8 +83,8 @@ impl<'p> Cx<'p> {
 
     pub fn slot(&self, s: u16) -> C<usize> {
         let i = self.base + s as usize;
-        if i >= SLOTS {
-            return Err("more slots than the closures' frame holds");
+        if i >= self.bank {
+            return Err(super::functions::PAST_SLOTS);
         }
         Ok(i)
     }
@@ -103,32 +109,6 @@ pub(super) fn is_word(t: &Ty) -> bool {
             true
         }
         Ty::Text | Ty::List(_) | Ty::Any => false,
-    }
-}
-
-/// Whether local `slot` is read in `e` only as the list an aggregate walks or the list of `take`
-/// (a zone's word then stands for the list of its cards).
-fn walked_only(e: &Expr, slot: u16) -> bool {
-    let local = |x: &Expr| matches!(x.kind, ExprKind::Local(s) if s == slot);
-    match &e.kind {
-        ExprKind::Local(s) => *s != slot,
-        ExprKind::Aggregate {
-            list,
-            value,
-            filter,
-            ..
-        } if local(list) => [value, filter]
-            .into_iter()
-            .flatten()
-            .all(|x| walked_only(x, slot)),
-        ExprKind::Builtin(Builtin::Take, a) if a.len() == 2 && local(&a[0]) => {
-            walked_only(&a[1], slot)
-        }
-        _ => {
-            let mut only = true;
-            e.children(&mut |x| only = only && walked_only(x, slot));
-            only
-        }
     }
 }
 
@@ -316,7 +296,7 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             let (value, filter) = (value.as_deref(), filter.as_deref());
             super::aggregates::of_any_list(cx, *op, value, *slot, list, filter)?
         }
-        ExprKind::CallFn(f, args) => call(cx, f.index(), args)?,
+        ExprKind::CallFn(f, args) => super::functions::call(cx, f.index(), args, compile)?,
         ExprKind::CardVar(v, ce) => {
             if !card(cx, ce) {
                 return Err("a card's variable of an expression not known to be a card");
@@ -681,100 +661,4 @@ pub(crate) fn zone(cx: &mut Cx, z: usize, holder: Option<&Expr>) -> C<Int> {
         }
         _ => return Err("a zone of an expression not known to be its holder"),
     })
-}
-
-/// A function's call: its body compiled in place, in a frame above the caller's.
-fn call(cx: &mut Cx, f: usize, args: &[Expr]) -> C<Int> {
-    let (arg_fns, base, body, keeps) = frame(cx, f, args, compile)?;
-    Ok(super::text_store::call(arg_fns, base, body, keeps))
-}
-
-/// A function's call compiled in a frame above the caller's: its arguments' closures, the
-/// frame's first slot, its body compiled by `body` (a word, or any value: value.rs), and whether
-/// an argument is kept in `Made` (a text, a list made: the call gives it back when it ends).
-pub(super) fn frame<T>(
-    cx: &mut Cx,
-    f: usize,
-    args: &[Expr],
-    body: impl FnOnce(&mut Cx, &Expr) -> C<T>,
-) -> C<(Vec<Int>, usize, T, bool)> {
-    let def = cx.p.fns.get(f).ok_or("an unknown function")?;
-    if cx.depth >= DEPTH {
-        return Err("functions called too deep (a recursive function)");
-    }
-    if args.len() > 8 || args.len() != def.params.len() {
-        return Err("a function with parameters that are not words");
-    }
-    // A parameter that is a list of cards given a zone, and read only as the list an aggregate
-    // or `take` walks, is the zone's word: it is read where it lies, as the walker reads the list.
-    // A parameter that is not a word may be given what the closures stand for (items::given), or
-    // a text or a list of words kept in `Made` (text_store.rs, list_store.rs).
-    let (mut types, mut given, mut arg_fns) = (Vec::new(), Vec::new(), Vec::new());
-    let mut keeps = false;
-    for (s, (t, a)) in def.params.iter().zip(args).enumerate() {
-        let t = match t {
-            _ if is_word(t) => t.clone(),
-            Ty::List(item)
-                if **item == Ty::Card
-                    && super::stmts::type_of(cx, a) == Some(Ty::Zone)
-                    && walked_only(&def.body, s as u16) =>
-            {
-                Ty::Zone
-            }
-            Ty::Text => {
-                given.push((s as u16, Given::Text));
-                arg_fns.push(super::text_store::place(cx, a)?);
-                keeps = true;
-                continue;
-            }
-            _ => {
-                let (g, f) = match (super::items::given(cx, a), t) {
-                    (Ok(given), _) => given,
-                    (Err(_), Ty::List(item)) if is_word(item) => {
-                        keeps = true;
-                        let (place, _) = super::list_store::place(cx, a)
-                            .map_err(|_| "a function's list given what the closures do not walk")?;
-                        (Given::Bound((**item).clone()), place)
-                    }
-                    (Err(_), _) => return Err("a function with parameters that are not words"),
-                };
-                given.push((s as u16, g));
-                arg_fns.push(f);
-                continue;
-            }
-        };
-        types.push((s as u16, t));
-        arg_fns.push(compile(cx, a)?);
-    }
-    let base = cx.base + cx.types.len();
-    let mut inner = Cx {
-        p: cx.p,
-        base,
-        types: vec![None; def.slots.max(def.params.len() as u16) as usize],
-        depth: cx.depth + 1,
-        // A function's slots are written before they are read: nothing to load for them.
-        reads: 0,
-        locals: false,
-        given,
-        card: cx.card,
-        // A function that draws is the walker's (draws.rs, `drawn_inside`).
-        draws: false,
-    };
-    for (s, t) in types {
-        inner.set_type(s, t);
-    }
-    inner.slot(def.slots.saturating_sub(1))?;
-    let body = body(&mut inner, &def.body)?;
-    Ok((arg_fns, base, body, keeps))
-}
-
-/// A call's arguments written in its frame's slots from `base`.
-#[inline(always)]
-pub(super) fn enter(env: &mut Env, arg_fns: &[Int], base: usize) -> Option<()> {
-    let mut vals = [0i64; 8];
-    for (v, a) in vals.iter_mut().zip(arg_fns) {
-        *v = a(env)?;
-    }
-    env.slots[base..base + arg_fns.len()].copy_from_slice(&vals[..arg_fns.len()]);
-    Some(())
 }

@@ -37,6 +37,13 @@ pub(super) enum Items {
         cond: Int,
         stop: bool,
     },
+    /// `[V for x in L where C]`: for each item of L (bound to the slot) that passes C, the word V.
+    Map {
+        list: Box<Items>,
+        slot: usize,
+        filter: Option<Int>,
+        value: Int,
+    },
     /// `if C then A else B` of two lists.
     Choice(Int, Box<Items>, Box<Items>),
     /// A function's list: its arguments written in its frame's slots from `base`, then its body;
@@ -103,7 +110,7 @@ pub(super) type KindLists = Arc<[Box<[i64]>]>;
 
 /// A function's parameter or a `let` that is not a word, given what the closures stand for: in
 /// the function's frame it is read only where the compiler looks for it (`Cx::given`).
-#[derive(Clone)]
+#[derive(Clone, PartialEq)]
 pub(crate) enum Given {
     /// `none`: compared with a word, it equals none (`k == skip`).
     Nothing,
@@ -229,6 +236,23 @@ impl Items {
                     f(env, x)
                 })?;
             }
+            Items::Map {
+                list,
+                slot,
+                filter,
+                value,
+            } => {
+                list.each_dyn(env, &mut |env, x| {
+                    env.slots[*slot] = x;
+                    if let Some(c) = filter {
+                        if c(env)? == 0 {
+                            return Some(true);
+                        }
+                    }
+                    let y = value(env)?;
+                    f(env, y)
+                })?;
+            }
             Items::Choice(c, a, b) => {
                 let list = if c(env)? != 0 { a } else { b };
                 list.each_dyn(env, &mut f)?;
@@ -239,7 +263,7 @@ impl Items {
                 body,
                 keeps: false,
             } => {
-                super::expr::enter(env, args, *base)?;
+                super::functions::enter(env, args, *base)?;
                 body.each_dyn(env, &mut f)?;
             }
             Items::Call {
@@ -249,7 +273,7 @@ impl Items {
                 keeps: true,
             } => {
                 super::text_store::keeping(env, |env| {
-                    super::expr::enter(env, args, *base)?;
+                    super::functions::enter(env, args, *base)?;
                     body.each_dyn(env, &mut f)
                 })?;
             }
@@ -503,6 +527,30 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
             )
         }
         ExprKind::Aggregate {
+            op: Aggregate::Map,
+            value: Some(v),
+            slot,
+            list,
+            filter,
+        } => {
+            let (list, ty) = items(cx, list)?;
+            cx.set_type(*slot, ty);
+            let slot = cx.slot(*slot)?;
+            let filter = filter.as_deref().map(|c| compile(cx, c)).transpose()?;
+            let ty = (super::stmts::type_of(cx, v))
+                .filter(super::expr::is_word)
+                .ok_or("a list made of what is not known to be a word")?;
+            let value = compile(cx, v)?;
+            let list = Box::new(list);
+            let map = Items::Map {
+                list,
+                slot,
+                filter,
+                value,
+            };
+            (map, ty)
+        }
+        ExprKind::Aggregate {
             op: Aggregate::Sort,
             value,
             slot,
@@ -729,7 +777,7 @@ fn sorted(
 /// The items of the list a function gives, its body compiled in a frame above the caller's (as
 /// expr.rs compiles a call of a function giving a word).
 fn call(cx: &mut Cx, f: usize, args: &[Expr]) -> C<(Items, Ty)> {
-    let (args, base, (body, ty), keeps) = super::expr::frame(cx, f, args, items)?;
+    let (args, base, (body, ty), keeps) = super::functions::inline(cx, f, args, items)?;
     let body = Box::new(body);
     let call = Items::Call {
         args,

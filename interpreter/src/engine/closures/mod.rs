@@ -19,6 +19,7 @@ mod draws;
 mod each;
 mod env;
 mod expr;
+mod functions;
 mod in_place;
 mod items;
 mod kinds;
@@ -46,7 +47,9 @@ use crate::program::{ActionId, Program, StmtKind};
 use crate::value::Value;
 use env::Env;
 use expr::{Cx, Int};
+use functions::Callables;
 use menu::ActionPlan;
+use std::rc::Rc;
 
 /// Action `a`'s label compiled, its parameters words of their domains' item types.
 fn label(p: &Program, a: &crate::program::ActionDef) -> Option<texts::Text> {
@@ -77,7 +80,7 @@ fn condition(p: &Program, t: &crate::program::TriggerDef) -> Option<Int> {
 /// The call `f(seat)` of function `f` of the shape `fn NAME(p: player): int` (the script's measure,
 /// `fn heuristic` or `fn score`, and the figures `sim` reports), the seat in slot 0; `None` for a
 /// function of another shape or one that does not compile (the walker evaluates it).
-fn seat_call(p: &Program, f: usize) -> Option<Int> {
+fn seat_call(p: &Program, f: usize, fns: &Rc<Callables>) -> Option<Int> {
     use crate::program::{Expr, ExprKind, FnId, Ty};
     let def = p.fns.get(f)?;
     if def.params != [Ty::Player] || def.ret != Ty::Int {
@@ -89,6 +92,7 @@ fn seat_call(p: &Program, f: usize) -> Option<Int> {
         Default::default(),
     );
     let mut cx = Cx::new(p, 1);
+    cx.fns = fns.clone();
     cx.set_type(0, Ty::Player);
     expr::compile(&mut cx, &call).ok()
 }
@@ -201,13 +205,15 @@ impl Closures {
                     .collect()
             })
             .collect();
-        let seats = (0..p.fns.len()).map(|f| seat_call(p, f)).collect();
+        // One build's callables, shared by the measures and the rules.
+        let fns = Rc::new(Callables::default());
+        let seats = (0..p.fns.len()).map(|f| seat_call(p, f, &fns)).collect();
         let rules = (
             (p.strategies.iter())
-                .map(|d| rules::build(p, &d.rules))
+                .map(|d| rules::build(p, &d.rules, &fns))
                 .collect(),
             (p.rule_sets.iter())
-                .map(|d| rules::build(p, &d.rules))
+                .map(|d| rules::build(p, &d.rules, &fns))
                 .collect(),
         );
         Closures {
