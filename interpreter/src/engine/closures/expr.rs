@@ -48,6 +48,9 @@ pub(crate) struct Cx<'p> {
     pub fns: std::rc::Rc<super::functions::Callables>,
     /// The slots of the bank the frame lies in: [`SLOTS`], or a callable's (functions.rs).
     pub bank: usize,
+    /// A function's word parameters that may be given `none` (their slots `NONE`), a bit each
+    /// (functions.rs, `or_none`).
+    pub nullable: u64,
 }
 
 impl<'p> Cx<'p> {
@@ -64,6 +67,7 @@ impl<'p> Cx<'p> {
             draws: false,
             fns: Default::default(),
             bank: SLOTS,
+            nullable: 0,
         }
     }
 
@@ -79,6 +83,14 @@ impl<'p> Cx<'p> {
     /// What the parameter or `let` in slot `s` is given, where it is not a word.
     pub fn given(&self, s: u16) -> Option<&Given> {
         self.given.iter().find(|(g, _)| *g == s).map(|(_, g)| g)
+    }
+
+    /// Slot `i` is read (a bank's slots past the 32 a body's frame has are a callable's, which
+    /// loads nothing).
+    pub fn read(&mut self, i: usize) {
+        if let Some(bit) = 1u32.checked_shl(i as u32) {
+            self.reads |= bit;
+        }
     }
 
     pub fn slot(&self, s: u16) -> C<usize> {
@@ -207,7 +219,7 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
                 return Err("a local that is not a word");
             }
             let i = cx.slot(*s)?;
-            cx.reads |= 1 << i;
+            cx.read(i);
             Box::new(move |env| Some(env.slots[i]).filter(|&v| v != NONE))
         }
         ExprKind::Global(v) => {
@@ -440,10 +452,10 @@ fn field(cx: &mut Cx, f: crate::ops::Field, x: &Expr) -> C<Int> {
     })
 }
 
-/// Whether `x` is a body's local of a word type that nothing is given for: its slot holds the word,
-/// or `NONE` where the walker's context holds `none`.
-fn as_is(cx: &Cx, x: &Expr) -> bool {
-    matches!(x.kind, ExprKind::Local(s) if cx.locals
+/// Whether `x` is a body's local, or a function's parameter that may be given `none`, of a word
+/// type that nothing is given for: its slot holds the word, or `NONE` for `none`.
+pub(super) fn as_is(cx: &Cx, x: &Expr) -> bool {
+    matches!(x.kind, ExprKind::Local(s) if (cx.locals || (s < 64 && cx.nullable & (1 << s) != 0))
         && cx.given(s).is_none()
         && cx.type_of_local(s).is_some_and(is_word))
 }
@@ -556,7 +568,7 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
         let mut side = |x: &Expr| match x.kind {
             ExprKind::Local(s) if as_is(cx, x) => {
                 let i = cx.slot(s)?;
-                cx.reads |= 1 << i;
+                cx.read(i);
                 Ok(Box::new(move |env: &mut Env| Some(env.slots[i])) as Int)
             }
             ExprKind::Global(v) if global_word(cx, x).is_some() => Ok(Box::new(
@@ -566,7 +578,7 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
                 },
             ) as Int),
             _ if nothing(cx, x) => Ok(Box::new(|_: &mut Env| Some(NONE)) as Int),
-            _ => compile(cx, x),
+            _ => super::functions::or_none(cx, x),
         };
         let (af, bf, eq) = (side(a)?, side(b)?, op == BinOp::Eq);
         return Ok(Box::new(move |env| {

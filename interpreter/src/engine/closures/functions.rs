@@ -49,6 +49,7 @@ struct Key {
     given: Vec<(u16, Given)>,
     card: bool,
     bank: usize,
+    nullable: u64,
     of: TypeId,
 }
 
@@ -159,7 +160,7 @@ fn frame<'p>(cx: &mut Cx<'p>, f: usize, args: &[Expr], own: bool) -> C<Framed<'p
     // A parameter that is not a word may be given what the closures stand for (items::given), or
     // a text or a list of words kept in `Made` (text_store.rs, list_store.rs).
     let (mut types, mut given, mut arg_fns) = (Vec::new(), Vec::new(), Vec::new());
-    let mut keeps = false;
+    let (mut keeps, mut nullable) = (false, 0u64);
     for (s, (t, a)) in def.params.iter().zip(args).enumerate() {
         let t = match t {
             _ if is_word(t) => t.clone(),
@@ -192,8 +193,16 @@ fn frame<'p>(cx: &mut Cx<'p>, f: usize, args: &[Expr], own: bool) -> C<Framed<'p
                 continue;
             }
         };
+        // A word that may be `none` (a function's, `first`'s, a parameter given `none`): `NONE`.
+        let word = match is_word(&t) && may_be_none(cx, a) {
+            true => {
+                nullable |= 1 << s;
+                or_none(cx, a)?
+            }
+            false => compile(cx, a)?,
+        };
         types.push((s as u16, t));
-        arg_fns.push(compile(cx, a)?);
+        arg_fns.push(word);
     }
     let base = if own { 0 } else { cx.base + cx.types.len() };
     // A frame of its own lies in a bank of `SLOTS`, or of `BANK` where its locals (and a computed
@@ -218,6 +227,7 @@ fn frame<'p>(cx: &mut Cx<'p>, f: usize, args: &[Expr], own: bool) -> C<Framed<'p
         draws: false,
         fns: cx.fns.clone(),
         bank,
+        nullable,
     };
     for (s, t) in types {
         inner.set_type(s, t);
@@ -295,6 +305,7 @@ fn callable<T: 'static>(
         given: framed.inner.given.clone(),
         card: framed.card.is_some(),
         bank: framed.inner.bank,
+        nullable: framed.inner.nullable,
         of: TypeId::of::<T>(),
     };
     let shared = match cx.fns.find::<T>(&key) {
@@ -339,6 +350,39 @@ fn run<T, const N: usize>(
     let mut inner = Env::new(env.p, env.s, env.l, env.you, &mut slots);
     inner.made = env.made.as_deref_mut();
     body(&mut inner)
+}
+
+/// Whether word `a` may be `none` where its closure cannot say so: a function's value, `first` of a
+/// list, a parameter that may be given `none`.
+fn may_be_none(cx: &Cx, a: &Expr) -> bool {
+    match &a.kind {
+        ExprKind::CallFn(..) | ExprKind::Builtin(Builtin::First, _) => true,
+        ExprKind::Local(_) => super::expr::as_is(cx, a) && !cx.locals,
+        _ => false,
+    }
+}
+
+/// Word `x`'s closure, answering `NONE` where `x` may be `none` (`may_be_none`) and is: where its
+/// word closure cannot answer, its value closure says whether it is `none`.
+pub(super) fn or_none(cx: &mut Cx, x: &Expr) -> C<Int> {
+    if let ExprKind::Local(s) = x.kind {
+        if super::expr::as_is(cx, x) {
+            let i = cx.slot(s)?;
+            cx.read(i);
+            return Ok(Box::new(move |env| Some(env.slots[i])));
+        }
+    }
+    let f = compile(cx, x)?;
+    if !may_be_none(cx, x) {
+        return Ok(f);
+    }
+    let Ok(g) = super::value::compile_value(cx, x) else {
+        return Ok(f);
+    };
+    Ok(Box::new(move |env| match f(env) {
+        Some(w) => Some(w),
+        None => matches!(g(env)?, crate::value::Value::None).then_some(NONE),
+    }))
 }
 
 /// A call's arguments written in its frame's slots from `base`.

@@ -271,7 +271,7 @@ fn local(cx: &mut Cx, s: u16) -> C<Val> {
     match cx.type_of_local(s).cloned() {
         Some(t) if is_word(&t) => {
             let i = cx.slot(s)?;
-            cx.reads |= 1 << i;
+            cx.read(i);
             Ok(Box::new(move |env| match env.slots[i] {
                 NONE if from_context => Some(context_local(env, s)),
                 NONE => None,
