@@ -388,8 +388,8 @@ pub(super) fn let_in<T>(
     body_of: impl FnOnce(&mut Cx, &Expr) -> C<T>,
 ) -> C<(Int, usize, T, bool)> {
     let i = cx.slot(slot)?;
-    // A value that is not a word, where the closures stand for it (`items::given`).
-    if let Ok((g, vf)) = super::items::given(cx, v) {
+    // A value that is not a word, where the closures stand for it (`functions::given`).
+    if let Ok((g, vf)) = super::functions::given(cx, v) {
         cx.give(slot, g);
         return Ok((vf, i, body_of(cx, body)?, false));
     }

@@ -1,19 +1,23 @@
 //! Engine stage (closures): calls of script functions, inline in a frame above the caller's, or
 //! callables compiled once, each call in a frame of its own.
 //!
-//! A function's call is compiled in place, its body in a frame of slots above its caller's, where
-//! the frames of the calls nested in it fit in one bank of [`SLOTS`]. Where they do not (a function
-//! called inside functions whose frames fill the bank: Crayne's `atk_gain` calling `hurt` calling
-//! `past_walls`), the call is a callable's: the function's body compiled once per program and kind
-//! of arguments (`Callables`), run with its arguments in slots of its own, a new bank, so that
-//! nested calls need no room in their caller's. A function that returns a list walked where it is
-//! read (items.rs) is inlined only: its items are given to the caller's closures in the caller's
-//! slots.
+//! A leaf function's call (one whose own calls need no slots above its frame: `owns(p, k)`,
+//! `is_piece(c)`) is compiled in place, its body in a frame of slots above its caller's, where it
+//! fits in the bank of [`SLOTS`]. Any other call is a callable's: the function's body compiled once
+//! per program and kind of arguments (`Callables`), run with its arguments in slots of its own, a
+//! new bank, so that its nested calls need no room in its caller's (Crayne's `atk_gain` calling
+//! `hurt` calling `past_walls`; Craft the Crown's `tool_gain_of`, of 46 locals, in a bank of
+//! [`BANK`]). Inlining every call that fits compiles the same bodies again at every call site:
+//! Crayne's `sim` of its two strategies over 4 games ran 370 million instructions so, 325 with
+//! the leaves alone inlined (the walker's 361), the other three measured alike (callgrind). A
+//! function that returns a list walked where it is read (items.rs) is inlined only: its items are
+//! given to the caller's closures in the caller's slots.
 
 use super::env::{Env, BANK, NONE, SLOTS};
 use super::expr::{compile, is_word, Cx, Int, C, DEPTH};
 use super::items::Given;
 use crate::program::{Builtin, Expr, ExprKind, Program, Ty};
+use crate::value::Value;
 use std::any::{Any, TypeId};
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -83,7 +87,7 @@ impl Callables {
         }
         let mut most = 0;
         self.calls_in(p, &def.body, &mut most);
-        let n = (def.slots.max(def.params.len() as u16) as usize).saturating_add(most);
+        let n = frame_of(p, f).saturating_add(most);
         self.needs.borrow_mut()[f] = Some(n);
         n
     }
@@ -106,6 +110,13 @@ struct Framed<'p> {
     inner: Cx<'p>,
     keeps: bool,
     card: Option<[(usize, usize); 2]>,
+}
+
+/// The slots of function `f`'s own frame: its parameters and locals.
+fn frame_of(p: &Program, f: usize) -> usize {
+    p.fns
+        .get(f)
+        .map_or(0, |d| d.slots.max(d.params.len() as u16) as usize)
 }
 
 /// Whether local `slot` is read in `e` only as the list an aggregate walks or the list of `take`
@@ -145,6 +156,29 @@ fn listed(e: &Expr, slot: u16) -> bool {
     }
 }
 
+/// What a function's parameter or a `let` that is not a word is given, when the closures stand
+/// for it (`Given`), and the closure of what its slot holds.
+pub(super) fn given(cx: &mut Cx, a: &Expr) -> C<(Given, Int)> {
+    match &a.kind {
+        ExprKind::Const(Value::None) => Ok((Given::Nothing, Box::new(|_| Some(super::env::NONE)))),
+        ExprKind::Prop(pid, ce) if super::stmts::type_of(cx, ce) == Some(Ty::Card) => {
+            let table = super::items::kind_lists(cx.p, pid.index())
+                .ok_or("a property that is not a constant list of kinds")?;
+            Ok((Given::KindList(table), compile(cx, ce)?))
+        }
+        ExprKind::Local(s) => match cx.given(*s) {
+            Some(Given::Bound(ty)) => {
+                let (ty, i) = (ty.clone(), cx.slot(*s)?);
+                Ok((Given::Bound(ty), Box::new(move |env| Some(env.slots[i]))))
+            }
+            Some(Given::Nothing | Given::KindList(_) | Given::Text) | None => {
+                Err("a value that is not a word")
+            }
+        },
+        _ => Err("a value that is not a word"),
+    }
+}
+
 /// Function `f`'s call of `args` compiled in a frame above the caller's (`own`: false) or in one
 /// of its own, up to its body.
 fn frame<'p>(cx: &mut Cx<'p>, f: usize, args: &[Expr], own: bool) -> C<Framed<'p>> {
@@ -157,7 +191,7 @@ fn frame<'p>(cx: &mut Cx<'p>, f: usize, args: &[Expr], own: bool) -> C<Framed<'p
     }
     // A parameter that is a list of cards given a zone, and read only as the list an aggregate
     // or `take` walks, is the zone's word: it is read where it lies, as the walker reads the list.
-    // A parameter that is not a word may be given what the closures stand for (items::given), or
+    // A parameter that is not a word may be given what the closures stand for (`given`), or
     // a text or a list of words kept in `Made` (text_store.rs, list_store.rs).
     let (mut types, mut given, mut arg_fns) = (Vec::new(), Vec::new(), Vec::new());
     let (mut keeps, mut nullable) = (false, 0u64);
@@ -178,7 +212,7 @@ fn frame<'p>(cx: &mut Cx<'p>, f: usize, args: &[Expr], own: bool) -> C<Framed<'p
                 continue;
             }
             _ => {
-                let (g, f) = match (super::items::given(cx, a), t) {
+                let (g, f) = match (self::given(cx, a), t) {
                     (Ok(given), _) => given,
                     (Err(_), Ty::List(item)) if is_word(item) => {
                         keeps = true;
@@ -269,9 +303,9 @@ pub(super) fn inline<T>(
     Ok((framed.args, base, body, framed.keeps))
 }
 
-/// A function's call giving `T` by its body compiled by `body`: inline where its frame and the
-/// frames of the calls nested in it fit above the caller's, else a callable's, in a frame of its
-/// own.
+/// A function's call giving `T` by its body compiled by `body`: a leaf's (a function whose calls
+/// need no slots above its frame) inline where its frame fits above the caller's, else a
+/// callable's, in a frame of its own.
 pub(super) fn call<T: 'static>(
     cx: &mut Cx,
     f: usize,
@@ -279,7 +313,8 @@ pub(super) fn call<T: 'static>(
     body: fn(&mut Cx, &Expr) -> C<Of<T>>,
 ) -> C<Of<T>> {
     let room = cx.bank.saturating_sub(cx.base + cx.types.len());
-    if cx.fns.need(cx.p, f) > room {
+    let (need, own) = (cx.fns.need(cx.p, f), frame_of(cx.p, f));
+    if need > room || need > own {
         return callable(cx, f, args, body);
     }
     match inline(cx, f, args, body) {

@@ -694,7 +694,7 @@ fn unify(a: Ty, b: Ty) -> Option<Ty> {
 
 /// Per kind, the list of kinds of property `pid` as words (`None`: a property that is not a list
 /// of kinds constant for every kind).
-fn kind_lists(p: &Program, pid: usize) -> Option<KindLists> {
+pub(super) fn kind_lists(p: &Program, pid: usize) -> Option<KindLists> {
     if p.props.get(pid)?.ty != PropType::Kinds {
         return None;
     }
@@ -720,29 +720,6 @@ fn kind_lists(p: &Program, pid: usize) -> Option<KindLists> {
             }
         })
         .collect()
-}
-
-/// What a function's parameter or a `let` that is not a word is given, when the closures stand
-/// for it (`Given`), and the closure of what its slot holds.
-pub(super) fn given(cx: &mut Cx, a: &Expr) -> C<(Given, Int)> {
-    match &a.kind {
-        ExprKind::Const(Value::None) => Ok((Given::Nothing, Box::new(|_| Some(super::env::NONE)))),
-        ExprKind::Prop(pid, ce) if super::stmts::type_of(cx, ce) == Some(Ty::Card) => {
-            let table = kind_lists(cx.p, pid.index())
-                .ok_or("a property that is not a constant list of kinds")?;
-            Ok((Given::KindList(table), compile(cx, ce)?))
-        }
-        ExprKind::Local(s) => match cx.given(*s) {
-            Some(Given::Bound(ty)) => {
-                let (ty, i) = (ty.clone(), cx.slot(*s)?);
-                Ok((Given::Bound(ty), Box::new(move |env| Some(env.slots[i]))))
-            }
-            Some(Given::Nothing | Given::KindList(_) | Given::Text) | None => {
-                Err("a value that is not a word")
-            }
-        },
-        _ => Err("a value that is not a word"),
-    }
 }
 
 /// `sort(x in L where C by K)` of words, walked in the order of their keys.
