@@ -591,16 +591,14 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
         return super::text_store::compared(cx, op == BinOp::Eq, a, b);
     }
     // A word compared with `none` (`k == none`, or a parameter given `none`): none equals no
-    // word, and a word closure answers only for what is not `none`.
+    // word, and a word closure answers only for what is not `none`; a function's value or `first`
+    // of a list that is `none` is `NONE` (functions::or_none).
     if let (BinOp::Eq | BinOp::Ne, Some(other)) = (
         op,
         [(a, b), (b, a)].into_iter().find(|(x, _)| nothing(cx, x)),
     ) {
-        let (of, ne) = (compile(cx, other.1)?, op == BinOp::Ne);
-        return Ok(Box::new(move |env| {
-            of(env)?;
-            Some(ne as i64)
-        }));
+        let (of, eq) = (super::functions::or_none(cx, other.1)?, op == BinOp::Eq);
+        return Ok(Box::new(move |env| Some(((of(env)? == NONE) == eq) as i64)));
     }
     let (af, bf) = match op {
         BinOp::And | BinOp::Or => (super::value::truth(cx, a)?, super::value::truth(cx, b)?),
