@@ -7,6 +7,9 @@ use crate::value::Value;
 /// Slots of all frames together: a call's frame lies above its caller's.
 pub(crate) const SLOTS: usize = 32;
 
+/// Slots of the bank of a callable whose frame needs more than [`SLOTS`] (functions.rs).
+pub(crate) const BANK: usize = 64;
+
 /// What the closures read while they run: the program (its names, for texts), the game, the seat
 /// they answer for, and the slots.
 pub(crate) struct Env<'g> {
@@ -15,8 +18,9 @@ pub(crate) struct Env<'g> {
     pub l: &'g Layout,
     /// `you`: the decider of a menu; the active player in a check.
     pub you: u8,
-    /// The slots, owned by the caller: a menu's or a check's own, or a compiled body's frame.
-    pub slots: &'g mut Slots,
+    /// The slots, owned by the caller: a menu's or a check's own, a compiled body's frame, or a
+    /// callable's bank (functions.rs: [`SLOTS`], or [`BANK`] for a frame that needs more).
+    pub slots: &'g mut [i64],
     /// What the closures make while they run that a slot cannot hold (`Made`); `None` where
     /// nobody keeps it, and the walker makes it.
     pub made: Option<&'g mut Made>,
@@ -53,7 +57,7 @@ impl<'g> Env<'g> {
         s: &'g State,
         l: &'g Layout,
         you: u8,
-        slots: &'g mut Slots,
+        slots: &'g mut [i64],
     ) -> Env<'g> {
         Env {
             p,

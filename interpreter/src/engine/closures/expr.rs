@@ -8,7 +8,7 @@
 
 use super::env::{word, Env, NONE, SLOTS};
 use super::items::Given;
-use crate::program::{BinOp, Builtin, Expr, ExprKind, Program, Ty, UnOp};
+use crate::program::{BinOp, Expr, ExprKind, Program, Ty, UnOp};
 use crate::value::Value;
 use cardgame_grammar::ast::Scope;
 
@@ -44,6 +44,13 @@ pub(crate) struct Cx<'p> {
     /// Whether `random` compiles: inside an expression of a statement that keeps its draws
     /// (draws.rs, `drawn_inside`).
     pub draws: bool,
+    /// The callables compiled so far, shared by every context of one build (functions.rs).
+    pub fns: std::rc::Rc<super::functions::Callables>,
+    /// The slots of the bank the frame lies in: [`SLOTS`], or a callable's (functions.rs).
+    pub bank: usize,
+    /// A function's word parameters that may be given `none` (their slots `NONE`), a bit each
+    /// (functions.rs, `or_none`).
+    pub nullable: u64,
 }
 
 impl<'p> Cx<'p> {
@@ -58,6 +65,9 @@ impl<'p> Cx<'p> {
             given: Vec::new(),
             card: None,
             draws: false,
+            fns: Default::default(),
+            bank: SLOTS,
+            nullable: 0,
         }
     }
 
@@ -75,10 +85,18 @@ impl<'p> Cx<'p> {
         self.given.iter().find(|(g, _)| *g == s).map(|(_, g)| g)
     }
 
+    /// Slot `i` is read (a bank's slots past the 32 a body's frame has are a callable's, which
+    /// loads nothing).
+    pub fn read(&mut self, i: usize) {
+        if let Some(bit) = 1u32.checked_shl(i as u32) {
+            self.reads |= bit;
+        }
+    }
+
     pub fn slot(&self, s: u16) -> C<usize> {
         let i = self.base + s as usize;
-        if i >= SLOTS {
-            return Err("more slots than the closures' frame holds");
+        if i >= self.bank {
+            return Err(super::functions::PAST_SLOTS);
         }
         Ok(i)
     }
@@ -103,32 +121,6 @@ pub(super) fn is_word(t: &Ty) -> bool {
             true
         }
         Ty::Text | Ty::List(_) | Ty::Any => false,
-    }
-}
-
-/// Whether local `slot` is read in `e` only as the list an aggregate walks or the list of `take`
-/// (a zone's word then stands for the list of its cards).
-fn walked_only(e: &Expr, slot: u16) -> bool {
-    let local = |x: &Expr| matches!(x.kind, ExprKind::Local(s) if s == slot);
-    match &e.kind {
-        ExprKind::Local(s) => *s != slot,
-        ExprKind::Aggregate {
-            list,
-            value,
-            filter,
-            ..
-        } if local(list) => [value, filter]
-            .into_iter()
-            .flatten()
-            .all(|x| walked_only(x, slot)),
-        ExprKind::Builtin(Builtin::Take, a) if a.len() == 2 && local(&a[0]) => {
-            walked_only(&a[1], slot)
-        }
-        _ => {
-            let mut only = true;
-            e.children(&mut |x| only = only && walked_only(x, slot));
-            only
-        }
     }
 }
 
@@ -227,7 +219,7 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
                 return Err("a local that is not a word");
             }
             let i = cx.slot(*s)?;
-            cx.reads |= 1 << i;
+            cx.read(i);
             Box::new(move |env| Some(env.slots[i]).filter(|&v| v != NONE))
         }
         ExprKind::Global(v) => {
@@ -316,7 +308,7 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             let (value, filter) = (value.as_deref(), filter.as_deref());
             super::aggregates::of_any_list(cx, *op, value, *slot, list, filter)?
         }
-        ExprKind::CallFn(f, args) => call(cx, f.index(), args)?,
+        ExprKind::CallFn(f, args) => super::functions::call(cx, f.index(), args, compile)?,
         ExprKind::CardVar(v, ce) => {
             if !card(cx, ce) {
                 return Err("a card's variable of an expression not known to be a card");
@@ -396,8 +388,8 @@ pub(super) fn let_in<T>(
     body_of: impl FnOnce(&mut Cx, &Expr) -> C<T>,
 ) -> C<(Int, usize, T, bool)> {
     let i = cx.slot(slot)?;
-    // A value that is not a word, where the closures stand for it (`items::given`).
-    if let Ok((g, vf)) = super::items::given(cx, v) {
+    // A value that is not a word, where the closures stand for it (`functions::given`).
+    if let Ok((g, vf)) = super::functions::given(cx, v) {
         cx.give(slot, g);
         return Ok((vf, i, body_of(cx, body)?, false));
     }
@@ -460,10 +452,10 @@ fn field(cx: &mut Cx, f: crate::ops::Field, x: &Expr) -> C<Int> {
     })
 }
 
-/// Whether `x` is a body's local of a word type that nothing is given for: its slot holds the word,
-/// or `NONE` where the walker's context holds `none`.
-fn as_is(cx: &Cx, x: &Expr) -> bool {
-    matches!(x.kind, ExprKind::Local(s) if cx.locals
+/// Whether `x` is a body's local, or a function's parameter that may be given `none`, of a word
+/// type that nothing is given for: its slot holds the word, or `NONE` for `none`.
+pub(super) fn as_is(cx: &Cx, x: &Expr) -> bool {
+    matches!(x.kind, ExprKind::Local(s) if (cx.locals || (s < 64 && cx.nullable & (1 << s) != 0))
         && cx.given(s).is_none()
         && cx.type_of_local(s).is_some_and(is_word))
 }
@@ -576,7 +568,7 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
         let mut side = |x: &Expr| match x.kind {
             ExprKind::Local(s) if as_is(cx, x) => {
                 let i = cx.slot(s)?;
-                cx.reads |= 1 << i;
+                cx.read(i);
                 Ok(Box::new(move |env: &mut Env| Some(env.slots[i])) as Int)
             }
             ExprKind::Global(v) if global_word(cx, x).is_some() => Ok(Box::new(
@@ -586,7 +578,7 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
                 },
             ) as Int),
             _ if nothing(cx, x) => Ok(Box::new(|_: &mut Env| Some(NONE)) as Int),
-            _ => compile(cx, x),
+            _ => super::functions::or_none(cx, x),
         };
         let (af, bf, eq) = (side(a)?, side(b)?, op == BinOp::Eq);
         return Ok(Box::new(move |env| {
@@ -599,16 +591,14 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
         return super::text_store::compared(cx, op == BinOp::Eq, a, b);
     }
     // A word compared with `none` (`k == none`, or a parameter given `none`): none equals no
-    // word, and a word closure answers only for what is not `none`.
+    // word, and a word closure answers only for what is not `none`; a function's value or `first`
+    // of a list that is `none` is `NONE` (functions::or_none).
     if let (BinOp::Eq | BinOp::Ne, Some(other)) = (
         op,
         [(a, b), (b, a)].into_iter().find(|(x, _)| nothing(cx, x)),
     ) {
-        let (of, ne) = (compile(cx, other.1)?, op == BinOp::Ne);
-        return Ok(Box::new(move |env| {
-            of(env)?;
-            Some(ne as i64)
-        }));
+        let (of, eq) = (super::functions::or_none(cx, other.1)?, op == BinOp::Eq);
+        return Ok(Box::new(move |env| Some(((of(env)? == NONE) == eq) as i64)));
     }
     let (af, bf) = match op {
         BinOp::And | BinOp::Or => (super::value::truth(cx, a)?, super::value::truth(cx, b)?),
@@ -681,100 +671,4 @@ pub(crate) fn zone(cx: &mut Cx, z: usize, holder: Option<&Expr>) -> C<Int> {
         }
         _ => return Err("a zone of an expression not known to be its holder"),
     })
-}
-
-/// A function's call: its body compiled in place, in a frame above the caller's.
-fn call(cx: &mut Cx, f: usize, args: &[Expr]) -> C<Int> {
-    let (arg_fns, base, body, keeps) = frame(cx, f, args, compile)?;
-    Ok(super::text_store::call(arg_fns, base, body, keeps))
-}
-
-/// A function's call compiled in a frame above the caller's: its arguments' closures, the
-/// frame's first slot, its body compiled by `body` (a word, or any value: value.rs), and whether
-/// an argument is kept in `Made` (a text, a list made: the call gives it back when it ends).
-pub(super) fn frame<T>(
-    cx: &mut Cx,
-    f: usize,
-    args: &[Expr],
-    body: impl FnOnce(&mut Cx, &Expr) -> C<T>,
-) -> C<(Vec<Int>, usize, T, bool)> {
-    let def = cx.p.fns.get(f).ok_or("an unknown function")?;
-    if cx.depth >= DEPTH {
-        return Err("functions called too deep (a recursive function)");
-    }
-    if args.len() > 8 || args.len() != def.params.len() {
-        return Err("a function with parameters that are not words");
-    }
-    // A parameter that is a list of cards given a zone, and read only as the list an aggregate
-    // or `take` walks, is the zone's word: it is read where it lies, as the walker reads the list.
-    // A parameter that is not a word may be given what the closures stand for (items::given), or
-    // a text or a list of words kept in `Made` (text_store.rs, list_store.rs).
-    let (mut types, mut given, mut arg_fns) = (Vec::new(), Vec::new(), Vec::new());
-    let mut keeps = false;
-    for (s, (t, a)) in def.params.iter().zip(args).enumerate() {
-        let t = match t {
-            _ if is_word(t) => t.clone(),
-            Ty::List(item)
-                if **item == Ty::Card
-                    && super::stmts::type_of(cx, a) == Some(Ty::Zone)
-                    && walked_only(&def.body, s as u16) =>
-            {
-                Ty::Zone
-            }
-            Ty::Text => {
-                given.push((s as u16, Given::Text));
-                arg_fns.push(super::text_store::place(cx, a)?);
-                keeps = true;
-                continue;
-            }
-            _ => {
-                let (g, f) = match (super::items::given(cx, a), t) {
-                    (Ok(given), _) => given,
-                    (Err(_), Ty::List(item)) if is_word(item) => {
-                        keeps = true;
-                        let (place, _) = super::list_store::place(cx, a)
-                            .map_err(|_| "a function's list given what the closures do not walk")?;
-                        (Given::Bound((**item).clone()), place)
-                    }
-                    (Err(_), _) => return Err("a function with parameters that are not words"),
-                };
-                given.push((s as u16, g));
-                arg_fns.push(f);
-                continue;
-            }
-        };
-        types.push((s as u16, t));
-        arg_fns.push(compile(cx, a)?);
-    }
-    let base = cx.base + cx.types.len();
-    let mut inner = Cx {
-        p: cx.p,
-        base,
-        types: vec![None; def.slots.max(def.params.len() as u16) as usize],
-        depth: cx.depth + 1,
-        // A function's slots are written before they are read: nothing to load for them.
-        reads: 0,
-        locals: false,
-        given,
-        card: cx.card,
-        // A function that draws is the walker's (draws.rs, `drawn_inside`).
-        draws: false,
-    };
-    for (s, t) in types {
-        inner.set_type(s, t);
-    }
-    inner.slot(def.slots.saturating_sub(1))?;
-    let body = body(&mut inner, &def.body)?;
-    Ok((arg_fns, base, body, keeps))
-}
-
-/// A call's arguments written in its frame's slots from `base`.
-#[inline(always)]
-pub(super) fn enter(env: &mut Env, arg_fns: &[Int], base: usize) -> Option<()> {
-    let mut vals = [0i64; 8];
-    for (v, a) in vals.iter_mut().zip(arg_fns) {
-        *v = a(env)?;
-    }
-    env.slots[base..base + arg_fns.len()].copy_from_slice(&vals[..arg_fns.len()]);
-    Some(())
 }

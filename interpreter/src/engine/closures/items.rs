@@ -37,6 +37,13 @@ pub(super) enum Items {
         cond: Int,
         stop: bool,
     },
+    /// `[V for x in L where C]`: for each item of L (bound to the slot) that passes C, the word V.
+    Map {
+        list: Box<Items>,
+        slot: usize,
+        filter: Option<Int>,
+        value: Int,
+    },
     /// `if C then A else B` of two lists.
     Choice(Int, Box<Items>, Box<Items>),
     /// A function's list: its arguments written in its frame's slots from `base`, then its body;
@@ -103,7 +110,7 @@ pub(super) type KindLists = Arc<[Box<[i64]>]>;
 
 /// A function's parameter or a `let` that is not a word, given what the closures stand for: in
 /// the function's frame it is read only where the compiler looks for it (`Cx::given`).
-#[derive(Clone)]
+#[derive(Clone, PartialEq)]
 pub(crate) enum Given {
     /// `none`: compared with a word, it equals none (`k == skip`).
     Nothing,
@@ -229,6 +236,23 @@ impl Items {
                     f(env, x)
                 })?;
             }
+            Items::Map {
+                list,
+                slot,
+                filter,
+                value,
+            } => {
+                list.each_dyn(env, &mut |env, x| {
+                    env.slots[*slot] = x;
+                    if let Some(c) = filter {
+                        if c(env)? == 0 {
+                            return Some(true);
+                        }
+                    }
+                    let y = value(env)?;
+                    f(env, y)
+                })?;
+            }
             Items::Choice(c, a, b) => {
                 let list = if c(env)? != 0 { a } else { b };
                 list.each_dyn(env, &mut f)?;
@@ -239,7 +263,7 @@ impl Items {
                 body,
                 keeps: false,
             } => {
-                super::expr::enter(env, args, *base)?;
+                super::functions::enter(env, args, *base)?;
                 body.each_dyn(env, &mut f)?;
             }
             Items::Call {
@@ -249,7 +273,7 @@ impl Items {
                 keeps: true,
             } => {
                 super::text_store::keeping(env, |env| {
-                    super::expr::enter(env, args, *base)?;
+                    super::functions::enter(env, args, *base)?;
                     body.each_dyn(env, &mut f)
                 })?;
             }
@@ -503,6 +527,30 @@ pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
             )
         }
         ExprKind::Aggregate {
+            op: Aggregate::Map,
+            value: Some(v),
+            slot,
+            list,
+            filter,
+        } => {
+            let (list, ty) = items(cx, list)?;
+            cx.set_type(*slot, ty);
+            let slot = cx.slot(*slot)?;
+            let filter = filter.as_deref().map(|c| compile(cx, c)).transpose()?;
+            let ty = (super::stmts::type_of(cx, v))
+                .filter(super::expr::is_word)
+                .ok_or("a list made of what is not known to be a word")?;
+            let value = compile(cx, v)?;
+            let list = Box::new(list);
+            let map = Items::Map {
+                list,
+                slot,
+                filter,
+                value,
+            };
+            (map, ty)
+        }
+        ExprKind::Aggregate {
             op: Aggregate::Sort,
             value,
             slot,
@@ -646,7 +694,7 @@ fn unify(a: Ty, b: Ty) -> Option<Ty> {
 
 /// Per kind, the list of kinds of property `pid` as words (`None`: a property that is not a list
 /// of kinds constant for every kind).
-fn kind_lists(p: &Program, pid: usize) -> Option<KindLists> {
+pub(super) fn kind_lists(p: &Program, pid: usize) -> Option<KindLists> {
     if p.props.get(pid)?.ty != PropType::Kinds {
         return None;
     }
@@ -672,29 +720,6 @@ fn kind_lists(p: &Program, pid: usize) -> Option<KindLists> {
             }
         })
         .collect()
-}
-
-/// What a function's parameter or a `let` that is not a word is given, when the closures stand
-/// for it (`Given`), and the closure of what its slot holds.
-pub(super) fn given(cx: &mut Cx, a: &Expr) -> C<(Given, Int)> {
-    match &a.kind {
-        ExprKind::Const(Value::None) => Ok((Given::Nothing, Box::new(|_| Some(super::env::NONE)))),
-        ExprKind::Prop(pid, ce) if super::stmts::type_of(cx, ce) == Some(Ty::Card) => {
-            let table = kind_lists(cx.p, pid.index())
-                .ok_or("a property that is not a constant list of kinds")?;
-            Ok((Given::KindList(table), compile(cx, ce)?))
-        }
-        ExprKind::Local(s) => match cx.given(*s) {
-            Some(Given::Bound(ty)) => {
-                let (ty, i) = (ty.clone(), cx.slot(*s)?);
-                Ok((Given::Bound(ty), Box::new(move |env| Some(env.slots[i]))))
-            }
-            Some(Given::Nothing | Given::KindList(_) | Given::Text) | None => {
-                Err("a value that is not a word")
-            }
-        },
-        _ => Err("a value that is not a word"),
-    }
 }
 
 /// `sort(x in L where C by K)` of words, walked in the order of their keys.
@@ -729,7 +754,7 @@ fn sorted(
 /// The items of the list a function gives, its body compiled in a frame above the caller's (as
 /// expr.rs compiles a call of a function giving a word).
 fn call(cx: &mut Cx, f: usize, args: &[Expr]) -> C<(Items, Ty)> {
-    let (args, base, (body, ty), keeps) = super::expr::frame(cx, f, args, items)?;
+    let (args, base, (body, ty), keeps) = super::functions::inline(cx, f, args, items)?;
     let body = Box::new(body);
     let call = Items::Call {
         args,

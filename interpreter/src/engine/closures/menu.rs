@@ -176,8 +176,13 @@ fn cards(cx: &mut Cx, e: &Expr, out: &mut Vec<(Int, Option<Int>)>, depth: u32) -
 }
 
 /// The plan of an action: no parameter or one over zones or seats, a condition that compiles.
-pub(super) fn plan(p: &Program, a: &ActionDef) -> Result<ActionPlan, &'static str> {
+pub(super) fn plan(
+    p: &Program,
+    a: &ActionDef,
+    fns: &std::rc::Rc<super::functions::Callables>,
+) -> Result<ActionPlan, &'static str> {
     let mut cx = Cx::new(p, a.body.slots.max(1) as usize);
+    cx.fns = fns.clone();
     let (domain, ty) = domain(&mut cx, &a.params)?;
     let cards = ty == Some(Ty::Card);
     if let Some(ty) = &ty {

@@ -19,6 +19,7 @@ mod draws;
 mod each;
 mod env;
 mod expr;
+mod functions;
 mod in_place;
 mod items;
 mod kinds;
@@ -46,12 +47,15 @@ use crate::program::{ActionId, Program, StmtKind};
 use crate::value::Value;
 use env::Env;
 use expr::{Cx, Int};
+use functions::Callables;
 use menu::ActionPlan;
+use std::rc::Rc;
 
 /// Action `a`'s label compiled, its parameters words of their domains' item types.
-fn label(p: &Program, a: &crate::program::ActionDef) -> Option<texts::Text> {
+fn label(p: &Program, a: &crate::program::ActionDef, fns: &Rc<Callables>) -> Option<texts::Text> {
     let t = a.label.as_ref()?;
     let mut cx = Cx::new(p, a.body.slots.max(1) as usize);
+    cx.fns = fns.clone();
     for (i, domain) in a.params.iter().enumerate() {
         if let Some(ty) = each::item_type(&cx, domain).filter(expr::is_word) {
             cx.set_type(i as u16, ty);
@@ -62,9 +66,10 @@ fn label(p: &Program, a: &crate::program::ActionDef) -> Option<texts::Text> {
 
 /// Trigger `t`'s condition compiled, its event's parameters typed: words in their slots, the
 /// others, and `this`, read from the trigger's context.
-fn condition(p: &Program, t: &crate::program::TriggerDef) -> Option<Int> {
+fn condition(p: &Program, t: &crate::program::TriggerDef, fns: &Rc<Callables>) -> Option<Int> {
     let c = t.condition.as_ref()?;
     let mut cx = Cx::new(p, t.body.slots.max(1) as usize);
+    cx.fns = fns.clone();
     // The trigger's context is on top while its condition is evaluated (`Mach::step_emit`).
     cx.locals = true;
     let params = p.events.get(t.event.index()).map_or(&[][..], |e| &e.params);
@@ -77,7 +82,7 @@ fn condition(p: &Program, t: &crate::program::TriggerDef) -> Option<Int> {
 /// The call `f(seat)` of function `f` of the shape `fn NAME(p: player): int` (the script's measure,
 /// `fn heuristic` or `fn score`, and the figures `sim` reports), the seat in slot 0; `None` for a
 /// function of another shape or one that does not compile (the walker evaluates it).
-fn seat_call(p: &Program, f: usize) -> Option<Int> {
+fn seat_call(p: &Program, f: usize, fns: &Rc<Callables>) -> Option<Int> {
     use crate::program::{Expr, ExprKind, FnId, Ty};
     let def = p.fns.get(f)?;
     if def.params != [Ty::Player] || def.ret != Ty::Int {
@@ -89,6 +94,7 @@ fn seat_call(p: &Program, f: usize) -> Option<Int> {
         Default::default(),
     );
     let mut cx = Cx::new(p, 1);
+    cx.fns = fns.clone();
     cx.set_type(0, Ty::Player);
     expr::compile(&mut cx, &call).ok()
 }
@@ -147,7 +153,9 @@ impl std::fmt::Debug for Closures {
 impl Closures {
     /// Compiles what the closures cover of `p`.
     pub(crate) fn build(p: &Program) -> Closures {
-        let actions = p.actions.iter().map(|a| menu::plan(p, a)).collect();
+        // One build's callables, shared by every closure it compiles (functions.rs).
+        let fns = Rc::new(Callables::default());
+        let actions = p.actions.iter().map(|a| menu::plan(p, a, &fns)).collect();
         let guards = (p.checks.iter().enumerate())
             .map(|(i, body)| {
                 if p.guarded_checks.get(i) != Some(&true) {
@@ -161,26 +169,28 @@ impl Closures {
                     };
                     for (c, _) in branches {
                         let mut cx = Cx::new(p, body.slots as usize);
+                        cx.fns = fns.clone();
                         conds.push(expr::compile(&mut cx, c)?);
                     }
                 }
                 Ok(conds)
             })
             .collect();
-        let blocks = segments::build(p);
+        let blocks = segments::build(p, &fns);
         let conditions = (
-            p.triggers.iter().map(|t| condition(p, t)).collect(),
+            p.triggers.iter().map(|t| condition(p, t, &fns)).collect(),
             (p.kinds.iter())
-                .map(|k| k.triggers.iter().map(|t| condition(p, t)).collect())
+                .map(|k| k.triggers.iter().map(|t| condition(p, t, &fns)).collect())
                 .collect(),
         );
-        let labels = p.actions.iter().map(|a| label(p, a)).collect();
+        let labels = p.actions.iter().map(|a| label(p, a, &fns)).collect();
         let inits = (p.vars.iter())
             .map(|v| {
                 if matches!(v.init.kind, crate::program::ExprKind::Const(_)) {
                     return None;
                 }
                 let mut cx = Cx::new(p, 1);
+                cx.fns = fns.clone();
                 cx.locals = true;
                 value::compile_value(&mut cx, &v.init).ok()
             })
@@ -191,7 +201,9 @@ impl Closures {
                 if matches!(e.kind, crate::program::ExprKind::Const(_)) {
                     return None;
                 }
-                expr::compile(&mut Cx::new(p, 1), e).ok()
+                let mut cx = Cx::new(p, 1);
+                cx.fns = fns.clone();
+                expr::compile(&mut cx, e).ok()
             })
             .collect();
         let parts = (p.actions.iter())
@@ -201,13 +213,13 @@ impl Closures {
                     .collect()
             })
             .collect();
-        let seats = (0..p.fns.len()).map(|f| seat_call(p, f)).collect();
+        let seats = (0..p.fns.len()).map(|f| seat_call(p, f, &fns)).collect();
         let rules = (
             (p.strategies.iter())
-                .map(|d| rules::build(p, &d.rules))
+                .map(|d| rules::build(p, &d.rules, &fns))
                 .collect(),
             (p.rule_sets.iter())
-                .map(|d| rules::build(p, &d.rules))
+                .map(|d| rules::build(p, &d.rules, &fns))
                 .collect(),
         );
         Closures {

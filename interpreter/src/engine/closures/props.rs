@@ -73,6 +73,8 @@ fn computed(cx: &Cx, e: &Expr) -> C<(Int, (usize, usize))> {
     let mut inner = Cx::new(cx.p, locals + 2);
     inner.base = base;
     inner.depth = cx.depth + 1;
+    inner.fns = cx.fns.clone();
+    inner.bank = cx.bank;
     let card = (inner.slot(locals as u16)?, inner.slot(locals as u16 + 1)?);
     inner.card = Some(card);
     inner.set_type(locals as u16, crate::program::Ty::Card);

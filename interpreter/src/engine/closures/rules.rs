@@ -8,8 +8,10 @@
 
 use super::env::{Env, Slots};
 use super::expr::{compile, is_word, Cx, Int};
+use super::functions::Callables;
 use crate::engine::state::{Layout, State};
 use crate::program::{Expr, Program, StrategyRule, StrategyTarget, Ty};
+use std::rc::Rc;
 
 /// A rule's condition and `by`, each compiled (`None`: absent, or the walker evaluates it).
 pub(crate) struct RuleCode {
@@ -41,9 +43,10 @@ fn bound(p: &Program, r: &StrategyRule) -> Vec<Ty> {
 
 /// Rule `r`'s expression `e` compiled, the rule's bound values in slots 0.. (`None`: the walker
 /// evaluates it).
-fn compiled(p: &Program, r: &StrategyRule, e: &Expr) -> Option<Int> {
+fn compiled(p: &Program, r: &StrategyRule, e: &Expr, fns: &Rc<Callables>) -> Option<Int> {
     let types = bound(p, r);
     let mut cx = Cx::new(p, (r.slots as usize).max(types.len()).max(1));
+    cx.fns = fns.clone();
     for (s, t) in types.into_iter().enumerate() {
         if is_word(&t) {
             cx.set_type(s as u16, t);
@@ -53,11 +56,11 @@ fn compiled(p: &Program, r: &StrategyRule, e: &Expr) -> Option<Int> {
 }
 
 /// Every rule of `rules` compiled.
-pub(super) fn build(p: &Program, rules: &[StrategyRule]) -> Vec<RuleCode> {
+pub(super) fn build(p: &Program, rules: &[StrategyRule], fns: &Rc<Callables>) -> Vec<RuleCode> {
     (rules.iter())
         .map(|r| RuleCode {
-            condition: r.condition.as_ref().and_then(|c| compiled(p, r, c)),
-            by: r.by.as_ref().and_then(|e| compiled(p, r, e)),
+            condition: r.condition.as_ref().and_then(|c| compiled(p, r, c, fns)),
+            by: r.by.as_ref().and_then(|e| compiled(p, r, e, fns)),
         })
         .collect()
 }

@@ -20,11 +20,15 @@ use crate::program::{BlockId, Body, Expr, Program, Ty};
 use std::sync::Arc;
 
 /// Compiles every body of `p` that runs in a frame; the blocks by id (`None`: not compiled).
-pub(crate) fn build(p: &Program) -> Vec<Option<Arc<BlockCode>>> {
+pub(crate) fn build(
+    p: &Program,
+    fns: &std::rc::Rc<super::functions::Callables>,
+) -> Vec<Option<Arc<BlockCode>>> {
     let mut blocks = Vec::new();
     let judged = crate::purity::Judged::of(p);
     let mut body = |b: &Body, params: &[Ty], ret: Option<Ty>| {
         let mut cx = Cx::new(p, b.slots as usize);
+        cx.fns = fns.clone();
         cx.locals = true;
         for (s, t) in params.iter().enumerate() {
             cx.set_type(s as u16, t.clone());

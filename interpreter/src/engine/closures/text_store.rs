@@ -9,7 +9,8 @@
 //! value, as the walker compares them.
 
 use super::env::Env;
-use super::expr::{enter, Cx, Int, C};
+use super::expr::{Cx, Int, C};
+use super::functions::enter;
 use super::items::Given;
 use super::value::{compile_value, Val};
 use crate::program::{Expr, ExprKind, TextIr, TextPartIr, Ty};

@@ -10,7 +10,7 @@
 
 use super::each::{item, item_type};
 use super::env::{Env, NONE};
-use super::expr::{compile, frame, is_word, let_in, Cx, Int, C};
+use super::expr::{compile, is_word, let_in, Cx, Int, C};
 use super::items::items;
 use super::stmts::{type_of, value as of_word, Regs};
 use crate::engine::builtins::{cmp_values, distinct, kinds_in, Gathered};
@@ -196,10 +196,7 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
             list,
             filter,
         } => aggregate(cx, *op, value.as_deref(), *slot, list, filter.as_deref())?,
-        ExprKind::CallFn(f, args) => {
-            let (arg_fns, base, body, keeps) = frame(cx, f.index(), args, compile_value)?;
-            super::text_store::call(arg_fns, base, body, keeps)
-        }
+        ExprKind::CallFn(f, args) => super::functions::call(cx, f.index(), args, compile_value)?,
         ExprKind::List(items) => {
             let fs = (items.iter())
                 .map(|x| compile_value(cx, x))
@@ -274,7 +271,7 @@ fn local(cx: &mut Cx, s: u16) -> C<Val> {
     match cx.type_of_local(s).cloned() {
         Some(t) if is_word(&t) => {
             let i = cx.slot(s)?;
-            cx.reads |= 1 << i;
+            cx.read(i);
             Ok(Box::new(move |env| match env.slots[i] {
                 NONE if from_context => Some(context_local(env, s)),
                 NONE => None,

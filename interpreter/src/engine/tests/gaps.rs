@@ -378,3 +378,69 @@ fn every_scripts_choose_domains_compile() {
         assert_eq!(compiled, all, "{file}: `choose`s compiled");
     }
 }
+
+/// A function's value or `first` of a list compared with `none` (`lead(p) == none` of an empty
+/// hand) is `none` where the value closure says so: the script's measure of every seat, at every
+/// decision of games played in lockstep with the walker, is the walker's and the walker evaluates
+/// none of it (it evaluated every measure of a seat with an empty hand before).
+#[test]
+fn a_functions_none_compared_with_none_is_the_closures() {
+    let src = r#"
+game "Leads" {
+  players 2
+}
+property worth: int = 0
+card "{r} gem" for r in 1..6 {
+  worth r
+}
+zone deck: pile
+zone hand per player: set
+var coins per player shown: int = 0
+fn lead(p: player): card = first(p.hand)
+fn heuristic(p: player): int =
+  if lead(p) == none then 0 - p.coins else if first(p.hand) != none then lead(p).worth + p.coins else 0
+action draw() {
+  move top of deck to you.hand
+}
+action spend(c in you.hand) {
+  move c to deck
+  you.coins += c.worth
+}
+flow {
+  move box to deck
+  shuffle deck
+  repeat 8 {
+    for p in everyone {
+      turn p {
+        actions by p once [draw, spend]
+      }
+    }
+  }
+  win [p for p in everyone where p.coins == max(q.coins for q in everyone)] "most coins"
+}
+"#;
+    let p = checked(src);
+    let (mut seats, mut evaluated) = (0, 0);
+    for seed in 0..6 {
+        let mut g = Game::new(p.clone(), config(2, seed, Engine::Closures));
+        let mut w = Game::new(p.clone(), config(2, seed, Engine::Walker));
+        for step in 0..40u64 {
+            let Status::Decision(d) = g.status() else {
+                break;
+            };
+            let n = d.options.len() as u64;
+            for seat in 0..2 {
+                let before = g.counted().evaluated;
+                let score = g.script_score_here(seat);
+                evaluated += g.counted().evaluated - before;
+                assert_eq!(score, w.script_score_here(seat), "seed {seed}, seat {seat}");
+                seats += 1;
+            }
+            let i = ((seed + step) % n) as usize;
+            g.apply(i).expect("an option");
+            w.apply(i).expect("an option");
+        }
+    }
+    assert!(seats >= 100, "{seats} seats measured");
+    assert_eq!(evaluated, 0, "evaluated by the walker");
+}
