@@ -27,8 +27,9 @@
 //!   ([`super::selfplay::MATCH_GAMES`] games, fewer if the time ends first; seats alternated,
 //!   ties half) and is kept when it scores at least one half; where all players are one team, each
 //!   plays every other game alone and the refined one is kept when its mean result is at least the
-//!   fitted one's. A round runs only if it and the match would end within `--time` (before the
-//!   first, one of its games, played alone, times it).
+//!   fitted one's. A round runs only if it would end in time for the whole match, or else within
+//!   four fifths of the policy's share of `--time` (the match plays as many games as fit in the
+//!   rest); before the first, its first 4 games a thread time it.
 //! - *Chosen* ([`PolicyReads`], `--policy-reads`). By default both policies are fitted and refined,
 //!   the one of the progress in half the time left, the one that reads the position in what it left
 //!   but a tenth; the second is kept only if it wins the match between them

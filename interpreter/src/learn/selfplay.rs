@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Rounds of the policy's own self-play after it is fitted, the games of each, the step of its
 /// AdaGrad ascent, and the games of the match that decides whether the refined policy is kept.
@@ -39,6 +39,13 @@ pub(super) const ASCENT_POSITION: f64 = 0.1;
 /// 69.2%/68.0% against `builder`/`harvester` (full step 61.5%/59.0%, labels alone 40.4%/40.6%).
 pub(super) const PART_STEP: f64 = 0.1;
 pub(super) const MATCH_GAMES: u64 = 2000;
+/// In a timed learning, the share of a policy's time its rounds may take where the whole match
+/// after them would not fit: the match plays in the rest, as many of its [`MATCH_GAMES`] as fit.
+/// Were the rounds to wait until a round and the whole match fit, a loaded machine would leave the
+/// policy unrefined.
+const ROUNDS_SHARE: f64 = 0.8;
+/// The games a thread plays, before a timed refinement's first round, to time it.
+const TIMING_GAMES: u64 = 4;
 
 /// One game of play-out policies (one per seat, drawn from): how many decisions with a choice it
 /// had, and where recorded each seat's [`Gradient`]; each seat's share of the win (`None`: nobody
@@ -213,27 +220,39 @@ pub(super) fn refine(
     };
     for round in 0..lc.policy_rounds {
         let round_base = game_seed(base, u64::from(round));
-        // A round runs only if it and the match after it would end within the time, were each
-        // game as long as the rounds' so far; before the first round, as long as the round's
-        // first game, played alone to time it (and kept as the round's).
-        let mut first = None;
+        // A round runs only if it would end in time for the whole match after it, or else within
+        // [`ROUNDS_SHARE`] of the time, were each game as long as the rounds' so far; before the
+        // first round, as long as its first [`TIMING_GAMES`] games a thread, played to time it
+        // (and kept as the round's).
+        let mut first = Vec::new();
         if let Some(end) = deadline {
             let now = Instant::now();
-            let round_time = if played > 0 {
-                (now - started) / played
+            let (round_time, left) = if played > 0 {
+                let round_time = (now - started) / played;
+                (round_time, round_time)
             } else {
-                first = Some(play(game_seed(round_base, 0), &policy));
-                let threads = pool.current_num_threads().max(1) as f64;
-                now.elapsed().mul_f64(ROUND_GAMES as f64 / threads)
+                let threads = pool.current_num_threads().max(1) as u64;
+                let sample = (threads * TIMING_GAMES).min(ROUND_GAMES);
+                first = pool.install(|| {
+                    (0..sample)
+                        .into_par_iter()
+                        .map(|k| play(game_seed(round_base, k), &policy))
+                        .collect()
+                });
+                let game = now.elapsed().div_f64(sample as f64);
+                (
+                    game.mul_f64(ROUND_GAMES as f64),
+                    game.mul_f64((ROUND_GAMES - sample) as f64),
+                )
             };
-            let after = 1.0 + MATCH_GAMES as f64 / ROUND_GAMES as f64;
-            if Instant::now() + round_time.mul_f64(after) > end {
+            let total = end.saturating_duration_since(started);
+            if !round_fits(started.elapsed(), total, left, round_time) {
                 break;
             }
         }
         played += 1;
         let games: Vec<Episode> = pool.install(|| {
-            let rest: Vec<Episode> = (u64::from(first.is_some())..ROUND_GAMES)
+            let rest: Vec<Episode> = (first.len() as u64..ROUND_GAMES)
                 .into_par_iter()
                 .map(|k| play(game_seed(round_base, k), &policy))
                 .collect();
@@ -329,6 +348,17 @@ pub(super) fn refine(
     (policy, played, score, baseline)
 }
 
+/// Whether a round of refinement that would take `left` more may start `elapsed` into a time of
+/// `total`, where a whole round takes `round`: if it ends in time for the whole match after it
+/// (at [`ROUND_GAMES`] games a `round`), or else within [`ROUNDS_SHARE`] of the time.
+fn round_fits(elapsed: Duration, total: Duration, left: Duration, round: Duration) -> bool {
+    let whole_match = round.mul_f64(MATCH_GAMES as f64 / ROUND_GAMES as f64);
+    let until = total
+        .mul_f64(ROUNDS_SHARE)
+        .max(total.saturating_sub(whole_match));
+    elapsed + left <= until
+}
+
 /// The weights an option whose keys are `keys` gives the policy's inputs: its move's and its
 /// parts' summed (a key never seen: none).
 fn summed(policy: &Moves, keys: &OptionKeys) -> Vec<f64> {
@@ -409,4 +439,31 @@ pub(super) fn face_off(
         .map(|(k, r)| r.get(k % players as usize).copied().unwrap_or(0.0))
         .sum();
     (wilson(total, games.len() as u64), 0.5, games.len() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::round_fits;
+    use std::time::Duration;
+
+    fn s(seconds: u64) -> Duration {
+        Duration::from_secs(seconds)
+    }
+
+    #[test]
+    fn a_round_runs_while_it_leaves_the_whole_match_or_within_four_fifths_of_the_time() {
+        // 100 s, rounds of 10 s: the whole match (4 rounds' games) leaves the rounds until 60 s,
+        // four fifths until 80 s, the later of the two.
+        assert!(round_fits(s(0), s(100), s(10), s(10)));
+        assert!(round_fits(s(70), s(100), s(10), s(10)));
+        assert!(!round_fits(s(75), s(100), s(10), s(10)));
+        // A loaded machine: rounds of 30 s in 100 s. Waiting for a round and the whole match
+        // (150 s) would play none; the first two fit in four fifths.
+        assert!(round_fits(s(0), s(100), s(30), s(30)));
+        assert!(round_fits(s(30), s(100), s(30), s(30)));
+        assert!(!round_fits(s(60), s(100), s(30), s(30)));
+        // A long time: the rounds go on until the whole match is left.
+        assert!(round_fits(s(940), s(1000), s(10), s(10)));
+        assert!(!round_fits(s(960), s(1000), s(10), s(10)));
+    }
 }
