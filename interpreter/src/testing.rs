@@ -55,8 +55,26 @@ pub fn run_test(
     TestOutcome {
         name: t.name.clone(),
         line: program.line_of(t.span.start),
-        failure: run_one(program, t, source, max_steps, max_decisions).err(),
+        failure: run_one(program, t, source, (max_steps, max_decisions), &mut |_| {}).err(),
     }
+}
+
+/// Tests: every rules test of `program` run, each test's game shown to `seen` when it ends (to
+/// read what its shortcuts did, engine/probe.rs; a strategy's rules pick on a copy of it).
+#[cfg(test)]
+pub(crate) fn run_tests_seen(
+    program: &Arc<Program>,
+    source: &str,
+    seen: &mut dyn FnMut(&Game),
+) -> Vec<TestOutcome> {
+    let limits = (DEFAULT_MAX_STEPS, DEFAULT_MAX_DECISIONS);
+    (program.tests.iter())
+        .map(|t| TestOutcome {
+            name: t.name.clone(),
+            line: program.line_of(t.span.start),
+            failure: run_one(program, t, source, limits, seen).err(),
+        })
+        .collect()
 }
 
 fn quote(source: &str, span: cardgame_grammar::ast::Span) -> String {
@@ -65,12 +83,13 @@ fn quote(source: &str, span: cardgame_grammar::ast::Span) -> String {
     first.to_string()
 }
 
+/// Runs test `t` under the limits (steps, decisions), then shows its game to `seen`.
 fn run_one(
     program: &Arc<Program>,
     t: &TestDef,
     source: &str,
-    max_steps: u64,
-    max_decisions: u64,
+    (max_steps, max_decisions): (u64, u64),
+    seen: &mut dyn FnMut(&Game),
 ) -> Result<(), String> {
     let mut config = GameConfig::new(t.players, t.seed);
     config.max_steps = max_steps;
@@ -78,6 +97,18 @@ fn run_one(
     config.options = t.options.clone();
     config.names = t.names.clone();
     let mut game = Game::with_start(program.clone(), config, t.given, t.start.clone());
+    let r = run_steps(program, t, source, &mut game);
+    seen(&game);
+    r
+}
+
+/// Runs the steps of test `t` on `game`.
+fn run_steps(
+    program: &Arc<Program>,
+    t: &TestDef,
+    source: &str,
+    game: &mut Game,
+) -> Result<(), String> {
     let mut log: Vec<String> = Vec::new();
     let collect = |game: &mut Game, log: &mut Vec<String>| {
         for e in game.take_events() {
@@ -86,7 +117,7 @@ fn run_one(
             }
         }
     };
-    collect(&mut game, &mut log);
+    collect(game, &mut log);
     for step in &t.steps {
         let line = program.line_of(step.span.start);
         let at = |msg: String| format!("line {line}: `{}`: {msg}", quote(source, step.span));
@@ -98,7 +129,7 @@ fn run_one(
                 let Some(d) = game.decision() else {
                     return Err(at(format!(
                         "no decision is pending ({})",
-                        describe(&game, program, t)
+                        describe(game, program, t)
                     )));
                 };
                 let Some(i) = d.options.iter().position(|o| o == label) else {
@@ -110,19 +141,19 @@ fn run_one(
                 };
                 log.clear();
                 game.apply(i).map_err(|e| at(format!("{e:?}")))?;
-                collect(&mut game, &mut log);
+                collect(game, &mut log);
                 if let Status::Error(e) = game.status() {
                     return Err(at(format!("the game stopped with an error: {e}")));
                 }
                 continue;
             }
-            TestStepKind::Expect(e) => match eval_step(&mut game, t, e) {
+            TestStepKind::Expect(e) => match eval_step(game, t, e) {
                 Ok(Value::Bool(true)) => {}
                 Ok(v) => {
                     return Err(at(format!(
                         "expected true, got {}{}",
                         game.label(&v),
-                        sides(&mut game, t, e)
+                        sides(game, t, e)
                     )))
                 }
                 Err(e) => return Err(at(format!("{e}"))),
@@ -131,7 +162,7 @@ fn run_one(
                 let Some(d) = game.decision() else {
                     return Err(at(format!(
                         "no decision is pending ({})",
-                        describe(&game, program, t)
+                        describe(game, program, t)
                     )));
                 };
                 let has = d.options.iter().any(|o| o == label);
@@ -141,7 +172,7 @@ fn run_one(
                 }
             }
             TestStepKind::Decider(e) => {
-                let want = eval_step(&mut game, t, e).map_err(|e| at(format!("{e}")))?;
+                let want = eval_step(game, t, e).map_err(|e| at(format!("{e}")))?;
                 match game.decision() {
                     Some(d) if Value::Player(d.player) == want => {}
                     Some(d) => {
@@ -154,13 +185,13 @@ fn run_one(
                     None => {
                         return Err(at(format!(
                             "no decision is pending ({})",
-                            describe(&game, program, t)
+                            describe(game, program, t)
                         )))
                     }
                 }
             }
             TestStepKind::Winners(e) => {
-                let want = eval_step(&mut game, t, e).map_err(|e| at(format!("{e}")))?;
+                let want = eval_step(game, t, e).map_err(|e| at(format!("{e}")))?;
                 let mut want: Vec<u8> = match want {
                     Value::Player(p) => vec![p],
                     Value::List(l) => l
@@ -203,7 +234,7 @@ fn run_one(
                     _ => {
                         return Err(at(format!(
                             "the game is not over ({})",
-                            describe(&game, program, t)
+                            describe(game, program, t)
                         )))
                     }
                 }
@@ -220,7 +251,7 @@ fn run_one(
                 if !over {
                     return Err(at(format!(
                         "the game is not over ({})",
-                        describe(&game, program, t)
+                        describe(game, program, t)
                     )));
                 }
             }
@@ -241,12 +272,12 @@ fn run_one(
                 }
             }
             TestStepKind::StrategyPicks { name, label } => {
-                strategy_picks(program, t, &game, name, label).map_err(at)?;
+                strategy_picks(program, t, game, name, label).map_err(at)?;
             }
             TestStepKind::Do(block) => {
                 game.run_block(*block, t.slots)
                     .map_err(|e| at(format!("{e}")))?;
-                collect(&mut game, &mut log);
+                collect(game, &mut log);
             }
         }
     }

@@ -89,7 +89,7 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
                 config.players, col.name
             )));
         };
-        let v = Mach::new(p, l, s).eval(e)?;
+        let v = Mach::new(p, l, s).eval_at(super::sites::Site::Columns, e)?;
         l.columns.push(v);
     }
     let mut copies = Vec::with_capacity(p.kinds.len());
@@ -253,7 +253,7 @@ fn size(p: &Program, l: &Layout, s: &mut State, i: usize, e: &crate::program::Ex
         .and_then(|cl| cl.size(i, (p, s, l)));
     match compiled {
         Some(n) => Ok(n),
-        None => Mach::new(p, l, s).eval_int(e),
+        None => Mach::new(p, l, s).eval_int_at(super::sites::Site::Size, e),
     }
 }
 
@@ -265,6 +265,6 @@ fn initial(p: &Program, l: &Layout, s: &mut State, vi: usize, you: u8) -> R<Valu
         .and_then(|cl| cl.initial(vi, (p, s, l), you));
     match compiled {
         Some(v) => Ok(v),
-        None => Mach::new(p, l, s).eval(&p.vars[vi].init),
+        None => Mach::new(p, l, s).eval_at(super::sites::Site::Init, &p.vars[vi].init),
     }
 }

@@ -437,7 +437,7 @@ impl<'a> Mach<'a> {
                     };
                     let mut locals = Vec::new();
                     for a in args.iter() {
-                        locals.push(self.eval(a)?);
+                        locals.push(self.eval_at(super::sites::Site::Start, a)?);
                     }
                     crate::engine::state::grow_locals(&mut locals, def.body.slots as usize);
                     self.push_call(

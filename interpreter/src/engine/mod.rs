@@ -24,6 +24,7 @@ mod pending;
 pub(crate) mod probe;
 mod rounds;
 mod sample;
+pub(crate) mod sites;
 mod state;
 mod stats;
 mod stmt;
@@ -483,7 +484,7 @@ impl Game {
 
     /// Evaluates an expression in a fresh frame of `slots` locals.
     pub fn eval(&mut self, expr: &Expr, slots: u16) -> Result<Value, RuntimeError> {
-        self.eval_in(expr, slots, Vec::new())
+        self.eval_in(sites::Site::GameEval, expr, slots, Vec::new())
     }
 
     /// [`Game::eval`] with local 0 holding `first`.
@@ -493,7 +494,7 @@ impl Game {
         slots: u16,
         first: Value,
     ) -> Result<Value, RuntimeError> {
-        self.eval_in(expr, slots.max(1), vec![(0, first)])
+        self.eval_in(sites::Site::Measure, expr, slots.max(1), vec![(0, first)])
     }
 
     /// [`Game::eval`] with locals holding values (a rules test's `options` and `stat NAME`).
@@ -503,11 +504,12 @@ impl Game {
         slots: u16,
         locals: Vec<(u16, Value)>,
     ) -> Result<Value, RuntimeError> {
-        self.eval_in(expr, slots, locals)
+        self.eval_in(sites::Site::Tests, expr, slots, locals)
     }
 
     fn eval_in(
         &mut self,
+        site: sites::Site,
         expr: &Expr,
         slots: u16,
         locals: Vec<(u16, Value)>,
@@ -520,7 +522,7 @@ impl Game {
             m.set_local(slot, v);
         }
         m.s.depth = 0;
-        let r = m.eval(expr);
+        let r = m.eval_at(site, expr);
         m.s.truncate_ctxs(base);
         r
     }
@@ -587,6 +589,12 @@ impl Game {
     #[cfg(test)]
     pub(crate) fn counted(&self) -> probe::Counted {
         self.st.probe.counted
+    }
+
+    /// Tests: this game's probe (engine/probe.rs), the walker's entries among it.
+    #[cfg(test)]
+    pub(crate) fn probe(&self) -> &probe::Probe {
+        &self.st.probe
     }
 
     /// Decisions applied so far.

@@ -1,0 +1,115 @@
+//! Engine stage: where the walker is still entered from outside eval.rs and stmt.rs (issue 42's
+//! census, `Counted::sites` and `Probe::entries`): per script of games/ and examples/ (and
+//! examples/*/), what it evaluates while games are created, played out and while the scripts'
+//! rules tests run.
+
+use super::measures::SCRIPTS;
+use super::oracle::config;
+use crate::engine::probe::{Counted, Tally};
+use crate::engine::sites::SITE_NAMES;
+use crate::engine::{Engine, Game, Status};
+use crate::program::Program;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Every script of games/ and examples/ (and examples/*/), each with a number of players it allows.
+pub(super) fn scripts() -> Vec<(&'static str, u8)> {
+    let mut all = SCRIPTS.to_vec();
+    all.push(("examples/card-sheet/market-stall.cardgame", 2));
+    all
+}
+
+/// The checked program of `file` (a path from the repository's root), its sheets read beside it,
+/// and the text its spans count in.
+pub(super) fn loaded(file: &str) -> (Arc<Program>, String) {
+    let path = std::path::PathBuf::from(format!("{}/../{file}", env!("CARGO_MANIFEST_DIR")));
+    let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let dir = path.parent().expect("a folder").to_path_buf();
+    let read = move |name: &str| std::fs::read_to_string(dir.join(name)).map_err(|e| e.to_string());
+    let a = crate::check::analyse_with(&src, &read);
+    let p = (a.checked.program).unwrap_or_else(|| panic!("{file}: {:?}", a.checked.diagnostics));
+    (Arc::new(p), a.sources.text.clone())
+}
+
+/// What the walker did for some games: the sites' counts, and its entries by place.
+#[derive(Default)]
+pub(super) struct Seen {
+    pub counted: Counted,
+    pub entries: BTreeMap<(&'static str, u32), Tally>,
+}
+
+impl Seen {
+    fn add(&mut self, g: &Game) {
+        self.counted.add(&g.counted());
+        for (at, t) in &g.probe().entries {
+            let e = self.entries.entry(*at).or_default();
+            e.calls += t.calls;
+            e.evaluated += t.evaluated;
+        }
+    }
+}
+
+/// One game of `p` created (its setup run to the first decision), on the closures.
+pub(super) fn created(p: &Arc<Program>, players: u8) -> Seen {
+    let mut seen = Seen::default();
+    seen.add(&Game::new(p.clone(), config(players, 0, Engine::Closures)));
+    seen
+}
+
+/// `games` games of `p` played out on the closures, each choice drawn from the seed.
+pub(super) fn played(p: &Arc<Program>, players: u8, games: u64) -> Seen {
+    let mut seen = Seen::default();
+    for seed in 0..games {
+        let mut g = Game::new(p.clone(), config(players, seed, Engine::Closures));
+        let mut pick = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        while let Status::Decision(d) = g.status() {
+            pick ^= pick << 13;
+            pick ^= pick >> 7;
+            pick ^= pick << 17;
+            g.apply((pick % d.options.len() as u64) as usize)
+                .expect("an option");
+        }
+        seen.add(&g);
+    }
+    seen
+}
+
+/// Every rules test of `p` run (each one passing).
+pub(super) fn tested(p: &Arc<Program>, src: &str, file: &str) -> Seen {
+    let mut seen = Seen::default();
+    for o in crate::testing::run_tests_seen(p, src, &mut |g| seen.add(g)) {
+        assert!(o.passed(), "{file}: {} fails: {:?}", o.name, o.failure);
+    }
+    seen
+}
+
+/// The census: every site's calls and expressions evaluated, and the walker's entries by place,
+/// printed per script (run with `--nocapture` to read it).
+#[test]
+fn the_walkers_sites_counted() {
+    for (file, players) in scripts() {
+        let (p, src) = loaded(file);
+        let all = [
+            ("created", created(&p, players)),
+            ("10 play-outs", played(&p, players, 10)),
+            ("rules tests", tested(&p, &src, file)),
+        ];
+        for (what, seen) in &all {
+            for (i, name) in SITE_NAMES.iter().enumerate() {
+                let t = seen.counted.sites[i];
+                if t.calls > 0 {
+                    eprintln!(
+                        "census {file} | {what} | site {name} | {}/{}",
+                        t.calls, t.evaluated
+                    );
+                }
+            }
+            for ((f, line), t) in &seen.entries {
+                eprintln!(
+                    "census {file} | {what} | entry {f}:{line} | {}/{}",
+                    t.calls, t.evaluated
+                );
+            }
+        }
+    }
+}
