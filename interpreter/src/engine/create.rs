@@ -82,14 +82,21 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
     if let Some(why) = p.unsupported(config.players, &config.options) {
         return Err(err(why));
     }
-    for col in &p.columns {
+    for (i, col) in p.columns.iter().enumerate() {
         let Some((_, e)) = col.rows.iter().find(|(n, _)| *n == config.players) else {
             return Err(err(format!(
                 "the table has no row for {} players (column `{}`)",
                 config.players, col.name
             )));
         };
-        let v = Mach::new(p, l, s).eval_at(super::sites::Site::Columns, e)?;
+        // By its closure on the closures (`Closures::column`), else by the walker.
+        let compiled = (p.closures.as_deref())
+            .filter(|_| s.fixed.closures)
+            .and_then(|cl| cl.column(i, config.players, (p, s, l)));
+        let v = match compiled {
+            Some(v) => v,
+            None => Mach::new(p, l, s).eval_at(super::sites::Site::Columns, e)?,
+        };
         l.columns.push(v);
     }
     let mut copies = Vec::with_capacity(p.kinds.len());
