@@ -1,7 +1,7 @@
 //! Tests stage: runs the rules tests written in a script (`test "..." { ... }`) against the engine.
 
 use crate::engine::{
-    render_event, Game, GameConfig, RulesOf, RuntimeError, Status, DEFAULT_MAX_DECISIONS,
+    render_event, Game, GameConfig, RulesOf, RuntimeError, Status, TestExpr, DEFAULT_MAX_DECISIONS,
     DEFAULT_MAX_STEPS,
 };
 use crate::program::{BinOp, Expr, ExprKind, Program, TestDef, TestStepKind};
@@ -118,7 +118,7 @@ fn run_steps(
         }
     };
     collect(game, &mut log);
-    for step in &t.steps {
+    for (j, step) in t.steps.iter().enumerate() {
         let line = program.line_of(step.span.start);
         let at = |msg: String| format!("line {line}: `{}`: {msg}", quote(source, step.span));
         if let Status::Error(e) = game.status() {
@@ -147,7 +147,7 @@ fn run_steps(
                 }
                 continue;
             }
-            TestStepKind::Expect(e) => match eval_step(game, t, e) {
+            TestStepKind::Expect(e) => match eval_step_at(game, t, Some(j), e) {
                 Ok(Value::Bool(true)) => {}
                 Ok(v) => {
                     return Err(at(format!(
@@ -172,7 +172,7 @@ fn run_steps(
                 }
             }
             TestStepKind::Decider(e) => {
-                let want = eval_step(game, t, e).map_err(|e| at(format!("{e}")))?;
+                let want = eval_step_at(game, t, Some(j), e).map_err(|e| at(format!("{e}")))?;
                 match game.decision() {
                     Some(d) if Value::Player(d.player) == want => {}
                     Some(d) => {
@@ -191,7 +191,7 @@ fn run_steps(
                 }
             }
             TestStepKind::Winners(e) => {
-                let want = eval_step(game, t, e).map_err(|e| at(format!("{e}")))?;
+                let want = eval_step_at(game, t, Some(j), e).map_err(|e| at(format!("{e}")))?;
                 let mut want: Vec<u8> = match want {
                     Value::Player(p) => vec![p],
                     Value::List(l) => l
@@ -348,6 +348,18 @@ fn quoted(options: &[String]) -> String {
 /// An expression of a test step, `options` holding the labels of the pending decision (an empty
 /// list when none is pending).
 fn eval_step(game: &mut Game, t: &TestDef, e: &Expr) -> Result<Value, RuntimeError> {
+    eval_step_at(game, t, None, e)
+}
+
+/// [`eval_step`] of step `j`'s expression: by its closure where the test is the program's
+/// (`Game::test_value`).
+fn eval_step_at(
+    game: &mut Game,
+    t: &TestDef,
+    j: Option<usize>,
+    e: &Expr,
+) -> Result<Value, RuntimeError> {
+    let test = game.program().tests.iter().position(|x| std::ptr::eq(x, t));
     let mut locals = Vec::new();
     if let Some(slot) = t.options_slot {
         let labels = game.decision().map_or_else(Vec::new, |d| {
@@ -377,8 +389,9 @@ fn eval_step(game: &mut Game, t: &TestDef, e: &Expr) -> Result<Value, RuntimeErr
         };
         locals.push((slot, value));
     }
-    for (stat, key, slot) in &t.stat_key_reads {
-        let key = game.eval_with_locals(key, t.slots, locals.clone())?;
+    for (k, (stat, key, slot)) in t.stat_key_reads.iter().enumerate() {
+        let at = test.map(|i| (i, TestExpr::Key(k)));
+        let key = game.test_value(at, key, t.slots, locals.clone())?;
         let counter = game
             .program()
             .stats
@@ -402,7 +415,8 @@ fn eval_step(game: &mut Game, t: &TestDef, e: &Expr) -> Result<Value, RuntimeErr
         };
         locals.push((*slot, value));
     }
-    game.eval_with_locals(e, t.slots, locals)
+    let at = test.zip(j).map(|(i, j)| (i, TestExpr::Step(j)));
+    game.test_value(at, e, t.slots, locals)
 }
 
 /// For a comparison that does not hold (`expect A == B`, `<`, `>=`, ...): what each side was, as

@@ -52,6 +52,7 @@ pub use parts::relative_name;
 /// The reason of a game whose flow (or a rules test's `start` procedure) ran to its end without a
 /// `win`.
 pub const FLOW_ENDED: &str = "the flow ended";
+pub(crate) use closures::TestExpr;
 pub use strategy::RulesOf;
 pub use trace::{render_event, seen_by, Event};
 pub use view::{
@@ -505,6 +506,29 @@ impl Game {
         locals: Vec<(u16, Value)>,
     ) -> Result<Value, RuntimeError> {
         self.eval_in(sites::Site::Tests, expr, slots, locals)
+    }
+
+    /// A rules test's expression `x` of test `t` (`None`: a test that is not the program's), its
+    /// locals given: by its closure on the closures (closures/tested.rs), else by the walker
+    /// ([`Game::eval_with_locals`]).
+    pub(crate) fn test_value(
+        &mut self,
+        at: Option<(usize, closures::TestExpr)>,
+        expr: &Expr,
+        slots: u16,
+        locals: Vec<(u16, Value)>,
+    ) -> Result<Value, RuntimeError> {
+        let Game {
+            prog, layout, st, ..
+        } = self;
+        let compiled = (prog.closures.as_deref())
+            .filter(|_| st.fixed.closures)
+            .zip(at)
+            .and_then(|(cl, at)| cl.test_value(at, (prog, st, layout), slots, &locals));
+        match compiled {
+            Some(v) => Ok(v),
+            None => self.eval_with_locals(expr, slots, locals),
+        }
     }
 
     fn eval_in(

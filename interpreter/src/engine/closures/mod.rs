@@ -34,6 +34,7 @@ mod props;
 mod rules;
 mod segments;
 mod stmts;
+mod tested;
 mod text_store;
 mod texts;
 mod value;
@@ -41,6 +42,7 @@ mod value;
 pub(crate) use draws::Draws;
 pub(crate) use kinds::kind_table;
 pub(crate) use segments::{run, segment};
+pub(crate) use tested::TestExpr;
 
 use super::state::{Layout, State};
 use crate::program::{ActionId, Program, StmtKind};
@@ -139,6 +141,8 @@ pub(crate) struct Closures {
     seats: Vec<Option<Int>>,
     /// Per strategy, then per rule set: its rules' conditions and `by`s compiled (rules.rs).
     rules: (Vec<Vec<rules::RuleCode>>, Vec<Vec<rules::RuleCode>>),
+    /// Per rules test: its expressions compiled (tested.rs).
+    tests: Vec<tested::TestCode>,
 }
 
 impl std::fmt::Debug for Closures {
@@ -242,6 +246,7 @@ impl Closures {
             inits,
             sizes,
             columns,
+            tests: tested::build(p, &fns),
         }
     }
 
