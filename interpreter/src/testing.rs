@@ -96,7 +96,11 @@ fn run_one(
     config.max_decisions = max_decisions;
     config.options = t.options.clone();
     config.names = t.names.clone();
-    let mut game = Game::with_start(program.clone(), config, t.given, t.start.clone());
+    // The program's own test is created with its `start`'s arguments compiled.
+    let mut game = match program.tests.iter().position(|x| std::ptr::eq(x, t)) {
+        Some(i) => Game::for_test(program.clone(), config, i),
+        None => Game::with_start(program.clone(), config, t.given, t.start.clone()),
+    };
     let r = run_steps(program, t, source, &mut game);
     seen(&game);
     r

@@ -292,6 +292,25 @@ impl Game {
         start: Option<(ProcId, Vec<Expr>)>,
     ) -> Game {
         let created = create::created(&program, &config);
+        let start = start.map(|(proc, args)| exec::Start {
+            proc,
+            args,
+            test: None,
+        });
+        Game::started(program, created, given, start)
+    }
+
+    /// [`Game::with_start`] of the program's rules test `t`: its `given` block and its `start
+    /// PROC(args)`, whose arguments its closures give (closures/tested.rs).
+    pub(crate) fn for_test(program: Arc<Program>, config: GameConfig, t: usize) -> Game {
+        let created = create::created(&program, &config);
+        let test = program.tests.get(t);
+        let given = test.and_then(|d| d.given);
+        let start = (test.and_then(|d| d.start.clone())).map(|(proc, args)| exec::Start {
+            proc,
+            args,
+            test: Some(t),
+        });
         Game::started(program, created, given, start)
     }
 

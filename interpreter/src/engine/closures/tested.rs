@@ -31,6 +31,8 @@ pub(crate) enum TestExpr {
 pub(crate) struct TestCode {
     steps: Vec<Option<Val>>,
     keys: Vec<Option<Val>>,
+    /// The arguments of its `start PROC(args)`.
+    start: Vec<Option<Val>>,
 }
 
 /// Every rules test of `p` compiled.
@@ -55,6 +57,14 @@ pub(super) fn build(p: &Program, fns: &Rc<Callables>) -> Vec<TestCode> {
                     .stat_key_reads
                     .iter()
                     .map(|(_, k, _)| compile(k))
+                    .collect(),
+                start: (t.start.iter().flat_map(|(_, args)| args))
+                    .map(|a| {
+                        // Read where the start procedure's frame begins: no local of the test's.
+                        let mut cx = Cx::new(p, 1);
+                        cx.fns = fns.clone();
+                        compile_value(&mut cx, a).ok()
+                    })
                     .collect(),
             }
         })
@@ -113,11 +123,24 @@ impl super::Closures {
         v
     }
 
+    /// Argument `i` of rules test `t`'s `start PROC(args)`, by its closure, `you` the active
+    /// player; `None` when it did not compile or cannot answer (the walker evaluates it).
+    pub(crate) fn start_arg(
+        &self,
+        t: usize,
+        i: usize,
+        (p, s, l): (&Program, &State, &Layout),
+    ) -> Option<Value> {
+        let f = self.tests.get(t)?.start.get(i)?.as_ref()?;
+        let mut slots = [env::NONE; env::SLOTS];
+        f(&mut Env::new(p, s, l, s.active, &mut slots))
+    }
+
     /// How many of the rules tests' expressions compiled, and how many there are.
     #[cfg(test)]
     pub(crate) fn tests_compiled(&self, p: &Program) -> (usize, usize) {
         let compiled = (self.tests.iter())
-            .flat_map(|c| c.steps.iter().chain(&c.keys))
+            .flat_map(|c| c.steps.iter().chain(&c.keys).chain(&c.start))
             .filter(|f| f.is_some())
             .count();
         let all = (p.tests.iter())
@@ -130,7 +153,9 @@ impl super::Closures {
                             | TestStepKind::Winners(_)
                     )
                 });
-                steps.count() + t.stat_key_reads.len()
+                steps.count()
+                    + t.stat_key_reads.len()
+                    + t.start.as_ref().map_or(0, |(_, a)| a.len())
             })
             .sum();
         (compiled, all)

@@ -147,8 +147,10 @@ fn games_are_created_by_the_closures() {
 }
 
 /// Every script's rules tests read their expressions (`expect`, `expect decider`, `expect
-/// winners`, a `stat NAME[K]`'s key) by the closures (closures/tested.rs): every one compiles, and
-/// the walker evaluates none of them (`Game::test_value`). Before, all of them were the walker's:
+/// winners`, a `stat NAME[K]`'s key, the arguments of `start PROC(args)`) by the closures
+/// (closures/tested.rs): every one compiles, and the walker evaluates none of them
+/// (`Game::test_value`, `Frame::Start`). Before, all of them were the walker's (Crayne's 8
+/// arguments of `start`, constants, among them):
 /// over the rules tests of Crayne 285 calls and 3,067 expressions, of Heart of Crown 380 and
 /// 1,242, of Crafty Explorers 53 and 1,247, of Craft the Crown 316 and 840.
 #[test]
@@ -159,7 +161,11 @@ fn rules_tests_expressions_are_the_closures() {
         let (compiled, all) = closures.tests_compiled(&p);
         assert_eq!(compiled, all, "{file}: rules tests' expressions compiled");
         let seen = tested(&p, &src, file);
-        assert_eq!(seen.at(&[Site::Tests]), (0, 0), "{file}: by the walker");
+        assert_eq!(
+            seen.at(&[Site::Tests, Site::Start]),
+            (0, 0),
+            "{file}: by the walker"
+        );
     }
 }
 
