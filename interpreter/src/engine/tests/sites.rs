@@ -188,3 +188,43 @@ fn rules_tests_blocks_are_the_closures() {
         assert_eq!(walked, expected, "{file}: statements walked");
     }
 }
+
+/// The scores the command line shows (`Game::scores`, `fn score(p: player): int`) of every script
+/// that declares one, at each of the first 150 decisions of a game played out: its call compiled (every script's
+/// `fn score` is pure), the walker evaluates none of it. Before, all of it was the walker's
+/// (`Game::eval`, from the command line's scores.rs).
+#[test]
+fn scores_are_the_closures() {
+    for (file, players) in scripts() {
+        let (p, _) = loaded(file);
+        let scored = p.fns.iter().any(|f| f.name == "score");
+        let mut seats = 0;
+        let (mut g, mut pick) = (
+            Game::new(p.clone(), config(players, 1, Engine::Closures)),
+            7u64,
+        );
+        for _ in 0..150 {
+            let Status::Decision(d) = g.status() else {
+                break;
+            };
+            let mut h = g.clone();
+            let before = h.counted();
+            let scores = h.scores_here();
+            assert_eq!(scores.is_some(), scored, "{file}");
+            assert_eq!(scores, g.scores(), "{file}");
+            let after = h.counted();
+            assert_eq!(
+                after.evaluated, before.evaluated,
+                "{file}: evaluated by the walker"
+            );
+            assert_eq!(after.sites, before.sites, "{file}: the walker entered");
+            seats += scores.map_or(0, |s| s.len());
+            pick = pick
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            g.apply(((pick >> 33) % d.options.len() as u64) as usize)
+                .expect("an option");
+        }
+        assert!(!scored || seats > 0, "{file}: nothing scored");
+    }
+}
