@@ -1,7 +1,7 @@
 //! Tests stage: runs the rules tests written in a script (`test "..." { ... }`) against the engine.
 
 use crate::engine::{
-    render_event, Game, GameConfig, RulesOf, RuntimeError, Status, DEFAULT_MAX_DECISIONS,
+    render_event, Game, GameConfig, RulesOf, RuntimeError, Status, TestExpr, DEFAULT_MAX_DECISIONS,
     DEFAULT_MAX_STEPS,
 };
 use crate::program::{BinOp, Expr, ExprKind, Program, TestDef, TestStepKind};
@@ -55,8 +55,26 @@ pub fn run_test(
     TestOutcome {
         name: t.name.clone(),
         line: program.line_of(t.span.start),
-        failure: run_one(program, t, source, max_steps, max_decisions).err(),
+        failure: run_one(program, t, source, (max_steps, max_decisions), &mut |_| {}).err(),
     }
+}
+
+/// Tests: every rules test of `program` run, each test's game shown to `seen` when it ends (to
+/// read what its shortcuts did, engine/probe.rs; a strategy's rules pick on a copy of it).
+#[cfg(test)]
+pub(crate) fn run_tests_seen(
+    program: &Arc<Program>,
+    source: &str,
+    seen: &mut dyn FnMut(&Game),
+) -> Vec<TestOutcome> {
+    let limits = (DEFAULT_MAX_STEPS, DEFAULT_MAX_DECISIONS);
+    (program.tests.iter())
+        .map(|t| TestOutcome {
+            name: t.name.clone(),
+            line: program.line_of(t.span.start),
+            failure: run_one(program, t, source, limits, seen).err(),
+        })
+        .collect()
 }
 
 fn quote(source: &str, span: cardgame_grammar::ast::Span) -> String {
@@ -65,19 +83,36 @@ fn quote(source: &str, span: cardgame_grammar::ast::Span) -> String {
     first.to_string()
 }
 
+/// Runs test `t` under the limits (steps, decisions), then shows its game to `seen`.
 fn run_one(
     program: &Arc<Program>,
     t: &TestDef,
     source: &str,
-    max_steps: u64,
-    max_decisions: u64,
+    (max_steps, max_decisions): (u64, u64),
+    seen: &mut dyn FnMut(&Game),
 ) -> Result<(), String> {
     let mut config = GameConfig::new(t.players, t.seed);
     config.max_steps = max_steps;
     config.max_decisions = max_decisions;
     config.options = t.options.clone();
     config.names = t.names.clone();
-    let mut game = Game::with_start(program.clone(), config, t.given, t.start.clone());
+    // The program's own test is created with its `start`'s arguments compiled.
+    let mut game = match program.tests.iter().position(|x| std::ptr::eq(x, t)) {
+        Some(i) => Game::for_test(program.clone(), config, i),
+        None => Game::with_start(program.clone(), config, t.given, t.start.clone()),
+    };
+    let r = run_steps(program, t, source, &mut game);
+    seen(&game);
+    r
+}
+
+/// Runs the steps of test `t` on `game`.
+fn run_steps(
+    program: &Arc<Program>,
+    t: &TestDef,
+    source: &str,
+    game: &mut Game,
+) -> Result<(), String> {
     let mut log: Vec<String> = Vec::new();
     let collect = |game: &mut Game, log: &mut Vec<String>| {
         for e in game.take_events() {
@@ -86,8 +121,8 @@ fn run_one(
             }
         }
     };
-    collect(&mut game, &mut log);
-    for step in &t.steps {
+    collect(game, &mut log);
+    for (j, step) in t.steps.iter().enumerate() {
         let line = program.line_of(step.span.start);
         let at = |msg: String| format!("line {line}: `{}`: {msg}", quote(source, step.span));
         if let Status::Error(e) = game.status() {
@@ -98,7 +133,7 @@ fn run_one(
                 let Some(d) = game.decision() else {
                     return Err(at(format!(
                         "no decision is pending ({})",
-                        describe(&game, program, t)
+                        describe(game, program, t)
                     )));
                 };
                 let Some(i) = d.options.iter().position(|o| o == label) else {
@@ -110,19 +145,19 @@ fn run_one(
                 };
                 log.clear();
                 game.apply(i).map_err(|e| at(format!("{e:?}")))?;
-                collect(&mut game, &mut log);
+                collect(game, &mut log);
                 if let Status::Error(e) = game.status() {
                     return Err(at(format!("the game stopped with an error: {e}")));
                 }
                 continue;
             }
-            TestStepKind::Expect(e) => match eval_step(&mut game, t, e) {
+            TestStepKind::Expect(e) => match eval_step_at(game, t, Some(j), e) {
                 Ok(Value::Bool(true)) => {}
                 Ok(v) => {
                     return Err(at(format!(
                         "expected true, got {}{}",
                         game.label(&v),
-                        sides(&mut game, t, e)
+                        sides(game, t, e)
                     )))
                 }
                 Err(e) => return Err(at(format!("{e}"))),
@@ -131,7 +166,7 @@ fn run_one(
                 let Some(d) = game.decision() else {
                     return Err(at(format!(
                         "no decision is pending ({})",
-                        describe(&game, program, t)
+                        describe(game, program, t)
                     )));
                 };
                 let has = d.options.iter().any(|o| o == label);
@@ -141,7 +176,7 @@ fn run_one(
                 }
             }
             TestStepKind::Decider(e) => {
-                let want = eval_step(&mut game, t, e).map_err(|e| at(format!("{e}")))?;
+                let want = eval_step_at(game, t, Some(j), e).map_err(|e| at(format!("{e}")))?;
                 match game.decision() {
                     Some(d) if Value::Player(d.player) == want => {}
                     Some(d) => {
@@ -154,13 +189,13 @@ fn run_one(
                     None => {
                         return Err(at(format!(
                             "no decision is pending ({})",
-                            describe(&game, program, t)
+                            describe(game, program, t)
                         )))
                     }
                 }
             }
             TestStepKind::Winners(e) => {
-                let want = eval_step(&mut game, t, e).map_err(|e| at(format!("{e}")))?;
+                let want = eval_step_at(game, t, Some(j), e).map_err(|e| at(format!("{e}")))?;
                 let mut want: Vec<u8> = match want {
                     Value::Player(p) => vec![p],
                     Value::List(l) => l
@@ -203,7 +238,7 @@ fn run_one(
                     _ => {
                         return Err(at(format!(
                             "the game is not over ({})",
-                            describe(&game, program, t)
+                            describe(game, program, t)
                         )))
                     }
                 }
@@ -220,7 +255,7 @@ fn run_one(
                 if !over {
                     return Err(at(format!(
                         "the game is not over ({})",
-                        describe(&game, program, t)
+                        describe(game, program, t)
                     )));
                 }
             }
@@ -241,12 +276,12 @@ fn run_one(
                 }
             }
             TestStepKind::StrategyPicks { name, label } => {
-                strategy_picks(program, t, &game, name, label).map_err(at)?;
+                strategy_picks(program, t, game, name, label).map_err(at)?;
             }
             TestStepKind::Do(block) => {
                 game.run_block(*block, t.slots)
                     .map_err(|e| at(format!("{e}")))?;
-                collect(&mut game, &mut log);
+                collect(game, &mut log);
             }
         }
     }
@@ -317,6 +352,18 @@ fn quoted(options: &[String]) -> String {
 /// An expression of a test step, `options` holding the labels of the pending decision (an empty
 /// list when none is pending).
 fn eval_step(game: &mut Game, t: &TestDef, e: &Expr) -> Result<Value, RuntimeError> {
+    eval_step_at(game, t, None, e)
+}
+
+/// [`eval_step`] of step `j`'s expression: by its closure where the test is the program's
+/// (`Game::test_value`).
+fn eval_step_at(
+    game: &mut Game,
+    t: &TestDef,
+    j: Option<usize>,
+    e: &Expr,
+) -> Result<Value, RuntimeError> {
+    let test = game.program().tests.iter().position(|x| std::ptr::eq(x, t));
     let mut locals = Vec::new();
     if let Some(slot) = t.options_slot {
         let labels = game.decision().map_or_else(Vec::new, |d| {
@@ -346,8 +393,9 @@ fn eval_step(game: &mut Game, t: &TestDef, e: &Expr) -> Result<Value, RuntimeErr
         };
         locals.push((slot, value));
     }
-    for (stat, key, slot) in &t.stat_key_reads {
-        let key = game.eval_with_locals(key, t.slots, locals.clone())?;
+    for (k, (stat, key, slot)) in t.stat_key_reads.iter().enumerate() {
+        let at = test.map(|i| (i, TestExpr::Key(k)));
+        let key = game.test_value(at, key, t.slots, locals.clone())?;
         let counter = game
             .program()
             .stats
@@ -371,7 +419,8 @@ fn eval_step(game: &mut Game, t: &TestDef, e: &Expr) -> Result<Value, RuntimeErr
         };
         locals.push((*slot, value));
     }
-    game.eval_with_locals(e, t.slots, locals)
+    let at = test.zip(j).map(|(i, j)| (i, TestExpr::Step(j)));
+    game.test_value(at, e, t.slots, locals)
 }
 
 /// For a comparison that does not hold (`expect A == B`, `<`, `>=`, ...): what each side was, as

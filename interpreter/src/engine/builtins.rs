@@ -24,7 +24,7 @@ impl<'a> Mach<'a> {
     ) -> R<Value> {
         // A zone is read in place, top first (a refill beneath it during the loop does not disturb
         // the cards above); anything else becomes a list.
-        let (items, zone) = match self.eval(list)? {
+        let (items, zone) = match self.eval_at(super::sites::Site::Builtin, list)? {
             Value::Zone(z) if (z as usize) < self.s.zones.len() => {
                 self.note_zone(z);
                 (None, Some((z, self.s.zones[z as usize].cards.len())))
@@ -130,7 +130,7 @@ impl<'a> Mach<'a> {
                 Aggregate::Count => count += 1,
                 Aggregate::Sum | Aggregate::Max | Aggregate::Min => {
                     let v = match value {
-                        Some(v) => self.eval_int(v)?,
+                        Some(v) => self.eval_int_at(super::sites::Site::Builtin, v)?,
                         None => match item {
                             Value::Int(i) => *i,
                             v => {
@@ -162,14 +162,14 @@ impl<'a> Mach<'a> {
                 Aggregate::Filter | Aggregate::TakeWhile => kept.push(item.clone()),
                 Aggregate::Map => {
                     let v = match value {
-                        Some(v) => self.eval(v)?,
+                        Some(v) => self.eval_at(super::sites::Site::Builtin, v)?,
                         None => item.clone(),
                     };
                     kept.push(v);
                 }
                 Aggregate::Flatten => {
                     let v = match value {
-                        Some(v) => self.eval(v)?,
+                        Some(v) => self.eval_at(super::sites::Site::Builtin, v)?,
                         None => item.clone(),
                     };
                     let sp = value.map_or(span, |v| v.span);
@@ -195,7 +195,7 @@ impl<'a> Mach<'a> {
                 }
                 Aggregate::Sort => {
                     let k = match value {
-                        Some(v) => self.eval(v)?,
+                        Some(v) => self.eval_at(super::sites::Site::Builtin, v)?,
                         None => item.clone(),
                     };
                     keyed.push((k, item.clone()));
@@ -232,8 +232,8 @@ impl<'a> Mach<'a> {
     /// `count(cards(K, L))` or `first(cards(K, L))`, inside the call of `cards`: its arguments, then
     /// `of_kind`.
     fn call_of_kind(&mut self, args: &[Expr], want: Want) -> R<Value> {
-        let kv = self.eval(&args[0])?;
-        let lv = self.eval(&args[1])?;
+        let kv = self.eval_at(super::sites::Site::Builtin, &args[0])?;
+        let lv = self.eval_at(super::sites::Site::Builtin, &args[1])?;
         let k = self.kind_arg(kv, args[0].span)?;
         self.of_kind(k, lv, args[1].span, want)
     }
@@ -301,7 +301,7 @@ impl<'a> Mach<'a> {
     ) -> R<Value> {
         if let (Builtin::Size, [a]) = (b, args) {
             // `count(Z)` of a zone: no list to build.
-            match self.eval(a)? {
+            match self.eval_at(super::sites::Site::Builtin, a)? {
                 Value::Zone(z) if (z as usize) < self.s.zones.len() => {
                     self.note_zone(z);
                     return Ok(Value::Int(self.s.zones[z as usize].cards.len() as i64));

@@ -82,14 +82,21 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
     if let Some(why) = p.unsupported(config.players, &config.options) {
         return Err(err(why));
     }
-    for col in &p.columns {
+    for (i, col) in p.columns.iter().enumerate() {
         let Some((_, e)) = col.rows.iter().find(|(n, _)| *n == config.players) else {
             return Err(err(format!(
                 "the table has no row for {} players (column `{}`)",
                 config.players, col.name
             )));
         };
-        let v = Mach::new(p, l, s).eval(e)?;
+        // By its closure on the closures (`Closures::column`), else by the walker.
+        let compiled = (p.closures.as_deref())
+            .filter(|_| s.fixed.closures)
+            .and_then(|cl| cl.column(i, config.players, (p, s, l)));
+        let v = match compiled {
+            Some(v) => v,
+            None => Mach::new(p, l, s).eval_at(super::sites::Site::Columns, e)?,
+        };
         l.columns.push(v);
     }
     let mut copies = Vec::with_capacity(p.kinds.len());
@@ -253,7 +260,7 @@ fn size(p: &Program, l: &Layout, s: &mut State, i: usize, e: &crate::program::Ex
         .and_then(|cl| cl.size(i, (p, s, l)));
     match compiled {
         Some(n) => Ok(n),
-        None => Mach::new(p, l, s).eval_int(e),
+        None => Mach::new(p, l, s).eval_int_at(super::sites::Site::Size, e),
     }
 }
 
@@ -265,6 +272,6 @@ fn initial(p: &Program, l: &Layout, s: &mut State, vi: usize, you: u8) -> R<Valu
         .and_then(|cl| cl.initial(vi, (p, s, l), you));
     match compiled {
         Some(v) => Ok(v),
-        None => Mach::new(p, l, s).eval(&p.vars[vi].init),
+        None => Mach::new(p, l, s).eval_at(super::sites::Site::Init, &p.vars[vi].init),
     }
 }

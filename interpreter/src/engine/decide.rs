@@ -71,7 +71,7 @@ impl<'a> Mach<'a> {
         let left = match mode {
             MenuMode::Times(n) => match self.word(&mut words, Part::Count) {
                 Some(w) => Some(w),
-                None => Some(self.eval_int(n)?),
+                None => Some(self.eval_int_at(super::sites::Site::Decide, n)?),
             },
             MenuMode::Once | MenuMode::OnceOrPass | MenuMode::UntilPass => None,
         };
@@ -488,7 +488,7 @@ impl<'a> Mach<'a> {
             ChooseCount::Exactly(e) => {
                 let n = match self.word(words, Part::Count) {
                     Some(w) => w,
-                    None => self.eval_int(e)?,
+                    None => self.eval_int_at(super::sites::Site::Decide, e)?,
                 };
                 let n = n.max(0) as usize;
                 (n, false, format!("Choose {n}"))
@@ -496,7 +496,7 @@ impl<'a> Mach<'a> {
             ChooseCount::UpTo(e) => {
                 let n = match self.word(words, Part::Count) {
                     Some(w) => w,
-                    None => self.eval_int(e)?,
+                    None => self.eval_int_at(super::sites::Site::Decide, e)?,
                 };
                 let n = n.max(0) as usize;
                 (n, true, format!("Choose up to {n}"))

@@ -77,6 +77,7 @@ impl<'a> Mach<'a> {
         self.s.ctxs.last().and_then(|c| c.this)
     }
 
+    #[cfg_attr(test, track_caller)]
     pub fn eval_int(&mut self, e: &Expr) -> R<i64> {
         match self.eval(e)? {
             Value::Int(i) => Ok(i),
@@ -87,6 +88,7 @@ impl<'a> Mach<'a> {
         }
     }
 
+    #[cfg_attr(test, track_caller)]
     pub fn eval_bool(&mut self, e: &Expr) -> R<bool> {
         // Conditions are evaluated without building values where that is easy: connectives, kind and
         // tag tests of a local card, comparisons of numbers. Anything else (and any error, and the
@@ -151,16 +153,19 @@ impl<'a> Mach<'a> {
         self.s.cards.get(*c as usize).map(|cs| cs.kind)
     }
 
+    #[cfg_attr(test, track_caller)]
     pub fn eval_player(&mut self, e: &Expr) -> R<u8> {
         let v = self.eval(e)?;
         self.as_player(&v, e.span)
     }
 
+    #[cfg_attr(test, track_caller)]
     pub fn eval_card(&mut self, e: &Expr) -> R<u32> {
         let v = self.eval(e)?;
         self.as_card(&v, e.span)
     }
 
+    #[cfg_attr(test, track_caller)]
     pub fn eval_zone(&mut self, e: &Expr) -> R<u32> {
         match self.eval(e)? {
             Value::Zone(z) if (z as usize) < self.s.zones.len() => Ok(z),
@@ -204,6 +209,7 @@ impl<'a> Mach<'a> {
     }
 
     #[inline]
+    #[cfg_attr(test, track_caller)]
     pub fn eval(&mut self, e: &Expr) -> R<Value> {
         if let ExprKind::Const(v) = &e.kind {
             return Ok(v.clone());
@@ -218,6 +224,7 @@ impl<'a> Mach<'a> {
     /// or player is written where it goes: a whole value returned through memory and then copied
     /// is read back in wider pieces than it was written, a stall.
     #[inline]
+    #[cfg_attr(test, track_caller)]
     pub fn eval_push(&mut self, e: &Expr, out: &mut Vec<Value>) -> R<()> {
         if let ExprKind::Local(s) = e.kind {
             if self.s.depth < MAX_DEPTH {
@@ -253,6 +260,7 @@ impl<'a> Mach<'a> {
     }
 
     #[inline(never)]
+    #[cfg_attr(test, track_caller)]
     fn eval_deep(&mut self, e: &Expr) -> R<Value> {
         if self.s.depth >= MAX_DEPTH {
             return Err(self.err(
@@ -268,12 +276,24 @@ impl<'a> Mach<'a> {
         }
         self.charge(1, e.span)?;
         #[cfg(test)]
+        let (outer, before) = (self.s.depth == 0, self.s.probe.counted.evaluated);
+        #[cfg(test)]
         {
             self.s.probe.counted.evaluated += 1;
         }
         self.s.depth += 1;
         let r = self.eval_inner(e);
         self.s.depth -= 1;
+        #[cfg(test)]
+        if outer {
+            let at = std::panic::Location::caller();
+            let delta = self.s.probe.counted.evaluated - before;
+            let t = (self.s.probe.entries)
+                .entry((at.file(), at.line()))
+                .or_default();
+            t.calls += 1;
+            t.evaluated += delta;
+        }
         r
     }
 

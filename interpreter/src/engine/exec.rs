@@ -145,7 +145,16 @@ pub(crate) enum Frame {
     /// A test's `given` body: run on a stack of its own, no decisions.
     Given(Body),
     /// A test's start procedure with its arguments.
-    Start(ProcId, Arc<Vec<Expr>>),
+    Start(Arc<Start>),
+}
+
+/// A rules test's `start PROC(args)`: the procedure, its arguments, and the test of the program's
+/// they are of, whose closures give them (closures/tested.rs; `None`: the walker evaluates them).
+#[derive(Debug)]
+pub(crate) struct Start {
+    pub proc: ProcId,
+    pub args: Vec<Expr>,
+    pub test: Option<usize>,
 }
 
 impl Frame {
@@ -429,15 +438,22 @@ impl<'a> Mach<'a> {
                         None => Flow::Next,
                     }
                 }
-                Frame::Start(proc, args) => {
-                    let (proc, args) = (*proc, args.clone());
+                Frame::Start(start) => {
+                    let start = start.clone();
                     self.pop_frame();
-                    let Some(def) = p.procs.get(proc.index()) else {
+                    let Some(def) = p.procs.get(start.proc.index()) else {
                         return Err(self.err(p.header, "unknown start procedure".into()));
                     };
+                    let on = self.s.fixed.closures && !self.s.recording;
+                    let closures = p.closures.as_deref().filter(|_| on);
                     let mut locals = Vec::new();
-                    for a in args.iter() {
-                        locals.push(self.eval(a)?);
+                    for (i, a) in start.args.iter().enumerate() {
+                        let compiled = (closures.zip(start.test))
+                            .and_then(|(cl, t)| cl.start_arg(t, i, (p, self.s, self.l)));
+                        locals.push(match compiled {
+                            Some(v) => v,
+                            None => self.eval_at(super::sites::Site::Start, a)?,
+                        });
                     }
                     crate::engine::state::grow_locals(&mut locals, def.body.slots as usize);
                     self.push_call(

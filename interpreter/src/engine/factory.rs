@@ -201,7 +201,7 @@ impl Game {
         program: Arc<Program>,
         created: Created,
         given: Option<Body>,
-        start: Option<(crate::program::ProcId, Vec<crate::program::Expr>)>,
+        start: Option<crate::engine::exec::Start>,
     ) -> Game {
         let mut game = Game {
             prog: program,
@@ -216,7 +216,7 @@ impl Game {
         let p = game.prog.clone();
         // Frames run top first: setup, then given, then the start procedure or the flow.
         match start {
-            Some((proc, args)) => game.st.frames.push(Frame::Start(proc, Arc::new(args))),
+            Some(start) => game.st.frames.push(Frame::Start(Arc::new(start))),
             None => {
                 if let Some(flow) = p.flow {
                     game.push_body(flow);

@@ -276,7 +276,7 @@ impl Mach<'_> {
             match part {
                 TextPartIr::Lit(s) => out.push_str(s),
                 TextPartIr::Expr(e) => {
-                    let v = self.eval(e)?;
+                    let v = self.eval_at(super::sites::Site::Text, e)?;
                     if let Value::List(l) = &v {
                         self.charge(l.len(), e.span)?;
                     }

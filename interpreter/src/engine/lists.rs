@@ -12,15 +12,17 @@ use std::sync::Arc;
 type R<T> = Result<T, RuntimeError>;
 
 impl<'a> Mach<'a> {
+    #[cfg_attr(test, track_caller)]
     pub fn eval_list(&mut self, e: &Expr) -> R<Arc<Vec<Value>>> {
-        let v = self.eval(e)?;
+        let v = self.eval_at(super::sites::Site::List, e)?;
         self.as_list(v, e.span)
     }
 
     /// The items of a list expression (a zone: its cards, top first) in a vector from the spare
     /// pool; hand it back with `State::give_back`.
+    #[cfg_attr(test, track_caller)]
     pub fn eval_items(&mut self, e: &Expr) -> R<Vec<Value>> {
-        match self.eval(e)? {
+        match self.eval_at(super::sites::Site::Items, e)? {
             Value::Zone(z) if (z as usize) < self.s.zones.len() => {
                 self.note_zone(z);
                 self.charge(self.s.zones[z as usize].cards.len(), e.span)?;

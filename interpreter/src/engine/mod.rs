@@ -24,6 +24,7 @@ mod pending;
 pub(crate) mod probe;
 mod rounds;
 mod sample;
+pub(crate) mod sites;
 mod state;
 mod stats;
 mod stmt;
@@ -51,6 +52,7 @@ pub use parts::relative_name;
 /// The reason of a game whose flow (or a rules test's `start` procedure) ran to its end without a
 /// `win`.
 pub const FLOW_ENDED: &str = "the flow ended";
+pub(crate) use closures::TestExpr;
 pub use strategy::RulesOf;
 pub use trace::{render_event, seen_by, Event};
 pub use view::{
@@ -290,6 +292,25 @@ impl Game {
         start: Option<(ProcId, Vec<Expr>)>,
     ) -> Game {
         let created = create::created(&program, &config);
+        let start = start.map(|(proc, args)| exec::Start {
+            proc,
+            args,
+            test: None,
+        });
+        Game::started(program, created, given, start)
+    }
+
+    /// [`Game::with_start`] of the program's rules test `t`: its `given` block and its `start
+    /// PROC(args)`, whose arguments its closures give (closures/tested.rs).
+    pub(crate) fn for_test(program: Arc<Program>, config: GameConfig, t: usize) -> Game {
+        let created = create::created(&program, &config);
+        let test = program.tests.get(t);
+        let given = test.and_then(|d| d.given);
+        let start = (test.and_then(|d| d.start.clone())).map(|(proc, args)| exec::Start {
+            proc,
+            args,
+            test: Some(t),
+        });
         Game::started(program, created, given, start)
     }
 
@@ -483,7 +504,7 @@ impl Game {
 
     /// Evaluates an expression in a fresh frame of `slots` locals.
     pub fn eval(&mut self, expr: &Expr, slots: u16) -> Result<Value, RuntimeError> {
-        self.eval_in(expr, slots, Vec::new())
+        self.eval_in(sites::Site::GameEval, expr, slots, Vec::new())
     }
 
     /// [`Game::eval`] with local 0 holding `first`.
@@ -493,7 +514,7 @@ impl Game {
         slots: u16,
         first: Value,
     ) -> Result<Value, RuntimeError> {
-        self.eval_in(expr, slots.max(1), vec![(0, first)])
+        self.eval_in(sites::Site::Measure, expr, slots.max(1), vec![(0, first)])
     }
 
     /// [`Game::eval`] with locals holding values (a rules test's `options` and `stat NAME`).
@@ -503,11 +524,35 @@ impl Game {
         slots: u16,
         locals: Vec<(u16, Value)>,
     ) -> Result<Value, RuntimeError> {
-        self.eval_in(expr, slots, locals)
+        self.eval_in(sites::Site::Tests, expr, slots, locals)
+    }
+
+    /// A rules test's expression `x` of test `t` (`None`: a test that is not the program's), its
+    /// locals given: by its closure on the closures (closures/tested.rs), else by the walker
+    /// ([`Game::eval_with_locals`]).
+    pub(crate) fn test_value(
+        &mut self,
+        at: Option<(usize, closures::TestExpr)>,
+        expr: &Expr,
+        slots: u16,
+        locals: Vec<(u16, Value)>,
+    ) -> Result<Value, RuntimeError> {
+        let Game {
+            prog, layout, st, ..
+        } = self;
+        let compiled = (prog.closures.as_deref())
+            .filter(|_| st.fixed.closures)
+            .zip(at)
+            .and_then(|(cl, at)| cl.test_value(at, (prog, st, layout), slots, &locals));
+        match compiled {
+            Some(v) => Ok(v),
+            None => self.eval_with_locals(expr, slots, locals),
+        }
     }
 
     fn eval_in(
         &mut self,
+        site: sites::Site,
         expr: &Expr,
         slots: u16,
         locals: Vec<(u16, Value)>,
@@ -520,7 +565,7 @@ impl Game {
             m.set_local(slot, v);
         }
         m.s.depth = 0;
-        let r = m.eval(expr);
+        let r = m.eval_at(site, expr);
         m.s.truncate_ctxs(base);
         r
     }
@@ -587,6 +632,12 @@ impl Game {
     #[cfg(test)]
     pub(crate) fn counted(&self) -> probe::Counted {
         self.st.probe.counted
+    }
+
+    /// Tests: this game's probe (engine/probe.rs), the walker's entries among it.
+    #[cfg(test)]
+    pub(crate) fn probe(&self) -> &probe::Probe {
+        &self.st.probe
     }
 
     /// Decisions applied so far.

@@ -278,7 +278,7 @@ impl<'a> Mach<'a> {
                 let decider = self.you().unwrap_or(self.s.active);
                 c.label_part(a, j, (self.p, self.s, self.l), args, decider)
             });
-            match compiled.map_or_else(|| self.eval(e), Ok) {
+            match compiled.map_or_else(|| self.eval_at(super::sites::Site::LabelPart, e), Ok) {
                 Ok(Value::List(_) | Value::Text(_)) | Err(_) => {
                     self.s.exec_count = start;
                     return false;
@@ -771,8 +771,9 @@ impl<'a> Mach<'a> {
     }
 
     /// A parameter's domain, with the notes, work and errors of `eval_items`.
+    #[cfg_attr(test, track_caller)]
     pub(super) fn domain_items(&mut self, e: &crate::program::Expr) -> R<Domain> {
-        match self.eval(e)? {
+        match self.eval_at(super::sites::Site::Domain, e)? {
             Value::Zone(z) if (z as usize) < self.s.zones.len() => {
                 self.note_zone(z);
                 let n = self.s.zones[z as usize].cards.len();

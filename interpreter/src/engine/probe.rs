@@ -44,6 +44,37 @@ pub(crate) struct Counted {
     /// Expressions the walker evaluated, but its leaves (constants, locals, `you`, `active`):
     /// decisions' and guards' among them (eval.rs).
     pub evaluated: u64,
+    /// Per place the walker is entered from outside eval.rs and stmt.rs ([`Site`]): its calls and
+    /// the expressions evaluated under them (`Mach::eval_at`).
+    pub sites: [Tally; super::sites::SITES],
+}
+
+/// Tests: one [`Site`]'s calls of the walker and the expressions it evaluated under them.
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Tally {
+    pub calls: u64,
+    pub evaluated: u64,
+}
+
+#[cfg(test)]
+impl Counted {
+    /// `self` with `other`'s counts added.
+    pub(crate) fn add(&mut self, o: &Counted) {
+        self.calls_remembered += o.calls_remembered;
+        self.passed_by_kind += o.passed_by_kind;
+        self.cards_skipped += o.cards_skipped;
+        self.values += o.values;
+        self.texts += o.texts;
+        self.walked += o.walked;
+        self.statements += o.statements;
+        self.parts_walked += o.parts_walked;
+        self.evaluated += o.evaluated;
+        for (t, u) in self.sites.iter_mut().zip(&o.sites) {
+            t.calls += u.calls;
+            t.evaluated += u.evaluated;
+        }
+    }
 }
 
 /// Debug builds and tests: one game's switches of its shortcuts, and the counts of what they did.
@@ -56,6 +87,10 @@ pub(crate) struct Probe {
     pub without: Without,
     #[cfg(test)]
     pub counted: Counted,
+    /// Tests: per place in the source the walker was entered from (the outermost expression it
+    /// evaluated, by `#[track_caller]`), its entries and the expressions evaluated under them.
+    #[cfg(test)]
+    pub entries: std::collections::BTreeMap<(&'static str, u32), Tally>,
 }
 
 impl Probe {

@@ -85,7 +85,7 @@ impl<'a> Mach<'a> {
 
     /// `eliminate P for round`.
     pub(crate) fn out_for_round(&mut self, e: &'a Expr) -> R<Flow> {
-        let v = self.eval(e)?;
+        let v = self.eval_at(super::sites::Site::OutForRound, e)?;
         let players = self.players_of(v, e.span)?;
         if !self.s.frames.iter().any(|f| matches!(f, Frame::Round)) {
             return Err(self.err(

@@ -94,6 +94,41 @@ impl Game {
         self.seat_call_here(f, call, seat)
     }
 
+    /// Every seat's score by the script's own `fn score(p: player): int` (docs/language.md), when it
+    /// has one and every call gives a number, as the command line shows it (`run`, `play`, `serve`).
+    pub fn scores(&self) -> Option<Vec<i64>> {
+        self.clone().scores_here()
+    }
+
+    /// [`Game::scores`] evaluated in this game: a pure `fn score` by its compiled call (the
+    /// walker's where it cannot answer), changing nothing; any other by the walker, seat after
+    /// seat, in this game.
+    pub(crate) fn scores_here(&mut self) -> Option<Vec<i64>> {
+        use crate::program::{Expr, ExprKind, FnId, Ty};
+        use crate::value::Value;
+        let prog = self.prog.clone();
+        let f = (prog.fns.iter())
+            .position(|f| f.name == "score" && f.params == [Ty::Player] && f.ret == Ty::Int)?;
+        if prog.pure_fns.get(f) == Some(&true) {
+            return (0..self.players())
+                .map(|p| self.seat_function_here(f, p))
+                .collect();
+        }
+        (0..self.players())
+            .map(|p| {
+                let seat = Expr::new(ExprKind::Const(Value::Player(p)), Default::default());
+                let call = Expr::new(
+                    ExprKind::CallFn(FnId(f as u16), vec![seat]),
+                    Default::default(),
+                );
+                match self.eval(&call, 1) {
+                    Ok(Value::Int(n)) => Some(n),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+
     /// The value for `seat` of the script's function `f`, of the shape `fn NAME(p: player): int`
     /// (`score`, for the figures a simulation reports after each turn), evaluated in this game
     /// without changing it.

@@ -254,7 +254,7 @@ impl Game {
         });
         m.s.depth = 0;
         m.s.exec_count = 0;
-        let r = m.eval(e);
+        let r = m.eval_at(super::sites::Site::Rule, e);
         m.s.truncate_ctxs(base);
         r
     }

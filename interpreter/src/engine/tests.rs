@@ -23,6 +23,7 @@ mod props;
 mod rounds;
 mod seat_lists;
 mod simul_many;
+mod sites;
 mod store;
 mod taken_over;
 mod texts;

@@ -189,7 +189,7 @@ pub(super) fn simultaneous(sx: &mut Sx, players: &Expr, at: At) -> Step {
         };
         let v = match list.as_ref().and_then(|f| eval_value(m, regs, f)) {
             Some(v) => v,
-            None => m.eval(players)?,
+            None => m.eval_at(crate::engine::sites::Site::Seats, players)?,
         };
         m.push_simul(v, players.span, at)?;
         Ok(Ctl::Pushed)

@@ -90,7 +90,7 @@ pub(super) fn draw(sx: &mut Sx, st: &Stmt) -> Option<Step> {
     Some(Box::new(move |m, regs| {
         let v = match f.as_ref().and_then(|f| eval_value(m, regs, f)) {
             Some(v) => v,
-            None => m.eval(&list)?,
+            None => m.eval_at(crate::engine::sites::Site::Draw, &list)?,
         };
         let items = m.as_list(v, list.span)?;
         let v = m.draw_from(&items);

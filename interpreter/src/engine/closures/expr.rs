@@ -498,6 +498,15 @@ fn global_word(cx: &Cx, x: &Expr) -> Option<Ty> {
     Some(cx.p.vars.get(v.index())?.ty.clone()).filter(is_word)
 }
 
+/// Whether `x` is a player's variable of a word type (`p.across`), of an expression known to be a
+/// player: read as it is held, `none` (`NONE`) equal to `none` alone.
+fn player_var_word(cx: &Cx, x: &Expr) -> bool {
+    let ExprKind::PlayerVar(v, pe) = &x.kind else {
+        return false;
+    };
+    player(cx, pe) && (cx.p.vars.get(v.index())).is_some_and(|d| is_word(&d.ty))
+}
+
 /// Whether `x` is `none`, or a parameter given `none`.
 fn nothing(cx: &Cx, x: &Expr) -> bool {
     match x.kind {
@@ -563,7 +572,8 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
     // A body's local or a global variable that may hold `none` compared (a parameter given
     // `none`: `k == skip`, `f != none`; `seen != none`): the local's slot or the variable read as
     // it is, `none` (`NONE`) equal to `none` alone.
-    let held = |cx: &Cx, x: &Expr| as_is(cx, x) || global_word(cx, x).is_some();
+    let held =
+        |cx: &Cx, x: &Expr| as_is(cx, x) || global_word(cx, x).is_some() || player_var_word(cx, x);
     if let (BinOp::Eq | BinOp::Ne, true) = (op, held(cx, a) || held(cx, b)) {
         let mut side = |x: &Expr| match x.kind {
             ExprKind::Local(s) if as_is(cx, x) => {
@@ -577,6 +587,16 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
                     v => word(v),
                 },
             ) as Int),
+            ExprKind::PlayerVar(v, ref pe) if player_var_word(cx, x) => {
+                let pf = compile(cx, pe)?;
+                Ok(Box::new(move |env: &mut Env| {
+                    let p = usize::try_from(pf(env)?).ok()?;
+                    match env.s.pvars.get(p * env.l.n_pvars + env.l.var(v))? {
+                        Value::None => Some(NONE),
+                        v => word(v),
+                    }
+                }) as Int)
+            }
             _ if nothing(cx, x) => Ok(Box::new(|_: &mut Env| Some(NONE)) as Int),
             _ => super::functions::or_none(cx, x),
         };

@@ -72,7 +72,7 @@ pub(super) fn log_of_values(sx: &mut Sx, t: &TextIr, at: At, drawing: bool) -> S
                     {
                         m.s.probe.counted.parts_walked += 1;
                     }
-                    m.eval(e)?
+                    m.eval_at(crate::engine::sites::Site::InPlace, e)?
                 }
             };
             most = match v {
@@ -244,7 +244,7 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
         {
             let v = match first {
                 Some(v) if answered => v,
-                _ => m.eval(e)?,
+                _ => m.eval_at(crate::engine::sites::Site::InPlace, e)?,
             };
             if let Some((_, i)) = slot {
                 regs.slots[i] = word(&v).unwrap_or(NONE);

@@ -302,13 +302,22 @@ impl Items {
                 }
             }
             Items::Distinct(list) => {
+                // The first 16 items seen in place, any more in a set.
                 let (mut seen, mut n) = ([0i64; 16], 0);
+                let mut more = std::collections::HashSet::new();
                 list.each_dyn(env, &mut |env, x| {
-                    if seen[..n].contains(&x) {
+                    if seen[..n].contains(&x) || more.contains(&x) {
                         return Some(true);
                     }
-                    *seen.get_mut(n)? = x;
-                    n += 1;
+                    match seen.get_mut(n) {
+                        Some(at) => {
+                            *at = x;
+                            n += 1;
+                        }
+                        None => {
+                            more.insert(x);
+                        }
+                    }
                     f(env, x)
                 })?;
             }

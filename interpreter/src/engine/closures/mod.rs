@@ -34,6 +34,7 @@ mod props;
 mod rules;
 mod segments;
 mod stmts;
+mod tested;
 mod text_store;
 mod texts;
 mod value;
@@ -41,6 +42,7 @@ mod value;
 pub(crate) use draws::Draws;
 pub(crate) use kinds::kind_table;
 pub(crate) use segments::{run, segment};
+pub(crate) use tested::TestExpr;
 
 use super::state::{Layout, State};
 use crate::program::{ActionId, Program, StmtKind};
@@ -125,17 +127,22 @@ pub(crate) struct Closures {
     /// Per global trigger, and per kind per card trigger: its condition compiled, its event's
     /// arguments in their slots (`None`: none, or the walker evaluates it).
     conditions: (Vec<Option<Int>>, Vec<Vec<Option<Int>>>),
-    /// Per variable: its initial value compiled (`None`: a constant, or the walker evaluates it),
-    /// `you` the player and `this` the card of the walker's context (`create.rs`).
+    /// Per variable: its initial value compiled (`None`: the walker evaluates it), `you` the
+    /// player and `this` the card of the walker's context (`create.rs`).
     inits: Vec<Option<value::Val>>,
-    /// Per kind: its number of copies compiled, then the board's width and height (`None`: a
-    /// constant, none, or the walker evaluates it), evaluated when a game is created (`create.rs`).
+    /// Per kind: its number of copies compiled, then the board's width and height (`None`: none,
+    /// or the walker evaluates it), evaluated when a game is created (`create.rs`).
     sizes: Vec<Option<Int>>,
+    /// Per column of the table, per row: its number of players and its value compiled (`None`:
+    /// the walker evaluates it), evaluated when a game is created (`create.rs`).
+    columns: Vec<Vec<(u8, Option<value::Val>)>>,
     /// Per function: its call for a seat in slot 0 (`seat_call`), `None` where the walker
     /// evaluates it.
     seats: Vec<Option<Int>>,
     /// Per strategy, then per rule set: its rules' conditions and `by`s compiled (rules.rs).
     rules: (Vec<Vec<rules::RuleCode>>, Vec<Vec<rules::RuleCode>>),
+    /// Per rules test: its expressions compiled (tested.rs).
+    tests: Vec<tested::TestCode>,
 }
 
 impl std::fmt::Debug for Closures {
@@ -186,9 +193,6 @@ impl Closures {
         let labels = p.actions.iter().map(|a| label(p, a, &fns)).collect();
         let inits = (p.vars.iter())
             .map(|v| {
-                if matches!(v.init.kind, crate::program::ExprKind::Const(_)) {
-                    return None;
-                }
                 let mut cx = Cx::new(p, 1);
                 cx.fns = fns.clone();
                 cx.locals = true;
@@ -198,12 +202,20 @@ impl Closures {
         let sizes = (p.kinds.iter().map(|k| &k.copies))
             .chain(p.spaces.iter().flat_map(|sp| [&sp.width, &sp.height]))
             .map(|e| {
-                if matches!(e.kind, crate::program::ExprKind::Const(_)) {
-                    return None;
-                }
                 let mut cx = Cx::new(p, 1);
                 cx.fns = fns.clone();
                 expr::compile(&mut cx, e).ok()
+            })
+            .collect();
+        let columns = (p.columns.iter())
+            .map(|col| {
+                (col.rows.iter())
+                    .map(|(n, e)| {
+                        let mut cx = Cx::new(p, 1);
+                        cx.fns = fns.clone();
+                        (*n, value::compile_value(&mut cx, e).ok())
+                    })
+                    .collect()
             })
             .collect();
         let parts = (p.actions.iter())
@@ -233,7 +245,22 @@ impl Closures {
             conditions,
             inits,
             sizes,
+            columns,
+            tests: tested::build(p, &fns),
         }
+    }
+
+    /// Column `i` of the table for `players` players, in a game being created, by its closure;
+    /// `None` when it did not compile or cannot answer (the walker evaluates it).
+    pub(crate) fn column(
+        &self,
+        i: usize,
+        players: u8,
+        (p, s, l): (&Program, &State, &Layout),
+    ) -> Option<Value> {
+        let (_, f) = self.columns.get(i)?.iter().find(|(n, _)| *n == players)?;
+        let mut slots = [env::NONE; env::SLOTS];
+        f.as_ref()?(&mut Env::new(p, s, l, s.active, &mut slots))
     }
 
     /// Size `i` of a game being created (`Closures::sizes`: a kind's copies, then the board's

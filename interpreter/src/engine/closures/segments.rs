@@ -74,6 +74,23 @@ pub(crate) fn build(
     for t in &p.triggers {
         body(&t.body, &event_params(p, t), None);
     }
+    // A rules test's `given` and `do` blocks, each run nested in a context of the test's slots.
+    for t in &p.tests {
+        let done = (t.steps.iter()).filter_map(|s| match s.kind {
+            crate::program::TestStepKind::Do(block) => Some(block),
+            _ => None,
+        });
+        for block in t.given.iter().map(|g| g.block).chain(done) {
+            body(
+                &Body {
+                    block,
+                    slots: t.slots,
+                },
+                &[],
+                None,
+            );
+        }
+    }
     blocks
 }
 
