@@ -3,7 +3,7 @@
 //! decision.
 
 use crate::check::check_source;
-use crate::engine::{Engine, Game, GameConfig};
+use crate::engine::{Engine, Game, GameConfig, Status};
 use crate::program::Program;
 use std::sync::Arc;
 
@@ -44,4 +44,16 @@ pub(super) fn observed(g: &mut Game) -> String {
         out.push('\n');
     }
     out
+}
+
+/// Plays `game` to its end, each choice drawn from `seed` (the same choices for the same seed).
+pub(super) fn play_out(game: &mut Game, seed: u64) {
+    let mut pick = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    while let Status::Decision(d) = game.status() {
+        pick ^= pick << 13;
+        pick ^= pick >> 7;
+        pick ^= pick << 17;
+        game.apply((pick % d.options.len() as u64) as usize)
+            .expect("an option");
+    }
 }

@@ -4,7 +4,7 @@
 //! rules tests run.
 
 use super::measures::SCRIPTS;
-use super::oracle::config;
+use super::oracle::{config, play_out};
 use crate::engine::probe::{Counted, Tally};
 use crate::engine::sites::{Site, SITE_NAMES};
 use crate::engine::{Engine, Game, Status};
@@ -67,14 +67,7 @@ pub(super) fn played(p: &Arc<Program>, players: u8, games: u64) -> Seen {
     let mut seen = Seen::default();
     for seed in 0..games {
         let mut g = Game::new(p.clone(), config(players, seed, Engine::Closures));
-        let mut pick = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        while let Status::Decision(d) = g.status() {
-            pick ^= pick << 13;
-            pick ^= pick >> 7;
-            pick ^= pick << 17;
-            g.apply((pick % d.options.len() as u64) as usize)
-                .expect("an option");
-        }
+        play_out(&mut g, seed);
         seen.add(&g);
     }
     seen

@@ -5,7 +5,7 @@
 
 use super::closures::{lockstep_configured, lockstep_in};
 use super::gaps::compiles_whole;
-use super::oracle::{checked, config};
+use super::oracle::{checked, config, play_out};
 use crate::engine::probe::Counted;
 use crate::engine::{Engine, Game, Status};
 use crate::program::Program;
@@ -35,14 +35,7 @@ pub(super) fn played(p: &Arc<Program>, players: u8, games: u64, record: bool) ->
         let mut c = config(players, seed, Engine::Closures);
         c.record = record;
         let mut g = Game::new(p.clone(), c);
-        let mut pick = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        while let Status::Decision(d) = g.status() {
-            pick ^= pick << 13;
-            pick ^= pick >> 7;
-            pick ^= pick << 17;
-            g.apply((pick % d.options.len() as u64) as usize)
-                .expect("an option");
-        }
+        play_out(&mut g, seed);
         counted.push(g.counted());
     }
     counted
