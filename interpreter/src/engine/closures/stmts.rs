@@ -202,7 +202,8 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
 
 /// Compiles `e` as a word of a known type.
 fn typed(cx: &mut Cx, e: &crate::program::Expr) -> C<(Int, Ty)> {
-    let t = type_of(cx, e).ok_or("an expression whose type is not a word")?;
+    let t = (type_of(cx, e).filter(super::expr::is_word))
+        .ok_or("an expression whose type is not a word")?;
     Ok((compile(cx, e)?, t))
 }
 
