@@ -157,6 +157,10 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
                 super::each::item_type(cx, &x[0]).filter(super::expr::is_word)?
             }
             Builtin::Index if x.len() == 2 && type_of(cx, &x[0]) == Some(Ty::Zone) => Ty::Card,
+            // An item of a list of words walked where it lies (builtins.rs).
+            Builtin::Index if x.len() == 2 => {
+                super::each::item_type(cx, &x[0]).filter(super::expr::is_word)?
+            }
             Builtin::First => match x.first().map(|x| &x.kind) {
                 Some(ExprKind::Builtin(Builtin::Opponents, _)) => Ty::Player,
                 Some(ExprKind::Aggregate {
