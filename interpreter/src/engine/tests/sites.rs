@@ -139,31 +139,43 @@ fn games_are_created_by_the_closures() {
     }
 }
 
-/// Every script's play-outs run on the closures alone: over 20 games of each, the walker's loop
-/// runs no statement, no part of a `log` is the walker's, and the walker is entered from no site
-/// and evaluates no expression. Before, 10 play-outs walked Heart of Crown's `let r =
-/// revealed_run(you)` 133 times (554 expressions: the `let` was compiled as a word, which a list
-/// never is) and Crayne's `let gone = filter(c in p.inplay where c.stronghold == 0 and c.stays ==
-/// 0)` 10 times (296 expressions: `c.stays == 0` read a table of the kinds' constants, in which
-/// the Emerald Vault's computed `stays` was the walker's).
-#[test]
-fn play_outs_never_reach_the_walker() {
-    for (file, players) in scripts() {
-        let (p, _) = loaded(file);
-        let seen = played(&p, players, 20);
-        let c = &seen.counted;
+/// Asserts that the walker did nothing in `seen`: its loop ran no statement, no part of a `log`
+/// was its, and it was entered from no site and evaluated no expression.
+fn untouched(seen: &Seen, file: &str, what: &str) {
+    let c = &seen.counted;
+    assert_eq!(
+        (c.statements, c.walked, c.parts_walked, c.evaluated),
+        (0, 0, 0, 0),
+        "{file}, {what}: statements, compiled statements, parts of a `log` and expressions walked"
+    );
+    for (i, name) in SITE_NAMES.iter().enumerate() {
         assert_eq!(
-            (c.statements, c.walked, c.parts_walked, c.evaluated),
-            (0, 0, 0, 0),
-            "{file}: statements, compiled statements, parts of a `log` and expressions walked"
+            c.sites[i].calls, 0,
+            "{file}, {what}: the walker entered from {name}"
         );
-        for (i, name) in SITE_NAMES.iter().enumerate() {
-            assert_eq!(
-                c.sites[i].calls, 0,
-                "{file}: the walker entered from {name}"
-            );
-        }
-        assert!(seen.entries.is_empty(), "{file}: {:?}", seen.entries);
+    }
+    assert!(
+        seen.entries.is_empty(),
+        "{file}, {what}: {:?}",
+        seen.entries
+    );
+}
+
+/// Every script's games are created, played out and tested on the closures alone: in a game
+/// created, over 20 play-outs of each script and over its rules tests, the walker's loop runs no
+/// statement and the walker is entered from no site. Before, 10 play-outs walked Heart of Crown's
+/// `let r = revealed_run(you)` 133 times (554 expressions: the `let` was compiled as a word, which
+/// a list never is) and Crayne's `let gone = filter(c in p.inplay where c.stronghold == 0 and
+/// c.stays == 0)` 10 times (296 expressions: `c.stays == 0` read a table of the kinds' constants,
+/// in which the Emerald Vault's computed `stays` was the walker's); Heart of Crown's rules tests
+/// entered it for a `simultaneously`'s `choose 5` (its domain and number, twice).
+#[test]
+fn the_walker_is_reached_nowhere() {
+    for (file, players) in scripts() {
+        let (p, src) = loaded(file);
+        untouched(&created(&p, players), file, "created");
+        untouched(&played(&p, players, 20), file, "20 play-outs");
+        untouched(&tested(&p, &src, file), file, "rules tests");
     }
 }
 
