@@ -15,7 +15,7 @@
 use super::blocks::{block, inline, BlockCode};
 use super::env::{word, Env, Slots, NONE};
 use super::expr::{compile, Cx, Int, C};
-use super::value::eval_value;
+use super::value::{compile_value, eval_value};
 use crate::engine::exec::{At, Flow, Frame, Mach, Stop};
 use crate::engine::RuntimeError;
 use crate::program::{
@@ -510,23 +510,13 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                 _ => Ok(Ctl::Walk),
             }))
         }
-        // Inside a round (outside one, the walker's error).
-        StmtKind::OutForRound(e) if type_of(&sx.cx, e) == Some(Ty::Player) => {
-            let pf = compile(&mut sx.cx, e)?;
-            Ok(Box::new(move |m, regs| match eval(m, regs, &pf) {
-                Some(p)
-                    if (0..m.s.players as i64).contains(&p)
-                        && m.s.frames.iter().any(|f| matches!(f, Frame::Round)) =>
-                {
-                    let player = p as u8;
-                    if m.s.living(player) && m.s.put_out(player, true) && m.s.record {
-                        let name = m.s.name(player);
-                        let event = crate::engine::trace::Event::OutForRound { player, name };
-                        m.s.events.push(event);
-                    }
-                    Ok(Ctl::Next)
-                }
-                _ => Ok(Ctl::Walk),
+        // Of a player or a list of them, by its value closure, and its effect and errors
+        // (outside a round, of what is not a player) the walker's `out_for_round_of`.
+        StmtKind::OutForRound(e) => {
+            let (f, span) = (compile_value(&mut sx.cx, e)?, e.span);
+            Ok(Box::new(move |m, regs| match eval_value(m, regs, &f) {
+                Some(v) => m.out_for_round_of(v, span).map(|_| Ctl::Next),
+                None => Ok(Ctl::Walk),
             }))
         }
         StmtKind::Return(e) => {
@@ -574,7 +564,6 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
         }
         StmtKind::Log(_) => Err("a `log` that may draw at random out of the walker's order"),
         StmtKind::Eliminate(_) => Err("`eliminate` of what is not a player"),
-        StmtKind::OutForRound(_) => Err("`eliminate ... for round` of what is not a player"),
         // The game's first draw (`State::first_draw`) at the head of a step of its own: a
         // segment reaching it elsewhere ends before it, so that a factory's games start there
         // (factory.rs), after all that every game does alike.

@@ -168,3 +168,50 @@ fn rounds_on_the_closures_are_the_walkers() {
     assert!(super::closures::lockstep_in(&p, "rounds", 3, 12, false) >= 30);
     assert!(super::closures::lockstep_in(&p, "rounds", 3, 12, true) >= 30);
 }
+
+/// `eliminate P for round` inside and outside a round (through a procedure) on the closures: the
+/// statement compiles (its value by its closure), and its effect and its error are the walker's
+/// (`Mach::out_for_round_of`), as the walker's own game shows them; the walker runs no statement.
+#[test]
+fn out_for_round_inside_and_outside_a_round_on_the_closures() {
+    let src = r#"
+game "Benched" { players 3 }
+proc bench(p: player) { eliminate p for round }
+flow {
+  round {
+    bench(seat(2))
+    bench(seat(3))
+    for p in everyone {
+      turn p {
+        log "{everyone} in"
+        choose by p { "a" { } "b" { } }
+      }
+    }
+  }
+  bench(seat(1))
+}
+"#;
+    let p = super::oracle::checked(src);
+    let closures = p.closures.clone().expect("closures are built");
+    let bench = (p.procs.iter())
+        .find(|d| d.name == "bench")
+        .expect("the procedure `bench`");
+    assert_eq!(closures.compiled_in(bench.body.block), (1, 1));
+    let ended = |engine| {
+        let mut g = Game::new(p.clone(), super::oracle::config(3, 1, engine));
+        g.set_recording(true);
+        let mut decisions = 0;
+        while let Status::Decision(_) = g.status() {
+            g.apply(0).expect("an option");
+            decisions += 1;
+        }
+        let log: Vec<Event> = g.take_events();
+        let shown = (decisions, format!("{:?}", g.status()), format!("{log:?}"));
+        (shown, g.counted().statements)
+    };
+    let (on_closures, walked) = ended(crate::engine::Engine::Closures);
+    assert_eq!(on_closures.0, 1, "P1 alone decides in the round");
+    assert!(on_closures.1.contains("outside a round"), "{on_closures:?}");
+    assert_eq!(walked, 0, "statements the walker's loop ran");
+    assert_eq!(on_closures, ended(crate::engine::Engine::Walker).0);
+}
