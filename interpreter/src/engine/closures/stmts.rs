@@ -496,8 +496,14 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             true => super::in_place::recorded(m, at),
             false => Ok(Ctl::Next),
         })),
+        // A player as a word (in the seats, else the walker's value and errors); a list of
+        // them by its value closure, its effect and errors the walker's `eliminate_value`.
         StmtKind::Eliminate(e) if type_of(&sx.cx, e) == Some(Ty::Player) => {
-            let pf = compile(&mut sx.cx, e)?;
+            let (pf, vf, span) = (
+                compile(&mut sx.cx, e)?,
+                compile_value(&mut sx.cx, e)?,
+                e.span,
+            );
             Ok(Box::new(move |m, regs| match eval(m, regs, &pf) {
                 Some(p) if (0..m.s.players as i64).contains(&p) => {
                     let player = p as u8;
@@ -507,7 +513,17 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                     }
                     Ok(Ctl::Next)
                 }
-                _ => Ok(Ctl::Walk),
+                _ => match eval_value(m, regs, &vf) {
+                    Some(v) => m.eliminate_value(v, span).map(|()| Ctl::Next),
+                    None => Ok(Ctl::Walk),
+                },
+            }))
+        }
+        StmtKind::Eliminate(e) => {
+            let (f, span) = (compile_value(&mut sx.cx, e)?, e.span);
+            Ok(Box::new(move |m, regs| match eval_value(m, regs, &f) {
+                Some(v) => m.eliminate_value(v, span).map(|()| Ctl::Next),
+                None => Ok(Ctl::Walk),
             }))
         }
         // Of a player or a list of them, by its value closure, and its effect and errors
@@ -563,7 +579,6 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             Ok(super::draws::kept(step))
         }
         StmtKind::Log(_) => Err("a `log` that may draw at random out of the walker's order"),
-        StmtKind::Eliminate(_) => Err("`eliminate` of what is not a player"),
         // The game's first draw (`State::first_draw`) at the head of a step of its own: a
         // segment reaching it elsewhere ends before it, so that a factory's games start there
         // (factory.rs), after all that every game does alike.
