@@ -432,6 +432,7 @@ impl<'a> Mach<'a> {
             self.set_local(*player, Value::Player(q));
             if !matches!(count, ChooseCount::One) {
                 match self.pose_simul_many(
+                    at,
                     q,
                     count,
                     *var,
@@ -514,6 +515,7 @@ impl<'a> Mach<'a> {
     #[allow(clippy::too_many_arguments)]
     fn pose_simul_many(
         &mut self,
+        at: At,
         q: u8,
         count: &ChooseCount,
         var: u16,
@@ -526,9 +528,21 @@ impl<'a> Mach<'a> {
         if !started {
             let saved_you = self.you();
             self.set_you(Some(q));
+            // The candidates and their number by the closures where they compiled, else by
+            // the walker.
+            let p: &'a crate::program::Program = self.p;
+            let closures = p.closures.as_deref().filter(|_| self.s.fixed.closures);
             let r = (|| -> R<(Vec<Value>, usize, bool, String)> {
-                let cands = self.domain(var, domain, filter)?;
-                let (n, with_done, default) = self.count_of(count, cands.len(), &mut None)?;
+                let cands = match closures.and_then(|k| k.candidates(self, at)) {
+                    Some(cands) => cands,
+                    None => self.domain(var, domain, filter)?,
+                };
+                let mut counted = |m: &mut Mach<'a>, part| match part {
+                    Part::Count => closures.and_then(|k| k.simul_count(m, at)),
+                    Part::By | Part::Condition(_) => None,
+                };
+                let mut words: Words<'_, 'a> = Some(&mut counted);
+                let (n, with_done, default) = self.count_of(count, cands.len(), &mut words)?;
                 Ok((cands, n, with_done, default))
             })();
             let prompt = match r {

@@ -6,6 +6,7 @@ use super::state::State;
 use super::trace::Event;
 use super::RuntimeError;
 use crate::program::{BlockId, Expr};
+use crate::value::Value;
 use cardgame_grammar::ast::Span;
 
 type R<T> = Result<T, RuntimeError>;
@@ -86,10 +87,16 @@ impl<'a> Mach<'a> {
     /// `eliminate P for round`.
     pub(crate) fn out_for_round(&mut self, e: &'a Expr) -> R<Flow> {
         let v = self.eval_at(super::sites::Site::OutForRound, e)?;
-        let players = self.players_of(v, e.span)?;
+        self.out_for_round_of(v, e.span)
+    }
+
+    /// `eliminate P for round` of `P`'s value `v` (a player or a list of them; the closures' too,
+    /// closures/stmts.rs): its errors, where `v` holds what is not a player or no round is running.
+    pub(crate) fn out_for_round_of(&mut self, v: Value, span: Span) -> R<Flow> {
+        let players = self.players_of(v, span)?;
         if !self.s.frames.iter().any(|f| matches!(f, Frame::Round)) {
             return Err(self.err(
-                e.span,
+                span,
                 "`eliminate ... for round` outside a round: there is no round to end".into(),
             ));
         }

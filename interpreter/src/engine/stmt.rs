@@ -291,12 +291,7 @@ impl<'a> Mach<'a> {
             }
             StmtKind::Eliminate(e) => {
                 let v = self.eval(e)?;
-                for p in self.players_of(v, e.span)? {
-                    if self.s.put_out(p, false) && self.s.record {
-                        let name = self.s.name(p);
-                        self.s.events.push(Event::Eliminated { player: p, name });
-                    }
-                }
+                self.eliminate_value(v, e.span)?;
             }
             StmtKind::WinTeam(e, reason) => {
                 let team = self.eval(e)?;
@@ -419,6 +414,18 @@ impl<'a> Mach<'a> {
             let zone = zone_label(self.p, self.l, self.s, z);
             self.s.events.push(Event::Shuffle { zone, from: None });
         }
+    }
+
+    /// `eliminate P` of `P`'s value `v`, a player or a list of them (the closures' too,
+    /// closures/stmts.rs), failing where `v` holds what is not a seat.
+    pub(crate) fn eliminate_value(&mut self, v: Value, span: Span) -> R<()> {
+        for p in self.players_of(v, span)? {
+            if self.s.put_out(p, false) && self.s.record {
+                let name = self.s.name(p);
+                self.s.events.push(Event::Eliminated { player: p, name });
+            }
+        }
+        Ok(())
     }
 
     pub(super) fn players_of(&mut self, v: Value, span: Span) -> R<Vec<u8>> {

@@ -60,19 +60,25 @@ pub(crate) fn block(sx: &mut Sx, id: BlockId) -> Arc<BlockCode> {
             });
             choices.push(match &st.kind {
                 StmtKind::Choose(_, ch) => {
-                    super::choices::compile_domain(sx, ch.var, &ch.domain, ch.filter.as_ref())
+                    let (var, filter) = (ch.var, ch.filter.as_ref());
+                    super::choices::compile_domain(sx, var, &ch.domain, filter, None)
                 }
-                // Each seat's candidates, the seat in its slot (and `you`, from the context).
+                // Each seat's candidates and number of them to choose, the seat in its slot (and
+                // `you`, from the context).
                 StmtKind::Simultaneously {
                     player,
-                    count: ChooseCount::One,
+                    count,
                     var,
                     domain,
                     filter,
                     ..
                 } => {
                     sx.cx.set_type(*player, Ty::Player);
-                    super::choices::compile_domain(sx, *var, domain, filter.as_ref())
+                    let n = match count {
+                        ChooseCount::Exactly(n) | ChooseCount::UpTo(n) => Some(n),
+                        ChooseCount::One | ChooseCount::Order | ChooseCount::Any => None,
+                    };
+                    super::choices::compile_domain(sx, *var, domain, filter.as_ref(), n)
                 }
                 _ => None,
             });

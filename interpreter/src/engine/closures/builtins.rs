@@ -148,6 +148,28 @@ pub(super) fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
                 Some(*cards.get(cards.len().checked_sub(k)?)? as i64)
             })
         }
+        // The `i`-th item (from 1) of any other list of words walked where it lies (`cities[1]`
+        // of a local list of cards); of no item, `none`: the walker's. Every item is read, as the
+        // walker makes the whole list first.
+        (Builtin::Index, [l, i]) => {
+            let (items, ty) = super::items::items(cx, l)?;
+            if !super::expr::is_word(&ty) {
+                return Err("an item of a list of what are not words");
+            }
+            let kf = compile(cx, i)?;
+            Box::new(move |env| {
+                let k = kf(env)?;
+                let (mut n, mut found) = (0i64, None);
+                items.each(env, |_, x| {
+                    n += 1;
+                    if n == k {
+                        found = Some(x);
+                    }
+                    Some(true)
+                })?;
+                found
+            })
+        }
         // The player in seat `i` (from 1); of no seat, `none`: the walker's.
         (Builtin::Seat, [i]) => {
             let f = compile(cx, i)?;

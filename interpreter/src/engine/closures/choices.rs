@@ -32,17 +32,20 @@ pub(crate) struct Domain {
     slot: usize,
     /// The type of the domain's items.
     ty: Ty,
+    /// The number of a `simultaneously`'s `choose N` or `up to N`, each seat's.
+    count: Option<Int>,
     /// The slots the closures read, loaded from the walker's context.
     reads: u32,
 }
 
 /// Compiles the domain and the filter of a `choose` (`None`: the walker lists its candidates),
-/// its binder `var`.
+/// its binder `var`, and a `simultaneously`'s number of items each seat chooses, `count`.
 pub(super) fn compile_domain(
     sx: &mut Sx,
     var: u16,
     domain: &Expr,
     filter: Option<&Expr>,
+    count: Option<&Expr>,
 ) -> Option<Domain> {
     let outer = std::mem::take(&mut sx.cx.reads);
     let domain = (|| {
@@ -60,12 +63,17 @@ pub(super) fn compile_domain(
             Some(f) => Some(compile(&mut sx.cx, f).ok()?),
             None => None,
         };
+        // The number, where it compiles (else the walker's).
+        let count = count
+            .filter(|n| super::stmts::type_of(&sx.cx, n) == Some(Ty::Int))
+            .and_then(|n| compile(&mut sx.cx, n).ok());
         Some(Domain {
             list: items,
             filter,
             var,
             slot,
             ty,
+            count,
             reads: 0,
         })
     })();
@@ -174,4 +182,11 @@ pub(crate) fn candidates(d: &Domain, m: &mut Mach) -> Option<Vec<Value>> {
         m.s.probe.counted.values += 1;
     }
     Some(out)
+}
+
+/// The number of items a seat of a `simultaneously` chooses, by its closure (`None`: not compiled,
+/// or it could not answer; the walker evaluates it).
+pub(crate) fn count(d: &Domain, m: &mut Mach) -> Option<i64> {
+    let mut regs = Regs::loaded(m, d.reads);
+    super::stmts::eval(m, &mut regs, d.count.as_ref()?)
 }

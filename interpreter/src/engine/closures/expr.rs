@@ -166,6 +166,14 @@ enum Read {
     Tag(crate::program::GroupId),
 }
 
+/// The closure of a property computed for some kind of card, where `of` reads one.
+fn computed_prop(cx: &Cx, of: Read) -> Option<super::props::OfCard> {
+    match of {
+        Read::Prop(pid) => super::props::computed_of_card(cx, pid),
+        Read::Tag(_) => None,
+    }
+}
+
 /// The tag of group `g` of kind `k` (`None`: none).
 fn tag_of(p: &Program, g: crate::program::GroupId, k: usize) -> Option<u16> {
     let group = |t: &&crate::program::TagId| p.tags.get(t.index()).map(|d| d.group) == Some(g);
@@ -521,11 +529,13 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
         return super::aggregates::member(cx, a, b);
     }
     // A card's constant property or tag of a group compared with `none` (`c.faction == none`):
-    // a table by kind.
+    // a table by kind; a property computed for the card's kind is not `none` where its closure
+    // gives a word.
     if let (BinOp::Eq | BinOp::Ne, Some((of, ce))) = (op, none_test(a, b)) {
         if card(cx, ce) {
             let p = cx.p;
             let eq = op == BinOp::Eq;
+            let computed = computed_prop(cx, of);
             let table: Box<[Option<bool>]> = (0..p.kinds.len())
                 .map(|k| {
                     let none = match of {
@@ -538,15 +548,20 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
             let cf = compile(cx, ce)?;
             return Ok(Box::new(move |env| {
                 let c = cf(env)?;
-                table.get(kind_of(env, c)?)?.map(i64::from)
+                match table.get(kind_of(env, c)?)? {
+                    Some(holds) => Some(i64::from(*holds)),
+                    None => computed.as_ref()?(env, c).map(|_| i64::from(!eq)),
+                }
             }));
         }
     }
     // A card's constant property or tag of a group that may be `none`, compared with a word
-    // (`d.faction == t`): `none` equals no word.
+    // (`d.faction == t`): `none` equals no word; a property computed for the card's kind, its
+    // closure's word.
     if let (BinOp::Eq | BinOp::Ne, Some((of, ce, other))) = (op, optional(a, b)) {
         if card(cx, ce) {
             let p = cx.p;
+            let computed = computed_prop(cx, of);
             let table: Box<[Option<Option<i64>>]> = (0..p.kinds.len())
                 .map(|k| match of {
                     Read::Prop(pid) => {
@@ -563,7 +578,10 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
             let eq = op == BinOp::Eq;
             return Ok(Box::new(move |env| {
                 let c = cf(env)?;
-                let mine = (*table.get(kind_of(env, c)?)?)?;
+                let mine = match *table.get(kind_of(env, c)?)? {
+                    Some(mine) => mine,
+                    None => Some(computed.as_ref()?(env, c)?),
+                };
                 let o = of(env)?;
                 Some(((mine == Some(o)) == eq) as i64)
             }));

@@ -385,6 +385,17 @@ impl Closures {
         choices::candidates(code.choices.get(at.idx as usize)?.as_ref()?, m)
     }
 
+    /// The number of a `simultaneously`'s `choose N` or `up to N` at `at`, each seat's, by its
+    /// closure (`None`: not compiled, or it could not answer; the walker evaluates it).
+    pub(crate) fn simul_count(
+        &self,
+        m: &mut crate::engine::exec::Mach,
+        at: crate::engine::exec::At,
+    ) -> Option<i64> {
+        let code = self.block_code(at.block)?;
+        choices::count(code.choices.get(at.idx as usize)?.as_ref()?, m)
+    }
+
     /// Whether the condition of the `while` at `at` holds, or the filter of the `for` at `at` for
     /// the item in its local, tested by its closure where the walker's loop frame goes on (`None`:
     /// not compiled, or a closure could not answer; the walker tests it).

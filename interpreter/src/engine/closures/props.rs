@@ -104,6 +104,9 @@ fn of(cx: &Cx, p: &Program, pid: usize, k: usize) -> Of {
     }
 }
 
+/// A closure reading a property of the card given it (a word), or answering `None` (the walker's).
+pub(super) type OfCard = Box<dyn Fn(&mut Env, i64) -> Option<i64> + Send + Sync>;
+
 /// `ce.pid` of a card `ce` (known to be a card): per kind its constant word, else its expression
 /// run with the card and its owner in the frame's slots.
 pub(super) fn prop(cx: &mut Cx, pid: usize, ce: &Expr) -> C<Int> {
@@ -122,10 +125,25 @@ pub(super) fn prop(cx: &mut Cx, pid: usize, ce: &Expr) -> C<Int> {
             *table.get(kind_of(env, c)?)?
         }));
     }
-    let kinds = kinds.into_boxed_slice();
+    let read = by_kind(kinds.into_boxed_slice());
     Ok(Box::new(move |env: &mut Env| {
         let c = cf(env)?;
-        match kinds.get(kind_of(env, c)?)? {
+        read(env, c)
+    }))
+}
+
+/// Property `pid` of the card given it, where it is computed for some kind (`None` where it is a
+/// constant of every kind's: a table by kind reads those).
+pub(super) fn computed_of_card(cx: &Cx, pid: usize) -> Option<OfCard> {
+    let p = cx.p;
+    let kinds: Vec<Of> = (0..p.kinds.len()).map(|k| of(cx, p, pid, k)).collect();
+    (kinds.iter().any(|k| matches!(k, Of::Computed(..)))).then(|| by_kind(kinds.into_boxed_slice()))
+}
+
+/// Per kind of the card given it, its constant word, its expression computed, or the walker's.
+fn by_kind(kinds: Box<[Of]>) -> OfCard {
+    Box::new(
+        move |env: &mut Env, c: i64| match kinds.get(kind_of(env, c)?)? {
             Of::Word(w) => Some(*w),
             Of::Walker => None,
             Of::Computed(f, (this, you)) => {
@@ -134,6 +152,6 @@ pub(super) fn prop(cx: &mut Cx, pid: usize, ce: &Expr) -> C<Int> {
                 *env.slots.get_mut(*you)? = i64::from(owner.unwrap_or(env.s.active));
                 f(env)
             }
-        }
-    }))
+        },
+    )
 }

@@ -15,7 +15,7 @@
 use super::blocks::{block, inline, BlockCode};
 use super::env::{word, Env, Slots, NONE};
 use super::expr::{compile, Cx, Int, C};
-use super::value::eval_value;
+use super::value::{compile_value, eval_value};
 use crate::engine::exec::{At, Flow, Frame, Mach, Stop};
 use crate::engine::RuntimeError;
 use crate::program::{
@@ -157,6 +157,10 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
                 super::each::item_type(cx, &x[0]).filter(super::expr::is_word)?
             }
             Builtin::Index if x.len() == 2 && type_of(cx, &x[0]) == Some(Ty::Zone) => Ty::Card,
+            // An item of a list of words walked where it lies (builtins.rs).
+            Builtin::Index if x.len() == 2 => {
+                super::each::item_type(cx, &x[0]).filter(super::expr::is_word)?
+            }
             Builtin::First => match x.first().map(|x| &x.kind) {
                 Some(ExprKind::Builtin(Builtin::Opponents, _)) => Ty::Player,
                 Some(ExprKind::Aggregate {
@@ -202,7 +206,8 @@ pub(super) fn type_of(cx: &Cx, e: &crate::program::Expr) -> Option<Ty> {
 
 /// Compiles `e` as a word of a known type.
 fn typed(cx: &mut Cx, e: &crate::program::Expr) -> C<(Int, Ty)> {
-    let t = type_of(cx, e).ok_or("an expression whose type is not a word")?;
+    let t = (type_of(cx, e).filter(super::expr::is_word))
+        .ok_or("an expression whose type is not a word")?;
     Ok((compile(cx, e)?, t))
 }
 
@@ -491,8 +496,14 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             true => super::in_place::recorded(m, at),
             false => Ok(Ctl::Next),
         })),
+        // A player as a word (in the seats, else the walker's value and errors); a list of
+        // them by its value closure, its effect and errors the walker's `eliminate_value`.
         StmtKind::Eliminate(e) if type_of(&sx.cx, e) == Some(Ty::Player) => {
-            let pf = compile(&mut sx.cx, e)?;
+            let (pf, vf, span) = (
+                compile(&mut sx.cx, e)?,
+                compile_value(&mut sx.cx, e)?,
+                e.span,
+            );
             Ok(Box::new(move |m, regs| match eval(m, regs, &pf) {
                 Some(p) if (0..m.s.players as i64).contains(&p) => {
                     let player = p as u8;
@@ -502,26 +513,26 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                     }
                     Ok(Ctl::Next)
                 }
-                _ => Ok(Ctl::Walk),
+                _ => match eval_value(m, regs, &vf) {
+                    Some(v) => m.eliminate_value(v, span).map(|()| Ctl::Next),
+                    None => Ok(Ctl::Walk),
+                },
             }))
         }
-        // Inside a round (outside one, the walker's error).
-        StmtKind::OutForRound(e) if type_of(&sx.cx, e) == Some(Ty::Player) => {
-            let pf = compile(&mut sx.cx, e)?;
-            Ok(Box::new(move |m, regs| match eval(m, regs, &pf) {
-                Some(p)
-                    if (0..m.s.players as i64).contains(&p)
-                        && m.s.frames.iter().any(|f| matches!(f, Frame::Round)) =>
-                {
-                    let player = p as u8;
-                    if m.s.living(player) && m.s.put_out(player, true) && m.s.record {
-                        let name = m.s.name(player);
-                        let event = crate::engine::trace::Event::OutForRound { player, name };
-                        m.s.events.push(event);
-                    }
-                    Ok(Ctl::Next)
-                }
-                _ => Ok(Ctl::Walk),
+        StmtKind::Eliminate(e) => {
+            let (f, span) = (compile_value(&mut sx.cx, e)?, e.span);
+            Ok(Box::new(move |m, regs| match eval_value(m, regs, &f) {
+                Some(v) => m.eliminate_value(v, span).map(|()| Ctl::Next),
+                None => Ok(Ctl::Walk),
+            }))
+        }
+        // Of a player or a list of them, by its value closure, and its effect and errors
+        // (outside a round, of what is not a player) the walker's `out_for_round_of`.
+        StmtKind::OutForRound(e) => {
+            let (f, span) = (compile_value(&mut sx.cx, e)?, e.span);
+            Ok(Box::new(move |m, regs| match eval_value(m, regs, &f) {
+                Some(v) => m.out_for_round_of(v, span).map(|_| Ctl::Next),
+                None => Ok(Ctl::Walk),
             }))
         }
         StmtKind::Return(e) => {
@@ -568,8 +579,6 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
             Ok(super::draws::kept(step))
         }
         StmtKind::Log(_) => Err("a `log` that may draw at random out of the walker's order"),
-        StmtKind::Eliminate(_) => Err("`eliminate` of what is not a player"),
-        StmtKind::OutForRound(_) => Err("`eliminate ... for round` of what is not a player"),
         // The game's first draw (`State::first_draw`) at the head of a step of its own: a
         // segment reaching it elsewhere ends before it, so that a factory's games start there
         // (factory.rs), after all that every game does alike.

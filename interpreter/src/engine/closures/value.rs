@@ -67,7 +67,10 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
             | ExprKind::Prop(..)
             | ExprKind::TagOf(..)
             | ExprKind::Field(crate::ops::Field::Owner, _)
-            | ExprKind::Builtin(Builtin::First | Builtin::Last | Builtin::At, _)
+            | ExprKind::Builtin(
+                Builtin::First | Builtin::Last | Builtin::At | Builtin::Seat,
+                _
+            )
     );
     if !below {
         if let Some(f) = word(cx, e) {

@@ -168,3 +168,83 @@ fn rounds_on_the_closures_are_the_walkers() {
     assert!(super::closures::lockstep_in(&p, "rounds", 3, 12, false) >= 30);
     assert!(super::closures::lockstep_in(&p, "rounds", 3, 12, true) >= 30);
 }
+
+/// A game of `p` on `engine` played to its end by the first option (3 players, recorded): the
+/// decisions, the status, the events, and the statements the walker's loop ran.
+fn ended(
+    p: &Arc<crate::program::Program>,
+    engine: crate::engine::Engine,
+) -> ((usize, String, String), u64) {
+    let mut g = Game::new(p.clone(), super::oracle::config(3, 1, engine));
+    g.set_recording(true);
+    let mut decisions = 0;
+    while let Status::Decision(_) = g.status() {
+        g.apply(0).expect("an option");
+        decisions += 1;
+    }
+    let log: Vec<Event> = g.take_events();
+    let shown = (decisions, format!("{:?}", g.status()), format!("{log:?}"));
+    (shown, g.counted().statements)
+}
+
+/// `eliminate P for round` inside and outside a round (through a procedure) on the closures: the
+/// statement compiles (its value by its closure), and its effect and its error are the walker's
+/// (`Mach::out_for_round_of`), as the walker's own game shows them; the walker runs no statement.
+#[test]
+fn out_for_round_inside_and_outside_a_round_on_the_closures() {
+    let src = r#"
+game "Benched" { players 3 }
+proc bench(p: player) { eliminate p for round }
+flow {
+  round {
+    bench(seat(2))
+    bench(seat(3))
+    for p in everyone {
+      turn p {
+        log "{everyone} in"
+        choose by p { "a" { } "b" { } }
+      }
+    }
+  }
+  bench(seat(1))
+}
+"#;
+    let p = super::oracle::checked(src);
+    let closures = p.closures.clone().expect("closures are built");
+    let bench = (p.procs.iter())
+        .find(|d| d.name == "bench")
+        .expect("the procedure `bench`");
+    assert_eq!(closures.compiled_in(bench.body.block), (1, 1));
+    let ended = |engine| ended(&p, engine);
+    let (on_closures, walked) = ended(crate::engine::Engine::Closures);
+    assert_eq!(on_closures.0, 1, "P1 alone decides in the round");
+    assert!(on_closures.1.contains("outside a round"), "{on_closures:?}");
+    assert_eq!(walked, 0, "statements the walker's loop ran");
+    assert_eq!(on_closures, ended(crate::engine::Engine::Walker).0);
+}
+
+/// `eliminate P` of a seat and of no seat (`none`, which puts nobody out) on the closures: the
+/// statement compiles, and its effect is the walker's (`Mach::eliminate_value`), as the walker's
+/// own game shows it; the walker runs no statement (it ran the second, `none` being no word).
+#[test]
+fn eliminate_of_a_seat_and_of_no_seat_on_the_closures() {
+    let src = r#"
+game "Quits" { players 3 }
+flow {
+  eliminate seat(2)
+  log "{everyone} in"
+  choose by seat(1) { "a" { } "b" { } }
+  eliminate seat(count(everyone) + 7)
+}
+"#;
+    let p = super::oracle::checked(src);
+    let closures = p.closures.clone().expect("closures are built");
+    let flow = p.flow.as_ref().expect("a flow");
+    assert_eq!(closures.compiled_in(flow.block), (4, 4));
+    let ended = |engine| ended(&p, engine);
+    let (on_closures, walked) = ended(crate::engine::Engine::Closures);
+    assert_eq!(on_closures.0, 1, "P1 decides");
+    assert!(on_closures.1.contains("the flow ended"), "{on_closures:?}");
+    assert_eq!(walked, 0, "statements the walker's loop ran");
+    assert_eq!(on_closures, ended(crate::engine::Engine::Walker).0);
+}
