@@ -27,6 +27,11 @@ pub(crate) struct Mach<'a> {
     /// While a compiled statement that draws inside its expressions runs: the copy of the game's
     /// generator its closures draw from (closures/draws.rs, `Draws`); `None` everywhere else.
     pub draws: Option<Box<crate::engine::closures::Draws>>,
+    /// Where the first closure of the statement running gave way (`None`: none did yet), and the
+    /// runtime error it met there, if that is why (closures/env.rs, `Fault`): the segment raises
+    /// it where the statement gives way (closures/segments.rs). The walker evaluates in the same
+    /// order, so the first closure that gives way is where it would fail first, if it fails.
+    pub fault: Option<Option<crate::engine::closures::Fault>>,
 }
 
 /// Why the run loop stopped.
@@ -174,6 +179,7 @@ impl<'a> Mach<'a> {
             l,
             s,
             draws: None,
+            fault: None,
         }
     }
 
@@ -251,12 +257,20 @@ impl<'a> Mach<'a> {
             *pc = i + 1;
         }
         // On `Engine::Closures`, a compiled statement starts a segment (closures/segments.rs); any
-        // other statement, or one whose closures could not answer, is the walker's.
+        // other statement, or one whose closures could not answer, is the walker's. Debug builds:
+        // a statement that gave way for a runtime error its closures met fails on the walker with
+        // the same error (release builds raise it in `closures::run`).
+        #[cfg(debug_assertions)]
+        let mut fault = None;
         if self.s.fixed.closures && !self.s.recording {
             let p: &'a Program = self.p;
             if let Some(code) = super::closures::segment(p, b, i) {
                 if let Some(flow) = super::closures::run(self, code, i)? {
                     return Ok(flow);
+                }
+                #[cfg(debug_assertions)]
+                {
+                    fault = self.fault.take().flatten();
                 }
                 // Tests count it (`Counted::walked`).
                 #[cfg(test)]
@@ -269,7 +283,17 @@ impl<'a> Mach<'a> {
         {
             self.s.probe.counted.statements += 1;
         }
-        self.exec_walked(stmt, At { block: b, idx: i })
+        let done = self.exec_walked(stmt, At { block: b, idx: i });
+        #[cfg(debug_assertions)]
+        if let Some(fault) = fault {
+            let walked = done.as_ref().err().map(|e| (e.span, e.message.as_str()));
+            assert_eq!(
+                walked,
+                Some((fault.span, fault.message.as_str())),
+                "the closures met an error the walker does not raise"
+            );
+        }
+        done
     }
 
     pub fn stmt(&self, at: At) -> Option<&'a Stmt> {

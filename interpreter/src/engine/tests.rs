@@ -7,6 +7,7 @@ mod draws;
 mod events;
 mod expressions;
 mod factory;
+mod faults;
 mod games;
 mod gaps;
 mod labels;

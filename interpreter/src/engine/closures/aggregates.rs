@@ -4,10 +4,11 @@
 //! the value and the filter read only the card's kind; `x in L` of a word.
 
 use super::env::Env;
-use super::expr::{compile, Cx, Int, C};
+use super::expr::{compile, Cx, Int, C, OVERFLOW};
 use super::items::{items, Items, WALK};
 use crate::program::{Aggregate, Expr, Ty};
 use crate::value::Value;
+use cardgame_grammar::ast::Span;
 
 /// `x in L` of a word and a list the closures walk, not a zone (a card in a zone is the walker's).
 pub(super) fn member(cx: &mut Cx, x: &Expr, list: &Expr) -> C<Int> {
@@ -38,6 +39,7 @@ pub(super) fn aggregate(
     slot: u16,
     list: &Expr,
     filter: Option<&Expr>,
+    span: Span,
 ) -> C<Int> {
     let (items, ty) = items(cx, list)?;
     cx.set_type(slot, ty);
@@ -51,9 +53,9 @@ pub(super) fn aggregate(
     );
     match (items, tables) {
         (Items::Zone(zf), (v @ (None | Some(Some(_))), f @ (None | Some(Some(_))))) if folds => {
-            by_kind(op, v.flatten(), f.flatten(), zf)
+            by_kind(op, v.flatten(), f.flatten(), zf, span)
         }
-        (items, _) => general(cx, op, value, slot, filter, items),
+        (items, _) => general(cx, op, value, slot, filter, items, span),
     }
 }
 
@@ -65,6 +67,7 @@ fn general(
     slot: u16,
     filter: Option<&Expr>,
     items: Items,
+    span: Span,
 ) -> C<Int> {
     let i = cx.slot(slot)?;
     let value = value.map(|v| compile(cx, v)).transpose()?;
@@ -95,7 +98,10 @@ fn general(
                             return Some(true);
                         }
                     }
-                    sum = sum.checked_add(value(env)?)?;
+                    match sum.checked_add(value(env)?) {
+                        Some(s) => sum = s,
+                        None => return env.fail(span, OVERFLOW),
+                    }
                     Some(true)
                 })?;
                 Some(sum)
@@ -157,6 +163,7 @@ fn by_kind(
     value: Option<Box<[i64]>>,
     filter: Option<Box<[i64]>>,
     zf: Int,
+    span: Span,
 ) -> C<Int> {
     // Each card's kind, top first; `f` answers `None` to stop.
     fn each(env: &mut Env, zf: &Int, mut f: impl FnMut(usize) -> Option<bool>) -> Option<()> {
@@ -187,14 +194,20 @@ fn by_kind(
             Some(n)
         }),
         (Aggregate::Sum, Some(v)) => Box::new(move |env| {
-            let mut sum = 0i64;
-            each(env, &zf, |k| {
+            let (mut sum, mut overflow) = (0i64, false);
+            let walked = each(env, &zf, |k| {
                 if passes(k)? {
-                    sum = sum.checked_add(*v.get(k)?)?;
+                    sum = sum.checked_add(*v.get(k)?).or_else(|| {
+                        overflow = true;
+                        None
+                    })?;
                 }
                 Some(true)
-            })?;
-            Some(sum)
+            });
+            if overflow {
+                return env.fail(span, OVERFLOW);
+            }
+            walked.map(|()| sum)
         }),
         (Aggregate::Any | Aggregate::All, v) => {
             let any = op == Aggregate::Any;
@@ -228,12 +241,13 @@ pub(super) fn of_any_list(
     slot: u16,
     list: &Expr,
     filter: Option<&Expr>,
+    span: Span,
 ) -> C<Int> {
-    let why = match aggregate(cx, op, value, slot, list, filter) {
+    let why = match aggregate(cx, op, value, slot, list, filter, span) {
         Ok(f) => return Ok(f),
         Err(why) => why,
     };
-    let vf = super::value::aggregate(cx, op, value, slot, list, filter).map_err(|_| why)?;
+    let vf = super::value::aggregate(cx, op, value, slot, list, filter, span).map_err(|_| why)?;
     Ok(Box::new(move |env| match vf(env)? {
         Value::Int(i) => Some(i),
         Value::Bool(b) => Some(i64::from(b)),

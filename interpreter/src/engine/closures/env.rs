@@ -27,6 +27,17 @@ pub(crate) struct Env<'g> {
     /// The copy of the game's generator a statement's closures draw from (`random` inside an
     /// expression, draws.rs); `None` where nobody keeps the draws, and `random` is the walker's.
     pub draws: Option<&'g mut super::draws::Draws>,
+    /// The runtime error a closure met, where it answered `None` for it (`Env::fail`): the
+    /// walker's error for the same evaluation, raised by the statement that ran the closure
+    /// (segments.rs) instead of handing the statement to the walker.
+    pub fault: Option<Fault>,
+}
+
+/// A runtime error met by a closure: where, and the walker's message for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Fault {
+    pub span: cardgame_grammar::ast::Span,
+    pub message: String,
 }
 
 /// What the closures make while they run that a slot cannot hold, the slot holding its place here.
@@ -67,7 +78,21 @@ impl<'g> Env<'g> {
             slots,
             made: None,
             draws: None,
+            fault: None,
         }
+    }
+
+    /// Answers `None` for the runtime error `message` at `span`, kept in [`Env::fault`] (the
+    /// first one met: an evaluation stops at its first error).
+    #[cold]
+    pub fn fail<T>(&mut self, span: cardgame_grammar::ast::Span, message: &str) -> Option<T> {
+        if self.fault.is_none() {
+            self.fault = Some(Fault {
+                span,
+                message: message.to_string(),
+            });
+        }
+        None
     }
 }
 

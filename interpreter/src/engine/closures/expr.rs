@@ -10,7 +10,7 @@ use super::env::{word, Env, NONE, SLOTS};
 use super::items::Given;
 use crate::program::{BinOp, Expr, ExprKind, Program, Ty, UnOp};
 use crate::value::Value;
-use cardgame_grammar::ast::Scope;
+use cardgame_grammar::ast::{Scope, Span};
 
 /// A compiled expression: its value as a word, or `None` (the walker answers instead).
 pub(crate) type Int = Box<dyn Fn(&mut Env) -> Option<i64> + Send + Sync>;
@@ -296,11 +296,17 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
                 UnOp::Not => super::value::truth(cx, x)?,
             };
             match op {
-                UnOp::Neg => Box::new(move |env| xf(env)?.checked_neg()),
+                UnOp::Neg => {
+                    let span = e.span;
+                    Box::new(move |env| match xf(env)?.checked_neg() {
+                        Some(v) => Some(v),
+                        None => env.fail(span, OVERFLOW),
+                    })
+                }
                 UnOp::Not => Box::new(move |env| Some((xf(env)? == 0) as i64)),
             }
         }
-        ExprKind::Binary(op, a, b) => binary(cx, *op, a, b)?,
+        ExprKind::Binary(op, a, b) => binary(cx, *op, a, b, e.span)?,
         ExprKind::If(c, a, b) => {
             let (cf, af, bf) = (compile(cx, c)?, compile(cx, a)?, compile(cx, b)?);
             Box::new(move |env| if cf(env)? != 0 { af(env) } else { bf(env) })
@@ -314,7 +320,7 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             filter,
         } => {
             let (value, filter) = (value.as_deref(), filter.as_deref());
-            super::aggregates::of_any_list(cx, *op, value, *slot, list, filter)?
+            super::aggregates::of_any_list(cx, *op, value, *slot, list, filter, e.span)?
         }
         ExprKind::CallFn(f, args) => super::functions::call(cx, f.index(), args, compile)?,
         ExprKind::CardVar(v, ce) => {
@@ -468,22 +474,29 @@ pub(super) fn as_is(cx: &Cx, x: &Expr) -> bool {
         && cx.type_of_local(s).is_some_and(is_word))
 }
 
-/// `i op j` of numbers, `+`, `-`, `*`, `/` and `%` (rounded down, as the walker does); `None`
-/// where the walker fails (an overflow, a division by zero, an operator that is not one of these).
-pub(super) fn arithmetic(op: BinOp, i: i64, j: i64) -> Option<i64> {
+/// The walker's message for an arithmetic result out of range.
+pub(super) const OVERFLOW: &str = "arithmetic overflow";
+
+/// `i op j` of numbers, `+`, `-`, `*`, `/` and `%` (rounded down, as the walker does); where the
+/// walker fails, its message (an overflow, a division by zero), or `None` for an operator that is
+/// not one of these.
+pub(super) fn arithmetic(op: BinOp, i: i64, j: i64) -> Result<i64, Option<&'static str>> {
     match op {
-        BinOp::Add => i.checked_add(j),
-        BinOp::Sub => i.checked_sub(j),
-        BinOp::Mul => i.checked_mul(j),
+        BinOp::Add => i.checked_add(j).ok_or(Some(OVERFLOW)),
+        BinOp::Sub => i.checked_sub(j).ok_or(Some(OVERFLOW)),
+        BinOp::Mul => i.checked_mul(j).ok_or(Some(OVERFLOW)),
         BinOp::Div | BinOp::Rem => {
-            let q = i.checked_div(j)?;
+            if j == 0 {
+                return Err(Some("division by zero"));
+            }
+            let q = i.checked_div(j).ok_or(Some(OVERFLOW))?;
             let r = i - q * j;
             let (q, r) = if r != 0 && ((r < 0) != (j < 0)) {
                 (q - 1, r + j)
             } else {
                 (q, r)
             };
-            Some(if op == BinOp::Div { q } else { r })
+            Ok(if op == BinOp::Div { q } else { r })
         }
         BinOp::And
         | BinOp::Or
@@ -494,7 +507,17 @@ pub(super) fn arithmetic(op: BinOp, i: i64, j: i64) -> Option<i64> {
         | BinOp::Gt
         | BinOp::Ge
         | BinOp::In
-        | BinOp::Concat => None,
+        | BinOp::Concat => Err(None),
+    }
+}
+
+/// [`arithmetic`] in a closure: the walker's error at `span` kept in the `Env` (`Env::fail`).
+#[inline]
+pub(super) fn arithmetic_in(env: &mut Env, op: BinOp, i: i64, j: i64, span: Span) -> Option<i64> {
+    match arithmetic(op, i, j) {
+        Ok(v) => Some(v),
+        Err(Some(message)) => env.fail(span, message),
+        Err(None) => None,
     }
 }
 
@@ -524,7 +547,7 @@ fn nothing(cx: &Cx, x: &Expr) -> bool {
     }
 }
 
-fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
+fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr, span: Span) -> C<Int> {
     if op == BinOp::In {
         return super::aggregates::member(cx, a, b);
     }
@@ -657,10 +680,22 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Int> {
     Ok(match op {
         BinOp::And => Box::new(move |env| Some((af(env)? != 0 && bf(env)? != 0) as i64)),
         BinOp::Or => Box::new(move |env| Some((af(env)? != 0 || bf(env)? != 0) as i64)),
-        BinOp::Add => Box::new(move |env| af(env)?.checked_add(bf(env)?)),
-        BinOp::Sub => Box::new(move |env| af(env)?.checked_sub(bf(env)?)),
-        BinOp::Mul => Box::new(move |env| af(env)?.checked_mul(bf(env)?)),
-        BinOp::Div | BinOp::Rem => Box::new(move |env| arithmetic(op, af(env)?, bf(env)?)),
+        BinOp::Add => Box::new(move |env| match af(env)?.checked_add(bf(env)?) {
+            Some(v) => Some(v),
+            None => env.fail(span, OVERFLOW),
+        }),
+        BinOp::Sub => Box::new(move |env| match af(env)?.checked_sub(bf(env)?) {
+            Some(v) => Some(v),
+            None => env.fail(span, OVERFLOW),
+        }),
+        BinOp::Mul => Box::new(move |env| match af(env)?.checked_mul(bf(env)?) {
+            Some(v) => Some(v),
+            None => env.fail(span, OVERFLOW),
+        }),
+        BinOp::Div | BinOp::Rem => Box::new(move |env| {
+            let (i, j) = (af(env)?, bf(env)?);
+            arithmetic_in(env, op, i, j, span)
+        }),
         BinOp::Eq => Box::new(move |env| Some((af(env)? == bf(env)?) as i64)),
         BinOp::Ne => Box::new(move |env| Some((af(env)? != bf(env)?) as i64)),
         BinOp::Lt => Box::new(move |env| Some((af(env)? < bf(env)?) as i64)),

@@ -40,6 +40,7 @@ mod texts;
 mod value;
 
 pub(crate) use draws::Draws;
+pub(crate) use env::Fault;
 pub(crate) use kinds::kind_table;
 pub(crate) use segments::{run, segment};
 pub(crate) use tested::TestExpr;

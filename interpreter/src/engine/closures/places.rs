@@ -148,19 +148,15 @@ pub(super) fn assign(sx: &mut Sx, t: &Target, op: AssignOp, e: &Expr, span: Span
         };
         let new = match op {
             AssignOp::Set => v,
+            // The walker's sum or difference, its overflow the walker's error.
             AssignOp::Add | AssignOp::Sub => {
-                let Value::Int(cur) = m.read_place(&pl) else {
+                let cur @ Value::Int(_) = m.read_place(&pl) else {
                     return Ok(Ctl::Walk);
                 };
-                let r = if op == AssignOp::Sub {
-                    cur.checked_sub(v)
-                } else {
-                    cur.checked_add(v)
-                };
-                let Some(r) = r else {
-                    return Ok(Ctl::Walk);
-                };
-                r
+                match m.combine(op, cur, Value::Int(v), span)? {
+                    Value::Int(r) => r,
+                    _ => return Ok(Ctl::Walk),
+                }
             }
         };
         write(m, regs, &s, &pl, new, span)?;
@@ -186,7 +182,7 @@ pub(super) fn pay(sx: &mut Sx, e: &Expr, t: &Target, span: Span) -> C<Step> {
                     write(m, regs, &s, &pl, left, span)?;
                     Ok(Ctl::Next)
                 }
-                None => Ok(Ctl::Walk),
+                None => Err(m.err(span, super::expr::OVERFLOW.into())),
             },
             Value::Int(_) | Value::None => Ok(failed(m, span)),
             _ => Ok(Ctl::Walk),

@@ -114,7 +114,8 @@ pub(crate) fn segment(p: &Program, b: BlockId, i: u32) -> Option<&BlockCode> {
 
 /// Runs the segment of `code` that starts at statement `i` (compiled: `segment`), the block's
 /// frame on top of the stack (its `pc` already past `i`); `None` when the first statement
-/// answered `Ctl::Walk` (nothing done: the walker runs it).
+/// answered `Ctl::Walk` (nothing done: the walker runs it), an error when it gave way for a
+/// runtime error its closures met (`Mach::fault`).
 #[inline(never)]
 pub(crate) fn run(m: &mut Mach, code: &BlockCode, i: u32) -> stmts::R<Option<Flow>> {
     let frame = m.s.frames.len() - 1;
@@ -127,11 +128,21 @@ pub(crate) fn run(m: &mut Mach, code: &BlockCode, i: u32) -> stmts::R<Option<Flo
     };
     stmts::load(m, &mut regs, code.reads);
     charge(m, code.charge[i as usize], code.span)?;
+    m.fault = None;
     let mut k = i as usize;
     while let Some(Some(step)) = code.steps.get(k) {
         match step(m, &mut regs)? {
             Ctl::Next => k += 1,
-            Ctl::Walk if k == i as usize => return Ok(None),
+            Ctl::Walk if k == i as usize => {
+                // A runtime error its closures met is the walker's for this statement: raised
+                // here. In debug builds the walker runs the statement instead, and
+                // `Mach::run_block` checks that it fails with the same error.
+                #[cfg(not(debug_assertions))]
+                if let Some(Some(fault)) = m.fault.take() {
+                    return Err(m.err(fault.span, fault.message));
+                }
+                return Ok(None);
+            }
             Ctl::Walk => break,
             Ctl::Pushed => {
                 k += 1;

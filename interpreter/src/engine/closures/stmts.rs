@@ -216,7 +216,11 @@ fn typed(cx: &mut Cx, e: &crate::program::Expr) -> C<(Int, Ty)> {
 pub(super) fn eval(m: &mut Mach, regs: &mut Regs, f: &Int) -> Option<i64> {
     let mut env = Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots);
     env.draws = m.draws.as_deref_mut();
-    f(&mut env)
+    let v = f(&mut env);
+    if v.is_none() && m.fault.is_none() {
+        m.fault = Some(env.fault.take());
+    }
+    v
 }
 
 /// Counts `n` units of work (docs/engine.md, "Where work is charged").

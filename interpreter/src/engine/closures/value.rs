@@ -18,6 +18,7 @@ use crate::engine::eval::{MAX_LIST, MAX_RANGE};
 use crate::engine::exec::Mach;
 use crate::program::{Aggregate, BinOp, Builtin, Expr, ExprKind, Ty, UnOp};
 use crate::value::Value;
+use cardgame_grammar::ast::Span;
 use std::sync::Arc;
 
 /// A compiled expression's value (`None`: the walker answers instead).
@@ -179,7 +180,7 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
                 Some(Value::Bool(has != negated))
             })
         }
-        ExprKind::Binary(op, a, b) => binary(cx, *op, a, b)?,
+        ExprKind::Binary(op, a, b) => binary(cx, *op, a, b, e.span)?,
         ExprKind::If(c, a, b) => {
             let (cf, af, bf) = (
                 compile(cx, c)?,
@@ -198,7 +199,10 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
             slot,
             list,
             filter,
-        } => aggregate(cx, *op, value.as_deref(), *slot, list, filter.as_deref())?,
+        } => {
+            let (value, filter) = (value.as_deref(), filter.as_deref());
+            aggregate(cx, *op, value, *slot, list, filter, e.span)?
+        }
         ExprKind::CallFn(f, args) => super::functions::call(cx, f.index(), args, compile_value)?,
         ExprKind::List(items) => {
             let fs = (items.iter())
@@ -345,7 +349,7 @@ pub(crate) fn list(cx: &mut Cx, e: &Expr) -> C<Items> {
 
 /// `==`, `!=`, `<`, `<=`, `>`, `>=` of values that are not numbers, `in`, lists joined, and
 /// arithmetic of numbers that are not words' (the rest are words: expr.rs).
-fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Val> {
+fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr, span: Span) -> C<Val> {
     let (af, bf) = (compile_value(cx, a)?, compile_value(cx, b)?);
     Ok(match op {
         BinOp::Eq | BinOp::Ne => {
@@ -389,7 +393,7 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr) -> C<Val> {
             let (Value::Int(i), Value::Int(j)) = (af(env)?, bf(env)?) else {
                 return None;
             };
-            Some(Value::Int(super::expr::arithmetic(op, i, j)?))
+            super::expr::arithmetic_in(env, op, i, j, span).map(Value::Int)
         }),
         BinOp::And | BinOp::Or => return Err("a connective whose closure did not compile"),
     })
@@ -404,6 +408,7 @@ pub(super) fn aggregate(
     slot: u16,
     list_e: &Expr,
     filter: Option<&Expr>,
+    span: Span,
 ) -> C<Val> {
     let t = item_type(cx, list_e).ok_or("an aggregate over items that are not words")?;
     let src = list(cx, list_e)?;
@@ -449,7 +454,10 @@ pub(super) fn aggregate(
                         None => x.as_int()?,
                     };
                     match op {
-                        Aggregate::Sum => g.sum = g.sum.checked_add(v)?,
+                        Aggregate::Sum => match g.sum.checked_add(v) {
+                            Some(s) => g.sum = s,
+                            None => return env.fail(span, super::expr::OVERFLOW),
+                        },
                         Aggregate::Max => g.best = Some(g.best.map_or(v, |b| b.max(v))),
                         _ => g.best = Some(g.best.map_or(v, |b| b.min(v))),
                     }
@@ -656,6 +664,9 @@ pub(super) fn eval_value(m: &mut Mach, regs: &mut Regs, f: &Val) -> Option<Value
     // The statement's copy of the generator, where it keeps its draws (draws.rs).
     env.draws = m.draws.as_deref_mut();
     let v = f(&mut env);
+    if v.is_none() && m.fault.is_none() {
+        m.fault = Some(env.fault.take());
+    }
     #[cfg(test)]
     {
         m.s.probe.counted.values += v.is_some() as u64;
@@ -666,7 +677,11 @@ pub(super) fn eval_value(m: &mut Mach, regs: &mut Regs, f: &Val) -> Option<Value
 /// Runs list closure `f` over the game and a compiled body's slots.
 #[inline]
 pub(super) fn eval_list(m: &mut Mach, regs: &mut Regs, f: &Items) -> Option<Arc<Vec<Value>>> {
-    let v = f(&mut Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots));
+    let mut env = Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots);
+    let v = f(&mut env);
+    if v.is_none() && m.fault.is_none() {
+        m.fault = Some(env.fault.take());
+    }
     #[cfg(test)]
     {
         m.s.probe.counted.values += v.is_some() as u64;

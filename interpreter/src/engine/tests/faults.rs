@@ -1,0 +1,78 @@
+//! Engine stage: tests of the closures' runtime errors (closures/env.rs, `Fault`): an overflow or
+//! a division by zero that a compiled statement meets fails the game with the walker's error (its
+//! message, line and position), raised by the closures in release builds without the walker; in
+//! debug builds the walker runs the statement and `Mach::run_block` checks it fails the same way.
+
+use super::oracle::{checked, config};
+use crate::engine::{Engine, Game, RuntimeError, Status};
+
+/// A script whose flow runs `statement` after `n = 1` (`big` the largest number).
+fn script(statement: &str) -> String {
+    format!(
+        r#"
+game "Faults" {{ players 2 }}
+var big: int = 9223372036854775807
+var n: int = 0
+property worth: int = 0
+card "Gem" {{
+  worth 4611686018427387904
+  copies 2
+}}
+zone vault: set
+flow {{
+  move box to vault
+  n = 1
+  {statement}
+  log "not reached"
+}}
+"#
+    )
+}
+
+/// The error a game of `statement` fails with on `engine`, and the statements the walker ran.
+fn failed(statement: &str, engine: Engine) -> (RuntimeError, u64) {
+    let g = Game::new(checked(&script(statement)), config(2, 1, engine));
+    let Status::Error(err) = g.status() else {
+        panic!("`{statement}` does not fail: {:?}", g.status());
+    };
+    (err.clone(), g.counted().statements)
+}
+
+#[test]
+fn an_overflow_or_a_division_by_zero_fails_with_the_walkers_error_on_the_closures() {
+    let cases = [
+        ("let x = big + n", "arithmetic overflow"),
+        ("let x = 0 - big - n - n", "arithmetic overflow"),
+        ("let x = big * (n + 1)", "arithmetic overflow"),
+        ("let x = -(0 - big - n)", "arithmetic overflow"),
+        ("if 10 / (n - 1) > 1 { n = 2 }", "division by zero"),
+        ("if 10 % (n - 1) > 1 { n = 2 }", "division by zero"),
+        ("while n < 3 { n = n + big }", "arithmetic overflow"),
+        ("big += n", "arithmetic overflow"),
+        ("pay 0 - n from big", "arithmetic overflow"),
+        ("let x = sum(v for v in [n, big])", "arithmetic overflow"),
+        ("let x = sum(c.worth for c in vault)", "arithmetic overflow"),
+        (
+            r#"if sum(c.worth for c in vault where c is "Gem") > 0 { n = 2 }"#,
+            "arithmetic overflow",
+        ),
+    ];
+    for (statement, message) in cases {
+        let (walker, _) = failed(statement, Engine::Walker);
+        let (closures, walked) = failed(statement, Engine::Closures);
+        assert_eq!(walker.message, message, "`{statement}`");
+        assert_eq!(
+            (closures.message.as_str(), closures.span, closures.line),
+            (walker.message.as_str(), walker.span, walker.line),
+            "`{statement}`"
+        );
+        assert_eq!(closures.position, walker.position, "`{statement}`");
+        // Release builds: the closures raise it, the walker runs no statement.
+        if !cfg!(debug_assertions) {
+            assert_eq!(
+                walked, 0,
+                "`{statement}`: the walker ran {walked} statements"
+            );
+        }
+    }
+}
