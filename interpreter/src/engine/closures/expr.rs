@@ -661,6 +661,10 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr, span: Span) -> C<Int> {
         let (of, eq) = (super::functions::or_none(cx, other.1)?, op == BinOp::Eq);
         return Ok(Box::new(move |env| Some(((of(env)? == NONE) == eq) as i64)));
     }
+    // A side that may hold `none`: the walker's error for it (nones.rs).
+    if let Some(f) = super::nones::arithmetic(cx, op, a, b, span)? {
+        return Ok(f);
+    }
     let (af, bf) = match op {
         BinOp::And | BinOp::Or => (super::value::truth(cx, a)?, super::value::truth(cx, b)?),
         BinOp::Add

@@ -27,6 +27,7 @@ mod list_store;
 mod loops;
 mod menu;
 mod moves;
+mod nones;
 mod pairs;
 mod piles;
 mod places;

@@ -182,7 +182,7 @@ pub(super) fn pay(sx: &mut Sx, e: &Expr, t: &Target, span: Span) -> C<Step> {
                     write(m, regs, &s, &pl, left, span)?;
                     Ok(Ctl::Next)
                 }
-                None => Err(m.err(span, super::expr::OVERFLOW.into())),
+                None => super::stmts::fails(m, span, super::expr::OVERFLOW.into()),
             },
             Value::Int(_) | Value::None => Ok(failed(m, span)),
             _ => Ok(Ctl::Walk),

@@ -283,10 +283,23 @@ pub(super) fn turn(sx: &mut Sx, e: &Expr, body: BlockId) -> super::expr::C<Step>
         return Err("`turn` of what is not known to be a player");
     }
     let pf = super::expr::compile(&mut sx.cx, e)?;
-    let code = blocks::block(sx, body);
+    let none = super::nones::holds_none(&mut sx.cx, e);
+    let (code, span) = (blocks::block(sx, body), e.span);
     Ok(Box::new(move |m, regs| {
         let player = match stmts::eval(m, regs, &pf) {
             Some(p) if (0..m.s.players as i64).contains(&p) => p as u8,
+            None if none.as_ref().is_some_and(|t| {
+                t(&super::env::Env::new(
+                    m.p,
+                    m.s,
+                    m.l,
+                    regs.you,
+                    &mut regs.slots,
+                ))
+            }) =>
+            {
+                return stmts::fails(m, span, "expected a player, found none".into());
+            }
             _ => return Ok(Ctl::Walk),
         };
         if !m.s.living(player) {

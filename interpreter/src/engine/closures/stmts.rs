@@ -223,6 +223,14 @@ pub(super) fn eval(m: &mut Mach, regs: &mut Regs, f: &Int) -> Option<i64> {
     v
 }
 
+/// Gives way for the walker's runtime error `message` at `span`, which the segment raises
+/// (`Mach::fault`; in debug builds the walker runs the statement and is checked to fail so).
+#[cold]
+pub(super) fn fails(m: &mut Mach, span: Span, message: String) -> R<Ctl> {
+    m.fault = Some(Some(super::env::Fault { span, message }));
+    Ok(Ctl::Walk)
+}
+
 /// Counts `n` units of work (docs/engine.md, "Where work is charged").
 #[inline(always)]
 pub(crate) fn charge(m: &mut Mach, n: u32, span: Span) -> R<()> {
@@ -295,14 +303,22 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                 let (s, i) = (*slot, sx.cx.slot(*slot)?);
                 let refill = super::piles::refill_of(&mut sx.cx, e);
                 let nullable = super::piles::or_none(&mut sx.cx, e);
+                let none = super::nones::holds_none(&mut sx.cx, e);
                 written(sx, s, Some(t.clone()));
                 Ok(Box::new(move |m, regs| {
                     if refill.as_ref().is_some_and(|r| r.run(m, regs).is_none()) {
                         return Ok(Ctl::Walk);
                     }
                     let Some(w) = eval(m, regs, &f) else {
-                        // `none` (an empty pile, `first` of no items): the slot holds no word.
-                        let v = nullable.as_ref().and_then(|g| eval_value(m, regs, g));
+                        // `none` (an empty pile, `first` of no items, a local or a variable that
+                        // holds it): the slot holds no word.
+                        let held = none.as_ref().is_some_and(|t| {
+                            t(&Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots))
+                        });
+                        let v = match held {
+                            true => Some(Value::None),
+                            false => nullable.as_ref().and_then(|g| eval_value(m, regs, g)),
+                        };
                         if v != Some(Value::None) {
                             return Ok(Ctl::Walk);
                         }

@@ -2,6 +2,7 @@
 //! a division by zero that a compiled statement meets fails the game with the walker's error (its
 //! message, line and position), raised by the closures in release builds without the walker; in
 //! debug builds the walker runs the statement and `Mach::run_block` checks it fails the same way.
+//! So does arithmetic of a local or a variable that holds `none`, and a `turn` of `none` (nones.rs).
 
 use super::oracle::{checked, config};
 use crate::engine::{Engine, Game, RuntimeError, Status};
@@ -13,6 +14,8 @@ fn script(statement: &str) -> String {
 game "Faults" {{ players 2 }}
 var big: int = 9223372036854775807
 var n: int = 0
+var absent: int = none
+var gone: player = none
 property worth: int = 0
 card "Gem" {{
   worth 4611686018427387904
@@ -58,21 +61,58 @@ fn an_overflow_or_a_division_by_zero_fails_with_the_walkers_error_on_the_closure
         ),
     ];
     for (statement, message) in cases {
-        let (walker, _) = failed(statement, Engine::Walker);
-        let (closures, walked) = failed(statement, Engine::Closures);
-        assert_eq!(walker.message, message, "`{statement}`");
+        the_closures_fail_as_the_walker(statement, message);
+    }
+}
+
+#[test]
+fn arithmetic_of_none_and_a_turn_of_none_fail_with_the_walkers_error_on_the_closures() {
+    let cases = [
+        ("let x = 4 - absent", "cannot apply `-` to `4` and none"),
+        (
+            "let x = absent * (n + 1)",
+            "cannot apply `*` to none and `2`",
+        ),
+        (
+            "let x = absent + absent",
+            "cannot apply `+` to none and none",
+        ),
+        (
+            "let k = absent\n  let x = k % 3",
+            "cannot apply `%` to none and `3`",
+        ),
+        (
+            "if n / absent > 0 { n = 2 }",
+            "cannot apply `/` to `1` and none",
+        ),
+        ("turn gone { n = 2 }", "expected a player, found none"),
+        (
+            "let who = gone\n  turn who { n = 2 }",
+            "expected a player, found none",
+        ),
+    ];
+    for (statement, message) in cases {
+        the_closures_fail_as_the_walker(statement, message);
+    }
+}
+
+/// A game of `statement` fails on the closures with the walker's error `message`, raised without
+/// the walker in release builds.
+fn the_closures_fail_as_the_walker(statement: &str, message: &str) {
+    let (walker, _) = failed(statement, Engine::Walker);
+    let (closures, walked) = failed(statement, Engine::Closures);
+    assert_eq!(walker.message, message, "`{statement}`");
+    assert_eq!(
+        (closures.message.as_str(), closures.span, closures.line),
+        (walker.message.as_str(), walker.span, walker.line),
+        "`{statement}`"
+    );
+    assert_eq!(closures.position, walker.position, "`{statement}`");
+    // Release builds: the closures raise it, the walker runs no statement.
+    if !cfg!(debug_assertions) {
         assert_eq!(
-            (closures.message.as_str(), closures.span, closures.line),
-            (walker.message.as_str(), walker.span, walker.line),
-            "`{statement}`"
+            walked, 0,
+            "`{statement}`: the walker ran {walked} statements"
         );
-        assert_eq!(closures.position, walker.position, "`{statement}`");
-        // Release builds: the closures raise it, the walker runs no statement.
-        if !cfg!(debug_assertions) {
-            assert_eq!(
-                walked, 0,
-                "`{statement}`: the walker ran {walked} statements"
-            );
-        }
     }
 }

@@ -1,0 +1,127 @@
+//! Engine stage (closures): where a closure's `None` is a `none` the walker fails on.
+//!
+//! A local or a global variable of a word type that holds `none` makes its closure answer `None`,
+//! as a value that is not a word does. Where that side of arithmetic is `none`, the walker fails
+//! with "cannot apply `-` to `4` and none"; [`holds_none`] tells the two apart after the fact,
+//! so the arithmetic's closure keeps the walker's error in `Env::fault` (env.rs) and the statement
+//! raises it instead of handing itself to the walker.
+
+use super::env::{Env, NONE};
+use super::expr::{compile, is_word, Cx, Int, C, OVERFLOW};
+use crate::program::{BinOp, Expr, ExprKind};
+use crate::value::Value;
+use cardgame_grammar::ast::Span;
+
+/// Whether an expression whose closure answered `None` holds `none`.
+pub(super) type NoneTest = Box<dyn Fn(&Env) -> bool + Send + Sync>;
+
+/// The test of `none` of `e`, a local or a global variable of a word type (its closure answers
+/// `None` exactly where it holds `none`); `None` for any other expression, whose `None` says
+/// nothing of `none`.
+pub(super) fn holds_none(cx: &mut Cx, e: &Expr) -> Option<NoneTest> {
+    match &e.kind {
+        ExprKind::Local(s) if cx.type_of_local(*s).is_some_and(is_word) => {
+            let i = cx.slot(*s).ok()?;
+            Some(Box::new(move |env| env.slots.get(i) == Some(&NONE)))
+        }
+        ExprKind::Global(v) if cx.p.vars.get(v.index()).is_some_and(|d| is_word(&d.ty)) => {
+            let v = *v;
+            Some(Box::new(move |env| {
+                matches!(env.s.globals.get(env.l.var(v)), Some(Value::None))
+            }))
+        }
+        _ => None,
+    }
+}
+
+/// The two sides of arithmetic where one may hold `none`: the walker's error where one does.
+struct Sides {
+    a: Int,
+    b: Int,
+    a_none: Option<NoneTest>,
+    b_none: Option<NoneTest>,
+    op: BinOp,
+    span: Span,
+}
+
+impl Sides {
+    /// Both sides' numbers, or `None`: unexplained, or the walker's error kept in the `Env`.
+    #[inline]
+    fn both(&self, env: &mut Env) -> Option<(i64, i64)> {
+        let Some(i) = (self.a)(env) else {
+            return self.first_none(env);
+        };
+        let Some(j) = (self.b)(env) else {
+            return self.second_none(env, i);
+        };
+        Some((i, j))
+    }
+
+    /// The first side answered `None`: where it is `none`, the walker evaluates the second side,
+    /// then fails naming both (or with the second side's own error).
+    #[cold]
+    fn first_none(&self, env: &mut Env) -> Option<(i64, i64)> {
+        if !self.a_none.as_ref().is_some_and(|t| t(env)) {
+            return None;
+        }
+        let second = match (self.b)(env) {
+            Some(j) => format!("`{j}`"),
+            None if self.b_none.as_ref().is_some_and(|t| t(env)) => "none".to_string(),
+            None => return None,
+        };
+        let message = format!("cannot apply `{}` to none and {second}", self.op.symbol());
+        env.fail(self.span, &message)
+    }
+
+    /// The second side answered `None` after the first gave `i`.
+    #[cold]
+    fn second_none(&self, env: &mut Env, i: i64) -> Option<(i64, i64)> {
+        if !self.b_none.as_ref().is_some_and(|t| t(env)) {
+            return None;
+        }
+        let message = format!("cannot apply `{}` to `{i}` and none", self.op.symbol());
+        env.fail(self.span, &message)
+    }
+}
+
+/// `a op b` of numbers (`+`, `-`, `*`, `/`, `%`) where a side may hold `none` (`holds_none`):
+/// the walker's errors for `none`, an overflow and a division by zero; `None` where neither side
+/// may hold `none` (expr.rs compiles it without the tests).
+pub(super) fn arithmetic(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr, span: Span) -> C<Option<Int>> {
+    if !matches!(
+        op,
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem
+    ) {
+        return Ok(None);
+    }
+    let (a_none, b_none) = (holds_none(cx, a), holds_none(cx, b));
+    if a_none.is_none() && b_none.is_none() {
+        return Ok(None);
+    }
+    let sides = Sides {
+        a: compile(cx, a)?,
+        b: compile(cx, b)?,
+        a_none,
+        b_none,
+        op,
+        span,
+    };
+    Ok(Some(match op {
+        BinOp::Add => Box::new(move |env| {
+            let (i, j) = sides.both(env)?;
+            i.checked_add(j).or_else(|| env.fail(span, OVERFLOW))
+        }),
+        BinOp::Sub => Box::new(move |env| {
+            let (i, j) = sides.both(env)?;
+            i.checked_sub(j).or_else(|| env.fail(span, OVERFLOW))
+        }),
+        BinOp::Mul => Box::new(move |env| {
+            let (i, j) = sides.both(env)?;
+            i.checked_mul(j).or_else(|| env.fail(span, OVERFLOW))
+        }),
+        _ => Box::new(move |env| {
+            let (i, j) = sides.both(env)?;
+            super::expr::arithmetic_in(env, op, i, j, span)
+        }),
+    }))
+}
