@@ -289,7 +289,7 @@ impl<'a> Mach<'a> {
             let walked = done.as_ref().err().map(|e| (e.span, e.message.as_str()));
             assert_eq!(
                 walked,
-                Some((fault.span, fault.message.as_str())),
+                Some((fault.span, fault.message().as_str())),
                 "the closures met an error the walker does not raise"
             );
         }

@@ -29,15 +29,51 @@ pub(crate) struct Env<'g> {
     pub draws: Option<&'g mut super::draws::Draws>,
     /// The runtime error a closure met, where it answered `None` for it (`Env::fail`): the
     /// walker's error for the same evaluation, raised by the statement that ran the closure
-    /// (segments.rs) instead of handing the statement to the walker.
+    /// (segments.rs) instead of handing the statement to the walker. A plain value: an `Env` is
+    /// made and dropped for nearly every closure a statement or a menu runs.
     pub fault: Option<Fault>,
 }
 
-/// A runtime error met by a closure: where, and the walker's message for it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A runtime error met by a closure: where, and what (its message is built when it is raised).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Fault {
     pub span: cardgame_grammar::ast::Span,
-    pub message: String,
+    pub failure: Failure,
+}
+
+/// What a closure met, as the walker words it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Failure {
+    /// "arithmetic overflow".
+    Overflow,
+    /// "division by zero".
+    DivisionByZero,
+    /// "cannot apply `-` to `4` and none": an operator and its sides, `None` for `none`.
+    Apply {
+        op: crate::program::BinOp,
+        first: Option<i64>,
+        second: Option<i64>,
+    },
+    /// "expected a player, found none".
+    Expected(&'static str),
+}
+
+impl Fault {
+    /// The walker's message.
+    pub fn message(&self) -> String {
+        let side = |v: Option<i64>| v.map_or_else(|| "none".to_string(), |i| format!("`{i}`"));
+        match self.failure {
+            Failure::Overflow => "arithmetic overflow".to_string(),
+            Failure::DivisionByZero => "division by zero".to_string(),
+            Failure::Apply { op, first, second } => format!(
+                "cannot apply `{}` to {} and {}",
+                op.symbol(),
+                side(first),
+                side(second)
+            ),
+            Failure::Expected(what) => format!("expected {what}, found none"),
+        }
+    }
 }
 
 /// What the closures make while they run that a slot cannot hold, the slot holding its place here.
@@ -82,15 +118,12 @@ impl<'g> Env<'g> {
         }
     }
 
-    /// Answers `None` for the runtime error `message` at `span`, kept in [`Env::fault`] (the
+    /// Answers `None` for the runtime error `failure` at `span`, kept in [`Env::fault`] (the
     /// first one met: an evaluation stops at its first error).
     #[cold]
-    pub fn fail<T>(&mut self, span: cardgame_grammar::ast::Span, message: &str) -> Option<T> {
+    pub fn fail<T>(&mut self, span: cardgame_grammar::ast::Span, failure: Failure) -> Option<T> {
         if self.fault.is_none() {
-            self.fault = Some(Fault {
-                span,
-                message: message.to_string(),
-            });
+            self.fault = Some(Fault { span, failure });
         }
         None
     }

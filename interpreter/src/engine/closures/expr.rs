@@ -6,7 +6,7 @@
 //! At run time a closure answers `None` where the walker would fail or where the state holds a
 //! value that is not a word: the caller then leaves the whole question to the walker.
 
-use super::env::{word, Env, NONE, SLOTS};
+use super::env::{word, Env, Failure, NONE, SLOTS};
 use super::items::Given;
 use crate::program::{BinOp, Expr, ExprKind, Program, Ty, UnOp};
 use crate::value::Value;
@@ -475,19 +475,19 @@ pub(super) fn as_is(cx: &Cx, x: &Expr) -> bool {
 }
 
 /// The walker's message for an arithmetic result out of range.
-pub(super) const OVERFLOW: &str = "arithmetic overflow";
+pub(super) const OVERFLOW: Failure = Failure::Overflow;
 
 /// `i op j` of numbers, `+`, `-`, `*`, `/` and `%` (rounded down, as the walker does); where the
 /// walker fails, its message (an overflow, a division by zero), or `None` for an operator that is
 /// not one of these.
-pub(super) fn arithmetic(op: BinOp, i: i64, j: i64) -> Result<i64, Option<&'static str>> {
+pub(super) fn arithmetic(op: BinOp, i: i64, j: i64) -> Result<i64, Option<Failure>> {
     match op {
         BinOp::Add => i.checked_add(j).ok_or(Some(OVERFLOW)),
         BinOp::Sub => i.checked_sub(j).ok_or(Some(OVERFLOW)),
         BinOp::Mul => i.checked_mul(j).ok_or(Some(OVERFLOW)),
         BinOp::Div | BinOp::Rem => {
             if j == 0 {
-                return Err(Some("division by zero"));
+                return Err(Some(Failure::DivisionByZero));
             }
             let q = i.checked_div(j).ok_or(Some(OVERFLOW))?;
             let r = i - q * j;
@@ -516,7 +516,7 @@ pub(super) fn arithmetic(op: BinOp, i: i64, j: i64) -> Result<i64, Option<&'stat
 pub(super) fn arithmetic_in(env: &mut Env, op: BinOp, i: i64, j: i64, span: Span) -> Option<i64> {
     match arithmetic(op, i, j) {
         Ok(v) => Some(v),
-        Err(Some(message)) => env.fail(span, message),
+        Err(Some(failure)) => env.fail(span, failure),
         Err(None) => None,
     }
 }

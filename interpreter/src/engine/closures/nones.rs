@@ -6,7 +6,7 @@
 //! so the arithmetic's closure keeps the walker's error in `Env::fault` (env.rs) and the statement
 //! raises it instead of handing itself to the walker.
 
-use super::env::{Env, NONE};
+use super::env::{Env, Failure, NONE};
 use super::expr::{compile, is_word, Cx, Int, C, OVERFLOW};
 use crate::program::{BinOp, Expr, ExprKind};
 use crate::value::Value;
@@ -65,12 +65,12 @@ impl Sides {
             return None;
         }
         let second = match (self.b)(env) {
-            Some(j) => format!("`{j}`"),
-            None if self.b_none.as_ref().is_some_and(|t| t(env)) => "none".to_string(),
+            Some(j) => Some(j),
+            None if self.b_none.as_ref().is_some_and(|t| t(env)) => None,
             None => return None,
         };
-        let message = format!("cannot apply `{}` to none and {second}", self.op.symbol());
-        env.fail(self.span, &message)
+        let (op, first) = (self.op, None);
+        env.fail(self.span, Failure::Apply { op, first, second })
     }
 
     /// The second side answered `None` after the first gave `i`.
@@ -79,8 +79,8 @@ impl Sides {
         if !self.b_none.as_ref().is_some_and(|t| t(env)) {
             return None;
         }
-        let message = format!("cannot apply `{}` to `{i}` and none", self.op.symbol());
-        env.fail(self.span, &message)
+        let (op, first, second) = (self.op, Some(i), None);
+        env.fail(self.span, Failure::Apply { op, first, second })
     }
 }
 

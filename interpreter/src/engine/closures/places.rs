@@ -148,15 +148,20 @@ pub(super) fn assign(sx: &mut Sx, t: &Target, op: AssignOp, e: &Expr, span: Span
         };
         let new = match op {
             AssignOp::Set => v,
-            // The walker's sum or difference, its overflow the walker's error.
+            // Past the largest number, the walker's error (`Mach::combine`).
             AssignOp::Add | AssignOp::Sub => {
-                let cur @ Value::Int(_) = m.read_place(&pl) else {
+                let Value::Int(cur) = m.read_place(&pl) else {
                     return Ok(Ctl::Walk);
                 };
-                match m.combine(op, cur, Value::Int(v), span)? {
-                    Value::Int(r) => r,
-                    _ => return Ok(Ctl::Walk),
-                }
+                let r = if op == AssignOp::Sub {
+                    cur.checked_sub(v)
+                } else {
+                    cur.checked_add(v)
+                };
+                let Some(r) = r else {
+                    return super::stmts::fails(m, span, super::expr::OVERFLOW);
+                };
+                r
             }
         };
         write(m, regs, &s, &pl, new, span)?;
@@ -182,7 +187,7 @@ pub(super) fn pay(sx: &mut Sx, e: &Expr, t: &Target, span: Span) -> C<Step> {
                     write(m, regs, &s, &pl, left, span)?;
                     Ok(Ctl::Next)
                 }
-                None => super::stmts::fails(m, span, super::expr::OVERFLOW.into()),
+                None => super::stmts::fails(m, span, super::expr::OVERFLOW),
             },
             Value::Int(_) | Value::None => Ok(failed(m, span)),
             _ => Ok(Ctl::Walk),

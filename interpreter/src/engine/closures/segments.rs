@@ -139,7 +139,7 @@ pub(crate) fn run(m: &mut Mach, code: &BlockCode, i: u32) -> stmts::R<Option<Flo
                 // `Mach::run_block` checks that it fails with the same error.
                 #[cfg(not(debug_assertions))]
                 if let Some(Some(fault)) = m.fault.take() {
-                    return Err(m.err(fault.span, fault.message));
+                    return Err(m.err(fault.span, fault.message()));
                 }
                 return Ok(None);
             }
@@ -298,7 +298,7 @@ pub(super) fn turn(sx: &mut Sx, e: &Expr, body: BlockId) -> super::expr::C<Step>
                 ))
             }) =>
             {
-                return stmts::fails(m, span, "expected a player, found none".into());
+                return stmts::fails(m, span, super::env::Failure::Expected("a player"));
             }
             _ => return Ok(Ctl::Walk),
         };

@@ -223,11 +223,11 @@ pub(super) fn eval(m: &mut Mach, regs: &mut Regs, f: &Int) -> Option<i64> {
     v
 }
 
-/// Gives way for the walker's runtime error `message` at `span`, which the segment raises
+/// Gives way for the walker's runtime error `failure` at `span`, which the segment raises
 /// (`Mach::fault`; in debug builds the walker runs the statement and is checked to fail so).
 #[cold]
-pub(super) fn fails(m: &mut Mach, span: Span, message: String) -> R<Ctl> {
-    m.fault = Some(Some(super::env::Fault { span, message }));
+pub(super) fn fails(m: &mut Mach, span: Span, failure: super::env::Failure) -> R<Ctl> {
+    m.fault = Some(Some(super::env::Fault { span, failure }));
     Ok(Ctl::Walk)
 }
 
