@@ -474,12 +474,12 @@ pub(super) fn as_is(cx: &Cx, x: &Expr) -> bool {
         && cx.type_of_local(s).is_some_and(is_word))
 }
 
-/// The walker's message for an arithmetic result out of range.
+/// An arithmetic result out of range, which the walker fails on.
 pub(super) const OVERFLOW: Failure = Failure::Overflow;
 
 /// `i op j` of numbers, `+`, `-`, `*`, `/` and `%` (rounded down, as the walker does); where the
-/// walker fails, its message (an overflow, a division by zero), or `None` for an operator that is
-/// not one of these.
+/// walker fails, what on (an overflow, a division by zero), or `None` for an operator that is not
+/// one of these.
 pub(super) fn arithmetic(op: BinOp, i: i64, j: i64) -> Result<i64, Option<Failure>> {
     match op {
         BinOp::Add => i.checked_add(j).ok_or(Some(OVERFLOW)),

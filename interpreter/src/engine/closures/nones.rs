@@ -7,7 +7,9 @@
 //! raises it instead of handing itself to the walker.
 
 use super::env::{Env, Failure, NONE};
-use super::expr::{compile, is_word, Cx, Int, C, OVERFLOW};
+use super::expr::{compile, is_word, Cx, Int, C};
+use super::stmts::Regs;
+use crate::engine::exec::Mach;
 use crate::program::{BinOp, Expr, ExprKind};
 use crate::value::Value;
 use cardgame_grammar::ast::Span;
@@ -106,22 +108,14 @@ pub(super) fn arithmetic(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr, span: Span)
         op,
         span,
     };
-    Ok(Some(match op {
-        BinOp::Add => Box::new(move |env| {
-            let (i, j) = sides.both(env)?;
-            i.checked_add(j).or_else(|| env.fail(span, OVERFLOW))
-        }),
-        BinOp::Sub => Box::new(move |env| {
-            let (i, j) = sides.both(env)?;
-            i.checked_sub(j).or_else(|| env.fail(span, OVERFLOW))
-        }),
-        BinOp::Mul => Box::new(move |env| {
-            let (i, j) = sides.both(env)?;
-            i.checked_mul(j).or_else(|| env.fail(span, OVERFLOW))
-        }),
-        _ => Box::new(move |env| {
-            let (i, j) = sides.both(env)?;
-            super::expr::arithmetic_in(env, op, i, j, span)
-        }),
-    }))
+    Ok(Some(Box::new(move |env| {
+        let (i, j) = sides.both(env)?;
+        super::expr::arithmetic_in(env, op, i, j, span)
+    })))
+}
+
+/// Whether `e`, whose closure just answered `None` in a statement, holds `none` (`holds_none`).
+pub(super) fn held(test: &Option<NoneTest>, m: &Mach, regs: &mut Regs) -> bool {
+    test.as_ref()
+        .is_some_and(|t| t(&Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots)))
 }

@@ -288,16 +288,7 @@ pub(super) fn turn(sx: &mut Sx, e: &Expr, body: BlockId) -> super::expr::C<Step>
     Ok(Box::new(move |m, regs| {
         let player = match stmts::eval(m, regs, &pf) {
             Some(p) if (0..m.s.players as i64).contains(&p) => p as u8,
-            None if none.as_ref().is_some_and(|t| {
-                t(&super::env::Env::new(
-                    m.p,
-                    m.s,
-                    m.l,
-                    regs.you,
-                    &mut regs.slots,
-                ))
-            }) =>
-            {
+            None if super::nones::held(&none, m, regs) => {
                 return stmts::fails(m, span, super::env::Failure::Expected("a player"));
             }
             _ => return Ok(Ctl::Walk),

@@ -217,8 +217,9 @@ pub(super) fn eval(m: &mut Mach, regs: &mut Regs, f: &Int) -> Option<i64> {
     let mut env = Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots);
     env.draws = m.draws.as_deref_mut();
     let v = f(&mut env);
-    if v.is_none() && m.fault.is_none() {
-        m.fault = Some(env.fault.take());
+    // The first closure of the statement to give way, and why (`Mach::fault`).
+    if v.is_none() {
+        m.fault.get_or_insert(env.fault);
     }
     v
 }
@@ -312,12 +313,10 @@ fn stmt_of(sx: &mut Sx, st: &Stmt, at: At) -> C<Step> {
                     let Some(w) = eval(m, regs, &f) else {
                         // `none` (an empty pile, `first` of no items, a local or a variable that
                         // holds it): the slot holds no word.
-                        let held = none.as_ref().is_some_and(|t| {
-                            t(&Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots))
-                        });
-                        let v = match held {
-                            true => Some(Value::None),
-                            false => nullable.as_ref().and_then(|g| eval_value(m, regs, g)),
+                        let v = if super::nones::held(&none, m, regs) {
+                            Some(Value::None)
+                        } else {
+                            nullable.as_ref().and_then(|g| eval_value(m, regs, g))
                         };
                         if v != Some(Value::None) {
                             return Ok(Ctl::Walk);

@@ -664,8 +664,9 @@ pub(super) fn eval_value(m: &mut Mach, regs: &mut Regs, f: &Val) -> Option<Value
     // The statement's copy of the generator, where it keeps its draws (draws.rs).
     env.draws = m.draws.as_deref_mut();
     let v = f(&mut env);
-    if v.is_none() && m.fault.is_none() {
-        m.fault = Some(env.fault.take());
+    // The first closure of the statement to give way, and why (`Mach::fault`).
+    if v.is_none() {
+        m.fault.get_or_insert(env.fault);
     }
     #[cfg(test)]
     {
@@ -679,8 +680,9 @@ pub(super) fn eval_value(m: &mut Mach, regs: &mut Regs, f: &Val) -> Option<Value
 pub(super) fn eval_list(m: &mut Mach, regs: &mut Regs, f: &Items) -> Option<Arc<Vec<Value>>> {
     let mut env = Env::new(m.p, m.s, m.l, regs.you, &mut regs.slots);
     let v = f(&mut env);
-    if v.is_none() && m.fault.is_none() {
-        m.fault = Some(env.fault.take());
+    // The first closure of the statement to give way, and why (`Mach::fault`).
+    if v.is_none() {
+        m.fault.get_or_insert(env.fault);
     }
     #[cfg(test)]
     {
