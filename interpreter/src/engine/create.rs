@@ -93,10 +93,8 @@ pub(crate) fn create(p: &Program, l: &mut Layout, s: &mut State, config: &GameCo
         let compiled = (p.closures.as_deref())
             .filter(|_| s.fixed.closures)
             .and_then(|cl| cl.column(i, config.players, (p, s, l)));
-        let v = match compiled {
-            Some(v) => v,
-            None => Mach::new(p, l, s).eval_at(super::sites::Site::Columns, e)?,
-        };
+        let site = super::sites::Site::Columns;
+        let v = Mach::new(p, l, s).answered_at(site, e, compiled, Mach::eval_at)?;
         l.columns.push(v);
     }
     let mut copies = Vec::with_capacity(p.kinds.len());
@@ -258,10 +256,7 @@ fn size(p: &Program, l: &Layout, s: &mut State, i: usize, e: &crate::program::Ex
     let compiled = (p.closures.as_deref())
         .filter(|_| s.fixed.closures)
         .and_then(|cl| cl.size(i, (p, s, l)));
-    match compiled {
-        Some(n) => Ok(n),
-        None => Mach::new(p, l, s).eval_int_at(super::sites::Site::Size, e),
-    }
+    Mach::new(p, l, s).answered_at(super::sites::Site::Size, e, compiled, Mach::eval_int_at)
 }
 
 /// Variable `vi`'s initial value, `you` the player whose it is (else the active player): by its
@@ -270,8 +265,6 @@ fn initial(p: &Program, l: &Layout, s: &mut State, vi: usize, you: u8) -> R<Valu
     let compiled = (p.closures.as_deref())
         .filter(|_| s.fixed.closures)
         .and_then(|cl| cl.initial(vi, (p, s, l), you));
-    match compiled {
-        Some(v) => Ok(v),
-        None => Mach::new(p, l, s).eval_at(super::sites::Site::Init, &p.vars[vi].init),
-    }
+    let (site, e) = (super::sites::Site::Init, &p.vars[vi].init);
+    Mach::new(p, l, s).answered_at(site, e, compiled, Mach::eval_at)
 }

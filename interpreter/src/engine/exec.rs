@@ -285,14 +285,7 @@ impl<'a> Mach<'a> {
         }
         let done = self.exec_walked(stmt, At { block: b, idx: i });
         #[cfg(debug_assertions)]
-        if let Some(fault) = fault {
-            let walked = done.as_ref().err().map(|e| (e.span, e.message.as_str()));
-            assert_eq!(
-                walked,
-                Some((fault.span, fault.message().as_str())),
-                "the closures met an error the walker does not raise"
-            );
-        }
+        super::sites::check_oracle(fault, &done);
         done
     }
 
@@ -474,10 +467,8 @@ impl<'a> Mach<'a> {
                     for (i, a) in start.args.iter().enumerate() {
                         let compiled = (closures.zip(start.test))
                             .and_then(|(cl, t)| cl.start_arg(t, i, (p, self.s, self.l)));
-                        locals.push(match compiled {
-                            Some(v) => v,
-                            None => self.eval_at(super::sites::Site::Start, a)?,
-                        });
+                        let site = super::sites::Site::Start;
+                        locals.push(self.answered_at(site, a, compiled, Mach::eval_at)?);
                     }
                     crate::engine::state::grow_locals(&mut locals, def.body.slots as usize);
                     self.push_call(

@@ -544,10 +544,20 @@ impl Game {
             .filter(|_| st.fixed.closures)
             .zip(at)
             .and_then(|(cl, at)| cl.test_value(at, (prog, st, layout), slots, &locals));
-        match compiled {
-            Some(v) => Ok(v),
-            None => self.eval_with_locals(expr, slots, locals),
+        let fault = match compiled {
+            Some(Ok(v)) => return Ok(v),
+            Some(Err(fault)) => fault,
+            None => None,
+        };
+        // A runtime error the closures met, raised as the walker raises it (debug builds: the
+        // walker's, checked to be the same).
+        #[cfg(not(debug_assertions))]
+        if let Some(fault) = fault {
+            return Err(self.mach().err(fault.span, fault.message()));
         }
+        let walked = self.eval_with_locals(expr, slots, locals);
+        sites::check_oracle(fault, &walked);
+        walked
     }
 
     fn eval_in(

@@ -151,8 +151,16 @@ impl Game {
         let compiled = (p.closures.as_deref())
             .filter(|_| self.st.fixed.closures && !self.st.recording)
             .and_then(|cl| cl.seat_value(f, (p, &self.st, &self.layout), seat));
-        if compiled.is_some() {
-            return compiled;
+        // A runtime error the closures met is the walker's too (no value: as below); debug
+        // builds check it on the walker.
+        let fault = match compiled {
+            Some(Ok(v)) => return Some(v),
+            Some(Err(fault)) => fault,
+            None => None,
+        };
+        #[cfg(not(debug_assertions))]
+        if fault.is_some() {
+            return None;
         }
         let slots = self.prog.fns.get(f)?.slots.max(1);
         let seat = crate::value::Value::Player(seat);
@@ -168,6 +176,7 @@ impl Game {
             g.set_recording(false);
             g.eval_with(call, slots, seat)
         };
+        super::sites::check_oracle(fault, &value);
         match value {
             Ok(crate::value::Value::Int(i)) => Some(i),
             _ => None,

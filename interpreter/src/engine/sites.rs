@@ -2,6 +2,7 @@
 //! the walker evaluates an expression (issue 42's census). Tests count, per place, its calls and
 //! the expressions the walker evaluated under them (`Counted::sites`, engine/probe.rs).
 
+use super::closures::{Answer, Fault};
 use super::exec::{Mach, R};
 use crate::program::Expr;
 use crate::value::Value;
@@ -96,6 +97,31 @@ impl<'a> Mach<'a> {
         r
     }
 
+    /// `e` at `site` given its closure's answer (`None`: it has no closure): the value the closure
+    /// gave; the runtime error it met, raised as the walker raises it (debug builds: `walk`
+    /// evaluates `e` instead and must fail with the same error, the walker being the closures'
+    /// oracle); else `walk`'s value (the walker's).
+    pub(crate) fn answered_at<T>(
+        &mut self,
+        site: Site,
+        e: &Expr,
+        answer: Option<Answer<T>>,
+        walk: fn(&mut Self, Site, &Expr) -> R<T>,
+    ) -> R<T> {
+        let fault = match answer {
+            Some(Ok(v)) => return Ok(v),
+            Some(Err(fault)) => fault,
+            None => None,
+        };
+        #[cfg(not(debug_assertions))]
+        if let Some(fault) = fault {
+            return Err(self.err(fault.span, fault.message()));
+        }
+        let walked = walk(self, site, e);
+        check_oracle(fault, &walked);
+        walked
+    }
+
     /// [`Mach::eval_at`] of a number.
     #[cfg_attr(test, track_caller)]
     pub(crate) fn eval_int_at(&mut self, site: Site, e: &Expr) -> R<i64> {
@@ -106,5 +132,20 @@ impl<'a> Mach<'a> {
                 format!("expected a number, found {}", self.describe(&v)),
             )),
         }
+    }
+}
+
+/// Debug builds: where the closures met `fault` and gave way, the walker's run of the same
+/// evaluation (`walked`) must fail with the same span and message (tests' oracle of the faults).
+#[cfg_attr(not(debug_assertions), allow(unused_variables))]
+pub(crate) fn check_oracle<T>(fault: Option<Fault>, walked: &R<T>) {
+    #[cfg(debug_assertions)]
+    if let Some(fault) = fault {
+        let walked = walked.as_ref().err().map(|e| (e.span, e.message.as_str()));
+        assert_eq!(
+            walked,
+            Some((fault.span, fault.message().as_str())),
+            "the closures met an error the walker does not raise"
+        );
     }
 }

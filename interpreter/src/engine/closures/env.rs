@@ -76,6 +76,12 @@ impl Fault {
     }
 }
 
+/// A closure's answer where it runs outside a statement (a game's creation, a rules test, an
+/// agent's measure): its value, or why it gave none: the runtime error the walker raises there
+/// (`Err(Some(fault))`), or a form or a value it does not handle (`Err(None)`: the walker
+/// evaluates the expression; `Mach::answered_at`).
+pub(crate) type Answer<T> = Result<T, Option<Fault>>;
+
 /// What the closures make while they run that a slot cannot hold, the slot holding its place here.
 #[derive(Default)]
 pub(crate) struct Made {
@@ -126,6 +132,12 @@ impl<'g> Env<'g> {
             self.fault = Some(Fault { span, failure });
         }
         None
+    }
+
+    /// What `closure` gives here, as an [`Answer`]: where it gives `None`, the fault it met, if any.
+    pub fn answer<T>(&mut self, closure: impl FnOnce(&mut Self) -> Option<T>) -> Answer<T> {
+        let value = closure(self);
+        value.ok_or(self.fault)
     }
 }
 

@@ -41,7 +41,7 @@ mod texts;
 mod value;
 
 pub(crate) use draws::Draws;
-pub(crate) use env::Fault;
+pub(crate) use env::{Answer, Fault};
 pub(crate) use kinds::kind_table;
 pub(crate) use segments::{run, segment};
 pub(crate) use tested::TestExpr;
@@ -253,40 +253,47 @@ impl Closures {
     }
 
     /// Column `i` of the table for `players` players, in a game being created, by its closure;
-    /// `None` when it did not compile or cannot answer (the walker evaluates it).
+    /// `None` when it did not compile.
     pub(crate) fn column(
         &self,
         i: usize,
         players: u8,
         (p, s, l): (&Program, &State, &Layout),
-    ) -> Option<Value> {
+    ) -> Option<Answer<Value>> {
         let (_, f) = self.columns.get(i)?.iter().find(|(n, _)| *n == players)?;
         let mut slots = [env::NONE; env::SLOTS];
-        f.as_ref()?(&mut Env::new(p, s, l, s.active, &mut slots))
+        let mut env = Env::new(p, s, l, s.active, &mut slots);
+        let f = f.as_ref()?;
+        Some(env.answer(|env| f(env)))
     }
 
     /// Size `i` of a game being created (`Closures::sizes`: a kind's copies, then the board's
-    /// width and height) by its closure; `None` when it did not compile or cannot answer (the
-    /// walker evaluates it).
-    pub(crate) fn size(&self, i: usize, (p, s, l): (&Program, &State, &Layout)) -> Option<i64> {
+    /// width and height) by its closure; `None` when it did not compile.
+    pub(crate) fn size(
+        &self,
+        i: usize,
+        (p, s, l): (&Program, &State, &Layout),
+    ) -> Option<Answer<i64>> {
         let f = self.sizes.get(i)?.as_ref()?;
         let mut slots = [env::NONE; env::SLOTS];
-        f(&mut Env::new(p, s, l, s.active, &mut slots))
+        let mut env = Env::new(p, s, l, s.active, &mut slots);
+        Some(env.answer(|env| f(env)))
     }
 
     /// The value for `seat` of function `f` of the shape `fn NAME(p: player): int`, `you` the
-    /// active player (as the walker's `Game::eval_with`); `None` when its call did not compile or
-    /// a closure cannot answer (the walker evaluates it). It reads the state and changes nothing.
+    /// active player (as the walker's `Game::eval_with`); `None` when its call did not compile. It
+    /// reads the state and changes nothing.
     pub(crate) fn seat_value(
         &self,
         f: usize,
         (p, s, l): (&Program, &State, &Layout),
         seat: u8,
-    ) -> Option<i64> {
+    ) -> Option<Answer<i64>> {
         let call = self.seats.get(f)?.as_ref()?;
         let mut slots = [env::NONE; env::SLOTS];
         slots[0] = i64::from(seat);
-        call(&mut Env::new(p, s, l, s.active, &mut slots))
+        let mut env = Env::new(p, s, l, s.active, &mut slots);
+        Some(env.answer(|env| call(env)))
     }
 
     /// The rules of a strategy or a rule set compiled, in the order they are tried.
@@ -305,17 +312,17 @@ impl Closures {
     }
 
     /// Variable `v`'s initial value, `you` the player whose it is (or the active player), the
-    /// walker's context on top; `None` when it did not compile or cannot answer (the walker
-    /// evaluates it).
+    /// walker's context on top; `None` when it did not compile.
     pub(crate) fn initial(
         &self,
         v: usize,
         (p, s, l): (&Program, &State, &Layout),
         you: u8,
-    ) -> Option<Value> {
+    ) -> Option<Answer<Value>> {
         let f = self.inits.get(v)?.as_ref()?;
         let mut slots = [env::NONE; env::SLOTS];
-        f(&mut Env::new(p, s, l, you, &mut slots))
+        let mut env = Env::new(p, s, l, you, &mut slots);
+        Some(env.answer(|env| f(env)))
     }
 
     /// Whether trigger `t`'s condition holds for the event's arguments `args`, `you` the owner of

@@ -8,7 +8,7 @@
 //! that may refill, `random`, an overflow, an error), the walker evaluates the expression, failing
 //! where it fails.
 
-use super::env::{self, Env};
+use super::env::{self, Answer, Env};
 use super::expr::Cx;
 use super::functions::Callables;
 use super::value::{compile_value, Val};
@@ -91,14 +91,14 @@ fn frame<'p>(p: &'p Program, t: &TestDef) -> Cx<'p> {
 
 impl super::Closures {
     /// Expression `x` of rules test `t`, its `locals` given in a context of `slots` locals, by
-    /// its closure; `None` when it did not compile or cannot answer (the walker evaluates it).
+    /// its closure; `None` when it did not compile.
     pub(crate) fn test_value(
         &self,
         (t, x): (usize, TestExpr),
         (p, s, l): (&Program, &mut State, &Layout),
         slots: u16,
         locals: &[(u16, Value)],
-    ) -> Option<Value> {
+    ) -> Option<Answer<Value>> {
         let code = self.tests.get(t)?;
         let f = match x {
             TestExpr::Step(j) => code.steps.get(j),
@@ -118,22 +118,24 @@ impl super::Closures {
         }
         let base = s.ctxs.len();
         s.ctxs.push(ctx);
-        let v = f(&mut Env::new(p, s, l, s.active, &mut words));
+        let mut env = Env::new(p, s, l, s.active, &mut words);
+        let v = env.answer(|env| f(env));
         s.truncate_ctxs(base);
-        v
+        Some(v)
     }
 
     /// Argument `i` of rules test `t`'s `start PROC(args)`, by its closure, `you` the active
-    /// player; `None` when it did not compile or cannot answer (the walker evaluates it).
+    /// player; `None` when it did not compile.
     pub(crate) fn start_arg(
         &self,
         t: usize,
         i: usize,
         (p, s, l): (&Program, &State, &Layout),
-    ) -> Option<Value> {
+    ) -> Option<Answer<Value>> {
         let f = self.tests.get(t)?.start.get(i)?.as_ref()?;
         let mut slots = [env::NONE; env::SLOTS];
-        f(&mut Env::new(p, s, l, s.active, &mut slots))
+        let mut env = Env::new(p, s, l, s.active, &mut slots);
+        Some(env.answer(|env| f(env)))
     }
 
     /// How many of the rules tests' expressions compiled, and how many there are.

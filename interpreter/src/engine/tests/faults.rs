@@ -116,3 +116,81 @@ fn the_closures_fail_as_the_walker(statement: &str, message: &str) {
         );
     }
 }
+
+/// A game of `declarations` (declared before its flow) whose creation fails.
+fn created(declarations: &str, engine: Engine) -> (RuntimeError, crate::engine::probe::Counted) {
+    let src = format!(
+        "game \"Faults\" {{ players 2 }}\n{declarations}\nzone vault: set\nflow {{\n  log \"x\"\n}}\n"
+    );
+    let g = Game::new(checked(&src), config(2, 1, engine));
+    let Status::Error(err) = g.status() else {
+        panic!("`{declarations}` does not fail: {:?}", g.status());
+    };
+    (err.clone(), g.counted())
+}
+
+#[test]
+fn a_fault_while_a_game_is_created_is_the_walkers_error_on_the_closures() {
+    let cases = [
+        ("var third: int = 10 / (players - 2)", "division by zero"),
+        (
+            "card \"Gem\" {\n  copies 4611686018427387904 * players\n}",
+            "arithmetic overflow",
+        ),
+        (
+            "table by players {\n  columns worth\n  2: 10 % (players - 2)\n}",
+            "division by zero",
+        ),
+        (
+            "var n: int = 1\nvar worth: int = 9223372036854775807 + n",
+            "arithmetic overflow",
+        ),
+    ];
+    for (declarations, message) in cases {
+        let (walker, _) = created(declarations, Engine::Walker);
+        let (closures, counted) = created(declarations, Engine::Closures);
+        assert_eq!(walker.message, message, "`{declarations}`");
+        assert_eq!(
+            (closures.message.as_str(), closures.span, closures.line),
+            (walker.message.as_str(), walker.span, walker.line),
+            "`{declarations}`"
+        );
+        // Release builds: the closures raise it, the walker evaluates nothing.
+        if !cfg!(debug_assertions) {
+            assert_eq!(counted.evaluated, 0, "`{declarations}`");
+        }
+    }
+}
+
+#[test]
+fn a_fault_in_a_rules_test_is_the_walkers_error_on_the_closures() {
+    let src = r#"
+game "Faults" { players 2 }
+var n: int = 1
+proc deal(k: int) {
+  n = k
+}
+flow {
+  log "x"
+}
+test "an expectation" {
+  expect 10 / (n - 1) == 0
+}
+test "a start" {
+  start deal(9223372036854775807 + n)
+  expect n == 1
+}
+"#;
+    let program = checked(src);
+    let outcomes = crate::testing::run_tests(&program, src);
+    let failures: Vec<String> = (outcomes.iter())
+        .map(|o| format!("{}: {}", o.name, o.failure.as_deref().unwrap_or("passed")))
+        .collect();
+    assert_eq!(
+        failures,
+        [
+            "an expectation: line 11: `expect 10 / (n - 1) == 0`: line 11: division by zero (turn 0, P1 active)",
+            "a start: line 15: `expect n == 1`: the game stopped with an error: line 14: arithmetic overflow (turn 0, P1 active)",
+        ]
+    );
+}
