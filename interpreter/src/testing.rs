@@ -285,6 +285,14 @@ fn run_steps(
             }
         }
     }
+    // Nothing in a test expects a runtime error: one after the last step (or in a test of no
+    // steps) fails it as one before a step does.
+    if let Status::Error(e) = game.status() {
+        let line = program.line_of(t.span.start);
+        return Err(format!(
+            "line {line}: the game stopped with an error after the test's last step: {e}"
+        ));
+    }
     Ok(())
 }
 
