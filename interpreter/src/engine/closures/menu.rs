@@ -237,8 +237,40 @@ pub(super) fn plan(
     })
 }
 
-/// How many sets of identical cards one parameter keeps apart (as the walker's `Tried`).
+/// How many sets of identical cards one parameter keeps apart without allocating.
 const SETS: usize = 16;
+
+/// The sets of identical cards met so far at one parameter: each set's key (kind and face) and
+/// first card; past [`SETS`] sets, kept in a list (a market of many kinds).
+struct Sets {
+    first: [(u32, u32); SETS],
+    n: usize,
+    more: Vec<(u32, u32)>,
+}
+
+impl Sets {
+    fn new() -> Sets {
+        Sets {
+            first: [(u32::MAX, 0); SETS],
+            n: 0,
+            more: Vec::new(),
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &(u32, u32)> {
+        self.first[..self.n].iter().chain(&self.more)
+    }
+
+    fn push(&mut self, set: (u32, u32)) {
+        match self.first.get_mut(self.n) {
+            Some(slot) => {
+                *slot = set;
+                self.n += 1;
+            }
+            None => self.more.push(set),
+        }
+    }
+}
 
 /// Lists the menu, each option added to `out`; `None` when the walker must (what was added is
 /// then the caller's to drop).
@@ -376,8 +408,7 @@ fn offer_cards<const PLAIN: bool>(
     // The decider sees the zone's face-down cards, or only those shown to it.
     let bit = 1u64 << env.you.min(63);
     let sees_down = s.seen_mask(p, zone.z as u32, false) & bit != 0;
-    let mut sets = [(u32::MAX, 0u32); SETS];
-    let mut n = 0;
+    let mut sets = Sets::new();
     for &card in zone.cards.iter().rev() {
         let cs = s.cards.get(card as usize)?;
         let key = (cs.kind as u32) << 1 | cs.face_up as u32;
@@ -385,7 +416,7 @@ fn offer_cards<const PLAIN: bool>(
         let seen = (cs.face_up || sees_down || s.known(card) & bit != 0)
             && (PLAIN || !holds_cards(s, l, card));
         if seen
-            && sets[..n].iter().any(|&(k, first)| {
+            && sets.iter().any(|&(k, first)| {
                 k == key
                     && (PLAIN || (s.cvars).same_row(l, l.n_cvars, first as usize, card as usize))
             })
@@ -393,13 +424,11 @@ fn offer_cards<const PLAIN: bool>(
             continue;
         }
         if seen && plan.merge {
-            *sets.get_mut(n)? = (key, card);
-            n += 1;
+            sets.push((key, card));
         }
         if holds(plan, env, card, cs.kind, others)? {
             if seen && !plan.merge {
-                *sets.get_mut(n)? = (key, card);
-                n += 1;
+                sets.push((key, card));
             }
             out.push((a, Args::One(Value::Card(card))));
         }

@@ -194,3 +194,51 @@ flow {
         );
     }
 }
+
+/// A market of 20 kinds, two copies of each (more sets of identical cards than a menu keeps without
+/// allocating): each kind the decider can pay for is one option, listed by the closures alone and
+/// the same as the walker's, decision by decision.
+#[test]
+fn a_market_of_many_kinds_lists_one_option_a_kind_on_the_closures() {
+    use super::oracle::{checked, config};
+    use crate::engine::Engine;
+    let kinds: String = (1..=20)
+        .map(|k| format!("card \"K{k}\" {{ copies 2 price {} }}\n", k % 5))
+        .collect();
+    let src = format!(
+        r#"
+game "Market" {{ players 2 }}
+property price: int = 0
+var gold per player: int = 4 min 0
+zone market: set
+zone hand per player: set, owner
+{kinds}
+action buy(c in market) label "Buy {{c}}" if you.gold >= c.price {{
+  move c to you.hand
+  you.gold -= c.price
+}}
+setup {{ move box to market }}
+flow {{
+  repeat 3 {{ for p in everyone {{ turn p {{ actions by p until pass [buy] }} }} }}
+  win everyone "done"
+}}
+"#
+    );
+    let program = checked(&src);
+    let menus = |engine: Engine| {
+        let mut g = Game::new(program.clone(), config(2, 5, engine));
+        let mut seen = Vec::new();
+        while let Status::Decision(d) = g.status() {
+            seen.push(d.options.clone());
+            let last = d.options.len() - 1;
+            g.apply(last).expect("applies");
+        }
+        (seen, g.counted().evaluated)
+    };
+    let (closures, evaluated) = menus(Engine::Closures);
+    let (walker, _) = menus(Engine::Walker);
+    assert_eq!(closures, walker);
+    // The first menu: every kind priced at most 4 (all 20), and `pass`.
+    assert_eq!(closures.first().map(Vec::len), Some(21));
+    assert_eq!(evaluated, 0, "the walker evaluated {evaluated} expressions");
+}
