@@ -273,6 +273,13 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             let table: Box<[bool]> = (cx.p.kinds.iter())
                 .map(|k| k.tags.binary_search(t).is_ok() != *negated)
                 .collect();
+            // A pile's top card may be `none`, which no tag test holds for (the walker's).
+            if let Some(pf) = super::piles::pile_or_none(cx, x)? {
+                return Ok(Box::new(move |env| match pf(env)? {
+                    Some(c) => Some(*table.get(kind_of(env, c)?)? as i64),
+                    None => Some(0),
+                }));
+            }
             let cf = compile(cx, x)?;
             Box::new(move |env| {
                 let c = cf(env)?;
@@ -284,6 +291,13 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
                 return Err("a kind test of an expression not known to be a card");
             }
             let (k, negated) = (k.0 as usize, *negated);
+            // A pile's top card may be `none`, which no kind test holds for (the walker's).
+            if let Some(pf) = super::piles::pile_or_none(cx, x)? {
+                return Ok(Box::new(move |env| match pf(env)? {
+                    Some(c) => Some(((kind_of(env, c)? == k) != negated) as i64),
+                    None => Some(0),
+                }));
+            }
             let cf = compile(cx, x)?;
             Box::new(move |env| {
                 let c = cf(env)?;

@@ -4,6 +4,7 @@
 //! of its top or bottom card answers only where it holds one; a `let`, `=`, move or call argument
 //! of a pile refills it first (`Refill`) and then reads `none` or the fewer cards it holds.
 
+use super::env::Env;
 use super::expr::{compile, Cx, Int, C};
 use super::stmts::{type_of, Regs};
 use super::value::{compile_value, Val};
@@ -15,15 +16,45 @@ use cardgame_grammar::ast::Position;
 /// The top or bottom card of a pile as a word, when it holds one: an empty pile is the walker's
 /// (it may refill).
 pub(super) fn pile_card(cx: &mut Cx, position: Position, zone: &Expr) -> C<Int> {
+    let f = card_or_none(cx, position, zone)?;
+    Ok(Box::new(move |env| f(env)?))
+}
+
+/// The top or bottom card of a pile, or `none` (`Some(None)`) when the pile is empty and its zone
+/// has no `refill` (the walker's read finds it empty too); `None` when an empty pile may refill
+/// (the walker's read refills it first).
+pub(super) type CardOrNone = Box<dyn Fn(&mut Env) -> Option<Option<i64>> + Send + Sync>;
+
+/// [`CardOrNone`] of `top of ZONE` (`bottom of ZONE`).
+fn card_or_none(cx: &mut Cx, position: Position, zone: &Expr) -> C<CardOrNone> {
     if type_of(cx, zone) != Some(Ty::Zone) {
         return Err("a pile of what is not known to be a zone");
     }
     let (zf, top) = (compile(cx, zone)?, position == Position::Top);
     Ok(Box::new(move |env| {
-        let cards = &env.s.zones.get(usize::try_from(zf(env)?).ok()?)?.cards;
+        let z = usize::try_from(zf(env)?).ok()?;
+        let cards = &env.s.zones.get(z)?.cards;
         let c = if top { cards.last() } else { cards.first() };
-        c.map(|&c| c as i64)
+        match c {
+            Some(&c) => Some(Some(c as i64)),
+            None => {
+                let def = env.p.zones.get(env.s.zones.def(z).index())?;
+                def.refill.is_none().then_some(None)
+            }
+        }
     }))
+}
+
+/// `e` as [`CardOrNone`] where it is a pile's top or bottom card (`Ok(None)`: it is not).
+pub(super) fn pile_or_none(cx: &mut Cx, e: &Expr) -> C<Option<CardOrNone>> {
+    match &e.kind {
+        ExprKind::Pile {
+            position,
+            count: None,
+            zone,
+        } => Ok(Some(card_or_none(cx, *position, zone)?)),
+        _ => Ok(None),
+    }
 }
 
 /// `e` read where its word closure answered `None`, as a value that may be `none` (a local given
@@ -108,8 +139,10 @@ pub(super) fn pile(
         return Err("a pile of what is not known to be a zone");
     }
     let Some(count) = count else {
-        let cf = pile_card(cx, position, zone)?;
-        return Ok(Box::new(move |env| Some(Value::Card(cf(env)? as u32))));
+        let cf = card_or_none(cx, position, zone)?;
+        return Ok(Box::new(move |env| {
+            Some(cf(env)?.map_or(Value::None, |c| Value::Card(c as u32)))
+        }));
     };
     let (zf, top) = (compile(cx, zone)?, position == Position::Top);
     let nf = compile(cx, count)?;

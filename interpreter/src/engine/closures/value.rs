@@ -68,6 +68,7 @@ pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
             | ExprKind::Prop(..)
             | ExprKind::TagOf(..)
             | ExprKind::Field(crate::ops::Field::Owner, _)
+            | ExprKind::Pile { count: None, .. }
             | ExprKind::Builtin(
                 Builtin::First | Builtin::Last | Builtin::At | Builtin::Seat,
                 _

@@ -444,3 +444,70 @@ flow {
     assert!(seats >= 100, "{seats} seats measured");
     assert_eq!(evaluated, 0, "evaluated by the walker");
 }
+
+#[test]
+fn the_top_card_of_an_empty_pile_without_refill_is_none_on_the_closures() {
+    // Doors of one card each, one left empty: the top card of an empty pile that cannot refill is
+    // `none` (shown, revealed, tested for a kind or a tag, filtered on), as the walker reads it;
+    // the games agree with the walker's, and the closures answer every read.
+    let src = r#"
+game "Doors" {
+  players 2
+}
+tags look: Shiny
+card "Car" {
+  is Shiny
+}
+card "Goat" {
+  copies 2
+}
+zone door1: pile, hidden
+zone door2: pile, hidden
+zone door3: pile, hidden
+var found per player shown: int = 0
+fn door(n: int): zone = if n == 1 then door1 else if n == 2 then door2 else door3
+action open(n in [1, 2, 3]) label "Open {n}" if not (top of door(n) is "Goat") {
+  show top of door(n) to you
+  reveal top of door(n)
+  if top of door(n) is "Car" {
+    you.found += 2
+  }
+  if top of door(n) is Shiny {
+    you.found += 1
+  }
+  if top of door(n) is not "Car" {
+    you.found += 10
+  }
+  move top of door(n) to box
+}
+flow {
+  move cards("Car", box) to door1
+  move cards("Goat", box) to door2
+  repeat 3 {
+    for p in everyone {
+      turn p {
+        actions by p once [open]
+      }
+    }
+  }
+  win [p for p in everyone where p.found == max(q.found for q in everyone)] "most found"
+}
+"#;
+    let p = checked(src);
+    compiles_whole(&p);
+    assert!(lockstep_in(&p, "doors", 2, 8, false) >= 8);
+    assert!(lockstep_in(&p, "doors", 2, 8, true) >= 8);
+    for seed in 0..8 {
+        let mut game = Game::new(p.clone(), config(2, seed, Engine::Closures));
+        while let Status::Decision(d) = game.status() {
+            let last = d.options.len() - 1;
+            game.apply(last).expect("an option");
+        }
+        let counted = game.counted();
+        assert_eq!(
+            (counted.walked, counted.statements, counted.evaluated),
+            (0, 0, 0),
+            "seed {seed}: {counted:?}"
+        );
+    }
+}
