@@ -57,24 +57,28 @@ fn word(cx: &mut Cx, e: &Expr) -> Option<Val> {
     Some(Box::new(move |env| Some(of_word(&t, f(env)?))))
 }
 
+/// Whether `e` is read below as a value even where it is a word: what may be `none` (a word
+/// closure answers `None` for it, which would leave the whole expression to the walker), and an
+/// `if` of which a branch may be.
+fn read_as_value(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Local(_)
+        | ExprKind::Const(_)
+        | ExprKind::Prop(..)
+        | ExprKind::TagOf(..)
+        | ExprKind::Field(crate::ops::Field::Owner, _)
+        | ExprKind::Pile { count: None, .. }
+        | ExprKind::Builtin(Builtin::First | Builtin::Last | Builtin::At | Builtin::Seat, _) => {
+            true
+        }
+        ExprKind::If(_, a, b) => read_as_value(a) || read_as_value(b),
+        _ => false,
+    }
+}
+
 /// Compiles `e` into a closure giving its value.
 pub(crate) fn compile_value(cx: &mut Cx, e: &Expr) -> C<Val> {
-    // Read below as values: what is not a word, and what may be `none` (a word closure answers
-    // `None` for it, which would leave the whole expression to the walker).
-    let below = matches!(
-        e.kind,
-        ExprKind::Local(_)
-            | ExprKind::Const(_)
-            | ExprKind::Prop(..)
-            | ExprKind::TagOf(..)
-            | ExprKind::Field(crate::ops::Field::Owner, _)
-            | ExprKind::Pile { count: None, .. }
-            | ExprKind::Builtin(
-                Builtin::First | Builtin::Last | Builtin::At | Builtin::Seat,
-                _
-            )
-    );
-    if !below {
+    if !read_as_value(e) {
         if let Some(f) = word(cx, e) {
             return Ok(f);
         }

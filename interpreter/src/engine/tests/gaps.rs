@@ -511,3 +511,58 @@ flow {
         );
     }
 }
+
+#[test]
+fn an_if_whose_branch_may_be_none_is_a_value_on_the_closures() {
+    // `seat(9)` of two players and `first` of no cards are `none`: an `if` of such a branch is
+    // read as a value, kept in a local and compared, as the walker reads it.
+    let src = r#"
+game "Branches" {
+  players 2
+}
+card "Coin" {
+  copies 4
+}
+zone hand per player: set
+var met per player shown: int = 0
+action look(n in [1, 2, 3]) {
+  let merchant = if n == 1 then seat(9) else seat(n - 1)
+  if merchant == none {
+    you.met += 5
+  } else {
+    merchant.met += 1
+  }
+  let coin = if n == 3 then first(you.hand) else first(cards("Coin", box))
+  if coin != none {
+    move coin to you.hand
+  }
+}
+flow {
+  repeat 4 {
+    for p in everyone {
+      turn p {
+        actions by p once [look]
+      }
+    }
+  }
+  win [p for p in everyone where p.met == max(q.met for q in everyone)] "most met"
+}
+"#;
+    let p = checked(src);
+    compiles_whole(&p);
+    assert!(lockstep_in(&p, "branches", 2, 8, false) >= 8);
+    for seed in 0..8 {
+        let mut game = Game::new(p.clone(), config(2, seed, Engine::Closures));
+        let mut k = seed as usize;
+        while let Status::Decision(d) = game.status() {
+            k += 1;
+            game.apply(k % d.options.len()).expect("an option");
+        }
+        let counted = game.counted();
+        assert_eq!(
+            (counted.walked, counted.statements, counted.evaluated),
+            (0, 0, 0),
+            "seed {seed}: {counted:?}"
+        );
+    }
+}
