@@ -549,15 +549,22 @@ impl Game {
             Some(Err(fault)) => fault,
             None => None,
         };
-        // A runtime error the closures met, raised as the walker raises it (debug builds: the
-        // walker's, checked to be the same).
+        self.raise(fault)?;
+        let walked = self.eval_with_locals(expr, slots, locals);
+        sites::check_oracle(fault, &walked);
+        walked
+    }
+
+    /// A runtime error a closure met (`fault`), raised as the walker raises it, in release builds;
+    /// debug builds raise nothing here: the walker evaluates the expression and is checked to fail
+    /// the same way (`sites::check_oracle`).
+    #[cfg_attr(debug_assertions, allow(unused_variables))]
+    pub(crate) fn raise(&mut self, fault: Option<closures::Fault>) -> Result<(), RuntimeError> {
         #[cfg(not(debug_assertions))]
         if let Some(fault) = fault {
             return Err(self.mach().err(fault.span, fault.message()));
         }
-        let walked = self.eval_with_locals(expr, slots, locals);
-        sites::check_oracle(fault, &walked);
-        walked
+        Ok(())
     }
 
     fn eval_in(

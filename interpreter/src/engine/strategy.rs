@@ -47,6 +47,13 @@ fn copy<'g>(scratch: &'g mut Option<Game>, game: &Game) -> &'g mut Game {
     })
 }
 
+/// The runtime error a closure met, where it gave no value (`Answer`).
+fn fault_of<T>(answer: &Option<super::closures::Answer<T>>) -> Option<super::closures::Fault> {
+    answer
+        .as_ref()
+        .and_then(|a| a.as_ref().err().copied().flatten())
+}
+
 /// Whether a value has a type (the binder of a `choose` rule only sees values of its type).
 fn has_type(v: &Value, ty: &Ty) -> bool {
     matches!(
@@ -187,8 +194,14 @@ impl Game {
                         let state = (p, &on.st, &*on.layout);
                         let mut slots = super::closures::arg_slots(&args);
                         match compiled.and_then(|c| c.holds(state, decider, &mut slots)) {
-                            Some(h) => h,
-                            None => copy(&mut scratch, self).rule_holds(rule, decider, &args)?,
+                            Some(Ok(h)) => h,
+                            answer => {
+                                let g = copy(&mut scratch, self);
+                                g.raise(fault_of(&answer))?;
+                                let walked = g.rule_holds(rule, decider, &args);
+                                super::sites::check_oracle(fault_of(&answer), &walked);
+                                walked?
+                            }
                         }
                     }
                 };
@@ -202,11 +215,13 @@ impl Game {
                 let state = (p, &on.st, &*on.layout);
                 let mut slots = super::closures::arg_slots(&args);
                 let v = match compiled.and_then(|c| c.by(state, decider, &mut slots)) {
-                    Some(v) => v,
-                    None => {
+                    Some(Ok(v)) => v,
+                    answer => {
                         let g = copy(&mut scratch, self);
-                        let v = g.rule_eval(by, rule, decider, &args)?;
-                        v.as_int().unwrap_or(i64::MIN)
+                        g.raise(fault_of(&answer))?;
+                        let walked = g.rule_eval(by, rule, decider, &args);
+                        super::sites::check_oracle(fault_of(&answer), &walked);
+                        walked?.as_int().unwrap_or(i64::MIN)
                     }
                 };
                 if best.is_none_or(|(_, b)| v > b) {

@@ -6,7 +6,7 @@
 //! for each option a rule matches, and the walker evaluates where they did not compile or a closure
 //! cannot answer. The closures read the state and change nothing.
 
-use super::env::{Env, Slots};
+use super::env::{Answer, Env, Slots};
 use super::expr::{compile, is_word, Cx, Int};
 use super::functions::Callables;
 use crate::engine::state::{Layout, State};
@@ -75,27 +75,27 @@ impl RuleCode {
         )
     }
 
-    /// The condition's value for the bound values `slots` (`None`: no condition compiled, or a
-    /// closure cannot answer).
+    /// The condition's value for the bound values `slots` (`None`: no condition compiled).
     pub(crate) fn holds(
         &self,
         (p, s, l): (&Program, &State, &Layout),
         decider: u8,
         slots: &mut Slots,
-    ) -> Option<bool> {
+    ) -> Option<Answer<bool>> {
         let c = self.condition.as_ref()?;
-        Some(c(&mut Env::new(p, s, l, decider, slots))? != 0)
+        let mut env = Env::new(p, s, l, decider, slots);
+        Some(env.answer(|env| c(env)).map(|v| v != 0))
     }
 
-    /// The `by`'s value for the bound values `slots` (`None`: not compiled, or a closure cannot
-    /// answer).
+    /// The `by`'s value for the bound values `slots` (`None`: not compiled).
     pub(crate) fn by(
         &self,
         (p, s, l): (&Program, &State, &Layout),
         decider: u8,
         slots: &mut Slots,
-    ) -> Option<i64> {
+    ) -> Option<Answer<i64>> {
         let e = self.by.as_ref()?;
-        e(&mut Env::new(p, s, l, decider, slots))
+        let mut env = Env::new(p, s, l, decider, slots);
+        Some(env.answer(|env| e(env)))
     }
 }

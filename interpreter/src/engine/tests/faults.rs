@@ -193,3 +193,43 @@ test "a start" {
         ]
     );
 }
+
+#[test]
+fn a_fault_in_a_strategys_rule_is_the_walkers_error_on_the_closures() {
+    let src = r#"
+game "Faults" { players 2 }
+var big: int = 9223372036854775807
+var n per player: int = 0
+action grab(k in [1, 2]) {
+  you.n += k
+}
+strategy held "a condition that overflows" {
+  prefer grab(k) if big + k > 0
+  otherwise random
+}
+strategy weighed "a weight that overflows" {
+  prefer grab(k) by big * k
+  otherwise random
+}
+flow {
+  turn seat(1) {
+    actions by seat(1) once [grab]
+  }
+  win everyone "done"
+}
+"#;
+    let program = checked(src);
+    for strategy in 0..2 {
+        let error = |engine| {
+            let g = Game::new(program.clone(), config(2, 1, engine));
+            g.strategy_choice(strategy).expect_err("the rule fails")
+        };
+        let (walker, closures) = (error(Engine::Walker), error(Engine::Closures));
+        assert_eq!(walker.message, "arithmetic overflow");
+        assert_eq!(
+            (closures.message.as_str(), closures.span, closures.line),
+            (walker.message.as_str(), walker.span, walker.line),
+            "strategy {strategy}"
+        );
+    }
+}
