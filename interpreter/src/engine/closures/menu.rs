@@ -237,40 +237,9 @@ pub(super) fn plan(
     })
 }
 
-/// How many sets of identical cards one parameter keeps apart without allocating.
+/// How many sets of identical cards one parameter keeps apart without allocating (a zone of more
+/// kinds is listed again, its sets in a list: `offer_cards`'s `SPILL`).
 const SETS: usize = 16;
-
-/// The sets of identical cards met so far at one parameter: each set's key (kind and face) and
-/// first card; past [`SETS`] sets, kept in a list (a market of many kinds).
-struct Sets {
-    first: [(u32, u32); SETS],
-    n: usize,
-    more: Vec<(u32, u32)>,
-}
-
-impl Sets {
-    fn new() -> Sets {
-        Sets {
-            first: [(u32::MAX, 0); SETS],
-            n: 0,
-            more: Vec::new(),
-        }
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &(u32, u32)> {
-        self.first[..self.n].iter().chain(&self.more)
-    }
-
-    fn push(&mut self, set: (u32, u32)) {
-        match self.first.get_mut(self.n) {
-            Some(slot) => {
-                *slot = set;
-                self.n += 1;
-            }
-            None => self.more.push(set),
-        }
-    }
-}
 
 /// Lists the menu, each option added to `out`; `None` when the walker must (what was added is
 /// then the caller's to drop).
@@ -363,9 +332,18 @@ pub(super) fn list(
                 cards,
                 merge: !def.ordered,
             };
-            match plain {
-                true => offer_cards::<true>(plan, &mut env, p, a, &zone, &others, out)?,
-                false => offer_cards::<false>(plan, &mut env, p, a, &zone, &others, out)?,
+            let start = out.len();
+            let listed = match plain {
+                true => offer_cards::<true, false>(plan, &mut env, p, a, &zone, &others, out)?,
+                false => offer_cards::<false, false>(plan, &mut env, p, a, &zone, &others, out)?,
+            };
+            // More sets than the array holds: the zone listed again, its sets in a list.
+            if !listed {
+                out.truncate(start);
+                match plain {
+                    true => offer_cards::<true, true>(plan, &mut env, p, a, &zone, &others, out)?,
+                    false => offer_cards::<false, true>(plan, &mut env, p, a, &zone, &others, out)?,
+                };
             }
         }
     }
@@ -384,9 +362,11 @@ struct Zone<'z> {
 /// an unordered zone that the decider sees are one option (the walker's `equivalent`): the first
 /// whose condition holds; cards of two zones are never identical. When the action cannot tell them
 /// apart (`interchangeable`), the first of each set alone is tried. `PLAIN`: the cards have no
-/// variables and nothing is attached to any, so kind and face alone make them identical.
+/// variables and nothing is attached to any, so kind and face alone make them identical. `SPILL`:
+/// the sets past [`SETS`] are kept in a list; else `Some(false)` when they would be (what was
+/// added is then the caller's to drop).
 #[inline(always)]
-fn offer_cards<const PLAIN: bool>(
+fn offer_cards<const PLAIN: bool, const SPILL: bool>(
     plan: &ActionPlan,
     env: &mut Env,
     p: &Program,
@@ -394,7 +374,7 @@ fn offer_cards<const PLAIN: bool>(
     zone: &Zone,
     others: &[i64; PARTS],
     out: &mut Vec<MenuOption>,
-) -> Option<()> {
+) -> Option<bool> {
     let (s, l) = (env.s, env.l);
     if !zone.merge {
         for &card in zone.cards.iter().rev() {
@@ -403,37 +383,47 @@ fn offer_cards<const PLAIN: bool>(
                 out.push((a, Args::One(Value::Card(card))));
             }
         }
-        return Some(());
+        return Some(true);
     }
     // The decider sees the zone's face-down cards, or only those shown to it.
     let bit = 1u64 << env.you.min(63);
     let sees_down = s.seen_mask(p, zone.z as u32, false) & bit != 0;
-    let mut sets = Sets::new();
+    let mut sets = [(u32::MAX, 0u32); SETS];
+    let mut n = 0;
+    let mut more: Vec<(u32, u32)> = Vec::new();
     for &card in zone.cards.iter().rev() {
         let cs = s.cards.get(card as usize)?;
         let key = (cs.kind as u32) << 1 | cs.face_up as u32;
         // Cards with cards attached to them are never merged (the walker's `mergeable`).
         let seen = (cs.face_up || sees_down || s.known(card) & bit != 0)
             && (PLAIN || !holds_cards(s, l, card));
-        if seen
-            && sets.iter().any(|&(k, first)| {
-                k == key
-                    && (PLAIN || (s.cvars).same_row(l, l.n_cvars, first as usize, card as usize))
-            })
-        {
+        let alike = |&(k, first): &(u32, u32)| {
+            k == key && (PLAIN || (s.cvars).same_row(l, l.n_cvars, first as usize, card as usize))
+        };
+        if seen && (sets[..n].iter().any(alike) || (SPILL && more.iter().any(alike))) {
             continue;
         }
         if seen && plan.merge {
-            sets.push((key, card));
+            match sets.get_mut(n) {
+                Some(set) => *set = (key, card),
+                None if SPILL => more.push((key, card)),
+                None => return Some(false),
+            }
+            n = (n + 1).min(SETS);
         }
         if holds(plan, env, card, cs.kind, others)? {
             if seen && !plan.merge {
-                sets.push((key, card));
+                match sets.get_mut(n) {
+                    Some(set) => *set = (key, card),
+                    None if SPILL => more.push((key, card)),
+                    None => return Some(false),
+                }
+                n = (n + 1).min(SETS);
             }
             out.push((a, Args::One(Value::Card(card))));
         }
     }
-    Some(())
+    Some(true)
 }
 
 /// Whether the condition of `plan` holds for `card` (of kind `kind`), the sides of its comparisons
