@@ -277,9 +277,10 @@ pub(super) fn in_place(sx: &mut Sx, st: &Stmt, at: At) -> Option<Step> {
                 m.reveal_value(v, *up, e.span)?;
                 Flow::Next
             }
-            (StmtKind::Show(e, _), Some(Value::Player(seat)), Some(v))
-                if answered && seat < m.s.players.saturating_add(m.s.participants) =>
-            {
+            // The seat as the walker reads it (`as_player`: its error where it is `none` or no
+            // seat), after the cards shown.
+            (StmtKind::Show(e, who), Some(w), Some(v)) if answered => {
+                let seat = m.as_player(&w, who.span)?;
                 m.show_value(v, seat, e.span)?;
                 Flow::Next
             }

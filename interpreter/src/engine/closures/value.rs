@@ -63,6 +63,7 @@ fn word(cx: &mut Cx, e: &Expr) -> Option<Val> {
 fn read_as_value(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Local(_)
+        | ExprKind::Global(_)
         | ExprKind::Const(_)
         | ExprKind::Prop(..)
         | ExprKind::TagOf(..)

@@ -32,13 +32,15 @@ flow {{
     )
 }
 
-/// The error a game of `statement` fails with on `engine`, and the statements the walker ran.
+/// The error a game of `statement` fails with on `engine`, and the statements and expressions the
+/// walker ran.
 fn failed(statement: &str, engine: Engine) -> (RuntimeError, u64) {
     let g = Game::new(checked(&script(statement)), config(2, 1, engine));
     let Status::Error(err) = g.status() else {
         panic!("`{statement}` does not fail: {:?}", g.status());
     };
-    (err.clone(), g.counted().statements)
+    let counted = g.counted();
+    (err.clone(), counted.statements + counted.evaluated)
 }
 
 #[test]
@@ -86,6 +88,8 @@ fn arithmetic_of_none_and_a_turn_of_none_fail_with_the_walkers_error_on_the_clos
             "cannot apply `/` to `1` and none",
         ),
         ("turn gone { n = 2 }", "expected a player, found none"),
+        ("show vault to gone", "expected a player, found none"),
+        ("show vault to seat(n + 8)", "expected a player, found none"),
         (
             "let who = gone\n  turn who { n = 2 }",
             "expected a player, found none",
@@ -108,11 +112,11 @@ fn the_closures_fail_as_the_walker(statement: &str, message: &str) {
         "`{statement}`"
     );
     assert_eq!(closures.position, walker.position, "`{statement}`");
-    // Release builds: the closures raise it, the walker runs no statement.
+    // Release builds: the closures raise it, the walker runs no statement and no expression.
     if !cfg!(debug_assertions) {
         assert_eq!(
             walked, 0,
-            "`{statement}`: the walker ran {walked} statements"
+            "`{statement}`: the walker ran {walked} statements and expressions"
         );
     }
 }
