@@ -1,8 +1,9 @@
 //! Engine stage (closures): a pile's top or bottom cards read, and the refill before a read.
 //!
 //! A pile that holds fewer cards than read may refill (the walker's `Mach::ensure`): a word closure
-//! of its top or bottom card answers only where it holds one; a `let`, `=`, move or call argument
-//! of a pile refills it first (`Refill`) and then reads `none` or the fewer cards it holds.
+//! of its top or bottom card answers only where it holds one, a value closure also `none` where it
+//! is empty and its zone has no `refill`; a `let`, `=`, move or call argument of a pile refills it
+//! first (`Refill`) and then reads `none` or the fewer cards it holds.
 
 use super::env::Env;
 use super::expr::{compile, Cx, Int, C};
@@ -13,8 +14,8 @@ use crate::program::{BinOp, Expr, ExprKind, Ty};
 use crate::value::Value;
 use cardgame_grammar::ast::Position;
 
-/// The top or bottom card of a pile as a word, when it holds one: an empty pile is the walker's
-/// (it may refill).
+/// The top or bottom card of a pile as a word, when it holds one (an empty pile is `none`, which
+/// is no word, or may refill: `None`).
 pub(super) fn pile_card(cx: &mut Cx, position: Position, zone: &Expr) -> C<Int> {
     let f = card_or_none(cx, position, zone)?;
     Ok(Box::new(move |env| f(env)?))
