@@ -264,7 +264,19 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             if !card(cx, ce) {
                 return Err("a property of an expression not known to be a card");
             }
-            super::props::prop(cx, pid.index(), ce)?
+            let f = super::props::prop(cx, pid.index(), ce)?;
+            // A local or a variable holding `none`: the walker's error (nones.rs).
+            match super::nones::holds_none(cx, ce) {
+                Some(none) => {
+                    let span = ce.span;
+                    Box::new(move |env| match f(env) {
+                        Some(v) => Some(v),
+                        None if none(env) => env.fail(span, Failure::Expected("a card")),
+                        None => None,
+                    })
+                }
+                None => f,
+            }
         }
         ExprKind::IsTag(x, t, negated) => {
             if !card(cx, x) {
@@ -613,8 +625,18 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr, span: Span) -> C<Int> {
                 .collect();
             let (cf, of) = (compile(cx, ce)?, compile(cx, other)?);
             let eq = op == BinOp::Eq;
+            // The card a local or a variable holding `none`: the walker's error (nones.rs), after
+            // the other side where that is the first the walker evaluates.
+            let none = super::nones::holds_none(cx, ce);
+            let (span, card_first) = (ce.span, std::ptr::eq(other, b));
             return Ok(Box::new(move |env| {
-                let c = cf(env)?;
+                let Some(c) = cf(env) else {
+                    if !none.as_ref().is_some_and(|t| t(env)) || (!card_first && of(env).is_none())
+                    {
+                        return None;
+                    }
+                    return env.fail(span, Failure::Expected("a card"));
+                };
                 let mine = match *table.get(kind_of(env, c)?)? {
                     Some(mine) => mine,
                     None => Some(computed.as_ref()?(env, c)?),

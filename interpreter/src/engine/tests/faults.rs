@@ -2,7 +2,8 @@
 //! a division by zero that a compiled statement meets fails the game with the walker's error (its
 //! message, line and position), raised by the closures in release builds without the walker; in
 //! debug builds the walker runs the statement and `Mach::run_block` checks it fails the same way.
-//! So does arithmetic of a local or a variable that holds `none`, and a `turn` of `none` (nones.rs).
+//! So does arithmetic of a local or a variable that holds `none`, a `turn` of `none` (nones.rs), a
+//! `show` to a seat of `none`, and a property of a card that is `none`.
 
 use super::oracle::{checked, config};
 use crate::engine::{Engine, Game, RuntimeError, Status};
@@ -16,6 +17,7 @@ var big: int = 9223372036854775807
 var n: int = 0
 var absent: int = none
 var gone: player = none
+var lost: card = none
 property worth: int = 0
 card "Gem" {{
   worth 4611686018427387904
@@ -89,6 +91,16 @@ fn arithmetic_of_none_and_a_turn_of_none_fail_with_the_walkers_error_on_the_clos
         ),
         ("turn gone { n = 2 }", "expected a player, found none"),
         ("show vault to gone", "expected a player, found none"),
+        (
+            "move vault to box\n  let d = first(vault)\n  if d.worth == n { n = 2 }",
+            "expected a card, found none",
+        ),
+        ("if lost.worth > n { n = 2 }", "expected a card, found none"),
+        (
+            "if n == lost.worth { n = 2 }",
+            "expected a card, found none",
+        ),
+        ("if n + big == lost.worth { n = 2 }", "arithmetic overflow"),
         ("show vault to seat(n + 8)", "expected a player, found none"),
         (
             "let who = gone\n  turn who { n = 2 }",
