@@ -264,19 +264,7 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             if !card(cx, ce) {
                 return Err("a property of an expression not known to be a card");
             }
-            let f = super::props::prop(cx, pid.index(), ce)?;
-            // A local or a variable holding `none`: the walker's error (nones.rs).
-            match super::nones::holds_none(cx, ce) {
-                Some(none) => {
-                    let span = ce.span;
-                    Box::new(move |env| match f(env) {
-                        Some(v) => Some(v),
-                        None if none(env) => env.fail(span, Failure::Expected("a card")),
-                        None => None,
-                    })
-                }
-                None => f,
-            }
+            super::props::prop(cx, pid.index(), ce)?
         }
         ExprKind::IsTag(x, t, negated) => {
             if !card(cx, x) {

@@ -10,6 +10,7 @@
 use super::env::{word, Env};
 use super::expr::{compile, constant, kind_of, Cx, Int, C, DEPTH};
 use crate::program::{Expr, ExprKind, Program};
+use cardgame_grammar::ast::Span;
 
 /// A property of one kind: its constant word, its expression compiled, or the walker's.
 enum Of {
@@ -108,11 +109,13 @@ fn of(cx: &Cx, p: &Program, pid: usize, k: usize) -> Of {
 pub(super) type OfCard = Box<dyn Fn(&mut Env, i64) -> Option<i64> + Send + Sync>;
 
 /// `ce.pid` of a card `ce` (known to be a card): per kind its constant word, else its expression
-/// run with the card and its owner in the frame's slots.
+/// run with the card and its owner in the frame's slots. Where `ce` is a local or a variable that
+/// holds `none`, the walker's error (nones.rs).
 pub(super) fn prop(cx: &mut Cx, pid: usize, ce: &Expr) -> C<Int> {
     let p = cx.p;
     let kinds: Vec<Of> = (0..p.kinds.len()).map(|k| of(cx, p, pid, k)).collect();
     let cf = compile(cx, ce)?;
+    let none = (super::nones::holds_none(cx, ce), ce.span);
     if !kinds.iter().any(|k| matches!(k, Of::Computed(..))) {
         let table: Box<[Option<i64>]> = (kinds.iter())
             .map(|k| match k {
@@ -121,15 +124,28 @@ pub(super) fn prop(cx: &mut Cx, pid: usize, ce: &Expr) -> C<Int> {
             })
             .collect();
         return Ok(Box::new(move |env| {
-            let c = cf(env)?;
+            let Some(c) = cf(env) else {
+                return no_card(env, &none);
+            };
             *table.get(kind_of(env, c)?)?
         }));
     }
     let read = by_kind(kinds.into_boxed_slice());
     Ok(Box::new(move |env: &mut Env| {
-        let c = cf(env)?;
+        let Some(c) = cf(env) else {
+            return no_card(env, &none);
+        };
         read(env, c)
     }))
+}
+
+/// The card of a property answered `None`: where it holds `none` (its test), the walker's error.
+#[cold]
+fn no_card(env: &mut Env, (none, span): &(Option<super::nones::NoneTest>, Span)) -> Option<i64> {
+    if none.as_ref().is_some_and(|t| t(env)) {
+        return env.fail(*span, super::env::Failure::Expected("a card"));
+    }
+    None
 }
 
 /// Property `pid` of the card given it, where it is computed for some kind (`None` where it is a
