@@ -555,16 +555,9 @@ impl Game {
         walked
     }
 
-    /// A runtime error a closure met (`fault`), raised as the walker raises it, in release builds;
-    /// debug builds raise nothing here: the walker evaluates the expression and is checked to fail
-    /// the same way (`sites::check_oracle`).
-    #[cfg_attr(debug_assertions, allow(unused_variables))]
+    /// [`Mach::raise`] on this game.
     pub(crate) fn raise(&mut self, fault: Option<closures::Fault>) -> Result<(), RuntimeError> {
-        #[cfg(not(debug_assertions))]
-        if let Some(fault) = fault {
-            return Err(self.mach().err(fault.span, fault.message()));
-        }
-        Ok(())
+        self.mach().raise(fault)
     }
 
     fn eval_in(

@@ -113,13 +113,22 @@ impl<'a> Mach<'a> {
             Some(Err(fault)) => fault,
             None => None,
         };
+        self.raise(fault)?;
+        let walked = walk(self, site, e);
+        check_oracle(fault, &walked);
+        walked
+    }
+
+    /// A runtime error a closure met (`fault`), raised as the walker raises it, in release builds;
+    /// debug builds raise nothing here: the walker evaluates the same and is checked to fail the
+    /// same way ([`check_oracle`]).
+    #[cfg_attr(debug_assertions, allow(unused_variables))]
+    pub(crate) fn raise(&self, fault: Option<Fault>) -> R<()> {
         #[cfg(not(debug_assertions))]
         if let Some(fault) = fault {
             return Err(self.err(fault.span, fault.message()));
         }
-        let walked = walk(self, site, e);
-        check_oracle(fault, &walked);
-        walked
+        Ok(())
     }
 
     /// [`Mach::eval_at`] of a number.

@@ -615,15 +615,14 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr, span: Span) -> C<Int> {
             let eq = op == BinOp::Eq;
             // The card a local or a variable holding `none`: the walker's error (nones.rs), after
             // the other side where that is the first the walker evaluates.
-            let none = super::nones::holds_none(cx, ce);
-            let (span, card_first) = (ce.span, std::ptr::eq(other, b));
+            let none = (super::nones::holds_none(cx, ce), ce.span);
+            let card_first = std::ptr::eq(other, b);
             return Ok(Box::new(move |env| {
                 let Some(c) = cf(env) else {
-                    if !none.as_ref().is_some_and(|t| t(env)) || (!card_first && of(env).is_none())
-                    {
+                    if !card_first && of(env).is_none() {
                         return None;
                     }
-                    return env.fail(span, Failure::Expected("a card"));
+                    return super::nones::no_card(env, &none);
                 };
                 let mine = match *table.get(kind_of(env, c)?)? {
                     Some(mine) => mine,

@@ -114,6 +114,16 @@ pub(super) fn arithmetic(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr, span: Span)
     })))
 }
 
+/// A card whose closure answered `None`, with its test of `none` and its span: where it holds
+/// `none`, the walker's error ("expected a card, found none"); else `None`, unexplained.
+#[cold]
+pub(super) fn no_card<T>(env: &mut Env, (none, span): &(Option<NoneTest>, Span)) -> Option<T> {
+    if none.as_ref().is_some_and(|t| t(env)) {
+        return env.fail(*span, Failure::Expected("a card"));
+    }
+    None
+}
+
 /// Whether `e`, whose closure just answered `None` in a statement, holds `none` (`holds_none`).
 pub(super) fn held(test: &Option<NoneTest>, m: &Mach, regs: &mut Regs) -> bool {
     test.as_ref()

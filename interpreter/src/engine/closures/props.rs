@@ -10,7 +10,6 @@
 use super::env::{word, Env};
 use super::expr::{compile, constant, kind_of, Cx, Int, C, DEPTH};
 use crate::program::{Expr, ExprKind, Program};
-use cardgame_grammar::ast::Span;
 
 /// A property of one kind: its constant word, its expression compiled, or the walker's.
 enum Of {
@@ -125,7 +124,7 @@ pub(super) fn prop(cx: &mut Cx, pid: usize, ce: &Expr) -> C<Int> {
             .collect();
         return Ok(Box::new(move |env| {
             let Some(c) = cf(env) else {
-                return no_card(env, &none);
+                return super::nones::no_card(env, &none);
             };
             *table.get(kind_of(env, c)?)?
         }));
@@ -133,19 +132,10 @@ pub(super) fn prop(cx: &mut Cx, pid: usize, ce: &Expr) -> C<Int> {
     let read = by_kind(kinds.into_boxed_slice());
     Ok(Box::new(move |env: &mut Env| {
         let Some(c) = cf(env) else {
-            return no_card(env, &none);
+            return super::nones::no_card(env, &none);
         };
         read(env, c)
     }))
-}
-
-/// The card of a property answered `None`: where it holds `none` (its test), the walker's error.
-#[cold]
-fn no_card(env: &mut Env, (none, span): &(Option<super::nones::NoneTest>, Span)) -> Option<i64> {
-    if none.as_ref().is_some_and(|t| t(env)) {
-        return env.fail(*span, super::env::Failure::Expected("a card"));
-    }
-    None
 }
 
 /// Property `pid` of the card given it, where it is computed for some kind (`None` where it is a

@@ -112,17 +112,22 @@ fn arithmetic_of_none_and_a_turn_of_none_fail_with_the_walkers_error_on_the_clos
     }
 }
 
+/// The closures' error is the walker's (message, span, line), and its message `message`.
+fn same_error(closures: &RuntimeError, walker: &RuntimeError, message: &str, what: &str) {
+    assert_eq!(walker.message, message, "`{what}`");
+    assert_eq!(
+        (closures.message.as_str(), closures.span, closures.line),
+        (walker.message.as_str(), walker.span, walker.line),
+        "`{what}`"
+    );
+}
+
 /// A game of `statement` fails on the closures with the walker's error `message`, raised without
 /// the walker in release builds.
 fn the_closures_fail_as_the_walker(statement: &str, message: &str) {
     let (walker, _) = failed(statement, Engine::Walker);
     let (closures, walked) = failed(statement, Engine::Closures);
-    assert_eq!(walker.message, message, "`{statement}`");
-    assert_eq!(
-        (closures.message.as_str(), closures.span, closures.line),
-        (walker.message.as_str(), walker.span, walker.line),
-        "`{statement}`"
-    );
+    same_error(&closures, &walker, message, statement);
     assert_eq!(closures.position, walker.position, "`{statement}`");
     // Release builds: the closures raise it, the walker runs no statement and no expression.
     if !cfg!(debug_assertions) {
@@ -165,12 +170,7 @@ fn a_fault_while_a_game_is_created_is_the_walkers_error_on_the_closures() {
     for (declarations, message) in cases {
         let (walker, _) = created(declarations, Engine::Walker);
         let (closures, counted) = created(declarations, Engine::Closures);
-        assert_eq!(walker.message, message, "`{declarations}`");
-        assert_eq!(
-            (closures.message.as_str(), closures.span, closures.line),
-            (walker.message.as_str(), walker.span, walker.line),
-            "`{declarations}`"
-        );
+        same_error(&closures, &walker, message, declarations);
         // Release builds: the closures raise it, the walker evaluates nothing.
         if !cfg!(debug_assertions) {
             assert_eq!(counted.evaluated, 0, "`{declarations}`");
@@ -241,11 +241,7 @@ flow {
             g.strategy_choice(strategy).expect_err("the rule fails")
         };
         let (walker, closures) = (error(Engine::Walker), error(Engine::Closures));
-        assert_eq!(walker.message, "arithmetic overflow");
-        assert_eq!(
-            (closures.message.as_str(), closures.span, closures.line),
-            (walker.message.as_str(), walker.span, walker.line),
-            "strategy {strategy}"
-        );
+        let rule = format!("strategy {strategy}");
+        same_error(&closures, &walker, "arithmetic overflow", &rule);
     }
 }
