@@ -285,7 +285,7 @@ impl<'a> Mach<'a> {
         }
         let done = self.exec_walked(stmt, At { block: b, idx: i });
         #[cfg(debug_assertions)]
-        super::sites::check_oracle(fault, &done);
+        super::sites::check_oracle(self.p, fault, &done);
         done
     }
 

@@ -551,7 +551,7 @@ impl Game {
         };
         self.raise(fault)?;
         let walked = self.eval_with_locals(expr, slots, locals);
-        sites::check_oracle(fault, &walked);
+        sites::check_oracle(&self.prog, fault, &walked);
         walked
     }
 

@@ -176,7 +176,7 @@ impl Game {
             g.set_recording(false);
             g.eval_with(call, slots, seat)
         };
-        super::sites::check_oracle(fault, &value);
+        super::sites::check_oracle(&self.prog, fault, &value);
         match value {
             Ok(crate::value::Value::Int(i)) => Some(i),
             _ => None,

@@ -4,7 +4,7 @@
 
 use super::closures::{Answer, Fault};
 use super::exec::{Mach, R};
-use crate::program::Expr;
+use crate::program::{Expr, Program};
 use crate::value::Value;
 
 /// The places outside eval.rs and stmt.rs where the walker evaluates an expression (issue 42's
@@ -115,7 +115,7 @@ impl<'a> Mach<'a> {
         };
         self.raise(fault)?;
         let walked = walk(self, site, e);
-        check_oracle(fault, &walked);
+        check_oracle(self.p, fault, &walked);
         walked
     }
 
@@ -126,7 +126,7 @@ impl<'a> Mach<'a> {
     pub(crate) fn raise(&self, fault: Option<Fault>) -> R<()> {
         #[cfg(not(debug_assertions))]
         if let Some(fault) = fault {
-            return Err(self.err(fault.span, fault.message()));
+            return Err(self.err(fault.span, fault.message(self.p)));
         }
         Ok(())
     }
@@ -147,13 +147,13 @@ impl<'a> Mach<'a> {
 /// Debug builds: where the closures met `fault` and gave way, the walker's run of the same
 /// evaluation (`walked`) must fail with the same span and message (tests' oracle of the faults).
 #[cfg_attr(not(debug_assertions), allow(unused_variables))]
-pub(crate) fn check_oracle<T>(fault: Option<Fault>, walked: &R<T>) {
+pub(crate) fn check_oracle<T>(program: &Program, fault: Option<Fault>, walked: &R<T>) {
     #[cfg(debug_assertions)]
     if let Some(fault) = fault {
         let walked = walked.as_ref().err().map(|e| (e.span, e.message.as_str()));
         assert_eq!(
             walked,
-            Some((fault.span, fault.message().as_str())),
+            Some((fault.span, fault.message(program).as_str())),
             "the closures met an error the walker does not raise"
         );
     }

@@ -199,7 +199,7 @@ impl Game {
                                 let g = copy(&mut scratch, self);
                                 g.raise(fault_of(&answer))?;
                                 let walked = g.rule_holds(rule, decider, &args);
-                                super::sites::check_oracle(fault_of(&answer), &walked);
+                                super::sites::check_oracle(&g.prog, fault_of(&answer), &walked);
                                 walked?
                             }
                         }
@@ -220,7 +220,7 @@ impl Game {
                         let g = copy(&mut scratch, self);
                         g.raise(fault_of(&answer))?;
                         let walked = g.rule_eval(by, rule, decider, &args);
-                        super::sites::check_oracle(fault_of(&answer), &walked);
+                        super::sites::check_oracle(&g.prog, fault_of(&answer), &walked);
                         walked?.as_int().unwrap_or(i64::MIN)
                     }
                 };

@@ -13,7 +13,7 @@ pub(super) fn builtin(cx: &mut Cx, b: Builtin, args: &[Expr]) -> C<Int> {
         (Builtin::Random, [l]) if cx.draws => super::draws::random(cx, l)?,
         (Builtin::Size, [x]) => match &x.kind {
             ExprKind::Zone(z, holder) => {
-                let zf = zone(cx, z.index(), holder.as_deref())?;
+                let zf = zone(cx, z.index(), holder.as_deref(), x.span)?;
                 Box::new(move |env| {
                     let z = usize::try_from(zf(env)?).ok()?;
                     Some(env.s.zones.get(z)?.cards.len() as i64)

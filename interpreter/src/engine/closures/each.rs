@@ -243,6 +243,8 @@ pub(super) fn compile_for(
         };
         let items = match (items_f.as_ref()).and_then(|f| super::value::eval_list(m, regs, f)) {
             Some(items) => items,
+            // A runtime error its closure met: the statement raises it (segments.rs).
+            None if matches!(m.fault, Some(Some(_))) => return Ok(Ctl::Walk),
             None => m.eval_list(list)?,
         };
         for i in 0..items.len() {

@@ -56,11 +56,13 @@ pub(crate) enum Failure {
     },
     /// "expected a player, found none".
     Expected(&'static str),
+    /// "no zone `hand` for none": the zone's index among the program's.
+    NoZone(usize),
 }
 
 impl Fault {
-    /// The walker's message.
-    pub fn message(&self) -> String {
+    /// The walker's message (`program` names the zones).
+    pub fn message(&self, program: &Program) -> String {
         let side = |v: Option<i64>| v.map_or_else(|| "none".to_string(), |i| format!("`{i}`"));
         match self.failure {
             Failure::Overflow => "arithmetic overflow".to_string(),
@@ -72,6 +74,10 @@ impl Fault {
                 side(second)
             ),
             Failure::Expected(what) => format!("expected {what}, found none"),
+            Failure::NoZone(z) => format!(
+                "no zone `{}` for none",
+                program.zones.get(z).map_or("?", |d| d.name.as_str())
+            ),
         }
     }
 }

@@ -325,7 +325,7 @@ pub(crate) fn compile(cx: &mut Cx, e: &Expr) -> C<Int> {
             let (cf, af, bf) = (compile(cx, c)?, compile(cx, a)?, compile(cx, b)?);
             Box::new(move |env| if cf(env)? != 0 { af(env) } else { bf(env) })
         }
-        ExprKind::Zone(z, holder) => zone(cx, z.index(), holder.as_deref())?,
+        ExprKind::Zone(z, holder) => zone(cx, z.index(), holder.as_deref(), e.span)?,
         ExprKind::Aggregate {
             op,
             value,
@@ -734,15 +734,24 @@ fn binary(cx: &mut Cx, op: BinOp, a: &Expr, b: &Expr, span: Span) -> C<Int> {
     })
 }
 
-/// A zone instance: shared, or of a player.
-pub(crate) fn zone(cx: &mut Cx, z: usize, holder: Option<&Expr>) -> C<Int> {
+/// A zone instance: shared, or of a player, a card or a space; the zone of a holder that is
+/// `none` (where the closures can tell: `nones::holds_none`) fails as the walker's does, "no zone
+/// `hand` for none", at `span`, the zone expression's.
+pub(crate) fn zone(cx: &mut Cx, z: usize, holder: Option<&Expr>, span: Span) -> C<Int> {
     let def = cx.p.zones.get(z).ok_or("an unknown zone")?;
+    let none = holder.and_then(|h| super::nones::holds_none(cx, h));
+    let no_holder = move |env: &mut Env| match &none {
+        Some(test) if test(env) => env.fail(span, Failure::NoZone(z)),
+        _ => None,
+    };
     Ok(match (def.scope, holder) {
         (Scope::Shared, _) => Box::new(move |env| Some(*env.l.zone_base.get(z)? as i64)),
         (Scope::PerPlayer, Some(h)) if player(cx, h) => {
             let hf = compile(cx, h)?;
             Box::new(move |env| {
-                let p = hf(env)?;
+                let Some(p) = hf(env) else {
+                    return no_holder(env);
+                };
                 if p < 0 || p >= *env.l.zone_len.get(z)? as i64 {
                     return None;
                 }
@@ -761,7 +770,9 @@ pub(crate) fn zone(cx: &mut Cx, z: usize, holder: Option<&Expr>) -> C<Int> {
             let hf = compile(cx, h)?;
             // A card's zone that nothing was put in yet has no instance: the walker answers.
             Box::new(move |env| {
-                let i = hf(env)?;
+                let Some(i) = hf(env) else {
+                    return no_holder(env);
+                };
                 if i < 0 || i >= *env.l.zone_len.get(z)? as i64 {
                     return None;
                 }

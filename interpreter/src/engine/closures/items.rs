@@ -463,7 +463,7 @@ impl Items {
 pub(super) fn items(cx: &mut Cx, list: &Expr) -> C<(Items, Ty)> {
     Ok(match &list.kind {
         ExprKind::Zone(z, holder) => (
-            Items::Zone(zone(cx, z.index(), holder.as_deref())?),
+            Items::Zone(zone(cx, z.index(), holder.as_deref(), list.span)?),
             Ty::Card,
         ),
         ExprKind::Everyone => (Items::Seats, Ty::Player),

@@ -149,7 +149,9 @@ fn bind(cx: &mut Cx, s: u16, ty: Ty) {
 /// parameter that gives one of these.
 fn cards(cx: &mut Cx, e: &Expr, out: &mut Vec<(Int, Option<Int>)>, depth: u32) -> C<()> {
     match &e.kind {
-        ExprKind::Zone(z, holder) => out.push((zone(cx, z.index(), holder.as_deref())?, None)),
+        ExprKind::Zone(z, holder) => {
+            out.push((zone(cx, z.index(), holder.as_deref(), e.span)?, None))
+        }
         ExprKind::Binary(BinOp::Add | BinOp::Concat, a, b) => {
             cards(cx, a, out, depth)?;
             cards(cx, b, out, depth)?;

@@ -90,7 +90,7 @@ pub(super) fn compile_move(
             }))
         }
         ExprKind::Zone(z, holder) => {
-            let zf = zone(&mut sx.cx, z.index(), holder.as_deref())?;
+            let zf = zone(&mut sx.cx, z.index(), holder.as_deref(), what.span)?;
             moving(zf, target, Moved::Zone, position, face, what_span, span)
         }
         _ if type_of(&sx.cx, what) == Some(Ty::Card) => {

@@ -10,7 +10,7 @@ use super::env::{Env, Failure, NONE};
 use super::expr::{compile, is_word, Cx, Int, C};
 use super::stmts::Regs;
 use crate::engine::exec::Mach;
-use crate::program::{BinOp, Expr, ExprKind};
+use crate::program::{BinOp, Builtin, Expr, ExprKind, Ty};
 use crate::value::Value;
 use cardgame_grammar::ast::Span;
 
@@ -18,10 +18,28 @@ use cardgame_grammar::ast::Span;
 pub(super) type NoneTest = Box<dyn Fn(&Env) -> bool + Send + Sync>;
 
 /// The test of `none` of `e`, a local or a global variable of a word type (its closure answers
-/// `None` exactly where it holds `none`); `None` for any other expression, whose `None` says
-/// nothing of `none`.
+/// `None` exactly where it holds `none`), or `seat(i)` of a number or a local (`none` where no seat
+/// is `i`); `None` for any other expression, whose `None` says nothing of `none`.
 pub(super) fn holds_none(cx: &mut Cx, e: &Expr) -> Option<NoneTest> {
     match &e.kind {
+        ExprKind::Builtin(Builtin::Seat, args) => {
+            let [i] = args.as_slice() else {
+                return None;
+            };
+            let no_seat = |i: i64, env: &Env| !(1..=i64::from(env.s.players)).contains(&i);
+            match i.kind {
+                ExprKind::Const(Value::Int(i)) => Some(Box::new(move |env| no_seat(i, env))),
+                ExprKind::Local(s) if cx.type_of_local(s) == Some(&Ty::Int) => {
+                    let slot = cx.slot(s).ok()?;
+                    Some(Box::new(move |env| {
+                        env.slots
+                            .get(slot)
+                            .is_some_and(|&i| i != NONE && no_seat(i, env))
+                    }))
+                }
+                _ => None,
+            }
+        }
         ExprKind::Local(s) if cx.type_of_local(*s).is_some_and(is_word) => {
             let i = cx.slot(*s).ok()?;
             Some(Box::new(move |env| env.slots.get(i) == Some(&NONE)))

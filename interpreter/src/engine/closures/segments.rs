@@ -139,7 +139,7 @@ pub(crate) fn run(m: &mut Mach, code: &BlockCode, i: u32) -> stmts::R<Option<Flo
                 // `Mach::run_block` checks that it fails with the same error.
                 #[cfg(not(debug_assertions))]
                 if let Some(Some(fault)) = m.fault.take() {
-                    return Err(m.err(fault.span, fault.message()));
+                    return Err(m.err(fault.span, fault.message(m.p)));
                 }
                 return Ok(None);
             }

@@ -3,7 +3,7 @@
 //! message, line and position), raised by the closures in release builds without the walker; in
 //! debug builds the walker runs the statement and `Mach::run_block` checks it fails the same way.
 //! So does arithmetic of a local or a variable that holds `none`, a `turn` of `none` (nones.rs), a
-//! `show` to a seat of `none`, and a property of a card that is `none`.
+//! `show` to a seat of `none`, a property of a card that is `none`, and the zone of a seat of `none`.
 
 use super::oracle::{checked, config};
 use crate::engine::{Engine, Game, RuntimeError, Status};
@@ -24,6 +24,7 @@ card "Gem" {{
   copies 2
 }}
 zone vault: set
+zone pocket per player: set
 flow {{
   move box to vault
   n = 1
@@ -108,6 +109,24 @@ fn arithmetic_of_none_and_a_turn_of_none_fail_with_the_walkers_error_on_the_clos
         ),
     ];
     for (statement, message) in cases {
+        the_closures_fail_as_the_walker(statement, message);
+    }
+}
+
+#[test]
+fn the_zone_of_a_seat_of_none_fails_with_the_walkers_error_on_the_closures() {
+    let message = "no zone `pocket` for none";
+    for statement in [
+        "move seat(3).pocket to vault",
+        "move vault to seat(0).pocket",
+        "move gone.pocket to vault",
+        "let k = 7\n  move vault to seat(k).pocket",
+        "let who = gone\n  move who.pocket to vault",
+        "n = count(gone.pocket)",
+        "if count(seat(9).pocket) > n { n = 2 }",
+        "for c in gone.pocket { n = 2 }",
+        "let x = count(c in seat(5).pocket where c is \"Gem\")",
+    ] {
         the_closures_fail_as_the_walker(statement, message);
     }
 }
