@@ -4,7 +4,7 @@ use crate::engine::{
     render_event, Game, GameConfig, RulesOf, RuntimeError, Status, TestExpr, DEFAULT_MAX_DECISIONS,
     DEFAULT_MAX_STEPS,
 };
-use crate::program::{BinOp, Expr, ExprKind, Program, TestDef, TestStepKind};
+use crate::program::{Expr, Program, TestDef, TestStepKind};
 use crate::value::Value;
 use std::sync::Arc;
 
@@ -151,13 +151,13 @@ fn run_steps(
                 }
                 continue;
             }
-            TestStepKind::Expect(e) => match eval_step_at(game, t, Some(j), e) {
+            TestStepKind::Expect(e) => match eval_step_at(game, t, Some(TestExpr::Step(j)), e) {
                 Ok(Value::Bool(true)) => {}
                 Ok(v) => {
                     return Err(at(format!(
                         "expected true, got {}{}",
                         game.label(&v),
-                        sides(game, t, e)
+                        sides(game, t, j, e)
                     )))
                 }
                 Err(e) => return Err(at(format!("{e}"))),
@@ -176,7 +176,8 @@ fn run_steps(
                 }
             }
             TestStepKind::Decider(e) => {
-                let want = eval_step_at(game, t, Some(j), e).map_err(|e| at(format!("{e}")))?;
+                let want = eval_step_at(game, t, Some(TestExpr::Step(j)), e)
+                    .map_err(|e| at(format!("{e}")))?;
                 match game.decision() {
                     Some(d) if Value::Player(d.player) == want => {}
                     Some(d) => {
@@ -195,7 +196,8 @@ fn run_steps(
                 }
             }
             TestStepKind::Winners(e) => {
-                let want = eval_step_at(game, t, Some(j), e).map_err(|e| at(format!("{e}")))?;
+                let want = eval_step_at(game, t, Some(TestExpr::Step(j)), e)
+                    .map_err(|e| at(format!("{e}")))?;
                 let mut want: Vec<u8> = match want {
                     Value::Player(p) => vec![p],
                     Value::List(l) => l
@@ -358,17 +360,12 @@ fn quoted(options: &[String]) -> String {
 }
 
 /// An expression of a test step, `options` holding the labels of the pending decision (an empty
-/// list when none is pending).
-fn eval_step(game: &mut Game, t: &TestDef, e: &Expr) -> Result<Value, RuntimeError> {
-    eval_step_at(game, t, None, e)
-}
-
-/// [`eval_step`] of step `j`'s expression: by its closure where the test is the program's
-/// (`Game::test_value`).
+/// list when none is pending): the test's expression `what` (a step's, or a side of its
+/// comparison), by its closure where the test is the program's (`Game::test_value`).
 fn eval_step_at(
     game: &mut Game,
     t: &TestDef,
-    j: Option<usize>,
+    what: Option<TestExpr>,
     e: &Expr,
 ) -> Result<Value, RuntimeError> {
     let test = game.program().tests.iter().position(|x| std::ptr::eq(x, t));
@@ -427,23 +424,18 @@ fn eval_step_at(
         };
         locals.push((*slot, value));
     }
-    let at = test.zip(j).map(|(i, j)| (i, TestExpr::Step(j)));
+    let at = test.zip(what);
     game.test_value(at, e, t.slots, locals)
 }
 
 /// For a comparison that does not hold (`expect A == B`, `<`, `>=`, ...): what each side was, as
 /// docs/cli.md promises ("what was found").
-fn sides(game: &mut Game, t: &TestDef, e: &Expr) -> String {
-    let ExprKind::Binary(op, a, b) = &e.kind else {
+fn sides(game: &mut Game, t: &TestDef, j: usize, e: &Expr) -> String {
+    let Some((a, b)) = crate::engine::compared(e) else {
         return String::new();
     };
-    if !matches!(
-        op,
-        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::In
-    ) {
-        return String::new();
-    }
-    match (eval_step(game, t, a), eval_step(game, t, b)) {
+    let mut side = |right: bool, x: &Expr| eval_step_at(game, t, Some(TestExpr::Side(j, right)), x);
+    match (side(false, a), side(true, b)) {
         (Ok(x), Ok(y)) => format!(
             ": the left side is {}, the right side is {}",
             shown(game, &x),

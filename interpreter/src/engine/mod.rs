@@ -52,7 +52,7 @@ pub use parts::relative_name;
 /// The reason of a game whose flow (or a rules test's `start` procedure) ran to its end without a
 /// `win`.
 pub const FLOW_ENDED: &str = "the flow ended";
-pub(crate) use closures::TestExpr;
+pub(crate) use closures::{compared, TestExpr};
 pub use strategy::RulesOf;
 pub use trace::{render_event, seen_by, Event};
 pub use view::{

@@ -44,7 +44,7 @@ pub(crate) use draws::Draws;
 pub(crate) use env::{Answer, Fault};
 pub(crate) use kinds::kind_table;
 pub(crate) use segments::{run, segment};
-pub(crate) use tested::TestExpr;
+pub(crate) use tested::{compared, TestExpr};
 
 use super::state::{Layout, State};
 use crate::program::{ActionId, Program, StmtKind};

@@ -1,5 +1,6 @@
 //! Engine stage (closures): the expressions of a script's rules tests compiled once per program
-//! (`expect`, `expect decider`, `expect winners`, the key `K` of a `stat NAME[K]` read), read by
+//! (`expect`, `expect decider`, `expect winners`, the key `K` of a `stat NAME[K]` read, the sides of
+//! an `expect` of a comparison that a failure shows), read by
 //! testing.rs through `Game::test_value` while a test runs.
 //!
 //! A test's expression reads its locals from the walker's context pushed for it, as the walker
@@ -13,7 +14,7 @@ use super::expr::Cx;
 use super::functions::Callables;
 use super::value::{compile_value, Val};
 use crate::engine::state::{Ctx, Layout, State};
-use crate::program::{Program, TestDef, TestStepKind, Ty};
+use crate::program::{BinOp, Expr, ExprKind, Program, TestDef, TestStepKind, Ty};
 use crate::value::Value;
 use std::rc::Rc;
 
@@ -24,12 +25,17 @@ pub(crate) enum TestExpr {
     Step(usize),
     /// The key of the `k`-th `stat NAME[K]` the test reads (`TestDef::stat_key_reads`).
     Key(usize),
+    /// A side of step `j`'s `expect A OP B`, a comparison (`false`: `A`, `true`: `B`), which a
+    /// failure shows.
+    Side(usize, bool),
 }
 
 /// One rules test's expressions compiled (`None`: a step of no expression, or the walker's).
 #[derive(Default)]
 pub(crate) struct TestCode {
     steps: Vec<Option<Val>>,
+    /// Per step, the sides of its comparison ([`TestExpr::Side`]).
+    sides: Vec<[Option<Val>; 2]>,
     keys: Vec<Option<Val>>,
     /// The arguments of its `start PROC(args)`.
     start: Vec<Option<Val>>,
@@ -53,6 +59,15 @@ pub(super) fn build(p: &Program, fns: &Rc<Callables>) -> Vec<TestCode> {
                         _ => None,
                     })
                     .collect(),
+                sides: (t.steps.iter())
+                    .map(|s| match &s.kind {
+                        TestStepKind::Expect(e) => match compared(e) {
+                            Some((a, b)) => [compile(a), compile(b)],
+                            None => [None, None],
+                        },
+                        _ => [None, None],
+                    })
+                    .collect(),
                 keys: t
                     .stat_key_reads
                     .iter()
@@ -69,6 +84,19 @@ pub(super) fn build(p: &Program, fns: &Rc<Callables>) -> Vec<TestCode> {
             }
         })
         .collect()
+}
+
+/// The sides of `e` where it is a comparison (`==`, `!=`, `<`, `<=`, `>`, `>=`, `in`): what a
+/// failed `expect` shows.
+pub(crate) fn compared(e: &Expr) -> Option<(&Expr, &Expr)> {
+    match &e.kind {
+        ExprKind::Binary(
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::In,
+            a,
+            b,
+        ) => Some((a, b)),
+        _ => None,
+    }
 }
 
 /// The frame of test `t`'s expressions: its locals in the walker's context, a counter's also a
@@ -103,6 +131,7 @@ impl super::Closures {
         let f = match x {
             TestExpr::Step(j) => code.steps.get(j),
             TestExpr::Key(k) => code.keys.get(k),
+            TestExpr::Side(j, right) => code.sides.get(j).map(|s| &s[usize::from(right)]),
         };
         let f = f?.as_ref()?;
         let n = locals.iter().fold(slots, |n, (slot, _)| n.max(slot + 1));
@@ -142,7 +171,10 @@ impl super::Closures {
     #[cfg(test)]
     pub(crate) fn tests_compiled(&self, p: &Program) -> (usize, usize) {
         let compiled = (self.tests.iter())
-            .flat_map(|c| c.steps.iter().chain(&c.keys).chain(&c.start))
+            .flat_map(|c| {
+                let sides = c.sides.iter().flatten();
+                c.steps.iter().chain(&c.keys).chain(&c.start).chain(sides)
+            })
             .filter(|f| f.is_some())
             .count();
         let all = (p.tests.iter())
@@ -155,7 +187,12 @@ impl super::Closures {
                             | TestStepKind::Winners(_)
                     )
                 });
+                let sides = t.steps.iter().filter(|s| match &s.kind {
+                    TestStepKind::Expect(e) => compared(e).is_some(),
+                    _ => false,
+                });
                 steps.count()
+                    + 2 * sides.count()
                     + t.stat_key_reads.len()
                     + t.start.as_ref().map_or(0, |(_, a)| a.len())
             })

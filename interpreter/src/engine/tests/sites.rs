@@ -202,6 +202,49 @@ fn rules_tests_expressions_are_the_closures() {
     }
 }
 
+/// A failed `expect` of a comparison shows each side's value, read by the closures too
+/// (`TestExpr::Side`): the walker evaluates nothing of the failing test. Before, both sides were
+/// the walker's.
+#[test]
+fn a_failed_comparisons_sides_are_the_closures() {
+    let src = r#"
+game "Sides" { players 2 }
+var n: int = 0
+card "Gem" { copies 3 }
+zone vault: set
+flow {
+  move box to vault
+  n = 2
+}
+test "sides" {
+  expect count(vault) + n == 4
+}
+test "listed" {
+  expect n in [1, 3]
+}
+"#;
+    let p = Arc::new(crate::check::check_source(src).program.expect("checks"));
+    let mut seen = Seen::default();
+    let failures: Vec<_> = crate::testing::run_tests_seen(&p, src, &mut |g| seen.add(g))
+        .into_iter()
+        .map(|o| o.failure.map(|f| f.to_string()))
+        .collect();
+    assert_eq!(
+        failures,
+        [
+            Some(
+                "line 11: `expect count(vault) + n == 4`: expected true, got false: the left side is 5, the right side is 4"
+                    .to_string()
+            ),
+            Some(
+                "line 14: `expect n in [1, 3]`: expected true, got false: the left side is 2, the right side is [1, 3]"
+                    .to_string()
+            ),
+        ]
+    );
+    assert_eq!(seen.at(&[Site::Tests]), (0, 0), "by the walker");
+}
+
 /// The rules tests' `given` and `do` blocks run on the closures (closures/segments.rs): over every
 /// script's rules tests, the walker's loop runs no statement. Before, it ran every statement of
 /// those blocks (Heart of Crown 659, Craft the Crown 512, Crayne 385, Crafty Explorers 77, Market
