@@ -151,7 +151,7 @@ fn run_steps(
                 }
                 continue;
             }
-            TestStepKind::Expect(e) => match eval_step_at(game, t, Some(TestExpr::Step(j)), e) {
+            TestStepKind::Expect(e) => match eval_step_at(game, t, TestExpr::Step(j), e) {
                 Ok(Value::Bool(true)) => {}
                 Ok(v) => {
                     return Err(at(format!(
@@ -176,8 +176,8 @@ fn run_steps(
                 }
             }
             TestStepKind::Decider(e) => {
-                let want = eval_step_at(game, t, Some(TestExpr::Step(j)), e)
-                    .map_err(|e| at(format!("{e}")))?;
+                let want =
+                    eval_step_at(game, t, TestExpr::Step(j), e).map_err(|e| at(format!("{e}")))?;
                 match game.decision() {
                     Some(d) if Value::Player(d.player) == want => {}
                     Some(d) => {
@@ -196,8 +196,8 @@ fn run_steps(
                 }
             }
             TestStepKind::Winners(e) => {
-                let want = eval_step_at(game, t, Some(TestExpr::Step(j)), e)
-                    .map_err(|e| at(format!("{e}")))?;
+                let want =
+                    eval_step_at(game, t, TestExpr::Step(j), e).map_err(|e| at(format!("{e}")))?;
                 let mut want: Vec<u8> = match want {
                     Value::Player(p) => vec![p],
                     Value::List(l) => l
@@ -365,7 +365,7 @@ fn quoted(options: &[String]) -> String {
 fn eval_step_at(
     game: &mut Game,
     t: &TestDef,
-    what: Option<TestExpr>,
+    what: TestExpr,
     e: &Expr,
 ) -> Result<Value, RuntimeError> {
     let test = game.program().tests.iter().position(|x| std::ptr::eq(x, t));
@@ -424,7 +424,7 @@ fn eval_step_at(
         };
         locals.push((*slot, value));
     }
-    let at = test.zip(what);
+    let at = test.map(|i| (i, what));
     game.test_value(at, e, t.slots, locals)
 }
 
@@ -434,7 +434,7 @@ fn sides(game: &mut Game, t: &TestDef, j: usize, e: &Expr) -> String {
     let Some((a, b)) = crate::engine::compared(e) else {
         return String::new();
     };
-    let mut side = |right: bool, x: &Expr| eval_step_at(game, t, Some(TestExpr::Side(j, right)), x);
+    let mut side = |right: bool, x: &Expr| eval_step_at(game, t, TestExpr::Side(j, right), x);
     match (side(false, a), side(true, b)) {
         (Ok(x), Ok(y)) => format!(
             ": the left side is {}, the right side is {}",
